@@ -1,0 +1,528 @@
+// The lexer: source text in, tokens and diagnostics out. It never throws.
+//
+// Texts with interpolation are lexed flat, with a stack of modes: inside a text
+// the lexer reads characters; at `{` it pushes an interpolation and reads
+// ordinary tokens until the `}` that balances it, which may themselves open
+// texts. Nothing here recurses, so no input can exhaust the stack.
+
+import { error, type Diagnostic } from "../diagnostics.js";
+import type { Span } from "../source.js";
+import { KEYWORD_SET, type Token, type TokenKind } from "./tokens.js";
+import { dedentTriple, readEscapes } from "./text.js";
+
+export interface LexResult {
+  tokens: Token[];
+  diagnostics: Diagnostic[];
+}
+
+type Mode =
+  | { kind: "text"; triple: boolean; start: number; parts: number[] }
+  | { kind: "interp"; depth: number; start: number; singleLine: boolean };
+
+// Character codes used below.
+const NL = 10, CR = 13, SPACE = 32, TAB = 9, QUOTE = 34, BACKSLASH = 92;
+const LBRACE = 123, RBRACE = 125, UNDERSCORE = 95, DOT = 46;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isLower(c: number): boolean {
+  return (c >= 97 && c <= 122) || c === UNDERSCORE;
+}
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+function isNameChar(c: number): boolean {
+  return isLower(c) || isUpper(c) || isDigit(c);
+}
+
+// Operators from other languages, each read as Renyi's own so that parsing
+// goes on, with a diagnostic that says what to write.
+const FOREIGN_OPERATORS: Record<string, { kinds: TokenKind[]; write: string }> = {
+  "==": { kinds: ["is"], write: "is" },
+  "!=": { kinds: ["is", "not"], write: "is not" },
+  "&&": { kinds: ["and"], write: "and" },
+  "||": { kinds: ["or"], write: "or" },
+  "%": { kinds: ["mod"], write: "mod" },
+  "!": { kinds: ["not"], write: "not" },
+};
+
+export function lex(file: string, text: string): LexResult {
+  return new Lexer(file, text).run();
+}
+
+class Lexer {
+  private pos = 0;
+  private line = 1;
+  private lineStart = 0;
+  private newline = true;
+  private readonly tokens: Token[] = [];
+  private readonly diagnostics: Diagnostic[] = [];
+  private readonly modes: Mode[] = [];
+  /** Indices of open brackets not yet closed, for `partner`. */
+  private readonly brackets: number[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly src: string,
+  ) {}
+
+  run(): LexResult {
+    const src = this.src;
+    while (true) {
+      const mode = this.modes[this.modes.length - 1];
+      if (mode !== undefined && mode.kind === "text") {
+        this.scanTextBody(mode);
+        continue;
+      }
+      const singleLine = mode !== undefined && mode.singleLine;
+      this.skipTrivia(singleLine);
+      if (singleLine && this.src.charCodeAt(this.pos) === NL) {
+        this.unclosedInterpolation(mode!);
+        continue;
+      }
+      if (this.pos >= src.length) break;
+      this.scanToken(mode);
+    }
+    this.closeModesAtEnd();
+    this.push("eof", "", this.pos, 0);
+    return { tokens: this.tokens, diagnostics: this.diagnostics };
+  }
+
+  private span(start: number, end: number): Span {
+    return { file: this.file, start, end };
+  }
+
+  private report(code: string, start: number, end: number, message: string, extra: Partial<Diagnostic> = {}): void {
+    this.diagnostics.push(error(code, this.span(start, end), message, extra));
+  }
+
+  private push(kind: TokenKind, text: string, offset: number, length: number, value: string | number = text): Token {
+    const token: Token = {
+      kind,
+      text,
+      value,
+      file: this.file,
+      offset,
+      length,
+      line: this.line,
+      column: offset - this.lineStart + 1,
+      newlineBefore: this.newline,
+      partner: -1,
+    };
+    this.tokens.push(token);
+    this.newline = false;
+    return token;
+  }
+
+  private breakLine(at: number): void {
+    this.line++;
+    this.lineStart = at + 1;
+  }
+
+  /** Spaces, line breaks and comments; a line break sets `newlineBefore` on the next token. */
+  private skipTrivia(stopAtNewline: boolean): void {
+    const src = this.src;
+    while (this.pos < src.length) {
+      const c = src.charCodeAt(this.pos);
+      if (c === SPACE || c === TAB || c === CR) {
+        this.pos++;
+      } else if (c === NL) {
+        if (stopAtNewline) return;
+        this.breakLine(this.pos);
+        this.pos++;
+        this.newline = true;
+      } else if (c === 45 && src.charCodeAt(this.pos + 1) === 45) {
+        // `--` starts a comment everywhere outside a text (language.md section 15).
+        const end = src.indexOf("\n", this.pos);
+        this.pos = end < 0 ? src.length : end;
+      } else {
+        return;
+      }
+    }
+  }
+
+  private scanToken(mode: Extract<Mode, { kind: "interp" }> | undefined): void {
+    const src = this.src;
+    const start = this.pos;
+    const c = src.charCodeAt(start);
+    if (isLower(c) || isUpper(c)) return this.scanName(start, c);
+    if (isDigit(c)) return this.scanNumber(start);
+    if (c === QUOTE) return this.openText(start);
+    switch (c) {
+      case 40: // (
+      case 91: // [
+        return this.open(src[start] as TokenKind, start);
+      case LBRACE:
+        if (mode !== undefined) mode.depth++;
+        return this.open("{", start);
+      case 41: // )
+      case 93: // ]
+        return this.close(src[start] as TokenKind, start);
+      case RBRACE:
+        if (mode !== undefined && mode.depth === 0) {
+          this.modes.pop();
+          this.pos++;
+          this.push("interp_end", "}", start, 1);
+          return;
+        }
+        if (mode !== undefined) mode.depth--;
+        return this.close("}", start);
+      case 44: // ,
+      case 58: // :
+      case 43: // +
+      case 45: // -
+      case 42: // *
+      case 47: // /
+        this.pos++;
+        this.push(src[start] as TokenKind, src[start]!, start, 1);
+        return;
+      case DOT:
+        if (src.startsWith("...", start)) return this.simple("...", start);
+        return this.simple(".", start);
+      case 61: // =
+        if (src.charCodeAt(start + 1) === 62) return this.simple("=>", start);
+        if (src.charCodeAt(start + 1) === 61) return this.foreign("==", start);
+        return this.simple("=", start);
+      case 60: // <
+        if (src.charCodeAt(start + 1) === 61) return this.simple("<=", start);
+        return this.simple("<", start);
+      case 62: // >
+        if (src.charCodeAt(start + 1) === 61) return this.simple(">=", start);
+        return this.simple(">", start);
+      case 33: // !
+        return this.foreign(src.charCodeAt(start + 1) === 61 ? "!=" : "!", start);
+      case 38: // &
+        if (src.charCodeAt(start + 1) === 38) return this.foreign("&&", start);
+        break;
+      case 124: // |
+        if (src.charCodeAt(start + 1) === 124) return this.foreign("||", start);
+        break;
+      case 37: // %
+        return this.foreign("%", start);
+    }
+    this.scanUnexpected(start);
+  }
+
+  private simple(kind: TokenKind, start: number): void {
+    this.pos = start + kind.length;
+    this.push(kind, kind, start, kind.length);
+  }
+
+  private foreign(op: string, start: number): void {
+    const { kinds, write } = FOREIGN_OPERATORS[op]!;
+    this.report("E-SYN-OPERATOR", start, start + op.length, `Renyi has no \`${op}\` operator`, {
+      label: `write \`${write}\` here`,
+      hint: `Renyi spells its operators as words: \`a is b\`, \`a is not b\`, \`a and b\`, \`a or b\`, \`not a\`, \`a mod b\`.`,
+    });
+    for (const kind of kinds) this.push(kind, op, start, op.length);
+    this.pos = start + op.length;
+  }
+
+  /** A run of characters no token starts with becomes one diagnostic, however long. */
+  private scanUnexpected(start: number): void {
+    const src = this.src;
+    let end = start + 1;
+    while (end < src.length) {
+      const c = src.charCodeAt(end);
+      if (c === SPACE || c === NL || c === TAB || c === CR || c < 128) break;
+      end++;
+    }
+    // Stop a run of unknown characters at the first character a token could start with.
+    while (end < src.length && !this.canStartToken(src.charCodeAt(end)) && src.charCodeAt(end) !== NL) end++;
+    const shown = src.slice(start, Math.min(end, start + 20));
+    const code = shown.codePointAt(0) ?? 0;
+    const what = code < 32 || code === 127 || code === 0xfffd ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}` : `\`${String.fromCodePoint(code)}\``;
+    this.report("E-SYN-CHARACTER", start, end, `I do not know what to do with the character ${what}`, {
+      label: end - start > 1 ? "these characters start no token" : "this character starts no token",
+      notes: ["Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators `+ - * / < <= > >= = => . , :`."],
+      hint: "Non-ASCII characters belong inside a text: \"...\".",
+    });
+    this.pos = end;
+  }
+
+  private canStartToken(c: number): boolean {
+    return isNameChar(c) || c === QUOTE || c === SPACE || c === TAB || c === CR || "()[]{},.:=+-*/<>".includes(String.fromCharCode(c));
+  }
+
+  private scanName(start: number, first: number): void {
+    const src = this.src;
+    let end = start + 1;
+    while (end < src.length && isNameChar(src.charCodeAt(end))) end++;
+    const text = src.slice(start, end);
+    this.pos = end;
+    if (isUpper(first)) {
+      this.push("upper", text, start, end - start);
+      return;
+    }
+    if (!KEYWORD_SET.has(text)) {
+      this.push("name", text, start, end - start);
+      return;
+    }
+    const atLineStart = this.newline || this.tokens.length === 0;
+    this.push(text as TokenKind, text, start, end - start);
+    if (text === "purpose" && atLineStart && this.modes.length === 0) this.scanProse();
+  }
+
+  /** `purpose:` at the start of a line takes the rest of the line as prose. */
+  private scanProse(): void {
+    const src = this.src;
+    let at = this.pos;
+    while (src.charCodeAt(at) === SPACE || src.charCodeAt(at) === TAB) at++;
+    if (src.charCodeAt(at) !== 58) return;
+    this.push(":", ":", at, 1);
+    let end = src.indexOf("\n", at + 1);
+    if (end < 0) end = src.length;
+    const raw = src.slice(at + 1, end);
+    const prose = raw.trim();
+    const proseStart = at + 1 + (raw.length - raw.trimStart().length);
+    this.push("prose", prose, proseStart, prose.length, prose);
+    this.pos = end;
+  }
+
+  private scanNumber(start: number): void {
+    const src = this.src;
+    let end = this.scanDigits(start);
+    let isFloat = false;
+    if (src.charCodeAt(end) === DOT && isDigit(src.charCodeAt(end + 1))) {
+      isFloat = true;
+      end = this.scanDigits(end + 1);
+    }
+    const e = src.charCodeAt(end);
+    if (e === 101 || e === 69) {
+      let at = end + 1;
+      const sign = src.charCodeAt(at);
+      if (sign === 43 || sign === 45) at++;
+      if (isDigit(src.charCodeAt(at))) {
+        isFloat = true;
+        end = this.scanDigits(at);
+      }
+    }
+    // A number runs into no name: `12px` is one mistake, not a number and a name.
+    let tail = end;
+    while (tail < src.length && isNameChar(src.charCodeAt(tail))) tail++;
+    const text = src.slice(start, tail);
+    this.pos = tail;
+    if (tail > end) {
+      this.report("E-SYN-NUMBER", start, tail, `\`${text}\` is not a number`, {
+        label: "a number cannot run into letters",
+        hint: "Numbers are written `42`, `1_000_000`, `21.5` or `1.5e-3`; put a space or an operator between a number and a name.",
+      });
+      this.push(isFloat ? "float" : "int", text, start, tail - start, 0);
+      return;
+    }
+    const digits = text.replace(/_/g, "");
+    if (/_$|__|_\.|\._|_e|e_/i.test(text)) {
+      this.report("E-SYN-NUMBER", start, end, `\`${text}\` is not a number: \`_\` may only stand between two digits`, {
+        hint: "Group digits like this: `1_000_000`.",
+      });
+    }
+    if (isFloat) {
+      const value = Number(digits);
+      if (!Number.isFinite(value)) {
+        this.report("E-SYN-NUMBER", start, end, `\`${text}\` is too large for a Float`, {
+          notes: ["A Float is an IEEE double; the largest is about 1.8e308."],
+        });
+      }
+      this.push("float", text, start, end - start, Number.isFinite(value) ? value : 0);
+      return;
+    }
+    const value = Number(digits);
+    if (!Number.isSafeInteger(value)) {
+      this.report("E-SYN-NUMBER", start, end, `\`${text}\` is too large for an Int`, {
+        notes: ["An Int is a whole number from -9_007_199_254_740_991 to 9_007_199_254_740_991 (2^53 - 1)."],
+        hint: "Write it as a Float (`1.0e20`) if an approximate value will do.",
+      });
+    }
+    this.push("int", text, start, end - start, Number.isSafeInteger(value) ? value : 0);
+  }
+
+  private scanDigits(from: number): number {
+    const src = this.src;
+    let end = from;
+    while (end < src.length) {
+      const c = src.charCodeAt(end);
+      if (isDigit(c) || (c === UNDERSCORE && isDigit(src.charCodeAt(end - 1)) && isDigit(src.charCodeAt(end + 1)))) end++;
+      else if (c === UNDERSCORE) end++; // kept so that the error covers it
+      else break;
+    }
+    return end;
+  }
+
+  private open(kind: TokenKind, start: number): void {
+    this.pos = start + 1;
+    this.brackets.push(this.tokens.length);
+    this.push(kind, kind, start, 1);
+  }
+
+  private close(kind: TokenKind, start: number): void {
+    this.pos = start + 1;
+    const opener = kind === ")" ? "(" : kind === "]" ? "[" : "{";
+    const index = this.tokens.length;
+    // Link to the innermost matching opener; openers above it stay unpartnered.
+    for (let i = this.brackets.length - 1; i >= 0; i--) {
+      const open = this.tokens[this.brackets[i]!]!;
+      if (open.kind === opener) {
+        open.partner = index;
+        this.brackets.length = i;
+        break;
+      }
+    }
+    this.push(kind, kind, start, 1);
+  }
+
+  // ---- texts -------------------------------------------------------------
+
+  private openText(start: number): void {
+    const triple = this.src.startsWith('"""', start);
+    const width = triple ? 3 : 1;
+    this.pos = start + width;
+    this.push("text_start", triple ? '"""' : '"', start, width);
+    this.modes.push({ kind: "text", triple, start, parts: [] });
+  }
+
+  /** Reads characters of the innermost text up to its end, a `{`, or a line break. */
+  private scanTextBody(mode: Extract<Mode, { kind: "text" }>): void {
+    const src = this.src;
+    const start = this.pos;
+    let at = start;
+    while (at < src.length) {
+      const c = src.charCodeAt(at);
+      if (c === QUOTE && (!mode.triple || src.startsWith('"""', at))) break;
+      if (c === LBRACE) break;
+      if (c === NL) {
+        if (!mode.triple) break;
+        this.breakLine(at);
+      }
+      if (c === BACKSLASH) {
+        at = this.checkEscape(at);
+        continue;
+      }
+      at++;
+    }
+    if (at > start) {
+      mode.parts.push(this.tokens.length);
+      const raw = src.slice(start, at);
+      this.pushPart(raw, start, mode.triple);
+    }
+    this.pos = at;
+    if (at >= src.length || (src.charCodeAt(at) === NL && !mode.triple)) {
+      this.unclosedText(mode, at);
+      return;
+    }
+    if (src.charCodeAt(at) === LBRACE) {
+      this.pos = at + 1;
+      this.push("interp_start", "{", at, 1);
+      this.modes.push({ kind: "interp", depth: 0, start: at, singleLine: !mode.triple });
+      return;
+    }
+    const width = mode.triple ? 3 : 1;
+    this.pos = at + width;
+    this.push("text_end", src.slice(at, at + width), at, width);
+    this.modes.pop();
+    if (mode.triple) this.finishTriple(mode);
+  }
+
+  /** Text parts keep their raw text; the value is read now, or after dedenting for `"""`. */
+  private pushPart(raw: string, start: number, triple: boolean): void {
+    // The token's line is where the part starts; a triple part may span lines.
+    const token: Token = {
+      kind: "text_part",
+      text: raw,
+      value: triple ? raw : readEscapes(raw),
+      file: this.file,
+      offset: start,
+      length: raw.length,
+      line: this.lineOf(start),
+      column: start - this.lineStartOf(start) + 1,
+      newlineBefore: this.newline,
+      partner: -1,
+    };
+    this.tokens.push(token);
+    this.newline = false;
+  }
+
+  private lineOf(offset: number): number {
+    // Parts start on the current line unless they are triple parts that crossed line
+    // breaks; count back from the current line.
+    let line = this.line;
+    for (let i = this.lineStart - 1; i >= offset; i--) if (this.src.charCodeAt(i) === NL) line--;
+    return line;
+  }
+
+  private lineStartOf(offset: number): number {
+    const nl = this.src.lastIndexOf("\n", offset - 1);
+    return nl + 1;
+  }
+
+  /** Checks one escape at `at` (a backslash) and returns the offset after it. */
+  private checkEscape(at: number): number {
+    const src = this.src;
+    const next = src[at + 1];
+    if (next !== undefined && 'nt"\\{}r0'.includes(next)) return at + 2;
+    if (next === "u") {
+      const match = /^u\{([0-9a-fA-F]{1,6})\}/.exec(src.slice(at + 1, at + 12));
+      if (match !== null) {
+        const code = parseInt(match[1]!, 16);
+        if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) return at + 1 + match[0].length;
+        this.report("E-SYN-ESCAPE", at, at + 1 + match[0].length, `\`\\u{${match[1]}}\` is not a Unicode character`, {
+          notes: ["A character is at most 10FFFF and not a surrogate (D800 to DFFF)."],
+        });
+        return at + 1 + match[0].length;
+      }
+      this.report("E-SYN-ESCAPE", at, at + 2, "This `\\u` escape is not complete", {
+        hint: "Write a Unicode character by its hexadecimal number in braces: `\\u{1F600}`.",
+      });
+      return at + 2;
+    }
+    if (next === "\n" || next === undefined) return at + 1;
+    this.report("E-SYN-ESCAPE", at, at + 2, `\`\\${next}\` is not an escape I know`, {
+      label: "unknown escape",
+      hint: 'The escapes are `\\n \\t \\r \\0 \\" \\\\ \\{ \\}` and `\\u{1F600}`; write `\\\\` for a backslash.',
+    });
+    return at + 2;
+  }
+
+  private unclosedText(mode: Extract<Mode, { kind: "text" }>, at: number): void {
+    this.report("E-SYN-UNCLOSED-TEXT", mode.start, at, "This text is never closed", {
+      label: "the text starts here",
+      hint: mode.triple
+        ? 'A `"""` text ends with `"""`.'
+        : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
+    });
+    this.push("text_end", "", at, 0);
+    this.modes.pop();
+    if (mode.triple) this.finishTriple(mode);
+  }
+
+  private finishTriple(mode: Extract<Mode, { kind: "text" }>): void {
+    // Parts are separated by interpolations; the text may also begin or end with one.
+    const parts = mode.parts.map((i) => this.tokens[i]!);
+    const first = mode.parts[0];
+    const last = mode.parts[mode.parts.length - 1];
+    const startsWithPart = first !== undefined && this.tokens[first - 1]?.kind === "text_start";
+    const endsWithPart = last !== undefined && this.tokens[last + 1]?.kind === "text_end";
+    const raws = dedentTriple(parts.map((p) => p.text), startsWithPart, endsWithPart);
+    parts.forEach((part, k) => (part.value = readEscapes(raws[k]!)));
+  }
+
+  private closeModesAtEnd(): void {
+    while (this.modes.length > 0) {
+      const mode = this.modes[this.modes.length - 1]!;
+      if (mode.kind === "text") {
+        this.unclosedText(mode, this.src.length);
+      } else {
+        this.unclosedInterpolation(mode);
+      }
+    }
+  }
+
+  private unclosedInterpolation(mode: Extract<Mode, { kind: "interp" }>): void {
+    this.report("E-SYN-UNCLOSED-TEXT", mode.start, this.pos, "This interpolation is never closed", {
+      label: "the `{` here has no `}`",
+      hint: "An interpolation holds one expression between `{` and `}`: \"{city}\". Write `\\{` for a brace in a text.",
+    });
+    this.modes.pop();
+    this.push("interp_end", "", this.pos, 0);
+  }
+}

@@ -1,0 +1,580 @@
+// Expressions (language.md sections 6, 7, 8 and 15).
+//
+// Binary operators are read by precedence climbing, loosest first:
+//   otherwise; or; and; not; is, is not, <, <=, >, >=; to, until; + -; * / mod;
+//   unary -; then calls, .field, .method(...), [index] and `with`.
+// Comparisons and ranges do not chain (`a < b < c` is an error).
+
+import type { TokenKind } from "../lex/tokens.js";
+import { Cursor, isLabelToken, SyntaxFailure } from "./cursor.js";
+import { parsePattern } from "./patterns.js";
+import { parseArms, parseBlock, parseNeedsClause, parseParams, parseSignatureTail } from "./statements.js";
+import { parseType } from "./types.js";
+import type {
+  Argument,
+  BinaryOperator,
+  Concurrently,
+  Expr,
+  FieldUpdate,
+  FunctionExpr,
+  Lambda,
+  LambdaParam,
+  ListLiteral,
+  MapEntry,
+  MapLiteral,
+  Match,
+  OtherwiseHandler,
+  Query,
+  QueryClause,
+  Select,
+  SortKey,
+  TextLiteral,
+  TextChunk,
+} from "./tree.js";
+import { parseStatement } from "./statements.js";
+
+const PRECEDENCE: Partial<Record<TokenKind, number>> = {
+  or: 1,
+  and: 2,
+  // `not` is 3: a prefix, read in parsePrefix.
+  is: 4,
+  "<": 4,
+  "<=": 4,
+  ">": 4,
+  ">=": 4,
+  to: 5,
+  until: 5,
+  "+": 6,
+  "-": 6,
+  "*": 7,
+  "/": 7,
+  mod: 7,
+};
+
+const NON_ASSOCIATIVE = new Set([4, 5]);
+
+// An operator at the start of a line continues the expression above only if no
+// statement could start with it; `-` and `not` could, so a line starting with
+// them is a new statement.
+const CONTINUES_AT_LINE_START: ReadonlySet<TokenKind> = new Set<TokenKind>([
+  "or", "and", "is", "<", "<=", ">", ">=", "to", "until", "+", "*", "/", "mod",
+]);
+
+const CLAUSE_WORDS: ReadonlySet<TokenKind> = new Set<TokenKind>([
+  "from", "where", "let", "sort", "group", "take", "drop", "concurrently", "select",
+]);
+
+/** A full expression: a query, or an operator expression with an optional `otherwise`. */
+export function parseExpression(p: Cursor): Expr {
+  return p.nested(() => {
+    if (p.at("from")) return parseQuery(p);
+    return parseOtherwiseTail(p, parseBinary(p, 1));
+  });
+}
+
+/** An expression without `otherwise` (as the value of a `with` update). */
+export function parseOperand(p: Cursor): Expr {
+  return p.nested(() => parseBinary(p, 1));
+}
+
+function parseOtherwiseTail(p: Cursor, expr: Expr): Expr {
+  // `otherwise` may also open the next line: no statement starts with it.
+  if (!p.at("otherwise")) return expr;
+  const start = p.advance();
+  const handler = parseOtherwiseHandler(p, start);
+  return { kind: "Otherwise", expr, handler, span: { file: p.file, start: expr.span.start, end: handler.span.end } };
+}
+
+function parseOtherwiseHandler(p: Cursor, start: ReturnType<Cursor["advance"]>): OtherwiseHandler {
+  // After `otherwise`, line breaks are skipped: the handler may start on the next line.
+  if (p.at("when")) {
+    return p.withLineBreaks(true, () => {
+      const arms = parseArms(p, "otherwise");
+      p.expect("end", "`end` to close the arms of this `otherwise`", {
+        related: [{ span: p.spanOf(start), message: "the arms belong to this `otherwise`" }],
+      });
+      return { kind: "OtherwiseArms", arms, span: p.spanFrom(start) };
+    });
+  }
+  if (p.at("fail")) {
+    p.advance();
+    if (p.atOnLine("with")) {
+      p.advance();
+      const value = parseExpression(p);
+      return { kind: "OtherwiseFail", value, span: p.spanFrom(start) };
+    }
+    return { kind: "OtherwiseFail", span: p.spanFrom(start) };
+  }
+  if (p.atAny(["return", "stop", "skip", "crash"])) {
+    const statement = parseStatement(p);
+    if (statement.kind !== "Return" && statement.kind !== "Stop" && statement.kind !== "Skip" && statement.kind !== "Crash") {
+      throw new SyntaxFailure();
+    }
+    return { kind: "OtherwiseLeave", statement, span: p.spanFrom(start) };
+  }
+  if (p.at("eof") || p.at("end")) {
+    p.fail("a value, `fail` or `when` arms after `otherwise`", {
+      hint: "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` arms and `end`.",
+    });
+  }
+  const value = parseExpression(p);
+  return { kind: "OtherwiseDefault", value, span: p.spanFrom(start) };
+}
+
+/** Precedence climbing over the binary operators at `min` and tighter. */
+export function parseBinary(p: Cursor, min: number): Expr {
+  let left = parsePrefix(p, min);
+  const depthAtStart = p.depth;
+  try {
+    let lastLevel = 0;
+    while (true) {
+      const token = p.token;
+      const level = PRECEDENCE[token.kind];
+      if (level === undefined || level < min) break;
+      if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(token.kind)) break;
+      if (lastLevel === level && NON_ASSOCIATIVE.has(level)) {
+        p.report("E-SYN-CHAIN", p.spanOf(token), `\`${token.text}\` cannot follow another ${level === 4 ? "comparison" : "range"} directly`, {
+          label: "a second operator of the same kind",
+          hint: level === 4 ? "Comparisons do not chain: write `a < b and b < c`." : "Put the range in parentheses: `(1 to 3)`.",
+        });
+        throw new SyntaxFailure();
+      }
+      p.advance();
+      let op = token.kind as BinaryOperator;
+      if (op === "is" && p.at("not")) {
+        p.advance();
+        op = "is not";
+      }
+      // A chain of operators nests its left side one level deeper each time.
+      p.enter();
+      const right = p.at("from") ? queryOperand(p) : parseBinary(p, level + 1);
+      left = { kind: "Binary", op, left, right, span: { file: p.file, start: left.span.start, end: right.span.end } };
+      lastLevel = level;
+    }
+  } finally {
+    p.depth = depthAtStart;
+  }
+  return left;
+}
+
+function parsePrefix(p: Cursor, min: number): Expr {
+  const token = p.token;
+  if (token.kind === "not") {
+    p.advance();
+    return p.nested(() => {
+      const operand = parseBinary(p, Math.max(min, 4));
+      return { kind: "Unary", op: "not", operand, span: p.spanFrom(token) };
+    });
+  }
+  if (token.kind === "-") {
+    p.advance();
+    return p.nested(() => {
+      const operand = parsePrefix(p, 8);
+      return { kind: "Unary", op: "-", operand, span: p.spanFrom(token) };
+    });
+  }
+  return parsePostfix(p);
+}
+
+/** A query where an operand was expected: reported, then read anyway so that parsing goes on. */
+function queryOperand(p: Cursor): Expr {
+  p.report("E-SYN-QUERY-OPERAND", p.spanOf(p.token), "A query used as an operand must be in parentheses", {
+    label: "this query is an operand",
+    hint: "Write `(from x in items select x) + more`, or give the query a name with `let`.",
+  });
+  return parseQuery(p);
+}
+
+function parsePostfix(p: Cursor): Expr {
+  let expr = parsePrimary(p);
+  const depthAtStart = p.depth;
+  try {
+    while (true) {
+      const token = p.token;
+      if (token.kind === ".") {
+        // A line may start with `.name`: method chains read well one call a line.
+        p.advance();
+        const nameToken = p.token;
+        if (!isLabelToken(nameToken) && nameToken.kind !== "upper") {
+          p.fail("a field or function name after `.`", { hint: "For example `forecast.temperature` or `name.upper()`." });
+        }
+        p.advance();
+        p.enter();
+        expr = { kind: "Member", object: expr, name: p.ident(nameToken), span: p.spanFrom(expr.span) };
+      } else if (token.kind === "(" && !p.atLineBreak) {
+        p.enter();
+        const args = parseArguments(p);
+        expr = { kind: "Call", callee: expr, args, span: p.spanFrom(expr.span) };
+      } else if (token.kind === "[" && !p.atLineBreak) {
+        p.advance();
+        p.enter();
+        const index = p.withLineBreaks(false, () => parseExpression(p));
+        p.expect("]", "`]` to close the index", { related: [{ span: p.spanOf(token), message: "opened here" }] });
+        expr = { kind: "Index", object: expr, index, span: p.spanFrom(expr.span) };
+      } else if (token.kind === "with" && p.peek().kind !== "(") {
+        p.advance();
+        p.enter();
+        const updates = parseUpdates(p);
+        expr = { kind: "With", record: expr, updates, span: p.spanFrom(expr.span) };
+        break;
+      } else {
+        break;
+      }
+    }
+  } finally {
+    p.depth = depthAtStart;
+  }
+  return expr;
+}
+
+/** `with name: value, name: value`: items go on while a name and `:` follow a comma. */
+function parseUpdates(p: Cursor): FieldUpdate[] {
+  const updates: FieldUpdate[] = [];
+  do {
+    if (!p.atLabel()) {
+      p.fail("a field and its new value after `with`", { hint: "For example: `point with x: 3, y: 4`." });
+    }
+    const nameToken = p.advance();
+    p.advance(); // :
+    const value = parseOperand(p);
+    updates.push({ kind: "FieldUpdate", name: p.ident(nameToken), value, span: p.spanFrom(nameToken) });
+  } while (p.at(",") && isLabelToken(p.peek()) && p.peek(2).kind === ":" && p.advance() !== undefined);
+  return updates;
+}
+
+function parseArguments(p: Cursor): Argument[] {
+  const open = p.advance();
+  return p.withLineBreaks(false, () => {
+    const args: Argument[] = [];
+    let named = false;
+    while (!p.at(")")) {
+      const start = p.token;
+      if (p.atLabel()) {
+        const label = p.ident(p.advance());
+        p.advance(); // :
+        const value: Expr =
+          label.name === "as"
+            ? (() => {
+                const type = parseType(p);
+                return { kind: "TypeArgument", type, span: type.span } as const;
+              })()
+            : parseExpression(p);
+        args.push({ kind: "Argument", label, value, span: p.spanFrom(start) });
+        named = true;
+      } else {
+        const value = parseExpression(p);
+        if (named) {
+          p.report("E-SYN-ARGUMENT-ORDER", value.span, "A positional argument cannot follow a named one", {
+            label: "positional, after a named argument",
+            hint: "Give positional arguments first, then named ones: `fetch(\"Berlin\", retries: 3)`.",
+          });
+        }
+        args.push({ kind: "Argument", value, span: p.spanFrom(start) });
+      }
+      if (!p.eat(",")) break;
+    }
+    p.expect(")", "`,` or `)` in this argument list", {
+      related: [{ span: p.spanOf(open), message: "the argument list opens here" }],
+    });
+    return args;
+  });
+}
+
+function parsePrimary(p: Cursor): Expr {
+  const token = p.token;
+  switch (token.kind) {
+    case "int":
+      p.advance();
+      return { kind: "IntLiteral", value: token.value as number, span: p.spanOf(token) };
+    case "float":
+      p.advance();
+      return { kind: "FloatLiteral", value: token.value as number, span: p.spanOf(token) };
+    case "true":
+    case "false":
+      p.advance();
+      return { kind: "BooleanLiteral", value: token.kind === "true", span: p.spanOf(token) };
+    case "nothing":
+      p.advance();
+      return { kind: "NothingLiteral", span: p.spanOf(token) };
+    case "name":
+      p.advance();
+      return { kind: "Name", name: token.text, span: p.spanOf(token) };
+    case "upper":
+      p.advance();
+      return { kind: "UpperName", name: token.text, span: p.spanOf(token) };
+    case "text_start":
+      return parseText(p);
+    case "(":
+      return p.nested(() => parseParenthesised(p));
+    case "[":
+      return p.nested(() => parseList(p));
+    case "{":
+      return p.nested(() => parseMap(p));
+    case "if":
+      return p.nested(() => parseIfExpr(p));
+    case "match":
+      return p.nested(() => parseMatch(p));
+    case "function":
+      return p.nested(() => parseFunctionExpr(p));
+    case "from":
+      return queryOperand(p);
+  }
+  return p.fail("an expression", {
+    hint: p.at("end") || p.at("eof") || p.atLineBreak ? "Something is missing before the end of the line." : undefined,
+  } as { hint?: string });
+}
+
+export function parseText(p: Cursor): TextLiteral {
+  const start = p.advance(); // text_start
+  const parts: (TextChunk | Expr)[] = [];
+  while (true) {
+    const token = p.token;
+    if (token.kind === "text_part") {
+      p.advance();
+      parts.push({ kind: "TextChunk", value: token.value as string, span: p.spanOf(token) });
+    } else if (token.kind === "interp_start") {
+      p.advance();
+      if (p.at("interp_end")) {
+        p.report("E-SYN-EXPECTED", p.spanFrom(token), "This interpolation is empty", {
+          label: "an expression goes between the braces",
+          hint: "Write `\\{` and `\\}` for braces in a text: \"\\{}\".",
+        });
+        p.advance();
+        continue;
+      }
+      const expr = p.withLineBreaks(false, () => parseExpression(p));
+      parts.push(expr);
+      if (!p.at("interp_end")) {
+        p.fail("`}` to end the interpolation", {
+          related: [{ span: p.spanOf(token), message: "the interpolation opens here" }],
+          hint: "An interpolation holds one expression: \"{user.name}\".",
+        });
+      }
+      p.advance();
+    } else if (token.kind === "text_end") {
+      p.advance();
+      return { kind: "TextLiteral", parts, span: p.spanFrom(start) };
+    } else {
+      return p.fail("the end of the text");
+    }
+  }
+}
+
+function parseParenthesised(p: Cursor): Expr {
+  const open = p.token;
+  if (open.partner > 0 && p.tokens[open.partner + 1]?.kind === "=>") return parseLambda(p);
+  p.advance();
+  return p.withLineBreaks(false, () => {
+    if (p.at(")")) {
+      p.fail("an expression between the parentheses", {
+        hint: "Renyi has no empty tuple; the value that means nothing is `nothing`.",
+      });
+    }
+    const first = parseExpression(p);
+    if (p.eat(",")) {
+      const second = parseExpression(p);
+      if (p.at(",")) {
+        p.fail("`)`: a pair holds exactly two values", {
+          hint: "For more values, declare a record: `type Triple is record ... end`.",
+        });
+      }
+      p.expect(")", "`)` to close the pair", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      return { kind: "PairLiteral", first, second, span: p.spanFrom(open) };
+    }
+    p.expect(")", "`)`", { related: [{ span: p.spanOf(open), message: "the parenthesis opens here" }] });
+    return first;
+  });
+}
+
+function parseLambda(p: Cursor): Lambda {
+  const open = p.advance();
+  const params = p.withLineBreaks(false, () => {
+    const params: LambdaParam[] = [];
+    while (!p.at(")")) {
+      const start = p.token;
+      const name = p.expectName("a parameter name");
+      const type = p.eat(":") ? parseType(p) : undefined;
+      params.push({ kind: "LambdaParam", name, ...(type ? { type } : {}), span: p.spanFrom(start) });
+      if (!p.eat(",")) break;
+    }
+    p.expect(")", "`,` or `)` after a parameter", { related: [{ span: p.spanOf(open), message: "the parameters open here" }] });
+    return params;
+  });
+  p.expect("=>", "`=>`");
+  const body = parseExpression(p);
+  return { kind: "Lambda", params, body, span: p.spanFrom(open) };
+}
+
+function parseList(p: Cursor): ListLiteral {
+  const open = p.advance();
+  return p.withLineBreaks(false, () => {
+    const items: Expr[] = [];
+    while (!p.at("]")) {
+      items.push(parseExpression(p));
+      if (!p.eat(",")) break;
+    }
+    p.expect("]", "`,` or `]` in this list", { related: [{ span: p.spanOf(open), message: "the list opens here" }] });
+    return { kind: "ListLiteral", items, span: p.spanFrom(open) };
+  });
+}
+
+function parseMap(p: Cursor): MapLiteral {
+  const open = p.advance();
+  return p.withLineBreaks(false, () => {
+    const entries: MapEntry[] = [];
+    while (!p.at("}")) {
+      const key = parseExpression(p);
+      p.expect(":", "`:` between a key and its value", { hint: 'A map is written `{"a": 1, "b": 2}`.' });
+      const value = parseExpression(p);
+      entries.push({ kind: "MapEntry", key, value, span: { file: p.file, start: key.span.start, end: value.span.end } });
+      if (!p.eat(",")) break;
+    }
+    p.expect("}", "`,` or `}` in this map", { related: [{ span: p.spanOf(open), message: "the map opens here" }] });
+    return { kind: "MapLiteral", entries, span: p.spanFrom(open) };
+  });
+}
+
+function parseIfExpr(p: Cursor): Expr {
+  const start = p.advance();
+  const condition = parseExpression(p);
+  p.expect("then", "`then` after the condition", {
+    hint: "As a value, `if` is written on one line: `if n > 0 then \"positive\" else \"not positive\"`.",
+  });
+  const then = parseExpression(p);
+  p.expect("else", "`else`: an `if` that gives a value needs both branches", {
+    hint: "For example: `if n > 0 then n else 0`.",
+  });
+  const otherwise = parseExpression(p);
+  return { kind: "IfExpr", condition, then, else: otherwise, span: p.spanFrom(start) };
+}
+
+export function parseMatch(p: Cursor): Match {
+  const start = p.advance();
+  return p.withLineBreaks(true, () => {
+    const subject = parseExpression(p);
+    const arms = parseArms(p, "match");
+    p.expect("end", "`when` or `end` in this `match`", {
+      related: [{ span: p.spanOf(start), message: "the `match` starts here" }],
+    });
+    return { kind: "Match", subject, arms, span: p.spanFrom(start) };
+  });
+}
+
+function parseFunctionExpr(p: Cursor): FunctionExpr {
+  const start = p.advance();
+  return p.withLineBreaks(true, () => {
+    const params = parseParams(p);
+    const { returns, fails } = parseSignatureTail(p);
+    const needs = p.atOnLine("needs") ? parseNeedsClause(p, "type") : undefined;
+    const body = parseBlock(p, ["end"], start);
+    p.expect("end", "`end` to close this function", { related: [{ span: p.spanOf(start), message: "the function starts here" }] });
+    return {
+      kind: "FunctionExpr",
+      params,
+      ...(returns ? { returns } : {}),
+      ...(fails ? { fails } : {}),
+      ...(needs ? { needs } : {}),
+      body,
+      span: p.spanFrom(start),
+    };
+  });
+}
+
+// ---- queries ----
+
+export function parseQuery(p: Cursor): Query {
+  const start = p.token;
+  const clauses: QueryClause[] = [];
+  let concurrently: Concurrently | undefined;
+  while (true) {
+    const token = p.token;
+    if (clauses.length === 0 && token.kind !== "from") p.fail("`from` to start the query");
+    if (!CLAUSE_WORDS.has(token.kind)) {
+      p.fail("another clause or `select` to end the query", {
+        hint: "A query ends with `select`: `from x in items where x > 0 select x`.",
+      });
+    }
+    if (token.kind === "select") break;
+    if (concurrently !== undefined) p.fail("`select` after `concurrently`");
+    p.advance();
+    switch (token.kind) {
+      case "from": {
+        const pattern = parsePattern(p);
+        p.expect("in", "`in` after the name in `from`", { hint: "For example: `from person in people`." });
+        const source = parseClauseExpr(p);
+        clauses.push({ kind: "FromClause", pattern, source, span: p.spanFrom(token) });
+        break;
+      }
+      case "where":
+        clauses.push({ kind: "WhereClause", condition: parseClauseExpr(p), span: p.spanFrom(token) });
+        break;
+      case "let": {
+        const name = p.expectName("a name after `let`");
+        p.expect("be", "`be` after the name");
+        const value = parseClauseExpr(p);
+        clauses.push({ kind: "LetClause", name, value, span: p.spanFrom(token) });
+        break;
+      }
+      case "sort": {
+        p.expect("by", "`by` after `sort`", { hint: "For example: `sort by person.age descending`." });
+        const keys: SortKey[] = [];
+        do {
+          const keyStart = p.token;
+          const value = parseClauseExpr(p);
+          const descending = p.eat("descending") !== undefined;
+          keys.push({ kind: "SortKey", value, descending, span: p.spanFrom(keyStart) });
+        } while (p.eat(","));
+        clauses.push({ kind: "SortClause", keys, span: p.spanFrom(token) });
+        break;
+      }
+      case "group": {
+        p.expect("by", "`by` after `group`", { hint: "For example: `group by order.customer into orders`." });
+        const key = parseClauseExpr(p);
+        p.expect("into", "`into` and a name for each group", { hint: "For example: `group by order.customer into orders`." });
+        const into = p.expectName("a name for each group");
+        clauses.push({ kind: "GroupClause", key, into, span: p.spanFrom(token) });
+        break;
+      }
+      case "take":
+        clauses.push({ kind: "TakeClause", count: parseClauseExpr(p), span: p.spanFrom(token) });
+        break;
+      case "drop":
+        clauses.push({ kind: "DropClause", count: parseClauseExpr(p), span: p.spanFrom(token) });
+        break;
+      case "concurrently":
+        concurrently = parseConcurrently(p, token);
+        break;
+    }
+  }
+  const selectToken = p.advance();
+  const distinct = p.eat("distinct") !== undefined;
+  const value = parseExpression(p);
+  const select: Select = { kind: "Select", distinct, value, span: p.spanFrom(selectToken) };
+  return { kind: "Query", clauses, ...(concurrently ? { concurrently } : {}), select, span: p.spanFrom(start) };
+}
+
+/** A clause's expression; it ends before the next clause word, whatever the line. */
+function parseClauseExpr(p: Cursor): Expr {
+  return parseOperand(p);
+}
+
+/** `concurrently [at most N at a time]` */
+function parseConcurrently(p: Cursor, start: ReturnType<Cursor["advance"]>): Concurrently {
+  if (!p.at("at")) return { kind: "Concurrently", span: p.spanFrom(start) };
+  const example = { hint: "For example: `concurrently at most 4 at a time select fetch(url) otherwise fail`." };
+  p.advance();
+  p.expect("most", "`most` after `at`", example);
+  const countToken = p.expect("int", "a whole number of tasks", example);
+  p.expect("at", "`at a time` after the number", example);
+  const a = p.token;
+  if (a.kind !== "name" || a.text !== "a" || p.peek().kind !== "name" || p.peek().text !== "time") {
+    p.fail("`a time` after `at`", example);
+  }
+  p.advance();
+  p.advance();
+  return {
+    kind: "Concurrently",
+    limit: { kind: "IntLiteral", value: countToken.value as number, span: p.spanOf(countToken) },
+    span: p.spanFrom(start),
+  };
+}

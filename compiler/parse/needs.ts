@@ -1,0 +1,128 @@
+// Grant items have a grammar of their own (language.md section 15):
+//   CAP ["(" literal ")"] [at most INT per UNIT] [only to CAP ("or" CAP)*]
+// so that their `to` and `or` never reach the expression parser.
+
+import type { Token } from "../lex/tokens.js";
+import { Cursor } from "./cursor.js";
+import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
+import { parseTextValue } from "./definitions.js";
+
+const BUDGET_UNITS = ["second", "minute", "hour", "day", "run"];
+
+/**
+ * `needs item, item, ...`. In a definition the items may continue on the next
+ * line after a comma. In a type (a parameter's function type) a comma only
+ * continues the list when a capability follows, so that `f: function() needs
+ * console, g: Int` leaves `g` to the parameter list.
+ */
+export function parseNeedsClause(p: Cursor, context: "definition" | "type"): Needs {
+  const start = p.advance(); // needs
+  const items: GrantItem[] = [];
+  do {
+    items.push(parseGrantItem(p));
+  } while (p.at(",") && (context === "definition" || startsCapability(p, p.pos + 1)) && p.advance() !== undefined);
+  return { kind: "Needs", items, span: p.spanFrom(start) };
+}
+
+function startsCapability(p: Cursor, index: number): boolean {
+  const token = p.tokens[index];
+  const next = p.tokens[index + 1];
+  return token !== undefined && token.kind === "name" && next?.kind !== ":";
+}
+
+function parseGrantItem(p: Cursor): GrantItem {
+  const start = p.token;
+  const capability = parseCapabilityRef(p);
+  let budget: Budget | undefined;
+  let guard: Guard | undefined;
+  if (p.atOnLine("at")) budget = parseBudget(p);
+  if (p.atOnLine("only")) guard = parseGuard(p);
+  if (p.atOnLine("at") && guard !== undefined) {
+    p.fail("the end of this grant item", {
+      message: "A budget comes before `only to`",
+      label: "move this budget before `only to`",
+      hint: 'For example: `network.http("api.example.com") at most 5 per second only to console`.',
+    });
+  }
+  return {
+    kind: "GrantItem",
+    capability,
+    ...(budget ? { budget } : {}),
+    ...(guard ? { guard } : {}),
+    span: p.spanFrom(start),
+  };
+}
+
+/** `console`, `network.http("api.example.com")`, `network.socket(8080)` */
+export function parseCapabilityRef(p: Cursor): CapabilityRef {
+  const start = p.token;
+  const example = { hint: 'Capabilities are written like `console`, `network.http("api.example.com")` or `filesystem.read("data")`.' };
+  const path: Ident[] = [p.expectName("a capability", example)];
+  while (p.at(".")) {
+    p.advance();
+    path.push(p.expectName("a capability after `.`", example));
+  }
+  let scope: ScopeLiteral | undefined;
+  if (p.at("(") && !p.atLineBreak) {
+    const open = p.advance();
+    scope = p.withLineBreaks(false, () => {
+      let literal: ScopeLiteral;
+      const token = p.token;
+      if (token.kind === "int") {
+        p.advance();
+        literal = { kind: "IntLiteral", value: token.value as number, span: p.spanOf(token) };
+      } else if (token.kind === "text_start") {
+        literal = parseTextValue(p, "a scope");
+      } else {
+        return p.fail("a text or a number as the capability's scope", {
+          hint: 'A scope is one literal: `network.http("api.example.com")`, `network.socket(8080)`.',
+        });
+      }
+      p.expect(")", "`)` after the scope: a capability has one scope", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      return literal;
+    });
+  }
+  return { kind: "CapabilityRef", path, ...(scope ? { scope } : {}), span: p.spanFrom(start) };
+}
+
+/** `at most 60 per minute` */
+function parseBudget(p: Cursor): Budget {
+  const start = p.advance(); // at
+  const example = { hint: "A budget is written `at most 60 per minute`; the units are second, minute, hour, day and run." };
+  p.expect("most", "`most` after `at`", example);
+  const countToken = p.token;
+  if (countToken.kind !== "int") {
+    p.fail("a whole number: a budget's count is a number literal", {
+      code: "E-SYN-BUDGET",
+      notes: ["The count is written out so that a reviewer reads it in the signature."],
+      ...example,
+    });
+  }
+  p.advance();
+  p.expect("per", "`per` and a unit after the count", example);
+  const unitToken = p.token;
+  if (!BUDGET_UNITS.includes(unitToken.text) || p.atLineBreak) {
+    p.fail("a unit: second, minute, hour, day or run", { code: "E-SYN-BUDGET", ...example });
+  }
+  p.advance();
+  return {
+    kind: "Budget",
+    count: { kind: "IntLiteral", value: countToken.value as number, span: p.spanOf(countToken) },
+    unit: identOf(p, unitToken),
+    span: p.spanFrom(start),
+  };
+}
+
+function identOf(p: Cursor, token: Token): Ident {
+  return { kind: "Ident", name: token.text, span: p.spanOf(token) };
+}
+
+/** `only to SINK or SINK` */
+function parseGuard(p: Cursor): Guard {
+  const start = p.advance(); // only
+  p.expect("to", "`to` after `only`", { hint: 'A guard is written `only to network.http("api.example.com") or console`.' });
+  const sinks: CapabilityRef[] = [];
+  do sinks.push(parseCapabilityRef(p));
+  while (p.atOnLine("or") && p.advance() !== undefined);
+  return { kind: "Guard", sinks, span: p.spanFrom(start) };
+}

@@ -1,0 +1,142 @@
+// Patterns (language.md sections 5 and 15): literals, `_`, names, cases by
+// position or by field, pairs, and lists with an optional `...rest`.
+
+import type { Token } from "../lex/tokens.js";
+import { Cursor, isLabelToken } from "./cursor.js";
+import { parseText } from "./expressions.js";
+import type { Ident, ListPattern, Pattern, PatternArg, RestPattern } from "./tree.js";
+
+export function parsePattern(p: Cursor): Pattern {
+  return p.nested(() => parsePatternInner(p));
+}
+
+function parsePatternInner(p: Cursor): Pattern {
+  const token = p.token;
+  switch (token.kind) {
+    case "name":
+      if (token.text === "_") {
+        p.advance();
+        return { kind: "WildcardPattern", span: p.spanOf(token) };
+      }
+      if (p.peek().kind === ".") return parseCasePattern(p);
+      p.advance();
+      return { kind: "BindPattern", name: p.ident(token), span: p.spanOf(token) };
+    case "upper":
+      return parseCasePattern(p);
+    case "int":
+    case "float":
+    case "-":
+      return parseNumberPattern(p);
+    case "true":
+    case "false":
+      p.advance();
+      return literal(p, token, { kind: "BooleanLiteral", value: token.kind === "true", span: p.spanOf(token) });
+    case "nothing":
+      p.advance();
+      return literal(p, token, { kind: "NothingLiteral", span: p.spanOf(token) });
+    case "text_start": {
+      const text = parseText(p);
+      if (text.parts.some((part) => part.kind !== "TextChunk")) {
+        p.report("E-SYN-PATTERN", text.span, "A text in a pattern cannot hold an interpolation", {
+          hint: "Match the text exactly, or bind it to a name and compare it with `is`.",
+        });
+      }
+      return { kind: "LiteralPattern", value: text, span: text.span };
+    }
+    case "(":
+      return parsePairPattern(p);
+    case "[":
+      return parseListPattern(p);
+  }
+  return p.fail("a pattern", {
+    hint: "Patterns are literals (`0`, `\"a\"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
+  });
+}
+
+function literal(p: Cursor, token: Token, value: Extract<Pattern, { kind: "LiteralPattern" }>["value"]): Pattern {
+  return { kind: "LiteralPattern", value, span: p.spanFrom(token) };
+}
+
+function parseNumberPattern(p: Cursor): Pattern {
+  const start = p.token;
+  const negative = p.eat("-") !== undefined;
+  const token = p.token;
+  if (token.kind !== "int" && token.kind !== "float") return p.fail("a number after `-`");
+  p.advance();
+  const value = (token.value as number) * (negative ? -1 : 1);
+  const span = p.spanFrom(start);
+  return literal(p, start, token.kind === "int" ? { kind: "IntLiteral", value, span } : { kind: "FloatLiteral", value, span });
+}
+
+/** `None`, `Some(x)`, `Shape.Circle(r)`, `Shape.Circle(radius: r)`, `shapes.Shape.Empty` */
+function parseCasePattern(p: Cursor): Pattern {
+  const start = p.token;
+  const path: Ident[] = [p.ident(p.advance())];
+  while (p.at(".")) {
+    p.advance();
+    const next = p.token;
+    if (next.kind !== "upper" && next.kind !== "name") p.fail("a type or case name after `.`");
+    path.push(p.ident(p.advance()));
+  }
+  const last = path[path.length - 1]!;
+  if (!/^[A-Z]/.test(last.name)) {
+    p.report("E-SYN-PATTERN", last.span, `\`${path.map((i) => i.name).join(".")}\` is not a case`, {
+      label: "a case name starts with a capital letter",
+      hint: "Match a variant case such as `Shape.Circle(r)`, or bind the value to a plain name.",
+    });
+  }
+  const args: PatternArg[] = [];
+  if (p.at("(") && !p.atLineBreak) {
+    const open = p.advance();
+    p.withLineBreaks(false, () => {
+      while (!p.at(")")) {
+        const argStart = p.token;
+        let label: Ident | undefined;
+        if (isLabelToken(argStart) && p.peek().kind === ":") {
+          label = p.ident(p.advance());
+          p.advance();
+        }
+        const pattern = parsePattern(p);
+        args.push({ kind: "PatternArg", ...(label ? { label } : {}), pattern, span: p.spanFrom(argStart) });
+        if (!p.eat(",")) break;
+      }
+      p.expect(")", "`,` or `)` in this pattern", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+    });
+  }
+  return { kind: "CasePattern", path, args, span: p.spanFrom(start) };
+}
+
+function parsePairPattern(p: Cursor): Pattern {
+  const open = p.advance();
+  return p.withLineBreaks(false, () => {
+    const first = parsePattern(p);
+    if (p.eat(")")) return first;
+    p.expect(",", "`,` between the two parts of a pair", { hint: "A pair pattern is written `(a, b)`." });
+    const second = parsePattern(p);
+    p.expect(")", "`)`: a pair holds exactly two values", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+    return { kind: "PairPattern", first, second, span: p.spanFrom(open) };
+  });
+}
+
+function parseListPattern(p: Cursor): ListPattern {
+  const open = p.advance();
+  return p.withLineBreaks(false, () => {
+    const items: Pattern[] = [];
+    let rest: RestPattern | undefined;
+    while (!p.at("]")) {
+      if (p.at("...")) {
+        const dots = p.advance();
+        const name = p.token;
+        if (name.kind !== "name") p.fail("a name or `_` after `...`", { hint: "For example: `[first, ...rest]`." });
+        p.advance();
+        rest = { kind: "RestPattern", ...(name.text === "_" ? {} : { name: p.ident(name) }), span: p.spanFrom(dots) };
+        if (!p.at("]")) p.fail("`]`: `...rest` comes last in a list pattern");
+        break;
+      }
+      items.push(parsePattern(p));
+      if (!p.eat(",")) break;
+    }
+    p.expect("]", "`,` or `]` in this list pattern", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+    return { kind: "ListPattern", items, ...(rest ? { rest } : {}), span: p.spanFrom(open) };
+  });
+}

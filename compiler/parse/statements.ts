@@ -1,0 +1,329 @@
+// Blocks and statements (language.md sections 5, 7 and 15).
+//
+// A statement ends at a line break (where line breaks count), or before a word
+// that closes its block. After a statement the parser insists on one of those,
+// so that `let x be 1 2` is an error and not two statements.
+
+import type { Token, TokenKind } from "../lex/tokens.js";
+import { Cursor, ParseAbort, SyntaxFailure } from "./cursor.js";
+import { parseExpression, parseMatch } from "./expressions.js";
+import { parsePattern } from "./patterns.js";
+import { parseType } from "./types.js";
+import type { Block, Expr, IfBranch, MatchArm, Statement } from "./tree.js";
+
+export { parseNeedsClause } from "./needs.js";
+export { parseParams, parseSignatureTail } from "./definitions.js";
+
+/**
+ * Statements up to (not including) one of `terminators`. `opener` is the token
+ * that opened the block, named when the block is never closed.
+ */
+export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener: Token): Block {
+  return p.nested(() =>
+    p.withLineBreaks(true, () => {
+      const statements: Statement[] = [];
+      const startOffset = p.token.offset;
+      while (!p.atAny(terminators)) {
+        if (p.at("eof")) {
+          p.report("E-SYN-UNCLOSED", p.spanOf(opener), `This \`${opener.text}\` is never closed`, {
+            label: `this \`${opener.text}\` needs an \`end\``,
+            notes: ["The file ended while this block was still open."],
+            hint: "Add `end` where the block finishes. Every `function`, `if`, `for`, `while`, `match`, `test` and `type` closes with `end`.",
+          });
+          throw new ParseAbort();
+        }
+        const statement = parseStatementLine(p, terminators);
+        if (statement !== undefined) statements.push(statement);
+      }
+      return { kind: "Block", statements, span: { file: p.file, start: startOffset, end: Math.max(startOffset, p.token.offset) } };
+    }),
+  );
+}
+
+/** One statement and the end of its line; on a syntax error, skips to the next line. */
+function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): Statement | undefined {
+  const start = p.pos;
+  try {
+    const statement = parseStatement(p);
+    if (!p.atLineBreak && !p.atAny(terminators) && !p.at("eof")) {
+      const token = p.token;
+      p.report("E-SYN-STATEMENT", p.spanOf(token), `I expected the statement to end here, but found ${p.describeCurrent()}`, {
+        label: "the statement before this is complete",
+        hint: "Put each statement on its own line.",
+      });
+      p.synchronize();
+    }
+    return statement;
+  } catch (e) {
+    if (!(e instanceof SyntaxFailure)) throw e;
+    if (p.pos === start && p.atAny(["end", "else", "when"])) {
+      // A closing word where a statement should be: leave it to the enclosing block.
+      p.advance();
+      return undefined;
+    }
+    p.synchronize();
+    return undefined;
+  }
+}
+
+export function parseStatement(p: Cursor): Statement {
+  const token = p.token;
+  switch (token.kind) {
+    case "let":
+      return parseLet(p);
+    case "var":
+      return parseVar(p);
+    case "set":
+      return parseSet(p);
+    case "if":
+      return parseIf(p);
+    case "for":
+      return parseFor(p);
+    case "while":
+      return parseWhile(p);
+    case "stop":
+      p.advance();
+      return { kind: "Stop", span: p.spanOf(token) };
+    case "skip":
+      p.advance();
+      return { kind: "Skip", span: p.spanOf(token) };
+    case "return": {
+      p.advance();
+      if (endsHere(p)) return { kind: "Return", span: p.spanOf(token) };
+      const value = parseExpression(p);
+      return { kind: "Return", value, span: p.spanFrom(token) };
+    }
+    case "fail": {
+      p.advance();
+      if (!p.atOnLine("with")) return { kind: "Fail", span: p.spanOf(token) };
+      p.advance();
+      const value = parseExpression(p);
+      return { kind: "Fail", value, span: p.spanFrom(token) };
+    }
+    case "crash": {
+      p.advance();
+      p.expect("with", "`with` and a message after `crash`", { hint: 'For example: `crash with "the list was empty"`.', sameLine: true });
+      const message = parseExpression(p);
+      return { kind: "Crash", message, span: p.spanFrom(token) };
+    }
+    case "check":
+      return parseCheck(p);
+    case "run":
+      return parseRunConcurrently(p);
+    case "match": {
+      const match = parseMatch(p);
+      return { kind: "ExprStatement", expr: match, span: match.span };
+    }
+    case "end":
+    case "else":
+    case "when":
+      return p.fail("a statement", {
+        code: "E-SYN-UNEXPECTED-END",
+        lineStart: true,
+        message: `This \`${token.kind}\` has nothing to close`,
+        label: `no open block here takes \`${token.kind}\``,
+        hint: "Check the `end`s above: one of them may close a block too early.",
+      });
+    case "function":
+    case "type":
+    case "test":
+    case "use":
+    case "public":
+      if (p.peek().kind !== "(") {
+        return p.fail("a statement", {
+          code: "E-SYN-NESTED-DEFINITION",
+          lineStart: true,
+          message: `A \`${token.kind}\` definition cannot stand inside a block`,
+          label: "definitions go at the top level of a file",
+          hint:
+            token.kind === "function"
+              ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
+              : "Move it to the top level of the file. A block above may also be missing its `end`.",
+        });
+      }
+  }
+  const expr = parseExpression(p);
+  return { kind: "ExprStatement", expr, span: expr.span };
+}
+
+/** Where an optional value is absent: the line, or the block, ends. */
+function endsHere(p: Cursor): boolean {
+  return p.atLineBreak || p.atAny(["end", "else", "when", "eof"]);
+}
+
+function parseLet(p: Cursor): Statement {
+  const start = p.advance();
+  const pattern = parsePattern(p);
+  const type = p.eat(":") ? parseType(p) : undefined;
+  p.expect("be", "`be` after the name", {
+    hint: "A binding is written `let name be value`, for example `let total be 0`.",
+    sameLine: true,
+  });
+  const value = parseExpression(p);
+  return { kind: "Let", pattern, ...(type ? { type } : {}), value, span: p.spanFrom(start) };
+}
+
+function parseVar(p: Cursor): Statement {
+  const start = p.advance();
+  const name = p.expectName("a name for the variable", { sameLine: true });
+  const type = p.eat(":") ? parseType(p) : undefined;
+  p.expect("be", "`be` after the name", { hint: "For example: `var count be 0`.", sameLine: true });
+  const value = parseExpression(p);
+  return { kind: "Var", name, ...(type ? { type } : {}), value, span: p.spanFrom(start) };
+}
+
+function parseSet(p: Cursor): Statement {
+  const start = p.advance();
+  const name = p.expectName("the name of a `var` to change", { sameLine: true });
+  if (p.atOnLine(".") || p.atOnLine("[")) {
+    p.fail("`to`", {
+      code: "E-SYN-SET-TARGET",
+      message: "`set` changes a local `var`, not a field or an item",
+      label: "only a plain name may follow `set`",
+      hint: `Values do not change in place; build a new one: \`set ${name.name} to ${name.name} with field: value\`.`,
+    });
+  }
+  p.expect("to", "`to` after the name", { hint: `For example: \`set ${name.name} to ${name.name} + 1\`.`, sameLine: true });
+  const value = parseExpression(p);
+  return { kind: "Set", name, value, span: p.spanFrom(start) };
+}
+
+function parseIf(p: Cursor): Statement {
+  const start = p.advance();
+  const condition = parseExpression(p);
+  if (p.atOnLine("then") && !p.peek().newlineBefore) {
+    // The one-line form: `if c then STATEMENT [else STATEMENT]`.
+    p.advance();
+    const body = inlineBlock(p);
+    const branch: IfBranch = { kind: "IfBranch", condition, body, span: p.spanFrom(start) };
+    let elseBody: Block | undefined;
+    if (p.atOnLine("else")) {
+      p.advance();
+      elseBody = inlineBlock(p);
+    }
+    return { kind: "If", branches: [branch], ...(elseBody ? { elseBody } : {}), inline: true, span: p.spanFrom(start) };
+  }
+  p.eat("then");
+  const branches: IfBranch[] = [];
+  let elseBody: Block | undefined;
+  let branchStart: Token = start;
+  let branchCondition: Expr = condition;
+  while (true) {
+    expectLineBreak(p, "the condition");
+    const body = parseBlock(p, ["else", "end"], start);
+    branches.push({ kind: "IfBranch", condition: branchCondition, body, span: p.spanFrom(branchStart) });
+    if (p.at("end")) break;
+    const elseToken = p.advance();
+    if (p.atOnLine("if")) {
+      branchStart = p.advance();
+      branchCondition = parseExpression(p);
+      p.eat("then");
+      continue;
+    }
+    expectLineBreak(p, "`else`");
+    elseBody = parseBlock(p, ["end"], elseToken);
+    if (p.at("else")) {
+      p.fail("`end`", {
+        message: "This `if` already has its `else`",
+        label: "a second `else`",
+        hint: "Put `else if` branches before the final `else`.",
+      });
+    }
+    break;
+  }
+  p.expect("end", "`end` to close the `if`");
+  return { kind: "If", branches, ...(elseBody ? { elseBody } : {}), inline: false, span: p.spanFrom(start) };
+}
+
+/** One statement on the same line, as a block of its own. */
+function inlineBlock(p: Cursor): Block {
+  return p.nested(() => {
+    const statement = parseStatement(p);
+    return { kind: "Block", statements: [statement], span: statement.span };
+  });
+}
+
+function expectLineBreak(p: Cursor, after: string): void {
+  if (!p.atLineBreak) {
+    p.fail(`a new line after ${after}`, {
+      hint: "A block starts on the next line and closes with `end`; on one line write `if c then STATEMENT`.",
+    });
+  }
+}
+
+function parseFor(p: Cursor): Statement {
+  const start = p.advance();
+  p.expect("each", "`each` after `for`", { hint: "A loop is written `for each item in items ... end`." });
+  const pattern = parsePattern(p);
+  p.expect("in", "`in` after the loop's name", { hint: "For example: `for each (key, value) in prices`." });
+  const iterable = parseExpression(p);
+  expectLineBreak(p, "the loop's header");
+  const body = parseBlock(p, ["end"], start);
+  p.expect("end", "`end` to close the loop");
+  return { kind: "ForEach", pattern, iterable, body, span: p.spanFrom(start) };
+}
+
+function parseWhile(p: Cursor): Statement {
+  const start = p.advance();
+  const condition = parseExpression(p);
+  expectLineBreak(p, "the condition");
+  const body = parseBlock(p, ["end"], start);
+  p.expect("end", "`end` to close the loop");
+  return { kind: "While", condition, body, span: p.spanFrom(start) };
+}
+
+function parseCheck(p: Cursor): Statement {
+  const start = p.advance();
+  const expr = parseExpression(p);
+  if (p.atOnLine("fails")) {
+    p.advance();
+    p.expect("with", "`with` and a pattern after `fails`", { hint: "For example: `check parse(\"x\") fails with ParseError(_, _)`." });
+    const pattern = parsePattern(p);
+    return { kind: "CheckFails", expr, pattern, span: p.spanFrom(start) };
+  }
+  return { kind: "Check", condition: expr, span: p.spanFrom(start) };
+}
+
+function parseRunConcurrently(p: Cursor): Statement {
+  const start = p.advance();
+  p.expect("concurrently", "`concurrently` after `run`", { hint: "Tasks are started with `run concurrently` and a block closed by `end`." });
+  expectLineBreak(p, "`run concurrently`");
+  const body = parseBlock(p, ["end"], start);
+  p.expect("end", "`end` to close `run concurrently`");
+  return { kind: "RunConcurrently", body, span: p.spanFrom(start) };
+}
+
+/**
+ * `when PATTERN then STATEMENT` or `when PATTERN` and a block, until `end`.
+ * Used by `match` and by `otherwise` with arms; line breaks count inside.
+ */
+export function parseArms(p: Cursor, owner: "match" | "otherwise"): MatchArm[] {
+  const arms: MatchArm[] = [];
+  while (!p.at("end") && !p.at("eof")) {
+    try {
+      if (!p.at("when")) {
+        p.fail("`when` to start an arm", {
+          hint: owner === "match" ? "A match lists its cases: `when Shape.Circle(r) then r * r`." : "Handle each failure: `when HttpError.Timeout(_) then default`.",
+          lineStart: true,
+        });
+      }
+      const start = p.advance();
+      const pattern = parsePattern(p);
+      if (p.atOnLine("then") && !p.peek().newlineBefore) {
+        p.advance();
+        const body = inlineBlock(p);
+        arms.push({ kind: "MatchArm", pattern, body, inline: true, span: p.spanFrom(start) });
+        if (!p.atLineBreak && !p.at("end")) p.fail("a new line after this arm");
+      } else {
+        p.eat("then");
+        expectLineBreak(p, "the pattern");
+        const body = parseBlock(p, ["when", "end"], start);
+        arms.push({ kind: "MatchArm", pattern, body, inline: false, span: p.spanFrom(start) });
+      }
+    } catch (e) {
+      if (!(e instanceof SyntaxFailure)) throw e;
+      p.synchronize();
+    }
+  }
+  return arms;
+}
