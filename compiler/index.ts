@@ -14,7 +14,7 @@ export interface SyntaxResult {
 /** Text to syntax tree: lex, then parse. */
 export function parseSource(file: string, text: string): SyntaxResult {
   const lexed = lex(file, text);
-  const parsed = parse(file, lexed.tokens);
+  const parsed = parse(file, lexed.tokens, lexed.diagnostics);
   return { module: parsed.module, diagnostics: sortDiagnostics([...lexed.diagnostics, ...parsed.diagnostics]) };
 }
 

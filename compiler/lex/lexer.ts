@@ -78,7 +78,7 @@ class Lexer {
       const singleLine = mode !== undefined && mode.singleLine;
       this.skipTrivia(singleLine);
       if (singleLine && this.src.charCodeAt(this.pos) === NL) {
-        this.unclosedInterpolation(mode!);
+        this.unwindLine();
         continue;
       }
       if (this.pos >= src.length) break;
@@ -406,7 +406,11 @@ class Lexer {
       this.pushPart(raw, start, mode.triple);
     }
     this.pos = at;
-    if (at >= src.length || (src.charCodeAt(at) === NL && !mode.triple)) {
+    if (src.charCodeAt(at) === NL && !mode.triple) {
+      this.unwindLine();
+      return;
+    }
+    if (at >= src.length) {
       this.unclosedText(mode, at);
       return;
     }
@@ -483,16 +487,44 @@ class Lexer {
     return at + 2;
   }
 
+  /**
+   * A line break inside a one-line text or its interpolation closes every one
+   * of them that is open, with one diagnostic for the outermost: in `"a {x"`
+   * the `{` was left open, not a second text begun.
+   */
+  private unwindLine(): void {
+    let outerText: Extract<Mode, { kind: "text" }> | undefined;
+    let outerInterp: Extract<Mode, { kind: "interp" }> | undefined;
+    while (this.modes.length > 0) {
+      const mode = this.modes[this.modes.length - 1]!;
+      if (mode.kind === "text" ? mode.triple : !mode.singleLine) break;
+      this.modes.pop();
+      if (mode.kind === "text") {
+        outerText = mode;
+        this.push("text_end", "", this.pos, 0);
+      } else {
+        outerInterp = mode;
+        this.push("interp_end", "", this.pos, 0);
+      }
+    }
+    if (outerInterp !== undefined) this.reportUnclosedInterpolation(outerInterp);
+    else if (outerText !== undefined) this.reportUnclosedText(outerText, this.pos);
+  }
+
   private unclosedText(mode: Extract<Mode, { kind: "text" }>, at: number): void {
+    this.reportUnclosedText(mode, at);
+    this.push("text_end", "", at, 0);
+    this.modes.pop();
+    if (mode.triple) this.finishTriple(mode);
+  }
+
+  private reportUnclosedText(mode: Extract<Mode, { kind: "text" }>, at: number): void {
     this.report("E-SYN-UNCLOSED-TEXT", mode.start, at, "This text is never closed", {
       label: "the text starts here",
       hint: mode.triple
         ? 'A `"""` text ends with `"""`.'
         : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
     });
-    this.push("text_end", "", at, 0);
-    this.modes.pop();
-    if (mode.triple) this.finishTriple(mode);
   }
 
   private finishTriple(mode: Extract<Mode, { kind: "text" }>): void {
@@ -518,11 +550,15 @@ class Lexer {
   }
 
   private unclosedInterpolation(mode: Extract<Mode, { kind: "interp" }>): void {
+    this.reportUnclosedInterpolation(mode);
+    this.modes.pop();
+    this.push("interp_end", "", this.pos, 0);
+  }
+
+  private reportUnclosedInterpolation(mode: Extract<Mode, { kind: "interp" }>): void {
     this.report("E-SYN-UNCLOSED-TEXT", mode.start, this.pos, "This interpolation is never closed", {
       label: "the `{` here has no `}`",
       hint: "An interpolation holds one expression between `{` and `}`: \"{city}\". Write `\\{` for a brace in a text.",
     });
-    this.modes.pop();
-    this.push("interp_end", "", this.pos, 0);
   }
 }

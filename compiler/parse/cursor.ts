@@ -31,9 +31,14 @@ export class Cursor {
   /** Whether a line break ends what is being read; false inside brackets. */
   private lineBreaks: boolean[] = [true];
 
+  /**
+   * @param quietLines lines where the lexer already reported an error: the
+   * parser's complaints there are most often echoes of it, so they are dropped.
+   */
   constructor(
     readonly file: string,
     readonly tokens: Token[],
+    private readonly quietLines: ReadonlySet<number> = new Set(),
   ) {}
 
   // ---- looking ----
@@ -169,6 +174,7 @@ export class Cursor {
   // ---- errors ----
 
   report(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
+    if (this.quietLines.size > 0 && this.quietLines.has(this.lineOf(span.start))) return;
     this.diagnostics.push(error(code, span, message, extra));
     if (++this.errorCount >= MAX_ERRORS) {
       this.diagnostics.push(
@@ -178,6 +184,18 @@ export class Cursor {
       );
       throw new ParseAbort();
     }
+  }
+
+  private lineOf(offset: number): number {
+    // The last token that starts at or before `offset` knows its line.
+    let low = 0;
+    let high = this.tokens.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.tokens[mid]!.offset <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return this.tokens[low]!.line;
   }
 
   /** What the current token is, as a message says it. */
@@ -210,11 +228,13 @@ export class Cursor {
    * Skips to where reading can start again: the next token at the start of a
    * line, at the same bracket level, or a word that closes a block.
    */
-  synchronize(): void {
+  synchronize(statementStart: number): void {
     const start = this.pos;
     while (!this.at("eof")) {
       const token = this.token;
-      if (this.pos > start && token.newlineBefore) return;
+      // A token that starts a line after the failed statement's first one is
+      // where the next statement begins, even if the error was found on it.
+      if (token.newlineBefore && (this.pos > start || this.pos > statementStart)) return;
       if ((token.kind === "(" || token.kind === "[" || token.kind === "{") && token.partner > this.pos) {
         this.pos = token.partner + 1;
         continue;

@@ -57,7 +57,7 @@ function skipToNextItem(p: Cursor, start: number): void {
   }
 }
 
-function parseItem(p: Cursor): Item {
+export function parseItem(p: Cursor): Item {
   const token = p.token;
   switch (token.kind) {
     case "use":
@@ -68,6 +68,14 @@ function parseItem(p: Cursor): Item {
       return parseFunctionDef(p, token, false);
     case "test":
       return parseTest(p);
+    case "end":
+      return p.fail("a definition", {
+        code: "E-SYN-UNEXPECTED-END",
+        message: "This `end` has nothing to close",
+        label: "no open block here",
+        hint: "Check the `end`s above: one of them may be one too many, or close a block too early.",
+        lineStart: true,
+      });
     case "public": {
       p.advance();
       if (p.at("type")) return parseTypeDef(p, token, true);
@@ -140,13 +148,14 @@ function parseTypeDef(p: Cursor, start: Token, isPublic: boolean): TypeDef {
         });
         throw new ParseAbort();
       }
+      const lineStart = p.pos;
       try {
         if (kind.kind === "record") fields.push(parseFieldDecl(p));
         else cases.push(parseCaseDecl(p));
         expectNewLineOrEnd(p);
       } catch (e) {
         if (!(e instanceof SyntaxFailure)) throw e;
-        p.synchronize();
+        p.synchronize(lineStart);
       }
     }
     const bodySpan = { file: p.file, start: bodyStart, end: p.token.offset };
@@ -239,7 +248,7 @@ function parseFunctionDef(p: Cursor, start: Token, isPublic: boolean): FunctionD
 }
 
 /** `purpose:` and `needs` lines, in either order, each at most once. */
-function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs } {
+export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs } {
   let purpose: Purpose | undefined;
   let needs: Needs | undefined;
   while (p.at("purpose") || p.at("needs")) {
@@ -249,13 +258,14 @@ function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs } {
         hint: token.kind === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
       });
     }
+    const lineStart = p.pos;
     try {
       if (token.kind === "purpose") purpose = parsePurpose(p);
       else needs = parseNeedsClause(p, "definition");
       expectNewLine(p, token.kind === "purpose" ? "the purpose" : "the needs");
     } catch (e) {
       if (!(e instanceof SyntaxFailure)) throw e;
-      p.synchronize();
+      p.synchronize(lineStart);
     }
   }
   return { ...(purpose ? { purpose } : {}), ...(needs ? { needs } : {}) };
@@ -266,7 +276,12 @@ function parsePurpose(p: Cursor): Purpose {
   p.expect(":", "`:` after `purpose`", { hint: "For example: `purpose: Fetch the forecast for a city.`" });
   const prose = p.token;
   if (prose.kind !== "prose" || prose.text === "") {
-    p.fail("a sentence after `purpose:`", { hint: "Say what the definition is for: `purpose: Fetch the forecast for a city.`" });
+    p.fail("a sentence after `purpose:`", {
+      code: "E-SYN-PURPOSE",
+      message: "This `purpose:` says nothing",
+      label: "a sentence goes here",
+      hint: "Say what the definition is for: `purpose: Fetch the forecast for a city.`",
+    });
   }
   p.advance();
   return { kind: "Purpose", text: prose.text, span: p.spanFrom(start) };

@@ -8,7 +8,8 @@
 import type { TokenKind } from "../lex/tokens.js";
 import { Cursor, isLabelToken, SyntaxFailure } from "./cursor.js";
 import { parsePattern } from "./patterns.js";
-import { parseArms, parseBlock, parseNeedsClause, parseParams, parseSignatureTail } from "./statements.js";
+import { parseArms, parseBlock } from "./statements.js";
+import { parseHeaderLines, parseParams, parseSignatureTail } from "./definitions.js";
 import { parseType } from "./types.js";
 import type {
   Argument,
@@ -335,7 +336,7 @@ export function parseText(p: Cursor): TextLiteral {
     } else if (token.kind === "interp_start") {
       p.advance();
       if (p.at("interp_end")) {
-        p.report("E-SYN-EXPECTED", p.spanFrom(token), "This interpolation is empty", {
+        p.report("E-SYN-INTERPOLATION", p.spanFrom(token), "This interpolation is empty", {
           label: "an expression goes between the braces",
           hint: "Write `\\{` and `\\}` for braces in a text: \"\\{}\".",
         });
@@ -465,7 +466,8 @@ function parseFunctionExpr(p: Cursor): FunctionExpr {
   return p.withLineBreaks(true, () => {
     const params = parseParams(p);
     const { returns, fails } = parseSignatureTail(p);
-    const needs = p.atOnLine("needs") ? parseNeedsClause(p, "type") : undefined;
+    if (!p.atLineBreak) p.fail("a new line after the function's signature");
+    const { needs } = parseHeaderLines(p);
     const body = parseBlock(p, ["end"], start);
     p.expect("end", "`end` to close this function", { related: [{ span: p.spanOf(start), message: "the function starts here" }] });
     return {

@@ -39,6 +39,7 @@ function parseGrantItem(p: Cursor): GrantItem {
   if (p.atOnLine("only")) guard = parseGuard(p);
   if (p.atOnLine("at") && guard !== undefined) {
     p.fail("the end of this grant item", {
+      code: "E-SYN-BUDGET",
       message: "A budget comes before `only to`",
       label: "move this budget before `only to`",
       hint: 'For example: `network.http("api.example.com") at most 5 per second only to console`.',

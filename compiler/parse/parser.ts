@@ -12,8 +12,19 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-export function parse(file: string, tokens: Token[]): ParseResult {
-  const cursor = new Cursor(file, tokens);
+/** `lexErrors`: the lexer's diagnostics; the parser stays quiet on their lines. */
+export function parse(file: string, tokens: Token[], lexErrors: readonly Diagnostic[] = []): ParseResult {
+  const quietLines = new Set(lexErrors.map((d) => lineAt(tokens, d.span.start)));
+  const cursor = new Cursor(file, tokens, quietLines);
   const module = parseModule(cursor);
   return { module, diagnostics: cursor.diagnostics };
+}
+
+function lineAt(tokens: Token[], offset: number): number {
+  let line = 1;
+  for (const token of tokens) {
+    if (token.offset > offset) break;
+    line = token.line;
+  }
+  return line;
 }

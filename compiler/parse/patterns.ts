@@ -1,7 +1,7 @@
 // Patterns (language.md sections 5 and 15): literals, `_`, names, cases by
 // position or by field, pairs, and lists with an optional `...rest`.
 
-import type { Token } from "../lex/tokens.js";
+import { KEYWORD_SET, type Token } from "../lex/tokens.js";
 import { Cursor, isLabelToken } from "./cursor.js";
 import { parseText } from "./expressions.js";
 import type { Ident, ListPattern, Pattern, PatternArg, RestPattern } from "./tree.js";
@@ -48,6 +48,7 @@ function parsePatternInner(p: Cursor): Pattern {
     case "[":
       return parseListPattern(p);
   }
+  if (KEYWORD_SET.has(token.kind)) p.expectName("a name in a pattern");
   return p.fail("a pattern", {
     hint: "Patterns are literals (`0`, `\"a\"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
   });

@@ -9,10 +9,9 @@ import { Cursor, ParseAbort, SyntaxFailure } from "./cursor.js";
 import { parseExpression, parseMatch } from "./expressions.js";
 import { parsePattern } from "./patterns.js";
 import { parseType } from "./types.js";
+import { parseItem } from "./definitions.js";
 import type { Block, Expr, IfBranch, MatchArm, Statement } from "./tree.js";
 
-export { parseNeedsClause } from "./needs.js";
-export { parseParams, parseSignatureTail } from "./definitions.js";
 
 /**
  * Statements up to (not including) one of `terminators`. `opener` is the token
@@ -51,7 +50,7 @@ function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): State
         label: "the statement before this is complete",
         hint: "Put each statement on its own line.",
       });
-      p.synchronize();
+      p.synchronize(start);
     }
     return statement;
   } catch (e) {
@@ -61,7 +60,7 @@ function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): State
       p.advance();
       return undefined;
     }
-    p.synchronize();
+    p.synchronize(start);
     return undefined;
   }
 }
@@ -129,21 +128,27 @@ export function parseStatement(p: Cursor): Statement {
     case "test":
     case "use":
     case "public":
-      if (p.peek().kind !== "(") {
-        return p.fail("a statement", {
-          code: "E-SYN-NESTED-DEFINITION",
-          lineStart: true,
-          message: `A \`${token.kind}\` definition cannot stand inside a block`,
-          label: "definitions go at the top level of a file",
-          hint:
-            token.kind === "function"
-              ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
-              : "Move it to the top level of the file. A block above may also be missing its `end`.",
-        });
-      }
+      if (p.peek().kind !== "(") return nestedDefinition(p);
   }
   const expr = parseExpression(p);
   return { kind: "ExprStatement", expr, span: expr.span };
+}
+
+/**
+ * A definition inside a block is reported, then read as a definition and
+ * dropped, so that its `end` does not close the block around it.
+ */
+function nestedDefinition(p: Cursor): never {
+  const token = p.token;
+  p.report("E-SYN-NESTED-DEFINITION", p.spanOf(token), `A \`${token.kind}\` definition cannot stand inside a block`, {
+    label: "definitions go at the top level of a file",
+    hint:
+      token.kind === "function"
+        ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
+        : "Move it to the top level of the file. A block above may also be missing its `end`.",
+  });
+  parseItem(p);
+  throw new SyntaxFailure();
 }
 
 /** Where an optional value is absent: the line, or the block, ends. */
@@ -300,6 +305,7 @@ function parseRunConcurrently(p: Cursor): Statement {
 export function parseArms(p: Cursor, owner: "match" | "otherwise"): MatchArm[] {
   const arms: MatchArm[] = [];
   while (!p.at("end") && !p.at("eof")) {
+    const armStart = p.pos;
     try {
       if (!p.at("when")) {
         p.fail("`when` to start an arm", {
@@ -322,7 +328,7 @@ export function parseArms(p: Cursor, owner: "match" | "otherwise"): MatchArm[] {
       }
     } catch (e) {
       if (!(e instanceof SyntaxFailure)) throw e;
-      p.synchronize();
+      p.synchronize(armStart);
     }
   }
   return arms;
