@@ -149,11 +149,11 @@ export class Cursor {
   /** Enters one level of nesting; past MAX_NESTING the whole parse stops. */
   enter(): void {
     if (++this.depth > MAX_NESTING) {
-      this.report("E-SYN-TOO-DEEP", this.spanOf(this.token), `This is nested more than ${MAX_NESTING} levels deep`, {
+      this.diagnostics.push(error("E-SYN-TOO-DEEP", this.spanOf(this.token), `This is nested more than ${MAX_NESTING} levels deep`, {
         label: "too deep here",
         notes: [`Expressions, blocks, types and patterns may nest at most ${MAX_NESTING} levels; a chain of operators counts one level per operator.`],
         hint: "Give the inner parts names with `let`, or move them into functions.",
-      });
+      }));
       throw new ParseAbort();
     }
   }

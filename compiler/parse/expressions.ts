@@ -305,18 +305,20 @@ function parsePrimary(p: Cursor): Expr {
       return { kind: "UpperName", name: token.text, span: p.spanOf(token) };
     case "text_start":
       return parseText(p);
+    // Each of these nests through parseExpression, parseBlock or parseType,
+    // which count the level.
     case "(":
-      return p.nested(() => parseParenthesised(p));
+      return parseParenthesised(p);
     case "[":
-      return p.nested(() => parseList(p));
+      return parseList(p);
     case "{":
-      return p.nested(() => parseMap(p));
+      return parseMap(p);
     case "if":
-      return p.nested(() => parseIfExpr(p));
+      return parseIfExpr(p);
     case "match":
-      return p.nested(() => parseMatch(p));
+      return parseMatch(p);
     case "function":
-      return p.nested(() => parseFunctionExpr(p));
+      return parseFunctionExpr(p);
     case "from":
       return queryOperand(p);
   }
