@@ -7,11 +7,11 @@
 
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
-import { KEYWORD_SET, type Token, type TokenKind } from "./tokens.js";
+import { KEYWORD_SET, TokenList, type TokenKind } from "./tokens.js";
 import { dedentTriple, readEscapes } from "./text.js";
 
 export interface LexResult {
-  tokens: Token[];
+  tokens: TokenList;
   diagnostics: Diagnostic[];
 }
 
@@ -56,7 +56,7 @@ class Lexer {
   private line = 1;
   private lineStart = 0;
   private newline = true;
-  private readonly tokens: Token[] = [];
+  private readonly tokens: TokenList;
   private readonly diagnostics: Diagnostic[] = [];
   private readonly modes: Mode[] = [];
   /** Indices of open brackets not yet closed, for `partner`. */
@@ -65,7 +65,10 @@ class Lexer {
   constructor(
     private readonly file: string,
     private readonly src: string,
-  ) {}
+  ) {
+    // About one token for every six characters of a typical program.
+    this.tokens = new TokenList(file, src, Math.max(256, src.length >> 2));
+  }
 
   run(): LexResult {
     const src = this.src;
@@ -97,22 +100,10 @@ class Lexer {
     this.diagnostics.push(error(code, this.span(start, end), message, extra));
   }
 
-  private push(kind: TokenKind, text: string, offset: number, length: number, value: string | number = text): Token {
-    const token: Token = {
-      kind,
-      text,
-      value,
-      file: this.file,
-      offset,
-      length,
-      line: this.line,
-      column: offset - this.lineStart + 1,
-      newlineBefore: this.newline,
-      partner: -1,
-    };
-    this.tokens.push(token);
+  private push(kind: TokenKind, text: string, offset: number, length: number, value: string | number = text): number {
+    const index = this.tokens.push(kind, value, offset, length, this.line, offset - this.lineStart + 1, this.newline);
     this.newline = false;
-    return token;
+    return index;
   }
 
   private breakLine(at: number): void {
@@ -259,7 +250,7 @@ class Lexer {
       this.push("name", text, start, end - start);
       return;
     }
-    const atLineStart = this.newline || this.tokens.length === 0;
+    const atLineStart = this.newline || this.tokens.count === 0;
     this.push(text as TokenKind, text, start, end - start);
     if (text === "purpose" && atLineStart && this.modes.length === 0) this.scanProse();
   }
@@ -351,19 +342,19 @@ class Lexer {
 
   private open(kind: TokenKind, start: number): void {
     this.pos = start + 1;
-    this.brackets.push(this.tokens.length);
+    this.brackets.push(this.tokens.count);
     this.push(kind, kind, start, 1);
   }
 
   private close(kind: TokenKind, start: number): void {
     this.pos = start + 1;
     const opener = kind === ")" ? "(" : kind === "]" ? "[" : "{";
-    const index = this.tokens.length;
+    const index = this.tokens.count;
     // Link to the innermost matching opener; openers above it stay unpartnered.
     for (let i = this.brackets.length - 1; i >= 0; i--) {
-      const open = this.tokens[this.brackets[i]!]!;
-      if (open.kind === opener) {
-        open.partner = index;
+      const open = this.brackets[i]!;
+      if (this.tokens.kinds[open] === opener) {
+        this.tokens.partners[open] = index;
         this.brackets.length = i;
         break;
       }
@@ -401,7 +392,7 @@ class Lexer {
       at++;
     }
     if (at > start) {
-      mode.parts.push(this.tokens.length);
+      mode.parts.push(this.tokens.count);
       const raw = src.slice(start, at);
       this.pushPart(raw, start, mode.triple);
     }
@@ -430,19 +421,9 @@ class Lexer {
   /** Text parts keep their raw text; the value is read now, or after dedenting for `"""`. */
   private pushPart(raw: string, start: number, triple: boolean): void {
     // The token's line is where the part starts; a triple part may span lines.
-    const token: Token = {
-      kind: "text_part",
-      text: raw,
-      value: triple ? raw : readEscapes(raw),
-      file: this.file,
-      offset: start,
-      length: raw.length,
-      line: this.lineOf(start),
-      column: start - this.lineStartOf(start) + 1,
-      newlineBefore: this.newline,
-      partner: -1,
-    };
-    this.tokens.push(token);
+    const lineStart = triple ? this.lineStartOf(start) : this.lineStart;
+    const line = triple ? this.lineOf(start) : this.line;
+    this.tokens.push("text_part", triple ? raw : readEscapes(raw), start, raw.length, line, start - lineStart + 1, this.newline);
     this.newline = false;
   }
 
@@ -529,13 +510,13 @@ class Lexer {
 
   private finishTriple(mode: Extract<Mode, { kind: "text" }>): void {
     // Parts are separated by interpolations; the text may also begin or end with one.
-    const parts = mode.parts.map((i) => this.tokens[i]!);
+    const tokens = this.tokens;
     const first = mode.parts[0];
     const last = mode.parts[mode.parts.length - 1];
-    const startsWithPart = first !== undefined && this.tokens[first - 1]?.kind === "text_start";
-    const endsWithPart = last !== undefined && this.tokens[last + 1]?.kind === "text_end";
-    const raws = dedentTriple(parts.map((p) => p.text), startsWithPart, endsWithPart);
-    parts.forEach((part, k) => (part.value = readEscapes(raws[k]!)));
+    const startsWithPart = first !== undefined && tokens.kinds[first - 1] === "text_start";
+    const endsWithPart = last !== undefined && tokens.kinds[last + 1] === "text_end";
+    const raws = dedentTriple(mode.parts.map((i) => tokens.text(i)), startsWithPart, endsWithPart);
+    mode.parts.forEach((i, k) => (tokens.values[i] = readEscapes(raws[k]!)));
   }
 
   private closeModesAtEnd(): void {

@@ -4,7 +4,7 @@
 
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
-import { describeToken, KEYWORD_SET, type Token, type TokenKind } from "../lex/tokens.js";
+import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
 
 /** Thrown to abandon the statement being read; the diagnostic is already recorded. */
@@ -23,6 +23,9 @@ export const MAX_NESTING = 128;
 /** A file with this many syntax errors has more wrong than a list can help with. */
 export const MAX_ERRORS = 100;
 
+/** A token, by its index in the TokenList. */
+export type Tok = number;
+
 export class Cursor {
   pos = 0;
   depth = 0;
@@ -30,6 +33,7 @@ export class Cursor {
   private errorCount = 0;
   /** Whether a line break ends what is being read; false inside brackets. */
   private lineBreaks: boolean[] = [true];
+  private readonly last: number;
 
   /**
    * @param quietLines lines where the lexer already reported an error: the
@@ -37,71 +41,97 @@ export class Cursor {
    */
   constructor(
     readonly file: string,
-    readonly tokens: Token[],
+    readonly t: TokenList,
     private readonly quietLines: ReadonlySet<number> = new Set(),
-  ) {}
+  ) {
+    this.last = t.count - 1;
+  }
 
   // ---- looking ----
 
-  get token(): Token {
-    return this.tokens[this.pos]!;
+  /** The current token's kind. */
+  get kind(): TokenKind {
+    return this.t.kinds[this.pos]!;
   }
 
-  peek(ahead = 1): Token {
-    return this.tokens[Math.min(this.pos + ahead, this.tokens.length - 1)]!;
+  /** The kind of token i; past the end, `eof`. */
+  kindAt(i: Tok): TokenKind {
+    return this.t.kinds[Math.min(i, this.last)]!;
+  }
+
+  textAt(i: Tok): string {
+    return this.t.text(i);
+  }
+
+  valueAt(i: Tok): string | number {
+    return this.t.values[i]!;
+  }
+
+  offsetAt(i: Tok): number {
+    return this.t.offsets[i]!;
+  }
+
+  newlineAt(i: Tok): boolean {
+    return this.t.newlines[i] === 1;
+  }
+
+  partnerAt(i: Tok): number {
+    return this.t.partners[i]!;
+  }
+
+  peekKind(ahead = 1): TokenKind {
+    return this.t.kinds[Math.min(this.pos + ahead, this.last)]!;
+  }
+
+  peekText(ahead = 1): string {
+    return this.t.text(Math.min(this.pos + ahead, this.last));
   }
 
   at(kind: TokenKind): boolean {
-    return this.tokens[this.pos]!.kind === kind;
+    return this.t.kinds[this.pos] === kind;
   }
 
   atAny(kinds: readonly TokenKind[]): boolean {
-    return kinds.includes(this.tokens[this.pos]!.kind);
+    return kinds.includes(this.t.kinds[this.pos]!);
   }
 
   /** True where the current token starts a new line and line breaks count here. */
   get atLineBreak(): boolean {
-    return this.tokens[this.pos]!.newlineBefore && this.lineBreaks[this.lineBreaks.length - 1]!;
+    return this.t.newlines[this.pos] === 1 && this.lineBreaks[this.lineBreaks.length - 1]!;
   }
 
   /** The current token is `kind` and on the same logical line. */
   atOnLine(kind: TokenKind): boolean {
-    return this.at(kind) && !this.atLineBreak;
-  }
-
-  get lineBreaksCount(): boolean {
-    return this.lineBreaks[this.lineBreaks.length - 1]!;
+    return this.t.kinds[this.pos] === kind && !this.atLineBreak;
   }
 
   // ---- moving ----
 
-  advance(): Token {
-    const token = this.tokens[this.pos]!;
-    if (token.kind !== "eof") this.pos++;
-    return token;
+  advance(): Tok {
+    const i = this.pos;
+    if (i < this.last) this.pos = i + 1;
+    return i;
   }
 
-  eat(kind: TokenKind): Token | undefined {
-    if (this.tokens[this.pos]!.kind === kind) return this.advance();
-    return undefined;
+  eat(kind: TokenKind): boolean {
+    if (this.t.kinds[this.pos] !== kind) return false;
+    this.advance();
+    return true;
   }
 
-  expect(kind: TokenKind, what: string, extra: ErrorExtra = {}): Token {
+  expect(kind: TokenKind, what: string, extra: ErrorExtra = {}): Tok {
     if (this.at(kind) && !(this.atLineBreak && extra.sameLine === true)) return this.advance();
     return this.fail(what, extra);
   }
 
   /** A name where the grammar wants one; a keyword gets its own message. */
   expectName(what: string, extra: ErrorExtra = {}): Ident {
-    const token = this.token;
-    if (token.kind === "name" && !(this.atLineBreak && extra.sameLine === true)) {
-      this.advance();
-      return this.ident(token);
-    }
-    if (KEYWORD_SET.has(token.kind) && !this.atLineBreak) {
-      this.report("E-SYN-KEYWORD", this.spanOf(token), `\`${token.kind}\` is a keyword, so it cannot be ${what}`, {
+    const kind = this.kind;
+    if (kind === "name" && !(this.atLineBreak && extra.sameLine === true)) return this.ident(this.advance());
+    if (KEYWORD_SET.has(kind) && !this.atLineBreak) {
+      this.report("E-SYN-KEYWORD", this.spanOf(this.pos), `\`${kind}\` is a keyword, so it cannot be ${what}`, {
         label: "a keyword",
-        hint: `Choose another name, such as \`${token.kind}_value\`. Keywords may be used as field names and argument labels only.`,
+        hint: `Choose another name, such as \`${kind}_value\`. Keywords may be used as field names and argument labels only.`,
       });
       throw new SyntaxFailure();
     }
@@ -109,26 +139,26 @@ export class Cursor {
   }
 
   /** A label before `:` (argument, field, with-update): any name, keywords included. */
-  atLabel(): boolean {
-    const token = this.token;
-    return isLabelToken(token) && this.peek().kind === ":";
+  atLabel(at: Tok = this.pos): boolean {
+    return isLabelKind(this.t.kinds[at]!) && this.t.kinds[at + 1] === ":";
   }
 
-  ident(token: Token): Ident {
-    return { kind: "Ident", name: token.text, span: this.spanOf(token) };
+  ident(i: Tok): Ident {
+    return { kind: "Ident", name: this.t.text(i), span: this.spanOf(i) };
   }
 
   // ---- spans ----
 
-  spanOf(token: Token): Span {
-    return { file: this.file, start: token.offset, end: token.offset + token.length };
+  spanOf(i: Tok): Span {
+    const start = this.t.offsets[i]!;
+    return { file: this.file, start, end: start + this.t.lengths[i]! };
   }
 
-  /** From the start of `first` to the end of the last token consumed. */
-  spanFrom(first: Token | Span): Span {
-    const start = "offset" in first ? first.offset : first.start;
-    const last = this.tokens[this.pos - 1];
-    const end = last === undefined ? start : Math.max(start, last.offset + last.length);
+  /** From the start of token `first` (or a span) to the end of the last token consumed. */
+  spanFrom(first: Tok | Span): Span {
+    const start = typeof first === "number" ? this.t.offsets[first]! : first.start;
+    const previous = this.pos - 1;
+    const end = previous < 0 ? start : Math.max(start, this.t.offsets[previous]! + this.t.lengths[previous]!);
     return { file: this.file, start, end };
   }
 
@@ -149,7 +179,7 @@ export class Cursor {
   /** Enters one level of nesting; past MAX_NESTING the whole parse stops. */
   enter(): void {
     if (++this.depth > MAX_NESTING) {
-      this.diagnostics.push(error("E-SYN-TOO-DEEP", this.spanOf(this.token), `This is nested more than ${MAX_NESTING} levels deep`, {
+      this.diagnostics.push(error("E-SYN-TOO-DEEP", this.spanOf(this.pos), `This is nested more than ${MAX_NESTING} levels deep`, {
         label: "too deep here",
         notes: [`Expressions, blocks, types and patterns may nest at most ${MAX_NESTING} levels; a chain of operators counts one level per operator.`],
         hint: "Give the inner parts names with `let`, or move them into functions.",
@@ -189,32 +219,29 @@ export class Cursor {
   private lineOf(offset: number): number {
     // The last token that starts at or before `offset` knows its line.
     let low = 0;
-    let high = this.tokens.length - 1;
+    let high = this.last;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (this.tokens[mid]!.offset <= offset) low = mid;
+      if (this.t.offsets[mid]! <= offset) low = mid;
       else high = mid - 1;
     }
-    return this.tokens[low]!.line;
+    return this.t.lines[low]!;
   }
 
   /** What the current token is, as a message says it. */
   describeCurrent(): string {
     if (this.atLineBreak) return "the end of the line";
-    return describeToken(this.token);
+    return describeToken(this.t, this.pos);
   }
 
   /** Reports "expected WHAT, found ..." at the current token and abandons the statement. */
   fail(what: string, extra: ErrorExtra = {}): never {
-    const token = this.token;
     const atBreak = this.atLineBreak && extra.lineStart !== true;
     // At a line break, point just after the previous token: that is where something is missing.
-    const previous = this.tokens[this.pos - 1];
-    const span =
-      atBreak && previous !== undefined
-        ? { file: this.file, start: previous.offset + previous.length, end: previous.offset + previous.length + 1 }
-        : this.spanOf(token);
-    const found = atBreak ? "the end of the line" : describeToken(token);
+    const previous = this.pos - 1;
+    const after = previous >= 0 ? this.t.offsets[previous]! + this.t.lengths[previous]! : 0;
+    const span = atBreak && previous >= 0 ? { file: this.file, start: after, end: after + 1 } : this.spanOf(this.pos);
+    const found = atBreak ? "the end of the line" : describeToken(this.t, this.pos);
     this.report(extra.code ?? "E-SYN-EXPECTED", span, extra.message ?? `I expected ${what}, but found ${found}`, {
       label: extra.label ?? `expected ${what}`,
       ...(extra.hint === undefined ? {} : { hint: extra.hint }),
@@ -231,12 +258,13 @@ export class Cursor {
   synchronize(statementStart: number): void {
     const start = this.pos;
     while (!this.at("eof")) {
-      const token = this.token;
+      const kind = this.kind;
       // A token that starts a line after the failed statement's first one is
       // where the next statement begins, even if the error was found on it.
-      if (token.newlineBefore && (this.pos > start || this.pos > statementStart)) return;
-      if ((token.kind === "(" || token.kind === "[" || token.kind === "{") && token.partner > this.pos) {
-        this.pos = token.partner + 1;
+      if (this.newlineAt(this.pos) && (this.pos > start || this.pos > statementStart)) return;
+      const partner = this.t.partners[this.pos]!;
+      if ((kind === "(" || kind === "[" || kind === "{") && partner > this.pos) {
+        this.pos = partner + 1;
         continue;
       }
       this.pos++;
@@ -258,6 +286,6 @@ export interface ErrorExtra {
 }
 
 /** Names and keywords both serve as labels, field names and member names (language.md section 15). */
-export function isLabelToken(token: Token): boolean {
-  return token.kind === "name" || KEYWORD_SET.has(token.kind);
+export function isLabelKind(kind: TokenKind): boolean {
+  return kind === "name" || KEYWORD_SET.has(kind);
 }

@@ -1,8 +1,7 @@
 // The top level of a file (language.md sections 3, 4 and 13): `use`, types,
 // functions and tests.
 
-import type { Token } from "../lex/tokens.js";
-import { Cursor, ParseAbort, SyntaxFailure } from "./cursor.js";
+import { Cursor, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
 import { parseExpression } from "./expressions.js";
 import { parseNeedsClause } from "./needs.js";
 import { parseBlock } from "./statements.js";
@@ -33,7 +32,7 @@ export function parseModule(p: Cursor): Module {
       const start = p.pos;
       try {
         items.push(parseItem(p));
-        if (!p.at("eof") && !p.token.newlineBefore) {
+        if (!p.at("eof") && !p.newlineAt(p.pos)) {
           p.fail("a new line after this definition", { code: "E-SYN-STATEMENT" });
         }
       } catch (e) {
@@ -44,22 +43,22 @@ export function parseModule(p: Cursor): Module {
   } catch (e) {
     if (!(e instanceof ParseAbort)) throw e;
   }
-  const text = p.tokens[p.tokens.length - 1]!;
-  return { kind: "Module", file: p.file, items, span: { file: p.file, start: 0, end: text.offset } };
+  const end = p.offsetAt(p.t.count - 1);
+  return { kind: "Module", file: p.file, items, span: { file: p.file, start: 0, end } };
 }
 
 /** After an error at the top level: on to the next line that starts a definition. */
 function skipToNextItem(p: Cursor, start: number): void {
   if (p.pos === start) p.advance();
   while (!p.at("eof")) {
-    if (p.token.newlineBefore && p.atAny(ITEM_STARTS)) return;
+    if (p.newlineAt(p.pos) && p.atAny(ITEM_STARTS)) return;
     p.advance();
   }
 }
 
 export function parseItem(p: Cursor): Item {
-  const token = p.token;
-  switch (token.kind) {
+  const token = p.pos;
+  switch (p.kindAt(token)) {
     case "use":
       return parseUse(p);
     case "type":
@@ -112,32 +111,32 @@ function parseTypeParams(p: Cursor): Ident[] {
   if (!p.atOnLine("<")) return params;
   const open = p.advance();
   do {
-    const token = p.token;
-    if (token.kind !== "upper") p.fail("a type parameter such as `T`");
+    const token = p.pos;
+    if (p.kindAt(token) !== "upper") p.fail("a type parameter such as `T`");
     params.push(p.ident(p.advance()));
   } while (p.eat(","));
   p.expect(">", "`,` or `>` after the type parameters", { related: [{ span: p.spanOf(open), message: "opened here" }] });
   return params;
 }
 
-function parseTypeDef(p: Cursor, start: Token, isPublic: boolean): TypeDef {
+function parseTypeDef(p: Cursor, start: Tok, isPublic: boolean): TypeDef {
   const typeToken = p.advance(); // type
-  const nameToken = p.token;
-  if (nameToken.kind !== "upper" || p.atLineBreak) {
+  const nameToken = p.pos;
+  if (p.kindAt(nameToken) !== "upper" || p.atLineBreak) {
     p.fail("a type name starting with a capital letter", { hint: "For example: `type Forecast is record`." });
   }
   const name = p.ident(p.advance());
   const typeParams = parseTypeParams(p);
   p.expect("is", "`is` after the type's name", { hint: `For example: \`type ${name.name} is record\` or \`type ${name.name} is variant\`.` });
-  const kind = p.token;
-  if (kind.kind !== "record" && kind.kind !== "variant") {
+  const kind = p.pos;
+  if (p.kindAt(kind) !== "record" && p.kindAt(kind) !== "variant") {
     p.fail("`record` or `variant`", { hint: `For example: \`type ${name.name} is record\` and one \`field: Type\` a line, then \`end\`.` });
   }
   p.advance();
   return p.withLineBreaks(true, () => {
-    expectNewLine(p, `\`${kind.kind}\``);
+    expectNewLine(p, `\`${p.kindAt(kind)}\``);
     const purpose = p.at("purpose") ? parsePurpose(p) : undefined;
-    const bodyStart = p.token.offset;
+    const bodyStart = p.offsetAt(p.pos);
     const fields: FieldDecl[] = [];
     const cases: CaseDecl[] = [];
     while (!p.at("end")) {
@@ -150,7 +149,7 @@ function parseTypeDef(p: Cursor, start: Token, isPublic: boolean): TypeDef {
       }
       const lineStart = p.pos;
       try {
-        if (kind.kind === "record") fields.push(parseFieldDecl(p));
+        if (p.kindAt(kind) === "record") fields.push(parseFieldDecl(p));
         else cases.push(parseCaseDecl(p));
         expectNewLineOrEnd(p);
       } catch (e) {
@@ -158,10 +157,10 @@ function parseTypeDef(p: Cursor, start: Token, isPublic: boolean): TypeDef {
         p.synchronize(lineStart);
       }
     }
-    const bodySpan = { file: p.file, start: bodyStart, end: p.token.offset };
+    const bodySpan = { file: p.file, start: bodyStart, end: p.offsetAt(p.pos) };
     p.advance(); // end
     const body =
-      kind.kind === "record"
+      p.kindAt(kind) === "record"
         ? ({ kind: "RecordBody", fields, span: bodySpan } as const)
         : ({ kind: "VariantBody", cases, span: bodySpan } as const);
     return {
@@ -178,7 +177,7 @@ function parseTypeDef(p: Cursor, start: Token, isPublic: boolean): TypeDef {
 
 /** `name: Type [from json "key"]`; keywords may be field names. */
 function parseFieldDecl(p: Cursor): FieldDecl {
-  const start = p.token;
+  const start = p.pos;
   if (!p.atLabel()) {
     p.fail("a field: a name, `:` and a type", { hint: "For example: `temperature: Float`.", lineStart: true });
   }
@@ -188,8 +187,8 @@ function parseFieldDecl(p: Cursor): FieldDecl {
   let jsonKey: TextLiteralValue | undefined;
   if (p.atOnLine("from")) {
     p.advance();
-    const json = p.token;
-    if (json.kind !== "name" || json.text !== "json") p.fail("`json` after `from`", { hint: 'For example: `wind_speed: Int from json "windspeed"`.' });
+    const json = p.pos;
+    if (p.kindAt(json) !== "name" || p.textAt(json) !== "json") p.fail("`json` after `from`", { hint: 'For example: `wind_speed: Int from json "windspeed"`.' });
     p.advance();
     jsonKey = parseTextValue(p, "the JSON key");
   }
@@ -198,8 +197,8 @@ function parseFieldDecl(p: Cursor): FieldDecl {
 
 /** `Circle(radius: Float)` or a bare `Empty` */
 function parseCaseDecl(p: Cursor): CaseDecl {
-  const start = p.token;
-  if (start.kind !== "upper") {
+  const start = p.pos;
+  if (p.kindAt(start) !== "upper") {
     p.fail("a case: a capitalised name, with fields in parentheses if it has any", {
       hint: "For example: `Circle(radius: Float)` or `Empty`.",
       lineStart: true,
@@ -220,7 +219,7 @@ function parseCaseDecl(p: Cursor): CaseDecl {
   return { kind: "CaseDecl", name, fields, span: p.spanFrom(start) };
 }
 
-function parseFunctionDef(p: Cursor, start: Token, isPublic: boolean): FunctionDef {
+function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef {
   const functionToken = p.advance(); // function
   const name = p.expectName("the function's name", { sameLine: true, hint: "For example: `function fetch(city: Text) returns Forecast`." });
   const typeParams = parseTypeParams(p);
@@ -252,17 +251,17 @@ export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs 
   let purpose: Purpose | undefined;
   let needs: Needs | undefined;
   while (p.at("purpose") || p.at("needs")) {
-    const token = p.token;
-    if ((token.kind === "purpose" && purpose) || (token.kind === "needs" && needs)) {
-      p.report("E-SYN-HEADER", p.spanOf(token), `This function already has a \`${token.kind}\` line`, {
-        hint: token.kind === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
+    const token = p.pos;
+    if ((p.kindAt(token) === "purpose" && purpose) || (p.kindAt(token) === "needs" && needs)) {
+      p.report("E-SYN-HEADER", p.spanOf(token), `This function already has a \`${p.kindAt(token)}\` line`, {
+        hint: p.kindAt(token) === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
       });
     }
     const lineStart = p.pos;
     try {
-      if (token.kind === "purpose") purpose = parsePurpose(p);
+      if (p.kindAt(token) === "purpose") purpose = parsePurpose(p);
       else needs = parseNeedsClause(p, "definition");
-      expectNewLine(p, token.kind === "purpose" ? "the purpose" : "the needs");
+      expectNewLine(p, p.kindAt(token) === "purpose" ? "the purpose" : "the needs");
     } catch (e) {
       if (!(e instanceof SyntaxFailure)) throw e;
       p.synchronize(lineStart);
@@ -274,8 +273,8 @@ export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs 
 function parsePurpose(p: Cursor): Purpose {
   const start = p.advance(); // purpose
   p.expect(":", "`:` after `purpose`", { hint: "For example: `purpose: Fetch the forecast for a city.`" });
-  const prose = p.token;
-  if (prose.kind !== "prose" || prose.text === "") {
+  const prose = p.pos;
+  if (p.kindAt(prose) !== "prose" || p.textAt(prose) === "") {
     p.fail("a sentence after `purpose:`", {
       code: "E-SYN-PURPOSE",
       message: "This `purpose:` says nothing",
@@ -284,7 +283,7 @@ function parsePurpose(p: Cursor): Purpose {
     });
   }
   p.advance();
-  return { kind: "Purpose", text: prose.text, span: p.spanFrom(start) };
+  return { kind: "Purpose", text: p.textAt(prose), span: p.spanFrom(start) };
 }
 
 function parseTest(p: Cursor): TestDef {
@@ -317,7 +316,7 @@ export function parseParams(p: Cursor): Param[] {
   return p.withLineBreaks(false, () => {
     const params: Param[] = [];
     while (!p.at(")")) {
-      const start = p.token;
+      const start = p.pos;
       if (!p.atLabel()) p.fail("a parameter: a name, `:` and a type", { hint: "For example: `city: Text` or `retries: Int = 3`." });
       const name = p.ident(p.advance());
       p.advance(); // :
@@ -350,16 +349,16 @@ export function parseSignatureTail(p: Cursor): { returns?: TypeExpr; fails?: Typ
 
 /** A text without interpolation: a test's name, a JSON key, a scope, a recording's path. */
 export function parseTextValue(p: Cursor, what: string, extra: { hint?: string } = {}): TextLiteralValue {
-  const start = p.token;
-  if (start.kind !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, extra);
+  const start = p.pos;
+  if (p.kindAt(start) !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, extra);
   p.advance();
   let value = "";
   while (!p.at("text_end")) {
-    const token = p.token;
-    if (token.kind === "text_part") {
-      value += token.value as string;
+    const token = p.pos;
+    if (p.kindAt(token) === "text_part") {
+      value += p.valueAt(token) as string;
       p.advance();
-    } else if (token.kind === "interp_start") {
+    } else if (p.kindAt(token) === "interp_start") {
       p.report("E-SYN-INTERPOLATION", p.spanOf(token), `${capitalise(what)} cannot hold an interpolation`, {
         label: "an interpolation",
         hint: "Write the text out in full, or write `\\{` for a brace.",

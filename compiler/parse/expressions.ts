@@ -6,7 +6,7 @@
 // Comparisons and ranges do not chain (`a < b < c` is an error).
 
 import type { TokenKind } from "../lex/tokens.js";
-import { Cursor, isLabelToken, SyntaxFailure } from "./cursor.js";
+import { Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
 import { parsePattern } from "./patterns.js";
 import { parseArms, parseBlock } from "./statements.js";
 import { parseHeaderLines, parseParams, parseSignatureTail } from "./definitions.js";
@@ -86,7 +86,7 @@ function parseOtherwiseTail(p: Cursor, expr: Expr): Expr {
   return { kind: "Otherwise", expr, handler, span: { file: p.file, start: expr.span.start, end: handler.span.end } };
 }
 
-function parseOtherwiseHandler(p: Cursor, start: ReturnType<Cursor["advance"]>): OtherwiseHandler {
+function parseOtherwiseHandler(p: Cursor, start: Tok): OtherwiseHandler {
   // After `otherwise`, line breaks are skipped: the handler may start on the next line.
   if (p.at("when")) {
     return p.withLineBreaks(true, () => {
@@ -129,19 +129,19 @@ export function parseBinary(p: Cursor, min: number): Expr {
   try {
     let lastLevel = 0;
     while (true) {
-      const token = p.token;
-      const level = PRECEDENCE[token.kind];
+      const token = p.pos;
+      const level = PRECEDENCE[p.kindAt(token)];
       if (level === undefined || level < min) break;
-      if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(token.kind)) break;
+      if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(p.kindAt(token))) break;
       if (lastLevel === level && NON_ASSOCIATIVE.has(level)) {
-        p.report("E-SYN-CHAIN", p.spanOf(token), `\`${token.text}\` cannot follow another ${level === 4 ? "comparison" : "range"} directly`, {
+        p.report("E-SYN-CHAIN", p.spanOf(token), `\`${p.textAt(token)}\` cannot follow another ${level === 4 ? "comparison" : "range"} directly`, {
           label: "a second operator of the same kind",
           hint: level === 4 ? "Comparisons do not chain: write `a < b and b < c`." : "Put the range in parentheses: `(1 to 3)`.",
         });
         throw new SyntaxFailure();
       }
       p.advance();
-      let op = token.kind as BinaryOperator;
+      let op = p.kindAt(token) as BinaryOperator;
       if (op === "is" && p.at("not")) {
         p.advance();
         op = "is not";
@@ -159,15 +159,15 @@ export function parseBinary(p: Cursor, min: number): Expr {
 }
 
 function parsePrefix(p: Cursor, min: number): Expr {
-  const token = p.token;
-  if (token.kind === "not") {
+  const token = p.pos;
+  if (p.kindAt(token) === "not") {
     p.advance();
     return p.nested(() => {
       const operand = parseBinary(p, Math.max(min, 4));
       return { kind: "Unary", op: "not", operand, span: p.spanFrom(token) };
     });
   }
-  if (token.kind === "-") {
+  if (p.kindAt(token) === "-") {
     p.advance();
     return p.nested(() => {
       const operand = parsePrefix(p, 8);
@@ -179,7 +179,7 @@ function parsePrefix(p: Cursor, min: number): Expr {
 
 /** A query where an operand was expected: reported, then read anyway so that parsing goes on. */
 function queryOperand(p: Cursor): Expr {
-  p.report("E-SYN-QUERY-OPERAND", p.spanOf(p.token), "A query used as an operand must be in parentheses", {
+  p.report("E-SYN-QUERY-OPERAND", p.spanOf(p.pos), "A query used as an operand must be in parentheses", {
     label: "this query is an operand",
     hint: "Write `(from x in items select x) + more`, or give the query a name with `let`.",
   });
@@ -191,28 +191,28 @@ function parsePostfix(p: Cursor): Expr {
   const depthAtStart = p.depth;
   try {
     while (true) {
-      const token = p.token;
-      if (token.kind === ".") {
+      const token = p.pos;
+      if (p.kindAt(token) === ".") {
         // A line may start with `.name`: method chains read well one call a line.
         p.advance();
-        const nameToken = p.token;
-        if (!isLabelToken(nameToken) && nameToken.kind !== "upper") {
+        const nameToken = p.pos;
+        if (!isLabelKind(p.kindAt(nameToken)) && p.kindAt(nameToken) !== "upper") {
           p.fail("a field or function name after `.`", { hint: "For example `forecast.temperature` or `name.upper()`." });
         }
         p.advance();
         p.enter();
         expr = { kind: "Member", object: expr, name: p.ident(nameToken), span: p.spanFrom(expr.span) };
-      } else if (token.kind === "(" && !p.atLineBreak) {
+      } else if (p.kindAt(token) === "(" && !p.atLineBreak) {
         p.enter();
         const args = parseArguments(p);
         expr = { kind: "Call", callee: expr, args, span: p.spanFrom(expr.span) };
-      } else if (token.kind === "[" && !p.atLineBreak) {
+      } else if (p.kindAt(token) === "[" && !p.atLineBreak) {
         p.advance();
         p.enter();
         const index = p.withLineBreaks(false, () => parseExpression(p));
         p.expect("]", "`]` to close the index", { related: [{ span: p.spanOf(token), message: "opened here" }] });
         expr = { kind: "Index", object: expr, index, span: p.spanFrom(expr.span) };
-      } else if (token.kind === "with" && p.peek().kind !== "(") {
+      } else if (p.kindAt(token) === "with" && p.peekKind() !== "(") {
         p.advance();
         p.enter();
         const updates = parseUpdates(p);
@@ -239,7 +239,7 @@ function parseUpdates(p: Cursor): FieldUpdate[] {
     p.advance(); // :
     const value = parseOperand(p);
     updates.push({ kind: "FieldUpdate", name: p.ident(nameToken), value, span: p.spanFrom(nameToken) });
-  } while (p.at(",") && isLabelToken(p.peek()) && p.peek(2).kind === ":" && p.advance() !== undefined);
+  } while (p.at(",") && isLabelKind(p.peekKind()) && p.peekKind(2) === ":" && p.advance() >= 0);
   return updates;
 }
 
@@ -249,7 +249,7 @@ function parseArguments(p: Cursor): Argument[] {
     const args: Argument[] = [];
     let named = false;
     while (!p.at(")")) {
-      const start = p.token;
+      const start = p.pos;
       if (p.atLabel()) {
         const label = p.ident(p.advance());
         p.advance(); // :
@@ -282,27 +282,27 @@ function parseArguments(p: Cursor): Argument[] {
 }
 
 function parsePrimary(p: Cursor): Expr {
-  const token = p.token;
-  switch (token.kind) {
+  const token = p.pos;
+  switch (p.kindAt(token)) {
     case "int":
       p.advance();
-      return { kind: "IntLiteral", value: token.value as number, span: p.spanOf(token) };
+      return { kind: "IntLiteral", value: p.valueAt(token) as number, span: p.spanOf(token) };
     case "float":
       p.advance();
-      return { kind: "FloatLiteral", value: token.value as number, span: p.spanOf(token) };
+      return { kind: "FloatLiteral", value: p.valueAt(token) as number, span: p.spanOf(token) };
     case "true":
     case "false":
       p.advance();
-      return { kind: "BooleanLiteral", value: token.kind === "true", span: p.spanOf(token) };
+      return { kind: "BooleanLiteral", value: p.kindAt(token) === "true", span: p.spanOf(token) };
     case "nothing":
       p.advance();
       return { kind: "NothingLiteral", span: p.spanOf(token) };
     case "name":
       p.advance();
-      return { kind: "Name", name: token.text, span: p.spanOf(token) };
+      return { kind: "Name", name: p.textAt(token), span: p.spanOf(token) };
     case "upper":
       p.advance();
-      return { kind: "UpperName", name: token.text, span: p.spanOf(token) };
+      return { kind: "UpperName", name: p.textAt(token), span: p.spanOf(token) };
     case "text_start":
       return parseText(p);
     // Each of these nests through parseExpression, parseBlock or parseType,
@@ -331,11 +331,11 @@ export function parseText(p: Cursor): TextLiteral {
   const start = p.advance(); // text_start
   const parts: (TextChunk | Expr)[] = [];
   while (true) {
-    const token = p.token;
-    if (token.kind === "text_part") {
+    const token = p.pos;
+    if (p.kindAt(token) === "text_part") {
       p.advance();
-      parts.push({ kind: "TextChunk", value: token.value as string, span: p.spanOf(token) });
-    } else if (token.kind === "interp_start") {
+      parts.push({ kind: "TextChunk", value: p.valueAt(token) as string, span: p.spanOf(token) });
+    } else if (p.kindAt(token) === "interp_start") {
       p.advance();
       if (p.at("interp_end")) {
         p.report("E-SYN-INTERPOLATION", p.spanFrom(token), "This interpolation is empty", {
@@ -354,7 +354,7 @@ export function parseText(p: Cursor): TextLiteral {
         });
       }
       p.advance();
-    } else if (token.kind === "text_end") {
+    } else if (p.kindAt(token) === "text_end") {
       p.advance();
       return { kind: "TextLiteral", parts, span: p.spanFrom(start) };
     } else {
@@ -364,8 +364,8 @@ export function parseText(p: Cursor): TextLiteral {
 }
 
 function parseParenthesised(p: Cursor): Expr {
-  const open = p.token;
-  if (open.partner > 0 && p.tokens[open.partner + 1]?.kind === "=>") return parseLambda(p);
+  const open = p.pos;
+  if (p.partnerAt(open) > 0 && p.kindAt(p.partnerAt(open) + 1) === "=>") return parseLambda(p);
   p.advance();
   return p.withLineBreaks(false, () => {
     if (p.at(")")) {
@@ -394,7 +394,7 @@ function parseLambda(p: Cursor): Lambda {
   const params = p.withLineBreaks(false, () => {
     const params: LambdaParam[] = [];
     while (!p.at(")")) {
-      const start = p.token;
+      const start = p.pos;
       const name = p.expectName("a parameter name");
       const type = p.eat(":") ? parseType(p) : undefined;
       params.push({ kind: "LambdaParam", name, ...(type ? { type } : {}), span: p.spanFrom(start) });
@@ -487,21 +487,21 @@ function parseFunctionExpr(p: Cursor): FunctionExpr {
 // ---- queries ----
 
 export function parseQuery(p: Cursor): Query {
-  const start = p.token;
+  const start = p.pos;
   const clauses: QueryClause[] = [];
   let concurrently: Concurrently | undefined;
   while (true) {
-    const token = p.token;
-    if (clauses.length === 0 && token.kind !== "from") p.fail("`from` to start the query");
-    if (!CLAUSE_WORDS.has(token.kind)) {
+    const token = p.pos;
+    if (clauses.length === 0 && p.kindAt(token) !== "from") p.fail("`from` to start the query");
+    if (!CLAUSE_WORDS.has(p.kindAt(token))) {
       p.fail("another clause or `select` to end the query", {
         hint: "A query ends with `select`: `from x in items where x > 0 select x`.",
       });
     }
-    if (token.kind === "select") break;
+    if (p.kindAt(token) === "select") break;
     if (concurrently !== undefined) p.fail("`select` after `concurrently`");
     p.advance();
-    switch (token.kind) {
+    switch (p.kindAt(token)) {
       case "from": {
         const pattern = parsePattern(p);
         p.expect("in", "`in` after the name in `from`", { hint: "For example: `from person in people`." });
@@ -523,9 +523,9 @@ export function parseQuery(p: Cursor): Query {
         p.expect("by", "`by` after `sort`", { hint: "For example: `sort by person.age descending`." });
         const keys: SortKey[] = [];
         do {
-          const keyStart = p.token;
+          const keyStart = p.pos;
           const value = parseClauseExpr(p);
-          const descending = p.eat("descending") !== undefined;
+          const descending = p.eat("descending");
           keys.push({ kind: "SortKey", value, descending, span: p.spanFrom(keyStart) });
         } while (p.eat(","));
         clauses.push({ kind: "SortClause", keys, span: p.spanFrom(token) });
@@ -551,7 +551,7 @@ export function parseQuery(p: Cursor): Query {
     }
   }
   const selectToken = p.advance();
-  const distinct = p.eat("distinct") !== undefined;
+  const distinct = p.eat("distinct");
   const value = parseExpression(p);
   const select: Select = { kind: "Select", distinct, value, span: p.spanFrom(selectToken) };
   return { kind: "Query", clauses, ...(concurrently ? { concurrently } : {}), select, span: p.spanFrom(start) };
@@ -563,22 +563,22 @@ function parseClauseExpr(p: Cursor): Expr {
 }
 
 /** `concurrently [at most N at a time]` */
-function parseConcurrently(p: Cursor, start: ReturnType<Cursor["advance"]>): Concurrently {
+function parseConcurrently(p: Cursor, start: Tok): Concurrently {
   if (!p.at("at")) return { kind: "Concurrently", span: p.spanFrom(start) };
   const example = { hint: "For example: `concurrently at most 4 at a time select fetch(url) otherwise fail`." };
   p.advance();
   p.expect("most", "`most` after `at`", example);
   const countToken = p.expect("int", "a whole number of tasks", example);
   p.expect("at", "`at a time` after the number", example);
-  const a = p.token;
-  if (a.kind !== "name" || a.text !== "a" || p.peek().kind !== "name" || p.peek().text !== "time") {
+  const a = p.pos;
+  if (p.kindAt(a) !== "name" || p.textAt(a) !== "a" || p.peekKind() !== "name" || p.peekText() !== "time") {
     p.fail("`a time` after `at`", example);
   }
   p.advance();
   p.advance();
   return {
     kind: "Concurrently",
-    limit: { kind: "IntLiteral", value: countToken.value as number, span: p.spanOf(countToken) },
+    limit: { kind: "IntLiteral", value: p.valueAt(countToken) as number, span: p.spanOf(countToken) },
     span: p.spanFrom(start),
   };
 }

@@ -2,8 +2,7 @@
 //   CAP ["(" literal ")"] [at most INT per UNIT] [only to CAP ("or" CAP)*]
 // so that their `to` and `or` never reach the expression parser.
 
-import type { Token } from "../lex/tokens.js";
-import { Cursor } from "./cursor.js";
+import { Cursor, type Tok } from "./cursor.js";
 import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
 import { parseTextValue } from "./definitions.js";
 
@@ -20,18 +19,16 @@ export function parseNeedsClause(p: Cursor, context: "definition" | "type"): Nee
   const items: GrantItem[] = [];
   do {
     items.push(parseGrantItem(p));
-  } while (p.at(",") && (context === "definition" || startsCapability(p, p.pos + 1)) && p.advance() !== undefined);
+  } while (p.at(",") && (context === "definition" || startsCapability(p, p.pos + 1)) && p.advance() >= 0);
   return { kind: "Needs", items, span: p.spanFrom(start) };
 }
 
 function startsCapability(p: Cursor, index: number): boolean {
-  const token = p.tokens[index];
-  const next = p.tokens[index + 1];
-  return token !== undefined && token.kind === "name" && next?.kind !== ":";
+  return p.kindAt(index) === "name" && p.kindAt(index + 1) !== ":";
 }
 
 function parseGrantItem(p: Cursor): GrantItem {
-  const start = p.token;
+  const start = p.pos;
   const capability = parseCapabilityRef(p);
   let budget: Budget | undefined;
   let guard: Guard | undefined;
@@ -56,7 +53,7 @@ function parseGrantItem(p: Cursor): GrantItem {
 
 /** `console`, `network.http("api.example.com")`, `network.socket(8080)` */
 export function parseCapabilityRef(p: Cursor): CapabilityRef {
-  const start = p.token;
+  const start = p.pos;
   const example = { hint: 'Capabilities are written like `console`, `network.http("api.example.com")` or `filesystem.read("data")`.' };
   const path: Ident[] = [p.expectName("a capability", example)];
   while (p.at(".")) {
@@ -68,11 +65,11 @@ export function parseCapabilityRef(p: Cursor): CapabilityRef {
     const open = p.advance();
     scope = p.withLineBreaks(false, () => {
       let literal: ScopeLiteral;
-      const token = p.token;
-      if (token.kind === "int") {
+      const token = p.pos;
+      if (p.kindAt(token) === "int") {
         p.advance();
-        literal = { kind: "IntLiteral", value: token.value as number, span: p.spanOf(token) };
-      } else if (token.kind === "text_start") {
+        literal = { kind: "IntLiteral", value: p.valueAt(token) as number, span: p.spanOf(token) };
+      } else if (p.kindAt(token) === "text_start") {
         literal = parseTextValue(p, "a scope");
       } else {
         return p.fail("a text or a number as the capability's scope", {
@@ -91,8 +88,8 @@ function parseBudget(p: Cursor): Budget {
   const start = p.advance(); // at
   const example = { hint: "A budget is written `at most 60 per minute`; the units are second, minute, hour, day and run." };
   p.expect("most", "`most` after `at`", example);
-  const countToken = p.token;
-  if (countToken.kind !== "int") {
+  const countToken = p.pos;
+  if (p.kindAt(countToken) !== "int") {
     p.fail("a whole number: a budget's count is a number literal", {
       code: "E-SYN-BUDGET",
       notes: ["The count is written out so that a reviewer reads it in the signature."],
@@ -101,21 +98,21 @@ function parseBudget(p: Cursor): Budget {
   }
   p.advance();
   p.expect("per", "`per` and a unit after the count", example);
-  const unitToken = p.token;
-  if (!BUDGET_UNITS.includes(unitToken.text) || p.atLineBreak) {
+  const unitToken = p.pos;
+  if (!BUDGET_UNITS.includes(p.textAt(unitToken)) || p.atLineBreak) {
     p.fail("a unit: second, minute, hour, day or run", { code: "E-SYN-BUDGET", ...example });
   }
   p.advance();
   return {
     kind: "Budget",
-    count: { kind: "IntLiteral", value: countToken.value as number, span: p.spanOf(countToken) },
+    count: { kind: "IntLiteral", value: p.valueAt(countToken) as number, span: p.spanOf(countToken) },
     unit: identOf(p, unitToken),
     span: p.spanFrom(start),
   };
 }
 
-function identOf(p: Cursor, token: Token): Ident {
-  return { kind: "Ident", name: token.text, span: p.spanOf(token) };
+function identOf(p: Cursor, token: Tok): Ident {
+  return { kind: "Ident", name: p.textAt(token), span: p.spanOf(token) };
 }
 
 /** `only to SINK or SINK` */
@@ -124,6 +121,6 @@ function parseGuard(p: Cursor): Guard {
   p.expect("to", "`to` after `only`", { hint: 'A guard is written `only to network.http("api.example.com") or console`.' });
   const sinks: CapabilityRef[] = [];
   do sinks.push(parseCapabilityRef(p));
-  while (p.atOnLine("or") && p.advance() !== undefined);
+  while (p.atOnLine("or") && p.advance() >= 0);
   return { kind: "Guard", sinks, span: p.spanFrom(start) };
 }

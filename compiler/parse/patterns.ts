@@ -1,8 +1,8 @@
 // Patterns (language.md sections 5 and 15): literals, `_`, names, cases by
 // position or by field, pairs, and lists with an optional `...rest`.
 
-import { KEYWORD_SET, type Token } from "../lex/tokens.js";
-import { Cursor, isLabelToken } from "./cursor.js";
+import { KEYWORD_SET } from "../lex/tokens.js";
+import { Cursor, type Tok } from "./cursor.js";
 import { parseText } from "./expressions.js";
 import type { Ident, ListPattern, Pattern, PatternArg, RestPattern } from "./tree.js";
 
@@ -11,14 +11,14 @@ export function parsePattern(p: Cursor): Pattern {
 }
 
 function parsePatternInner(p: Cursor): Pattern {
-  const token = p.token;
-  switch (token.kind) {
+  const token = p.pos;
+  switch (p.kindAt(token)) {
     case "name":
-      if (token.text === "_") {
+      if (p.textAt(token) === "_") {
         p.advance();
         return { kind: "WildcardPattern", span: p.spanOf(token) };
       }
-      if (p.peek().kind === ".") return parseCasePattern(p);
+      if (p.peekKind() === ".") return parseCasePattern(p);
       p.advance();
       return { kind: "BindPattern", name: p.ident(token), span: p.spanOf(token) };
     case "upper":
@@ -30,7 +30,7 @@ function parsePatternInner(p: Cursor): Pattern {
     case "true":
     case "false":
       p.advance();
-      return literal(p, token, { kind: "BooleanLiteral", value: token.kind === "true", span: p.spanOf(token) });
+      return literal(p, token, { kind: "BooleanLiteral", value: p.kindAt(token) === "true", span: p.spanOf(token) });
     case "nothing":
       p.advance();
       return literal(p, token, { kind: "NothingLiteral", span: p.spanOf(token) });
@@ -48,35 +48,35 @@ function parsePatternInner(p: Cursor): Pattern {
     case "[":
       return parseListPattern(p);
   }
-  if (KEYWORD_SET.has(token.kind)) p.expectName("a name in a pattern");
+  if (KEYWORD_SET.has(p.kindAt(token))) p.expectName("a name in a pattern");
   return p.fail("a pattern", {
     hint: "Patterns are literals (`0`, `\"a\"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
   });
 }
 
-function literal(p: Cursor, token: Token, value: Extract<Pattern, { kind: "LiteralPattern" }>["value"]): Pattern {
+function literal(p: Cursor, token: Tok, value: Extract<Pattern, { kind: "LiteralPattern" }>["value"]): Pattern {
   return { kind: "LiteralPattern", value, span: p.spanFrom(token) };
 }
 
 function parseNumberPattern(p: Cursor): Pattern {
-  const start = p.token;
-  const negative = p.eat("-") !== undefined;
-  const token = p.token;
-  if (token.kind !== "int" && token.kind !== "float") return p.fail("a number after `-`");
+  const start = p.pos;
+  const negative = p.eat("-");
+  const token = p.pos;
+  if (p.kindAt(token) !== "int" && p.kindAt(token) !== "float") return p.fail("a number after `-`");
   p.advance();
-  const value = (token.value as number) * (negative ? -1 : 1);
+  const value = (p.valueAt(token) as number) * (negative ? -1 : 1);
   const span = p.spanFrom(start);
-  return literal(p, start, token.kind === "int" ? { kind: "IntLiteral", value, span } : { kind: "FloatLiteral", value, span });
+  return literal(p, start, p.kindAt(token) === "int" ? { kind: "IntLiteral", value, span } : { kind: "FloatLiteral", value, span });
 }
 
 /** `None`, `Some(x)`, `Shape.Circle(r)`, `Shape.Circle(radius: r)`, `shapes.Shape.Empty` */
 function parseCasePattern(p: Cursor): Pattern {
-  const start = p.token;
+  const start = p.pos;
   const path: Ident[] = [p.ident(p.advance())];
   while (p.at(".")) {
     p.advance();
-    const next = p.token;
-    if (next.kind !== "upper" && next.kind !== "name") p.fail("a type or case name after `.`");
+    const next = p.pos;
+    if (p.kindAt(next) !== "upper" && p.kindAt(next) !== "name") p.fail("a type or case name after `.`");
     path.push(p.ident(p.advance()));
   }
   const last = path[path.length - 1]!;
@@ -91,9 +91,9 @@ function parseCasePattern(p: Cursor): Pattern {
     const open = p.advance();
     p.withLineBreaks(false, () => {
       while (!p.at(")")) {
-        const argStart = p.token;
+        const argStart = p.pos;
         let label: Ident | undefined;
-        if (isLabelToken(argStart) && p.peek().kind === ":") {
+        if (p.atLabel()) {
           label = p.ident(p.advance());
           p.advance();
         }
@@ -127,10 +127,10 @@ function parseListPattern(p: Cursor): ListPattern {
     while (!p.at("]")) {
       if (p.at("...")) {
         const dots = p.advance();
-        const name = p.token;
-        if (name.kind !== "name") p.fail("a name or `_` after `...`", { hint: "For example: `[first, ...rest]`." });
+        const name = p.pos;
+        if (p.kindAt(name) !== "name") p.fail("a name or `_` after `...`", { hint: "For example: `[first, ...rest]`." });
         p.advance();
-        rest = { kind: "RestPattern", ...(name.text === "_" ? {} : { name: p.ident(name) }), span: p.spanFrom(dots) };
+        rest = { kind: "RestPattern", ...(p.textAt(name) === "_" ? {} : { name: p.ident(name) }), span: p.spanFrom(dots) };
         if (!p.at("]")) p.fail("`]`: `...rest` comes last in a list pattern");
         break;
       }

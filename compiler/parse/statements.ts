@@ -4,8 +4,8 @@
 // that closes its block. After a statement the parser insists on one of those,
 // so that `let x be 1 2` is an error and not two statements.
 
-import type { Token, TokenKind } from "../lex/tokens.js";
-import { Cursor, ParseAbort, SyntaxFailure } from "./cursor.js";
+import type { TokenKind } from "../lex/tokens.js";
+import { Cursor, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
 import { parseExpression, parseMatch } from "./expressions.js";
 import { parsePattern } from "./patterns.js";
 import { parseType } from "./types.js";
@@ -17,15 +17,15 @@ import type { Block, Expr, IfBranch, MatchArm, Statement } from "./tree.js";
  * Statements up to (not including) one of `terminators`. `opener` is the token
  * that opened the block, named when the block is never closed.
  */
-export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener: Token): Block {
+export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener: Tok): Block {
   return p.nested(() =>
     p.withLineBreaks(true, () => {
       const statements: Statement[] = [];
-      const startOffset = p.token.offset;
+      const startOffset = p.offsetAt(p.pos);
       while (!p.atAny(terminators)) {
         if (p.at("eof")) {
-          p.report("E-SYN-UNCLOSED", p.spanOf(opener), `This \`${opener.text}\` is never closed`, {
-            label: `this \`${opener.text}\` needs an \`end\``,
+          p.report("E-SYN-UNCLOSED", p.spanOf(opener), `This \`${p.textAt(opener)}\` is never closed`, {
+            label: `this \`${p.textAt(opener)}\` needs an \`end\``,
             notes: ["The file ended while this block was still open."],
             hint: "Add `end` where the block finishes. Every `function`, `if`, `for`, `while`, `match`, `test` and `type` closes with `end`.",
           });
@@ -34,7 +34,7 @@ export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener:
         const statement = parseStatementLine(p, terminators);
         if (statement !== undefined) statements.push(statement);
       }
-      return { kind: "Block", statements, span: { file: p.file, start: startOffset, end: Math.max(startOffset, p.token.offset) } };
+      return { kind: "Block", statements, span: { file: p.file, start: startOffset, end: Math.max(startOffset, p.offsetAt(p.pos)) } };
     }),
   );
 }
@@ -45,7 +45,7 @@ function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): State
   try {
     const statement = parseStatement(p);
     if (!p.atLineBreak && !p.atAny(terminators) && !p.at("eof")) {
-      const token = p.token;
+      const token = p.pos;
       p.report("E-SYN-STATEMENT", p.spanOf(token), `I expected the statement to end here, but found ${p.describeCurrent()}`, {
         label: "the statement before this is complete",
         hint: "Put each statement on its own line.",
@@ -66,8 +66,8 @@ function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): State
 }
 
 export function parseStatement(p: Cursor): Statement {
-  const token = p.token;
-  switch (token.kind) {
+  const token = p.pos;
+  switch (p.kindAt(token)) {
     case "let":
       return parseLet(p);
     case "var":
@@ -119,8 +119,8 @@ export function parseStatement(p: Cursor): Statement {
       return p.fail("a statement", {
         code: "E-SYN-UNEXPECTED-END",
         lineStart: true,
-        message: `This \`${token.kind}\` has nothing to close`,
-        label: `no open block here takes \`${token.kind}\``,
+        message: `This \`${p.kindAt(token)}\` has nothing to close`,
+        label: `no open block here takes \`${p.kindAt(token)}\``,
         hint: "Check the `end`s above: one of them may close a block too early.",
       });
     case "function":
@@ -128,7 +128,7 @@ export function parseStatement(p: Cursor): Statement {
     case "test":
     case "use":
     case "public":
-      if (p.peek().kind !== "(") return nestedDefinition(p);
+      if (p.peekKind() !== "(") return nestedDefinition(p);
   }
   const expr = parseExpression(p);
   return { kind: "ExprStatement", expr, span: expr.span };
@@ -139,11 +139,11 @@ export function parseStatement(p: Cursor): Statement {
  * dropped, so that its `end` does not close the block around it.
  */
 function nestedDefinition(p: Cursor): never {
-  const token = p.token;
-  p.report("E-SYN-NESTED-DEFINITION", p.spanOf(token), `A \`${token.kind}\` definition cannot stand inside a block`, {
+  const token = p.pos;
+  p.report("E-SYN-NESTED-DEFINITION", p.spanOf(token), `A \`${p.kindAt(token)}\` definition cannot stand inside a block`, {
     label: "definitions go at the top level of a file",
     hint:
-      token.kind === "function"
+      p.kindAt(token) === "function"
         ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
         : "Move it to the top level of the file. A block above may also be missing its `end`.",
   });
@@ -196,7 +196,7 @@ function parseSet(p: Cursor): Statement {
 function parseIf(p: Cursor): Statement {
   const start = p.advance();
   const condition = parseExpression(p);
-  if (p.atOnLine("then") && !p.peek().newlineBefore) {
+  if (p.atOnLine("then") && !p.newlineAt(p.pos + 1)) {
     // The one-line form: `if c then STATEMENT [else STATEMENT]`.
     p.advance();
     const body = inlineBlock(p);
@@ -211,7 +211,7 @@ function parseIf(p: Cursor): Statement {
   p.eat("then");
   const branches: IfBranch[] = [];
   let elseBody: Block | undefined;
-  let branchStart: Token = start;
+  let branchStart: Tok = start;
   let branchCondition: Expr = condition;
   while (true) {
     expectLineBreak(p, "the condition");
@@ -315,7 +315,7 @@ export function parseArms(p: Cursor, owner: "match" | "otherwise"): MatchArm[] {
       }
       const start = p.advance();
       const pattern = parsePattern(p);
-      if (p.atOnLine("then") && !p.peek().newlineBefore) {
+      if (p.atOnLine("then") && !p.newlineAt(p.pos + 1)) {
         p.advance();
         const body = inlineBlock(p);
         arms.push({ kind: "MatchArm", pattern, body, inline: true, span: p.spanFrom(start) });

@@ -10,8 +10,8 @@ export function parseType(p: Cursor): TypeExpr {
 }
 
 function parseTypeInner(p: Cursor): TypeExpr {
-  const start = p.token;
-  if (start.kind === "(") {
+  const start = p.pos;
+  if (p.kindAt(start) === "(") {
     p.advance();
     return p.withLineBreaks(false, () => {
       const first = parseType(p);
@@ -22,7 +22,7 @@ function parseTypeInner(p: Cursor): TypeExpr {
       return { kind: "PairType", first, second, span: p.spanFrom(start) };
     });
   }
-  if (start.kind === "function") {
+  if (p.kindAt(start) === "function") {
     p.advance();
     const params: TypeExpr[] = [];
     const open = p.expect("(", "`(` and the parameter types", { hint: "For example: `function(Int, Int) returns Int`." });
@@ -35,7 +35,7 @@ function parseTypeInner(p: Cursor): TypeExpr {
     });
     const returns = p.atOnLine("returns") ? (p.advance(), parseType(p)) : undefined;
     let fails: TypeExpr | undefined;
-    if (p.atOnLine("or") && p.peek().kind === "fails") {
+    if (p.atOnLine("or") && p.peekKind() === "fails") {
       p.advance();
       p.advance();
       p.expect("with", "`with` after `or fails`");
@@ -51,14 +51,14 @@ function parseTypeInner(p: Cursor): TypeExpr {
       span: p.spanFrom(start),
     };
   }
-  if (start.kind !== "upper" && start.kind !== "name") {
+  if (p.kindAt(start) !== "upper" && p.kindAt(start) !== "name") {
     return p.fail("a type", { hint: "For example `Int`, `List<Text>`, `Map<Text, Int>`, `(Text, Int)` or `weather.Forecast`." });
   }
   const path: Ident[] = [p.ident(p.advance())];
   while (p.at(".") && !p.atLineBreak) {
     p.advance();
-    const next = p.token;
-    if (next.kind !== "upper" && next.kind !== "name") p.fail("a type name after `.`");
+    const next = p.pos;
+    if (p.kindAt(next) !== "upper" && p.kindAt(next) !== "name") p.fail("a type name after `.`");
     path.push(p.ident(p.advance()));
   }
   const last = path[path.length - 1]!;
