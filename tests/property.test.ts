@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { parseSource } from "../compiler/index.js";
-import { lex } from "../compiler/lex/lexer.js";
+import { KEYWORD_BY_HASH, lex } from "../compiler/lex/lexer.js";
+import { KEYWORDS } from "../compiler/lex/tokens.js";
 
 // Pieces of Renyi, so that random programs get deep into the grammar.
 const FRAGMENTS = [
@@ -79,4 +80,12 @@ test("a program that parses cleanly still parses cleanly with comments and blank
       assert.deepEqual(parseSource("p.ry", text).diagnostics, []);
     }),
   );
+});
+
+test("every keyword has a hash of its own, so the lexer finds each one", () => {
+  assert.equal(KEYWORD_BY_HASH.size, KEYWORDS.length);
+  const { tokens } = lex("k.ry", KEYWORDS.join(" "));
+  assert.deepEqual(tokens.kinds.slice(0, KEYWORDS.length), [...KEYWORDS]);
+  // Near misses stay names.
+  assert.deepEqual(lex("k.ry", "lets froms tes").tokens.kinds.slice(0, 3), ["name", "name", "name"]);
 });

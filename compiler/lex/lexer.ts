@@ -7,7 +7,7 @@
 
 import { error, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
-import { KEYWORD_SET, TokenList, type TokenKind } from "./tokens.js";
+import { KEYWORDS, TokenList, type Keyword, type TokenKind } from "./tokens.js";
 import { dedentTriple, readEscapes } from "./text.js";
 
 export interface LexResult {
@@ -46,6 +46,15 @@ const FOREIGN_OPERATORS: Record<string, { kinds: TokenKind[]; write: string }> =
   "%": { kinds: ["mod"], write: "mod" },
   "!": { kinds: ["not"], write: "not" },
 };
+
+/** Keywords by the hash scanName computes; the tests check that no two collide. */
+export const KEYWORD_BY_HASH: ReadonlyMap<number, Keyword> = new Map(
+  KEYWORDS.map((keyword) => {
+    let hash = keyword.charCodeAt(0);
+    for (let i = 1; i < keyword.length; i++) hash = (hash * 31 + keyword.charCodeAt(i)) | 0;
+    return [hash, keyword];
+  }),
+);
 
 export function lex(file: string, text: string): LexResult {
   return new Lexer(file, text).run();
@@ -239,20 +248,29 @@ class Lexer {
   private scanName(start: number, first: number): void {
     const src = this.src;
     let end = start + 1;
-    while (end < src.length && isNameChar(src.charCodeAt(end))) end++;
-    const text = src.slice(start, end);
+    let hash = first;
+    while (end < src.length) {
+      const c = src.charCodeAt(end);
+      if (!isNameChar(c)) break;
+      hash = (hash * 31 + c) | 0;
+      end++;
+    }
     this.pos = end;
+    // Names keep no text of their own (the parser reads it from the source when
+    // it needs it), and keywords are found by a hash of their characters: no
+    // string is made for either here.
     if (isUpper(first)) {
-      this.push("upper", text, start, end - start);
+      this.push("upper", "", start, end - start, 0);
       return;
     }
-    if (!KEYWORD_SET.has(text)) {
-      this.push("name", text, start, end - start);
+    const keyword = KEYWORD_BY_HASH.get(hash);
+    if (keyword === undefined || keyword.length !== end - start || !src.startsWith(keyword, start)) {
+      this.push("name", "", start, end - start, 0);
       return;
     }
     const atLineStart = this.newline || this.tokens.count === 0;
-    this.push(text as TokenKind, text, start, end - start);
-    if (text === "purpose" && atLineStart && this.modes.length === 0) this.scanProse();
+    this.push(keyword, keyword, start, end - start);
+    if (keyword === "purpose" && atLineStart && this.modes.length === 0) this.scanProse();
   }
 
   /** `purpose:` at the start of a line takes the rest of the line as prose. */

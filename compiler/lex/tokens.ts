@@ -130,10 +130,13 @@ export class TokenList {
   }
 
   token(i: number): Token {
+    const kind = this.kinds[i]!;
+    const text = this.text(i);
     return {
-      kind: this.kinds[i]!,
-      text: this.text(i),
-      value: this.values[i]!,
+      kind,
+      text,
+      // Names store no value of their own (see the lexer's scanName).
+      value: kind === "name" || kind === "upper" ? text : this.values[i]!,
       file: this.file,
       offset: this.offsets[i]!,
       length: this.lengths[i]!,

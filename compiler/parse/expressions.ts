@@ -322,9 +322,10 @@ function parsePrimary(p: Cursor): Expr {
     case "from":
       return queryOperand(p);
   }
-  return p.fail("an expression", {
-    hint: p.at("end") || p.at("eof") || p.atLineBreak ? "Something is missing before the end of the line." : undefined,
-  } as { hint?: string });
+  if (p.at("end") || p.at("eof") || p.atLineBreak) {
+    return p.fail("an expression", { hint: "Something is missing before the end of the line." });
+  }
+  return p.fail("an expression");
 }
 
 export function parseText(p: Cursor): TextLiteral {
