@@ -30,3 +30,11 @@ test("the code blocks of language.md parse", { skip: !existsSync(sketch) && "lan
   assert.ok(blocks.length >= 2);
   blocks.forEach((block, i) => assert.deepEqual(parsesAsFileOrBody(`block${i}.ry`, block), [], `block ${i}`));
 });
+
+const examples = join(ROOT, "examples");
+for (const file of readdirSync(examples).filter((f) => f.endsWith(".ry")).sort()) {
+  test(`examples/${file} parses cleanly`, () => {
+    const result = parseSource(file, readFileSync(join(examples, file), "utf8"));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.code}: ${d.message}`), []);
+  });
+}
