@@ -47,15 +47,20 @@ end
 
 `;
 
-export function generateRenyi(lines: number): string {
+/** Copies of a template, numbered from 0, until they make at least `lines` lines. */
+function repeatTemplate(template: (i: number) => string, lines: number): string {
   let out = "";
   let count = 0;
   for (let i = 0; count < lines; i++) {
-    const part = TEMPLATE(i);
+    const part = template(i);
     out += part;
     count += part.split("\n").length - 1;
   }
   return out;
+}
+
+export function generateRenyi(lines: number): string {
+  return repeatTemplate(TEMPLATE, lines);
 }
 
 const TS_TEMPLATE = (i: number) => `// Module part ${i}: fetch, decode and report.
@@ -105,12 +110,5 @@ function summarise_${i}(items: Forecast${i}[], limit: number): string {
 
 /** The same program in TypeScript, line for line as near as the languages allow. */
 export function generateTypeScript(lines: number): string {
-  let out = "";
-  let count = 0;
-  for (let i = 0; count < lines; i++) {
-    const part = TS_TEMPLATE(i);
-    out += part;
-    count += part.split("\n").length - 1;
-  }
-  return out;
+  return repeatTemplate(TS_TEMPLATE, lines);
 }

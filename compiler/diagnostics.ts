@@ -27,23 +27,14 @@ export interface Diagnostic {
   readonly hint?: string;
 }
 
-export function error(
-  code: string,
-  span: Span,
-  message: string,
-  extra: Partial<Omit<Diagnostic, "code" | "severity" | "message" | "span">> = {},
-): Diagnostic {
-  return { code, severity: "error", message, span, notes: [], ...extra };
+type Extra = Partial<Omit<Diagnostic, "code" | "severity" | "message" | "span">>;
+
+function diagnostic(severity: Severity): (code: string, span: Span, message: string, extra?: Extra) => Diagnostic {
+  return (code, span, message, extra = {}) => ({ code, severity, message, span, notes: [], ...extra });
 }
 
-export function warning(
-  code: string,
-  span: Span,
-  message: string,
-  extra: Partial<Omit<Diagnostic, "code" | "severity" | "message" | "span">> = {},
-): Diagnostic {
-  return { code, severity: "warning", message, span, notes: [], ...extra };
-}
+export const error = diagnostic("error");
+export const warning = diagnostic("warning");
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

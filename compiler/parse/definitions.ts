@@ -338,10 +338,10 @@ export function parseSignatureTail(p: Cursor): { returns?: TypeExpr; fails?: Typ
     p.advance();
     returns = parseType(p);
   }
-  if (p.atOnLine("or")) {
+  if (p.atOnLine("or") && p.peekKind() === "fails") {
     p.advance();
-    p.expect("fails", "`fails with` after `or`", { hint: "For example: `returns Forecast or fails with AppError`." });
-    p.expect("with", "`with` after `or fails`");
+    p.advance();
+    p.expect("with", "`with` after `or fails`", { hint: "For example: `returns Forecast or fails with AppError`." });
     fails = parseType(p);
   }
   return { ...(returns ? { returns } : {}), ...(fails ? { fails } : {}) };

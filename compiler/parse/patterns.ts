@@ -3,6 +3,7 @@
 
 import { KEYWORD_SET } from "../lex/tokens.js";
 import { Cursor, type Tok } from "./cursor.js";
+import { parseCapitalisedPath } from "./paths.js";
 import { parseText } from "./expressions.js";
 import type { Ident, ListPattern, Pattern, PatternArg, RestPattern } from "./tree.js";
 
@@ -72,20 +73,11 @@ function parseNumberPattern(p: Cursor): Pattern {
 /** `None`, `Some(x)`, `Shape.Circle(r)`, `Shape.Circle(radius: r)`, `shapes.Shape.Empty` */
 function parseCasePattern(p: Cursor): Pattern {
   const start = p.pos;
-  const path: Ident[] = [p.ident(p.advance())];
-  while (p.at(".")) {
-    p.advance();
-    const next = p.pos;
-    if (p.kindAt(next) !== "upper" && p.kindAt(next) !== "name") p.fail("a type or case name after `.`");
-    path.push(p.ident(p.advance()));
-  }
-  const last = path[path.length - 1]!;
-  if (!/^[A-Z]/.test(last.name)) {
-    p.report("E-SYN-PATTERN", last.span, `\`${path.map((i) => i.name).join(".")}\` is not a case`, {
-      label: "a case name starts with a capital letter",
-      hint: "Match a variant case such as `Shape.Circle(r)`, or bind the value to a plain name.",
-    });
-  }
+  const path = parseCapitalisedPath(p, "a type or case name", "E-SYN-PATTERN", (path) => ({
+    message: `\`${path.map((i) => i.name).join(".")}\` is not a case`,
+    label: "a case name starts with a capital letter",
+    hint: "Match a variant case such as `Shape.Circle(r)`, or bind the value to a plain name.",
+  }));
   const args: PatternArg[] = [];
   if (p.at("(") && !p.atLineBreak) {
     const open = p.advance();

@@ -2,8 +2,10 @@
 // function types with their failure type and needs.
 
 import { Cursor } from "./cursor.js";
+import { parseSignatureTail } from "./definitions.js";
 import { parseNeedsClause } from "./needs.js";
-import type { Ident, TypeExpr } from "./tree.js";
+import { parseCapitalisedPath } from "./paths.js";
+import type { TypeExpr } from "./tree.js";
 
 export function parseType(p: Cursor): TypeExpr {
   return p.nested(() => parseTypeInner(p));
@@ -33,14 +35,7 @@ function parseTypeInner(p: Cursor): TypeExpr {
       }
       p.expect(")", "`,` or `)` in the parameter types", { related: [{ span: p.spanOf(open), message: "opened here" }] });
     });
-    const returns = p.atOnLine("returns") ? (p.advance(), parseType(p)) : undefined;
-    let fails: TypeExpr | undefined;
-    if (p.atOnLine("or") && p.peekKind() === "fails") {
-      p.advance();
-      p.advance();
-      p.expect("with", "`with` after `or fails`");
-      fails = parseType(p);
-    }
+    const { returns, fails } = parseSignatureTail(p);
     const needs = p.atOnLine("needs") ? parseNeedsClause(p, "type") : undefined;
     return {
       kind: "FunctionType",
@@ -54,20 +49,11 @@ function parseTypeInner(p: Cursor): TypeExpr {
   if (p.kindAt(start) !== "upper" && p.kindAt(start) !== "name") {
     return p.fail("a type", { hint: "For example `Int`, `List<Text>`, `Map<Text, Int>`, `(Text, Int)` or `weather.Forecast`." });
   }
-  const path: Ident[] = [p.ident(p.advance())];
-  while (p.at(".") && !p.atLineBreak) {
-    p.advance();
-    const next = p.pos;
-    if (p.kindAt(next) !== "upper" && p.kindAt(next) !== "name") p.fail("a type name after `.`");
-    path.push(p.ident(p.advance()));
-  }
-  const last = path[path.length - 1]!;
-  if (!/^[A-Z]/.test(last.name)) {
-    p.report("E-SYN-TYPE", last.span, `\`${last.name}\` is not a type name`, {
-      label: "type names start with a capital letter",
-      hint: "For example `Int`, `Text`, `List<Int>`, or a type from a module: `weather.Forecast`.",
-    });
-  }
+  const path = parseCapitalisedPath(p, "a type name", "E-SYN-TYPE", (path) => ({
+    message: `\`${path[path.length - 1]!.name}\` is not a type name`,
+    label: "type names start with a capital letter",
+    hint: "For example `Int`, `Text`, `List<Int>`, or a type from a module: `weather.Forecast`.",
+  }));
   const args: TypeExpr[] = [];
   if (p.at("<") && !p.atLineBreak) {
     const open = p.advance();
