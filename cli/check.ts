@@ -1,23 +1,28 @@
 // `renyi check FILE... [--json]`: diagnostics for each file; exit 0 without
 // errors, 3 with.
 
-import { checkSource, hasErrors, type Diagnostic } from "../compiler/index.js";
+import { checkProgramSources, hasErrors, type Diagnostic } from "../compiler/index.js";
 import { renderText, toJson } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
-import { loadSource } from "./files.js";
 import { EXIT } from "./exit.js";
+import { loadProgram } from "./program.js";
 
 export function runCheck(files: string[], options: { json: boolean }): number {
   const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, SourceFile>();
+  const seen = new Set<string>();
   for (const file of files) {
-    const loaded = loadSource(file);
-    if (loaded.source !== undefined) sources.set(file, loaded.source);
-    if (!loaded.ok) {
-      diagnostics.push(loaded.diagnostic);
-      continue;
+    const program = loadProgram(file);
+    for (const [path, source] of program.sources) sources.set(path, source);
+    const found = program.problems.length > 0 ? program.problems : checkProgramSources(program.modules, program.entry).diagnostics;
+    // Two entries that share a module would report its problems twice.
+    for (const d of found) {
+      const key = `${d.code}|${d.span.file}|${d.span.start}|${d.message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        diagnostics.push(d);
+      }
     }
-    diagnostics.push(...checkSource(file, loaded.source.text).diagnostics);
   }
   if (options.json) {
     process.stdout.write(JSON.stringify(toJson(diagnostics, sources)) + "\n");

@@ -1,7 +1,7 @@
 // The top level of a file (language.md sections 3, 4 and 13): `use`, types,
 // functions and tests.
 
-import { Cursor, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
+import { Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
 import { parseExpression } from "./expressions.js";
 import { parseNeedsClause } from "./needs.js";
 import { parseBlock } from "./statements.js";
@@ -221,7 +221,11 @@ function parseCaseDecl(p: Cursor): CaseDecl {
 
 function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef {
   const functionToken = p.advance(); // function
-  const name = p.expectName("the function's name", { sameLine: true, hint: "For example: `function fetch(city: Text) returns Forecast`." });
+  // A keyword may name a function (the library's `process.run`, `list.sort`): it can
+  // only be called through its module or as a method. The checker refuses it in a program.
+  const name = p.atLabel(p.pos) || !isLabelKind(p.kind) || p.atLineBreak
+    ? p.expectName("the function's name", { sameLine: true, hint: "For example: `function fetch(city: Text) returns Forecast`." })
+    : p.ident(p.advance());
   const typeParams = parseTypeParams(p);
   return p.withLineBreaks(true, () => {
     const params = parseParams(p);

@@ -1,0 +1,51 @@
+// Derived abilities (language.md section 6): equality, compare, hash, to_text,
+// to_json and from_json exist for every data type, and for no type that holds a
+// function. compare also leaves out Map, Set and Json, which have no natural order.
+
+import { resolve, substitute, type Type, type TypeDecl } from "./types.js";
+
+export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
+
+const UNORDERED = new Set(["Map", "Set", "Json"]);
+
+/**
+ * The part of `type` that stops it having `ability`, written as a user would
+ * (`function(Int) returns Int`, `Map<Text, Int>`), or undefined when it has it.
+ * Type parameters are taken to have every ability; the value they stand for is
+ * checked where the generic is used with a concrete type.
+ */
+export function lacksAbility(type: Type, ability: Ability, seen: Set<TypeDecl> = new Set()): Type | undefined {
+  const t = resolve(type);
+  switch (t.kind) {
+    case "Function":
+      return t;
+    case "Con": {
+      if (ability === "compare" && UNORDERED.has(t.name)) return t;
+      for (const arg of t.args) {
+        const bad = lacksAbility(arg, ability, seen);
+        if (bad !== undefined) return bad;
+      }
+      const decl = t.decl;
+      if (decl === undefined || seen.has(decl)) return undefined;
+      seen.add(decl);
+      const map = new Map(decl.params.map((p, i) => [p.id, t.args[i]!] as const));
+      const fields = decl.shape === "record" ? decl.fields : decl.cases.flatMap((c) => c.fields);
+      for (const field of fields) {
+        const bad = lacksAbility(substitute(field.type, map), ability, seen);
+        if (bad !== undefined) return bad;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export const ABILITY_USE: Readonly<Record<Ability, string>> = {
+  equality: "compared with `is`",
+  compare: "ordered (with `<`, `sort by`, `min` or `max`)",
+  hash: "used as a map key, a set item, a group key or with `distinct`",
+  to_text: "written as text",
+  to_json: "encoded as JSON",
+  from_json: "decoded from JSON",
+};

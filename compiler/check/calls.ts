@@ -1,0 +1,445 @@
+// Calls: what a call calls (a function of this or another module, a library
+// function, a method of the receiver's type, a function value, a record or a
+// variant case), its arguments in parameter order, its needs checked against
+// the caller's grant, and its failure handed to the `otherwise` around it.
+
+import type * as S from "../parse/tree.js";
+import type { Span } from "../source.js";
+import { ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
+import { coveredBy } from "./capabilities.js";
+import type { CExpr, Callee } from "./checked.js";
+import { article, type Context } from "./context.js";
+import { resolveType } from "./declare.js";
+import { checkExpr } from "./expressions.js";
+import { COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
+import { didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
+import {
+  declared,
+  ERROR,
+  fieldsOf,
+  freshMeta,
+  JSON_TYPE,
+  needToText,
+  resolve,
+  substitute,
+  TEXT,
+  typeToText,
+  unify,
+  type FunctionType,
+  type Need,
+  type Type,
+  type TypeDecl,
+} from "./types.js";
+
+/** One parameter as argument matching sees it. */
+interface Slot {
+  readonly name: string;
+  readonly type: Type;
+  readonly optional: boolean;
+  readonly typeArgument: boolean;
+}
+
+type Target =
+  | { kind: "sig"; sig: FunctionSig; receiver?: CExpr }
+  | { kind: "value"; expr: CExpr }
+  | { kind: "record"; decl: TypeDecl }
+  | { kind: "case"; decl: TypeDecl; caseName: string }
+  | { kind: "ability"; ability: "to_text" | "to_json"; receiver: CExpr }
+  | { kind: "from_json"; type: Type }
+  | { kind: "invalid" };
+
+export function checkCall(ctx: Context, call: S.Call, expected: Type | undefined): CExpr {
+  const target = resolveCallee(ctx, call.callee);
+  switch (target.kind) {
+    case "sig":
+      return callSignature(ctx, call, target.sig, target.receiver, expected);
+    case "value":
+      return callValue(ctx, call, target.expr, expected);
+    case "record":
+    case "case":
+      return construct(ctx, call, target.decl, target.kind === "case" ? target.caseName : undefined, expected);
+    case "ability":
+      return callAbility(ctx, call, target.ability, target.receiver);
+    case "from_json":
+      return callFromJson(ctx, call, target.type);
+    case "invalid":
+      call.args.forEach((a) => a.value.kind !== "TypeArgument" && checkExpr(ctx, a.value));
+      return { kind: "Invalid", type: ERROR, span: call.span };
+  }
+}
+
+// ---- what is called ----
+
+/** The module a name means in this scope (an import or a library module), unless a local hides it. */
+export function moduleNamed(ctx: Context, name: string): ModuleScope | undefined {
+  if (ctx.lookupLocal(name) !== undefined) return undefined;
+  return ctx.module.imports.get(name) ?? ctx.program.library.get(name);
+}
+
+function resolveCallee(ctx: Context, callee: S.Expr): Target {
+  if (callee.kind === "Name") {
+    const local = ctx.lookupLocal(callee.name);
+    if (local === undefined) {
+      const sig = ctx.module.functions.get(callee.name);
+      if (sig !== undefined) return { kind: "sig", sig };
+      if (moduleNamed(ctx, callee.name) !== undefined) {
+        ctx.error("E-NAME-MODULE-VALUE", callee.span, `\`${callee.name}\` is a module, not a function`, {
+          hint: `Call one of its functions: \`${callee.name}.something(...)\`.`,
+        });
+        return { kind: "invalid" };
+      }
+    }
+  }
+  if (callee.kind === "UpperName") return resolveTypeCallee(ctx, ctx.module, callee.name, callee.span, true);
+  if (callee.kind === "Member") {
+    const object = callee.object;
+    if (object.kind === "Name") {
+      const scope = moduleNamed(ctx, object.name);
+      if (scope !== undefined) return moduleMember(ctx, scope, object.name, callee.name);
+    }
+    if (object.kind === "UpperName") return typeMember(ctx, ctx.module, object.name, object.span, callee.name);
+    if (object.kind === "Member" && object.object.kind === "Name" && /^[A-Z]/.test(object.name.name)) {
+      const scope = moduleNamed(ctx, object.object.name);
+      if (scope !== undefined) return typeMember(ctx, scope, object.name.name, object.name.span, callee.name);
+    }
+    const receiver = checkExpr(ctx, object);
+    return method(ctx, receiver, callee.name);
+  }
+  const value = checkExpr(ctx, callee);
+  return { kind: "value", expr: value };
+}
+
+function moduleMember(ctx: Context, scope: ModuleScope, written: string, name: S.Ident): Target {
+  if (/^[A-Z]/.test(name.name)) return resolveTypeCallee(ctx, scope, name.name, name.span, false, written);
+  const sig = scope.functions.get(name.name);
+  if (sig === undefined || !sig.public) {
+    ctx.error(sig === undefined ? "E-NAME-UNKNOWN-FUNCTION" : "E-NAME-PRIVATE", name.span, sig === undefined ? `The module \`${written}\` has no function \`${name.name}\`` : `The function \`${name.name}\` of \`${written}\` is not public`, {
+      label: sig === undefined ? "unknown function" : "private to its module",
+      ...(sig === undefined
+        ? didYouMean(name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name))
+        : { hint: `Mark it \`public function ${name.name}\` in \`${written}\` (with a \`purpose:\` line) to call it from here.` }),
+    });
+    return { kind: "invalid" };
+  }
+  return { kind: "sig", sig };
+}
+
+/** `Point(...)`, `Some(...)`, `module.Point(...)`. */
+function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span: Span, unqualified: boolean, written = ""): Target {
+  if (unqualified && name === "Some") return { kind: "case", decl: ctx.program.prelude.types.get("Optional")!, caseName: "Some" };
+  const decl = scope.types.get(name) ?? (unqualified ? ctx.program.prelude.types.get(name) : undefined);
+  if (decl !== undefined && decl.public === false && scope !== ctx.module) {
+    ctx.error("E-NAME-PRIVATE", span, `The type \`${name}\` of \`${written}\` is not public`, { label: "private to its module" });
+    return { kind: "invalid" };
+  }
+  if (decl !== undefined && decl.shape === "record") return { kind: "record", decl };
+  if (decl !== undefined) {
+    ctx.error("E-TYPE-NOT-CALLABLE", span, `\`${name}\` is a variant: build one of its cases`, {
+      hint: `For example \`${name}.${decl.cases[0]?.name ?? "Case"}(...)\`.`,
+    });
+    return { kind: "invalid" };
+  }
+  const variantWithCase = [...ctx.module.types.values()].find((d) => d.shape === "variant" && d.cases.some((c) => c.name === name));
+  ctx.error("E-NAME-UNKNOWN", span, `There is no record or case named \`${name}\` here`, {
+    label: "unknown name",
+    ...(variantWithCase !== undefined
+      ? { hint: `Cases are written with their type: \`${variantWithCase.name}.${name}(...)\`.` }
+      : didYouMean(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()])),
+  });
+  return { kind: "invalid" };
+}
+
+/** `Shape.Circle(...)`, `Reading.from_json(text)`. */
+function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Span, member: S.Ident): Target {
+  const decl = scope.types.get(typeName) ?? (scope === ctx.module ? ctx.program.prelude.types.get(typeName) : undefined);
+  if (decl === undefined) {
+    ctx.error("E-NAME-UNKNOWN-TYPE", span, `There is no type named \`${typeName}\``, { label: "unknown type", ...didYouMean(typeName, [...scope.types.keys()]) });
+    return { kind: "invalid" };
+  }
+  if (member.name === "from_json") return { kind: "from_json", type: declared(decl, decl.params.map(() => freshMeta())) };
+  if (decl.shape === "variant" && decl.cases.some((c) => c.name === member.name)) return { kind: "case", decl, caseName: member.name };
+  ctx.error("E-NAME-UNKNOWN-CASE", member.span, `${decl.name} has no case \`${member.name}\``, {
+    label: "unknown case",
+    ...(decl.shape === "variant" ? { notes: [`The cases of ${decl.name} are ${decl.cases.map((c) => `\`${c.name}\``).join(", ")}.`] } : {}),
+    ...didYouMean(member.name, decl.cases.map((c) => c.name)),
+  });
+  return { kind: "invalid" };
+}
+
+/** `receiver.name(...)`: a field holding a function, a derived ability, or a function of the receiver's module. */
+function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
+  const type = resolve(receiver.type);
+  if (type.kind === "Error") return { kind: "invalid" };
+  if (type.kind === "Con" && type.decl?.shape === "record") {
+    const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
+    if (field !== undefined) {
+      return { kind: "value", expr: { kind: "Field", object: receiver, name: name.name, type: field.type, span: { ...receiver.span, end: name.span.end } } };
+    }
+  }
+  if (name.name === "to_text" || name.name === "to_json") return { kind: "ability", ability: name.name, receiver };
+  const moduleName = type.kind === "Con" ? METHOD_MODULES[type.name] : undefined;
+  const scope = moduleName === undefined ? undefined : ctx.program.library.get(moduleName);
+  const sig = scope?.functions.get(name.name);
+  if (sig === undefined) {
+    ctx.error("E-NAME-UNKNOWN-FUNCTION", name.span, `${article(typeToText(type))} has no function \`${name.name}\``, {
+      label: "unknown method",
+      ...(scope !== undefined
+        ? { notes: [`Methods of ${typeToText(type)} are the functions of the \`${moduleName}\` module.`], ...didYouMean(name.name, scope.functions.keys()) }
+        : { notes: [`A value's methods come from the module of its type; ${typeToText(type)} has none besides \`to_text\` and \`to_json\`.`] }),
+    });
+    return { kind: "invalid" };
+  }
+  return { kind: "sig", sig, receiver };
+}
+
+// ---- arguments ----
+
+/**
+ * Lines the arguments up with the parameters: positional ones first, in order,
+ * then named ones by name. The receiver of a method call is the first
+ * parameter. Returns the checked arguments in parameter order.
+ */
+function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, receiver: CExpr | undefined, calleeName: string): { args: (CExpr | undefined)[]; names: string[] } {
+  const args: (CExpr | undefined)[] = slots.map(() => undefined);
+  const given: boolean[] = slots.map(() => false);
+  let position = 0;
+  if (receiver !== undefined) {
+    ctx.expectType(receiver.type, slots[0]!.type, receiver.span, `The value before \`.${calleeName.split(".").pop()}\``);
+    args[0] = receiver;
+    given[0] = true;
+    position = 1;
+  }
+  for (const arg of call.args) {
+    let index: number;
+    if (arg.label === undefined) {
+      index = position++;
+      if (index >= slots.length) {
+        ctx.error("E-TYPE-ARGUMENTS", arg.span, `\`${calleeName}\` takes ${slots.length - (receiver ? 1 : 0)} argument${slots.length - (receiver ? 1 : 0) === 1 ? "" : "s"}, but more are given`, {
+          label: "one too many",
+          notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
+        });
+        checkArgumentValue(ctx, arg.value, undefined);
+        continue;
+      }
+    } else {
+      index = slots.findIndex((s) => s.name === arg.label!.name);
+      if (index < 0) {
+        ctx.error("E-TYPE-ARGUMENTS", arg.label.span, `\`${calleeName}\` has no parameter named \`${arg.label.name}\``, {
+          label: "unknown label",
+          notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
+          ...didYouMean(arg.label.name, slots.map((s) => s.name)),
+        });
+        checkArgumentValue(ctx, arg.value, undefined);
+        continue;
+      }
+      if (given[index]) {
+        ctx.error("E-TYPE-ARGUMENTS", arg.label.span, `\`${arg.label.name}\` is given twice`, { label: "given again here" });
+        continue;
+      }
+    }
+    const slot = slots[index]!;
+    given[index] = true;
+    if (slot.typeArgument) {
+      if (arg.value.kind !== "TypeArgument") {
+        ctx.error("E-TYPE-ARGUMENTS", arg.value.span, `\`${slot.name}:\` takes a type, such as \`as: Reading\``, { label: "a type goes here" });
+        continue;
+      }
+      const type = resolveType(ctx.program, ctx.module, arg.value.type, ctx.typeParams, ctx.diagnostics);
+      ctx.expectType(type, slot.type, arg.value.span, `The type given to \`as:\``);
+      args[index] = { kind: "TypeValue", of: type, type, span: arg.value.span };
+      continue;
+    }
+    const value = checkArgumentValue(ctx, arg.value, slot.type);
+    ctx.expectType(value.type, slot.type, value.span, `The argument \`${slot.name}\` of \`${calleeName}\``);
+    args[index] = value;
+  }
+  const missing = slots.filter((s, i) => !given[i] && !s.optional);
+  if (missing.length > 0) {
+    ctx.error("E-TYPE-ARGUMENTS", call.span, `\`${calleeName}\` needs ${missing.map((s) => `\`${s.name}\``).join(", ")}, which ${missing.length === 1 ? "is" : "are"} not given`, {
+      label: `missing ${missing.map((s) => s.name).join(", ")}`,
+      notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
+    });
+  }
+  const names = slots.map((s, i) => (given[i] ? s.name : "")).filter((n) => n !== "");
+  return { args, names };
+}
+
+function checkArgumentValue(ctx: Context, value: S.Expr, expected: Type | undefined): CExpr {
+  if (value.kind === "TypeArgument") {
+    ctx.error("E-TYPE-ARGUMENTS", value.span, "Only `as:` of a library function takes a type", {
+      hint: "`as:` is how `json.decode` and `database.query` learn the type to read: `json.decode(body, as: Reading)`.",
+    });
+    return { kind: "Invalid", type: ERROR, span: value.span };
+  }
+  return checkExpr(ctx, value, expected);
+}
+
+function describeSlots(slots: readonly Slot[]): string {
+  if (slots.length === 0) return "no arguments";
+  return slots.map((s) => `\`${s.name}: ${typeToText(s.type)}\`${s.optional ? " (optional)" : ""}`).join(", ");
+}
+
+// ---- the kinds of call ----
+
+function callSignature(ctx: Context, call: S.Call, sig: FunctionSig, receiver: CExpr | undefined, expected: Type | undefined): CExpr {
+  const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
+  const slots: Slot[] = sig.params.map((p) => ({ name: p.name, type: substitute(p.type, map), optional: p.default !== undefined, typeArgument: p.typeArgument }));
+  const returns = substitute(sig.returns, map);
+  // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be list.range(...)`).
+  if (expected !== undefined && sig.typeParams.length > 0) unifyQuietly(returns, expected);
+  const qualified = sig.library || sig.module !== ctx.module.name ? `${sig.library ? sig.module : sig.module.split("/").pop()}.${sig.name}` : sig.name;
+  const { args, names } = matchArguments(ctx, slots, call, receiver, qualified);
+  const key = `${sig.module}.${sig.name}`;
+  if (sig.library && sig.typeParams.length > 0) checkLibraryConstraints(ctx, key, resolve(map.get(sig.typeParams[0]!.id)!), call.span);
+  const needs: Need[] = [...sig.needs];
+  // A library function given a function argument needs what that function needs.
+  if (sig.library) {
+    for (const arg of args) {
+      const t = arg === undefined ? undefined : resolve(arg.type);
+      if (t?.kind === "Function") needs.push(...t.needs);
+    }
+  }
+  checkNeeds(ctx, needs, qualified, call.span, sig.library);
+  const fails = sig.fails === undefined ? undefined : substitute(sig.fails, map);
+  if (fails !== undefined) registerFailure(ctx, call.span, fails, qualified);
+  const callee: Callee = sig.library ? { kind: "Library", module: sig.module, name: sig.name } : { kind: "Function", module: sig.module, name: sig.name };
+  return { kind: "Call", callee, args, argNames: names, needs, ...(fails ? { fails } : {}), type: returns, span: call.span };
+}
+
+/**
+ * Lets an expected type guide inference before the arguments are read. A
+ * mismatch is not reported here: it shows up, better placed, where the value is used.
+ */
+function unifyQuietly(a: Type, b: Type): void {
+  unify(a, b);
+}
+
+function checkLibraryConstraints(ctx: Context, key: string, first: Type, span: Span): void {
+  if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
+    ctx.error("E-TYPE-MISMATCH", span, `\`${key.replace("list.", "").replace("math.", "")}\` works on Int and Float, not on ${typeToText(first)}`, { label: "not a number" });
+  }
+  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : undefined;
+  if (ability !== undefined) requireAbility(ctx, first, ability, span);
+}
+
+export function requireAbility(ctx: Context, type: Type, ability: Ability, span: Span): void {
+  const bad = lacksAbility(type, ability);
+  if (bad === undefined) return;
+  const inner = typeToText(bad) === typeToText(type) ? "" : `, because it holds ${article(typeToText(bad))}`;
+  ctx.error("E-TYPE-ABILITY", span, `${article(typeToText(type))} cannot be ${ABILITY_USE[ability]}${inner}`, {
+    label: `${typeToText(type)} has no ${ability.replace("_", " ")}`,
+    notes: [bad.kind === "Function" ? "Functions have no equality, order, hash, text or JSON form." : "Maps, sets and Json have no order."],
+  });
+}
+
+function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | undefined): CExpr {
+  const type = resolve(value.type);
+  if (type.kind === "Error") {
+    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    return { kind: "Invalid", type: ERROR, span: call.span };
+  }
+  if (type.kind === "Meta") {
+    // A value whose type is not known yet becomes a function of its arguments.
+    const args = call.args.map((a) => checkArgumentValue(ctx, a.value, undefined));
+    const result = expected ?? freshMeta();
+    unify(type, { kind: "Function", params: args.map((a) => a.type), returns: result, needs: [] });
+    return { kind: "Call", callee: { kind: "Value", expr: value }, args, argNames: [], needs: [], type: result, span: call.span };
+  }
+  if (type.kind !== "Function") {
+    ctx.error("E-TYPE-NOT-CALLABLE", call.callee.span, `This is ${article(typeToText(type))}, not a function, so it cannot be called`, { label: "not a function" });
+    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    return { kind: "Invalid", type: ERROR, span: call.span };
+  }
+  const fn: FunctionType = type;
+  const slots: Slot[] = fn.params.map((p, i) => ({ name: `argument ${i + 1}`, type: p, optional: false, typeArgument: false }));
+  for (const arg of call.args) {
+    if (arg.label !== undefined) {
+      ctx.error("E-TYPE-ARGUMENTS", arg.label.span, "A function value takes its arguments by position, without labels", { label: "no labels here" });
+    }
+  }
+  const unlabelled: S.Call = { ...call, args: call.args.map((a) => ({ kind: "Argument", value: a.value, span: a.span })) };
+  const { args } = matchArguments(ctx, slots, unlabelled, undefined, "this function");
+  checkNeeds(ctx, fn.needs, "this function value", call.span, false);
+  if (fn.fails !== undefined) registerFailure(ctx, call.span, fn.fails, "this function value");
+  return { kind: "Call", callee: { kind: "Value", expr: value }, args, argNames: [], needs: [...fn.needs], ...(fn.fails ? { fails: fn.fails } : {}), type: fn.returns, span: call.span };
+}
+
+/** `Point(x: 1, y: 2)`, `Shape.Circle(radius: 2.0)`, `Some(3)`: by field name or by position. */
+function construct(ctx: Context, call: S.Call, decl: TypeDecl, caseName: string | undefined, expected: Type | undefined): CExpr {
+  const typeArgs = decl.params.map(() => freshMeta() as Type);
+  const type = declared(decl, typeArgs);
+  if (expected !== undefined) unifyQuietly(type, expected);
+  const fields = caseName === undefined ? decl.fields : decl.cases.find((c) => c.name === caseName)!.fields;
+  const slots: Slot[] = fieldsOf(decl, typeArgs, fields).map((f) => ({ name: f.name, type: f.type, optional: false, typeArgument: false }));
+  const written = caseName === undefined ? decl.name : decl.module === "prelude" && decl.name === "Optional" ? caseName : `${decl.name}.${caseName}`;
+  const { args, names } = matchArguments(ctx, slots, call, undefined, written);
+  const callee: Callee = caseName === undefined ? { kind: "Record", decl } : { kind: "Case", decl, caseName };
+  return { kind: "Call", callee, args, argNames: names, needs: [], type, span: call.span };
+}
+
+function callAbility(ctx: Context, call: S.Call, ability: "to_text" | "to_json", receiver: CExpr): CExpr {
+  if (call.args.length > 0) ctx.error("E-TYPE-ARGUMENTS", call.args[0]!.span, `\`${ability}\` takes no arguments`, { label: "no arguments here" });
+  requireAbility(ctx, receiver.type, ability, receiver.span);
+  const type = ability === "to_text" ? TEXT : JSON_TYPE;
+  return { kind: "Call", callee: { kind: "Ability", ability, of: receiver.type }, args: [receiver], argNames: ["value"], needs: [], type, span: call.span };
+}
+
+function callFromJson(ctx: Context, call: S.Call, type: Type): CExpr {
+  const slots: Slot[] = [{ name: "text", type: TEXT, optional: false, typeArgument: false }];
+  const { args, names } = matchArguments(ctx, slots, call, undefined, `${typeToText(type)}.from_json`);
+  requireAbility(ctx, type, "from_json", call.span);
+  const fails = declared(ctx.program.prelude.types.get("JsonError")!, []);
+  registerFailure(ctx, call.span, fails, `${typeToText(type)}.from_json`);
+  return { kind: "Call", callee: { kind: "Ability", ability: "from_json", of: type }, args, argNames: names, needs: [], fails, type, span: call.span };
+}
+
+// ---- needs and failures ----
+
+/** Every need of a call must be covered by the grant of the function it is made in. */
+export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: string, span: Span, primitive: boolean): void {
+  const frame = ctx.frame;
+  for (const need of needs) {
+    frame.needs.push(need);
+    if (coveredBy(frame.grant, need, primitive) !== undefined) continue;
+    const wanted = needToText(need);
+    ctx.error("E-CAP-MISSING", span, `\`${calleeName}\` needs \`${wanted}\`, which the needs of ${frame.owner} do not cover`, {
+      label: `needs ${wanted}`,
+      notes: [frame.grant.length === 0 ? `${capitalise(frame.owner)} has no \`needs\` line, so it may use no capability.` : `${capitalise(frame.owner)} needs ${frame.grant.map((g) => `\`${needToText(g)}\``).join(", ")}.`],
+      hint: `Add \`${wanted}\` to the \`needs\` line of ${frame.owner}${primitive ? `, with a scope if you know it: \`${needExample(need)}\`` : ""}.`,
+    });
+  }
+}
+
+function needExample(need: Need): string {
+  const path = need.path.join(".");
+  switch (path) {
+    case "network.http":
+      return 'network.http("api.example.com")';
+    case "network.socket":
+      return "network.socket(8080)";
+    case "filesystem.read":
+    case "filesystem.write":
+      return `${path}("data")`;
+    case "filesystem.database":
+      return `${path}("app.db")`;
+    default:
+      return path;
+  }
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A call that can fail: handed to the `otherwise` being read, or an unhandled failure. */
+function registerFailure(ctx: Context, span: Span, fails: Type, calleeName: string): void {
+  if (ctx.collector !== undefined) {
+    ctx.collector.calls.push({ span, fails });
+    return;
+  }
+  ctx.error("E-FAIL-UNHANDLED", span, `\`${calleeName}\` can fail with ${typeToText(fails)}, and the failure is not handled`, {
+    label: `can fail with ${typeToText(fails)}`,
+    notes: ["Every call that can fail is handled where it is made."],
+    hint: "Add `otherwise`: `otherwise fail` passes the failure on, `otherwise VALUE` goes on with a value, and `otherwise` with `when` arms handles each case.",
+  });
+}

@@ -1,0 +1,112 @@
+// The capability tree (language.md section 10) and the covering relation: which
+// granted capability admits which needed one. The runtime's grant check uses the
+// same relation on the actual scope of each call.
+
+import type { Need } from "./types.js";
+
+export type ScopeKind = "none" | "host" | "port" | "path" | "name";
+
+export interface CapabilityInfo {
+  readonly path: readonly string[];
+  readonly scope: ScopeKind;
+  /** Whether `at most N per UNIT` may be put on it (seed 000, section 2). */
+  readonly budgets: boolean;
+  /** The error type of its primitives, if they can fail. */
+  readonly errorType?: string;
+}
+
+const CAPABILITIES: readonly CapabilityInfo[] = [
+  { path: ["console"], scope: "none", budgets: false },
+  { path: ["time"], scope: "none", budgets: false },
+  { path: ["random"], scope: "none", budgets: false },
+  { path: ["environment"], scope: "name", budgets: false },
+  { path: ["network"], scope: "none", budgets: true },
+  { path: ["network", "http"], scope: "host", budgets: true, errorType: "HttpError" },
+  { path: ["network", "socket"], scope: "port", budgets: true, errorType: "StartError" },
+  { path: ["filesystem"], scope: "none", budgets: true },
+  { path: ["filesystem", "read"], scope: "path", budgets: true, errorType: "FileError" },
+  { path: ["filesystem", "write"], scope: "path", budgets: true, errorType: "FileError" },
+  { path: ["filesystem", "database"], scope: "path", budgets: true, errorType: "DbError" },
+  { path: ["process"], scope: "name", budgets: true, errorType: "ProcessError" },
+  { path: ["foreign"], scope: "path", budgets: false, errorType: "ForeignError" },
+  { path: ["python"], scope: "name", budgets: false },
+];
+
+const BY_NAME = new Map(CAPABILITIES.map((c) => [c.path.join("."), c]));
+
+export function capabilityInfo(path: readonly string[]): CapabilityInfo | undefined {
+  return BY_NAME.get(path.join("."));
+}
+
+export function knownCapabilities(): string[] {
+  return CAPABILITIES.map((c) => c.path.join("."));
+}
+
+/**
+ * Normalises a path scope by its text alone, as seed 000 (decision Y1) asks:
+ * `./a//b/../c` is `a/c`; nothing is looked up on disk. A path that climbs out
+ * of its start (`../x`) keeps its leading `..` parts.
+ */
+export function normalisePath(path: string): string {
+  const absolute = path.startsWith("/");
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
+      else if (!absolute) parts.push("..");
+      continue;
+    }
+    parts.push(part);
+  }
+  const joined = parts.join("/");
+  return absolute ? "/" + joined : joined === "" ? "." : joined;
+}
+
+/** Whether a granted scope admits a needed one, for a capability whose scopes are of `kind`. */
+export function scopeCovers(kind: ScopeKind, granted: string | number, needed: string | number): boolean {
+  switch (kind) {
+    case "host": {
+      const g = String(granted).toLowerCase();
+      const n = String(needed).toLowerCase();
+      if (g.startsWith("*.")) return n.endsWith(g.slice(1)) && n.length > g.length - 1;
+      return g === n;
+    }
+    case "path": {
+      const g = normalisePath(String(granted));
+      const n = normalisePath(String(needed));
+      if (n === ".." || n.startsWith("../")) return false;
+      if (g === ".") return !n.startsWith("/");
+      return n === g || n.startsWith(g.endsWith("/") ? g : g + "/");
+    }
+    default:
+      return granted === needed;
+  }
+}
+
+/**
+ * Whether a granted capability covers a needed one: the granted path is the
+ * needed one or a parent of it, and a granted scope (if any) admits the needed
+ * scope. A need without a scope (a library primitive whose scope is known only
+ * when it runs) is covered by any grant of that capability, scoped or not, and
+ * by a grant of a child capability too: the run-time check sees the actual scope.
+ */
+export function covers(granted: Need, needed: Need, neededIsPrimitive = false): boolean {
+  const g = granted.path;
+  const n = needed.path;
+  const prefix = g.length <= n.length && g.every((part, i) => part === n[i]);
+  if (!prefix) {
+    // `network.http("a.com")` statically admits a primitive that needs `network`.
+    return neededIsPrimitive && n.length < g.length && n.every((part, i) => part === g[i]);
+  }
+  if (granted.scope === undefined) return true;
+  if (needed.scope === undefined) return neededIsPrimitive;
+  if (g.length !== n.length) return false;
+  const info = capabilityInfo(n);
+  return scopeCovers(info?.scope ?? "name", granted.scope, needed.scope);
+}
+
+/** The granted capability that covers `needed`, if any. */
+export function coveredBy(grant: readonly Need[], needed: Need, neededIsPrimitive = false): Need | undefined {
+  return grant.find((g) => covers(g, needed, neededIsPrimitive));
+}

@@ -1,0 +1,163 @@
+// The state of checking one definition: the scopes of locals, the frame of
+// the function (or lambda) being checked, the grant that covers its calls, and
+// the failures an `otherwise` is collecting.
+
+import { error, warning, type Diagnostic } from "../diagnostics.js";
+import type { Span } from "../source.js";
+import type { Local } from "./checked.js";
+import type { ModuleScope, Program } from "./scope.js";
+import { ERROR, typeToText, unify, type Need, type Type } from "./types.js";
+
+/** One function being checked: a named function, a test, a lambda or a function value. */
+export interface Frame {
+  readonly kind: "function" | "test" | "lambda";
+  /** What `return` must give; a lambda's is inferred. */
+  readonly returns: Type;
+  /** What `fail` may fail with; undefined when it cannot fail. A lambda's is found from its body. */
+  fails?: Type;
+  /** The frame's own failure type was written out (a lambda's is not). */
+  readonly failsDeclared: boolean;
+  /** The capabilities calls in this frame may use. */
+  readonly grant: readonly Need[];
+  /** Whose grant it is, for messages: "`main`", "this test". */
+  readonly owner: string;
+  /** Needs of the calls made in this frame (a lambda's type carries them). */
+  readonly needs: Need[];
+  loops: number;
+  /** The scope depth at which this frame's locals start. */
+  readonly scopeBase: number;
+}
+
+/** Collects the fallible calls on the left of an `otherwise`. */
+export interface FailureCollector {
+  readonly calls: { span: Span; fails: Type }[];
+}
+
+let nextLocal = 1;
+
+export class Context {
+  readonly scopes: Map<string, Local>[] = [];
+  readonly frames: Frame[] = [];
+  collector: FailureCollector | undefined;
+  /** The failure an `otherwise` with arms is handling, for a bare `fail` in its arms. */
+  handling: { failure: Type; span: Span } | undefined;
+  /** Inside a `run concurrently` task: the scope depth where the task started. */
+  taskBase: number | undefined;
+
+  constructor(
+    readonly program: Program,
+    readonly module: ModuleScope,
+    readonly typeParams: ReadonlyMap<string, Type>,
+    readonly diagnostics: Diagnostic[],
+  ) {}
+
+  get frame(): Frame {
+    return this.frames[this.frames.length - 1]!;
+  }
+
+  /** The outermost frame: the named function or test whose grant covers everything inside it. */
+  get definition(): Frame {
+    return this.frames[0]!;
+  }
+
+  error(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
+    this.diagnostics.push(error(code, span, message, extra));
+  }
+
+  warn(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
+    this.diagnostics.push(warning(code, span, message, extra));
+  }
+
+  // ---- scopes ----
+
+  withScope<T>(read: () => T): T {
+    this.scopes.push(new Map());
+    try {
+      return read();
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  withFrame<T>(frame: Omit<Frame, "scopeBase" | "needs" | "loops">, read: (frame: Frame) => T): T {
+    const full: Frame = { ...frame, needs: [], loops: 0, scopeBase: this.scopes.length };
+    this.frames.push(full);
+    const saved = { collector: this.collector, handling: this.handling, taskBase: this.taskBase };
+    this.collector = undefined;
+    this.handling = undefined;
+    this.taskBase = undefined;
+    try {
+      return this.withScope(() => read(full));
+    } finally {
+      this.frames.pop();
+      ({ collector: this.collector, handling: this.handling, taskBase: this.taskBase } = saved);
+    }
+  }
+
+  /**
+   * Declares a local in the innermost scope. Within one function a name is
+   * bound once: a local may not shadow another local or parameter of the same
+   * function (E-NAME-SHADOWED), so that a reader never has to ask which one is
+   * meant. `error`, bound by each `otherwise`, is the exception.
+   */
+  declare(name: string, type: Type, mutable: boolean, span: Span): Local {
+    const local: Local = { id: nextLocal++, name, type, mutable, span };
+    if (name === "_") return local;
+    const existing = this.lookupLocal(name);
+    if (existing !== undefined && name !== "error") {
+      this.error("E-NAME-SHADOWED", span, `\`${name}\` is already a local name here`, {
+        label: "a second binding of the same name",
+        related: [{ span: existing.local.span, message: "first bound here" }],
+        notes: ["Within a function each name is bound once, so that a reader always knows which value a name means."],
+        hint: `Choose another name, such as \`${name}_2\` or one that says what this value is.`,
+      });
+    }
+    this.scopes[this.scopes.length - 1]!.set(name, local);
+    return local;
+  }
+
+  /** The local `name` and the depth of the scope that holds it. */
+  lookupLocal(name: string): { local: Local; depth: number } | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const local = this.scopes[i]!.get(name);
+      if (local !== undefined) return { local, depth: i };
+    }
+    return undefined;
+  }
+
+  /** Every local name in scope, for "did you mean" hints. */
+  localNames(): string[] {
+    return this.scopes.flatMap((s) => [...s.keys()]);
+  }
+
+  // ---- types ----
+
+  /** Unifies `actual` with `expected`, reporting E-TYPE-MISMATCH at `span` when they differ. */
+  expectType(actual: Type, expected: Type, span: Span, what: string, hint?: string): boolean {
+    if (unify(actual, expected)) return true;
+    this.error("E-TYPE-MISMATCH", span, `${what} should be ${article(typeToText(expected))}, but it is ${article(typeToText(actual))}`, {
+      label: `this is ${typeToText(actual)}`,
+      notes: [`expected: ${typeToText(expected)}`, `found:    ${typeToText(actual)}`],
+      ...(hint === undefined ? conversionHint(actual, expected) : { hint }),
+    });
+    return false;
+  }
+}
+
+/** "a Text", "an Int", "a List<Text>". */
+export function article(typeText: string): string {
+  return /^[AEIOU]/.test(typeText) ? `an ${typeText}` : `a ${typeText}`;
+}
+
+function conversionHint(actual: Type, expected: Type): { hint?: string } {
+  const a = typeToText(actual);
+  const e = typeToText(expected);
+  if (a === "Int" && e === "Float") return { hint: "Renyi does not convert numbers by itself: write `n.to_float()`." };
+  if (a === "Float" && e === "Int") return { hint: "Renyi does not convert numbers by itself: use `math.round(x)`, `math.floor(x)` or `math.ceil(x)`." };
+  if (e === "Text" && (a === "Int" || a === "Float" || a === "Boolean")) return { hint: "Write it as text with interpolation: `\"{value}\"`, or `value.to_text()`." };
+  if (a === "Text" && e === "Int") return { hint: "Read a number from text with `t.to_int() otherwise ...`." };
+  if (e.startsWith("Optional<") && a === e.slice(9, -1)) return { hint: "Wrap the value: `Some(value)`." };
+  return {};
+}
+
+export const INVALID_TYPE = ERROR;

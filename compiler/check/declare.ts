@@ -1,0 +1,357 @@
+// The first pass of the checker: every module's types and function signatures,
+// before any body is checked, so that definitions may refer to each other in
+// any order and across modules. The library is declared the same way, from its
+// Renyi text (library.ts).
+
+import { error, type Diagnostic } from "../diagnostics.js";
+import { lex } from "../lex/lexer.js";
+import { KEYWORD_SET } from "../lex/tokens.js";
+import { parse } from "../parse/parser.js";
+import type * as S from "../parse/tree.js";
+import { parseType } from "../parse/types.js";
+import { Cursor } from "../parse/cursor.js";
+import { checkNeeds } from "./grants.js";
+import { ALIASES, MODULES, PRELUDE } from "./library.js";
+import { closest, didYouMean, type FunctionSig, type ModuleScope, type Program, type SigParam } from "./scope.js";
+import {
+  BUILTIN_ARITY,
+  builtin,
+  declared,
+  ERROR,
+  freshParam,
+  NOTHING,
+  pairOf,
+  type FieldInfo,
+  type Need,
+  type Param,
+  type Type,
+  type TypeDecl,
+} from "./types.js";
+
+export interface SourceModule {
+  /** The module's identity: its path from the entry's folder, without `.ry` (`lib/weather`). */
+  readonly name: string;
+  readonly file: string;
+  readonly syntax: S.Module;
+}
+
+export const PRELUDE_NAME = "prelude";
+
+/** The modules a module brings in with `use`, by identity, with the span of each `use`. */
+export function importsOf(module: SourceModule): { name: string; span: S.Use["span"] }[] {
+  const folder = module.name.includes("/") ? module.name.slice(0, module.name.lastIndexOf("/") + 1) : "";
+  return module.syntax.items
+    .filter((item): item is S.Use => item.kind === "Use")
+    .map((use) => ({ name: folder + use.path.map((p) => p.name).join("/"), span: use.span }));
+}
+
+export function declareProgram(sources: readonly SourceModule[], entry: string): Program {
+  const diagnostics: Diagnostic[] = [];
+  const { prelude, library } = libraryScopes();
+  const modules = new Map<string, ModuleScope>();
+  for (const source of sources) {
+    modules.set(source.name, newScope(source.name, source.file, false, source.syntax));
+  }
+  const program: Program = { prelude, library, modules, diagnostics };
+  for (const source of sources) declareTypes(program, modules.get(source.name)!, diagnostics);
+  for (const source of sources) declareImports(program, source, modules.get(source.name)!, diagnostics);
+  for (const source of sources) completeTypes(program, modules.get(source.name)!, diagnostics);
+  for (const source of sources) declareFunctions(program, modules.get(source.name)!, source.name === entry, diagnostics);
+  return program;
+}
+
+function newScope(name: string, file: string, isLibrary: boolean, syntax?: S.Module): ModuleScope {
+  return { name, file, library: isLibrary, types: new Map(), functions: new Map(), imports: new Map(), ...(syntax ? { syntax } : {}) };
+}
+
+// ---- the library, declared once ----
+
+let cached: { prelude: ModuleScope; library: Map<string, ModuleScope> } | undefined;
+
+export function libraryScopes(): { prelude: ModuleScope; library: ReadonlyMap<string, ModuleScope> } {
+  if (cached !== undefined) return cached;
+  const problems: Diagnostic[] = [];
+  const preludeSyntax = parseLibrary(PRELUDE_NAME, PRELUDE, problems);
+  const prelude = newScope(PRELUDE_NAME, `<library>/${PRELUDE_NAME}.ry`, true, preludeSyntax);
+  const library = new Map<string, ModuleScope>();
+  const program: Program = { prelude, library, modules: new Map(), diagnostics: problems };
+  declareTypes(program, prelude, problems);
+  completeTypes(program, prelude, problems);
+  for (const [name, text] of Object.entries(MODULES)) {
+    const scope = newScope(name, `<library>/${name}.ry`, true, parseLibrary(name, text, problems));
+    library.set(name, scope);
+  }
+  for (const scope of library.values()) declareFunctions(program, scope, false, problems);
+  if (problems.length > 0) {
+    throw new Error(`the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`);
+  }
+  cached = { prelude, library };
+  return cached;
+}
+
+function parseLibrary(name: string, text: string, problems: Diagnostic[]): S.Module {
+  const file = `<library>/${name}.ry`;
+  const lexed = lex(file, text);
+  const parsed = parse(file, lexed.tokens, lexed.diagnostics);
+  problems.push(...lexed.diagnostics, ...parsed.diagnostics);
+  return parsed.module;
+}
+
+// ---- types ----
+
+function declareTypes(program: Program, scope: ModuleScope, diagnostics: Diagnostic[]): void {
+  for (const item of scope.syntax?.items ?? []) {
+    if (item.kind !== "TypeDef") continue;
+    const name = item.name.name;
+    if (scope.types.has(name) || (!scope.library && isLibraryTypeName(program, name))) {
+      diagnostics.push(
+        error("E-NAME-DUPLICATE", item.name.span, `There is already a type named \`${name}\``, {
+          label: "a second type of this name",
+          ...(scope.types.has(name) ? {} : { notes: [`\`${name}\` is a type of the standard library, in scope everywhere.`] }),
+          hint: "Give this type another name.",
+        }),
+      );
+      continue;
+    }
+    const params = item.typeParams.map((p) => freshParam(p.name));
+    const decl: TypeDecl = {
+      name,
+      module: scope.name,
+      params,
+      shape: item.body.kind === "RecordBody" ? "record" : "variant",
+      fields: [],
+      cases: [],
+      public: item.public || scope.library,
+      ...(item.purpose ? { purpose: item.purpose.text } : {}),
+      span: item.name.span,
+    };
+    scope.types.set(name, decl);
+  }
+}
+
+function isLibraryTypeName(program: Program, name: string): boolean {
+  return BUILTIN_ARITY.has(name) || name in ALIASES || program.prelude.types.has(name);
+}
+
+function declareImports(program: Program, source: SourceModule, scope: ModuleScope, diagnostics: Diagnostic[]): void {
+  const targets = importsOf(source);
+  source.syntax.items
+    .filter((item): item is S.Use => item.kind === "Use")
+    .forEach((use, i) => {
+      const target = program.modules.get(targets[i]!.name);
+      const asName = (use.alias ?? use.path[use.path.length - 1]!).name;
+      if (target === undefined) {
+        diagnostics.push(
+          error("E-NAME-MODULE", use.span, `There is no module \`${use.path.map((p) => p.name).join(".")}\``, {
+            label: "no such module",
+            notes: [`\`use ${use.path.map((p) => p.name).join(".")}\` reads the file \`${targets[i]!.name}.ry\` beside this one.`],
+          }),
+        );
+        return;
+      }
+      if (target === scope) {
+        diagnostics.push(error("E-NAME-MODULE", use.span, "A module cannot use itself", { label: "this is the module's own file" }));
+        return;
+      }
+      if (scope.imports.has(asName) || program.library.has(asName)) {
+        diagnostics.push(
+          error("E-NAME-DUPLICATE", (use.alias ?? use.path[use.path.length - 1]!).span, `The name \`${asName}\` is already taken by ${program.library.has(asName) ? "a library module" : "another `use`"}`, {
+            hint: `Bring it in under another name: \`use ${use.path.map((p) => p.name).join(".")} as ${asName}_module\`.`,
+          }),
+        );
+        return;
+      }
+      scope.imports.set(asName, target);
+    });
+}
+
+function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagnostic[]): void {
+  for (const item of scope.syntax?.items ?? []) {
+    if (item.kind !== "TypeDef") continue;
+    const decl = scope.types.get(item.name.name);
+    if (decl === undefined || decl.span !== item.name.span) continue;
+    const params = new Map<string, Type>(decl.params.map((p) => [p.name, p]));
+    const fieldsOf = (fields: readonly S.FieldDecl[]): FieldInfo[] => {
+      const seen = new Set<string>();
+      const out: FieldInfo[] = [];
+      for (const field of fields) {
+        if (seen.has(field.name.name)) {
+          diagnostics.push(error("E-NAME-DUPLICATE", field.name.span, `The field \`${field.name.name}\` is declared twice`, { hint: "Give each field its own name." }));
+          continue;
+        }
+        seen.add(field.name.name);
+        out.push({ name: field.name.name, type: resolveType(program, scope, field.type, params, diagnostics), jsonKey: field.jsonKey?.value ?? field.name.name });
+      }
+      return out;
+    };
+    if (item.body.kind === "RecordBody") {
+      decl.fields = fieldsOf(item.body.fields);
+    } else {
+      const seen = new Set<string>();
+      for (const c of item.body.cases) {
+        if (seen.has(c.name.name)) {
+          diagnostics.push(error("E-NAME-DUPLICATE", c.name.span, `The case \`${c.name.name}\` is declared twice`, { hint: "Give each case its own name." }));
+          continue;
+        }
+        seen.add(c.name.name);
+        decl.cases.push({ name: c.name.name, fields: fieldsOf(c.fields) });
+      }
+    }
+  }
+}
+
+/** The type a type expression stands for, in `scope`, with `params` the type parameters in scope. */
+export function resolveType(program: Program, scope: ModuleScope, syntax: S.TypeExpr, params: ReadonlyMap<string, Type>, diagnostics: Diagnostic[]): Type {
+  switch (syntax.kind) {
+    case "PairType":
+      return pairOf(resolveType(program, scope, syntax.first, params, diagnostics), resolveType(program, scope, syntax.second, params, diagnostics));
+    case "FunctionType": {
+      const needs = checkNeeds(syntax.needs, "type", diagnostics).map((g) => g.capability);
+      return {
+        kind: "Function",
+        params: syntax.params.map((p) => resolveType(program, scope, p, params, diagnostics)),
+        returns: syntax.returns ? resolveType(program, scope, syntax.returns, params, diagnostics) : NOTHING,
+        ...(syntax.fails ? { fails: resolveType(program, scope, syntax.fails, params, diagnostics) } : {}),
+        needs,
+        // The library's function parameters take any needs (see library.ts).
+        ...(scope.library ? { anyNeeds: true } : {}),
+      };
+    }
+    case "NamedType":
+      return resolveNamedType(program, scope, syntax, params, diagnostics);
+  }
+}
+
+function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedType, params: ReadonlyMap<string, Type>, diagnostics: Diagnostic[]): Type {
+  const args = syntax.args.map((a) => resolveType(program, scope, a, params, diagnostics));
+  const written = syntax.path.map((p) => p.name).join(".");
+  const arity = (expected: number, make: () => Type): Type => {
+    if (args.length === expected) return make();
+    diagnostics.push(
+      error("E-TYPE-ARITY", syntax.span, `\`${written}\` takes ${expected === 0 ? "no type arguments" : `${expected} type argument${expected === 1 ? "" : "s"}`}, but ${args.length} ${args.length === 1 ? "is" : "are"} given here`, {
+        label: "wrong number of type arguments",
+      }),
+    );
+    return ERROR;
+  };
+  if (syntax.path.length === 1) {
+    const name = written;
+    const param = params.get(name);
+    if (param !== undefined) return arity(0, () => param);
+    const builtinArity = BUILTIN_ARITY.get(name);
+    if (builtinArity !== undefined) return arity(builtinArity, () => builtin(name, args));
+    const alias = ALIASES[name];
+    if (alias !== undefined) return arity(0, () => resolveAlias(program, alias));
+    const decl = scope.types.get(name) ?? program.prelude.types.get(name);
+    if (decl !== undefined) return arity(decl.params.length, () => declared(decl, args));
+    const candidates = [...params.keys(), ...BUILTIN_ARITY.keys(), ...Object.keys(ALIASES), ...scope.types.keys(), ...program.prelude.types.keys()];
+    diagnostics.push(
+      error("E-NAME-UNKNOWN-TYPE", syntax.path[0]!.span, `There is no type named \`${name}\``, {
+        label: "unknown type",
+        ...didYouMean(name, candidates),
+      }),
+    );
+    return ERROR;
+  }
+  const [moduleName, typeName] = [syntax.path.slice(0, -1).map((p) => p.name).join("."), syntax.path[syntax.path.length - 1]!.name];
+  const target = scope.imports.get(moduleName);
+  if (target === undefined) {
+    diagnostics.push(
+      error("E-NAME-MODULE", syntax.path[0]!.span, `There is no module \`${moduleName}\` here`, {
+        label: "unknown module",
+        hint: `Bring it in at the top of the file: \`use ${moduleName}\`.`,
+      }),
+    );
+    return ERROR;
+  }
+  const decl = target.types.get(typeName);
+  if (decl === undefined || !decl.public) {
+    diagnostics.push(
+      error(decl === undefined ? "E-NAME-UNKNOWN-TYPE" : "E-NAME-PRIVATE", syntax.path[syntax.path.length - 1]!.span, decl === undefined ? `The module \`${moduleName}\` has no type \`${typeName}\`` : `The type \`${typeName}\` of \`${moduleName}\` is not public`, {
+        label: decl === undefined ? "unknown type" : "private to its module",
+        ...(decl === undefined ? didYouMean(typeName, [...target.types.keys()]) : { hint: `Mark it \`public type ${typeName}\` in \`${moduleName}\` to use it here.` }),
+      }),
+    );
+    return ERROR;
+  }
+  return arity(decl.params.length, () => declared(decl, args));
+}
+
+const aliasCache = new Map<string, Type>();
+
+function resolveAlias(program: Program, text: string): Type {
+  const known = aliasCache.get(text);
+  if (known !== undefined) return known;
+  const lexed = lex("<alias>", text);
+  const syntax = parseType(new Cursor("<alias>", lexed.tokens));
+  const type = resolveType(program, program.prelude, syntax, new Map(), []);
+  aliasCache.set(text, type);
+  return type;
+}
+
+// ---- functions ----
+
+function declareFunctions(program: Program, scope: ModuleScope, isEntry: boolean, diagnostics: Diagnostic[]): void {
+  for (const item of scope.syntax?.items ?? []) {
+    if (item.kind !== "FunctionDef") continue;
+    const name = item.name.name;
+    if (!scope.library && KEYWORD_SET.has(name)) {
+      diagnostics.push(
+        error("E-NAME-KEYWORD", item.name.span, `\`${name}\` is a keyword, so a function of that name could not be called`, {
+          label: "a keyword",
+          hint: `Choose another name, such as \`${name}_all\` or one that says what it does.`,
+        }),
+      );
+      continue;
+    }
+    if (scope.functions.has(name)) {
+      diagnostics.push(error("E-NAME-DUPLICATE", item.name.span, `There is already a function named \`${name}\` in this module`, { label: "a second definition", hint: "Give one of them another name." }));
+      continue;
+    }
+    if (!scope.library && (program.library.has(name) || scope.imports.has(name))) {
+      diagnostics.push(
+        error("E-NAME-DUPLICATE", item.name.span, `\`${name}\` is already the name of a module`, {
+          label: "this name is taken",
+          hint: `Give the function another name, such as \`${name}_of\`; \`${name}.something(...)\` would be ambiguous.`,
+        }),
+      );
+      continue;
+    }
+    scope.functions.set(name, declareSignature(program, scope, item, isEntry && name === "main", diagnostics));
+  }
+}
+
+export function declareSignature(program: Program, scope: ModuleScope, item: S.FunctionDef, isMain: boolean, diagnostics: Diagnostic[]): FunctionSig {
+  const typeParams: Param[] = item.typeParams.map((p) => freshParam(p.name));
+  const params = new Map<string, Type>(typeParams.map((p) => [p.name, p]));
+  const seen = new Set<string>();
+  const sigParams: SigParam[] = [];
+  for (const param of item.params) {
+    if (seen.has(param.name.name)) {
+      diagnostics.push(error("E-NAME-DUPLICATE", param.name.span, `The parameter \`${param.name.name}\` is declared twice`, { hint: "Give each parameter its own name." }));
+    }
+    seen.add(param.name.name);
+    const type = resolveType(program, scope, param.type, params, diagnostics);
+    const typeArgument = scope.library && param.name.name === "as" && type.kind === "Param";
+    sigParams.push({ name: param.name.name, type, ...(param.default ? { default: param.default } : {}), typeArgument });
+  }
+  const grant = checkNeeds(item.needs, isMain ? "entry" : "function", diagnostics);
+  const needs: Need[] = grant.map((g) => g.capability);
+  return {
+    module: scope.name,
+    name: item.name.name,
+    public: item.public || scope.library,
+    library: scope.library,
+    typeParams,
+    params: sigParams,
+    returns: item.returns ? resolveType(program, scope, item.returns, params, diagnostics) : NOTHING,
+    ...(item.fails ? { fails: resolveType(program, scope, item.fails, params, diagnostics) } : {}),
+    grant,
+    needs,
+    ...(item.purpose ? { purpose: item.purpose.text } : {}),
+    span: item.name.span,
+    syntax: item,
+  };
+}
+
+export { closest };

@@ -1,0 +1,191 @@
+// Exhaustiveness and redundancy of patterns, by the usefulness algorithm of
+// Maranget ("Warnings for pattern matching", 2007): a pattern vector is useful
+// against the rows above it if some value matches it and none of them. A match
+// is exhaustive when a wildcard is not useful after all its arms; an arm is
+// unreachable when it is not useful after the arms before it. For a missing
+// case the algorithm also builds an example value that no arm covers.
+
+import type { CPattern } from "./checked.js";
+import { fieldsOf, resolve, type Type, type TypeDecl } from "./types.js";
+
+/** A constructor of a type: a variant case, true/false, a pair, a record, [] or a non-empty list, or a literal. */
+interface Ctor {
+  readonly key: string;
+  readonly arity: number;
+  /** How the example shows it, given its arguments' renderings. */
+  readonly show: (args: string[]) => string;
+}
+
+type Pat = { kind: "wild" } | { kind: "con"; ctor: Ctor; args: Pat[] };
+
+const WILD: Pat = { kind: "wild" };
+
+/** The constructors of a type, when there are finitely many; undefined for Int, Text and the like. */
+function constructors(type: Type): Ctor[] | undefined {
+  const t = resolve(type);
+  if (t.kind !== "Con") return undefined;
+  if (t.decl !== undefined) {
+    const decl = t.decl;
+    if (decl.shape === "record") return [recordCtor(decl)];
+    return decl.cases.map((c) => caseCtor(decl, c.name, c.fields.length));
+  }
+  switch (t.name) {
+    case "Boolean":
+      return [literalCtor(true), literalCtor(false)];
+    case "Nothing":
+      return [literalCtor(null)];
+    case "Pair":
+      return [PAIR];
+    case "List":
+      return [NIL, CONS];
+    default:
+      return undefined;
+  }
+}
+
+/** The types of a constructor's arguments, for a value of `type`. */
+function argTypes(ctor: Ctor, type: Type): Type[] {
+  const t = resolve(type);
+  if (t.kind !== "Con") return [];
+  if (ctor === PAIR) return [t.args[0]!, t.args[1]!];
+  if (ctor === CONS) return [t.args[0]!, t];
+  if (t.decl !== undefined) {
+    const decl = t.decl;
+    const fields = decl.shape === "record" ? decl.fields : (decl.cases.find((c) => `case:${decl.name}.${c.name}` === ctor.key)?.fields ?? []);
+    return fieldsOf(decl, t.args, fields).map((f) => f.type);
+  }
+  return [];
+}
+
+const PAIR: Ctor = { key: "pair", arity: 2, show: ([a, b]) => `(${a}, ${b})` };
+const NIL: Ctor = { key: "nil", arity: 0, show: () => "[]" };
+const CONS: Ctor = { key: "cons", arity: 2, show: ([head, tail]) => showCons(head!, tail!) };
+
+function showCons(head: string, tail: string): string {
+  if (tail === "[]") return `[${head}]`;
+  if (tail === "_") return `[${head}, ..._]`;
+  return `[${head}, ${tail.slice(1)}`;
+}
+
+function recordCtor(decl: TypeDecl): Ctor {
+  return { key: `record:${decl.name}`, arity: decl.fields.length, show: (args) => `${decl.name}(${args.join(", ")})` };
+}
+
+function caseCtor(decl: TypeDecl, name: string, arity: number): Ctor {
+  // The prelude's Some and None read unqualified, as users write them.
+  const written = decl.module === "prelude" && decl.name === "Optional" ? name : `${decl.name}.${name}`;
+  return { key: `case:${decl.name}.${name}`, arity, show: (args) => (arity === 0 ? written : `${written}(${args.join(", ")})`) };
+}
+
+function literalCtor(value: number | string | boolean | null): Ctor {
+  const text = value === null ? "nothing" : typeof value === "string" ? JSON.stringify(value) : String(value);
+  return { key: `literal:${typeof value}:${String(value)}`, arity: 0, show: () => text };
+}
+
+/** Converts a checked pattern; `_` and names are wildcards, list patterns are cons cells. */
+function toPat(pattern: CPattern): Pat {
+  switch (pattern.kind) {
+    case "Wildcard":
+    case "Bind":
+      return WILD;
+    case "Literal":
+      return { kind: "con", ctor: literalCtor(pattern.value), args: [] };
+    case "Pair":
+      return { kind: "con", ctor: PAIR, args: [toPat(pattern.first), toPat(pattern.second)] };
+    case "Record":
+      return { kind: "con", ctor: recordCtor(pattern.decl), args: pattern.args.map(toPat) };
+    case "Case":
+      return { kind: "con", ctor: caseCtor(pattern.decl, pattern.caseName, pattern.args.length), args: pattern.args.map(toPat) };
+    case "List": {
+      let tail: Pat = pattern.rest === undefined ? { kind: "con", ctor: NIL, args: [] } : toPat(pattern.rest);
+      for (let i = pattern.items.length - 1; i >= 0; i--) tail = { kind: "con", ctor: CONS, args: [toPat(pattern.items[i]!), tail] };
+      return tail;
+    }
+  }
+}
+
+function specialize(rows: Pat[][], ctor: Ctor): Pat[][] {
+  const out: Pat[][] = [];
+  for (const row of rows) {
+    const head = row[0]!;
+    if (head.kind === "wild") out.push([...Array<Pat>(ctor.arity).fill(WILD), ...row.slice(1)]);
+    else if (head.ctor.key === ctor.key) out.push([...head.args, ...row.slice(1)]);
+  }
+  return out;
+}
+
+function defaultRows(rows: Pat[][]): Pat[][] {
+  return rows.filter((row) => row[0]!.kind === "wild").map((row) => row.slice(1));
+}
+
+function headCtors(rows: Pat[][]): Map<string, Ctor> {
+  const seen = new Map<string, Ctor>();
+  for (const row of rows) {
+    const head = row[0]!;
+    if (head.kind === "con") seen.set(head.ctor.key, head.ctor);
+  }
+  return seen;
+}
+
+/** Whether some value matches `q` and no row of `rows`. */
+function useful(rows: Pat[][], q: Pat[], types: Type[]): boolean {
+  if (q.length === 0) return rows.length === 0;
+  const head = q[0]!;
+  const type = types[0]!;
+  if (head.kind === "con") {
+    return useful(specialize(rows, head.ctor), [...head.args, ...q.slice(1)], [...argTypes(head.ctor, type), ...types.slice(1)]);
+  }
+  const all = constructors(type);
+  const seen = headCtors(rows);
+  if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
+    return all.some((c) => useful(specialize(rows, c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)]));
+  }
+  return useful(defaultRows(rows), q.slice(1), types.slice(1));
+}
+
+/** A vector of example values (rendered) that no row matches, or undefined when the rows cover everything. */
+function witness(rows: Pat[][], types: Type[]): string[] | undefined {
+  if (types.length === 0) return rows.length === 0 ? [] : undefined;
+  const type = types[0]!;
+  const all = constructors(type);
+  const seen = headCtors(rows);
+  if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
+    for (const c of all) {
+      const w = witness(specialize(rows, c), [...argTypes(c, type), ...types.slice(1)]);
+      if (w !== undefined) return [c.show(w.slice(0, c.arity)), ...w.slice(c.arity)];
+    }
+    return undefined;
+  }
+  const rest = witness(defaultRows(rows), types.slice(1));
+  if (rest === undefined) return undefined;
+  if (all !== undefined && all.length > 0) {
+    // Prefer a constructor no row mentions; its arguments may be anything.
+    const missing = all.find((c) => !seen.has(c.key)) ?? all[0]!;
+    return [missing.show(Array<string>(missing.arity).fill("_")), ...rest];
+  }
+  return ["_", ...rest];
+}
+
+export interface MatchAnalysis {
+  /** An example of a value no arm matches, when the arms are not exhaustive. */
+  readonly missing?: string;
+  /** Indices of arms that can never be reached. */
+  readonly unreachable: number[];
+}
+
+export function analyseMatch(subject: Type, patterns: readonly CPattern[]): MatchAnalysis {
+  const rows: Pat[][] = [];
+  const unreachable: number[] = [];
+  patterns.forEach((pattern, i) => {
+    const row = [toPat(pattern)];
+    if (!useful(rows, row, [subject])) unreachable.push(i);
+    rows.push(row);
+  });
+  const w = witness(rows, [subject]);
+  return w === undefined ? { unreachable } : { missing: w[0]!, unreachable };
+}
+
+/** Whether a pattern matches every value of its type (for `let`, `for each` and parameters). */
+export function isIrrefutable(pattern: CPattern, type: Type): boolean {
+  return witness([[toPat(pattern)]], [type]) === undefined;
+}

@@ -1,0 +1,154 @@
+// Checking patterns against the type of the value they match, binding their names.
+
+import type * as S from "../parse/tree.js";
+import type { CPattern } from "./checked.js";
+import { article, type Context } from "./context.js";
+import { didYouMean } from "./scope.js";
+import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, type Type, type TypeDecl } from "./types.js";
+
+export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPattern {
+  switch (pattern.kind) {
+    case "WildcardPattern":
+      return { kind: "Wildcard", type };
+    case "BindPattern":
+      return { kind: "Bind", local: ctx.declare(pattern.name.name, type, false, pattern.name.span) };
+    case "LiteralPattern":
+      return checkLiteralPattern(ctx, pattern, type);
+    case "PairPattern": {
+      const first = freshMeta();
+      const second = freshMeta();
+      mismatch(ctx, pattern, pairOf(first, second), type, "a pair");
+      return { kind: "Pair", first: checkPattern(ctx, pattern.first, first), second: checkPattern(ctx, pattern.second, second), type };
+    }
+    case "ListPattern": {
+      const item = freshMeta();
+      mismatch(ctx, pattern, listOf(item), type, "a list");
+      const items = pattern.items.map((p) => checkPattern(ctx, p, item));
+      const rest = pattern.rest === undefined ? undefined : pattern.rest.name === undefined ? ({ kind: "Wildcard", type } as const) : { kind: "Bind" as const, local: ctx.declare(pattern.rest.name.name, type, false, pattern.rest.name.span) };
+      return { kind: "List", items, ...(rest ? { rest } : {}), type };
+    }
+    case "CasePattern":
+      return checkCasePattern(ctx, pattern, type);
+  }
+}
+
+function mismatch(ctx: Context, pattern: S.Pattern, shape: Type, type: Type, what: string): void {
+  if (unify(shape, type)) return;
+  ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern matches ${what}, but the value is ${article(typeToText(type))}`, {
+    label: `a pattern for ${what}`,
+  });
+}
+
+function checkLiteralPattern(ctx: Context, pattern: S.LiteralPattern, type: Type): CPattern {
+  const literal = pattern.value;
+  const [value, literalType]: [number | string | boolean | null, Type] =
+    literal.kind === "IntLiteral"
+      ? [literal.value, INT]
+      : literal.kind === "FloatLiteral"
+        ? [literal.value, FLOAT]
+        : literal.kind === "BooleanLiteral"
+          ? [literal.value, BOOLEAN]
+          : literal.kind === "NothingLiteral"
+            ? [null, NOTHING]
+            : [literal.parts.map((p) => (p.kind === "TextChunk" ? p.value : "")).join(""), TEXT];
+  if (!unify(literalType, type)) {
+    ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern is ${article(typeToText(literalType))}, but the value is ${article(typeToText(type))}`, {
+      label: `${typeToText(literalType)} pattern`,
+    });
+  }
+  return { kind: "Literal", value, type };
+}
+
+/** `None`, `Some(x)`, `Shape.Circle(r)`, `Point(x: 0, y: y)`, `module.Shape.Empty` */
+function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPattern {
+  const target = resolveCasePath(ctx, pattern.path, type);
+  if (target === undefined) return { kind: "Wildcard", type: ERROR };
+  const { decl, caseName } = target;
+  const args = decl.params.map(() => freshMeta());
+  const valueType = declared(decl, args);
+  if (!unify(valueType, type)) {
+    ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern matches ${article(decl.name)}, but the value is ${article(typeToText(type))}`, {
+      label: `a pattern for ${decl.name}`,
+    });
+  }
+  const allFields = caseName === undefined ? decl.fields : decl.cases.find((c) => c.name === caseName)!.fields;
+  const fields = fieldsOf(decl, args, allFields);
+  const written = pattern.path.map((p) => p.name).join(".");
+  // By position (`Circle(r)`) or by field name (`Circle(radius: r)`); fields left out match anything.
+  const byField: CPattern[] = fields.map((f) => ({ kind: "Wildcard", type: f.type }));
+  let position = 0;
+  for (const arg of pattern.args) {
+    let index: number;
+    if (arg.label !== undefined) {
+      index = fields.findIndex((f) => f.name === arg.label!.name);
+      if (index < 0) {
+        ctx.error("E-NAME-UNKNOWN-FIELD", arg.label.span, `\`${written}\` has no field \`${arg.label.name}\``, {
+          label: "unknown field",
+          notes: [fields.length === 0 ? `\`${written}\` has no fields.` : `Its fields are ${fields.map((f) => `\`${f.name}\``).join(", ")}.`],
+          ...didYouMean(arg.label.name, fields.map((f) => f.name)),
+        });
+        checkPattern(ctx, arg.pattern, ERROR);
+        continue;
+      }
+    } else {
+      index = position++;
+      if (index >= fields.length) {
+        ctx.error("E-TYPE-ARGUMENTS", arg.span, `\`${written}\` has ${fields.length} field${fields.length === 1 ? "" : "s"}, but this pattern gives more`, {
+          label: "one too many",
+        });
+        checkPattern(ctx, arg.pattern, ERROR);
+        continue;
+      }
+    }
+    byField[index] = checkPattern(ctx, arg.pattern, fields[index]!.type);
+  }
+  return caseName === undefined
+    ? { kind: "Record", decl, args: byField, type }
+    : { kind: "Case", decl, caseName, args: byField, type };
+}
+
+/**
+ * The type and case a pattern's path names. `Some`/`None` are the prelude's;
+ * `Case` alone is a case of the matched value's own variant; `Type.Case`,
+ * `module.Type.Case`; a record's name matches the record.
+ */
+export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected: Type): { decl: TypeDecl; caseName?: string } | undefined {
+  const names = path.map((p) => p.name);
+  const last = path[path.length - 1]!;
+  const prelude = ctx.program.prelude;
+  if (names.length === 1) {
+    const name = names[0]!;
+    if (name === "Some" || name === "None") return { decl: prelude.types.get("Optional")!, caseName: name };
+    const record = ctx.module.types.get(name) ?? prelude.types.get(name);
+    if (record !== undefined && record.shape === "record") return { decl: record };
+    // A bare case of the variant being matched.
+    const t = resolve(expected);
+    if (t.kind === "Con" && t.decl?.shape === "variant" && t.decl.cases.some((c) => c.name === name)) return { decl: t.decl, caseName: name };
+    ctx.error("E-NAME-UNKNOWN-CASE", last.span, `There is no case or record named \`${name}\``, {
+      label: "unknown case",
+      ...(t.kind === "Con" && t.decl?.shape === "variant"
+        ? { hint: `The cases of ${t.decl.name} are ${t.decl.cases.map((c) => `\`${t.decl!.name}.${c.name}\``).join(", ")}.` }
+        : {}),
+    });
+    return undefined;
+  }
+  const typeName = names[names.length - 2]!;
+  const moduleName = names.slice(0, -2).join(".");
+  const scope = moduleName === "" ? ctx.module : ctx.module.imports.get(moduleName);
+  const decl = scope?.types.get(typeName) ?? (moduleName === "" ? prelude.types.get(typeName) : undefined);
+  if (decl === undefined || decl.shape !== "variant") {
+    ctx.error("E-NAME-UNKNOWN-CASE", path[0]!.span, `There is no variant \`${names.slice(0, -1).join(".")}\``, { label: "unknown variant" });
+    return undefined;
+  }
+  if (!decl.cases.some((c) => c.name === last.name)) {
+    ctx.error("E-NAME-UNKNOWN-CASE", last.span, `${decl.name} has no case \`${last.name}\``, {
+      label: "unknown case",
+      notes: [`The cases of ${decl.name} are ${decl.cases.map((c) => `\`${c.name}\``).join(", ")}.`],
+      ...didYouMean(last.name, decl.cases.map((c) => c.name)),
+    });
+    return undefined;
+  }
+  return { decl, caseName: last.name };
+}
+
+export { isCon };

@@ -1,0 +1,96 @@
+// Queries (language.md section 8): each clause in order, with the names it
+// binds in scope for the clauses after it.
+
+import type * as S from "../parse/tree.js";
+import { requireAbility } from "./calls.js";
+import type { CClause, CExpr } from "./checked.js";
+import { article, type Context } from "./context.js";
+import { checkCondition, checkExpr } from "./expressions.js";
+import { checkPattern } from "./patterns.js";
+import { declared, ERROR, freshMeta, INT, listOf, pairOf, resolve, typeToText, unify, type Type } from "./types.js";
+
+export function checkQuery(ctx: Context, query: S.Query): CExpr {
+  return ctx.withScope(() => {
+    const clauses: CClause[] = [];
+    // The value each row of the query stands for: the last `from` variable's.
+    let row: Type = ERROR;
+    for (const clause of query.clauses) {
+      switch (clause.kind) {
+        case "FromClause": {
+          const source = checkExpr(ctx, clause.source);
+          row = itemType(ctx, source);
+          const pattern = checkPattern(ctx, clause.pattern, row);
+          clauses.push({ kind: "From", pattern, source });
+          break;
+        }
+        case "WhereClause":
+          clauses.push({ kind: "Where", condition: checkCondition(ctx, clause.condition, "The condition of `where`") });
+          break;
+        case "LetClause": {
+          const value = checkExpr(ctx, clause.value);
+          clauses.push({ kind: "Let", local: ctx.declare(clause.name.name, value.type, false, clause.name.span), value });
+          break;
+        }
+        case "SortClause":
+          clauses.push({
+            kind: "Sort",
+            keys: clause.keys.map((k) => {
+              const value = checkExpr(ctx, k.value);
+              requireAbility(ctx, value.type, "compare", value.span);
+              return { value, descending: k.descending };
+            }),
+          });
+          break;
+        case "GroupClause": {
+          const key = checkExpr(ctx, clause.key);
+          requireAbility(ctx, key.type, "hash", key.span);
+          // After `group by`, only the group is in scope: the earlier names were per row.
+          ctx.scopes[ctx.scopes.length - 1]!.clear();
+          const groupType = declared(ctx.program.prelude.types.get("Group")!, [key.type, row]);
+          const into = ctx.declare(clause.into.name, groupType, false, clause.into.span);
+          row = groupType;
+          clauses.push({ kind: "Group", key, into });
+          break;
+        }
+        case "TakeClause":
+        case "DropClause": {
+          const count = checkExpr(ctx, clause.count, INT);
+          ctx.expectType(count.type, INT, count.span, `The count of \`${clause.kind === "TakeClause" ? "take" : "drop"}\``);
+          clauses.push({ kind: clause.kind === "TakeClause" ? "Take" : "Drop", count });
+          break;
+        }
+      }
+    }
+    const select = checkExpr(ctx, query.select.value);
+    if (query.select.distinct) requireAbility(ctx, select.type, "hash", select.span);
+    const concurrently = query.concurrently === undefined ? undefined : query.concurrently.limit === undefined ? {} : { limit: query.concurrently.limit.value };
+    if (query.concurrently?.limit !== undefined && query.concurrently.limit.value < 1) {
+      ctx.error("E-TYPE-MISMATCH", query.concurrently.limit.span, "At least one task must run at a time", { hint: "For example: `concurrently at most 4 at a time`." });
+    }
+    return {
+      kind: "Query",
+      clauses,
+      select,
+      distinct: query.select.distinct,
+      ...(concurrently ? { concurrently } : {}),
+      type: listOf(select.type),
+      span: query.span,
+    } as CExpr;
+  });
+}
+
+/** What `from x in source` binds `x` to: the items of a list or set, the entries of a map. */
+function itemType(ctx: Context, source: CExpr): Type {
+  const type = resolve(source.type);
+  if (type.kind === "Con" && (type.name === "List" || type.name === "Set")) return type.args[0]!;
+  if (type.kind === "Con" && type.name === "Map") return pairOf(type.args[0]!, type.args[1]!);
+  if (type.kind === "Meta") {
+    const item = freshMeta();
+    unify(type, listOf(item));
+    return item;
+  }
+  if (type.kind !== "Error") {
+    ctx.error("E-TYPE-MISMATCH", source.span, `\`from\` reads a list, a set or a map, and this is ${article(typeToText(type))}`, { label: "not a collection" });
+  }
+  return ERROR;
+}

@@ -1,0 +1,308 @@
+// Statements and blocks; which paths end (return, fail, crash); how a failure
+// passed on with `fail` is wrapped into the function's own failure type.
+
+import type * as S from "../parse/tree.js";
+import type { Span } from "../source.js";
+import type { CBlock, CPattern, CStatement, Wrap } from "./checked.js";
+import { article, type Context } from "./context.js";
+import { resolveType } from "./declare.js";
+import { isIrrefutable } from "./exhaustive.js";
+import { checkCapture, checkCondition, checkExpr, checkMatch, failWith } from "./expressions.js";
+import { checkPattern } from "./patterns.js";
+import { ERROR, fieldsOf, freshMeta, isCon, listOf, pairOf, resolve, TEXT, typeToText, unify, type Type } from "./types.js";
+
+export function checkBlock(ctx: Context, block: S.Block): CBlock {
+  return ctx.withScope(() => ({ statements: block.statements.map((s) => checkStatement(ctx, s)) }));
+}
+
+export function checkStatement(ctx: Context, statement: S.Statement): CStatement {
+  const span = statement.span;
+  switch (statement.kind) {
+    case "Let": {
+      const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
+      const value = checkExpr(ctx, statement.value, annotated);
+      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, "This value");
+      const pattern = checkBinding(ctx, statement.pattern, annotated ?? value.type, "`let`");
+      return { kind: "Let", pattern, value, span };
+    }
+    case "Var": {
+      const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
+      const value = checkExpr(ctx, statement.value, annotated);
+      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, "This value");
+      const local = ctx.declare(statement.name.name, annotated ?? value.type, true, statement.name.span);
+      return { kind: "Var", local, value, span };
+    }
+    case "Set":
+      return checkSet(ctx, statement);
+    case "If": {
+      const branches = statement.branches.map((b) => ({ condition: checkCondition(ctx, b.condition, "The condition of `if`"), body: checkBlock(ctx, b.body) }));
+      const elseBody = statement.elseBody ? checkBlock(ctx, statement.elseBody) : undefined;
+      return { kind: "If", branches, ...(elseBody ? { elseBody } : {}), span };
+    }
+    case "ForEach":
+      return checkForEach(ctx, statement);
+    case "While": {
+      const condition = checkCondition(ctx, statement.condition, "The condition of `while`");
+      const body = inLoop(ctx, () => checkBlock(ctx, statement.body));
+      return { kind: "While", condition, body, span };
+    }
+    case "Stop":
+    case "Skip":
+      if (ctx.frame.loops === 0) {
+        ctx.error("E-TYPE-LOOP-CONTROL", span, `\`${statement.kind.toLowerCase()}\` is only for loops, and there is no loop around it here`, {
+          label: "outside a loop",
+          hint: statement.kind === "Stop" ? "To leave a function early, use `return`." : "To leave a function early, use `return`.",
+        });
+      }
+      return { kind: statement.kind, span };
+    case "Return":
+      return checkReturn(ctx, statement);
+    case "Fail":
+      return checkFail(ctx, statement);
+    case "Crash": {
+      const message = checkExpr(ctx, statement.message, TEXT);
+      ctx.expectType(message.type, TEXT, message.span, "The message of `crash`");
+      return { kind: "Crash", message, span };
+    }
+    case "Check": {
+      requireTest(ctx, span);
+      const condition = checkCondition(ctx, statement.condition, "What `check` checks");
+      return { kind: "Check", condition, span };
+    }
+    case "CheckFails":
+      return checkCheckFails(ctx, statement);
+    case "RunConcurrently":
+      return checkRunConcurrently(ctx, statement);
+    case "ExprStatement": {
+      const expr = statement.expr.kind === "Match" ? checkMatch(ctx, statement.expr, false) : checkExpr(ctx, statement.expr);
+      return { kind: "Expr", expr, span };
+    }
+  }
+}
+
+/** A pattern in `let` or `for each` must match every value: there is no arm for the rest. */
+function checkBinding(ctx: Context, pattern: S.Pattern, type: Type, where: string): CPattern {
+  const checked = checkPattern(ctx, pattern, type);
+  if (!isIrrefutable(checked, type) && resolve(type).kind !== "Error") {
+    ctx.error("E-MATCH-REFUTABLE", pattern.span, `This pattern does not match every ${typeToText(type)}, and ${where} has no way to handle the rest`, {
+      label: "some values do not match",
+      hint: "Use `match` with an arm for the other values.",
+    });
+  }
+  return checked;
+}
+
+function checkSet(ctx: Context, statement: S.SetStatement): CStatement {
+  const found = ctx.lookupLocal(statement.name.name);
+  const value = checkExpr(ctx, statement.value, found?.local.type);
+  if (found === undefined) {
+    ctx.error("E-NAME-UNKNOWN", statement.name.span, `There is no local named \`${statement.name.name}\` to set`, {
+      label: "unknown name",
+      hint: `Declare it first: \`var ${statement.name.name} be ...\`.`,
+    });
+    return { kind: "Expr", expr: value, span: statement.span };
+  }
+  const local = found.local;
+  if (!local.mutable) {
+    ctx.error("E-NAME-NOT-VAR", statement.name.span, `\`${local.name}\` is bound with \`let\`, so it cannot be set`, {
+      label: "not a var",
+      related: [{ span: local.span, message: "bound here" }],
+      hint: `Declare it with \`var ${local.name} be ...\` if it has to change.`,
+    });
+  } else {
+    checkCapture(ctx, local, found.depth, statement.name.span);
+  }
+  ctx.expectType(value.type, local.type, value.span, `The new value of \`${local.name}\``);
+  return { kind: "Set", local, value, span: statement.span };
+}
+
+function inLoop<T>(ctx: Context, read: () => T): T {
+  ctx.frame.loops++;
+  try {
+    return read();
+  } finally {
+    ctx.frame.loops--;
+  }
+}
+
+function checkForEach(ctx: Context, statement: S.ForEach): CStatement {
+  const iterable = checkExpr(ctx, statement.iterable);
+  const type = resolve(iterable.type);
+  let item: Type = ERROR;
+  if (type.kind === "Con" && (type.name === "List" || type.name === "Set")) item = type.args[0]!;
+  else if (type.kind === "Con" && type.name === "Map") item = pairOf(type.args[0]!, type.args[1]!);
+  else if (type.kind === "Meta") {
+    item = freshMeta();
+    unify(type, listOf(item));
+  } else if (type.kind !== "Error") {
+    ctx.error("E-TYPE-MISMATCH", iterable.span, `\`for each\` goes through a list, a set or a map, and this is ${article(typeToText(type))}`, { label: "not a collection" });
+  }
+  return ctx.withScope(() => {
+    const pattern = checkBinding(ctx, statement.pattern, item, "`for each`");
+    const body = inLoop(ctx, () => checkBlock(ctx, statement.body));
+    return { kind: "ForEach", pattern, iterable, body, span: statement.span };
+  });
+}
+
+function checkReturn(ctx: Context, statement: S.Return): CStatement {
+  const frame = ctx.frame;
+  if (frame.kind === "test") {
+    ctx.error("E-TYPE-RETURN", statement.span, "A test does not return a value", { hint: "A test ends at its `end`; use `check` to test a value." });
+  }
+  if (statement.value === undefined) {
+    if (!isCon(frame.returns, "Nothing") && resolve(frame.returns).kind !== "Meta" && frame.kind !== "test") {
+      ctx.error("E-TYPE-RETURN", statement.span, `This function returns ${article(typeToText(frame.returns))}, so \`return\` needs a value`, {
+        label: "no value",
+        hint: `For example: \`return ${typeToText(frame.returns) === "Int" ? "0" : "value"}\`.`,
+      });
+    }
+    unify(frame.returns, { kind: "Con", name: "Nothing", args: [] });
+    return { kind: "Return", span: statement.span };
+  }
+  const value = checkExpr(ctx, statement.value, frame.returns);
+  if (isCon(frame.returns, "Nothing") && !isCon(value.type, "Nothing")) {
+    ctx.error("E-TYPE-RETURN", value.span, `This function returns nothing, so it cannot return ${article(typeToText(value.type))}`, {
+      label: "a value",
+      hint: `Declare what it returns: \`... returns ${typeToText(value.type)}\`.`,
+    });
+  } else {
+    ctx.expectType(value.type, frame.returns, value.span, "The returned value");
+  }
+  return { kind: "Return", value, span: statement.span };
+}
+
+function checkFail(ctx: Context, statement: S.Fail): CStatement {
+  if (statement.value !== undefined) {
+    const value = checkExpr(ctx, statement.value, ctx.frame.fails);
+    failWith(ctx, value, statement.value.span);
+    return { kind: "Fail", value, span: statement.span };
+  }
+  // A bare `fail` passes on the failure an `otherwise` is handling.
+  if (ctx.handling === undefined) {
+    ctx.error("E-FAIL-PASS", statement.span, "A bare `fail` passes on a failure, and there is none being handled here", {
+      label: "no failure to pass on",
+      hint: "Give the failure: `fail with AppError.Invalid(reason: \"...\")`. A bare `fail` belongs in the arms of an `otherwise`.",
+    });
+    return { kind: "Fail", span: statement.span };
+  }
+  const wrap = wrapFailure(ctx, ctx.handling.failure, statement.span);
+  return { kind: "Fail", ...(wrap ? { wrap } : {}), span: statement.span };
+}
+
+/**
+ * Passing a failure on (language.md section 7): it goes out as it is when the
+ * function fails with the same type; otherwise that type must have exactly one
+ * case holding the failing type as its single field, and it is wrapped in it.
+ */
+export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | undefined {
+  const frame = ctx.frame;
+  if (frame.kind === "test" || resolve(failure).kind === "Error") return undefined;
+  if (frame.fails === undefined) {
+    if (frame.kind === "lambda" && !frame.failsDeclared) {
+      frame.fails = failure;
+      return undefined;
+    }
+    ctx.error("E-FAIL-CANNOT", span, `${frame.owner.charAt(0).toUpperCase() + frame.owner.slice(1)} cannot fail, so it cannot pass on this ${typeToText(failure)}`, {
+      label: `a ${typeToText(failure)} with nowhere to go`,
+      hint: `Declare the failure in the signature: \`... or fails with ${typeToText(failure)}\`, or handle it here with a default value or \`when\` arms.`,
+    });
+    return undefined;
+  }
+  if (unify(failure, frame.fails)) return undefined;
+  const target = resolve(frame.fails);
+  const holders = target.kind === "Con" && target.decl?.shape === "variant"
+    ? target.decl.cases.filter((c) => {
+        const fields = fieldsOf(target.decl!, target.args, c.fields);
+        return fields.length === 1 && typeToText(fields[0]!.type) === typeToText(failure);
+      })
+    : [];
+  if (holders.length === 1 && target.kind === "Con" && target.decl !== undefined) {
+    return { decl: target.decl, caseName: holders[0]!.name };
+  }
+  const failing = typeToText(failure);
+  const own = typeToText(frame.fails);
+  ctx.error("E-FAIL-WRAP", span, holders.length === 0 ? `This passes on ${article(failing)}, but ${frame.owner} fails with ${own}, which has no case holding ${article(failing)}` : `${own} has ${holders.length} cases holding ${article(failing)}, so it is unclear which one to wrap it in`, {
+    label: `${failing} cannot become ${own}`,
+    notes: ["`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type."],
+    hint: holders.length === 0
+      ? `Add a case to ${own}: \`${failing.replace(/Error$/, "") || "Wrapped"}(error: ${failing})\`, or say which value to fail with: \`otherwise fail with ${own}.Case(...)\`.`
+      : `Say which: \`otherwise fail with ${own}.${holders[0]!.name}(error)\`.`,
+  });
+  return undefined;
+}
+
+function requireTest(ctx: Context, span: Span): void {
+  if (ctx.definition.kind !== "test") {
+    ctx.error("E-TYPE-CHECK-PLACE", span, "`check` belongs in a test", {
+      hint: "Write the check in a `test \"...\" ... end` block; in a function, use `if` and `crash with` or `fail with`.",
+    });
+  }
+}
+
+function checkCheckFails(ctx: Context, statement: S.CheckFails): CStatement {
+  requireTest(ctx, statement.span);
+  const saved = ctx.collector;
+  const collector = { calls: [] as { span: Span; fails: Type }[] };
+  ctx.collector = collector;
+  let expr;
+  try {
+    expr = checkExpr(ctx, statement.expr);
+  } finally {
+    ctx.collector = saved;
+  }
+  if (collector.calls.length !== 1) {
+    ctx.error(collector.calls.length === 0 ? "E-FAIL-NOTHING" : "E-FAIL-TWO", statement.expr.span, collector.calls.length === 0 ? "Nothing here can fail, so `check ... fails with` can never pass" : "Two calls here can fail, so it is unclear which failure the check is about", {
+      hint: "Check one call that can fail: `check parse(\"x\") fails with ParseError(_, _)`.",
+    });
+  }
+  const failure = collector.calls[0]?.fails ?? ERROR;
+  const pattern = ctx.withScope(() => checkPattern(ctx, statement.pattern, failure));
+  return { kind: "CheckFails", expr, pattern, span: statement.span };
+}
+
+/** Each statement is a task; the names they bind are in scope after `end`, not in each other. */
+function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStatement {
+  const saved = ctx.taskBase;
+  const bound: { name: string; local: import("./checked.js").Local }[] = [];
+  const tasks: CStatement[] = [];
+  for (const task of statement.body.statements) {
+    ctx.scopes.push(new Map());
+    ctx.taskBase = ctx.scopes.length - 1;
+    try {
+      tasks.push(checkStatement(ctx, task));
+      for (const [name, local] of ctx.scopes[ctx.scopes.length - 1]!) bound.push({ name, local });
+    } finally {
+      ctx.scopes.pop();
+      ctx.taskBase = saved;
+    }
+  }
+  for (const { name, local } of bound) ctx.scopes[ctx.scopes.length - 1]!.set(name, local);
+  return { kind: "RunConcurrently", tasks, span: statement.span };
+}
+
+/**
+ * Whether every path through a block ends with `return`, `fail` or `crash`
+ * (language.md section 15): an `if` with an `else` ends when all its branches
+ * do; a `match` when all its arms do (a match missing a case is reported as
+ * such, not as a missing return).
+ */
+export function blockEnds(ctx: Context, block: S.Block): boolean {
+  return block.statements.some((s) => statementEnds(ctx, s));
+}
+
+function statementEnds(ctx: Context, statement: S.Statement): boolean {
+  switch (statement.kind) {
+    case "Return":
+    case "Fail":
+    case "Crash":
+    case "Stop":
+    case "Skip":
+      return true;
+    case "If":
+      return statement.elseBody !== undefined && blockEnds(ctx, statement.elseBody) && statement.branches.every((b) => blockEnds(ctx, b.body));
+    case "ExprStatement":
+      return statement.expr.kind === "Match" && statement.expr.arms.length > 0 && statement.expr.arms.every((a) => blockEnds(ctx, a.body));
+    default:
+      return false;
+  }
+}
