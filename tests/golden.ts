@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 export const UPDATE = process.env["RENYI_UPDATE"] === "1";
 
-const HEADER = /^==== ([a-z ]+) ====$/;
+const HEADER = /^==== ([a-z0-9_ ./]+) ====$/;
 
 export function readSections(path: string): Map<string, string> {
   const sections = new Map<string, string>();

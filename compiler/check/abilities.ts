@@ -41,6 +41,16 @@ export function lacksAbility(type: Type, ability: Ability, seen: Set<TypeDecl> =
   }
 }
 
+/** How the label under a span says a type lacks the ability. */
+export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
+  equality: "has no equality",
+  compare: "has no order",
+  hash: "has no hash",
+  to_text: "has no text form",
+  to_json: "has no JSON form",
+  from_json: "cannot be read from JSON",
+};
+
 export const ABILITY_USE: Readonly<Record<Ability, string>> = {
   equality: "compared with `is`",
   compare: "ordered (with `<`, `sort by`, `min` or `max`)",

@@ -5,13 +5,13 @@
 
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import { ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
+import { ABILITY_LACK, ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
 import { coveredBy } from "./capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { resolveType } from "./declare.js";
 import { checkExpr } from "./expressions.js";
-import { COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
+import { ABILITY_FUNCTIONS, COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
 import { didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
 import {
   declared,
@@ -318,7 +318,7 @@ function checkLibraryConstraints(ctx: Context, key: string, first: Type, span: S
   if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
     ctx.error("E-TYPE-MISMATCH", span, `\`${key.replace("list.", "").replace("math.", "")}\` works on Int and Float, not on ${typeToText(first)}`, { label: "not a number" });
   }
-  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : undefined;
+  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS[key];
   if (ability !== undefined) requireAbility(ctx, first, ability, span);
 }
 
@@ -327,7 +327,7 @@ export function requireAbility(ctx: Context, type: Type, ability: Ability, span:
   if (bad === undefined) return;
   const inner = typeToText(bad) === typeToText(type) ? "" : `, because it holds ${article(typeToText(bad))}`;
   ctx.error("E-TYPE-ABILITY", span, `${article(typeToText(type))} cannot be ${ABILITY_USE[ability]}${inner}`, {
-    label: `${typeToText(type)} has no ${ability.replace("_", " ")}`,
+    label: `${typeToText(type)} ${ABILITY_LACK[ability]}`,
     notes: [bad.kind === "Function" ? "Functions have no equality, order, hash, text or JSON form." : "Maps, sets and Json have no order."],
   });
 }
@@ -405,7 +405,7 @@ export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: str
     ctx.error("E-CAP-MISSING", span, `\`${calleeName}\` needs \`${wanted}\`, which the needs of ${frame.owner} do not cover`, {
       label: `needs ${wanted}`,
       notes: [frame.grant.length === 0 ? `${capitalise(frame.owner)} has no \`needs\` line, so it may use no capability.` : `${capitalise(frame.owner)} needs ${frame.grant.map((g) => `\`${needToText(g)}\``).join(", ")}.`],
-      hint: `Add \`${wanted}\` to the \`needs\` line of ${frame.owner}${primitive ? `, with a scope if you know it: \`${needExample(need)}\`` : ""}.`,
+      hint: `Add \`${wanted}\` to the \`needs\` line of ${frame.owner}${primitive && needExample(need) !== wanted ? `, with a scope if you know it: \`${needExample(need)}\`` : ""}.`,
     });
   }
 }

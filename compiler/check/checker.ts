@@ -82,7 +82,12 @@ function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, ite
       const defaultValue = p.default === undefined ? undefined : checkExpr(ctx, p.default, type);
       if (defaultValue !== undefined) ctx.expectType(defaultValue.type, type, defaultValue.span, `The default of \`${p.name.name}\``);
       return { p, type, defaultValue };
-    }).map(({ p, type, defaultValue }) => ({ local: ctx.declare(p.name.name, type, false, p.name.span), ...(defaultValue ? { default: defaultValue } : {}) }));
+    }).map(({ p, type, defaultValue }, i) => {
+      // A parameter declared twice is reported once, by the declaration pass.
+      const repeated = item.params.slice(0, i).some((q) => q.name.name === p.name.name);
+      const local = repeated ? { id: -1, name: p.name.name, type, mutable: false, span: p.name.span } : ctx.declare(p.name.name, type, false, p.name.span);
+      return { local, ...(defaultValue ? { default: defaultValue } : {}) };
+    });
     const body = checkBlock(ctx, item.body);
     if (!isCon(sig.returns, "Nothing") && !blockEnds(ctx, item.body)) {
       ctx.error("E-TYPE-NO-RETURN", item.name.span, `\`${sig.name}\` returns ${article(typeToText(sig.returns))}, but not on every path`, {

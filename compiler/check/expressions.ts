@@ -590,9 +590,12 @@ export function checkMatch(ctx: Context, expr: S.Match, asValue: boolean, expect
 }
 
 function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asValue: boolean, valueType: Type, span: Span, owner: "match" | "otherwise"): CArm[] {
+  let patternErrors = 0;
   const checked: CArm[] = arms.map((arm) =>
     ctx.withScope(() => {
+      const before = ctx.diagnostics.length;
       const pattern = checkPattern(ctx, arm.pattern, subject);
+      patternErrors += ctx.diagnostics.length - before;
       if (!asValue) return { pattern, body: checkBlock(ctx, arm.body) };
       const only = arm.body.statements[0];
       if (arm.inline && only !== undefined && only.kind === "ExprStatement") {
@@ -610,6 +613,8 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
       return { pattern, body };
     }),
   );
+  // A pattern in error says nothing reliable about which values are covered.
+  if (patternErrors > 0) return checked;
   const analysis = analyseMatch(subject, checked.map((a) => a.pattern));
   for (const index of analysis.unreachable) {
     ctx.warn("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, "This arm can never be reached: the arms above match every value it would", {

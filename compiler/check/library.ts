@@ -484,3 +484,12 @@ export const COMPARING_FUNCTIONS: ReadonlySet<string> = new Set(["list.sort", "l
 
 /** Library functions whose items must be hashable. */
 export const HASHING_FUNCTIONS: ReadonlySet<string> = new Set(["list.unique", "list.to_set", "list.to_map"]);
+
+/** Library functions whose first type parameter needs another derived ability. */
+export const ABILITY_FUNCTIONS: Readonly<Record<string, "equality" | "to_json" | "from_json">> = {
+  "list.contains": "equality",
+  "list.index_of": "equality",
+  "json.encode": "to_json",
+  "json.decode": "from_json",
+  "database.query": "from_json",
+};
