@@ -12,7 +12,20 @@ import { needToText, typeToText, zonk, type Need, type Type, type TypeDecl } fro
 const TYPE_KEYS = new Set(["type", "of", "returns", "fails", "operand", "failure"]);
 
 function isType(value: unknown): value is Type {
-  return typeof value === "object" && value !== null && "kind" in value && ["Con", "Function", "Param", "Meta", "Error"].includes((value as { kind: string }).kind) && !("span" in value);
+  if (typeof value !== "object" || value === null || !("kind" in value) || "span" in value) return false;
+  switch ((value as { kind: string }).kind) {
+    case "Con":
+      return "args" in value;
+    case "Function":
+      return "returns" in value;
+    case "Param":
+    case "Meta":
+      return "id" in value;
+    case "Error":
+      return Object.keys(value).length === 1;
+    default:
+      return false;
+  }
 }
 
 function isLocal(value: unknown): value is Local {
@@ -46,6 +59,11 @@ export function dumpChecked(node: unknown): string {
 }
 
 function write(node: unknown, indent: string, label: string, lines: string[]): void {
+  if (node === undefined) {
+    // An argument left out of a call: the parameter's default applies.
+    lines.push(`${indent}${label}(default)`);
+    return;
+  }
   const simple = inline(node);
   if (simple !== undefined) {
     lines.push(`${indent}${label}${simple}`);
@@ -57,7 +75,8 @@ function write(node: unknown, indent: string, label: string, lines: string[]): v
     return;
   }
   const object = node as Record<string, unknown>;
-  let head = `${indent}${label}${typeof object["kind"] === "string" ? object["kind"] : ""}`;
+  // Parts without a kind of their own (an arm, a branch, a parameter) show as `-`.
+  let head = `${indent}${label}${typeof object["kind"] === "string" ? object["kind"] : "-"}`;
   const children: [string, unknown][] = [];
   for (const [key, value] of Object.entries(object)) {
     if (key === "kind" || key === "span" || key === "syntax" || value === undefined) continue;
