@@ -14,8 +14,10 @@ const UNORDERED = new Set(["Map", "Set", "Json"]);
  * Type parameters are taken to have every ability; the value they stand for is
  * checked where the generic is used with a concrete type.
  */
-export function lacksAbility(type: Type, ability: Ability, seen: Set<TypeDecl> = new Set()): Type | undefined {
+export function lacksAbility(type: Type, ability: Ability, seen?: Set<TypeDecl>): Type | undefined {
   const t = resolve(type);
+  // Most values checked are of a plain built-in type: answer those without allocating.
+  if (t.kind === "Con" && t.args.length === 0 && t.decl === undefined) return ability === "compare" && UNORDERED.has(t.name) ? t : undefined;
   switch (t.kind) {
     case "Function":
       return t;
@@ -26,12 +28,13 @@ export function lacksAbility(type: Type, ability: Ability, seen: Set<TypeDecl> =
         if (bad !== undefined) return bad;
       }
       const decl = t.decl;
-      if (decl === undefined || seen.has(decl)) return undefined;
-      seen.add(decl);
+      if (decl === undefined || seen?.has(decl)) return undefined;
+      const visited = seen ?? new Set<TypeDecl>();
+      visited.add(decl);
       const map = new Map(decl.params.map((p, i) => [p.id, t.args[i]!] as const));
       const fields = decl.shape === "record" ? decl.fields : decl.cases.flatMap((c) => c.fields);
       for (const field of fields) {
-        const bad = lacksAbility(substitute(field.type, map), ability, seen);
+        const bad = lacksAbility(substitute(field.type, map), ability, visited);
         if (bad !== undefined) return bad;
       }
       return undefined;

@@ -223,8 +223,8 @@ export function resolveType(program: Program, scope: ModuleScope, syntax: S.Type
 }
 
 function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedType, params: ReadonlyMap<string, Type>, diagnostics: Diagnostic[]): Type {
-  const args = syntax.args.map((a) => resolveType(program, scope, a, params, diagnostics));
-  const written = syntax.path.map((p) => p.name).join(".");
+  const args = syntax.args.length === 0 ? [] : syntax.args.map((a) => resolveType(program, scope, a, params, diagnostics));
+  const written = syntax.path.length === 1 ? syntax.path[0]!.name : syntax.path.map((p) => p.name).join(".");
   const arity = (expected: number, make: () => Type): Type => {
     if (args.length === expected) return make();
     diagnostics.push(

@@ -9,7 +9,7 @@ import { resolveType } from "./declare.js";
 import { isIrrefutable } from "./exhaustive.js";
 import { checkCapture, checkCondition, checkExpr, checkMatch, failWith } from "./expressions.js";
 import { checkPattern } from "./patterns.js";
-import { ERROR, fieldsOf, freshMeta, isCon, listOf, pairOf, resolve, TEXT, typeToText, unify, type Type } from "./types.js";
+import { ERROR, fieldsOf, freshMeta, isCon, listOf, pairOf, resolve, sameType, TEXT, typeToText, unify, type Type } from "./types.js";
 
 export function checkBlock(ctx: Context, block: S.Block): CBlock {
   return ctx.withScope(() => ({ statements: block.statements.map((s) => checkStatement(ctx, s)) }));
@@ -213,7 +213,7 @@ export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | und
   const holders = target.kind === "Con" && target.decl?.shape === "variant"
     ? target.decl.cases.filter((c) => {
         const fields = fieldsOf(target.decl!, target.args, c.fields);
-        return fields.length === 1 && typeToText(fields[0]!.type) === typeToText(failure);
+        return fields.length === 1 && sameType(fields[0]!.type, failure);
       })
     : [];
   if (holders.length === 1 && target.kind === "Con" && target.decl !== undefined) {

@@ -230,6 +230,27 @@ function occurs(meta: Meta, type: Type): boolean {
   }
 }
 
+/** Whether two types are the same, without solving anything. */
+export function sameType(a: Type, b: Type): boolean {
+  const x = resolve(a);
+  const y = resolve(b);
+  if (x === y) return true;
+  if (x.kind === "Con" && y.kind === "Con") {
+    return x.name === y.name && x.decl === y.decl && x.args.length === y.args.length && x.args.every((arg, i) => sameType(arg, y.args[i]!));
+  }
+  if (x.kind === "Param" && y.kind === "Param") return x.id === y.id;
+  if (x.kind === "Meta" && y.kind === "Meta") return x.id === y.id;
+  if (x.kind === "Function" && y.kind === "Function") {
+    return (
+      x.params.length === y.params.length &&
+      x.params.every((p, i) => sameType(p, y.params[i]!)) &&
+      sameType(x.returns, y.returns) &&
+      (x.fails === undefined ? y.fails === undefined : y.fails !== undefined && sameType(x.fails, y.fails))
+    );
+  }
+  return false;
+}
+
 /** Whether the type still holds an unsolved inference variable. */
 export function hasMeta(type: Type): boolean {
   const t = resolve(type);
