@@ -177,7 +177,7 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
     }
   }
   if (name.name === "to_text" || name.name === "to_json") return { kind: "ability", ability: name.name, receiver };
-  const moduleName = type.kind === "Con" ? METHOD_MODULES[type.name] : undefined;
+  const moduleName = type.kind === "Con" ? METHOD_MODULES.get(type.name) : undefined;
   const scope = moduleName === undefined ? undefined : ctx.program.library.get(moduleName);
   const sig = scope?.functions.get(name.name);
   if (sig === undefined) {
@@ -318,7 +318,7 @@ function checkLibraryConstraints(ctx: Context, key: string, first: Type, span: S
   if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
     ctx.error("E-TYPE-MISMATCH", span, `\`${key.replace("list.", "").replace("math.", "")}\` works on Int and Float, not on ${typeToText(first)}`, { label: "not a number" });
   }
-  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS[key];
+  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS.get(key);
   if (ability !== undefined) requireAbility(ctx, first, ability, span);
 }
 

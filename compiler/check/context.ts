@@ -6,7 +6,7 @@ import { error, warning, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
 import type { ModuleScope, Program } from "./scope.js";
-import { ERROR, typeToText, unify, type Need, type Type } from "./types.js";
+import { ERROR, resolve, typeToText, unify, type Need, type Type } from "./types.js";
 
 /** One function being checked: a named function, a test, a lambda or a function value. */
 export interface Frame {
@@ -150,6 +150,11 @@ export function article(typeText: string): string {
 }
 
 function conversionHint(actual: Type, expected: Type): { hint?: string } {
+  const fa = resolve(actual);
+  const fe = resolve(expected);
+  if (fa.kind === "Function" && fe.kind === "Function" && fa.fails !== undefined && fe.fails === undefined) {
+    return { hint: "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: `from item in items select f(item) otherwise fail`." };
+  }
   const a = typeToText(actual);
   const e = typeToText(expected);
   if (a === "Int" && e === "Float") return { hint: "Renyi does not convert numbers by itself: write `n.to_float()`." };

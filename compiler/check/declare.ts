@@ -130,7 +130,7 @@ function declareTypes(program: Program, scope: ModuleScope, diagnostics: Diagnos
 }
 
 function isLibraryTypeName(program: Program, name: string): boolean {
-  return BUILTIN_ARITY.has(name) || name in ALIASES || program.prelude.types.has(name);
+  return BUILTIN_ARITY.has(name) || ALIASES.has(name) || program.prelude.types.has(name);
 }
 
 function declareImports(program: Program, source: SourceModule, scope: ModuleScope, diagnostics: Diagnostic[]): void {
@@ -240,11 +240,11 @@ function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedT
     if (param !== undefined) return arity(0, () => param);
     const builtinArity = BUILTIN_ARITY.get(name);
     if (builtinArity !== undefined) return arity(builtinArity, () => builtin(name, args));
-    const alias = ALIASES[name];
+    const alias = ALIASES.get(name);
     if (alias !== undefined) return arity(0, () => resolveAlias(program, alias));
     const decl = scope.types.get(name) ?? program.prelude.types.get(name);
     if (decl !== undefined) return arity(decl.params.length, () => declared(decl, args));
-    const candidates = [...params.keys(), ...BUILTIN_ARITY.keys(), ...Object.keys(ALIASES), ...scope.types.keys(), ...program.prelude.types.keys()];
+    const candidates = [...params.keys(), ...BUILTIN_ARITY.keys(), ...ALIASES.keys(), ...scope.types.keys(), ...program.prelude.types.keys()];
     diagnostics.push(
       error("E-NAME-UNKNOWN-TYPE", syntax.path[0]!.span, `There is no type named \`${name}\``, {
         label: "unknown type",
@@ -331,6 +331,14 @@ export function declareSignature(program: Program, scope: ModuleScope, item: S.F
       diagnostics.push(error("E-NAME-DUPLICATE", param.name.span, `The parameter \`${param.name.name}\` is declared twice`, { hint: "Give each parameter its own name." }));
     }
     seen.add(param.name.name);
+    if (!scope.library && KEYWORD_SET.has(param.name.name)) {
+      diagnostics.push(
+        error("E-NAME-KEYWORD", param.name.span, `\`${param.name.name}\` is a keyword, so the function could never use this parameter`, {
+          label: "a keyword",
+          hint: `Choose another name, such as \`${param.name.name}_value\`.`,
+        }),
+      );
+    }
     const type = resolveType(program, scope, param.type, params, diagnostics);
     const typeArgument = scope.library && param.name.name === "as" && type.kind === "Param";
     sigParams.push({ name: param.name.name, type, ...(param.default ? { default: param.default } : {}), typeArgument });

@@ -6,7 +6,7 @@
 // case the algorithm also builds an example value that no arm covers.
 
 import type { CPattern } from "./checked.js";
-import { fieldsOf, resolve, type Type, type TypeDecl } from "./types.js";
+import { ERROR, fieldsOf, resolve, type Type, type TypeDecl } from "./types.js";
 
 /** A constructor of a type: a variant case, true/false, a pair, a record, [] or a non-empty list, or a literal. */
 interface Ctor {
@@ -43,18 +43,20 @@ function constructors(type: Type): Ctor[] | undefined {
   }
 }
 
-/** The types of a constructor's arguments, for a value of `type`. */
+/** The types of a constructor's arguments, for a value of `type` (unknown ones where the type is in error). */
 function argTypes(ctor: Ctor, type: Type): Type[] {
+  const unknown = (): Type[] => Array<Type>(ctor.arity).fill(ERROR);
   const t = resolve(type);
-  if (t.kind !== "Con") return [];
-  if (ctor === PAIR) return [t.args[0]!, t.args[1]!];
-  if (ctor === CONS) return [t.args[0]!, t];
+  if (t.kind !== "Con") return unknown();
+  if (ctor === PAIR) return t.name === "Pair" ? [t.args[0]!, t.args[1]!] : unknown();
+  if (ctor === CONS) return t.name === "List" ? [t.args[0]!, t] : unknown();
   if (t.decl !== undefined) {
     const decl = t.decl;
-    const fields = decl.shape === "record" ? decl.fields : (decl.cases.find((c) => `case:${decl.name}.${c.name}` === ctor.key)?.fields ?? []);
+    const fields = decl.shape === "record" ? decl.fields : decl.cases.find((c) => `case:${decl.name}.${c.name}` === ctor.key)?.fields;
+    if (fields === undefined || fields.length !== ctor.arity) return unknown();
     return fieldsOf(decl, t.args, fields).map((f) => f.type);
   }
-  return [];
+  return unknown();
 }
 
 const PAIR: Ctor = { key: "pair", arity: 2, show: ([a, b]) => `(${a}, ${b})` };

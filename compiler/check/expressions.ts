@@ -614,7 +614,7 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
     }),
   );
   // A pattern in error says nothing reliable about which values are covered.
-  if (patternErrors > 0) return checked;
+  if (patternErrors > 0 || resolve(subject).kind === "Error") return checked;
   const analysis = analyseMatch(subject, checked.map((a) => a.pattern));
   for (const index of analysis.unreachable) {
     ctx.warn("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, "This arm can never be reached: the arms above match every value it would", {

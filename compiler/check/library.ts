@@ -121,11 +121,11 @@ end
 `;
 
 /** Type names that stand for another type (language.md section 15). */
-export const ALIASES: Readonly<Record<string, string>> = {
-  Path: "Text",
-  Port: "Int",
-  Row: "Map<Text, Json>",
-};
+export const ALIASES: ReadonlyMap<string, string> = new Map([
+  ["Path", "Text"],
+  ["Port", "Int"],
+  ["Row", "Map<Text, Json>"],
+]);
 
 /** Each library module's functions. */
 export const MODULES: Readonly<Record<string, string>> = {
@@ -465,16 +465,16 @@ end
 };
 
 /** The module whose functions a value's methods are (language.md section 15). */
-export const METHOD_MODULES: Readonly<Record<string, string>> = {
-  Text: "text",
-  List: "list",
-  Map: "map",
-  Set: "sets",
-  Int: "math",
-  Float: "math",
-  Json: "json",
-  Instant: "time",
-};
+export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
+  ["Text", "text"],
+  ["List", "list"],
+  ["Map", "map"],
+  ["Set", "sets"],
+  ["Int", "math"],
+  ["Float", "math"],
+  ["Json", "json"],
+  ["Instant", "time"],
+]);
 
 /** Library functions restricted to Int or Float, at their first type parameter. */
 export const NUMERIC_FUNCTIONS: ReadonlySet<string> = new Set(["list.sum", "list.average", "math.abs", "math.min", "math.max"]);
@@ -486,10 +486,10 @@ export const COMPARING_FUNCTIONS: ReadonlySet<string> = new Set(["list.sort", "l
 export const HASHING_FUNCTIONS: ReadonlySet<string> = new Set(["list.unique", "list.to_set", "list.to_map"]);
 
 /** Library functions whose first type parameter needs another derived ability. */
-export const ABILITY_FUNCTIONS: Readonly<Record<string, "equality" | "to_json" | "from_json">> = {
-  "list.contains": "equality",
-  "list.index_of": "equality",
-  "json.encode": "to_json",
-  "json.decode": "from_json",
-  "database.query": "from_json",
-};
+export const ABILITY_FUNCTIONS: ReadonlyMap<string, "equality" | "to_json" | "from_json"> = new Map([
+  ["list.contains", "equality"],
+  ["list.index_of", "equality"],
+  ["json.encode", "to_json"],
+  ["json.decode", "from_json"],
+  ["database.query", "from_json"],
+]);
