@@ -11,6 +11,7 @@ import { loadSource } from "./files.js";
 export interface LoadedModule {
   name: string;
   file: string;
+  text: string;
   syntax: Module;
   syntaxDiagnostics: Diagnostic[];
 }
@@ -42,7 +43,7 @@ export function loadProgram(entryFile: string): LoadedProgram {
       continue;
     }
     const syntax = parseSource(file, loaded.source.text);
-    modules.push({ name, file, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics });
+    modules.push({ name, file, text: loaded.source.text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics });
     for (const imported of importedModules({ name, file, text: loaded.source.text }, syntax.module)) {
       if (!seen.has(imported)) {
         seen.add(imported);

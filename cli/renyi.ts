@@ -6,6 +6,7 @@ import { runCheck } from "./check.js";
 import { runParse } from "./parse.js";
 import { guarded } from "./guarded.js";
 import { VERSION } from "./version.js";
+import { runCommand } from "./run.js";
 
 const cli = cac("renyi");
 
@@ -26,13 +27,20 @@ cli.version(VERSION);
 
 export class UsageError extends Error {}
 
+cli.command("run <file>", "Run a program: renyi run [--fuel N] [--max-depth N] [--timeout S] FILE.ry [program options]");
+
 try {
-  cli.parse(process.argv, { run: false });
+  // Everything after the program's file belongs to the program, so `run` reads its own arguments.
+  if (process.argv[2] === "run") {
+    process.exitCode = await runCommand(process.argv.slice(3));
+  } else {
+    cli.parse(process.argv, { run: false });
   if (cli.matchedCommand === undefined && cli.args.length > 0) {
     throw new UsageError(`\`${cli.args[0]}\` is not a renyi command; see \`renyi --help\``);
   }
-  if (cli.matchedCommand === undefined && !cli.options.help && !cli.options.version) cli.outputHelp();
-  else await cli.runMatchedCommand();
+    if (cli.matchedCommand === undefined && !cli.options.help && !cli.options.version) cli.outputHelp();
+    else await cli.runMatchedCommand();
+  }
 } catch (e) {
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 3;

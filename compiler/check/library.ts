@@ -14,8 +14,8 @@
 /** Types in scope everywhere, unqualified. */
 export const PRELUDE = `
 public type Optional<T> is variant
-  Some(value: T)
   None
+  Some(value: T)
 end
 
 public type Response is record

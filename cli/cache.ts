@@ -1,0 +1,53 @@
+// The compile cache: a compiled program is kept under a key made of the
+// toolchain's version, the runtime it imports and every module's text, so that
+// running an unchanged program again does not compile it again.
+
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export function cacheDirectory(): string {
+  const base = process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi");
+  mkdirSync(base, { recursive: true });
+  return base;
+}
+
+export function cacheKey(parts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) {
+    hash.update(String(part.length));
+    hash.update(":");
+    hash.update(part);
+  }
+  return hash.digest("hex").slice(0, 32);
+}
+
+export function readCached(key: string): { code: string; map: string } | undefined {
+  const dir = cacheDirectory();
+  try {
+    return { code: readFileSync(join(dir, `${key}.mjs`), "utf8"), map: readFileSync(join(dir, `${key}.mjs.map`), "utf8") };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a file whole or not at all: a temporary file, then a rename. */
+export function writeAtomically(path: string, content: string): void {
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, path);
+}
+
+export function writeCached(key: string, code: string, map: string): string {
+  const dir = cacheDirectory();
+  const path = join(dir, `${key}.mjs`);
+  // The map first: a bundle in the cache always has its map.
+  writeAtomically(`${path}.map`, map);
+  writeAtomically(path, code);
+  return path;
+}
+
+export function cachedPath(key: string): string {
+  return join(cacheDirectory(), `${key}.mjs`);
+}

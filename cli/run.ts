@@ -1,0 +1,181 @@
+// `renyi run [renyi options] FILE.ry [program options]`: compile (or take the
+// compiled program from the cache), run it in a worker thread, and report how
+// the run ended with the exit codes of language.md section 14.
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { compileProgram } from "../compiler/index.js";
+import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
+import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
+import { SourceFile } from "../compiler/source.js";
+import { cachedPath, cacheKey, readCached, writeCached } from "./cache.js";
+import { EXIT } from "./exit.js";
+import { loadProgram } from "./program.js";
+import { VERSION } from "./version.js";
+import type { WorkerInput, WorkerOutcome } from "./worker.js";
+
+export interface RunOptions {
+  fuel: number;
+  maxDepth: number;
+  timeoutSeconds: number;
+}
+
+const RUNTIME_URL = new URL("../rtlib/index.js", import.meta.url).href;
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+
+/** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
+export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
+  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60 };
+  const numeric: Record<string, keyof RunOptions> = { "--fuel": "fuel", "--max-depth": "maxDepth", "--timeout": "timeoutSeconds" };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) return { options, file: arg, programArgs: argv.slice(i + 1) };
+    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const key = numeric[name];
+    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N and --timeout SECONDS, before the file` };
+    const value = inline ?? argv[++i];
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) return { problem: `${name} takes a whole number above 0` };
+    options[key] = Number(value);
+  }
+  return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
+}
+
+export async function runCommand(argv: readonly string[]): Promise<number> {
+  const parsed = parseRunArguments(argv);
+  if ("problem" in parsed) {
+    process.stderr.write(`error: ${parsed.problem}\n`);
+    return EXIT.refused;
+  }
+  const compiled = compileWithCache(parsed.file);
+  if ("diagnostics" in compiled) {
+    process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
+    return EXIT.refused;
+  }
+  return runBundle(compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options);
+}
+
+interface Compiled {
+  path: string;
+  map: SourceMapV3;
+  sources: Map<string, SourceFile>;
+}
+
+function compileWithCache(file: string): Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> } {
+  const program = loadProgram(file);
+  if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
+  const key = cacheKey([VERSION, RUNTIME_URL, program.entry, ...program.modules.flatMap((m) => [m.name, m.file, m.text])]);
+  const cached = readCached(key);
+  if (cached !== undefined) return { path: cachedPath(key), map: JSON.parse(cached.map) as SourceMapV3, sources: program.sources };
+  const result = compileProgram(program.modules, { runtime: RUNTIME_URL, entry: program.entry, file: `${key}.mjs` });
+  if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
+  if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
+  const map = JSON.stringify(result.bundle.map);
+  const path = writeCached(key, result.bundle.code + `//# sourceMappingURL=${key}.mjs.map\n`, map);
+  return { path, map: result.bundle.map, sources: program.sources };
+}
+
+/** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
+export function runBundle(path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
+  const cancel = new SharedArrayBuffer(4);
+  const flag = new Int32Array(cancel);
+  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, cancel };
+  const worker = new Worker(WORKER_URL, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } });
+  return new Promise<number>((resolve) => {
+    let settled = false;
+    let forced: NodeJS.Timeout | undefined;
+    const finish = (code: number) => {
+      if (settled) return;
+      settled = true;
+      process.off("SIGINT", interrupt);
+      clearTimeout(deadline);
+      clearTimeout(forced);
+      void worker.terminate();
+      resolve(code);
+    };
+    // Cancellation is a flag the program reads every 1,024 steps and before every effect;
+    // a program stuck where it cannot read it is stopped after a grace period.
+    const cancelRun = (reason: 1 | 2) => {
+      Atomics.store(flag, 0, reason);
+      forced ??= setTimeout(() => {
+        report({ outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 });
+      }, 2000);
+    };
+    const interrupt = () => cancelRun(1);
+    process.on("SIGINT", interrupt);
+    const deadline = setTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
+    const report = (outcome: WorkerOutcome) => {
+      if (settled) return;
+      // Let the worker's last output reach the terminal before the report.
+      setImmediate(() => finish(reportOutcome(outcome, path, map, sources)));
+    };
+    worker.once("message", (outcome: WorkerOutcome) => report(outcome));
+    worker.once("error", (e: Error & { code?: string }) => {
+      const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
+      report({ outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 });
+    });
+    worker.once("exit", () => report({ outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 }));
+  });
+}
+
+function reportOutcome(outcome: WorkerOutcome, path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>): number {
+  switch (outcome.outcome) {
+    case "finished":
+      return EXIT.finished;
+    case "refused":
+      process.stderr.write(`error: ${outcome.message}\n`);
+      return EXIT.refused;
+    case "cancelled":
+      process.stderr.write(outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n");
+      return EXIT.cancelled;
+    case "failed": {
+      process.stderr.write(render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, sources));
+      return EXIT.failed;
+    }
+    case "crashed": {
+      const where = outcome.site ?? siteFromStack(outcome.stack, path, map);
+      process.stderr.write(render(outcome.code, outcome.message, where, sources));
+      if (outcome.code === "E-RT-INTERNAL" && process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
+      return outcome.code === "E-RT-INTERNAL" ? EXIT.crashed : EXIT.crashed;
+    }
+  }
+}
+
+/** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
+function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>): string {
+  const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
+  const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
+  if (m === null || source === undefined) return `error[${code}]: ${message}\n`;
+  const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
+  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message);
+  return renderText([diagnostic], new Map([[source.path, source]]));
+}
+
+/** The .ry position of the first stack frame inside the bundle, through its source map. */
+function siteFromStack(stack: string | undefined, path: string, map: SourceMapV3): string | undefined {
+  if (stack === undefined) return undefined;
+  const url = pathToFileURL(path).href;
+  for (const line of stack.split("\n")) {
+    const at = line.lastIndexOf(url);
+    if (at < 0) continue;
+    const m = /:(\d+):(\d+)\)?$/.exec(line.slice(at + url.length));
+    if (m === null) continue;
+    const found = lookup(map, Number(m[1]) - 1, Number(m[2]) - 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function lookup(map: SourceMapV3, line: number, column: number): string | undefined {
+  const segments = decodeMappings(map)[line];
+  if (segments === undefined || segments.length === 0) return undefined;
+  let best = segments[0]!;
+  for (const s of segments) if (s[0] <= column) best = s;
+  return `${map.sources[best[1]]}:${best[2] + 1}:${best[3] + 1}`;
+}
+
+export function readMap(path: string): SourceMapV3 {
+  return JSON.parse(readFileSync(`${path}.map`, "utf8")) as SourceMapV3;
+}
+
+export { fileURLToPath };

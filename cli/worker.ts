@@ -1,0 +1,67 @@
+// The worker thread a program runs in (architecture.md, "The process model"):
+// it loads the bundle, reads main's arguments, runs main, and reports how the
+// run ended. The main thread keeps signals, the deadline and the terminal.
+
+import { parentPort, workerData } from "node:worker_threads";
+import * as runtime from "../rtlib/index.js";
+import { convertArguments, type MainParameter } from "./arguments.js";
+
+export interface WorkerInput {
+  readonly bundle: string;
+  readonly argv: readonly string[];
+  readonly fuel: number;
+  readonly maxDepth: number;
+  readonly cancel: SharedArrayBuffer;
+}
+
+export type WorkerOutcome =
+  | { outcome: "finished"; steps: number }
+  | { outcome: "failed"; value: string; site?: string; steps: number }
+  | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
+  | { outcome: "cancelled"; reason: string; steps: number }
+  | { outcome: "refused"; message: string };
+
+const input = workerData as WorkerInput;
+
+async function run(): Promise<WorkerOutcome> {
+  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel });
+  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[] };
+  if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
+  const args = convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
+  if (!args.ok) return { outcome: "refused", message: args.message };
+  try {
+    await program.main(...args.values);
+    return { outcome: "finished", steps: runtime.stepsUsed() };
+  } catch (e) {
+    return outcomeOf(e);
+  }
+}
+
+function outcomeOf(e: unknown): WorkerOutcome {
+  const steps = runtime.stepsUsed();
+  if (e instanceof runtime.Failure) {
+    return { outcome: "failed", value: safeText(e.value), ...(e.site ? { site: e.site } : {}), steps };
+  }
+  if (e instanceof runtime.Cancelled) return { outcome: "cancelled", reason: e.reason, steps };
+  if (e instanceof runtime.Crash) {
+    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), steps };
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return { outcome: "crashed", code: "E-RT-DEPTH", message: "calls nested too deeply for the stack", ...(e.stack ? { stack: e.stack } : {}), steps };
+  }
+  const error = e instanceof Error ? e : new Error(String(e));
+  return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
+}
+
+function safeText(value: unknown): string {
+  try {
+    return runtime.toText(value);
+  } catch {
+    return String(value);
+  }
+}
+
+run().then(
+  (outcome) => parentPort!.postMessage(outcome),
+  (e: unknown) => parentPort!.postMessage(outcomeOf(e)),
+);

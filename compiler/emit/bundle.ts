@@ -1,0 +1,119 @@
+// One JavaScript bundle for a whole program: the runtime import, every
+// module's types, every module's code, then the entry's exports; joined with
+// magic-string, under one source map whose mappings point into the .ry files.
+
+import generateModule from "@babel/generator";
+import * as t from "@babel/types";
+import MagicString, { Bundle } from "magic-string";
+import type { Program } from "../check/checked.js";
+import { lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
+import { functionName, modulePrefix } from "../lower/names.js";
+import type { SourceFile } from "../source.js";
+import { encodeMappings, type Segment, type SourceMapV3 } from "./sourcemap.js";
+
+// @babel/generator is CommonJS; its function is the default export's `default` under ESM.
+const generate = ((generateModule as unknown as { default?: typeof generateModule }).default ?? generateModule) as typeof generateModule;
+
+export interface BundleOptions {
+  /** The module specifier the bundle imports the runtime from. */
+  readonly runtime: string;
+  /** The entry module's name. */
+  readonly entry: string;
+  /** The bundle's file name, for the map's `file`. */
+  readonly file: string;
+}
+
+export interface BundleResult {
+  readonly code: string;
+  readonly map: SourceMapV3;
+}
+
+interface Chunk {
+  readonly code: string;
+  /** Babel's mappings for the chunk, with sources as .ry paths. */
+  readonly mappings: { line: number; segments: [number, string, number, number][] }[];
+}
+
+export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!));
+  const runtime = new Set<string>();
+  for (const m of lowered) for (const name of m.runtime) runtime.add(name);
+  const header = printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
+  const chunks: Chunk[] = [
+    { code: header, mappings: [] },
+    ...lowered.map((m) => printMapped(m.types, m, sources)),
+    ...lowered.map((m) => printMapped(m.code, m, sources)),
+    { code: printPlain(t.program(footer(program, lowered, options))), mappings: [] },
+  ];
+  const bundle = new Bundle({ separator: "\n" });
+  for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
+  const code = bundle.toString() + "\n";
+  return { code, map: composeMap(chunks, options.file) };
+}
+
+function runtimeImport(names: string[], specifier: string): t.Statement {
+  return t.importDeclaration(
+    names.map((n) => t.importSpecifier(t.identifier(`$${n}`), t.identifier(n))),
+    t.stringLiteral(specifier),
+  );
+}
+
+function footer(program: Program, lowered: LoweredModule[], options: BundleOptions): t.Statement[] {
+  const out: t.Statement[] = [];
+  const main = program.modules.find((m) => m.name === options.entry)?.functions.find((f) => f.name === "main");
+  if (main !== undefined) {
+    out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(t.identifier(functionName(main.module, main.name)), t.identifier("main"))]));
+    out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainParameters"), mainParameters(main))])));
+  }
+  const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(`${modulePrefix(m.name)}$tests`));
+  out.push(
+    t.exportNamedDeclaration(
+      t.variableDeclaration("const", [t.variableDeclarator(t.identifier("tests"), t.arrayExpression(testLists.map((l) => t.spreadElement(l))))]),
+    ),
+  );
+  void lowered;
+  return out;
+}
+
+function printPlain(ast: t.Program): string {
+  return generate(ast, { comments: false }).code;
+}
+
+function printMapped(statements: t.Statement[], module: LoweredModule, sources: ReadonlyMap<string, SourceFile>): Chunk {
+  const source = [...sources.values()].find((s) => s.path === module.file)!;
+  const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: module.file, comments: false }, { [module.file]: source.text });
+  const decoded = result.decodedMap;
+  const names = decoded?.sources ?? [module.file];
+  const mappings = (decoded?.mappings ?? []).map((segments, line) => ({
+    line,
+    segments: segments.filter((s) => s.length >= 4).map((s) => [s[0], names[s[1]]!, s[2], s[3]] as [number, string, number, number]),
+  }));
+  return { code: result.code, mappings };
+}
+
+/** The bundle's map: each chunk's mappings moved down by the lines before it (chunks are joined whole). */
+function composeMap(chunks: Chunk[], file: string): SourceMapV3 {
+  const sources: string[] = [];
+  const indexOf = (path: string): number => {
+    let i = sources.indexOf(path);
+    if (i < 0) i = sources.push(path) - 1;
+    return i;
+  };
+  const lines: Segment[][] = [];
+  for (const chunk of chunks) {
+    const offset = lines.length;
+    const count = chunk.code.split("\n").length;
+    for (let i = 0; i < count; i++) lines.push([]);
+    for (const { line, segments } of chunk.mappings) {
+      const target = lines[offset + line];
+      if (target === undefined) continue;
+      let lastColumn = -1;
+      for (const [g, path, l, c] of segments) {
+        if (g === lastColumn) continue;
+        target.push([g, indexOf(path), l, c]);
+        lastColumn = g;
+      }
+    }
+  }
+  return { version: 3, file, sources, names: [], mappings: encodeMappings(lines) };
+}

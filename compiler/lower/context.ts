@@ -1,0 +1,97 @@
+// The state of lowering one module: where statements go, the temporaries and
+// runtime names used, the shapes hoisted to the top, and the positions that
+// become source-map mappings.
+
+import * as t from "@babel/types";
+import type { SourceFile, Span } from "../source.js";
+import type { Local } from "../check/checked.js";
+import { localName, modulePrefix } from "./names.js";
+
+export class Lowerer {
+  /** Where lowered statements go; expressions that need statements put them here first. */
+  sink: t.Statement[] = [];
+  private temps = 0;
+  /** Runtime exports this module uses (imported as `$name`). */
+  readonly runtime = new Set<string>();
+  /** Module-level constants (shapes, prelude classes), in order of first use. */
+  readonly hoisted = new Map<string, t.Statement>();
+  /** Names of `var` locals whose list, map or set only they can see (`name$own` tracks it). */
+  readonly owned = new Set<number>();
+  /** The identifier of the failure being handled by the innermost `otherwise` arms. */
+  handling: t.Identifier | undefined;
+  /** Whether the function being lowered is async (effectful). */
+  async = false;
+
+  constructor(
+    readonly module: string,
+    readonly source: SourceFile,
+  ) {}
+
+  /** Gives a node the position of a Renyi span, so the source map points into the .ry file. */
+  at<T extends t.Node>(node: T, span: Span | undefined): T {
+    if (span === undefined || node.loc != null) return node;
+    const start = this.source.position(span.start);
+    const end = this.source.position(span.end);
+    node.loc = {
+      start: { line: start.line, column: start.column - 1, index: span.start },
+      end: { line: end.line, column: end.column - 1, index: span.end },
+      filename: this.source.path,
+      identifierName: undefined,
+    };
+    return node;
+  }
+
+  /** Sets the position on a node and every node under it that has none. */
+  atDeep<T extends t.Node>(node: T, span: Span): T {
+    t.traverseFast(node, (n) => {
+      if (n.loc == null) this.at(n, span);
+    });
+    return node;
+  }
+
+  rt(name: string): t.Identifier {
+    this.runtime.add(name);
+    return t.identifier(`$${name}`);
+  }
+
+  /** `$module.name` of a library module. */
+  lib(module: string, name: string): t.MemberExpression {
+    return t.memberExpression(this.rt(module), t.identifier(name));
+  }
+
+  temp(prefix = "t"): t.Identifier {
+    return t.identifier(`$${prefix}${++this.temps}`);
+  }
+
+  emit(statement: t.Statement): void {
+    this.sink.push(statement);
+  }
+
+  /** Runs `lower` with statements going into a new list, which it returns. */
+  collect(lower: () => void): t.Statement[] {
+    const saved = this.sink;
+    const out: t.Statement[] = [];
+    this.sink = out;
+    try {
+      lower();
+    } finally {
+      this.sink = saved;
+    }
+    return out;
+  }
+
+  /** A module-level constant; its name carries the module's prefix, since modules share one bundle. */
+  hoist(key: string, make: (name: t.Identifier) => t.Statement): t.Identifier {
+    const name = t.identifier(`${key}$${modulePrefix(this.module)}`);
+    if (!this.hoisted.has(name.name)) this.hoisted.set(name.name, make(name));
+    return name;
+  }
+
+  local(local: Local): t.Identifier {
+    return t.identifier(localName(local.name));
+  }
+
+  ownFlag(local: Local): t.Identifier {
+    return t.identifier(`${localName(local.name)}$own`);
+  }
+}

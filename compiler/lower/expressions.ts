@@ -1,0 +1,297 @@
+// Lowering expressions: one function per kind of checked expression.
+//
+// An expression becomes a JavaScript expression; when it needs statements
+// (an `otherwise`, a `match` giving a value, a query) they go into the
+// lowerer's sink before the statement that uses the value, and earlier
+// operands are saved in temporaries so that they still run first.
+
+import * as t from "@babel/types";
+import type { CExpr, Callee } from "../check/checked.js";
+import { resolve, isCon, type Type } from "../check/types.js";
+import type { Lowerer } from "./context.js";
+import { chargeExpression, exprSteps } from "./fuel.js";
+import { functionName, propertyName } from "./names.js";
+import { isPrimitive } from "./patterns.js";
+import { classRef, shapeOf } from "./shapes.js";
+import { lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
+
+export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
+  return lw.at(lowerExprInner(lw, e), e.span);
+}
+
+function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
+  switch (e.kind) {
+    case "Int":
+      return e.value < 0 ? t.unaryExpression("-", t.numericLiteral(-e.value)) : t.numericLiteral(e.value);
+    case "Float":
+      return e.value < 0 || Object.is(e.value, -0) ? t.unaryExpression("-", t.numericLiteral(-e.value)) : t.numericLiteral(e.value);
+    case "Boolean":
+      return t.booleanLiteral(e.value);
+    case "Nothing":
+      return t.nullLiteral();
+    case "Text":
+      return lowerText(lw, e);
+    case "Local":
+      return lowerLocalRead(lw, e);
+    case "FunctionRef":
+      return e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
+    case "CaseValue":
+      return lowerCaseValue(lw, e);
+    case "Call":
+      return lowerCall(lw, e);
+    case "Field":
+      return t.memberExpression(lowerExpr(lw, e.object), t.identifier(propertyName(e.name)));
+    case "Index": {
+      const [object, index] = spillOrder(lw, [e.object, e.index]);
+      return t.callExpression(lw.rt("index"), [object!, index!]);
+    }
+    case "With":
+      return lowerWith(lw, e);
+    case "Unary":
+      return lowerUnary(lw, e);
+    case "Binary":
+      return lowerBinary(lw, e);
+    case "Otherwise":
+      return lowerOtherwise(lw, e);
+    case "List":
+      return t.arrayExpression(spillOrder(lw, e.items));
+    case "Map": {
+      const flat = spillOrder(lw, e.entries.flatMap((x) => [x.key, x.value]));
+      const pairs: t.Expression[] = [];
+      for (let i = 0; i < flat.length; i += 2) pairs.push(t.arrayExpression([flat[i]!, flat[i + 1]!]));
+      return t.newExpression(lw.rt("RMap"), pairs.length === 0 ? [] : [t.arrayExpression(pairs)]);
+    }
+    case "Pair": {
+      const [first, second] = spillOrder(lw, [e.first, e.second]);
+      return t.newExpression(lw.rt("Pair"), [first!, second!]);
+    }
+    case "Lambda":
+      return lowerLambda(lw, e);
+    case "If":
+      return lowerIfValue(lw, e);
+    case "Match":
+      return lowerMatchValue(lw, e);
+    case "Query":
+      return lowerQuery(lw, e);
+    case "TypeValue":
+      return shapeOf(lw, e.of);
+    case "Invalid":
+      throw new Error("an invalid expression reached the code generator");
+  }
+}
+
+// ---- reading names ----
+
+/**
+ * Reading a `var` whose list, map or set it owns gives the value away: from
+ * then on another value may see it, so the next change copies (see statements.ts).
+ * Reads that only look (a length, an item, a comparison) keep it owned.
+ */
+function lowerLocalRead(lw: Lowerer, e: Extract<CExpr, { kind: "Local" }>, borrowing = false): t.Expression {
+  const id = lw.local(e.local);
+  if (borrowing || !lw.owned.has(e.local.id)) return id;
+  return t.sequenceExpression([t.assignmentExpression("=", lw.ownFlag(e.local), t.booleanLiteral(false)), id]);
+}
+
+/** A local read that does not keep the value (the callee only looks at it). */
+export function lowerBorrowed(lw: Lowerer, e: CExpr): t.Expression {
+  return e.kind === "Local" ? lw.at(lowerLocalRead(lw, e, true), e.span) : lowerExpr(lw, e);
+}
+
+function lowerCaseValue(lw: Lowerer, e: Extract<CExpr, { kind: "CaseValue" }>): t.Expression {
+  if (e.decl.module === "prelude" && e.decl.name === "Optional") return lw.rt("NONE");
+  if (e.decl.module === "prelude") return t.newExpression(classRef(lw, e.decl, e.caseName), []);
+  return t.identifier(`${functionName(e.decl.module, e.decl.name)}$${e.caseName}$0`);
+}
+
+// ---- texts ----
+
+function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expression {
+  // Writing a value as text only looks at it.
+  const values = spillOrder(lw, e.parts.filter((p): p is CExpr => typeof p !== "string"), true);
+  const quasis: t.TemplateElement[] = [];
+  const expressions: t.Expression[] = [];
+  let text = "";
+  let v = 0;
+  for (const part of e.parts) {
+    if (typeof part === "string") {
+      text += part;
+      continue;
+    }
+    quasis.push(t.templateElement({ raw: escapeTemplate(text), cooked: text }));
+    text = "";
+    expressions.push(textOf(lw, values[v++]!, part.type));
+  }
+  if (expressions.length === 0) return t.stringLiteral(text);
+  quasis.push(t.templateElement({ raw: escapeTemplate(text), cooked: text }, true));
+  return t.templateLiteral(quasis, expressions);
+}
+
+function escapeTemplate(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\r/g, "\\r");
+}
+
+/** A value as text: Int and Text as they are, Float with its decimal point, the rest by shape. */
+export function textOf(lw: Lowerer, value: t.Expression, type: Type): t.Expression {
+  const r = resolve(type);
+  if (isCon(r, "Text") || isCon(r, "Int") || isCon(r, "Boolean")) return value;
+  if (isCon(r, "Float")) return t.callExpression(lw.rt("floatText"), [value]);
+  return t.callExpression(lw.rt("toText"), [value, shapeOf(lw, type)]);
+}
+
+// ---- operators ----
+
+function lowerUnary(lw: Lowerer, e: Extract<CExpr, { kind: "Unary" }>): t.Expression {
+  // A negative number literal is a number, not a subtraction.
+  if (e.op === "-" && (e.operand.kind === "Int" || e.operand.kind === "Float")) {
+    const value = -e.operand.value;
+    return value < 0 || Object.is(value, -0) ? t.unaryExpression("-", t.numericLiteral(-value)) : t.numericLiteral(value);
+  }
+  const operand = lowerExpr(lw, e.operand);
+  if (e.op === "not") return t.unaryExpression("!", operand);
+  if (isCon(e.type, "Int")) return t.callExpression(lw.rt("isub"), [t.numericLiteral(0), operand]);
+  return t.unaryExpression("-", operand);
+}
+
+const INT_OPS: Record<string, string> = { "+": "iadd", "-": "isub", "*": "imul", "/": "idiv", mod: "imod" };
+
+function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expression {
+  if (e.op === "and" || e.op === "or") return lowerShortCircuit(lw, e);
+  const [left, right] = spillOrder(lw, [e.left, e.right], true);
+  const type = resolve(e.operand);
+  switch (e.op) {
+    case "is":
+    case "is not": {
+      const same = isPrimitive(type) ? t.binaryExpression("===", left!, right!) : t.callExpression(lw.rt("equals"), [left!, right!]);
+      return e.op === "is" ? same : t.unaryExpression("!", same.type === "BinaryExpression" ? t.parenthesizedExpression(same) : same);
+    }
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return t.binaryExpression(e.op, left!, right!);
+      return t.binaryExpression(e.op, t.callExpression(lw.rt("compare"), [left!, right!]), t.numericLiteral(0));
+    case "to":
+      return t.callExpression(lw.rt("rangeInclusive"), [left!, right!]);
+    case "until":
+      return t.callExpression(lw.lib("list", "range"), [left!, right!]);
+    default: {
+      if (isCon(type, "Int")) return t.callExpression(lw.rt(INT_OPS[e.op]!), [left!, right!]);
+      if (isCon(type, "List")) return t.callExpression(lw.rt("concat"), [left!, right!]);
+      if (e.op === "mod") return t.binaryExpression("%", left!, right!);
+      return t.binaryExpression(e.op as "+" | "-" | "*" | "/", left!, right!);
+    }
+  }
+}
+
+/** `a and b`: b runs (and is charged) only when it decides the result. */
+function lowerShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expression {
+  const left = lowerExpr(lw, e.left);
+  let right: t.Expression | undefined;
+  const rightStatements = lw.collect(() => {
+    right = lowerExpr(lw, e.right);
+  });
+  const op = e.op === "and" ? "&&" : "||";
+  const steps = exprSteps(e.right);
+  if (rightStatements.length === 0) return t.logicalExpression(op, left, t.sequenceExpression([chargeExpression(lw, steps), right!]));
+  const temp = lw.temp("b");
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp, left)]));
+  const test = e.op === "and" ? temp : t.unaryExpression("!", temp);
+  lw.emit(t.ifStatement(test, t.blockStatement([t.expressionStatement(chargeExpression(lw, steps)), ...rightStatements, t.expressionStatement(t.assignmentExpression("=", temp, right!))])));
+  return temp;
+}
+
+function lowerIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Expression {
+  const condition = lowerExpr(lw, e.condition);
+  let then: t.Expression | undefined;
+  let otherwise: t.Expression | undefined;
+  const thenStatements = lw.collect(() => (then = lowerExpr(lw, e.then)));
+  const elseStatements = lw.collect(() => (otherwise = lowerExpr(lw, e.else)));
+  const thenSteps = exprSteps(e.then);
+  const elseSteps = exprSteps(e.else);
+  if (thenStatements.length === 0 && elseStatements.length === 0) {
+    return t.conditionalExpression(condition, t.sequenceExpression([chargeExpression(lw, thenSteps), then!]), t.sequenceExpression([chargeExpression(lw, elseSteps), otherwise!]));
+  }
+  const temp = lw.temp("v");
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp)]));
+  const branch = (steps: number, statements: t.Statement[], value: t.Expression) =>
+    t.blockStatement([t.expressionStatement(chargeExpression(lw, steps)), ...statements, t.expressionStatement(t.assignmentExpression("=", temp, value))]);
+  lw.emit(t.ifStatement(condition, branch(thenSteps, thenStatements, then!), branch(elseSteps, elseStatements, otherwise!)));
+  return temp;
+}
+
+function lowerWith(lw: Lowerer, e: Extract<CExpr, { kind: "With" }>): t.Expression {
+  const record = lw.temp("r");
+  const values = spillOrder(lw, [e.record, ...e.updates.map((u) => u.value)]);
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(record, values[0]!)]));
+  const args = e.decl.fields.map((f) => {
+    const i = e.updates.findIndex((u) => u.name === f.name);
+    return i >= 0 ? values[i + 1]! : t.memberExpression(record, t.identifier(propertyName(f.name)));
+  });
+  return t.newExpression(classRef(lw, e.decl), args);
+}
+
+// ---- calls ----
+
+/** Library functions whose list, map or set arguments are only looked at, never kept. */
+const BORROWING = new Set([
+  "list.length", "list.count", "list.is_empty", "list.get", "list.first", "list.last", "list.contains", "list.index_of",
+  "list.sum", "list.average", "list.min", "list.max", "list.any", "list.all", "list.find",
+  "map.get", "map.contains", "map.length", "map.is_empty", "sets.contains", "sets.length", "sets.is_empty",
+  "text.join", "json.encode",
+]);
+
+function lowerCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>): t.Expression {
+  const callee = e.callee;
+  const borrowing = callee.kind === "Library" && BORROWING.has(`${callee.module}.${callee.name}`);
+  const present = e.args.filter((a): a is CExpr => a !== undefined);
+  const calleeValue = callee.kind === "Value" ? [callee.expr] : [];
+  const lowered = spillOrder(lw, [...calleeValue, ...present], borrowing);
+  const fn = callee.kind === "Value" ? lowered.shift()! : undefined;
+  // Arguments in parameter order; a left-out argument is `undefined`, so the parameter's default applies.
+  let k = 0;
+  const args = e.args.map((a) => (a === undefined ? t.identifier("undefined") : lowered[k++]!));
+  while (args.length > 0 && e.args[args.length - 1] === undefined) args.pop();
+  const call = callExpression(lw, e, callee, fn, args);
+  return e.needs.length > 0 && isAwaited(callee) ? t.awaitExpression(call) : call;
+}
+
+function isAwaited(callee: Callee): boolean {
+  return callee.kind === "Function" || callee.kind === "Library" || callee.kind === "Value";
+}
+
+function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee: Callee, fn: t.Expression | undefined, args: t.Expression[]): t.Expression {
+  switch (callee.kind) {
+    case "Function":
+      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), args);
+    case "Value":
+      return t.callExpression(fn!, args);
+    case "Record":
+      return t.newExpression(classRef(lw, callee.decl), args);
+    case "Case":
+      return t.newExpression(classRef(lw, callee.decl, callee.caseName), args);
+    case "Ability":
+      if (callee.ability === "to_text") return textOf(lw, args[0]!, callee.of);
+      if (callee.ability === "to_json") {
+        return t.callExpression(t.memberExpression(t.identifier("JSON"), t.identifier("parse")), [t.callExpression(lw.rt("encodeJson"), [args[0]!, shapeOf(lw, callee.of)])]);
+      }
+      return t.callExpression(lw.rt("decodeJson"), [args[0]!, shapeOf(lw, callee.of)]);
+    case "Library":
+      return libraryCall(lw, e, callee.module, callee.name, args);
+  }
+}
+
+/** Library calls, with the variants the static types choose. */
+function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: string, name: string, args: t.Expression[]): t.Expression {
+  const first = e.args[0]?.type;
+  const itemOfFirst = first !== undefined ? resolve(first) : undefined;
+  const listOfFloat = itemOfFirst?.kind === "Con" && itemOfFirst.name === "List" && isCon(itemOfFirst.args[0]!, "Float");
+  let fn = name;
+  if (module === "list" && name === "sum" && listOfFloat) fn = "sumFloat";
+  if (module === "math" && name === "abs" && first !== undefined && isCon(first, "Float")) fn = "absFloat";
+  if (module === "json" && name === "encode") args = [args[0]!, shapeOf(lw, e.args[0]!.type)];
+  // A library function given an effectful function awaits it: the `...Async` twin.
+  const takesAsync = e.needs.length > 0 && module === "list";
+  if (takesAsync) fn = `${fn}Async`;
+  return t.callExpression(lw.lib(module === "process" ? "process" : module, fn), args);
+}

@@ -1,0 +1,116 @@
+// Fuel (seed 002): one step per statement and per expression node evaluated.
+// A straight-line block's steps are charged once, at its entry; the parts that
+// run only sometimes (a branch, a loop turn, the right side of `and`, a lambda's
+// body, a query's per-row clauses) are charged where and when they run.
+
+import * as t from "@babel/types";
+import type { CBlock, CExpr, CHandler, CStatement } from "../check/checked.js";
+import type { Lowerer } from "./context.js";
+
+/** Steps of an expression that are taken whenever it is evaluated (not its conditional parts). */
+export function exprSteps(e: CExpr | undefined): number {
+  if (e === undefined) return 0;
+  switch (e.kind) {
+    case "Text":
+      return 1 + e.parts.reduce((n, p) => n + (typeof p === "string" ? 0 : exprSteps(p)), 0);
+    case "Call":
+      return 1 + (e.callee.kind === "Value" ? exprSteps(e.callee.expr) : 0) + e.args.reduce((n, a) => n + exprSteps(a), 0);
+    case "Field":
+      return 1 + exprSteps(e.object);
+    case "Index":
+      return 1 + exprSteps(e.object) + exprSteps(e.index);
+    case "With":
+      return 1 + exprSteps(e.record) + e.updates.reduce((n, u) => n + exprSteps(u.value), 0);
+    case "Unary":
+      return 1 + exprSteps(e.operand);
+    case "Binary":
+      // The right side of `and` and `or` is charged when it runs.
+      return 1 + exprSteps(e.left) + (e.op === "and" || e.op === "or" ? 0 : exprSteps(e.right));
+    case "Otherwise":
+      // The handler is charged when a failure reaches it.
+      return 1 + exprSteps(e.expr);
+    case "List":
+      return 1 + e.items.reduce((n, i) => n + exprSteps(i), 0);
+    case "Map":
+      return 1 + e.entries.reduce((n, x) => n + exprSteps(x.key) + exprSteps(x.value), 0);
+    case "Pair":
+      return 1 + exprSteps(e.first) + exprSteps(e.second);
+    case "If":
+      return 1 + exprSteps(e.condition);
+    case "Match":
+      return 1 + exprSteps(e.subject);
+    case "Query":
+      // Each clause is charged per row, where it runs.
+      return 1;
+    default:
+      return 1;
+  }
+}
+
+/** Steps of a statement taken when it runs, not counting the blocks inside it. */
+export function statementSteps(s: CStatement): number {
+  switch (s.kind) {
+    case "Let":
+    case "Var":
+    case "Set":
+      return 1 + exprSteps(s.value);
+    case "If":
+      // The first condition always runs; later ones are charged as they are reached.
+      return 1 + exprSteps(s.branches[0]!.condition);
+    case "ForEach":
+      return 1 + exprSteps(s.iterable);
+    case "While":
+      // The condition is charged each time it is evaluated.
+      return 1;
+    case "Return":
+      return 1 + exprSteps(s.value);
+    case "Fail":
+      return 1 + exprSteps(s.value);
+    case "Crash":
+      return 1 + exprSteps(s.message);
+    case "Check":
+      return 1 + exprSteps(s.condition);
+    case "CheckFails":
+      return 1 + exprSteps(s.expr);
+    case "RunConcurrently":
+      return 1;
+    case "Expr":
+      return 1 + exprSteps(s.expr);
+    default:
+      return 1;
+  }
+}
+
+export function blockSteps(block: CBlock): number {
+  return block.statements.reduce((n, s) => n + statementSteps(s), 0);
+}
+
+export function handlerSteps(handler: CHandler): number {
+  switch (handler.kind) {
+    case "Default":
+      return exprSteps(handler.value);
+    case "Fail":
+      return 1 + exprSteps(handler.value);
+    case "Leave":
+      return statementSteps(handler.statement);
+    case "Arms":
+      return 1;
+  }
+}
+
+/** `if (($S.fuel -= n) < $S.check) $slow();` */
+export function chargeStatement(lw: Lowerer, steps: number): t.Statement | undefined {
+  if (steps <= 0) return undefined;
+  return t.ifStatement(chargeTest(lw, steps), t.expressionStatement(t.callExpression(lw.rt("slow"), [])));
+}
+
+/** `($S.fuel -= n) < $S.check && $slow()`, for inside an expression. */
+export function chargeExpression(lw: Lowerer, steps: number): t.Expression {
+  return t.logicalExpression("&&", chargeTest(lw, steps), t.callExpression(lw.rt("slow"), []));
+}
+
+function chargeTest(lw: Lowerer, steps: number): t.Expression {
+  const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
+  const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
+  return t.binaryExpression("<", t.assignmentExpression("-=", fuel, t.numericLiteral(steps)), check);
+}

@@ -1,0 +1,169 @@
+// Lowering a module: its types to classes with descriptors, its functions and
+// tests to JavaScript functions. Each module gives two parts, its types and its
+// code, so that a bundle can place every module's types before any code.
+
+import * as t from "@babel/types";
+import type { CFunction, CModule, CTest } from "../check/checked.js";
+import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
+import type { SourceFile } from "../source.js";
+import { Lowerer } from "./context.js";
+import { lowerExpr } from "./expressions.js";
+import { functionName, modulePrefix, propertyName, typeName } from "./names.js";
+import { shapeOf } from "./shapes.js";
+import { functionBody } from "./statements.js";
+
+export interface LoweredModule {
+  readonly module: string;
+  readonly file: string;
+  readonly types: t.Statement[];
+  readonly code: t.Statement[];
+  /** Runtime exports the module uses. */
+  readonly runtime: ReadonlySet<string>;
+}
+
+export function lowerModule(module: CModule, source: SourceFile): LoweredModule {
+  const lw = new Lowerer(module.name, source);
+  const types = module.types.flatMap((decl) => lowerType(lw, decl));
+  const functions = module.functions.map((f) => lowerFunction(lw, f));
+  const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
+  const testTable = module.tests.length === 0 ? [] : [testList(module, tests)];
+  const code = [...lw.hoisted.values(), ...functions, ...tests.map((x) => x.declaration), ...testTable];
+  return { module: module.name, file: source.path, types, code, runtime: lw.runtime };
+}
+
+// ---- types ----
+
+function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
+  const params = decl.params;
+  const fieldList = (fields: readonly TypeDecl["fields"][number][]) =>
+    t.arrowFunctionExpression(
+      [],
+      t.arrayExpression(
+        fields.map((f) => t.arrayExpression([t.stringLiteral(f.name), t.stringLiteral(propertyName(f.name)), t.stringLiteral(f.jsonKey), shapeOf(lw, f.type, params)])),
+      ),
+    );
+  const statements: t.Statement[] = [];
+  const lowerClass = (name: string, fields: readonly TypeDecl["fields"][number][]) =>
+    t.classDeclaration(
+      t.identifier(name),
+      null,
+      t.classBody(
+        fields.length === 0
+          ? []
+          : [
+              t.classMethod(
+                "constructor",
+                t.identifier("constructor"),
+                fields.map((f) => t.identifier(`f_${f.name}`)),
+                t.blockStatement(fields.map((f) => t.expressionStatement(t.assignmentExpression("=", t.memberExpression(t.thisExpression(), t.identifier(propertyName(f.name))), t.identifier(`f_${f.name}`))))),
+              ),
+            ],
+      ),
+    );
+  const describe = (cls: string, name: string, written: string, fields: readonly TypeDecl["fields"][number][], variant?: string, index?: number) =>
+    t.variableDeclaration("const", [
+      t.variableDeclarator(
+        t.identifier(`${cls}$d`),
+        t.callExpression(lw.rt("describe"), [t.identifier(cls), t.stringLiteral(name), t.stringLiteral(written), fieldList(fields), ...(variant === undefined ? [] : [t.stringLiteral(variant), t.numericLiteral(index!)])]),
+      ),
+    ]);
+  if (decl.shape === "record") {
+    const cls = typeName(decl.module, decl.name);
+    statements.push(lowerClass(cls, decl.fields), describe(cls, decl.name, decl.name, decl.fields));
+    return statements.map((s) => lw.at(s, decl.span));
+  }
+  decl.cases.forEach((c, index) => {
+    const cls = typeName(decl.module, decl.name, c.name);
+    statements.push(lowerClass(cls, c.fields), describe(cls, c.name, `${decl.name}.${c.name}`, c.fields, decl.name, index));
+    // A case without fields is one shared value.
+    if (c.fields.length === 0) statements.push(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(`${cls}$0`), t.newExpression(t.identifier(cls), []))]));
+  });
+  const variant = typeName(decl.module, decl.name);
+  statements.push(
+    t.variableDeclaration("const", [
+      t.variableDeclarator(
+        t.identifier(`${variant}$d`),
+        t.objectExpression([
+          t.objectProperty(t.identifier("name"), t.stringLiteral(decl.name)),
+          t.objectProperty(t.identifier("cases"), t.arrayExpression(decl.cases.map((c) => t.identifier(`${typeName(decl.module, decl.name, c.name)}$d`)))),
+        ]),
+      ),
+    ]),
+  );
+  return statements.map((s) => lw.at(s, decl.span));
+}
+
+// ---- functions ----
+
+function isEffectful(f: { needs: readonly unknown[] }): boolean {
+  return f.needs.length > 0;
+}
+
+function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
+  lw.async = isEffectful(f);
+  lw.owned.clear();
+  const params = f.params.map((p) => lw.local(p.local));
+  const defaults = lw.collect(() => {
+    for (const p of f.params) {
+      if (p.default === undefined) continue;
+      const id = lw.local(p.local);
+      const statements = lw.collect(() => lw.emit(t.expressionStatement(t.assignmentExpression("=", id, lowerExpr(lw, p.default!)))));
+      lw.emit(lw.atDeep(t.ifStatement(t.binaryExpression("===", id, t.identifier("undefined")), t.blockStatement(statements)), p.default.span));
+    }
+  });
+  const body = functionBody(lw, f.body);
+  body.body.unshift(...defaults);
+  const declaration = t.functionDeclaration(t.identifier(functionName(f.module, f.name)), params, body, false, lw.async);
+  return lw.atDeep(declaration, { ...f.span, end: f.span.start + 8 });
+}
+
+interface LoweredTest {
+  readonly name: string;
+  readonly id: string;
+  readonly test: CTest;
+  readonly declaration: t.Statement;
+}
+
+function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
+  lw.async = true;
+  lw.owned.clear();
+  const id = `${modulePrefix(lw.module)}$test$${index}`;
+  const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [], functionBody(lw, test.body), false, true), { ...test.span, end: test.span.start + 4 });
+  return { name: test.name, id, test, declaration };
+}
+
+function testList(module: CModule, tests: LoweredTest[]): t.Statement {
+  return t.variableDeclaration("const", [
+    t.variableDeclarator(
+      t.identifier(`${modulePrefix(module.name)}$tests`),
+      t.arrayExpression(
+        tests.map((x) =>
+          t.objectExpression([
+            t.objectProperty(t.identifier("name"), t.stringLiteral(x.name)),
+            t.objectProperty(t.identifier("run"), t.identifier(x.id)),
+            t.objectProperty(t.identifier("replays"), x.test.replays === undefined ? t.nullLiteral() : t.stringLiteral(x.test.replays)),
+            t.objectProperty(t.identifier("needs"), t.arrayExpression(x.test.needs.map((g) => t.stringLiteral(g.capability.path.join("."))))),
+          ]),
+        ),
+      ),
+    ),
+  ]);
+}
+
+/** How `main`'s parameters are read from the command line (language.md section 14). */
+export function mainParameters(main: CFunction): t.Expression {
+  return t.arrayExpression(
+    main.params.map((p) => {
+      const r = resolve(p.local.type);
+      const optional = r.kind === "Con" && r.name === "Optional";
+      const inner = optional ? typeToText(r.args[0]!) : typeToText(r);
+      return t.objectExpression([
+        t.objectProperty(t.identifier("name"), t.stringLiteral(p.local.name)),
+        t.objectProperty(t.identifier("type"), t.stringLiteral(inner)),
+        t.objectProperty(t.identifier("optional"), t.booleanLiteral(optional)),
+        t.objectProperty(t.identifier("hasDefault"), t.booleanLiteral(p.default !== undefined)),
+        t.objectProperty(t.identifier("words"), t.booleanLiteral(p.local.name === "arguments" && isCon(r, "List"))),
+      ]);
+    }),
+  );
+}

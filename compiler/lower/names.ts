@@ -1,0 +1,52 @@
+// JavaScript names for Renyi names, in one place.
+//
+// Renyi names never contain `$`, so every name the compiler makes up has one:
+// temporaries (`$t1`), runtime imports (`$iadd`), definitions of a module
+// (`weather$fetch`). That keeps them apart from any local a program declares.
+
+/**
+ * Words a local may not be called in JavaScript's strict mode (ES modules are
+ * strict), and names of JavaScript's own that a local must not hide from the
+ * code the compiler writes around it. A local of one of these names gets `$`
+ * after it.
+ */
+const RESERVED = new Set([
+  "arguments", "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
+  "do", "else", "enum", "eval", "export", "extends", "false", "finally", "for", "function", "if", "implements",
+  "import", "in", "instanceof", "interface", "let", "new", "null", "package", "private", "protected", "public",
+  "return", "static", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with",
+  "yield", "undefined", "NaN", "Infinity", "Object", "Array", "Promise", "Symbol", "Math", "Number", "String",
+  "Boolean", "Error", "JSON", "globalThis", "async", "of", "get", "set", "static",
+]);
+
+export function localName(name: string): string {
+  return RESERVED.has(name) ? `${name}$` : name;
+}
+
+/**
+ * Record fields are properties. A few property names mean something to
+ * JavaScript itself: `__proto__` would set the prototype, `constructor` and the
+ * Object.prototype methods would hide the ones the runtime relies on, and an
+ * object with a `then` function would be taken for a promise by `await`.
+ */
+const SPECIAL_PROPERTIES = new Set([
+  "__proto__", "constructor", "prototype", "then", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+  "propertyIsEnumerable", "toLocaleString", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
+]);
+
+export function propertyName(name: string): string {
+  return SPECIAL_PROPERTIES.has(name) ? `${name}$` : name;
+}
+
+/** A module's definitions are prefixed by its path: `lib/weather` defines `lib$weather$fetch`. */
+export function modulePrefix(module: string): string {
+  return module.replace(/\//g, "$");
+}
+
+export function functionName(module: string, name: string): string {
+  return `${modulePrefix(module)}$${name}`;
+}
+
+export function typeName(module: string, name: string, caseName?: string): string {
+  return `${modulePrefix(module)}$${name}${caseName === undefined ? "" : `$${caseName}`}`;
+}

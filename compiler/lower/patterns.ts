@@ -1,0 +1,84 @@
+// Patterns as JavaScript: a test on a value and the bindings it makes.
+// The value is always a plain identifier or a property of one, so testing it
+// several times evaluates nothing twice.
+
+import * as t from "@babel/types";
+import type { CPattern } from "../check/checked.js";
+import { isCon, resolve, type Type } from "../check/types.js";
+import type { Lowerer } from "./context.js";
+import { propertyName } from "./names.js";
+import { classRef } from "./shapes.js";
+
+export interface PatternCode {
+  /** Conditions that must all hold; empty when the pattern matches every value. */
+  readonly tests: t.Expression[];
+  /** `const name = ...` for each name the pattern binds, valid once the tests hold. */
+  readonly binds: t.Statement[];
+}
+
+export function lowerPattern(lw: Lowerer, pattern: CPattern, value: t.Expression): PatternCode {
+  const tests: t.Expression[] = [];
+  const binds: t.Statement[] = [];
+  walk(lw, pattern, value, tests, binds);
+  return { tests, binds };
+}
+
+function walk(lw: Lowerer, pattern: CPattern, value: t.Expression, tests: t.Expression[], binds: t.Statement[]): void {
+  switch (pattern.kind) {
+    case "Wildcard":
+      return;
+    case "Bind":
+      if (pattern.local.name !== "_") binds.push(t.variableDeclaration("const", [t.variableDeclarator(lw.local(pattern.local), value)]));
+      return;
+    case "Literal":
+      tests.push(t.binaryExpression("===", value, literal(pattern.value)));
+      return;
+    case "Pair":
+      walk(lw, pattern.first, t.memberExpression(value, t.identifier("first")), tests, binds);
+      walk(lw, pattern.second, t.memberExpression(value, t.identifier("second")), tests, binds);
+      return;
+    case "Record":
+      fields(lw, pattern.decl.fields.map((f) => f.name), pattern.args, value, tests, binds);
+      return;
+    case "Case": {
+      const c = pattern.decl.cases.find((x) => x.name === pattern.caseName)!;
+      // A variant with one case needs no test.
+      if (pattern.decl.cases.length > 1) tests.push(t.binaryExpression("instanceof", value, classRef(lw, pattern.decl, pattern.caseName)));
+      fields(lw, c.fields.map((f) => f.name), pattern.args, value, tests, binds);
+      return;
+    }
+    case "List": {
+      const n = pattern.items.length;
+      const length = t.memberExpression(value, t.identifier("length"));
+      tests.push(t.binaryExpression(pattern.rest === undefined ? "===" : ">=", length, t.numericLiteral(n)));
+      pattern.items.forEach((item, i) => walk(lw, item, t.memberExpression(value, t.numericLiteral(i), true), tests, binds));
+      if (pattern.rest !== undefined) {
+        walk(lw, pattern.rest, t.callExpression(t.memberExpression(value, t.identifier("slice")), [t.numericLiteral(n)]), tests, binds);
+      }
+      return;
+    }
+  }
+}
+
+function fields(lw: Lowerer, names: string[], args: readonly CPattern[], value: t.Expression, tests: t.Expression[], binds: t.Statement[]): void {
+  args.forEach((arg, i) => walk(lw, arg, t.memberExpression(value, t.identifier(propertyName(names[i]!))), tests, binds));
+}
+
+export function literal(value: number | string | boolean | null): t.Expression {
+  if (value === null) return t.nullLiteral();
+  if (typeof value === "string") return t.stringLiteral(value);
+  if (typeof value === "boolean") return t.booleanLiteral(value);
+  return value < 0 ? t.unaryExpression("-", t.numericLiteral(-value)) : t.numericLiteral(value);
+}
+
+/** Joins tests with `&&`; `true` when there are none. */
+export function allOf(tests: t.Expression[]): t.Expression {
+  if (tests.length === 0) return t.booleanLiteral(true);
+  return tests.reduce((a, b) => t.logicalExpression("&&", a, b));
+}
+
+/** Types whose values compare with `===` (no structure to look into). */
+export function isPrimitive(type: Type): boolean {
+  const r = resolve(type);
+  return ["Int", "Float", "Text", "Boolean", "Nothing"].some((n) => isCon(r, n));
+}

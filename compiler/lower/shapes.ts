@@ -1,0 +1,65 @@
+// Shapes: the static types the runtime needs to see to render a value
+// (to_text) and to read or write its JSON. Hoisted to the module's top, one
+// constant per distinct type.
+
+import * as t from "@babel/types";
+import { resolve, typeToText, type Type, type TypeDecl } from "../check/types.js";
+import type { Lowerer } from "./context.js";
+import { typeName } from "./names.js";
+
+export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }[] = []): t.Expression {
+  const r = resolve(type);
+  switch (r.kind) {
+    case "Con":
+      break;
+    case "Function":
+      return lw.rt("FUNCTION");
+    case "Param": {
+      const index = params.findIndex((p) => p.id === r.id);
+      return index < 0 ? lw.rt("DYNAMIC") : t.callExpression(lw.rt("shapeParam"), [t.numericLiteral(index)]);
+    }
+    default:
+      return lw.rt("DYNAMIC");
+  }
+  const simple: Record<string, string> = { Int: "INT", Float: "FLOAT", Text: "TEXT", Boolean: "BOOL", Nothing: "NOTHING", Bytes: "BYTES", Json: "JSON_SHAPE" };
+  if (r.args.length === 0 && r.decl === undefined && simple[r.name] !== undefined) return lw.rt(simple[r.name]!);
+  // Shapes inside a declaration's own fields refer to its parameters, so they are not hoisted.
+  const build = (): t.Expression => {
+    const args = r.args.map((a) => shapeOf(lw, a, params));
+    if (r.decl === undefined) {
+      const maker: Record<string, string> = { List: "shapeList", Set: "shapeSet", Map: "shapeMap", Pair: "shapePair" };
+      return t.callExpression(lw.rt(maker[r.name] ?? "shapeList"), args);
+    }
+    const decl = r.decl;
+    return t.callExpression(lw.rt(decl.shape === "record" ? "shapeRecord" : "shapeVariant"), [declRef(lw, decl), t.arrayExpression(args)]);
+  };
+  if (params.length > 0) return build();
+  const key = `$shape_${typeToText(r).replace(/[^A-Za-z0-9]+/g, "_")}`;
+  return lw.hoist(key, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
+}
+
+/** The runtime descriptor of a declared type: a record's TypeDesc, a variant's VariantDesc. */
+export function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
+  if (decl.module === "prelude") {
+    const table = decl.shape === "record" ? "PRELUDE_RECORDS" : "PRELUDE_VARIANTS";
+    return t.memberExpression(lw.rt(table), t.identifier(decl.name));
+  }
+  return t.identifier(`${typeName(decl.module, decl.name)}$d`);
+}
+
+/** The class whose instances are a record, or a case of a variant. */
+export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expression {
+  if (decl.module !== "prelude") return t.identifier(typeName(decl.module, decl.name, caseName));
+  if (decl.name === "Optional") return caseName === "Some" ? lw.rt("Some") : t.memberExpression(t.memberExpression(t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier("Optional")), t.identifier("cases")), t.numericLiteral(0), true), t.identifier("cls"));
+  const key = `$class_${decl.name}${caseName === undefined ? "" : `_${caseName}`}`;
+  return lw.hoist(key, (name) => {
+    const desc = caseName === undefined
+      ? t.memberExpression(lw.rt("PRELUDE_RECORDS"), t.identifier(decl.name))
+      : t.memberExpression(
+          t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier(decl.name)), t.identifier("cases")),
+          t.numericLiteral(decl.cases.findIndex((c) => c.name === caseName)),
+          true,
+        );
+    return t.variableDeclaration("const", [t.variableDeclarator(name, t.memberExpression(desc, t.identifier("cls")))]);
+  });
+}

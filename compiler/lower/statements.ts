@@ -1,0 +1,687 @@
+// Lowering statements, blocks, and the expressions that need statements
+// (`otherwise`, `match` as a value, queries, lambdas): one function per kind.
+
+import * as t from "@babel/types";
+import type { CArm, CBlock, CExpr, CHandler, CPattern, CStatement, Local, Wrap } from "../check/checked.js";
+import { isCon, resolve } from "../check/types.js";
+import type { Lowerer } from "./context.js";
+import { lowerBorrowed, lowerExpr, textOf } from "./expressions.js";
+import { blockSteps, chargeExpression, chargeStatement, exprSteps, handlerSteps, statementSteps } from "./fuel.js";
+import { allOf, lowerPattern } from "./patterns.js";
+import { classRef } from "./shapes.js";
+
+// ---- evaluation order ----
+
+function isConstant(e: t.Expression): boolean {
+  return t.isLiteral(e) && !t.isTemplateLiteral(e);
+}
+
+/**
+ * Lowers expressions that are evaluated left to right. When a later one needs
+ * statements, the earlier ones are saved in temporaries before those
+ * statements, so that they still run first.
+ */
+export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing = false): t.Expression[] {
+  const out: t.Expression[] = [];
+  const ends: number[] = [];
+  let lastWithStatements = -1;
+  exprs.forEach((e, i) => {
+    const before = lw.sink.length;
+    out.push(borrowing ? lowerBorrowed(lw, e) : lowerExpr(lw, e));
+    ends.push(lw.sink.length);
+    if (lw.sink.length > before) lastWithStatements = i;
+  });
+  for (let i = lastWithStatements - 1; i >= 0; i--) {
+    if (isConstant(out[i]!)) continue;
+    const temp = lw.temp();
+    lw.sink.splice(ends[i]!, 0, t.variableDeclaration("const", [t.variableDeclarator(temp, out[i]!)]));
+    out[i] = temp;
+  }
+  return out;
+}
+
+// ---- blocks ----
+
+/** A block: its steps charged at its entry, then its statements. */
+export function lowerBlock(lw: Lowerer, block: CBlock, extraSteps = 0): t.BlockStatement {
+  const statements = lw.collect(() => {
+    const charge = chargeStatement(lw, blockSteps(block) + extraSteps);
+    if (charge !== undefined) lw.emit(charge);
+    for (const s of block.statements) lowerStatement(lw, s);
+  });
+  return t.blockStatement(statements);
+}
+
+export function lowerStatement(lw: Lowerer, s: CStatement): void {
+  const start = lw.sink.length;
+  lowerStatementInner(lw, s);
+  for (let i = start; i < lw.sink.length; i++) lw.atDeep(lw.sink[i]!, s.span);
+}
+
+function lowerStatementInner(lw: Lowerer, s: CStatement): void {
+  switch (s.kind) {
+    case "Let":
+      return lowerLet(lw, s.pattern, s.value);
+    case "Var":
+      return lowerVar(lw, s.local, s.value);
+    case "Set":
+      return lowerSet(lw, s.local, s.value);
+    case "If":
+      return lowerIf(lw, s);
+    case "ForEach":
+      return lowerForEach(lw, s);
+    case "While":
+      return lowerWhile(lw, s);
+    case "Stop":
+      return lw.emit(t.breakStatement());
+    case "Skip":
+      return lw.emit(t.continueStatement());
+    case "Return":
+      return lw.emit(t.returnStatement(s.value === undefined ? null : lowerExpr(lw, s.value)));
+    case "Fail":
+      return lowerFail(lw, s);
+    case "Crash": {
+      const message = lowerExpr(lw, s.message);
+      return lw.emit(t.expressionStatement(t.callExpression(lw.rt("crash"), [message, site(lw, s.span)])));
+    }
+    case "Check":
+      return lowerCheck(lw, s.condition);
+    case "CheckFails":
+      return lowerCheckFails(lw, s.expr, s.pattern);
+    case "RunConcurrently":
+      return lowerRunConcurrently(lw, s.tasks);
+    case "Expr": {
+      if (s.expr.kind === "Match") return lowerMatchStatement(lw, s.expr);
+      const value = lowerExpr(lw, s.expr);
+      return lw.emit(t.expressionStatement(value));
+    }
+  }
+}
+
+/** `file.ry:line:column` of a span, for failure and crash messages. */
+export function site(lw: Lowerer, span: { start: number }): t.StringLiteral {
+  const at = lw.source.position(span.start);
+  return t.stringLiteral(`${lw.source.path}:${at.line}:${at.column}`);
+}
+
+// ---- bindings ----
+
+function lowerLet(lw: Lowerer, pattern: CPattern, value: CExpr): void {
+  const v = lowerExpr(lw, value);
+  if (pattern.kind === "Bind") {
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(pattern.local), v)]));
+    return;
+  }
+  const temp = lw.temp("p");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, v)]));
+  for (const bind of lowerPattern(lw, pattern, temp).binds) lw.emit(bind);
+}
+
+/** Whether a value is made new by the expression, so that a `var` holding it is its only owner. */
+function isFresh(value: CExpr): boolean {
+  switch (value.kind) {
+    case "List":
+    case "Map":
+      return true;
+    case "Binary":
+      return value.op === "+";
+    case "Call":
+      return value.callee.kind === "Library";
+    default:
+      return false;
+  }
+}
+
+function ownable(local: Local): boolean {
+  const r = resolve(local.type);
+  return r.kind === "Con" && (r.name === "List" || r.name === "Map" || r.name === "Set") && r.decl === undefined;
+}
+
+function lowerVar(lw: Lowerer, local: Local, value: CExpr): void {
+  const v = lowerExpr(lw, value);
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.local(local), v)]));
+  if (ownable(local)) {
+    lw.owned.add(local.id);
+    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.ownFlag(local), t.booleanLiteral(isFresh(value)))]));
+  }
+}
+
+/** The library functions that have an in-place twin for a `var` that owns its value. */
+const IN_PLACE: Record<string, string> = {
+  "list.append": "appendInPlace",
+  "map.put": "putInPlace",
+  "map.remove": "removeInPlace",
+  "sets.add": "addInPlace",
+  "sets.remove": "removeInPlace",
+};
+
+/**
+ * `set v to v + more`, `set m to m.put(k, x)` and the like change the value in
+ * place when `v` is its only owner (spec/runtime.md, "Value semantics"), so
+ * that building a list in a loop is linear, not quadratic. Otherwise they copy,
+ * and `v` owns the copy.
+ */
+function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
+  const target = lw.local(local);
+  if (!lw.owned.has(local.id)) {
+    lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
+    return;
+  }
+  const flag = lw.ownFlag(local);
+  const inPlace = inPlaceForm(lw, local, value);
+  if (inPlace !== undefined) {
+    lw.emit(
+      t.ifStatement(
+        flag,
+        t.expressionStatement(inPlace.inPlace),
+        t.blockStatement([t.expressionStatement(t.assignmentExpression("=", target, inPlace.copy)), t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(true)))]),
+      ),
+    );
+    return;
+  }
+  lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
+  lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(isFresh(value)))));
+}
+
+function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
+  const target = lw.local(local);
+  const isSelf = (e: CExpr | undefined) => e !== undefined && e.kind === "Local" && e.local.id === local.id;
+  if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List")) {
+    const more = lowerExpr(lw, value.right);
+    const temp = lw.temp("m");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, more)]));
+    return {
+      inPlace: t.callExpression(lw.rt("appendInPlace"), [target, temp]),
+      copy: t.callExpression(lw.rt("concat"), [target, temp]),
+    };
+  }
+  if (value.kind === "Call" && value.callee.kind === "Library" && isSelf(value.args[0])) {
+    const key = `${value.callee.module}.${value.callee.name}`;
+    const twin = IN_PLACE[key];
+    if (twin === undefined) return undefined;
+    const rest = spillOrder(lw, value.args.slice(1).filter((a): a is CExpr => a !== undefined));
+    const temps = rest.map((r) => {
+      const temp = lw.temp("m");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, r)]));
+      return temp;
+    });
+    const module = key === "list.append" ? "list" : value.callee.module;
+    return {
+      inPlace: key === "list.append" ? t.callExpression(lw.rt("appendInPlace"), [target, t.arrayExpression(temps)]) : t.callExpression(lw.lib(module, twin), [target, ...temps]),
+      copy: t.callExpression(lw.lib(module, value.callee.name), [target, ...temps]),
+    };
+  }
+  return undefined;
+}
+
+// ---- control flow ----
+
+function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
+  // Conditions after the first run (and are charged) only when reached.
+  const build = (i: number): t.Statement => {
+    const branch = s.branches[i]!;
+    const condition = lowerExpr(lw, branch.condition);
+    const body = lowerBlock(lw, branch.body);
+    let alternate: t.Statement | null = null;
+    if (i + 1 < s.branches.length) {
+      const next = s.branches[i + 1]!;
+      const statements = lw.collect(() => {
+        const charge = chargeStatement(lw, exprSteps(next.condition));
+        if (charge !== undefined) lw.emit(charge);
+        lw.emit(build(i + 1));
+      });
+      alternate = t.blockStatement(statements);
+    } else if (s.elseBody !== undefined) {
+      alternate = lowerBlock(lw, s.elseBody);
+    }
+    return t.ifStatement(condition, body, alternate);
+  };
+  lw.emit(build(0));
+}
+
+function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>): void {
+  const iterable = lowerExpr(lw, s.iterable);
+  const r = resolve(s.iterable.type);
+  const source =
+    r.kind === "Con" && r.name === "Map"
+      ? t.callExpression(t.memberExpression(t.callExpression(t.memberExpression(t.identifier("Array"), t.identifier("from")), [t.callExpression(t.memberExpression(iterable, t.identifier("entries")), [])]), t.identifier("map")), [t.arrowFunctionExpression([t.arrayPattern([t.identifier("k"), t.identifier("v")])], t.newExpression(lw.rt("Pair"), [t.identifier("k"), t.identifier("v")]))])
+      : r.kind === "Con" && r.name === "Set"
+        ? t.callExpression(t.memberExpression(iterable, t.identifier("values")), [])
+        : iterable;
+  const item = lw.temp("i");
+  const body = lowerBlock(lw, s.body);
+  const binds = lowerPattern(lw, s.pattern, item).binds;
+  lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), source, t.blockStatement([...binds, ...body.body])));
+}
+
+function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): void {
+  // while (true) { charge the condition; if (!condition) break; body }
+  const statements = lw.collect(() => {
+    const charge = chargeStatement(lw, exprSteps(s.condition));
+    if (charge !== undefined) lw.emit(charge);
+    const condition = lowerExpr(lw, s.condition);
+    lw.emit(t.ifStatement(t.unaryExpression("!", condition), t.breakStatement()));
+  });
+  const body = lowerBlock(lw, s.body);
+  lw.emit(t.whileStatement(t.booleanLiteral(true), t.blockStatement([...statements, ...body.body])));
+}
+
+// ---- failures ----
+
+function failure(lw: Lowerer, value: t.Expression, at: t.Expression): t.Expression {
+  return t.newExpression(lw.rt("Failure"), [value, at]);
+}
+
+function wrapped(lw: Lowerer, wrap: Wrap, value: t.Expression): t.Expression {
+  return t.newExpression(classRef(lw, wrap.decl, wrap.caseName), [value]);
+}
+
+function lowerFail(lw: Lowerer, s: Extract<CStatement, { kind: "Fail" }>): void {
+  if (s.value !== undefined) {
+    lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, s.value), site(lw, s.span))));
+    return;
+  }
+  // A bare `fail` in `otherwise` arms passes on the failure being handled.
+  const handled = lw.handling!;
+  lw.emit(passOn(lw, handled, s.wrap));
+}
+
+/** Throws the caught failure again, wrapped when the function's failure type asks for it. */
+function passOn(lw: Lowerer, caught: t.Identifier, wrap: Wrap | undefined): t.Statement {
+  if (wrap === undefined) return t.throwStatement(caught);
+  const value = t.memberExpression(caught, t.identifier("value"));
+  const at = t.memberExpression(caught, t.identifier("site"));
+  return t.throwStatement(failure(lw, wrapped(lw, wrap, value), at));
+}
+
+/**
+ * `expr otherwise HANDLER` becomes
+ *   let $o; try { $o = expr } catch ($e) { if (!($e instanceof $Failure)) throw $e; HANDLER }
+ * with `error` bound to the failure's value in the handler.
+ */
+export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise" }>): t.Expression {
+  const result = lw.temp("o");
+  const caught = lw.temp("e");
+  let value: t.Expression | undefined;
+  const tryStatements = lw.collect(() => {
+    value = lowerExpr(lw, e.expr);
+  });
+  tryStatements.push(t.expressionStatement(t.assignmentExpression("=", result, value!)));
+  const handler = lw.collect(() => {
+    lw.emit(t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)));
+    // The failure is first placed where the call that failed was made.
+    lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
+    const charge = chargeStatement(lw, handlerSteps(e.handler));
+    if (charge !== undefined) lw.emit(charge);
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
+    lowerHandler(lw, e.handler, result, caught);
+  });
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
+  lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
+  return result;
+}
+
+function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caught: t.Identifier): void {
+  switch (handler.kind) {
+    case "Fail":
+      if (handler.value !== undefined) {
+        lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, handler.value), t.memberExpression(caught, t.identifier("site")))));
+      } else {
+        lw.emit(passOn(lw, caught, handler.wrap));
+      }
+      return;
+    case "Default":
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", result, lowerExpr(lw, handler.value))));
+      return;
+    case "Leave":
+      lowerStatement(lw, handler.statement);
+      return;
+    case "Arms": {
+      const saved = lw.handling;
+      lw.handling = caught;
+      try {
+        const subject = lw.temp("f");
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, t.memberExpression(caught, t.identifier("value")))]));
+        lowerArms(lw, handler.arms, subject, result, () => t.throwStatement(caught));
+      } finally {
+        lw.handling = saved;
+      }
+    }
+  }
+}
+
+// ---- match ----
+
+/**
+ * Arms in order: the first whose pattern matches runs. `result`, when given,
+ * receives the value of arms that give one. `otherwise` is what happens when no
+ * arm matches (only a value outside the checked type, such as Guarded).
+ */
+function lowerArms(lw: Lowerer, arms: readonly CArm[], subject: t.Identifier, result: t.Identifier | undefined, otherwise: () => t.Statement): void {
+  let chain: t.Statement = otherwise();
+  for (let i = arms.length - 1; i >= 0; i--) {
+    const arm = arms[i]!;
+    const code = lowerPattern(lw, arm.pattern, subject);
+    const body = lw.collect(() => {
+      for (const bind of code.binds) lw.emit(bind);
+      const steps = blockSteps(arm.body) + (arm.value === undefined ? 0 : exprSteps(arm.value));
+      const charge = chargeStatement(lw, steps);
+      if (charge !== undefined) lw.emit(charge);
+      for (const s of arm.body.statements) lowerStatement(lw, s);
+      if (arm.value !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", result!, lowerExpr(lw, arm.value))));
+    });
+    chain = code.tests.length === 0 ? t.blockStatement(body) : t.ifStatement(allOf(code.tests), t.blockStatement(body), chain);
+  }
+  lw.emit(chain);
+}
+
+function noArmMatched(lw: Lowerer, span: { start: number }): t.Statement {
+  return t.expressionStatement(t.callExpression(lw.rt("crash"), [t.stringLiteral("no arm of the match fits the value"), site(lw, span)]));
+}
+
+function lowerMatchStatement(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }>): void {
+  const subject = lw.temp("s");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, lowerExpr(lw, e.subject))]));
+  lowerArms(lw, e.arms, subject, undefined, () => noArmMatched(lw, e.span));
+}
+
+export function lowerMatchValue(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }>): t.Expression {
+  const subject = lw.temp("s");
+  const result = lw.temp("v");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, lowerExpr(lw, e.subject))]));
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
+  lowerArms(lw, e.arms, subject, result, () => noArmMatched(lw, e.span));
+  return result;
+}
+
+// ---- tests ----
+
+function lowerCheck(lw: Lowerer, condition: CExpr): void {
+  // `check a is b` shows both sides when it fails.
+  if (condition.kind === "Binary" && (condition.op === "is" || condition.op === "is not")) {
+    const left = lw.temp("l");
+    const right = lw.temp("r");
+    const [l, r] = spillOrder(lw, [condition.left, condition.right]);
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(left, l!), t.variableDeclarator(right, r!)]));
+    const same = t.callExpression(lw.rt("equals"), [left, right]);
+    const holds = condition.op === "is" ? same : t.unaryExpression("!", same);
+    lw.emit(
+      t.ifStatement(
+        t.unaryExpression("!", holds),
+        t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral(condition.op), textOf(lw, left, condition.left.type), textOf(lw, right, condition.right.type), site(lw, condition.span)])),
+      ),
+    );
+    return;
+  }
+  const value = lowerExpr(lw, condition);
+  lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span)]))));
+}
+
+function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern): void {
+  const caught = lw.temp("e");
+  const tryStatements = lw.collect(() => lw.emit(t.expressionStatement(lowerExpr(lw, expr))));
+  tryStatements.push(t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails"), t.stringLiteral(""), t.stringLiteral(""), site(lw, expr.span)])));
+  const code = lowerPattern(lw, pattern, t.memberExpression(caught, t.identifier("value")));
+  const handler = [
+    t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)),
+    t.ifStatement(
+      t.unaryExpression("!", allOf(code.tests)),
+      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span)])),
+    ),
+  ];
+  // The check's own failure must not be caught as the expression's: it is a Crash, not a Failure.
+  lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
+}
+
+// ---- concurrency ----
+
+/** Each statement runs as a task; what they bind is declared before and assigned by the task. */
+function lowerRunConcurrently(lw: Lowerer, tasks: readonly CStatement[]): void {
+  const bound: Local[] = [];
+  for (const task of tasks) if (task.kind === "Let") collectLocals(task.pattern, bound);
+  if (bound.length > 0) lw.emit(t.variableDeclaration("let", bound.map((l) => t.variableDeclarator(lw.local(l)))));
+  const bodies = tasks.map((task) => {
+    const statements = lw.collect(() => {
+      const charge = chargeStatement(lw, statementSteps(task));
+      if (charge !== undefined) lw.emit(charge);
+      if (task.kind === "Let") {
+        const value = lowerExpr(lw, task.value);
+        const temp = lw.temp("p");
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, value)]));
+        const locals: Local[] = [];
+        collectLocals(task.pattern, locals);
+        const code = lowerPattern(lw, task.pattern, temp);
+        // Bind into block-scoped names, then copy them out to the declared ones.
+        const inner = code.binds.map((b) => {
+          const decl = b as t.VariableDeclaration;
+          const id = decl.declarations[0]!.id as t.Identifier;
+          return t.expressionStatement(t.assignmentExpression("=", t.identifier(id.name), decl.declarations[0]!.init!));
+        });
+        for (const s of inner) lw.emit(s);
+      } else {
+        lowerStatement(lw, task);
+      }
+    });
+    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement(statements), true), []);
+  });
+  lw.emit(t.expressionStatement(t.awaitExpression(t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(bodies)]))));
+}
+
+function collectLocals(pattern: CPattern, out: Local[]): void {
+  switch (pattern.kind) {
+    case "Bind":
+      out.push(pattern.local);
+      return;
+    case "Pair":
+      collectLocals(pattern.first, out);
+      collectLocals(pattern.second, out);
+      return;
+    case "Record":
+    case "Case":
+      pattern.args.forEach((a) => collectLocals(a, out));
+      return;
+    case "List":
+      pattern.items.forEach((a) => collectLocals(a, out));
+      if (pattern.rest) collectLocals(pattern.rest, out);
+      return;
+    default:
+      return;
+  }
+}
+
+// ---- functions as values ----
+
+export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>): t.Expression {
+  const isAsync = e.needs.length > 0;
+  const savedAsync = lw.async;
+  const savedOwned = new Set(lw.owned);
+  lw.async = isAsync;
+  lw.owned.clear();
+  try {
+    const body = functionBody(lw, e.body);
+    return t.arrowFunctionExpression(e.params.map((p) => lw.local(p)), body, isAsync);
+  } finally {
+    lw.async = savedAsync;
+    lw.owned.clear();
+    for (const id of savedOwned) lw.owned.add(id);
+  }
+}
+
+/**
+ * A function's body: the depth check on entry, the block, and the depth given
+ * back however the function ends (a return, a failure, a crash).
+ */
+export function functionBody(lw: Lowerer, body: CBlock): t.BlockStatement {
+  const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
+  const enter = t.ifStatement(
+    t.binaryExpression(">", t.updateExpression("++", depth, true), t.memberExpression(lw.rt("S"), t.identifier("maxDepth"))),
+    t.expressionStatement(t.callExpression(lw.rt("tooDeep"), [])),
+  );
+  const block = lowerBlock(lw, body);
+  return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
+}
+
+// ---- queries ----
+
+/**
+ * A query runs clause by clause over rows: each row holds the names bound so
+ * far. Runs of `from`, `where` and `let` become nested loops; `sort`, `group`,
+ * `take` and `drop` work on the rows gathered so far; `select` makes the list.
+ */
+export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t.Expression {
+  let names: Local[] = [];
+  let rows: t.Identifier | undefined;
+  let i = 0;
+  const clauses = e.clauses;
+  const rowOf = (ls: Local[]) => t.arrayExpression(ls.map((l) => lw.local(l)));
+  const unpack = (row: t.Expression, ls: Local[]): t.Statement[] =>
+    ls.length === 0 ? [] : [t.variableDeclaration("const", [t.variableDeclarator(t.arrayPattern(ls.map((l) => lw.local(l))), row)])];
+  while (i < clauses.length) {
+    const clause = clauses[i]!;
+    if (clause.kind === "From" || clause.kind === "Where" || clause.kind === "Let") {
+      // A run of row-wise clauses: nested loops pushing the rows they produce.
+      const run: typeof clauses = [];
+      while (i < clauses.length && ["From", "Where", "Let"].includes(clauses[i]!.kind)) run.push(clauses[i++]!);
+      const out = lw.temp("rows");
+      const before = names;
+      const inner = lw.collect(() => {
+        const after = [...names];
+        const nest = (k: number): t.Statement[] =>
+          lw.collect(() => {
+            if (k === run.length) {
+              lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(out, t.identifier("push")), [rowOf(after)])));
+              return;
+            }
+            const c = run[k]!;
+            if (c.kind === "From") {
+              const source = lowerExpr(lw, c.source);
+              const item = lw.temp("i");
+              const locals: Local[] = [];
+              collectLocals(c.pattern, locals);
+              after.push(...locals);
+              const code = lowerPattern(lw, c.pattern, item);
+              const charge = chargeStatement(lw, 1);
+              const body = [...(charge ? [charge] : []), ...code.binds, ...nest(k + 1)];
+              lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(body)));
+            } else if (c.kind === "Where") {
+              const charge = chargeStatement(lw, exprSteps(c.condition));
+              if (charge) lw.emit(charge);
+              const condition = lowerExpr(lw, c.condition);
+              lw.emit(t.ifStatement(condition, t.blockStatement(nest(k + 1))));
+            } else if (c.kind === "Let") {
+              const charge = chargeStatement(lw, exprSteps(c.value));
+              if (charge) lw.emit(charge);
+              after.push(c.local);
+              lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
+              for (const s of nest(k + 1)) lw.emit(s);
+            }
+          });
+        const body = nest(0);
+        if (rows === undefined) {
+          for (const s of body) lw.emit(s);
+        } else {
+          const row = lw.temp("row");
+          lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement([...unpack(row, before), ...body])));
+        }
+        names = after;
+      });
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(out, t.arrayExpression([]))]));
+      for (const s of inner) lw.emit(s);
+      rows = out;
+      continue;
+    }
+    i++;
+    const row = t.identifier("$row");
+    const source = rows ?? t.arrayExpression([t.arrayExpression([])]);
+    const next = lw.temp("rows");
+    switch (clause.kind) {
+      case "Sort": {
+        const keyBody = lw.collect(() => {
+          for (const s of unpack(row, names)) lw.emit(s);
+          const charge = chargeStatement(lw, clause.keys.reduce((n, k) => n + exprSteps(k.value), 0));
+          if (charge) lw.emit(charge);
+          lw.emit(t.returnStatement(t.arrayExpression(clause.keys.map((k) => lowerExpr(lw, k.value)))));
+        });
+        lw.emit(
+          t.variableDeclaration("const", [
+            t.variableDeclarator(next, t.callExpression(lw.rt("sortRows"), [source, t.arrowFunctionExpression([row], t.blockStatement(keyBody)), t.arrayExpression(clause.keys.map((k) => t.booleanLiteral(k.descending)))])),
+          ]),
+        );
+        break;
+      }
+      case "Group": {
+        const keyBody = lw.collect(() => {
+          for (const s of unpack(row, names)) lw.emit(s);
+          const charge = chargeStatement(lw, exprSteps(clause.key));
+          if (charge) lw.emit(charge);
+          lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
+        });
+        // A group's items are the values of the latest `from` (the row's last source item).
+        const itemIndex = lastFromIndex(e.clauses.slice(0, i), names);
+        const grouped = t.callExpression(lw.rt("groupBy"), [
+          source,
+          t.arrowFunctionExpression([row], t.blockStatement(keyBody)),
+          t.arrowFunctionExpression([row], itemIndex.length === 1 ? t.memberExpression(row, t.numericLiteral(itemIndex[0]!), true) : t.newExpression(lw.rt("Pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true)))),
+        ]);
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(grouped, t.identifier("map")), [t.arrowFunctionExpression([t.identifier("$g")], t.arrayExpression([t.identifier("$g")]))]))]));
+        names = [clause.into];
+        break;
+      }
+      case "Take":
+      case "Drop": {
+        const count = lowerExpr(lw, clause.count);
+        const args = clause.kind === "Take" ? [t.numericLiteral(0), t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), count])] : [t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), count])];
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(source, t.identifier("slice")), args))]));
+        break;
+      }
+    }
+    rows = next;
+  }
+  return lowerSelect(lw, e, rows!, names, unpack);
+}
+
+/** Which row positions hold the latest `from`'s bound names (its item, for groups). */
+function lastFromIndex(clauses: Extract<CExpr, { kind: "Query" }>["clauses"], names: Local[]): number[] {
+  for (let i = clauses.length - 1; i >= 0; i--) {
+    const c = clauses[i]!;
+    if (c.kind === "From") {
+      const locals: Local[] = [];
+      collectLocals(c.pattern, locals);
+      const idx = locals.map((l) => names.indexOf(l)).filter((j) => j >= 0);
+      return idx.length === 0 ? [0] : idx;
+    }
+  }
+  return [0];
+}
+
+function iterableOf(lw: Lowerer, source: t.Expression, syntax: CExpr): t.Expression {
+  const r = resolve(syntax.type);
+  if (r.kind === "Con" && r.name === "Set") return t.callExpression(t.memberExpression(source, t.identifier("values")), []);
+  if (r.kind === "Con" && r.name === "Map") {
+    return t.callExpression(t.memberExpression(t.callExpression(t.memberExpression(t.identifier("Array"), t.identifier("from")), [t.callExpression(t.memberExpression(source, t.identifier("entries")), [])]), t.identifier("map")), [t.arrowFunctionExpression([t.arrayPattern([t.identifier("k"), t.identifier("v")])], t.newExpression(lw.rt("Pair"), [t.identifier("k"), t.identifier("v")]))]);
+  }
+  return source;
+}
+
+function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.Identifier, names: Local[], unpack: (row: t.Expression, ls: Local[]) => t.Statement[]): t.Expression {
+  const row = lw.temp("row");
+  const result = lw.temp("q");
+  const body = lw.collect(() => {
+    for (const s of unpack(row, names)) lw.emit(s);
+    const charge = chargeStatement(lw, exprSteps(e.select));
+    if (charge) lw.emit(charge);
+    const value = lowerExpr(lw, e.select);
+    lw.emit(e.concurrently !== undefined ? t.returnStatement(value) : t.expressionStatement(t.callExpression(t.memberExpression(result, t.identifier("push")), [value])));
+  });
+  if (e.concurrently !== undefined) {
+    const limit = t.numericLiteral(e.concurrently.limit ?? 1_000_000);
+    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.awaitExpression(t.callExpression(lw.rt("mapConcurrent"), [rows, limit, t.arrowFunctionExpression([row], t.blockStatement(body), true)])))]));
+  } else {
+    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.arrayExpression([]))]));
+    lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement(body)));
+  }
+  if (e.distinct) lw.emit(t.expressionStatement(t.assignmentExpression("=", result, t.callExpression(lw.rt("distinct"), [result]))));
+  return result;
+}
+
+export { chargeExpression };

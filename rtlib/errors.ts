@@ -1,0 +1,69 @@
+// How a run stops early. A failure is a value the program handles with
+// `otherwise` (thrown as a Failure, which is not an Error: it carries no
+// stack, so failing is cheap). A crash ends the run: `crash with`, a limit, a
+// runtime check; it is an Error so that its stack can be mapped to a .ry line.
+
+export class Failure {
+  constructor(
+    readonly value: unknown,
+    /** Where the failure was raised, `file.ry:line:column`, once known. */
+    public site?: string,
+  ) {}
+}
+
+/** The runtime errors and their codes (spec/runtime.md has the table). */
+export type CrashCode =
+  | "E-RT-CRASH"
+  | "E-RT-OVERFLOW"
+  | "E-RT-DIVISION"
+  | "E-RT-INDEX"
+  | "E-RT-FUEL"
+  | "E-RT-DEPTH"
+  | "E-RT-LIMIT-COLLECTION"
+  | "E-RT-LIMIT-HOST-CALLS"
+  | "E-RT-UNHANDLED"
+  | "E-RT-CHECK"
+  | "E-RT-PERMISSION"
+  | "E-RT-INTERNAL";
+
+export type CrashKind = "crash" | "limit" | "internal";
+
+export class Crash extends Error {
+  constructor(
+    readonly code: CrashCode,
+    message: string,
+    readonly kind: CrashKind = "crash",
+    /** `file.ry:line:column` when the compiled code knows it; otherwise the stack is mapped. */
+    public site?: string,
+  ) {
+    super(message);
+    this.name = "Crash";
+  }
+}
+
+/** Thrown when the run is cancelled (Ctrl-C, the deadline); it ends the run `cancelled`. */
+export class Cancelled extends Error {
+  constructor(readonly reason: "interrupt" | "timeout") {
+    super(reason === "timeout" ? "the run reached its time limit" : "the run was interrupted");
+    this.name = "Cancelled";
+  }
+}
+
+export function crash(message: unknown, site?: string): never {
+  throw new Crash("E-RT-CRASH", String(message), "crash", site);
+}
+
+export function isFailure(e: unknown): e is Failure {
+  return e instanceof Failure;
+}
+
+/** A `check` that does not hold: the test fails, naming both sides. */
+export function checkFailed(kind: string, left: string, right: string, site: string): never {
+  const message =
+    kind === "is" ? `check failed: ${left} is not ${right}`
+    : kind === "is not" ? `check failed: both sides are ${left}`
+    : kind === "fails" ? "check failed: the call did not fail"
+    : kind === "fails with" ? `check failed: the call failed with ${left}, which the pattern does not match`
+    : "check failed: the condition is false";
+  throw new Crash("E-RT-CHECK", message, "crash", site);
+}

@@ -1,0 +1,53 @@
+// What compiled programs import: the only module a bundle may import
+// (`renyi/runtime`). Everything a program does beyond plain computation goes
+// through these names.
+
+export { S, slow, tooDeep, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
+export { Failure, Crash, Cancelled, crash, isFailure, checkFailed } from "./errors.js";
+export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";
+export { equals, compare } from "./equality.js";
+export { toText, floatText } from "./text.js";
+export { encode as encodeJson, decode as decodeJson } from "./json.js";
+export {
+  describe,
+  Pair,
+  RMap,
+  RSet,
+  INT,
+  FLOAT,
+  TEXT,
+  BOOL,
+  NOTHING,
+  BYTES,
+  JSON_SHAPE,
+  FUNCTION,
+  DYNAMIC,
+  list as shapeList,
+  set as shapeSet,
+  map as shapeMap,
+  pair as shapePair,
+  record as shapeRecord,
+  variant as shapeVariant,
+  param as shapeParam,
+  type Shape,
+  type TypeDesc,
+  type VariantDesc,
+} from "./values.js";
+export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from "./prelude.js";
+export { concat, appendInPlace, rangeInclusive } from "./lib/list.js";
+export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
+export { checkInt } from "./ints.js";
+export { call as gatewayCall, observe } from "./gateway.js";
+export { outputState, outputLimits } from "./output.js";
+
+export * as text from "./lib/text.js";
+export * as list from "./lib/list.js";
+export * as map from "./lib/map.js";
+export * as sets from "./lib/sets.js";
+export * as math from "./lib/math.js";
+export * as json from "./lib/json.js";
+export * as console from "./lib/console.js";
+export * as time from "./lib/time.js";
+export * as random from "./lib/random.js";
+export * as environment from "./lib/environment.js";
+export { http, server, filesystem, database, processModule as process, foreign } from "./lib/unavailable.js";

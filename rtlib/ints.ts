@@ -1,0 +1,60 @@
+// Int arithmetic: whole numbers within ±(2^53 - 1). Leaving that range, or
+// dividing by zero, crashes (language.md section 6).
+
+import { Crash } from "./errors.js";
+
+const MAX = 9007199254740991;
+
+function overflow(op: string, a: number, b: number): never {
+  throw new Crash("E-RT-OVERFLOW", `${a} ${op} ${b} is outside the range of Int (±9007199254740991)`);
+}
+
+export function iadd(a: number, b: number): number {
+  const r = a + b;
+  if (r > MAX || r < -MAX) overflow("+", a, b);
+  return r;
+}
+
+export function isub(a: number, b: number): number {
+  const r = a - b;
+  if (r > MAX || r < -MAX) overflow("-", a, b);
+  return r;
+}
+
+export function imul(a: number, b: number): number {
+  const r = a * b;
+  if (r > MAX || r < -MAX) overflow("*", a, b);
+  // -0 is not an Int.
+  return r === 0 ? 0 : r;
+}
+
+/** Whole-number division, toward zero. */
+export function idiv(a: number, b: number): number {
+  if (b === 0) throw new Crash("E-RT-DIVISION", `${a} / 0: division by zero`);
+  const r = Math.trunc(a / b);
+  return r === 0 ? 0 : r;
+}
+
+/** The remainder of whole-number division; its sign is the dividend's. */
+export function imod(a: number, b: number): number {
+  if (b === 0) throw new Crash("E-RT-DIVISION", `${a} mod 0: division by zero`);
+  const r = a % b;
+  return r === 0 ? 0 : r;
+}
+
+export function fmod(a: number, b: number): number {
+  return a % b;
+}
+
+export function checkInt(n: number, what: string): number {
+  if (!Number.isSafeInteger(n)) throw new Crash("E-RT-OVERFLOW", `${what} gives ${n}, outside the range of Int`);
+  return n;
+}
+
+/** `items[i]`: outside the list, the run crashes. */
+export function index<T>(items: readonly T[], i: number): T {
+  if (i < 0 || i >= items.length || !Number.isInteger(i)) {
+    throw new Crash("E-RT-INDEX", `index ${i} is outside the list, which has ${items.length} item${items.length === 1 ? "" : "s"}`);
+  }
+  return items[i]!;
+}

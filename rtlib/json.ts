@@ -1,0 +1,251 @@
+// Values as JSON (language.md section 11): json.encode, json.decode(as: T),
+// T.from_json, and the arguments and outcomes of recordings.
+
+import { Failure } from "./errors.js";
+import { DateRecord, Duration, Instant, JsonError, NONE, Some } from "./prelude.js";
+import { floatText } from "./text.js";
+import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
+
+// ---- encoding ----
+
+/** Compact JSON text for a value of the given shape; fields in declaration order. */
+export function encode(value: unknown, shape: Shape = DYNAMIC): string {
+  return write(value, shape);
+}
+
+function write(value: unknown, shape: Shape): string {
+  switch (shape.k) {
+    case "float":
+      return Number.isFinite(value as number) ? floatText(value as number).replace(/^-0\.0$/, "-0.0") : "null";
+    case "int":
+      return String(value);
+    case "text":
+      return JSON.stringify(value);
+    case "json":
+      return JSON.stringify(value) ?? "null";
+  }
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return String(value);
+  }
+  if (Array.isArray(value)) {
+    const item = shape.k === "list" ? shape.item : DYNAMIC;
+    return `[${value.map((v) => write(v, item)).join(",")}]`;
+  }
+  if (value instanceof RSet) {
+    const item = shape.k === "set" ? shape.item : DYNAMIC;
+    return `[${[...value.values()].map((v) => write(v, item)).join(",")}]`;
+  }
+  if (value instanceof Pair) {
+    const [a, b] = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
+    return `[${write(value.first, a)},${write(value.second, b)}]`;
+  }
+  if (value instanceof RMap) {
+    const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
+    const entries = [...value.entries()];
+    if (entries.every(([key]) => typeof key === "string")) {
+      return `{${entries.map(([key, val]) => `${JSON.stringify(key)}:${write(val, v)}`).join(",")}}`;
+    }
+    return `[${entries.map(([key, val]) => `[${write(key, k)},${write(val, v)}]`).join(",")}]`;
+  }
+  if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString("base64"));
+  const desc = descOf(value);
+  if (desc !== undefined) return writeDescribed(value as Record<string, unknown>, desc, shape);
+  return JSON.stringify(value) ?? "null";
+}
+
+function writeDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: Shape): string {
+  if (desc === Instant.desc) return JSON.stringify(new Date(value["milliseconds"] as number).toISOString());
+  if (desc === DateRecord.desc) return JSON.stringify(dateText(value["year"] as number, value["month"] as number, value["day"] as number));
+  if (desc === Duration.desc) return String(value["milliseconds"]);
+  const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
+  if (desc.variant === "Optional") return desc.name === "None" ? "null" : write(value["value"], instantiate(desc.fields[0]!.shape, args));
+  const fields = `{${desc.fields.map((f) => `${JSON.stringify(f.json)}:${write(value[f.prop], instantiate(f.shape, args))}`).join(",")}}`;
+  if (desc.variant === undefined) return fields;
+  return desc.fields.length === 0 ? JSON.stringify(desc.name) : `{${JSON.stringify(desc.name)}:${fields}}`;
+}
+
+function dateText(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+// ---- decoding ----
+
+/** Reads JSON text into a value of the shape, or fails with JsonError. */
+export function decode(text: string, shape: Shape): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
+    throw new Failure(JsonError.make("Syntax", message.replace(/^Unexpected/, "unexpected"), offset));
+  }
+  return read(parsed, shape, "$");
+}
+
+/** Parses JSON text into a Json value, or fails with JsonError.Syntax. */
+export function parseJson(text: string): unknown {
+  return decode(text, { k: "json" });
+}
+
+export function shapeText(shape: Shape): string {
+  switch (shape.k) {
+    case "int":
+      return "Int";
+    case "float":
+      return "Float";
+    case "text":
+      return "Text";
+    case "bool":
+      return "Boolean";
+    case "nothing":
+      return "Nothing";
+    case "bytes":
+      return "Bytes";
+    case "json":
+      return "Json";
+    case "list":
+      return `List<${shapeText(shape.item)}>`;
+    case "set":
+      return `Set<${shapeText(shape.item)}>`;
+    case "map":
+      return `Map<${shapeText(shape.key)}, ${shapeText(shape.value)}>`;
+    case "pair":
+      return `(${shapeText(shape.first)}, ${shapeText(shape.second)})`;
+    case "record":
+      return shape.args.length === 0 ? shape.desc.name : `${shape.desc.name}<${shape.args.map(shapeText).join(", ")}>`;
+    case "variant":
+      return shape.args.length === 0 ? shape.desc.name : `${shape.desc.name}<${shape.args.map(shapeText).join(", ")}>`;
+    default:
+      return "a value";
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "number":
+      return Number.isInteger(value) ? "a whole number" : "a number with a fraction";
+    case "string":
+      return "a string";
+    case "boolean":
+      return "a boolean";
+    default:
+      return "an object";
+  }
+}
+
+function shapeError(path: string, shape: Shape, found: string): never {
+  throw new Failure(JsonError.make("Shape", path, shapeText(shape), found));
+}
+
+function read(value: unknown, shape: Shape, path: string): unknown {
+  switch (shape.k) {
+    case "json":
+    case "dynamic":
+      return value;
+    case "int":
+      if (typeof value === "number" && Number.isSafeInteger(value)) return value === 0 ? 0 : value;
+      return shapeError(path, shape, kindOf(value));
+    case "float":
+      if (typeof value === "number") return value;
+      return shapeError(path, shape, kindOf(value));
+    case "text":
+      if (typeof value === "string") return value;
+      return shapeError(path, shape, kindOf(value));
+    case "bool":
+      if (typeof value === "boolean") return value;
+      return shapeError(path, shape, kindOf(value));
+    case "nothing":
+      if (value === null) return null;
+      return shapeError(path, shape, kindOf(value));
+    case "bytes":
+      if (typeof value === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(value)) return new Uint8Array(Buffer.from(value, "base64"));
+      return shapeError(path, shape, kindOf(value));
+    case "list":
+    case "set": {
+      if (!Array.isArray(value)) return shapeError(path, shape, kindOf(value));
+      const items = value.map((v, i) => read(v, shape.item, `${path}[${i}]`));
+      return shape.k === "list" ? items : new RSet(items);
+    }
+    case "pair":
+      if (!Array.isArray(value) || value.length !== 2) return shapeError(path, shape, kindOf(value));
+      return new Pair(read(value[0], shape.first, `${path}[0]`), read(value[1], shape.second, `${path}[1]`));
+    case "map":
+      return readMap(value, shape, path);
+    case "record":
+      return readRecord(value, shape.desc, shape.args, shape, path);
+    case "variant":
+      return readVariant(value, shape, path);
+    default:
+      return value;
+  }
+}
+
+function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, path: string): RMap {
+  if (shape.key.k === "text") {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(path, shape, kindOf(value));
+    const map = new RMap();
+    for (const [k, v] of Object.entries(value)) map.setInPlace(k, read(v, shape.value, `${path}.${k}`));
+    return map;
+  }
+  if (!Array.isArray(value)) return shapeError(path, shape, kindOf(value));
+  const map = new RMap();
+  value.forEach((entry, i) => {
+    if (!Array.isArray(entry) || entry.length !== 2) shapeError(`${path}[${i}]`, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));
+    map.setInPlace(read(entry[0], shape.key, `${path}[${i}][0]`), read(entry[1], shape.value, `${path}[${i}][1]`));
+  });
+  return map;
+}
+
+function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shape: Shape, path: string): unknown {
+  if (desc === Instant.desc) {
+    const ms = typeof value === "string" ? Date.parse(value) : NaN;
+    if (Number.isNaN(ms)) return shapeError(path, shape, kindOf(value));
+    return Instant.desc.make([ms]);
+  }
+  if (desc === DateRecord.desc) {
+    const m = typeof value === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+    if (m === null) return shapeError(path, shape, kindOf(value));
+    return DateRecord.desc.make([Number(m[1]), Number(m[2]), Number(m[3])]);
+  }
+  if (desc === Duration.desc) {
+    if (typeof value !== "number" || !Number.isSafeInteger(value)) return shapeError(path, shape, kindOf(value));
+    return Duration.desc.make([value]);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(path, shape, kindOf(value));
+  const object = value as Record<string, unknown>;
+  const fields = desc.fields.map((f) => {
+    const fieldShape = instantiate(f.shape, args);
+    const at = `${path}.${f.json}`;
+    if (!Object.prototype.hasOwnProperty.call(object, f.json) || object[f.json] === undefined) {
+      if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") return NONE;
+      return shapeError(at, fieldShape, "nothing: the field is missing");
+    }
+    return read(object[f.json], fieldShape, at);
+  });
+  return desc.make(fields);
+}
+
+function readVariant(value: unknown, shape: Extract<Shape, { k: "variant" }>, path: string): unknown {
+  const desc = shape.desc;
+  if (desc.name === "Optional") return value === null ? NONE : new Some(read(value, instantiate(desc.cases[1]!.fields[0]!.shape, shape.args), path));
+  if (typeof value === "string") {
+    const bare = desc.cases.find((c) => c.name === value && c.fields.length === 0);
+    if (bare !== undefined) return bare.make([]);
+    return shapeError(path, shape, `the string ${JSON.stringify(value)}, which is not a case of ${desc.name}`);
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    const c = keys.length === 1 ? desc.cases.find((x) => x.name === keys[0]) : undefined;
+    if (c !== undefined) return readRecord((value as Record<string, unknown>)[c.name], c, shape.args, shape, `${path}.${c.name}`);
+  }
+  return shapeError(path, shape, kindOf(value));
+}

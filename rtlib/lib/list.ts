@@ -1,0 +1,148 @@
+// The `list` module. Lists are never changed once another value can see them;
+// every function here builds a new list. Functions that take a function have
+// an `...Async` twin the compiler picks when that function is effectful.
+
+import { compare, equals } from "../equality.js";
+import { Crash } from "../errors.js";
+import { iadd } from "../ints.js";
+import { checkCollection } from "../limits-collections.js";
+import { NONE, Some } from "../prelude.js";
+import { keyOf, Pair, RMap, RSet } from "../values.js";
+
+type F1 = (x: unknown) => unknown;
+type A1 = (x: unknown) => Promise<unknown>;
+
+const opt = (v: unknown, present: boolean): unknown => (present ? new Some(v) : NONE);
+
+export const length = (items: unknown[]): number => items.length;
+export const count = (items: unknown[]): number => items.length;
+export const is_empty = (items: unknown[]): boolean => items.length === 0;
+export const get = (items: unknown[], index: number): unknown => opt(items[index], index >= 0 && index < items.length);
+export const first = (items: unknown[]): unknown => opt(items[0], items.length > 0);
+export const last = (items: unknown[]): unknown => opt(items[items.length - 1], items.length > 0);
+
+export const map = (items: unknown[], f: F1): unknown[] => items.map((x) => f(x));
+export const filter = (items: unknown[], keep: F1): unknown[] => items.filter((x) => keep(x) === true);
+export const fold = (items: unknown[], initial: unknown, combine: (a: unknown, x: unknown) => unknown): unknown => {
+  let acc = initial;
+  for (const x of items) acc = combine(acc, x);
+  return acc;
+};
+export const find = (items: unknown[], matches: F1): unknown => {
+  for (const x of items) if (matches(x) === true) return new Some(x);
+  return NONE;
+};
+export const any = (items: unknown[], matches: F1): boolean => items.some((x) => matches(x) === true);
+export const all = (items: unknown[], matches: F1): boolean => items.every((x) => matches(x) === true);
+export const flat_map = (items: unknown[], f: F1): unknown[] => items.flatMap((x) => f(x) as unknown[]);
+export const sort_by = (items: unknown[], key: F1): unknown[] => {
+  const keyed = items.map((x) => [key(x), x] as const);
+  // Array.prototype.sort is stable.
+  keyed.sort((a, b) => compare(a[0], b[0]));
+  return keyed.map((k) => k[1]);
+};
+
+export const mapAsync = async (items: unknown[], f: A1): Promise<unknown[]> => {
+  const out: unknown[] = [];
+  for (const x of items) out.push(await f(x));
+  return out;
+};
+export const filterAsync = async (items: unknown[], keep: A1): Promise<unknown[]> => {
+  const out: unknown[] = [];
+  for (const x of items) if ((await keep(x)) === true) out.push(x);
+  return out;
+};
+export const foldAsync = async (items: unknown[], initial: unknown, combine: (a: unknown, x: unknown) => Promise<unknown>): Promise<unknown> => {
+  let acc = initial;
+  for (const x of items) acc = await combine(acc, x);
+  return acc;
+};
+export const findAsync = async (items: unknown[], matches: A1): Promise<unknown> => {
+  for (const x of items) if ((await matches(x)) === true) return new Some(x);
+  return NONE;
+};
+export const anyAsync = async (items: unknown[], matches: A1): Promise<boolean> => {
+  for (const x of items) if ((await matches(x)) === true) return true;
+  return false;
+};
+export const allAsync = async (items: unknown[], matches: A1): Promise<boolean> => {
+  for (const x of items) if ((await matches(x)) !== true) return false;
+  return true;
+};
+export const flat_mapAsync = async (items: unknown[], f: A1): Promise<unknown[]> => (await mapAsync(items, f)).flat();
+export const sort_byAsync = async (items: unknown[], key: A1): Promise<unknown[]> => {
+  const keys = await mapAsync(items, key);
+  const keyed = items.map((x, i) => [keys[i], x] as const);
+  keyed.sort((a, b) => compare(a[0], b[0]));
+  return keyed.map((k) => k[1]);
+};
+
+export const flatten = (items: unknown[][]): unknown[] => {
+  checkCollection(items.reduce((n, l) => n + l.length, 0), "list.flatten");
+  return items.flat();
+};
+export const sort = (items: unknown[]): unknown[] => [...items].sort(compare);
+export const reverse = (items: unknown[]): unknown[] => [...items].reverse();
+export const zip = (a: unknown[], b: unknown[]): Pair[] => a.slice(0, Math.min(a.length, b.length)).map((x, i) => new Pair(x, b[i]));
+export const enumerate = (items: unknown[]): Pair[] => items.map((x, i) => new Pair(i, x));
+export const unique = (items: unknown[]): unknown[] => [...new RSet(items).values()];
+export const contains = (items: unknown[], item: unknown): boolean => items.some((x) => equals(x, item));
+export const index_of = (items: unknown[], item: unknown): unknown => {
+  const i = items.findIndex((x) => equals(x, item));
+  return i < 0 ? NONE : new Some(i);
+};
+export const append = (items: unknown[], item: unknown): unknown[] => {
+  checkCollection(items.length + 1, "list.append");
+  return [...items, item];
+};
+export const take = (items: unknown[], n: number): unknown[] => items.slice(0, Math.max(0, n));
+export const drop = (items: unknown[], n: number): unknown[] => items.slice(Math.max(0, n));
+export const slice = (items: unknown[], start: number, end: number): unknown[] => items.slice(Math.max(0, start), Math.max(0, end));
+export const chunks = (items: unknown[], size: number): unknown[][] => {
+  if (size < 1) throw new Crash("E-RT-CRASH", `list.chunks needs a size of at least 1, not ${size}`);
+  const out: unknown[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+/** Int lists sum with overflow checks; Float lists as doubles. An empty list sums to 0 (or 0.0). */
+export const sum = (items: number[]): number => {
+  let total = 0;
+  for (const x of items) total = Number.isInteger(x) && Number.isInteger(total) ? iadd(total, x) : total + x;
+  return total;
+};
+export const sumFloat = (items: number[]): number => items.reduce((a, b) => a + b, 0);
+export const average = (items: number[]): unknown => (items.length === 0 ? NONE : new Some(items.reduce((a, b) => a + b, 0) / items.length));
+export const min = (items: unknown[]): unknown => (items.length === 0 ? NONE : new Some(items.reduce((a, b) => (compare(b, a) < 0 ? b : a))));
+export const max = (items: unknown[]): unknown => (items.length === 0 ? NONE : new Some(items.reduce((a, b) => (compare(b, a) > 0 ? b : a))));
+export const to_set = (items: unknown[]): RSet => new RSet(items);
+export const to_map = (entries: Pair[]): RMap => new RMap(entries.map((p) => [p.first, p.second]));
+export const range = (start: number, finish: number): number[] => {
+  const n = Math.max(0, finish - start);
+  checkCollection(n, "list.range");
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = start + i;
+  return out;
+};
+
+/** `a + b` on lists. */
+export function concat(a: unknown[], b: unknown[]): unknown[] {
+  checkCollection(a.length + b.length, "joining two lists");
+  return a.concat(b);
+}
+
+/**
+ * `set v to v + b` when v's list is seen by nothing else (see spec/runtime.md,
+ * "Value semantics"): the list grows in place, in time linear in `b`.
+ */
+export function appendInPlace(a: unknown[], b: unknown[]): unknown[] {
+  checkCollection(a.length + b.length, "joining two lists");
+  for (let i = 0; i < b.length; i++) a.push(b[i]);
+  return a;
+}
+
+/** `a to b` and `a until b`. */
+export function rangeInclusive(a: number, b: number): number[] {
+  return range(a, b + 1);
+}
+
+export { keyOf };

@@ -1,0 +1,21 @@
+// The `math` module: Int and Float functions. Rounding gives an Int (round: half away from zero).
+
+import { Crash } from "../errors.js";
+import { checkInt } from "../ints.js";
+
+export const abs = (n: number): number => Math.abs(n);
+export const absFloat = (n: number): number => Math.abs(n);
+export const min = (a: number, b: number): number => (b < a ? b : a);
+export const max = (a: number, b: number): number => (b > a ? b : a);
+function toInt(x: number, what: string): number {
+  if (!Number.isFinite(x)) throw new Crash("E-RT-OVERFLOW", `${what}(${x}) has no Int value`);
+  const n = x === 0 ? 0 : x;
+  return checkInt(n === 0 ? 0 : n, what);
+}
+export const round = (x: number): number => toInt(Math.sign(x) * Math.round(Math.abs(x)), "math.round");
+export const floor = (x: number): number => toInt(Math.floor(x), "math.floor");
+export const ceil = (x: number): number => toInt(Math.ceil(x), "math.ceil");
+export const sqrt = (x: number): number => Math.sqrt(x);
+export const pow = (x: number, exponent: number): number => Math.pow(x, exponent);
+export const to_float = (n: number): number => n;
+export const pi = (): number => Math.PI;

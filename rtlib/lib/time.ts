@@ -1,0 +1,25 @@
+// The `time` module. now, today and sleep are effects; durations are plain values.
+
+import { call } from "../gateway.js";
+import { DateRecord, Duration, Instant } from "../prelude.js";
+import { checkInt, iadd, imul } from "../ints.js";
+
+type Rec = Record<string, number>;
+
+export const now = (): Promise<unknown> => call("std.time.now", {}, () => Instant.desc.make([Date.now()]));
+/** Today's date in UTC, so that a run does not depend on the machine's time zone. */
+export const today = (): Promise<unknown> =>
+  call("std.time.today", {}, () => {
+    const d = new Date();
+    return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
+  });
+export const sleep = (duration: unknown): Promise<null> =>
+  call("std.time.sleep", { duration }, () => new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, (duration as Rec)["milliseconds"]!))));
+
+export const milliseconds = (n: number): unknown => Duration.desc.make([n]);
+export const seconds = (n: number): unknown => Duration.desc.make([imul(n, 1000)]);
+export const minutes = (n: number): unknown => Duration.desc.make([imul(n, 60_000)]);
+export const hours = (n: number): unknown => Duration.desc.make([imul(n, 3_600_000)]);
+export const since = (start: unknown, finish: unknown): unknown => Duration.desc.make([checkInt((finish as Rec)["milliseconds"]! - (start as Rec)["milliseconds"]!, "time.since")]);
+export const add = (instant: unknown, duration: unknown): unknown => Instant.desc.make([iadd((instant as Rec)["milliseconds"]!, (duration as Rec)["milliseconds"]!)]);
+export const to_iso = (instant: unknown): string => new Date((instant as Rec)["milliseconds"]!).toISOString();

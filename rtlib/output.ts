@@ -1,0 +1,44 @@
+// The program's standard output and error, with the output limits of seed 002:
+// at most 10,000 lines and 4 MiB on stdout; past them one
+// `[output truncated: ...]` line, and the rest is counted, not written.
+
+import { createInterface } from "node:readline";
+
+export const outputLimits = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 };
+export const outputState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
+
+export function writeOut(text: string): void {
+  if (outputState.truncated) {
+    outputState.dropped += Buffer.byteLength(text);
+    return;
+  }
+  const bytes = Buffer.byteLength(text);
+  const lines = countLines(text);
+  if (outputState.lines + lines > outputLimits.maxLines || outputState.bytes + bytes > outputLimits.maxBytes) {
+    outputState.truncated = true;
+    outputState.dropped += bytes;
+    process.stdout.write(`[output truncated: the program printed more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${outputLimits.maxBytes / 1024 / 1024} MiB]\n`);
+    return;
+  }
+  outputState.lines += lines;
+  outputState.bytes += bytes;
+  process.stdout.write(text);
+}
+
+export function writeErr(text: string): void {
+  process.stderr.write(text);
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+let lines: AsyncIterator<string> | undefined;
+
+export async function readLine(): Promise<string | undefined> {
+  lines ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  const next = await lines.next();
+  return next.done === true ? undefined : next.value;
+}

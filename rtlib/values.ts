@@ -1,0 +1,252 @@
+// Renyi values in JavaScript (spec/runtime.md):
+//   Int, Float     a number (an Int stays within ±(2^53 - 1), checked by ints.ts)
+//   Text           a string
+//   Boolean        a boolean
+//   Nothing        null
+//   Bytes          a Uint8Array
+//   List           an array, never changed once another value can see it
+//   Map, Set       RMap, RSet: keyed by a canonical key, in insertion order
+//   Pair           Pair
+//   records        an instance of the record's class; its prototype holds the descriptor
+//   variants       an instance of the case's class; bare cases are one shared instance
+//   Json           plain JSON values (null, boolean, number, string, array, object)
+// and shapes: descriptors of static types, which the compiler emits where a
+// value's rendering or JSON form depends on more than the value itself.
+
+/** A field of a record or case: its Renyi name, its JavaScript property, its JSON key and its shape. */
+export interface FieldDesc {
+  readonly name: string;
+  readonly prop: string;
+  readonly json: string;
+  readonly shape: Shape;
+}
+
+export interface TypeDesc {
+  readonly name: string;
+  /** For a case: its variant's name and the case's position in the declaration. */
+  readonly variant?: string;
+  readonly index: number;
+  readonly fields: readonly FieldDesc[];
+  /** Builds a value from its fields in declaration order. */
+  readonly make: (fields: unknown[]) => unknown;
+  /** How to_text writes the name: `Point`, `Shape.Circle`, or `Some` for the prelude's Optional. */
+  readonly written: string;
+  /** The class of its values (`instanceof` tests in compiled matches). */
+  readonly cls: new (...fields: never[]) => object;
+}
+
+export interface VariantDesc {
+  readonly name: string;
+  readonly cases: readonly TypeDesc[];
+}
+
+export type Shape =
+  | { readonly k: "int" | "float" | "text" | "bool" | "nothing" | "bytes" | "json" | "function" | "dynamic" }
+  | { readonly k: "list" | "set"; readonly item: Shape }
+  | { readonly k: "map"; readonly key: Shape; readonly value: Shape }
+  | { readonly k: "pair"; readonly first: Shape; readonly second: Shape }
+  | { readonly k: "record"; readonly desc: TypeDesc; readonly args: readonly Shape[] }
+  | { readonly k: "variant"; readonly desc: VariantDesc; readonly args: readonly Shape[] }
+  | { readonly k: "param"; readonly index: number };
+
+export const INT: Shape = { k: "int" };
+export const FLOAT: Shape = { k: "float" };
+export const TEXT: Shape = { k: "text" };
+export const BOOL: Shape = { k: "bool" };
+export const NOTHING: Shape = { k: "nothing" };
+export const BYTES: Shape = { k: "bytes" };
+export const JSON_SHAPE: Shape = { k: "json" };
+export const FUNCTION: Shape = { k: "function" };
+export const DYNAMIC: Shape = { k: "dynamic" };
+
+export const list = (item: Shape): Shape => ({ k: "list", item });
+export const set = (item: Shape): Shape => ({ k: "set", item });
+export const map = (key: Shape, value: Shape): Shape => ({ k: "map", key, value });
+export const pair = (first: Shape, second: Shape): Shape => ({ k: "pair", first, second });
+export const record = (desc: TypeDesc, args: Shape[] = []): Shape => ({ k: "record", desc, args });
+export const variant = (desc: VariantDesc, args: Shape[] = []): Shape => ({ k: "variant", desc, args });
+export const param = (index: number): Shape => ({ k: "param", index });
+
+/** The shape of a field of a generic type, with the type's arguments put in. */
+export function instantiate(shape: Shape, args: readonly Shape[]): Shape {
+  switch (shape.k) {
+    case "param":
+      return args[shape.index] ?? DYNAMIC;
+    case "list":
+    case "set":
+      return { k: shape.k, item: instantiate(shape.item, args) };
+    case "map":
+      return { k: "map", key: instantiate(shape.key, args), value: instantiate(shape.value, args) };
+    case "pair":
+      return { k: "pair", first: instantiate(shape.first, args), second: instantiate(shape.second, args) };
+    case "record":
+    case "variant":
+      return shape.args.length === 0 ? shape : { ...shape, args: shape.args.map((a) => instantiate(a, args)) } as Shape;
+    default:
+      return shape;
+  }
+}
+
+/** Every record and case instance's prototype carries its descriptor under this key. */
+export const DESC: unique symbol = Symbol.for("renyi.desc");
+
+export interface Described {
+  readonly [DESC]: TypeDesc;
+}
+
+export function descOf(value: unknown): TypeDesc | undefined {
+  return typeof value === "object" && value !== null ? (value as Partial<Described>)[DESC] : undefined;
+}
+
+/**
+ * Attaches a record's or case's descriptor to its class. The fields are given
+ * as a function, read when first needed, so that a type may refer to itself
+ * or to types declared after it.
+ */
+export function describe(
+  cls: new (...fields: never[]) => object,
+  name: string,
+  written: string,
+  fields: [string, string, string, Shape][] | (() => [string, string, string, Shape][]),
+  variantName?: string,
+  index = 0,
+): TypeDesc {
+  let cached: FieldDesc[] | undefined;
+  const desc = {
+    name,
+    ...(variantName !== undefined ? { variant: variantName } : {}),
+    index,
+    get fields(): FieldDesc[] {
+      cached ??= (typeof fields === "function" ? fields() : fields).map(([n, prop, json, shape]) => ({ name: n, prop, json, shape }));
+      return cached;
+    },
+    make: (values: unknown[]) => new (cls as new (...v: unknown[]) => object)(...values),
+    written,
+    cls,
+  } as TypeDesc;
+  Object.defineProperty(cls.prototype, DESC, { value: desc, enumerable: false });
+  return desc;
+}
+
+export class Pair {
+  constructor(
+    readonly first: unknown,
+    readonly second: unknown,
+  ) {}
+}
+
+/** The canonical key of a map key or set item: the value itself when it is a string, number or boolean. */
+export function keyOf(value: unknown): unknown {
+  const t = typeof value;
+  if (t === "string" || t === "number" || t === "boolean") return value;
+  return "\u0000" + canonical(value);
+}
+
+/** A text that is equal for equal values and different for different ones (structural). */
+function canonical(value: unknown): string {
+  if (value === null) return "n";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Object.is(value, -0) ? "0" : String(value);
+    case "boolean":
+      return value ? "t" : "f";
+  }
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value instanceof Pair) return `(${canonical(value.first)},${canonical(value.second)})`;
+  if (value instanceof RMap) return `{${[...value.entries()].map(([k, v]) => `${canonical(k)}:${canonical(v)}`).join(",")}}`;
+  if (value instanceof RSet) return `<${[...value.values()].map(canonical).join(",")}>`;
+  if (value instanceof Uint8Array) return `b${Buffer.from(value).toString("base64")}`;
+  const desc = descOf(value);
+  if (desc !== undefined) {
+    const v = value as Record<string, unknown>;
+    return `${desc.variant ?? ""}.${desc.name}(${desc.fields.map((f) => canonical(v[f.prop])).join(",")})`;
+  }
+  // Json objects: keys in order.
+  const object = value as Record<string, unknown>;
+  return `j{${Object.keys(object).sort().map((k) => `${JSON.stringify(k)}:${canonical(object[k])}`).join(",")}}`;
+}
+
+/** Map<K, V>: entries in the order they were first put. */
+export class RMap {
+  readonly entriesByKey: Map<unknown, [unknown, unknown]>;
+
+  constructor(entries?: Iterable<[unknown, unknown]>) {
+    this.entriesByKey = new Map();
+    if (entries !== undefined) for (const [k, v] of entries) this.entriesByKey.set(keyOf(k), [k, v]);
+  }
+
+  get size(): number {
+    return this.entriesByKey.size;
+  }
+
+  get(key: unknown): unknown {
+    const entry = this.entriesByKey.get(keyOf(key));
+    return entry === undefined ? undefined : entry[1];
+  }
+
+  has(key: unknown): boolean {
+    return this.entriesByKey.has(keyOf(key));
+  }
+
+  /** Changes this map; only for a map no other value can see (see the ownership rule). */
+  setInPlace(key: unknown, value: unknown): this {
+    this.entriesByKey.set(keyOf(key), [key, value]);
+    return this;
+  }
+
+  deleteInPlace(key: unknown): this {
+    this.entriesByKey.delete(keyOf(key));
+    return this;
+  }
+
+  copy(): RMap {
+    const copy = new RMap();
+    for (const [k, entry] of this.entriesByKey) copy.entriesByKey.set(k, entry);
+    return copy;
+  }
+
+  *entries(): IterableIterator<[unknown, unknown]> {
+    yield* this.entriesByKey.values();
+  }
+}
+
+/** Set<T>: items in the order they were first added. */
+export class RSet {
+  readonly itemsByKey: Map<unknown, unknown>;
+
+  constructor(items?: Iterable<unknown>) {
+    this.itemsByKey = new Map();
+    if (items !== undefined) for (const item of items) this.itemsByKey.set(keyOf(item), item);
+  }
+
+  get size(): number {
+    return this.itemsByKey.size;
+  }
+
+  has(item: unknown): boolean {
+    return this.itemsByKey.has(keyOf(item));
+  }
+
+  addInPlace(item: unknown): this {
+    const key = keyOf(item);
+    if (!this.itemsByKey.has(key)) this.itemsByKey.set(key, item);
+    return this;
+  }
+
+  deleteInPlace(item: unknown): this {
+    this.itemsByKey.delete(keyOf(item));
+    return this;
+  }
+
+  copy(): RSet {
+    const copy = new RSet();
+    for (const [k, v] of this.itemsByKey) copy.itemsByKey.set(k, v);
+    return copy;
+  }
+
+  values(): IterableIterator<unknown> {
+    return this.itemsByKey.values();
+  }
+}
