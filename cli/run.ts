@@ -104,8 +104,10 @@ export function runBundle(path: string, map: SourceMapV3, sources: ReadonlyMap<s
     const interrupt = () => cancelRun(1);
     process.on("SIGINT", interrupt);
     const deadline = setTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
+    let reported = false;
     const report = (outcome: WorkerOutcome) => {
-      if (settled) return;
+      if (settled || reported) return;
+      reported = true;
       // Let the worker's last output reach the terminal before the report.
       setImmediate(() => finish(reportOutcome(outcome, path, map, sources)));
     };

@@ -74,6 +74,8 @@ function render(value: unknown, shape: Shape, top: boolean): string {
     const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
     if (desc.fields.length === 0) return desc.written;
     const v = value as Record<string, unknown>;
+    // The prelude's Some is written as people write it: Some(8).
+    if (desc.variant === "Optional") return `Some(${render(v["value"], instantiate(desc.fields[0]!.shape, args), false)})`;
     const fields = desc.fields.map((f) => `${f.name}: ${render(v[f.prop], instantiate(f.shape, args), false)}`);
     return `${desc.written}(${fields.join(", ")})`;
   }

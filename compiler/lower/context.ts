@@ -41,12 +41,9 @@ export class Lowerer {
     return node;
   }
 
-  /** Sets the position on a node and every node under it that has none. */
+  /** Sets the position on a node that has none; the nodes under it take theirs from it (see inheritLocations). */
   atDeep<T extends t.Node>(node: T, span: Span): T {
-    t.traverseFast(node, (n) => {
-      if (n.loc == null) this.at(n, span);
-    });
-    return node;
+    return this.at(node, span);
   }
 
   rt(name: string): t.Identifier {
@@ -93,5 +90,23 @@ export class Lowerer {
 
   ownFlag(local: Local): t.Identifier {
     return t.identifier(`${localName(local.name)}$own`);
+  }
+}
+
+/**
+ * Gives every node without a position the position of its nearest ancestor
+ * that has one: a runtime helper's name inside `$idiv(a, b)` maps to the
+ * division it computes, not to the statement around it.
+ */
+export function inheritLocations(node: t.Node, inherited: t.SourceLocation | null | undefined = undefined): void {
+  if (node.loc == null && inherited != null) node.loc = inherited;
+  const here = node.loc ?? inherited;
+  for (const key of t.VISITOR_KEYS[node.type] ?? []) {
+    const child = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(child)) {
+      for (const c of child) if (c !== null && typeof c === "object" && "type" in c) inheritLocations(c as t.Node, here);
+    } else if (child !== null && typeof child === "object" && "type" in (child as object)) {
+      inheritLocations(child as t.Node, here);
+    }
   }
 }

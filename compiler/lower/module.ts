@@ -6,7 +6,7 @@ import * as t from "@babel/types";
 import type { CFunction, CModule, CTest } from "../check/checked.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
-import { Lowerer } from "./context.js";
+import { inheritLocations, Lowerer } from "./context.js";
 import { lowerExpr } from "./expressions.js";
 import { functionName, modulePrefix, propertyName, typeName } from "./names.js";
 import { shapeOf } from "./shapes.js";
@@ -28,6 +28,7 @@ export function lowerModule(module: CModule, source: SourceFile): LoweredModule 
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
   const testTable = module.tests.length === 0 ? [] : [testList(module, tests)];
   const code = [...lw.hoisted.values(), ...functions, ...tests.map((x) => x.declaration), ...testTable];
+  for (const statement of [...types, ...code]) inheritLocations(statement);
   return { module: module.name, file: source.path, types, code, runtime: lw.runtime };
 }
 

@@ -314,18 +314,19 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     const charge = chargeStatement(lw, handlerSteps(e.handler));
     if (charge !== undefined) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
-    lowerHandler(lw, e.handler, result, caught);
+    lowerHandler(lw, e.handler, result, caught, e.span);
   });
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
   lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
   return result;
 }
 
-function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caught: t.Identifier): void {
+function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caught: t.Identifier, span: { start: number }): void {
   switch (handler.kind) {
     case "Fail":
+      // `otherwise fail with VALUE` is a new failure, raised here; a plain `otherwise fail` keeps where the first one was raised.
       if (handler.value !== undefined) {
-        lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, handler.value), t.memberExpression(caught, t.identifier("site")))));
+        lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, handler.value), site(lw, span))));
       } else {
         lw.emit(passOn(lw, caught, handler.wrap));
       }
