@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { finished } from "node:stream/promises";
 import { compileProgram } from "../compiler/index.js";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
@@ -80,43 +81,46 @@ export function runBundle(path: string, map: SourceMapV3, sources: ReadonlyMap<s
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
   const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, cancel };
-  const worker = new Worker(WORKER_URL, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } });
+  // The worker's output comes through streams the main thread reads to their end, so
+  // that nothing the program printed is lost when its thread stops.
+  const worker = new Worker(WORKER_URL, {
+    workerData: input,
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 },
+  });
+  worker.stdout.pipe(process.stdout, { end: false });
+  worker.stderr.pipe(process.stderr, { end: false });
+  const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
   return new Promise<number>((resolve) => {
-    let settled = false;
+    let outcome: WorkerOutcome | undefined;
     let forced: NodeJS.Timeout | undefined;
-    const finish = (code: number) => {
-      if (settled) return;
-      settled = true;
-      process.off("SIGINT", interrupt);
-      clearTimeout(deadline);
-      clearTimeout(forced);
-      void worker.terminate();
-      resolve(code);
-    };
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
     const cancelRun = (reason: 1 | 2) => {
       Atomics.store(flag, 0, reason);
       forced ??= setTimeout(() => {
-        report({ outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 });
+        outcome ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+        void worker.terminate();
       }, 2000);
     };
     const interrupt = () => cancelRun(1);
     process.on("SIGINT", interrupt);
     const deadline = setTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
-    let reported = false;
-    const report = (outcome: WorkerOutcome) => {
-      if (settled || reported) return;
-      reported = true;
-      // Let the worker's last output reach the terminal before the report.
-      setImmediate(() => finish(reportOutcome(outcome, path, map, sources)));
-    };
-    worker.once("message", (outcome: WorkerOutcome) => report(outcome));
+    worker.on("message", (message: WorkerOutcome) => (outcome ??= message));
     worker.once("error", (e: Error & { code?: string }) => {
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
-      report({ outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 });
+      outcome ??= { outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 };
     });
-    worker.once("exit", () => report({ outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 }));
+    worker.once("exit", () => {
+      process.off("SIGINT", interrupt);
+      clearTimeout(deadline);
+      clearTimeout(forced);
+      void drained.then(() => {
+        const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 };
+        resolve(reportOutcome(final, path, map, sources));
+      });
+    });
   });
 }
 

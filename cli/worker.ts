@@ -61,7 +61,14 @@ function safeText(value: unknown): string {
   }
 }
 
+// After the outcome, the thread ends, whatever the program left open (a timer, a socket).
 run().then(
-  (outcome) => parentPort!.postMessage(outcome),
-  (e: unknown) => parentPort!.postMessage(outcomeOf(e)),
+  (outcome) => {
+    parentPort!.postMessage(outcome);
+    process.exit(0);
+  },
+  (e: unknown) => {
+    parentPort!.postMessage(outcomeOf(e));
+    process.exit(0);
+  },
 );
