@@ -2,7 +2,7 @@
 // `use` lines bring in, from the entry's folder.
 
 import { dirname, join } from "node:path";
-import { importedModules, moduleNameOf, parseSource } from "../compiler/index.js";
+import { importsOf, moduleNameOf, parseSource } from "../compiler/frontend.js";
 import type { Diagnostic } from "../compiler/diagnostics.js";
 import type { Module } from "../compiler/parse/tree.js";
 import type { SourceFile } from "../compiler/source.js";
@@ -44,7 +44,7 @@ export function loadProgram(entryFile: string): LoadedProgram {
     }
     const syntax = parseSource(file, loaded.source.text);
     modules.push({ name, file, text: loaded.source.text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics });
-    for (const imported of importedModules({ name, file, text: loaded.source.text }, syntax.module)) {
+    for (const { name: imported } of importsOf({ name, syntax: syntax.module })) {
       if (!seen.has(imported)) {
         seen.add(imported);
         queue.push(imported);

@@ -1,45 +1,17 @@
 #!/usr/bin/env node
-// The `renyi` command.
-
-import { cac } from "cac";
-import { runCheck } from "./check.js";
-import { runParse } from "./parse.js";
-import { guarded } from "./guarded.js";
-import { VERSION } from "./version.js";
-import { runCommand } from "./run.js";
-
-const cli = cac("renyi");
-
-cli
-  .command("check [...files]", "Check programs for errors without running them")
-  .option("--json", "Print the diagnostics as one JSON object")
-  .action((files: string[], options: { json?: boolean }) =>
-    guarded(() => {
-      if (files.length === 0) throw new UsageError("`renyi check` needs at least one .ry file: `renyi check program.ry`");
-      return runCheck(files, { json: options.json === true });
-    }),
-  );
-
-cli.command("parse <file>", "Print the syntax tree of a program").action((file: string) => guarded(() => runParse(file)));
-
-cli.help();
-cli.version(VERSION);
-
-export class UsageError extends Error {}
-
-cli.command("run <file>", "Run a program: renyi run [--fuel N] [--max-depth N] [--timeout S] FILE.ry [program options]");
+// The `renyi` command. `run` is dispatched before anything else is loaded:
+// a program that is already compiled starts without the compiler.
 
 try {
-  // Everything after the program's file belongs to the program, so `run` reads its own arguments.
   if (process.argv[2] === "run") {
-    process.exitCode = await runCommand(process.argv.slice(3));
+    // Everything after the program's file belongs to the program, so `run` reads its own arguments.
+    const { startWorker } = await import("./spawn.js");
+    const early = startWorker();
+    const { runCommand } = await import("./run.js");
+    process.exitCode = await runCommand(process.argv.slice(3), early);
   } else {
-    cli.parse(process.argv, { run: false });
-  if (cli.matchedCommand === undefined && cli.args.length > 0) {
-    throw new UsageError(`\`${cli.args[0]}\` is not a renyi command; see \`renyi --help\``);
-  }
-    if (cli.matchedCommand === undefined && !cli.options.help && !cli.options.version) cli.outputHelp();
-    else await cli.runMatchedCommand();
+    const { main } = await import("./commands.js");
+    await main(process.argv);
   }
 } catch (e) {
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -4,9 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import { finished } from "node:stream/promises";
-import { compileProgram } from "../compiler/index.js";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
@@ -15,6 +13,7 @@ import { EXIT } from "./exit.js";
 import { loadProgram } from "./program.js";
 import { VERSION } from "./version.js";
 import type { WorkerInput, WorkerOutcome } from "./worker.js";
+import { startWorker, type EarlyWorker } from "./spawn.js";
 
 export interface RunOptions {
   fuel: number;
@@ -23,7 +22,6 @@ export interface RunOptions {
 }
 
 const RUNTIME_URL = new URL("../rtlib/index.js", import.meta.url).href;
-const WORKER_URL = new URL("./worker.js", import.meta.url);
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
@@ -42,18 +40,20 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
 
-export async function runCommand(argv: readonly string[]): Promise<number> {
+export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker()): Promise<number> {
   const parsed = parseRunArguments(argv);
   if ("problem" in parsed) {
+    void early.worker.terminate();
     process.stderr.write(`error: ${parsed.problem}\n`);
     return EXIT.refused;
   }
-  const compiled = compileWithCache(parsed.file);
+  const compiled = await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
+    void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
     return EXIT.refused;
   }
-  return runBundle(compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options);
 }
 
 interface Compiled {
@@ -62,12 +62,14 @@ interface Compiled {
   sources: Map<string, SourceFile>;
 }
 
-function compileWithCache(file: string): Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> } {
+async function compileWithCache(file: string): Promise<Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> }> {
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
   const key = cacheKey([VERSION, RUNTIME_URL, program.entry, ...program.modules.flatMap((m) => [m.name, m.file, m.text])]);
   const cached = readCached(key);
   if (cached !== undefined) return { path: cachedPath(key), map: JSON.parse(cached.map) as SourceMapV3, sources: program.sources };
+  // The code generator is loaded only when there is something to compile.
+  const { compileProgram } = await import("../compiler/build.js");
   const result = compileProgram(program.modules, { runtime: RUNTIME_URL, entry: program.entry, file: `${key}.mjs` });
   if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
   if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
@@ -77,18 +79,11 @@ function compileWithCache(file: string): Compiled | { diagnostics: Diagnostic[];
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
-  const cancel = new SharedArrayBuffer(4);
-  const flag = new Int32Array(cancel);
-  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, cancel };
-  // The worker's output comes through streams the main thread reads to their end, so
-  // that nothing the program printed is lost when its thread stops.
-  const worker = new Worker(WORKER_URL, {
-    workerData: input,
-    stdout: true,
-    stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 },
-  });
+export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
+  const { worker } = early;
+  const flag = new Int32Array(early.cancel);
+  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth };
+  worker.postMessage(input);
   worker.stdout.pipe(process.stdout, { end: false });
   worker.stderr.pipe(process.stderr, { end: false });
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);

@@ -6,12 +6,12 @@ import { parentPort, workerData } from "node:worker_threads";
 import * as runtime from "../rtlib/index.js";
 import { convertArguments, type MainParameter } from "./arguments.js";
 
+/** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
   readonly bundle: string;
   readonly argv: readonly string[];
   readonly fuel: number;
   readonly maxDepth: number;
-  readonly cancel: SharedArrayBuffer;
 }
 
 export type WorkerOutcome =
@@ -21,10 +21,10 @@ export type WorkerOutcome =
   | { outcome: "cancelled"; reason: string; steps: number }
   | { outcome: "refused"; message: string };
 
-const input = workerData as WorkerInput;
+const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
-async function run(): Promise<WorkerOutcome> {
-  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel });
+async function run(input: WorkerInput): Promise<WorkerOutcome> {
+  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
   const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[] };
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
@@ -62,7 +62,10 @@ function safeText(value: unknown): string {
 }
 
 // After the outcome, the thread ends, whatever the program left open (a timer, a socket).
-run().then(
+parentPort!.once("message", (input: WorkerInput) => void start(input));
+
+function start(input: WorkerInput): void {
+  run(input).then(
   (outcome) => {
     parentPort!.postMessage(outcome);
     process.exit(0);
@@ -71,4 +74,5 @@ run().then(
     parentPort!.postMessage(outcomeOf(e));
     process.exit(0);
   },
-);
+  );
+}

@@ -4,6 +4,7 @@
 // Renyi text (library.ts).
 
 import { error, type Diagnostic } from "../diagnostics.js";
+import { importsOf } from "../frontend.js";
 import { lex } from "../lex/lexer.js";
 import { KEYWORD_SET } from "../lex/tokens.js";
 import { parse } from "../parse/parser.js";
@@ -36,14 +37,6 @@ export interface SourceModule {
 }
 
 export const PRELUDE_NAME = "prelude";
-
-/** The modules a module brings in with `use`, by identity, with the span of each `use`. */
-export function importsOf(module: SourceModule): { name: string; span: S.Use["span"] }[] {
-  const folder = module.name.includes("/") ? module.name.slice(0, module.name.lastIndexOf("/") + 1) : "";
-  return module.syntax.items
-    .filter((item): item is S.Use => item.kind === "Use")
-    .map((use) => ({ name: folder + use.path.map((p) => p.name).join("/"), span: use.span }));
-}
 
 export function declareProgram(sources: readonly SourceModule[], entry: string): Program {
   const diagnostics: Diagnostic[] = [];
@@ -363,3 +356,5 @@ export function declareSignature(program: Program, scope: ModuleScope, item: S.F
 }
 
 export { closest };
+
+export { importsOf };

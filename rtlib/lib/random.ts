@@ -1,9 +1,15 @@
 // The `random` module: effects, so that a recording can replay them.
 
-import { randomInt, randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
 import { call } from "../gateway.js";
 import { Crash } from "../errors.js";
 import { NONE, Some } from "../prelude.js";
+
+// node:crypto is loaded on the first random call, not when every program starts.
+const require = createRequire(import.meta.url);
+let crypto: typeof import("node:crypto") | undefined;
+const randomInt = (min: number, max: number): number => (crypto ??= require("node:crypto") as typeof import("node:crypto")).randomInt(min, max);
+const randomUUID = (): string => (crypto ??= require("node:crypto") as typeof import("node:crypto")).randomUUID();
 
 export const integer = (low: number, high: number): Promise<number> =>
   call("std.random.integer", { low, high }, () => {

@@ -1,0 +1,23 @@
+// Starts the worker a program will run in, before anything else is loaded, so
+// that the thread boots (and loads the runtime) while the main thread finds
+// and compiles the program.
+
+import { Worker } from "node:worker_threads";
+
+export interface EarlyWorker {
+  readonly worker: Worker;
+  readonly cancel: SharedArrayBuffer;
+}
+
+export function startWorker(): EarlyWorker {
+  const cancel = new SharedArrayBuffer(4);
+  // The worker's output comes through streams the main thread reads to their end,
+  // so that nothing the program printed is lost when its thread stops.
+  const worker = new Worker(new URL("./worker.js", import.meta.url), {
+    workerData: { cancel },
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 },
+  });
+  return { worker, cancel };
+}

@@ -1,0 +1,24 @@
+// The whole pipeline, to a bundle: parse, check, lower, bundle. Kept apart from
+// index.ts so that checking a program never loads the code generator.
+
+import { bundleProgram, type BundleOptions, type BundleResult } from "./emit/bundle.js";
+import { checkProgramSources, type Diagnostic } from "./index.js";
+import type { Module } from "./parse/tree.js";
+import { SourceFile } from "./source.js";
+
+export interface CompileResult {
+  bundle?: BundleResult;
+  diagnostics: Diagnostic[];
+}
+
+/** Every phase: parse, check, lower and bundle a program's modules into one ES module and its source map. */
+export function compileProgram(
+  modules: readonly { name: string; file: string; text: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[],
+  options: BundleOptions,
+): CompileResult {
+  const checked = checkProgramSources(modules, options.entry);
+  if (checked.program === undefined) return { diagnostics: checked.diagnostics };
+  const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
+  const bundle = bundleProgram(checked.program, sources, options);
+  return { bundle, diagnostics: checked.diagnostics };
+}
