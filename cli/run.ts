@@ -8,7 +8,9 @@ import { finished } from "node:stream/promises";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
+import { dirname, join } from "node:path";
 import { cachedPath, cacheKey, readCached, writeCached } from "./cache.js";
+import { sha256, validateBundle } from "./validate.js";
 import { EXIT } from "./exit.js";
 import { loadProgram } from "./program.js";
 import { VERSION } from "./version.js";
@@ -47,7 +49,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(`error: ${parsed.problem}\n`);
     return EXIT.refused;
   }
-  const compiled = await compileWithCache(parsed.file);
+  const compiled = parsed.file.endsWith(".mjs") ? validatedBundle(parsed.file) : await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -76,6 +78,50 @@ async function compileWithCache(file: string): Promise<Compiled | { diagnostics:
   const map = JSON.stringify(result.bundle.map);
   const path = writeCached(key, result.bundle.code + `//# sourceMappingURL=${key}.mjs.map\n`, map);
   return { path, map: result.bundle.map, sources: program.sources };
+}
+
+/**
+ * A bundle built by `renyic build`, checked before it runs: its bytes must hash
+ * to what its manifest says, and it must pass the validator. It then runs from
+ * a copy in the cache that imports this toolchain's runtime.
+ */
+function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> } {
+  const refuse = (message: string) => ({ diagnostics: [error("E-RT-REFUSED", { file, start: 0, end: 0 }, message)], sources: new Map<string, SourceFile>() });
+  let code: string;
+  let manifest: { bundle?: string; sources?: { file: string }[] };
+  try {
+    code = readFileSync(file, "utf8");
+  } catch {
+    return refuse(`I cannot read the bundle ${file}`);
+  }
+  const manifestPath = file.replace(/\.mjs$/, ".grant.json");
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as typeof manifest;
+  } catch {
+    return refuse(`the bundle has no readable grant manifest at ${manifestPath}; build it with renyic build`);
+  }
+  if (manifest.bundle !== sha256(code)) return refuse(`the bundle's hash does not match its manifest: ${file} was changed after it was built`);
+  const validation = validateBundle(code);
+  if (!validation.ok) return refuse(`the bundle was refused: ${validation.problem}`);
+  const runnable = code.slice(0, validation.importStart) + JSON.stringify(RUNTIME_URL) + code.slice(validation.importEnd);
+  const key = cacheKey([VERSION, RUNTIME_URL, "bundle", code]);
+  let map: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
+  try {
+    map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapV3;
+  } catch {
+    // Without its map a crash is reported without a .ry position.
+  }
+  const path = writeCached(key, runnable, JSON.stringify(map));
+  const sources = new Map<string, SourceFile>();
+  for (const source of manifest.sources ?? []) {
+    try {
+      const text = readFileSync(join(dirname(file), source.file), "utf8");
+      sources.set(source.file, new SourceFile(source.file, text));
+    } catch {
+      // The sources are only needed to show the line of a crash.
+    }
+  }
+  return { path, map, sources };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */

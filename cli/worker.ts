@@ -4,7 +4,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import * as runtime from "../rtlib/index.js";
-import { convertArguments, type MainParameter } from "./arguments.js";
+import { convertArguments, type MainParameter } from "../rtlib/arguments.js";
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {

@@ -4,10 +4,13 @@
 import { bundleProgram, type BundleOptions, type BundleResult } from "./emit/bundle.js";
 import { checkProgramSources, type Diagnostic } from "./index.js";
 import type { Module } from "./parse/tree.js";
+import type { Program } from "./check/checked.js";
 import { SourceFile } from "./source.js";
 
 export interface CompileResult {
   bundle?: BundleResult;
+  /** The checked program, when it has no errors: its `main` carries the grant. */
+  program?: Program;
   diagnostics: Diagnostic[];
 }
 
@@ -20,5 +23,5 @@ export function compileProgram(
   if (checked.program === undefined) return { diagnostics: checked.diagnostics };
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
   const bundle = bundleProgram(checked.program, sources, options);
-  return { bundle, diagnostics: checked.diagnostics };
+  return { bundle, program: checked.program, diagnostics: checked.diagnostics };
 }

@@ -51,3 +51,4 @@ export * as time from "./lib/time.js";
 export * as random from "./lib/random.js";
 export * as environment from "./lib/environment.js";
 export { http, server, filesystem, database, processModule as process, foreign } from "./lib/unavailable.js";
+export { runIfMain } from "./entry.js";

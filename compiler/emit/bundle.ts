@@ -38,6 +38,8 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
+  const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
+  if (hasMain) runtime.add("runIfMain");
   const header = printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
@@ -64,6 +66,18 @@ function footer(program: Program, lowered: LoweredModule[], options: BundleOptio
   if (main !== undefined) {
     out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(t.identifier(functionName(main.module, main.name)), t.identifier("main"))]));
     out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainParameters"), mainParameters(main))])));
+    // `node NAME.mjs` runs main; importing the bundle does not.
+    out.push(
+      t.expressionStatement(
+        t.awaitExpression(
+          t.callExpression(t.identifier("$runIfMain"), [
+            t.memberExpression(t.metaProperty(t.identifier("import"), t.identifier("meta")), t.identifier("url")),
+            t.identifier(functionName(main.module, main.name)),
+            t.identifier("mainParameters"),
+          ]),
+        ),
+      ),
+    );
   }
   const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(`${modulePrefix(m.name)}$tests`));
   out.push(

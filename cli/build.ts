@@ -1,0 +1,88 @@
+// `renyic build FILE.ry --out DIR [--stable]`: the program as one bundle,
+// DIR/NAME.mjs, its source map, and its grant manifest DIR/NAME.grant.json.
+// With --stable the three files are byte-identical for the same sources and
+// toolchain: no times, and every path relative to the entry's folder.
+
+import { mkdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { GrantItem } from "../compiler/check/checked.js";
+import { needToText } from "../compiler/check/types.js";
+import { renderText } from "../compiler/diagnostics.js";
+import { SourceFile } from "../compiler/source.js";
+import { writeAtomically } from "./cache.js";
+import { EXIT } from "./exit.js";
+import { loadProgram } from "./program.js";
+import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
+import { VERSION } from "./version.js";
+
+export interface Manifest {
+  program: string;
+  toolchain: string;
+  entry: string;
+  source: string;
+  sources: { module: string; file: string; hash: string }[];
+  /** The hash of everything main reaches: the program's sources, in module order. */
+  code: string;
+  bundle: string;
+  grant: string[];
+  needs: { capability: string; scope?: string | number; budget?: { count: number; unit: string }; guard?: { sinks: string[] } }[];
+  built_at?: string;
+}
+
+export async function buildCommand(file: string, options: { out?: string; stable?: boolean }): Promise<number> {
+  if (options.out === undefined) {
+    process.stderr.write("error: `renyic build` needs --out DIR: `renyic build program.ry --out dist`\n");
+    return EXIT.refused;
+  }
+  const program = loadProgram(file);
+  if (program.problems.length > 0) {
+    process.stderr.write(renderText(program.problems, program.sources));
+    return EXIT.refused;
+  }
+  // Paths in the bundle, its map and its manifest are relative to the entry's folder.
+  const folder = dirname(file);
+  const modules = program.modules.map((m) => ({ ...m, file: relative(folder, m.file) || m.file }));
+  const { compileProgram } = await import("../compiler/build.js");
+  const name = program.entry;
+  const result = compileProgram(modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
+  if (result.bundle === undefined) {
+    process.stderr.write(renderText(result.diagnostics, new Map(modules.map((m) => [m.file, new SourceFile(m.file, m.text)]))));
+    return EXIT.refused;
+  }
+  const code = result.bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`;
+  const map = JSON.stringify(result.bundle.map) + "\n";
+  const main = result.program?.main?.needs ?? [];
+  const manifest: Manifest = {
+    program: name,
+    toolchain: `renyi ${VERSION}`,
+    entry: "main",
+    source: relative(folder, file) || file,
+    sources: modules.map((m) => ({ module: m.name, file: m.file, hash: sha256(m.text) })),
+    code: sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n")),
+    bundle: sha256(code),
+    grant: main.map(grantText),
+    needs: main.map(needEntry),
+    ...(options.stable ? {} : { built_at: new Date().toISOString() }),
+  };
+  mkdirSync(options.out, { recursive: true });
+  writeAtomically(join(options.out, `${name}.mjs.map`), map);
+  writeAtomically(join(options.out, `${name}.grant.json`), JSON.stringify(manifest, null, 2) + "\n");
+  writeAtomically(join(options.out, `${name}.mjs`), code);
+  return EXIT.finished;
+}
+
+function grantText(item: GrantItem): string {
+  let text = needToText(item.capability);
+  if (item.budget) text += ` at most ${item.budget.count} per ${item.budget.unit}`;
+  if (item.guard) text += ` only to ${item.guard.sinks.map(needToText).join(" or ")}`;
+  return text;
+}
+
+function needEntry(item: GrantItem): Manifest["needs"][number] {
+  return {
+    capability: item.capability.path.join("."),
+    ...(item.capability.scope !== undefined ? { scope: item.capability.scope } : {}),
+    ...(item.budget ? { budget: item.budget } : {}),
+    ...(item.guard ? { guard: { sinks: item.guard.sinks.map(needToText) } } : {}),
+  };
+}

@@ -1,0 +1,50 @@
+// Running a bundle directly (`node DIR/NAME.mjs --city Paris`): the bundle ends
+// with `await $runIfMain(import.meta.url, main, mainParameters)`, which runs
+// main when the bundle is the program node was started with, and does nothing
+// when the bundle is imported (as `renyi run` does, in its worker).
+
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { convertArguments, type MainParameter } from "./arguments.js";
+import { Cancelled, Crash, Failure } from "./errors.js";
+import { configureLimits } from "./limits.js";
+import { NONE, some } from "./prelude.js";
+import { toText } from "./text.js";
+
+function isMainModule(url: string): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return pathToFileURL(realpathSync(script)).href === url || pathToFileURL(script).href === url;
+  } catch {
+    return false;
+  }
+}
+
+export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined): Promise<void> {
+  if (!isMainModule(url) || main === undefined) return;
+  configureLimits({});
+  const args = convertArguments(parameters ?? [], process.argv.slice(2), { none: NONE, some });
+  if (!args.ok) {
+    process.stderr.write(`error: ${args.message}\n`);
+    process.exitCode = 3;
+    return;
+  }
+  try {
+    await main(...args.values);
+    process.exitCode = 0;
+  } catch (e) {
+    if (e instanceof Failure) {
+      process.stderr.write(`error[E-RT-FAILED]: main failed with ${toText(e.value)}${e.site ? `\n  --> ${e.site}` : ""}\n`);
+      process.exitCode = 1;
+    } else if (e instanceof Crash) {
+      process.stderr.write(`error[${e.code}]: ${e.message}${e.site ? `\n  --> ${e.site}` : ""}\n`);
+      process.exitCode = 2;
+    } else if (e instanceof Cancelled) {
+      process.exitCode = 130;
+    } else {
+      process.stderr.write(`error[E-RT-INTERNAL]: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    }
+  }
+}
