@@ -1,0 +1,158 @@
+// Execution guarantees, tested through the commands users run: fuel counted
+// exactly, depth stopped by the language's limit, builds byte-identical with
+// --stable, tampered bundles refused, the compile cache used, Ctrl-C honoured.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { sha256 } from "../cli/validate.js";
+import { ROOT } from "./golden.js";
+
+const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
+const work = mkdtempSync(join(tmpdir(), "renyi-exec-"));
+const cache = join(work, "cache");
+const env = { ...process.env, RENYI_CACHE_DIR: cache };
+
+function write(name: string, text: string): string {
+  const path = join(work, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function run(command: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [command, ...args], { cwd: work, encoding: "utf8", env });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+// Steps, counted by hand (spec/runtime.md, "Fuel"):
+//   var total be 0                  2  (the statement, the literal)
+//   for each i in 1 to 3            4  (the statement, the range and its two literals)
+//     set total to total + i        4 a turn (the statement, +, total, i), 3 turns: 12
+//   console.print("{total}")        4  (the statement, the call, the text, total)
+// 22 in all.
+const counted = write(
+  "counted.ry",
+  'public function main()\n  purpose: Count to six.\n  needs console\n  var total be 0\n  for each i in 1 to 3\n    set total to total + i\n  end\n  console.print("{total}")\nend\n',
+);
+
+test("fuel is exact: a program of 22 steps runs on 22 and stops on 21", () => {
+  const enough = run(RENYI, "run", "--fuel", "22", counted);
+  assert.equal(enough.status, 0, enough.stderr);
+  assert.equal(enough.stdout, "6\n");
+  const short = run(RENYI, "run", "--fuel", "21", counted);
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /E-RT-FUEL/);
+  assert.equal(short.stdout, "", "a block's steps are charged before it runs");
+});
+
+test("deep recursion stops with E-RT-DEPTH at the limit, and never with JavaScript's stack overflow", () => {
+  const deep = write("deep.ry", "function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\npublic function main()\n  purpose: Recurse.\n  needs console\n  console.print(\"{down(0)}\")\nend\n");
+  const limited = run(RENYI, "run", "--max-depth", "100", deep);
+  assert.equal(limited.status, 2);
+  assert.match(limited.stderr, /E-RT-DEPTH\]: calls nested deeper than 100/);
+  // Past what the thread's stack holds, the run still ends with the language's error.
+  const unlimited = run(RENYI, "run", "--max-depth", "100000000", deep);
+  assert.equal(unlimited.status, 2);
+  assert.match(unlimited.stderr, /E-RT-DEPTH/);
+  assert.doesNotMatch(unlimited.stderr, /RangeError|Maximum call stack/);
+});
+
+test("--stable builds are byte-identical; without it the manifest records the time", () => {
+  const program = join(ROOT, "examples", "weather.ry");
+  const a = join(work, "stable-a");
+  const b = join(work, "stable-b");
+  assert.equal(run(RENYIC, "build", program, "--out", a, "--stable").status, 0);
+  assert.equal(run(RENYIC, "build", program, "--out", b, "--stable").status, 0);
+  for (const file of ["weather.mjs", "weather.mjs.map", "weather.grant.json"]) {
+    assert.deepEqual(readFileSync(join(a, file)), readFileSync(join(b, file)), `${file} differs between two stable builds`);
+  }
+  const manifest = JSON.parse(readFileSync(join(a, "weather.grant.json"), "utf8"));
+  assert.equal(manifest.built_at, undefined);
+  assert.equal(manifest.bundle, sha256(readFileSync(join(a, "weather.mjs"), "utf8")));
+  assert.deepEqual(manifest.grant, ["console", 'network.http("api.open-meteo.com") at most 60 per minute']);
+  assert.doesNotMatch(readFileSync(join(a, "weather.mjs"), "utf8") + readFileSync(join(a, "weather.mjs.map"), "utf8"), new RegExp(ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), "no absolute paths");
+  const c = join(work, "unstable");
+  assert.equal(run(RENYIC, "build", program, "--out", c).status, 0);
+  assert.match(JSON.parse(readFileSync(join(c, "weather.grant.json"), "utf8")).built_at, /^\d{4}-\d{2}-\d{2}T/);
+});
+
+test("a built bundle runs with renyi run and with node; a tampered one is refused", () => {
+  const hello = join(ROOT, "examples", "hello.ry");
+  // Inside the package, so that node resolves renyi/runtime.
+  const out = join(ROOT, "tmp", `bundle-${process.pid}`);
+  mkdirSync(out, { recursive: true });
+  assert.equal(run(RENYIC, "build", hello, "--out", out, "--stable").status, 0);
+  const bundle = join(out, "hello.mjs");
+  const viaRenyi = run(RENYI, "run", bundle, "--name", "Ada");
+  assert.equal(viaRenyi.status, 0, viaRenyi.stderr);
+  assert.equal(viaRenyi.stdout, "Hello, Ada!\n");
+  const viaNode = spawnSync(process.execPath, [bundle, "--name", "Bea"], { encoding: "utf8" });
+  assert.equal(viaNode.status, 0, viaNode.stderr);
+  assert.equal(viaNode.stdout, "Hello, Bea!\n");
+
+  const original = readFileSync(bundle, "utf8");
+  // Changed bytes: the manifest's hash no longer matches.
+  writeFileSync(bundle, original.replace("Hello", "Howdy"));
+  const changed = run(RENYI, "run", bundle);
+  assert.equal(changed.status, 3);
+  assert.match(changed.stderr, /hash does not match its manifest/);
+  // Changed bytes with the manifest updated to match: the validator refuses what was added.
+  const manifestPath = join(out, "hello.grant.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  for (const [attack, expected] of [
+    [original.replace('"renyi/runtime";', '"renyi/runtime";\nimport fs from "node:fs";'), /may import only renyi\/runtime/],
+    [original.replace("export const tests", "process.exit(7);\nexport const tests"), /names the global `process`/],
+    [original.replace("export const tests", "globalThis.x = 1;\nexport const tests"), /names the global `globalThis`/],
+    [original.replace("export const tests", "const m = await import(\"node:fs\");\nexport const tests"), /never writes \(ImportExpression\)/],
+    [original.replace("export const tests", "eval(\"1\");\nexport const tests"), /names the global `eval`/],
+  ] as const) {
+    writeFileSync(bundle, attack);
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, bundle: sha256(attack) }));
+    const refused = run(RENYI, "run", bundle);
+    assert.equal(refused.status, 3, attack.slice(0, 80));
+    assert.match(refused.stderr, expected);
+  }
+});
+
+test("a second run of an unchanged program does not compile it again", () => {
+  const cacheDir = join(work, "cache-test");
+  const program = write("cached.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("cached")\nend\n');
+  const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  assert.equal(runWith().stdout, "cached\n");
+  const files = readdirSync(cacheDir).filter((f) => f.endsWith(".mjs"));
+  assert.equal(files.length, 1);
+  const written = statSync(join(cacheDir, files[0]!)).mtimeMs;
+  assert.equal(runWith().stdout, "cached\n");
+  assert.deepEqual(readdirSync(cacheDir).filter((f) => f.endsWith(".mjs")), files);
+  assert.equal(statSync(join(cacheDir, files[0]!)).mtimeMs, written, "the cached bundle was written again");
+  // A changed program is a new entry.
+  writeFileSync(program, 'public function main()\n  purpose: Print.\n  needs console\n  console.print("changed")\nend\n');
+  assert.equal(runWith().stdout, "changed\n");
+  assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".mjs")).length, 2);
+});
+
+test("Ctrl-C cancels a program stuck in a pure loop: exit 130", async () => {
+  const spin = write("spin.ry", "public function main()\n  purpose: Spin.\n  needs console\n  console.print(\"spinning\")\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n");
+  const child = spawn(process.execPath, [RENYI, "run", spin], { cwd: work, env });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString();
+    if (stdout.includes("spinning")) child.kill("SIGINT");
+  });
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /cancelled: interrupted/);
+});
+
+test("a program that does not compile is refused with exit 3 and its diagnostics", () => {
+  const broken = write("broken.ry", "public function main()\n  purpose: Break.\n  needs console\n  console.print(1 + \"a\")\nend\n");
+  const result = run(RENYI, "run", broken);
+  assert.equal(result.status, 3);
+  assert.match(result.stderr, /E-TYPE-OPERATOR/);
+});
