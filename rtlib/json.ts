@@ -3,71 +3,80 @@
 
 import { Failure } from "./errors.js";
 import { DateRecord, Duration, Instant, JsonError, NONE, Some } from "./prelude.js";
-import { floatText } from "./text.js";
 import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
 
 // ---- encoding ----
 
-/** Compact JSON text for a value of the given shape; fields in declaration order. */
+/**
+ * Compact JSON text for a value of the given shape; fields in declaration
+ * order. The value is turned into plain JSON values and written by the
+ * engine's own JSON.stringify: a Float is a JSON number (12.0 is written 12,
+ * which reads back as a Float wherever a Float is declared).
+ */
 export function encode(value: unknown, shape: Shape = DYNAMIC): string {
-  return write(value, shape);
+  return JSON.stringify(plain(value, shape)) ?? "null";
 }
 
-function write(value: unknown, shape: Shape): string {
+/** The JSON value of a Renyi value (language.md section 11). */
+export function plain(value: unknown, shape: Shape): unknown {
   switch (shape.k) {
-    case "float":
-      return Number.isFinite(value as number) ? floatText(value as number).replace(/^-0\.0$/, "-0.0") : "null";
     case "int":
-      return String(value);
     case "text":
-      return JSON.stringify(value);
+    case "bool":
     case "json":
-      return JSON.stringify(value) ?? "null";
+      return value;
+    case "float":
+      return Number.isFinite(value as number) ? value : null;
   }
-  if (value === null || value === undefined) return "null";
+  if (value === null || value === undefined) return null;
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? String(value) : "null";
     case "boolean":
-      return String(value);
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : null;
   }
   if (Array.isArray(value)) {
     const item = shape.k === "list" ? shape.item : DYNAMIC;
-    return `[${value.map((v) => write(v, item)).join(",")}]`;
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = plain(value[i], item);
+    return out;
   }
   if (value instanceof RSet) {
     const item = shape.k === "set" ? shape.item : DYNAMIC;
-    return `[${[...value.values()].map((v) => write(v, item)).join(",")}]`;
+    return [...value.values()].map((v) => plain(v, item));
   }
   if (value instanceof Pair) {
     const [a, b] = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
-    return `[${write(value.first, a)},${write(value.second, b)}]`;
+    return [plain(value.first, a), plain(value.second, b)];
   }
   if (value instanceof RMap) {
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
     const entries = [...value.entries()];
     if (entries.every(([key]) => typeof key === "string")) {
-      return `{${entries.map(([key, val]) => `${JSON.stringify(key)}:${write(val, v)}`).join(",")}}`;
+      // No prototype: a key like "__proto__" is a key like any other.
+      const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const [key, val] of entries) object[key as string] = plain(val, v);
+      return object;
     }
-    return `[${entries.map(([key, val]) => `[${write(key, k)},${write(val, v)}]`).join(",")}]`;
+    return entries.map(([key, val]) => [plain(key, k), plain(val, v)]);
   }
-  if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString("base64"));
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   const desc = descOf(value);
-  if (desc !== undefined) return writeDescribed(value as Record<string, unknown>, desc, shape);
-  return JSON.stringify(value) ?? "null";
+  if (desc !== undefined) return plainDescribed(value as Record<string, unknown>, desc, shape);
+  return value;
 }
 
-function writeDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: Shape): string {
-  if (desc === Instant.desc) return JSON.stringify(new Date(value["milliseconds"] as number).toISOString());
-  if (desc === DateRecord.desc) return JSON.stringify(dateText(value["year"] as number, value["month"] as number, value["day"] as number));
-  if (desc === Duration.desc) return String(value["milliseconds"]);
+function plainDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: Shape): unknown {
+  if (desc === Instant.desc) return new Date(value["milliseconds"] as number).toISOString();
+  if (desc === DateRecord.desc) return dateText(value["year"] as number, value["month"] as number, value["day"] as number);
+  if (desc === Duration.desc) return value["milliseconds"];
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
-  if (desc.variant === "Optional") return desc.name === "None" ? "null" : write(value["value"], instantiate(desc.fields[0]!.shape, args));
-  const fields = `{${desc.fields.map((f) => `${JSON.stringify(f.json)}:${write(value[f.prop], instantiate(f.shape, args))}`).join(",")}}`;
+  if (desc.variant === "Optional") return desc.name === "None" ? null : plain(value["value"], instantiate(desc.fields[0]!.shape, args));
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const f of desc.fields) fields[f.json] = plain(value[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args));
   if (desc.variant === undefined) return fields;
-  return desc.fields.length === 0 ? JSON.stringify(desc.name) : `{${JSON.stringify(desc.name)}:${fields}}`;
+  return desc.fields.length === 0 ? desc.name : { [desc.name]: fields };
 }
 
 function dateText(year: number, month: number, day: number): string {
