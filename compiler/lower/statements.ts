@@ -525,120 +525,153 @@ export function functionBody(lw: Lowerer, body: CBlock): t.BlockStatement {
 // ---- queries ----
 
 /**
- * A query runs clause by clause over rows: each row holds the names bound so
- * far. Runs of `from`, `where` and `let` become nested loops; `sort`, `group`,
- * `take` and `drop` work on the rows gathered so far; `select` makes the list.
+ * A query runs clause by clause over rows; a row holds the names bound so far
+ * (the value itself when there is one name, an array otherwise). Runs of
+ * `from`, `where` and `let` become nested loops; `sort`, `group`, `take` and
+ * `drop` work on the rows gathered so far; `select` is done inside the last
+ * run's loops when nothing comes between, so that rows are built only when a
+ * later clause needs them all.
  */
 export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t.Expression {
   let names: Local[] = [];
   let rows: t.Identifier | undefined;
-  let i = 0;
   const clauses = e.clauses;
-  const rowOf = (ls: Local[]) => t.arrayExpression(ls.map((l) => lw.local(l)));
-  const unpack = (row: t.Expression, ls: Local[]): t.Statement[] =>
-    ls.length === 0 ? [] : [t.variableDeclaration("const", [t.variableDeclarator(t.arrayPattern(ls.map((l) => lw.local(l))), row)])];
+  const result = lw.temp("q");
+  let i = 0;
+  let selected = false;
   while (i < clauses.length) {
     const clause = clauses[i]!;
     if (clause.kind === "From" || clause.kind === "Where" || clause.kind === "Let") {
-      // A run of row-wise clauses: nested loops pushing the rows they produce.
       const run: typeof clauses = [];
       while (i < clauses.length && ["From", "Where", "Let"].includes(clauses[i]!.kind)) run.push(clauses[i++]!);
-      const out = lw.temp("rows");
+      const last = i === clauses.length && e.concurrently === undefined;
+      const out = last ? result : lw.temp("rows");
       const before = names;
-      const inner = lw.collect(() => {
-        const after = [...names];
-        const nest = (k: number): t.Statement[] =>
-          lw.collect(() => {
-            if (k === run.length) {
-              lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(out, t.identifier("push")), [rowOf(after)])));
-              return;
-            }
-            const c = run[k]!;
-            if (c.kind === "From") {
-              const source = lowerExpr(lw, c.source);
-              const item = lw.temp("i");
-              const locals: Local[] = [];
-              collectLocals(c.pattern, locals);
-              after.push(...locals);
-              const code = lowerPattern(lw, c.pattern, item);
-              const charge = chargeStatement(lw, 1);
-              const body = [...(charge ? [charge] : []), ...code.binds, ...nest(k + 1)];
-              lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(body)));
-            } else if (c.kind === "Where") {
-              const charge = chargeStatement(lw, exprSteps(c.condition));
-              if (charge) lw.emit(charge);
-              const condition = lowerExpr(lw, c.condition);
-              lw.emit(t.ifStatement(condition, t.blockStatement(nest(k + 1))));
-            } else if (c.kind === "Let") {
-              const charge = chargeStatement(lw, exprSteps(c.value));
-              if (charge) lw.emit(charge);
-              after.push(c.local);
-              lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
-              for (const s of nest(k + 1)) lw.emit(s);
-            }
-          });
-        const body = nest(0);
+      const after = [...names];
+      for (const c of run) if (c.kind === "From") collectLocals(c.pattern, after);
+      for (const c of run) if (c.kind === "Let") after.push(c.local);
+      const innermost = () =>
+        last ? selectInto(lw, e, result) : lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(out, t.identifier("push")), [rowOf(lw, after)])));
+      const body = lw.collect(() => {
+        const nested = lw.collect(() => nestRun(lw, run, 0, innermost));
         if (rows === undefined) {
-          for (const s of body) lw.emit(s);
+          for (const s of nested) lw.emit(s);
         } else {
           const row = lw.temp("row");
-          lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement([...unpack(row, before), ...body])));
+          lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement([...unpackRow(lw, row, before), ...nested])));
         }
-        names = after;
       });
-      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(out, t.arrayExpression([]))]));
-      for (const s of inner) lw.emit(s);
+      lw.emit(t.variableDeclaration(last ? "let" : "const", [t.variableDeclarator(out, t.arrayExpression([]))]));
+      for (const s of body) lw.emit(s);
+      names = after;
       rows = out;
+      selected = last;
       continue;
     }
     i++;
-    const row = t.identifier("$row");
-    const source = rows ?? t.arrayExpression([t.arrayExpression([])]);
+    const source: t.Expression = rows ?? t.arrayExpression([t.arrayExpression([])]);
     const next = lw.temp("rows");
-    switch (clause.kind) {
-      case "Sort": {
-        const keyBody = lw.collect(() => {
-          for (const s of unpack(row, names)) lw.emit(s);
-          const charge = chargeStatement(lw, clause.keys.reduce((n, k) => n + exprSteps(k.value), 0));
-          if (charge) lw.emit(charge);
-          lw.emit(t.returnStatement(t.arrayExpression(clause.keys.map((k) => lowerExpr(lw, k.value)))));
-        });
-        lw.emit(
-          t.variableDeclaration("const", [
-            t.variableDeclarator(next, t.callExpression(lw.rt("sortRows"), [source, t.arrowFunctionExpression([row], t.blockStatement(keyBody)), t.arrayExpression(clause.keys.map((k) => t.booleanLiteral(k.descending)))])),
-          ]),
-        );
-        break;
-      }
-      case "Group": {
-        const keyBody = lw.collect(() => {
-          for (const s of unpack(row, names)) lw.emit(s);
-          const charge = chargeStatement(lw, exprSteps(clause.key));
-          if (charge) lw.emit(charge);
-          lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
-        });
-        // A group's items are the values of the latest `from` (the row's last source item).
-        const itemIndex = lastFromIndex(e.clauses.slice(0, i), names);
-        const grouped = t.callExpression(lw.rt("groupBy"), [
-          source,
-          t.arrowFunctionExpression([row], t.blockStatement(keyBody)),
-          t.arrowFunctionExpression([row], itemIndex.length === 1 ? t.memberExpression(row, t.numericLiteral(itemIndex[0]!), true) : t.newExpression(lw.rt("Pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true)))),
-        ]);
-        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(grouped, t.identifier("map")), [t.arrowFunctionExpression([t.identifier("$g")], t.arrayExpression([t.identifier("$g")]))]))]));
-        names = [clause.into];
-        break;
-      }
-      case "Take":
-      case "Drop": {
-        const count = lowerExpr(lw, clause.count);
-        const args = clause.kind === "Take" ? [t.numericLiteral(0), t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), count])] : [t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), count])];
-        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(source, t.identifier("slice")), args))]));
-        break;
-      }
+    if (clause.kind === "Sort") {
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, sortRowsCode(lw, source, names, clause.keys))]));
+    } else if (clause.kind === "Group") {
+      const row = lw.temp("row");
+      const keyBody = lw.collect(() => {
+        for (const s of unpackRow(lw, row, names)) lw.emit(s);
+        const charge = chargeStatement(lw, exprSteps(clause.key));
+        if (charge) lw.emit(charge);
+        lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
+      });
+      // A group's items are the values of the latest `from`.
+      const itemIndex = lastFromIndex(e.clauses.slice(0, i), names);
+      const item =
+        names.length === 1 ? row : itemIndex.length === 1 ? t.memberExpression(row, t.numericLiteral(itemIndex[0]!), true) : t.newExpression(lw.rt("Pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true)));
+      lw.emit(
+        t.variableDeclaration("const", [
+          t.variableDeclarator(next, t.callExpression(lw.rt("groupBy"), [source, t.arrowFunctionExpression([row], t.blockStatement(keyBody)), t.arrowFunctionExpression([row], item)])),
+        ]),
+      );
+      names = [clause.into];
+    } else if (clause.kind === "Take" || clause.kind === "Drop") {
+      const count = t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), lowerExpr(lw, clause.count)]);
+      const args = clause.kind === "Take" ? [t.numericLiteral(0), count] : [count];
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(source, t.identifier("slice")), args))]));
     }
     rows = next;
   }
-  return lowerSelect(lw, e, rows!, names, unpack);
+  if (!selected) lowerSelect(lw, e, rows!, names, result);
+  if (e.distinct) lw.emit(t.expressionStatement(t.assignmentExpression("=", result, t.callExpression(lw.rt("distinct"), [result]))));
+  return result;
+}
+
+/** A row of the given names: the value itself for one name, an array for several. */
+function rowOf(lw: Lowerer, names: Local[]): t.Expression {
+  return names.length === 1 ? lw.local(names[0]!) : t.arrayExpression(names.map((l) => lw.local(l)));
+}
+
+function unpackRow(lw: Lowerer, row: t.Expression, names: Local[]): t.Statement[] {
+  if (names.length === 0) return [];
+  if (names.length === 1) return [t.variableDeclaration("const", [t.variableDeclarator(lw.local(names[0]!), row)])];
+  return [t.variableDeclaration("const", names.map((l, k) => t.variableDeclarator(lw.local(l), t.memberExpression(row, t.numericLiteral(k), true))))];
+}
+
+/** Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does. */
+function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void): void {
+  if (k === run.length) return innermost();
+  const c = run[k]!;
+  if (c.kind === "From") {
+    const source = lowerExpr(lw, c.source);
+    const item = lw.temp("i");
+    const code = lowerPattern(lw, c.pattern, item);
+    const inner = lw.collect(() => {
+      const charge = chargeStatement(lw, 1);
+      if (charge) lw.emit(charge);
+      for (const b of code.binds) lw.emit(b);
+      nestRun(lw, run, k + 1, innermost);
+    });
+    lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(inner)));
+  } else if (c.kind === "Where") {
+    const charge = chargeStatement(lw, exprSteps(c.condition));
+    if (charge) lw.emit(charge);
+    const condition = lowerExpr(lw, c.condition);
+    lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost)))));
+  } else if (c.kind === "Let") {
+    const charge = chargeStatement(lw, exprSteps(c.value));
+    if (charge) lw.emit(charge);
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
+    nestRun(lw, run, k + 1, innermost);
+  }
+}
+
+/**
+ * `sort by k1, k2 descending`: each row paired with its keys, sorted by a
+ * comparison written for the keys' types (stable: Array.prototype.sort is),
+ * then the rows taken back out.
+ */
+function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: { value: CExpr; descending: boolean }[]): t.Expression {
+  const row = lw.temp("row");
+  const keyBody = lw.collect(() => {
+    for (const s of unpackRow(lw, row, names)) lw.emit(s);
+    const charge = chargeStatement(lw, keys.reduce((n, k) => n + exprSteps(k.value), 0));
+    if (charge) lw.emit(charge);
+    lw.emit(t.returnStatement(t.arrayExpression([...keys.map((k) => lowerExpr(lw, k.value)), row])));
+  });
+  const a = t.identifier("$a");
+  const b = t.identifier("$b");
+  const comparisons = keys.map((k, index) => {
+    const [x, y] = k.descending ? [b, a] : [a, b];
+    const left = t.memberExpression(x, t.numericLiteral(index), true);
+    const right = t.memberExpression(y, t.numericLiteral(index), true);
+    const r = resolve(k.value.type);
+    const primitive = r.kind === "Con" && r.decl === undefined && ["Int", "Float", "Text", "Boolean"].includes(r.name);
+    return primitive
+      ? t.conditionalExpression(t.binaryExpression("<", left, right), t.numericLiteral(-1), t.conditionalExpression(t.binaryExpression(">", left, right), t.numericLiteral(1), t.numericLiteral(0)))
+      : t.callExpression(lw.rt("compare"), [left, right]);
+  });
+  const [first, ...rest] = comparisons;
+  const comparator = t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
+  const keyed = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
+  const sorted = t.callExpression(t.memberExpression(keyed, t.identifier("sort")), [comparator]);
+  return t.callExpression(t.memberExpression(sorted, t.identifier("map")), [t.arrowFunctionExpression([row], t.memberExpression(row, t.numericLiteral(keys.length), true))]);
 }
 
 /** Which row positions hold the latest `from`'s bound names (its item, for groups). */
@@ -664,25 +697,34 @@ function iterableOf(lw: Lowerer, source: t.Expression, syntax: CExpr): t.Express
   return source;
 }
 
-function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.Identifier, names: Local[], unpack: (row: t.Expression, ls: Local[]) => t.Statement[]): t.Expression {
+/** The select of one row, pushed onto the result. */
+function selectInto(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, result: t.Identifier): void {
+  const charge = chargeStatement(lw, exprSteps(e.select));
+  if (charge) lw.emit(charge);
+  const value = lowerExpr(lw, e.select);
+  lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(result, t.identifier("push")), [value])));
+}
+
+/** The select over gathered rows: a loop, or tasks when `concurrently`. */
+function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.Identifier, names: Local[], result: t.Identifier): void {
   const row = lw.temp("row");
-  const result = lw.temp("q");
-  const body = lw.collect(() => {
-    for (const s of unpack(row, names)) lw.emit(s);
-    const charge = chargeStatement(lw, exprSteps(e.select));
-    if (charge) lw.emit(charge);
-    const value = lowerExpr(lw, e.select);
-    lw.emit(e.concurrently !== undefined ? t.returnStatement(value) : t.expressionStatement(t.callExpression(t.memberExpression(result, t.identifier("push")), [value])));
-  });
   if (e.concurrently !== undefined) {
+    const body = lw.collect(() => {
+      for (const s of unpackRow(lw, row, names)) lw.emit(s);
+      const charge = chargeStatement(lw, exprSteps(e.select));
+      if (charge) lw.emit(charge);
+      lw.emit(t.returnStatement(lowerExpr(lw, e.select)));
+    });
     const limit = t.numericLiteral(e.concurrently.limit ?? 1_000_000);
     lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.awaitExpression(t.callExpression(lw.rt("mapConcurrent"), [rows, limit, t.arrowFunctionExpression([row], t.blockStatement(body), true)])))]));
-  } else {
-    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.arrayExpression([]))]));
-    lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement(body)));
+    return;
   }
-  if (e.distinct) lw.emit(t.expressionStatement(t.assignmentExpression("=", result, t.callExpression(lw.rt("distinct"), [result]))));
-  return result;
+  const body = lw.collect(() => {
+    for (const s of unpackRow(lw, row, names)) lw.emit(s);
+    selectInto(lw, e, result);
+  });
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.arrayExpression([]))]));
+  lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(row)]), rows, t.blockStatement(body)));
 }
 
 export { chargeExpression };
