@@ -95,7 +95,7 @@ export function decode(text: string, shape: Shape): unknown {
     const offset = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
     throw new Failure(JsonError.make("Syntax", message.replace(/^Unexpected/, "unexpected"), offset));
   }
-  return read(parsed, shape, "$");
+  return read(parsed, shape, []);
 }
 
 /** Parses JSON text into a Json value, or fails with JsonError.Syntax. */
@@ -151,110 +151,151 @@ function kindOf(value: unknown): string {
   }
 }
 
-function shapeError(path: string, shape: Shape, found: string): never {
-  throw new Failure(JsonError.make("Shape", path, shapeText(shape), found));
+/** Where the reader is: `$`, then keys and indices, kept as a stack so that no text is built unless it is needed. */
+type At = (string | number)[];
+
+function pathText(at: At): string {
+  let out = "$";
+  for (const part of at) out += typeof part === "number" ? `[${part}]` : `.${part}`;
+  return out;
 }
 
-function read(value: unknown, shape: Shape, path: string): unknown {
+function shapeError(at: At, shape: Shape, found: string): never {
+  throw new Failure(JsonError.make("Shape", pathText(at), shapeText(shape), found));
+}
+
+function read(value: unknown, shape: Shape, at: At): unknown {
   switch (shape.k) {
     case "json":
     case "dynamic":
       return value;
     case "int":
       if (typeof value === "number" && Number.isSafeInteger(value)) return value === 0 ? 0 : value;
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "float":
       if (typeof value === "number") return value;
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "text":
       if (typeof value === "string") return value;
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "bool":
       if (typeof value === "boolean") return value;
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "nothing":
       if (value === null) return null;
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "bytes":
       if (typeof value === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(value)) return new Uint8Array(Buffer.from(value, "base64"));
-      return shapeError(path, shape, kindOf(value));
+      return shapeError(at, shape, kindOf(value));
     case "list":
     case "set": {
-      if (!Array.isArray(value)) return shapeError(path, shape, kindOf(value));
-      const items = value.map((v, i) => read(v, shape.item, `${path}[${i}]`));
+      if (!Array.isArray(value)) return shapeError(at, shape, kindOf(value));
+      const items = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) {
+        at.push(i);
+        items[i] = read(value[i], shape.item, at);
+        at.pop();
+      }
       return shape.k === "list" ? items : new RSet(items);
     }
-    case "pair":
-      if (!Array.isArray(value) || value.length !== 2) return shapeError(path, shape, kindOf(value));
-      return new Pair(read(value[0], shape.first, `${path}[0]`), read(value[1], shape.second, `${path}[1]`));
+    case "pair": {
+      if (!Array.isArray(value) || value.length !== 2) return shapeError(at, shape, kindOf(value));
+      at.push(0);
+      const first = read(value[0], shape.first, at);
+      at[at.length - 1] = 1;
+      const second = read(value[1], shape.second, at);
+      at.pop();
+      return new Pair(first, second);
+    }
     case "map":
-      return readMap(value, shape, path);
+      return readMap(value, shape, at);
     case "record":
-      return readRecord(value, shape.desc, shape.args, shape, path);
+      return readRecord(value, shape.desc, shape.args, shape, at);
     case "variant":
-      return readVariant(value, shape, path);
+      return readVariant(value, shape, at);
     default:
       return value;
   }
 }
 
-function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, path: string): RMap {
+function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, at: At): RMap {
+  const map = new RMap();
   if (shape.key.k === "text") {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(path, shape, kindOf(value));
-    const map = new RMap();
-    for (const [k, v] of Object.entries(value)) map.setInPlace(k, read(v, shape.value, `${path}.${k}`));
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(at, shape, kindOf(value));
+    for (const [k, v] of Object.entries(value)) {
+      at.push(k);
+      map.setInPlace(k, read(v, shape.value, at));
+      at.pop();
+    }
     return map;
   }
-  if (!Array.isArray(value)) return shapeError(path, shape, kindOf(value));
-  const map = new RMap();
+  if (!Array.isArray(value)) return shapeError(at, shape, kindOf(value));
   value.forEach((entry, i) => {
-    if (!Array.isArray(entry) || entry.length !== 2) shapeError(`${path}[${i}]`, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));
-    map.setInPlace(read(entry[0], shape.key, `${path}[${i}][0]`), read(entry[1], shape.value, `${path}[${i}][1]`));
+    at.push(i);
+    if (!Array.isArray(entry) || entry.length !== 2) shapeError(at, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));
+    at.push(0);
+    const key = read(entry[0], shape.key, at);
+    at[at.length - 1] = 1;
+    const val = read(entry[1], shape.value, at);
+    at.pop();
+    at.pop();
+    map.setInPlace(key, val);
   });
   return map;
 }
 
-function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shape: Shape, path: string): unknown {
+function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shape: Shape, at: At): unknown {
   if (desc === Instant.desc) {
     const ms = typeof value === "string" ? Date.parse(value) : NaN;
-    if (Number.isNaN(ms)) return shapeError(path, shape, kindOf(value));
+    if (Number.isNaN(ms)) return shapeError(at, shape, kindOf(value));
     return Instant.desc.make([ms]);
   }
   if (desc === DateRecord.desc) {
     const m = typeof value === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
-    if (m === null) return shapeError(path, shape, kindOf(value));
+    if (m === null) return shapeError(at, shape, kindOf(value));
     return DateRecord.desc.make([Number(m[1]), Number(m[2]), Number(m[3])]);
   }
   if (desc === Duration.desc) {
-    if (typeof value !== "number" || !Number.isSafeInteger(value)) return shapeError(path, shape, kindOf(value));
+    if (typeof value !== "number" || !Number.isSafeInteger(value)) return shapeError(at, shape, kindOf(value));
     return Duration.desc.make([value]);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(path, shape, kindOf(value));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(at, shape, kindOf(value));
   const object = value as Record<string, unknown>;
-  const fields = desc.fields.map((f) => {
-    const fieldShape = instantiate(f.shape, args);
-    const at = `${path}.${f.json}`;
-    if (!Object.prototype.hasOwnProperty.call(object, f.json) || object[f.json] === undefined) {
-      if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") return NONE;
-      return shapeError(at, fieldShape, "nothing: the field is missing");
+  const descFields = desc.fields;
+  const fields = new Array<unknown>(descFields.length);
+  for (let i = 0; i < descFields.length; i++) {
+    const f = descFields[i]!;
+    const fieldShape = args.length === 0 ? f.shape : instantiate(f.shape, args);
+    at.push(f.json);
+    const present = Object.prototype.hasOwnProperty.call(object, f.json) && object[f.json] !== undefined;
+    if (!present) {
+      if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") fields[i] = NONE;
+      else shapeError(at, fieldShape, "nothing: the field is missing");
+    } else {
+      fields[i] = read(object[f.json], fieldShape, at);
     }
-    return read(object[f.json], fieldShape, at);
-  });
+    at.pop();
+  }
   return desc.make(fields);
 }
 
-function readVariant(value: unknown, shape: Extract<Shape, { k: "variant" }>, path: string): unknown {
+function readVariant(value: unknown, shape: Extract<Shape, { k: "variant" }>, at: At): unknown {
   const desc = shape.desc;
-  if (desc.name === "Optional") return value === null ? NONE : new Some(read(value, instantiate(desc.cases[1]!.fields[0]!.shape, shape.args), path));
+  if (desc.name === "Optional") return value === null ? NONE : new Some(read(value, instantiate(desc.cases[1]!.fields[0]!.shape, shape.args), at));
   if (typeof value === "string") {
     const bare = desc.cases.find((c) => c.name === value && c.fields.length === 0);
     if (bare !== undefined) return bare.make([]);
-    return shapeError(path, shape, `the string ${JSON.stringify(value)}, which is not a case of ${desc.name}`);
+    return shapeError(at, shape, `the string ${JSON.stringify(value)}, which is not a case of ${desc.name}`);
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const keys = Object.keys(value);
     const c = keys.length === 1 ? desc.cases.find((x) => x.name === keys[0]) : undefined;
-    if (c !== undefined) return readRecord((value as Record<string, unknown>)[c.name], c, shape.args, shape, `${path}.${c.name}`);
+    if (c !== undefined) {
+      at.push(c.name);
+      const result = readRecord((value as Record<string, unknown>)[c.name], c, shape.args, shape, at);
+      at.pop();
+      return result;
+    }
   }
-  return shapeError(path, shape, kindOf(value));
+  return shapeError(at, shape, kindOf(value));
 }

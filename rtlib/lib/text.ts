@@ -7,9 +7,19 @@ import { NONE, ParseError, Some } from "../prelude.js";
 
 const chars = (t: string): string[] => Array.from(t);
 
+/** Characters, not UTF-16 units: a surrogate pair counts once. */
 export const length = (t: string): number => {
-  let n = 0;
-  for (const _ of t) n++;
+  let n = t.length;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = t.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 };
 export const is_empty = (t: string): boolean => t.length === 0;
