@@ -34,7 +34,7 @@ export {
   type VariantDesc,
 } from "./values.js";
 export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from "./prelude.js";
-export { concat, appendInPlace, rangeInclusive } from "./lib/list.js";
+export { concat, appendInPlace, pushInPlace, rangeInclusive } from "./lib/list.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { call as gatewayCall, observe } from "./gateway.js";

@@ -186,6 +186,18 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
 function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
   const target = lw.local(local);
   const isSelf = (e: CExpr | undefined) => e !== undefined && e.kind === "Local" && e.local.id === local.id;
+  if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List") && value.right.kind === "List") {
+    // `set v to v + [a, b]`: the items go straight onto the list.
+    const items = spillOrder(lw, value.right.items).map((item) => {
+      const temp = lw.temp("m");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, item)]));
+      return temp;
+    });
+    return {
+      inPlace: t.callExpression(lw.rt("pushInPlace"), [target, ...items]),
+      copy: t.callExpression(lw.rt("concat"), [target, t.arrayExpression(items)]),
+    };
+  }
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List")) {
     const more = lowerExpr(lw, value.right);
     const temp = lw.temp("m");
@@ -239,7 +251,32 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
   lw.emit(build(0));
 }
 
+/**
+ * `for each i in a to b` counts with a number instead of building the list
+ * (when the pattern is a plain name): the same turns, in the same order.
+ */
+function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>): boolean {
+  const range = s.iterable;
+  if (range.kind !== "Binary" || (range.op !== "to" && range.op !== "until") || s.pattern.kind !== "Bind") return false;
+  const [from, to] = spillOrder(lw, [range.left, range.right]);
+  const end = lw.temp("end");
+  const counter = lw.temp("n");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(end, to!)]));
+  const body = lowerBlock(lw, s.body);
+  const bind = t.variableDeclaration("const", [t.variableDeclarator(lw.local(s.pattern.local), counter)]);
+  lw.emit(
+    t.forStatement(
+      t.variableDeclaration("let", [t.variableDeclarator(counter, from!)]),
+      t.binaryExpression(range.op === "to" ? "<=" : "<", counter, end),
+      t.updateExpression("++", counter),
+      t.blockStatement([bind, ...body.body]),
+    ),
+  );
+  return true;
+}
+
 function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>): void {
+  if (lowerRangeLoop(lw, s)) return;
   const iterable = lowerExpr(lw, s.iterable);
   const r = resolve(s.iterable.type);
   const source =

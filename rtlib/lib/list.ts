@@ -140,6 +140,13 @@ export function appendInPlace(a: unknown[], b: unknown[]): unknown[] {
   return a;
 }
 
+/** `set v to v + [x, y]` when v's list is seen by nothing else. */
+export function pushInPlace(a: unknown[], ...items: unknown[]): unknown[] {
+  if (a.length + items.length > 10_000_000) checkCollection(a.length + items.length, "joining two lists");
+  for (let i = 0; i < items.length; i++) a.push(items[i]);
+  return a;
+}
+
 /** `a to b` and `a until b`. */
 export function rangeInclusive(a: number, b: number): number[] {
   return range(a, b + 1);
