@@ -180,8 +180,10 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: SourceMapV3, s
       return EXIT.failed;
     }
     case "crashed": {
-      const where = outcome.site ?? siteFromStack(outcome.stack, path, map);
-      process.stderr.write(render(outcome.code, outcome.message, where, sources));
+      const frame = frameInBundle(outcome.stack, path, map);
+      const where = outcome.site ?? frame?.site;
+      const notes = frame?.definition === undefined ? [] : [`in ${frame.definition}`];
+      process.stderr.write(render(outcome.code, outcome.message, where, sources, notes));
       if (outcome.code === "E-RT-INTERNAL" && process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
       return outcome.code === "E-RT-INTERNAL" ? EXIT.crashed : EXIT.crashed;
     }
@@ -189,17 +191,20 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: SourceMapV3, s
 }
 
 /** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
-function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>): string {
+function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
   const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
   const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
-  if (m === null || source === undefined) return `error[${code}]: ${message}\n`;
+  if (m === null || source === undefined) return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
   const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
-  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message);
+  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message, { notes });
   return renderText([diagnostic], new Map([[source.path, source]]));
 }
 
-/** The .ry position of the first stack frame inside the bundle, through its source map. */
-function siteFromStack(stack: string | undefined, path: string, map: SourceMapV3): string | undefined {
+/**
+ * The first stack frame inside the bundle: its .ry position through the source
+ * map, and the definition it is in (`weather$fetch` is `fetch` of `weather`).
+ */
+function frameInBundle(stack: string | undefined, path: string, map: SourceMapV3): { site?: string; definition?: string } | undefined {
   if (stack === undefined) return undefined;
   const url = pathToFileURL(path).href;
   for (const line of stack.split("\n")) {
@@ -207,8 +212,10 @@ function siteFromStack(stack: string | undefined, path: string, map: SourceMapV3
     if (at < 0) continue;
     const m = /:(\d+):(\d+)\)?$/.exec(line.slice(at + url.length));
     if (m === null) continue;
-    const found = lookup(map, Number(m[1]) - 1, Number(m[2]) - 1);
-    if (found !== undefined) return found;
+    const site = lookup(map, Number(m[1]) - 1, Number(m[2]) - 1);
+    const name = /at (?:async )?(?:\w+\.)?([A-Za-z_][\w$]*)\$(\w+) \(/.exec(line);
+    const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${name[1]!.replace(/\$/g, "/")}\``;
+    return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
   }
   return undefined;
 }
