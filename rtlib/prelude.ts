@@ -43,14 +43,20 @@ export function optional(value: unknown): None | Some {
 
 type FieldSpec = [name: string, shape: Shape];
 
-function recordClass(name: string, fields: FieldSpec[]): { cls: new (...v: unknown[]) => object; desc: TypeDesc } {
+/** A class whose constructor takes the fields in order. */
+function fieldClass(className: string, fields: FieldSpec[]): new (...v: unknown[]) => object {
   const props = fields.map(([n]) => n);
   const cls = class {
     constructor(...values: unknown[]) {
       props.forEach((p, i) => ((this as Record<string, unknown>)[p] = values[i]));
     }
   };
-  Object.defineProperty(cls, "name", { value: name });
+  Object.defineProperty(cls, "name", { value: className });
+  return cls;
+}
+
+function recordClass(name: string, fields: FieldSpec[]): { cls: new (...v: unknown[]) => object; desc: TypeDesc } {
+  const cls = fieldClass(name, fields);
   const desc = describe(cls, name, name, fields.map(([n, s]) => [n, n, n, s]));
   return { cls, desc };
 }
@@ -62,16 +68,9 @@ export interface PreludeVariant {
 }
 
 function variantType(name: string, cases: [caseName: string, fields: FieldSpec[]][]): PreludeVariant {
-  const descs = cases.map(([caseName, fields], index) => {
-    const props = fields.map(([n]) => n);
-    const cls = class {
-      constructor(...values: unknown[]) {
-        props.forEach((p, i) => ((this as Record<string, unknown>)[p] = values[i]));
-      }
-    };
-    Object.defineProperty(cls, "name", { value: `${name}$${caseName}` });
-    return describe(cls, caseName, `${name}.${caseName}`, fields.map(([n, s]) => [n, n, n, s]), name, index);
-  });
+  const descs = cases.map(([caseName, fields], index) =>
+    describe(fieldClass(`${name}$${caseName}`, fields), caseName, `${name}.${caseName}`, fields.map(([n, s]) => [n, n, n, s]), name, index),
+  );
   const desc: VariantDesc = { name, cases: descs };
   return {
     desc,
