@@ -45,6 +45,7 @@ export * as list from "./lib/list.js";
 export * as map from "./lib/map.js";
 export * as sets from "./lib/sets.js";
 export * as math from "./lib/math.js";
+export * as optional from "./lib/optional.js";
 export * as json from "./lib/json.js";
 export * as console from "./lib/console.js";
 export * as time from "./lib/time.js";

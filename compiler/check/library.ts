@@ -440,6 +440,18 @@ end
 public function difference<T>(first: Set<T>, second: Set<T>) returns Set<T>
 end
 `,
+  optional: `
+public function or_else<T>(value: Optional<T>, fallback: T) returns T
+end
+public function is_some<T>(value: Optional<T>) returns Boolean
+end
+public function is_none<T>(value: Optional<T>) returns Boolean
+end
+public function map<T, U>(value: Optional<T>, transform: function(T) returns U) returns Optional<U>
+end
+public function to_list<T>(value: Optional<T>) returns List<T>
+end
+`,
   math: `
 public function abs<T>(n: T) returns T
 end
@@ -474,6 +486,7 @@ export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
   ["Float", "math"],
   ["Json", "json"],
   ["Instant", "time"],
+  ["Optional", "optional"],
 ]);
 
 /** Library functions restricted to Int or Float, at their first type parameter. */

@@ -291,7 +291,7 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (module === "math" && name === "abs" && first !== undefined && isCon(first, "Float")) fn = "absFloat";
   if (module === "json" && name === "encode") args = [args[0]!, shapeOf(lw, e.args[0]!.type)];
   // A library function given an effectful function awaits it: the `...Async` twin.
-  const takesAsync = e.needs.length > 0 && module === "list";
+  const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional");
   if (takesAsync) fn = `${fn}Async`;
   return t.callExpression(lw.lib(module === "process" ? "process" : module, fn), args);
 }
