@@ -21,23 +21,33 @@ export interface RunOptions {
   fuel: number;
   maxDepth: number;
   timeoutSeconds: number;
+  allowHosts: string[];
+  atMost: string[];
 }
 
 const RUNTIME_URL = new URL("../rtlib/index.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60 };
+  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, allowHosts: [], atMost: [] };
+  const repeated: Record<string, "allowHosts" | "atMost"> = { "--allow-host": "allowHosts", "--at-most": "atMost" };
   const numeric: Record<string, keyof RunOptions> = { "--fuel": "fuel", "--max-depth": "maxDepth", "--timeout": "timeoutSeconds" };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) return { options, file: arg, programArgs: argv.slice(i + 1) };
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const list = repeated[name];
+    if (list !== undefined) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) return { problem: `${name} needs a value` };
+      options[list].push(value);
+      continue;
+    }
     const key = numeric[name];
-    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N and --timeout SECONDS, before the file` };
+    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --allow-host HOST and --at-most CAP=N/UNIT, before the file` };
     const value = inline ?? argv[++i];
     if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) return { problem: `${name} takes a whole number above 0` };
-    options[key] = Number(value);
+    options[key as "fuel" | "maxDepth" | "timeoutSeconds"] = Number(value);
   }
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
@@ -128,7 +138,7 @@ function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; 
 export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
-  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth };
+  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
   worker.postMessage(input);
   worker.stdout.pipe(process.stdout, { end: false });
   worker.stderr.pipe(process.stderr, { end: false });

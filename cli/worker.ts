@@ -12,6 +12,8 @@ export interface WorkerInput {
   readonly argv: readonly string[];
   readonly fuel: number;
   readonly maxDepth: number;
+  readonly allowHosts: readonly string[];
+  readonly atMost: readonly string[];
 }
 
 export type WorkerOutcome =
@@ -25,12 +27,15 @@ const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
-  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[] };
+  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: runtime.GrantItem[] | null };
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };
+  const items = program.mainGrant ?? null;
+  const grant = runtime.narrowByCommandLine(items ?? [], input.allowHosts, input.atMost);
+  if (!grant.ok) return { outcome: "refused", message: grant.message };
   try {
-    await program.main(...args.values);
+    await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
     return { outcome: "finished", steps: runtime.stepsUsed() };
   } catch (e) {
     return outcomeOf(e);

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { convertArguments, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { configureLimits } from "./limits.js";
+import { rootGrant, type GrantItem } from "./grants.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
 
@@ -21,7 +22,7 @@ function isMainModule(url: string): boolean {
   }
 }
 
-export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined): Promise<void> {
+export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null): Promise<void> {
   if (!isMainModule(url) || main === undefined) return;
   configureLimits({});
   const args = convertArguments(parameters ?? [], process.argv.slice(2), { none: NONE, some });
@@ -31,7 +32,7 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
     return;
   }
   try {
-    await main(...args.values);
+    await main(...(mainGrant === null ? [] : [rootGrant(mainGrant, "main")]), ...args.values);
     process.exitCode = 0;
   } catch (e) {
     if (e instanceof Failure) {

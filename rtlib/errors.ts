@@ -24,6 +24,7 @@ export type CrashCode =
   | "E-RT-UNHANDLED"
   | "E-RT-CHECK"
   | "E-RT-PERMISSION"
+  | "E-RT-BUDGET"
   | "E-RT-INTERNAL";
 
 export type CrashKind = "crash" | "limit" | "internal";

@@ -1,9 +1,13 @@
 // The capability gateway: the one function through which every effect of a
-// compiled program passes (architecture.md, "The gateway"). In order: the
-// cancellation flag and the host-call limit, then the call itself, then the
-// observer (recording and narration hang here).
+// compiled program passes (architecture.md, "The gateway"). In order:
+// cancellation and the host-call limit; the grant, innermost first; (the
+// guard check of issue "guards" goes here); the budget; the call itself (live;
+// a replayer answers it here for issue "recording"); then the observer
+// (recording and narration).
 
-import { Crash } from "./errors.js";
+import { Crash, Failure } from "./errors.js";
+import { needText, refusing, type Grant } from "./grants.js";
+import type { Need } from "./capabilities.js";
 import { checkCancelled, S } from "./limits.js";
 
 export interface CallRecord {
@@ -21,18 +25,45 @@ export function observe(next: Observer | undefined): void {
   observer = next;
 }
 
-export async function call<T>(primitive: string, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+/** A primitive call as the gateway sees it. */
+export interface Primitive {
+  /** `std.http.get` */
+  readonly name: string;
+  /** The capability the call uses, with the scope of this very call (its host, its path). */
+  readonly need: Need;
+  /** The failure when the grant refuses the call; a primitive that cannot fail crashes instead. */
+  readonly denied?: (refused: Grant) => unknown;
+  /** The failure when a budget is spent. */
+  readonly overBudget?: () => unknown;
+}
+
+export async function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
   checkCancelled();
   if (++S.hostCalls > S.maxHostCalls) {
     throw new Crash("E-RT-LIMIT-HOST-CALLS", `the program made more than ${S.maxHostCalls.toLocaleString("en")} calls to the outside world`, "limit");
   }
+  const refused = refusing(grant, primitive.need);
+  if (refused !== undefined) {
+    if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
+    throw new Crash(
+      "E-RT-PERMISSION",
+      `${primitive.name.replace(/^std\./, "")} needs ${needText(primitive.need)}, which the needs of ${refused.owner} do not allow`,
+    );
+  }
+  if (grant !== undefined) {
+    const budget = grant.budgets.take(primitive.need);
+    if (!budget.ok) {
+      if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
+      throw new Crash("E-RT-BUDGET", `${primitive.name.replace(/^std\./, "")} is over the budget ${budget.budget}`);
+    }
+  }
   const started = performance.now();
   try {
     const result = await perform();
-    observer?.({ primitive, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
     return result;
   } catch (e) {
-    observer?.({ primitive, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started });
     throw e;
   }
 }

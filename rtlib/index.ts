@@ -53,3 +53,5 @@ export * as random from "./lib/random.js";
 export * as environment from "./lib/environment.js";
 export { http, server, filesystem, database, processModule as process, foreign } from "./lib/unavailable.js";
 export { runIfMain } from "./entry.js";
+export { narrow, rootGrant, Grant, Budgets, refusing, type GrantItem, type BudgetUnit } from "./grants.js";
+export { narrowByCommandLine } from "./command-line-grant.js";

@@ -6,7 +6,7 @@
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import { ABILITY_LACK, ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
-import { coveredBy } from "./capabilities.js";
+import { coveredBy } from "../../rtlib/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { resolveType } from "./declare.js";

@@ -4,7 +4,7 @@
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import { checkCall, moduleNamed, requireAbility } from "./calls.js";
-import { coveredBy } from "./capabilities.js";
+import { coveredBy } from "../../rtlib/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler, Local } from "./checked.js";

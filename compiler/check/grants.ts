@@ -3,7 +3,7 @@
 
 import { error, warning, type Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";
-import { capabilityInfo, coveredBy, knownCapabilities } from "./capabilities.js";
+import { capabilityInfo, coveredBy, knownCapabilities } from "../../rtlib/capabilities.js";
 import type { GrantItem } from "./checked.js";
 import { didYouMean } from "./scope.js";
 import type { Need } from "./types.js";

@@ -6,7 +6,7 @@ import generateModule from "@babel/generator";
 import * as t from "@babel/types";
 import MagicString, { Bundle } from "magic-string";
 import type { Program } from "../check/checked.js";
-import { lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
+import { grantValue, lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
 import { functionName, modulePrefix } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { encodeMappings, type Segment, type SourceMapV3 } from "./sourcemap.js";
@@ -66,6 +66,8 @@ function footer(program: Program, lowered: LoweredModule[], options: BundleOptio
   if (main !== undefined) {
     out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(t.identifier(functionName(main.module, main.name)), t.identifier("main"))]));
     out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainParameters"), mainParameters(main))])));
+    // The run's grant is built from main's needs; a pure main takes none.
+    out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainGrant"), main.needs.length === 0 ? t.nullLiteral() : grantValue(main.needs))])));
     // `node NAME.mjs` runs main; importing the bundle does not.
     out.push(
       t.expressionStatement(
@@ -74,6 +76,7 @@ function footer(program: Program, lowered: LoweredModule[], options: BundleOptio
             t.memberExpression(t.metaProperty(t.identifier("import"), t.identifier("meta")), t.identifier("url")),
             t.identifier(functionName(main.module, main.name)),
             t.identifier("mainParameters"),
+            t.identifier("mainGrant"),
           ]),
         ),
       ),

@@ -21,6 +21,8 @@ export class Lowerer {
   handling: t.Identifier | undefined;
   /** Whether the function being lowered is async (effectful). */
   async = false;
+  /** The grant in force where code is being lowered (the innermost effectful function's), if any. */
+  grant: t.Identifier | undefined;
 
   constructor(
     readonly module: string,

@@ -14,6 +14,7 @@ import { functionName, propertyName } from "./names.js";
 import { isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
 import { lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
+import { libraryScopes } from "../check/declare.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -34,7 +35,7 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Local":
       return lowerLocalRead(lw, e);
     case "FunctionRef":
-      return e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
+      return lowerFunctionRef(lw, e);
     case "CaseValue":
       return lowerCaseValue(lw, e);
     case "Call":
@@ -96,6 +97,28 @@ function lowerLocalRead(lw: Lowerer, e: Extract<CExpr, { kind: "Local" }>, borro
 /** A local read that does not keep the value (the callee only looks at it). */
 export function lowerBorrowed(lw: Lowerer, e: CExpr): t.Expression {
   return e.kind === "Local" ? lw.at(lowerLocalRead(lw, e, true), e.span) : lowerExpr(lw, e);
+}
+
+/**
+ * A function as a value. An effectful one takes a grant first when called by
+ * name; as a value it is wrapped so that it carries the grant where it was taken.
+ */
+function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }>): t.Expression {
+  const fn = e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
+  const effectful = e.library ? libraryTakesGrant(e.module, e.name) : e.type.kind === "Function" && e.type.needs.length > 0;
+  if (!effectful) return fn;
+  const rest = t.identifier("$a");
+  return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(fn, [grantOf(lw), t.spreadElement(rest)]));
+}
+
+/** The grant in force here (undefined in a pure function, where no effect can be made). */
+function grantOf(lw: Lowerer): t.Expression {
+  return lw.grant ?? t.identifier("undefined");
+}
+
+/** Whether a library function is a primitive with needs of its own (it takes the grant). */
+export function libraryTakesGrant(module: string, name: string): boolean {
+  return (libraryScopes().library.get(module)?.functions.get(name)?.needs.length ?? 0) > 0;
 }
 
 function lowerCaseValue(lw: Lowerer, e: Extract<CExpr, { kind: "CaseValue" }>): t.Expression {
@@ -263,7 +286,7 @@ function isAwaited(callee: Callee): boolean {
 function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee: Callee, fn: t.Expression | undefined, args: t.Expression[]): t.Expression {
   switch (callee.kind) {
     case "Function":
-      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), args);
+      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), e.needs.length > 0 ? [grantOf(lw), ...args] : args);
     case "Value":
       return t.callExpression(fn!, args);
     case "Record":
@@ -293,5 +316,6 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   // A library function given an effectful function awaits it: the `...Async` twin.
   const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional");
   if (takesAsync) fn = `${fn}Async`;
+  if (libraryTakesGrant(module, name)) args = [grantOf(lw), ...args];
   return t.callExpression(lw.lib(module === "process" ? "process" : module, fn), args);
 }

@@ -3,7 +3,8 @@
 // code, so that a bundle can place every module's types before any code.
 
 import * as t from "@babel/types";
-import type { CFunction, CModule, CTest } from "../check/checked.js";
+import type { CFunction, CModule, CTest, GrantItem } from "../check/checked.js";
+import type { Need } from "../check/types.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
 import { inheritLocations, Lowerer } from "./context.js";
@@ -100,10 +101,52 @@ function isEffectful(f: { needs: readonly unknown[] }): boolean {
   return f.needs.length > 0;
 }
 
+/**
+ * An effectful function takes the caller's grant first and narrows it to its
+ * own needs (seed 000, decision Q1); primitives called in it get the narrowed one.
+ */
+function enterGrant(lw: Lowerer, needs: readonly GrantItem[], owner: string): { param: t.Identifier; declaration: t.Statement } {
+  const param = t.identifier("$g");
+  const grant = lw.temp("grant");
+  lw.grant = grant;
+  const declaration = t.variableDeclaration("const", [
+    t.variableDeclarator(grant, t.callExpression(lw.rt("narrow"), [param, needsValue(needs.map((n) => n.capability)), t.stringLiteral(owner)])),
+  ]);
+  return { param, declaration };
+}
+
+/** Needs as data: `[{path: ["network", "http"], scope: "api.example.com"}]`. */
+export function needsValue(needs: readonly Need[]): t.Expression {
+  return t.arrayExpression(
+    needs.map((n) =>
+      t.objectExpression([
+        t.objectProperty(t.identifier("path"), t.arrayExpression(n.path.map((p) => t.stringLiteral(p)))),
+        ...(n.scope === undefined ? [] : [t.objectProperty(t.identifier("scope"), typeof n.scope === "number" ? t.numericLiteral(n.scope) : t.stringLiteral(n.scope))]),
+      ]),
+    ),
+  );
+}
+
+/** A grant as data, budgets and guards included: what main's and a test's grants are built from. */
+export function grantValue(items: readonly GrantItem[]): t.Expression {
+  return t.arrayExpression(
+    items.map((item) => {
+      const need = (needsValue([item.capability]) as t.ArrayExpression).elements[0] as t.ObjectExpression;
+      if (item.budget) {
+        need.properties.push(t.objectProperty(t.identifier("budget"), t.objectExpression([t.objectProperty(t.identifier("count"), t.numericLiteral(item.budget.count)), t.objectProperty(t.identifier("unit"), t.stringLiteral(item.budget.unit))])));
+      }
+      if (item.guard) need.properties.push(t.objectProperty(t.identifier("guard"), t.objectExpression([t.objectProperty(t.identifier("sinks"), needsValue(item.guard.sinks))])));
+      return need;
+    }),
+  );
+}
+
 function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
   lw.async = isEffectful(f);
+  lw.grant = undefined;
   lw.owned.clear();
-  const params = f.params.map((p) => lw.local(p.local));
+  const entry = lw.async ? enterGrant(lw, f.needs, f.name) : undefined;
+  const params = [...(entry ? [entry.param] : []), ...f.params.map((p) => lw.local(p.local))];
   const defaults = lw.collect(() => {
     for (const p of f.params) {
       if (p.default === undefined) continue;
@@ -113,7 +156,7 @@ function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
     }
   });
   const body = functionBody(lw, f.body);
-  body.body.unshift(...defaults);
+  body.body.unshift(...(entry ? [entry.declaration] : []), ...defaults);
   const declaration = t.functionDeclaration(t.identifier(functionName(f.module, f.name)), params, body, false, lw.async);
   return lw.atDeep(declaration, { ...f.span, end: f.span.start + 8 });
 }
@@ -129,7 +172,10 @@ function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
   lw.async = true;
   lw.owned.clear();
   const id = `${modulePrefix(lw.module)}$test$${index}`;
-  const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [], functionBody(lw, test.body), false, true), { ...test.span, end: test.span.start + 4 });
+  const entry = enterGrant(lw, test.needs, "this test");
+  const body = functionBody(lw, test.body);
+  body.body.unshift(entry.declaration);
+  const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [entry.param], body, false, true), { ...test.span, end: test.span.start + 4 });
   return { name: test.name, id, test, declaration };
 }
 
@@ -143,7 +189,7 @@ function testList(module: CModule, tests: LoweredTest[]): t.Statement {
             t.objectProperty(t.identifier("name"), t.stringLiteral(x.name)),
             t.objectProperty(t.identifier("run"), t.identifier(x.id)),
             t.objectProperty(t.identifier("replays"), x.test.replays === undefined ? t.nullLiteral() : t.stringLiteral(x.test.replays)),
-            t.objectProperty(t.identifier("needs"), t.arrayExpression(x.test.needs.map((g) => t.stringLiteral(g.capability.path.join("."))))),
+            t.objectProperty(t.identifier("grant"), grantValue(x.test.needs)),
           ]),
         ),
       ),

@@ -1,6 +1,9 @@
 // The `environment` module: variables of the process, read through the gateway.
 
 import { call } from "../gateway.js";
+import type { Grant } from "../grants.js";
 import { optional } from "../prelude.js";
 
-export const get = (name: string): Promise<unknown> => call("std.environment.get", { name }, () => optional(process.env[name]));
+/** A variable the grant does not name is refused: environment.get cannot fail, so the run crashes. */
+export const get = (grant: Grant, name: string): Promise<unknown> =>
+  call(grant, { name: "std.environment.get", need: { path: ["environment"], scope: name } }, { name }, () => optional(process.env[name]));

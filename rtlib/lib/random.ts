@@ -2,6 +2,9 @@
 
 import { createRequire } from "node:module";
 import { call } from "../gateway.js";
+import type { Grant } from "../grants.js";
+
+const RANDOM = { path: ["random"] };
 import { Crash } from "../errors.js";
 import { NONE, Some } from "../prelude.js";
 
@@ -11,16 +14,16 @@ let crypto: typeof import("node:crypto") | undefined;
 const randomInt = (min: number, max: number): number => (crypto ??= require("node:crypto") as typeof import("node:crypto")).randomInt(min, max);
 const randomUUID = (): string => (crypto ??= require("node:crypto") as typeof import("node:crypto")).randomUUID();
 
-export const integer = (low: number, high: number): Promise<number> =>
-  call("std.random.integer", { low, high }, () => {
+export const integer = (grant: Grant, low: number, high: number): Promise<number> =>
+  call(grant, { name: "std.random.integer", need: RANDOM }, { low, high }, () => {
     if (high < low) throw new Crash("E-RT-CRASH", `random.integer(${low}, ${high}): the low end is above the high end`);
     return low + randomInt(0, high - low + 1);
   });
-export const float = (): Promise<number> => call("std.random.float", {}, () => Math.random());
-export const choice = (items: unknown[]): Promise<unknown> =>
-  call("std.random.choice", { items }, () => (items.length === 0 ? NONE : new Some(items[randomInt(0, items.length)])));
-export const shuffle = (items: unknown[]): Promise<unknown[]> =>
-  call("std.random.shuffle", { items }, () => {
+export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM }, {}, () => Math.random());
+export const choice = (grant: Grant, items: unknown[]): Promise<unknown> =>
+  call(grant, { name: "std.random.choice", need: RANDOM }, { items }, () => (items.length === 0 ? NONE : new Some(items[randomInt(0, items.length)])));
+export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> =>
+  call(grant, { name: "std.random.shuffle", need: RANDOM }, { items }, () => {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
       const j = randomInt(0, i + 1);
@@ -28,4 +31,4 @@ export const shuffle = (items: unknown[]): Promise<unknown[]> =>
     }
     return out;
   });
-export const uuid = (): Promise<string> => call("std.random.uuid", {}, () => randomUUID());
+export const uuid = (grant: Grant): Promise<string> => call(grant, { name: "std.random.uuid", need: RANDOM }, {}, () => randomUUID());

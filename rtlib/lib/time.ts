@@ -1,20 +1,23 @@
 // The `time` module. now, today and sleep are effects; durations are plain values.
 
 import { call } from "../gateway.js";
+import type { Grant } from "../grants.js";
 import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
 
 type Rec = Record<string, number>;
 
-export const now = (): Promise<unknown> => call("std.time.now", {}, () => Instant.desc.make([Date.now()]));
+const TIME = { path: ["time"] };
+
+export const now = (grant: Grant): Promise<unknown> => call(grant, { name: "std.time.now", need: TIME }, {}, () => Instant.desc.make([Date.now()]));
 /** Today's date in UTC, so that a run does not depend on the machine's time zone. */
-export const today = (): Promise<unknown> =>
-  call("std.time.today", {}, () => {
+export const today = (grant: Grant): Promise<unknown> =>
+  call(grant, { name: "std.time.today", need: TIME }, {}, () => {
     const d = new Date();
     return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
   });
-export const sleep = (duration: unknown): Promise<null> =>
-  call("std.time.sleep", { duration }, () => new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, (duration as Rec)["milliseconds"]!))));
+export const sleep = (grant: Grant, duration: unknown): Promise<null> =>
+  call(grant, { name: "std.time.sleep", need: TIME }, { duration }, () => new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, (duration as Rec)["milliseconds"]!))));
 
 export const milliseconds = (n: number): unknown => Duration.desc.make([n]);
 export const seconds = (n: number): unknown => Duration.desc.make([imul(n, 1000)]);

@@ -2,7 +2,11 @@
 // granted capability admits which needed one. The runtime's grant check uses the
 // same relation on the actual scope of each call.
 
-import type { Need } from "./types.js";
+/** A capability with an optional scope: `network.http("api.example.com")`. */
+export interface Need {
+  readonly path: readonly string[];
+  readonly scope?: string | number;
+}
 
 export type ScopeKind = "none" | "host" | "port" | "path" | "name";
 

@@ -1,0 +1,121 @@
+// Grants at run time (seed 000, decision Q1): the run's grant is main's needs
+// (a test's in a test), narrowed by the command line; entering a function with
+// needs narrows the grant to them. Every primitive call is checked against the
+// innermost grant and every grant around it.
+
+import { covers, type Need } from "./capabilities.js";
+
+export type BudgetUnit = "second" | "minute" | "hour" | "day" | "run";
+
+export interface GrantItem extends Need {
+  readonly budget?: { readonly count: number; readonly unit: BudgetUnit };
+  readonly guard?: { readonly sinks: readonly Need[] };
+}
+
+export class Grant {
+  constructor(
+    readonly items: readonly GrantItem[],
+    readonly parent: Grant | undefined,
+    /** Whose needs these are, for messages: `main`, `fetch`, "this test". */
+    readonly owner: string,
+    /** The budgets of the run, shared by every grant of it. */
+    readonly budgets: Budgets,
+  ) {}
+}
+
+/** The grant a function's needs make inside the grant of its caller. */
+export function narrow(parent: Grant | undefined, needs: readonly Need[], owner: string): Grant {
+  return new Grant(needs, parent, owner, parent?.budgets ?? new Budgets());
+}
+
+export function rootGrant(items: readonly GrantItem[], owner: string, budgets = new Budgets()): Grant {
+  const grant = new Grant(items, undefined, owner, budgets);
+  for (const item of items) if (item.budget !== undefined) budgets.declare(item);
+  return grant;
+}
+
+/**
+ * The innermost grant that does not cover the need, or undefined when every
+ * grant from the innermost out covers it. A primitive's need carries the actual
+ * scope of the call (the host of the URL, the path of the file).
+ */
+export function refusing(grant: Grant | undefined, need: Need): Grant | undefined {
+  if (grant === undefined) return new Grant([], undefined, "this program", new Budgets());
+  for (let g: Grant | undefined = grant; g !== undefined; g = g.parent) {
+    if (!g.items.some((item) => covers(item, need))) return g;
+  }
+  return undefined;
+}
+
+export function needText(need: Need): string {
+  const scope = need.scope === undefined ? "" : typeof need.scope === "number" ? `(${need.scope})` : `(${JSON.stringify(need.scope)})`;
+  return need.path.join(".") + scope;
+}
+
+// ---- budgets ----
+
+const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
+
+interface Counter {
+  readonly item: GrantItem;
+  readonly count: number;
+  readonly unit: BudgetUnit;
+  /** Times of the calls still inside the window, oldest first (a plain count for `run`). */
+  readonly times: number[];
+  head: number;
+  used: number;
+}
+
+/**
+ * Counters per budgeted capability and scope: a sliding window for second,
+ * minute, hour and day, a plain count for run. Checking and counting happen
+ * together, before the call, in one turn of the event loop, so concurrent
+ * tasks can never exceed a budget together. A call takes constant time
+ * (amortised: each call's time leaves the window once).
+ */
+export class Budgets {
+  private readonly counters: Counter[] = [];
+  private clock: () => number = Date.now;
+
+  setClock(clock: () => number): void {
+    this.clock = clock;
+  }
+
+  declare(item: GrantItem, extra?: { count: number; unit: BudgetUnit }): void {
+    const budget = extra ?? item.budget!;
+    this.counters.push({ item, count: budget.count, unit: budget.unit, times: [], head: 0, used: 0 });
+  }
+
+  /** Counts a call under every budget whose capability covers it; false (and nothing counted) when one is spent. */
+  take(need: Need): { ok: true } | { ok: false; budget: string } {
+    const now = this.clock();
+    const applying = this.counters.filter((c) => covers(c.item, need));
+    for (const c of applying) {
+      if (c.unit === "run") {
+        if (c.used >= c.count) return { ok: false, budget: describe(c) };
+        continue;
+      }
+      const start = now - WINDOW_MS[c.unit];
+      while (c.head < c.times.length && c.times[c.head]! <= start) c.head++;
+      if (c.head > 1024 && c.head * 2 > c.times.length) {
+        c.times.splice(0, c.head);
+        c.head = 0;
+      }
+      if (c.times.length - c.head >= c.count) return { ok: false, budget: describe(c) };
+    }
+    for (const c of applying) {
+      if (c.unit === "run") c.used++;
+      else c.times.push(now);
+    }
+    return { ok: true };
+  }
+}
+
+function describe(c: Counter): string {
+  return `${needText(c.item)} at most ${c.count} per ${c.unit}`;
+}
