@@ -17,7 +17,6 @@ function unavailable(module: string): Record<string, () => never> {
 
 export const http = unavailable("http");
 export const server = unavailable("server");
-export const filesystem = unavailable("filesystem");
 export const database = unavailable("database");
 export const processModule = unavailable("process");
 export const foreign = unavailable("foreign");

@@ -1,0 +1,108 @@
+// The `filesystem` module (language.md section 10). A path is checked against
+// the grant by its text, normalised lexically, with nothing resolved on disk
+// (seed 000, decision Y1). Writes are atomic: the new content goes to a
+// temporary file beside the target, which is then renamed over it, so that a
+// crash never leaves half a file.
+
+import { lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { call, type Primitive } from "../gateway.js";
+import type { Grant } from "../grants.js";
+import { FileError } from "../prelude.js";
+import { Failure } from "../errors.js";
+
+function primitive(name: string, access: "read" | "write", path: string): Primitive {
+  return {
+    name: `std.filesystem.${name}`,
+    need: { path: ["filesystem", access], scope: path },
+    denied: () => FileError.make("PermissionDenied", path),
+    overBudget: () => FileError.make("OverBudget", path),
+  };
+}
+
+/** A failure of the file system as the program's FileError. */
+function fileError(path: string, e: unknown): Failure {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new Failure(FileError.make("NotFound", path));
+  const reasons: Record<string, string> = {
+    EACCES: "permission denied by the system",
+    EPERM: "operation not permitted",
+    EISDIR: "it is a folder",
+    ENOTDIR: "a part of the path is not a folder",
+    ENOTEMPTY: "the folder is not empty",
+    EEXIST: "it already exists",
+    ENOSPC: "no space left on the device",
+    EROFS: "the file system is read-only",
+  };
+  return new Failure(FileError.make("Failed", path, reasons[code ?? ""] ?? (e instanceof Error ? e.message : String(e))));
+}
+
+async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw fileError(path, e);
+  }
+}
+
+/** Writes create the folders the path names that do not exist yet. */
+async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await writeFile(temporary, content);
+    await rename(temporary, path);
+  } catch (e) {
+    await rm(temporary, { force: true });
+    throw e;
+  }
+}
+
+export const read_text = (grant: Grant, path: string): Promise<string> =>
+  call(grant, primitive("read_text", "read", path), { path }, () => attempt(path, () => readFile(path, "utf8")));
+
+export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
+  call(grant, primitive("read_bytes", "read", path), { path }, () => attempt(path, async () => new Uint8Array(await readFile(path))));
+
+/** The names in a folder, sorted, so that a run does not depend on the order the system lists them in. */
+export const list = (grant: Grant, path: string): Promise<string[]> =>
+  call(grant, primitive("list", "read", path), { path }, () => attempt(path, async () => (await readdir(path)).sort()));
+
+export const exists = (grant: Grant, path: string): Promise<boolean> =>
+  call(grant, primitive("exists", "read", path), { path }, () =>
+    attempt(path, async () => {
+      try {
+        await lstat(path);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw e;
+      }
+    }),
+  );
+
+export const write_text = (grant: Grant, path: string, text: string): Promise<null> =>
+  call(grant, primitive("write_text", "write", path), { path, text }, () => attempt(path, async () => (await writeWhole(path, text), null)));
+
+export const write_bytes = (grant: Grant, path: string, bytes: Uint8Array): Promise<null> =>
+  call(grant, primitive("write_bytes", "write", path), { path, bytes }, () => attempt(path, async () => (await writeWhole(path, bytes), null)));
+
+/** Appending writes the old content and the new into a temporary file and renames it: all or nothing. */
+export const append_text = (grant: Grant, path: string, text: string): Promise<null> =>
+  call(grant, primitive("append_text", "write", path), { path, text }, () =>
+    attempt(path, async () => {
+      let before = "";
+      try {
+        before = await readFile(path, "utf8");
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      }
+      await writeWhole(path, before + text);
+      return null;
+    }),
+  );
+
+export const remove = (grant: Grant, path: string): Promise<null> =>
+  call(grant, primitive("remove", "write", path), { path }, () => attempt(path, async () => (await unlink(path), null)));
+
+
