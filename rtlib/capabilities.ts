@@ -67,14 +67,21 @@ export function normalisePath(path: string): string {
   return absolute ? "/" + joined : joined === "" ? "." : joined;
 }
 
+function splitPort(host: string): [string, string | undefined] {
+  const m = /^(.*):(\d+)$/.exec(host);
+  return m === null ? [host, undefined] : [m[1]!, m[2]];
+}
+
 /** Whether a granted scope admits a needed one, for a capability whose scopes are of `kind`. */
 export function scopeCovers(kind: ScopeKind, granted: string | number, needed: string | number): boolean {
   switch (kind) {
     case "host": {
-      const g = String(granted).toLowerCase();
-      const n = String(needed).toLowerCase();
-      if (g.startsWith("*.")) return n.endsWith(g.slice(1)) && n.length > g.length - 1;
-      return g === n;
+      // A host may carry a port: `localhost` admits every port, `localhost:8080` only that one.
+      const [gHost, gPort] = splitPort(String(granted).toLowerCase());
+      const [nHost, nPort] = splitPort(String(needed).toLowerCase());
+      if (gPort !== undefined && gPort !== nPort) return false;
+      if (gHost.startsWith("*.")) return nHost.endsWith(gHost.slice(1)) && nHost.length > gHost.length - 1;
+      return gHost === nHost;
     }
     case "path": {
       const g = normalisePath(String(granted));

@@ -40,6 +40,14 @@ test("paths are compared by their text, normalised, never climbing out", () => {
   assert.ok(!scopeCovers("path", "out", "/out"));
 });
 
+test("a host scope may name a port", () => {
+  assert.ok(scopeCovers("host", "127.0.0.1", "127.0.0.1:8080"));
+  assert.ok(scopeCovers("host", "127.0.0.1:8080", "127.0.0.1:8080"));
+  assert.ok(!scopeCovers("host", "127.0.0.1:8080", "127.0.0.1:9090"));
+  assert.ok(!scopeCovers("host", "127.0.0.1:8080", "127.0.0.1"));
+  assert.ok(scopeCovers("host", "*.example.com", "api.example.com:8443"));
+});
+
 test("ports and names are equal or not", () => {
   assert.ok(scopeCovers("port", 8080, 8080));
   assert.ok(!scopeCovers("port", 8080, 8081));

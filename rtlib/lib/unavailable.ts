@@ -15,7 +15,6 @@ function unavailable(module: string): Record<string, () => never> {
   );
 }
 
-export const http = unavailable("http");
 export const server = unavailable("server");
 export const database = unavailable("database");
 export const processModule = unavailable("process");

@@ -1,0 +1,117 @@
+// The `http` module, on undici. Every status is a Response; a call fails only
+// when no response came (HttpError). Redirects are followed by hand, at most
+// ten, and each new address is checked against the grant like the first, so a
+// redirect cannot take a call to a host the grant does not allow.
+
+import { Agent, request as undiciRequest } from "undici";
+import { call, type Primitive } from "../gateway.js";
+import { Failure } from "../errors.js";
+import type { Grant } from "../grants.js";
+import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
+import { RMap } from "../values.js";
+
+const MAX_REDIRECTS = 10;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+// One connection pool for the run.
+const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
+
+/** The scope of a call: the host, with its port when it is not the scheme's default. */
+function hostOf(url: URL): string {
+  return url.port === "" ? url.hostname : `${url.hostname}:${url.port}`;
+}
+
+function parse(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Failure(HttpError.make("InvalidUrl", text));
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Failure(HttpError.make("InvalidUrl", text));
+  return url;
+}
+
+function primitive(method: string, url: URL): Primitive {
+  const host = hostOf(url);
+  return {
+    name: `std.http.${method.toLowerCase()}`,
+    need: { path: ["network", "http"], scope: host },
+    // A grant that names other hosts refuses this one; a grant without the capability refuses it altogether.
+    denied: (refused) =>
+      refused.items.some((item) => item.path[0] === "network" && (item.path.length === 1 || item.path[1] === "http"))
+        ? HttpError.make("HostNotAllowed", host)
+        : HttpError.make("PermissionDenied", host),
+    overBudget: () => HttpError.make("OverBudget", host),
+  };
+}
+
+function headersOf(raw: Record<string, string | string[] | undefined>): RMap {
+  const headers = new RMap();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers.setInPlace(name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+
+async function send(method: string, url: URL, body: string | undefined, headers: RMap, timeoutMs: number): Promise<{ status: number; headers: RMap; bytes: Uint8Array }> {
+  const requestHeaders: Record<string, string> = {};
+  for (const [name, value] of headers.entries()) requestHeaders[String(name)] = String(value);
+  try {
+    const response = await undiciRequest(url, {
+      method: method as "GET",
+      headers: requestHeaders,
+      ...(body !== undefined && method !== "GET" && method !== "HEAD" ? { body } : {}),
+      dispatcher: agent,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const bytes = new Uint8Array(await response.body.arrayBuffer());
+    return { status: response.statusCode, headers: headersOf(response.headers), bytes };
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? "";
+    if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
+      throw new Failure(HttpError.make("Timeout", url.href));
+    }
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    const reason = cause ?? code ?? (e instanceof Error ? e.message : String(e));
+    throw new Failure(HttpError.make("Unreachable", url.href, reason === "" ? (e instanceof Error ? e.message : String(e)) : reason));
+  }
+}
+
+/** One request and its redirects, each hop through the gateway. */
+async function perform(grant: Grant, method: string, target: string, body: string | undefined, headers: RMap, timeout: unknown): Promise<unknown> {
+  const timeoutMs = timeout instanceof Some ? Math.max(1, (timeout.value as { milliseconds: number }).milliseconds) : DEFAULT_TIMEOUT_MS;
+  let url = parse(target);
+  let currentMethod = method;
+  let currentBody = body;
+  for (let hop = 0; ; hop++) {
+    const args: Record<string, unknown> = { url: url.href };
+    if (currentBody !== undefined && currentBody !== "") args["body"] = currentBody;
+    if (headers.size > 0) args["headers"] = headers;
+    const result = await call(grant, primitive(currentMethod, url), args, () => send(currentMethod, url, currentBody, headers, timeoutMs));
+    const location = result.headers.get("location");
+    if (result.status >= 300 && result.status < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
+      url = parse(new URL(location, url).href);
+      // 303, and 301/302 after a POST, continue as GET without a body, as browsers do.
+      if (result.status === 303 || ((result.status === 301 || result.status === 302) && currentMethod === "POST")) {
+        currentMethod = "GET";
+        currentBody = undefined;
+      }
+      continue;
+    }
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(result.bytes);
+    return ResponseRecord.desc.make([result.status, result.headers, text, result.bytes]);
+  }
+}
+
+const NO_HEADERS = new RMap();
+
+export const get = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "GET", url, undefined, headers, undefined);
+export const post = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "POST", url, body, headers, undefined);
+export const put = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "PUT", url, body, headers, undefined);
+export const patch = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "PATCH", url, body, headers, undefined);
+const del = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "DELETE", url, undefined, headers, undefined);
+export { del as delete };
+export const request = (grant: Grant, method: string, url: string, body = "", headers: RMap = NO_HEADERS, timeout: unknown = undefined): Promise<unknown> =>
+  perform(grant, method.toUpperCase(), url, body === "" ? undefined : body, headers, timeout);
