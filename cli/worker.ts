@@ -32,6 +32,8 @@ async function run(input: WorkerInput): Promise<WorkerOutcome> {
   const args = convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };
   const items = program.mainGrant ?? null;
+  const python = items?.find((item) => item.path[0] === "python");
+  if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
   const grant = runtime.narrowByCommandLine(items ?? [], input.allowHosts, input.atMost);
   if (!grant.ok) return { outcome: "refused", message: grant.message };
   try {

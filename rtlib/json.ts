@@ -299,3 +299,8 @@ function readVariant(value: unknown, shape: Extract<Shape, { k: "variant" }>, at
   }
   return shapeError(at, shape, kindOf(value));
 }
+
+/** A JSON value (already parsed) read into a value of the shape, or a JsonError failure. */
+export function decodeValue(value: unknown, shape: Shape): unknown {
+  return read(value, shape, []);
+}

@@ -1,0 +1,124 @@
+// The `database` module, on better-sqlite3. Parameters are always bound, never
+// put into the SQL text; query rows are read into the records the program
+// declares (`as: T`), checked like JSON (a Boolean from SQLite's 0 and 1,
+// Bytes from a blob).
+
+import Sqlite from "better-sqlite3";
+import { call, type Primitive } from "../gateway.js";
+import { Failure } from "../errors.js";
+import type { Grant } from "../grants.js";
+import { decodeValue } from "../json.js";
+import { Database as DatabaseRecord, DbError } from "../prelude.js";
+import { descOf, type Shape } from "../values.js";
+import { isFailure } from "../errors.js";
+
+const open_ = new Map<string, Sqlite>();
+
+function primitive(name: string, path: string): Primitive {
+  return {
+    name: `std.database.${name}`,
+    need: { path: ["filesystem", "database"], scope: path },
+    denied: () => DbError.make("PermissionDenied", path),
+    overBudget: () => DbError.make("OverBudget", path),
+  };
+}
+
+function dbError(e: unknown): Failure {
+  if (isFailure(e)) return e;
+  const code = (e as { code?: string }).code ?? "";
+  const message = e instanceof Error ? e.message : String(e);
+  return new Failure(code.startsWith("SQLITE_CONSTRAINT") ? DbError.make("Constraint", message) : DbError.make("Sql", message));
+}
+
+function handle(db: unknown): Sqlite {
+  const path = (db as { path: string }).path;
+  const found = open_.get(path);
+  if (found === undefined) throw new Failure(DbError.make("Sql", `the database ${path} is not open`));
+  return found;
+}
+
+/** Values bound to `?` parameters: Json values as SQLite takes them. */
+function bindable(parameters: unknown[]): unknown[] {
+  return parameters.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : typeof p === "object" && p !== null ? JSON.stringify(p) : p));
+}
+
+/** A row as JSON-like values, shaped for the record it is read into. */
+function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
+  if (shape.k !== "record") return row;
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const field of shape.desc.fields) {
+    let value = row[field.json];
+    if (field.shape.k === "bool" && (value === 0 || value === 1)) value = value === 1;
+    if (Buffer.isBuffer(value)) value = value.toString("base64");
+    if (value === null && field.shape.k === "variant") value = null;
+    out[field.json] = value;
+  }
+  return out;
+}
+
+export const open = (grant: Grant, path: string): Promise<unknown> =>
+  call(grant, primitive("open", path), { path }, () => {
+    try {
+      if (!open_.has(path)) open_.set(path, new Sqlite(path, { timeout: 1000 }));
+      return DatabaseRecord.desc.make([path]);
+    } catch (e) {
+      throw dbError(e);
+    }
+  });
+
+export const query = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = [], shape?: Shape): Promise<unknown> => {
+  const path = (db as { path: string }).path;
+  return call(grant, primitive("query", path), { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+    let rows: Record<string, unknown>[];
+    try {
+      rows = handle(db).prepare(sql).all(...bindable(parameters));
+    } catch (e) {
+      throw dbError(e);
+    }
+    if (shape === undefined) return rows;
+    const item: Shape = shape.k === "list" ? shape.item : shape;
+    return rows.map((row) => {
+      try {
+        return decodeValue(rowValue(row, item), item);
+      } catch (e) {
+        if (isFailure(e) && descOf(e.value)?.variant === "JsonError") {
+          const detail = (e.value as { path: string; expected: string; found: string });
+          throw new Failure(DbError.make("Sql", `a row does not fit the record: ${detail.path.replace(/^\$\./, "")} should be ${detail.expected}, but is ${detail.found}`));
+        }
+        throw e;
+      }
+    });
+  });
+};
+
+export const execute = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = []): Promise<unknown> => {
+  const path = (db as { path: string }).path;
+  return call(grant, primitive("execute", path), { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+    try {
+      return handle(db).prepare(sql).run(...bindable(parameters)).changes;
+    } catch (e) {
+      throw dbError(e);
+    }
+  });
+};
+
+/** `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back. */
+export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => unknown): Promise<unknown> => {
+  const path = (db as { path: string }).path;
+  return call(grant, primitive("transaction", path), {}, async () => {
+    const sqlite = handle(db);
+    try {
+      sqlite.exec("BEGIN");
+    } catch (e) {
+      throw dbError(e);
+    }
+    try {
+      const result = await work(db);
+      sqlite.exec("COMMIT");
+      return result;
+    } catch (e) {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      throw e;
+    }
+  });
+};
