@@ -9,6 +9,9 @@ import { Crash, Failure } from "./errors.js";
 import { needText, refusing, type Grant } from "./grants.js";
 import type { Need } from "./capabilities.js";
 import { checkCancelled, S } from "./limits.js";
+import { conforms } from "./conforms.js";
+import { shapeText } from "./json.js";
+import type { Shape } from "./values.js";
 
 export interface CallRecord {
   readonly primitive: string;
@@ -35,6 +38,8 @@ export interface Primitive {
   readonly denied?: (refused: Grant) => unknown;
   /** The failure when a budget is spent. */
   readonly overBudget?: () => unknown;
+  /** The primitive's declared result type; what the call gives back is checked against it. */
+  readonly result?: Shape;
 }
 
 export async function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
@@ -60,6 +65,9 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const started = performance.now();
   try {
     const result = await perform();
+    if (primitive.result !== undefined && !conforms(result, primitive.result)) {
+      throw new Crash("E-RT-INTERNAL", `${primitive.name} gave back a value that is not ${shapeText(primitive.result)}`, "internal");
+    }
     observer?.({ primitive: primitive.name, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
     return result;
   } catch (e) {

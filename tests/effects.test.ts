@@ -176,3 +176,47 @@ end
   assert.equal(refused.status, 3);
   assert.match(refused.stderr, /python, which this version of Renyi knows but does not run yet/);
 });
+
+test("a port in use is StartError.InUse; a locked database is DbError.Sql", async () => {
+  const { createServer } = await import("node:http");
+  const busy = createServer(() => undefined);
+  await new Promise<void>((resolve) => busy.listen(0, resolve));
+  const port = (busy.address() as { port: number }).port;
+  const serve = start(`public function main()
+  purpose: Try a busy port.
+  needs console, network.socket(${port})
+  server.serve(${port}, (request: Request) => server.respond(200, "x")) otherwise
+    when StartError.InUse(p) then console.print("in use: {p}")
+    when _ then console.print("other")
+  end
+end
+`);
+  const served = await serve.done;
+  busy.close();
+  assert.equal(served.status, 0, served.stderr);
+  assert.equal(served.stdout.trim(), `in use: ${port}`);
+
+  const Sqlite = (await import("better-sqlite3")).default;
+  const path = join(work, "locked.db");
+  const holder = new Sqlite(path);
+  holder.exec("CREATE TABLE t (x INTEGER)");
+  holder.exec("BEGIN EXCLUSIVE");
+  const locked = start(`public function main()
+  purpose: Write to a locked database.
+  needs console, filesystem.database("locked.db")
+  let db be database.open("locked.db") otherwise crash with "open"
+  let n be database.execute(db, "INSERT INTO t VALUES (1)") otherwise
+    when DbError.Sql(message) then
+      console.print("sql: {message}")
+      return
+    when _ then crash with "other"
+  end
+  console.print("inserted {n}")
+end
+`);
+  const result = await locked.done;
+  holder.exec("ROLLBACK");
+  holder.close();
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^sql: database is locked/);
+});

@@ -156,3 +156,19 @@ end
   assert.equal(tightened.status, 0, tightened.stderr);
   assert.equal(tightened.stdout.trim().split("\n").filter((l) => l.endsWith(": 200")).length, 1);
 });
+
+test("concurrent tasks never exceed a budget together", async () => {
+  const base = `http://127.0.0.1:${port}`;
+  const result = await run(`public function main()
+  purpose: Call concurrently past the budget.
+  needs console, network.http("127.0.0.1") at most 4 per run
+  let statuses be from i in 1 to 10 concurrently at most 10 at a time select (http.get("${base}/json") otherwise
+    when HttpError.OverBudget(_) then Response(status: 0, headers: {}, body: "", bytes: "".to_bytes())
+    when _ then crash with "unexpected"
+  end).status
+  console.print("{from s in statuses where s is 200 select s} {from s in statuses where s is 0 select s}")
+end
+`);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout.trim(), "[200, 200, 200, 200] [0, 0, 0, 0, 0, 0]");
+});

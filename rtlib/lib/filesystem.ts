@@ -10,6 +10,7 @@ import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import { FileError } from "../prelude.js";
 import { Failure } from "../errors.js";
+import { TEXT } from "../values.js";
 
 function primitive(name: string, access: "read" | "write", path: string): Primitive {
   return {
@@ -59,7 +60,7 @@ async function writeWhole(path: string, content: string | Uint8Array): Promise<v
 }
 
 export const read_text = (grant: Grant, path: string): Promise<string> =>
-  call(grant, primitive("read_text", "read", path), { path }, () => attempt(path, () => readFile(path, "utf8")));
+  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, () => readFile(path, "utf8")));
 
 export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
   call(grant, primitive("read_bytes", "read", path), { path }, () => attempt(path, async () => new Uint8Array(await readFile(path))));

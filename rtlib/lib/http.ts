@@ -8,9 +8,20 @@ import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
-import { RMap } from "../values.js";
+import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
+
+class Hop {
+  constructor(
+    readonly status: number,
+    readonly headers: RMap,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+const HOP = describe(Hop, "Hop", "Hop", [["status", "status", "status", INT], ["headers", "headers", "headers", map(TEXT, TEXT)], ["bytes", "bytes", "bytes", BYTES]]);
 
 const MAX_REDIRECTS = 10;
+/** What one hop gives back: the status, the headers and the bytes of the body. */
+const RESULT = record(HOP, []);
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 // One connection pool for the run.
@@ -43,6 +54,7 @@ function primitive(method: string, url: URL): Primitive {
         ? HttpError.make("HostNotAllowed", host)
         : HttpError.make("PermissionDenied", host),
     overBudget: () => HttpError.make("OverBudget", host),
+    result: RESULT,
   };
 }
 
@@ -54,7 +66,7 @@ function headersOf(raw: Record<string, string | string[] | undefined>): RMap {
   return headers;
 }
 
-async function send(method: string, url: URL, body: string | undefined, headers: RMap, timeoutMs: number): Promise<{ status: number; headers: RMap; bytes: Uint8Array }> {
+async function send(method: string, url: URL, body: string | undefined, headers: RMap, timeoutMs: number): Promise<Hop> {
   const requestHeaders: Record<string, string> = {};
   for (const [name, value] of headers.entries()) requestHeaders[String(name)] = String(value);
   try {
@@ -67,7 +79,7 @@ async function send(method: string, url: URL, body: string | undefined, headers:
       bodyTimeout: timeoutMs,
     });
     const bytes = new Uint8Array(await response.body.arrayBuffer());
-    return { status: response.statusCode, headers: headersOf(response.headers), bytes };
+    return new Hop(response.statusCode, headersOf(response.headers), bytes);
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";
     if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {

@@ -4,12 +4,14 @@ import { call } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
+import { record } from "../values.js";
 
 type Rec = Record<string, number>;
 
 const TIME = { path: ["time"] };
 
-export const now = (grant: Grant): Promise<unknown> => call(grant, { name: "std.time.now", need: TIME }, {}, () => Instant.desc.make([Date.now()]));
+export const now = (grant: Grant): Promise<unknown> =>
+  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc) }, {}, () => Instant.desc.make([Date.now()]));
 /** Today's date in UTC, so that a run does not depend on the machine's time zone. */
 export const today = (grant: Grant): Promise<unknown> =>
   call(grant, { name: "std.time.today", need: TIME }, {}, () => {
