@@ -62,7 +62,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
       throw new Crash("E-RT-BUDGET", `${primitive.name.replace(/^std\./, "")} is over the budget ${budget.budget}`);
     }
   }
-  const started = performance.now();
+  const started = observer === undefined ? 0 : performance.now();
   try {
     const result = await perform();
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {

@@ -93,9 +93,11 @@ export class Budgets {
 
   /** Counts a call under every budget whose capability covers it; false (and nothing counted) when one is spent. */
   take(need: Need): { ok: true } | { ok: false; budget: string } {
+    if (this.counters.length === 0) return OK;
     const now = this.clock();
-    const applying = this.counters.filter((c) => covers(c.item, need));
-    for (const c of applying) {
+    const counters = this.counters;
+    for (const c of counters) {
+      if (!covers(c.item, need)) continue;
       if (c.unit === "run") {
         if (c.used >= c.count) return { ok: false, budget: describe(c) };
         continue;
@@ -108,13 +110,16 @@ export class Budgets {
       }
       if (c.times.length - c.head >= c.count) return { ok: false, budget: describe(c) };
     }
-    for (const c of applying) {
+    for (const c of counters) {
+      if (!covers(c.item, need)) continue;
       if (c.unit === "run") c.used++;
       else c.times.push(now);
     }
-    return { ok: true };
+    return OK;
   }
 }
+
+const OK = { ok: true } as const;
 
 function describe(c: Counter): string {
   return `${needText(c.item)} at most ${c.count} per ${c.unit}`;
