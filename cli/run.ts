@@ -13,7 +13,7 @@ import { cachedPath, cacheKey, readCached, writeCached } from "./cache.js";
 import { sha256, validateBundle } from "./validate.js";
 import { EXIT } from "./exit.js";
 import { loadProgram } from "./program.js";
-import { VERSION } from "./version.js";
+import { BUILD_ID, VERSION } from "./version.js";
 import type { WorkerInput, WorkerOutcome } from "./worker.js";
 import { startWorker, type EarlyWorker } from "./spawn.js";
 
@@ -77,7 +77,7 @@ interface Compiled {
 async function compileWithCache(file: string): Promise<Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> }> {
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
-  const key = cacheKey([VERSION, RUNTIME_URL, program.entry, ...program.modules.flatMap((m) => [m.name, m.file, m.text])]);
+  const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, program.entry, ...program.modules.flatMap((m) => [m.name, m.file, m.text])]);
   const cached = readCached(key);
   if (cached !== undefined) return { path: cachedPath(key), map: JSON.parse(cached.map) as SourceMapV3, sources: program.sources };
   // The code generator is loaded only when there is something to compile.
@@ -114,7 +114,7 @@ function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; 
   const validation = validateBundle(code);
   if (!validation.ok) return refuse(`the bundle was refused: ${validation.problem}`);
   const runnable = code.slice(0, validation.importStart) + JSON.stringify(RUNTIME_URL) + code.slice(validation.importEnd);
-  const key = cacheKey([VERSION, RUNTIME_URL, "bundle", code]);
+  const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
   let map: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
   try {
     map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapV3;
@@ -140,6 +140,8 @@ export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, so
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
   worker.postMessage(input);
+  // The program reads the terminal's input (console.read_line) through its own stream.
+  process.stdin.pipe(worker.stdin!);
   worker.stdout.pipe(process.stdout, { end: false });
   worker.stderr.pipe(process.stderr, { end: false });
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
@@ -164,6 +166,8 @@ export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, so
       outcome ??= { outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 };
     });
     worker.once("exit", () => {
+      process.stdin.unpipe(worker.stdin!);
+      process.stdin.destroy();
       process.off("SIGINT", interrupt);
       clearTimeout(deadline);
       clearTimeout(forced);

@@ -15,6 +15,7 @@ export function startWorker(): EarlyWorker {
   // so that nothing the program printed is lost when its thread stops.
   const worker = new Worker(new URL("./worker.js", import.meta.url), {
     workerData: { cancel },
+    stdin: true,
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 },

@@ -51,7 +51,7 @@ const KNOWN = new Set([
   "Program", "ImportDeclaration", "ImportSpecifier", "ExportNamedDeclaration", "ExportSpecifier", "FunctionDeclaration",
   "ClassDeclaration", "ClassBody", "MethodDefinition", "FunctionExpression", "ArrowFunctionExpression", "VariableDeclaration",
   "VariableDeclarator", "Identifier", "Literal", "TemplateLiteral", "TemplateElement", "BlockStatement", "ExpressionStatement",
-  "ReturnStatement", "IfStatement", "ForOfStatement", "WhileStatement", "BreakStatement", "ContinueStatement", "ThrowStatement",
+  "ReturnStatement", "IfStatement", "ForOfStatement", "ForStatement", "RestElement", "WhileStatement", "BreakStatement", "ContinueStatement", "ThrowStatement",
   "TryStatement", "CatchClause", "CallExpression", "NewExpression", "MemberExpression", "AssignmentExpression", "BinaryExpression",
   "LogicalExpression", "UnaryExpression", "UpdateExpression", "ConditionalExpression", "SequenceExpression", "ArrayExpression",
   "ObjectExpression", "Property", "SpreadElement", "AwaitExpression", "ArrayPattern", "ThisExpression", "MetaProperty",
@@ -81,6 +81,7 @@ class ScopeChecker {
 
   private patternNames(pattern: Node, into: Set<string>): void {
     if (pattern.type === "Identifier") into.add(pattern["name"] as string);
+    else if (pattern.type === "RestElement") this.patternNames(pattern["argument"] as Node, into);
     else if (pattern.type === "ArrayPattern") for (const e of pattern["elements"] as (Node | null)[]) if (e) this.patternNames(e, into);
   }
 
@@ -146,6 +147,14 @@ class ScopeChecker {
         if (n["param"]) this.patternNames(n["param"] as Node, names);
         return this.withScope(names, () => this.block(n["body"] as Node));
       }
+      case "ForStatement": {
+        const names = new Set<string>();
+        const init = n["init"] as Node | null;
+        if (init?.type === "VariableDeclaration") for (const d of init["declarations"] as Node[]) this.patternNames(d["id"] as Node, names);
+        return this.withScope(names, () => this.node(init) ?? this.node(n["test"] as Node) ?? this.node(n["update"] as Node) ?? this.node(n["body"] as Node));
+      }
+      case "RestElement":
+        return undefined;
       case "ForOfStatement": {
         const names = new Set<string>();
         const left = n["left"] as Node;

@@ -220,3 +220,83 @@ end
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^sql: database is locked/);
 });
+
+test("budgets of files and programs fail with their module's OverBudget; bytes, random and read_line work", async () => {
+  const program = start(`public function main() or fails with FileError
+  purpose: Spend budgets and use the smaller primitives.
+  needs console, random, filesystem.write("out") at most 2 per run, filesystem.read("out"), process("node") at most 1 per minute
+  for each i in 1 to 3
+    filesystem.write_bytes("out/{i}.bin", "byte {i}".to_bytes()) otherwise
+      when FileError.OverBudget(path) then console.print("over budget: {path}")
+      when _ then crash with "unexpected"
+    end
+  end
+  let back be filesystem.read_bytes("out/2.bin") otherwise fail
+  console.print(text.from_bytes(back) otherwise "not text")
+  for each i in 1 to 2
+    let r be process.run("node", ["-e", "0"]) otherwise
+      when ProcessError.OverBudget(p) then ProcessResult(exit_code: -1, stdout: "over budget: {p}", stderr: "")
+      when _ then crash with "unexpected"
+    end
+    console.print("{r.exit_code} {r.stdout}")
+  end
+  let n be random.integer(1, 6)
+  console.print("{n >= 1 and n <= 6} {random.uuid().length()}")
+  let line be console.read_line()
+  console.print("read {line}")
+end
+`);
+  program.child.stdin.end("first line\nsecond\n");
+  const result = await program.done;
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(result.stdout.trim().split("\n"), ["over budget: out/3.bin", "byte 2", "0 ", "-1 over budget: node", "true 36", 'read Some("first line")']);
+});
+
+test("Ctrl-C stops a server gracefully: the run ends cancelled", async () => {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const program = start(`public function main() or fails with StartError
+  purpose: Serve until stopped.
+  needs console, network.socket(${port})
+  console.print("listening")
+  server.serve(${port}, (request: Request) => server.respond(200, "ok")) otherwise fail
+end
+`);
+  while (!program.output().includes("listening")) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 200));
+  program.child.kill("SIGINT");
+  const result = await program.done;
+  assert.equal(result.status, 130, result.stderr);
+  assert.match(result.stderr, /cancelled: interrupted/);
+});
+
+test("compiled code reaches Node only through the gateway: names of JavaScript are unknown, and every bundle passes the validator", async () => {
+  const { checkSource } = await import("../compiler/index.js");
+  const attempt = checkSource("escape.ry", `function f() returns Text
+  let a be process.env
+  let b be globalThis
+  let c be require("fs")
+  let d be filesystem.readFileSync("x")
+  return "x"
+end
+`);
+  assert.deepEqual(attempt.diagnostics.map((d) => d.code), ["E-NAME-UNKNOWN-FUNCTION", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN-FUNCTION"]);
+  const { compileProgram } = await import("../compiler/build.js");
+  const { parseSource } = await import("../compiler/index.js");
+  const { validateBundle } = await import("../cli/validate.js");
+  const { goldenFiles, readSections } = await import("./golden.js");
+  const { basename } = await import("node:path");
+  let validated = 0;
+  for (const path of goldenFiles(join(ROOT, "fixtures", "run"))) {
+    const sections = readSections(path);
+    if (sections.has("module shapes") || /E-SYN|E-TYPE/.test(sections.get("stderr") ?? "")) continue;
+    const name = basename(path, ".golden");
+    const text = sections.get("source")!;
+    const syntax = parseSource(`${name}.ry`, text);
+    const result = compileProgram([{ name, file: `${name}.ry`, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` });
+    if (result.bundle === undefined) continue;
+    const validation = validateBundle(result.bundle.code);
+    assert.ok(validation.ok, `${name}: ${validation.ok ? "" : validation.problem}`);
+    validated++;
+  }
+  assert.ok(validated >= 15);
+});

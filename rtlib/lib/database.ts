@@ -3,7 +3,8 @@
 // declares (`as: T`), checked like JSON (a Boolean from SQLite's 0 and 1,
 // Bytes from a blob).
 
-import Sqlite from "better-sqlite3";
+import { createRequire } from "node:module";
+import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
@@ -13,6 +14,10 @@ import { descOf, type Shape } from "../values.js";
 import { isFailure } from "../errors.js";
 
 const open_ = new Map<string, Sqlite>();
+
+// better-sqlite3 (a native addon) is loaded by the first open, not when every program starts.
+const require = createRequire(import.meta.url);
+let SqliteClass: typeof Sqlite | undefined;
 
 function primitive(name: string, path: string): Primitive {
   return {
@@ -59,7 +64,8 @@ function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
 export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, primitive("open", path), { path }, () => {
     try {
-      if (!open_.has(path)) open_.set(path, new Sqlite(path, { timeout: 1000 }));
+      SqliteClass ??= require("better-sqlite3") as typeof Sqlite;
+      if (!open_.has(path)) open_.set(path, new SqliteClass(path, { timeout: 1000 }));
       return DatabaseRecord.desc.make([path]);
     } catch (e) {
       throw dbError(e);

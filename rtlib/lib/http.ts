@@ -3,7 +3,6 @@
 // ten, and each new address is checked against the grant like the first, so a
 // redirect cannot take a call to a host the grant does not allow.
 
-import { Agent, request as undiciRequest } from "undici";
 import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
@@ -24,8 +23,15 @@ const MAX_REDIRECTS = 10;
 const RESULT = record(HOP, []);
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-// One connection pool for the run.
-const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
+// undici is loaded by the first request, not when every program starts; one connection pool for the run.
+let client: { agent: import("undici").Agent; request: typeof import("undici").request } | undefined;
+async function undici(): Promise<NonNullable<typeof client>> {
+  if (client === undefined) {
+    const { Agent, request } = await import("undici");
+    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000 }), request };
+  }
+  return client;
+}
 
 /** The scope of a call: the host, with its port when it is not the scheme's default. */
 function hostOf(url: URL): string {
@@ -69,6 +75,7 @@ function headersOf(raw: Record<string, string | string[] | undefined>): RMap {
 async function send(method: string, url: URL, body: string | undefined, headers: RMap, timeoutMs: number): Promise<Hop> {
   const requestHeaders: Record<string, string> = {};
   for (const [name, value] of headers.entries()) requestHeaders[String(name)] = String(value);
+  const { agent, request: undiciRequest } = await undici();
   try {
     const response = await undiciRequest(url, {
       method: method as "GET",
