@@ -48,7 +48,13 @@ async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
 
 /** Writes create the folders the path names that do not exist yet. */
 async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (e) {
+    // mkdir says EEXIST when a part of the path is a file.
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+    throw e;
+  }
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     await writeFile(temporary, content);
