@@ -10,7 +10,7 @@ import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
-import { descOf, type Shape } from "../values.js";
+import { descOf, INT, record, type Shape } from "../values.js";
 import { isFailure } from "../errors.js";
 
 const open_ = new Map<string, Sqlite>();
@@ -62,7 +62,7 @@ function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
 }
 
 export const open = (grant: Grant, path: string): Promise<unknown> =>
-  call(grant, primitive("open", path), { path }, () => {
+  call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, () => {
     try {
       SqliteClass ??= require("better-sqlite3") as typeof Sqlite;
       if (!open_.has(path)) open_.set(path, new SqliteClass(path, { timeout: 1000 }));
@@ -99,7 +99,7 @@ export const query = (grant: Grant, db: unknown, sql: string, parameters: unknow
 
 export const execute = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = []): Promise<unknown> => {
   const path = (db as { path: string }).path;
-  return call(grant, primitive("execute", path), { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+  return call(grant, { ...primitive("execute", path), result: INT }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
     try {
       return handle(db).prepare(sql).run(...bindable(parameters)).changes;
     } catch (e) {

@@ -2,8 +2,9 @@
 
 import { call } from "../gateway.js";
 import type { Grant } from "../grants.js";
-import { optional } from "../prelude.js";
+import { OPTIONAL, optional } from "../prelude.js";
+import { TEXT, variant } from "../values.js";
 
 /** A variable the grant does not name is refused: environment.get cannot fail, so the run crashes. */
 export const get = (grant: Grant, name: string): Promise<unknown> =>
-  call(grant, { name: "std.environment.get", need: { path: ["environment"], scope: name } }, { name }, () => optional(process.env[name]));
+  call(grant, { name: "std.environment.get", need: { path: ["environment"], scope: name }, result: variant(OPTIONAL, [TEXT]) }, { name }, () => optional(process.env[name]));

@@ -10,7 +10,7 @@ import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import { FileError } from "../prelude.js";
 import { Failure } from "../errors.js";
-import { TEXT } from "../values.js";
+import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
 
 function primitive(name: string, access: "read" | "write", path: string): Primitive {
   return {
@@ -69,14 +69,14 @@ export const read_text = (grant: Grant, path: string): Promise<string> =>
   call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, () => readFile(path, "utf8")));
 
 export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
-  call(grant, primitive("read_bytes", "read", path), { path }, () => attempt(path, async () => new Uint8Array(await readFile(path))));
+  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await readFile(path))));
 
 /** The names in a folder, sorted, so that a run does not depend on the order the system lists them in. */
 export const list = (grant: Grant, path: string): Promise<string[]> =>
-  call(grant, primitive("list", "read", path), { path }, () => attempt(path, async () => (await readdir(path)).sort()));
+  call(grant, { ...primitive("list", "read", path), result: listOf(TEXT) }, { path }, () => attempt(path, async () => (await readdir(path)).sort()));
 
 export const exists = (grant: Grant, path: string): Promise<boolean> =>
-  call(grant, primitive("exists", "read", path), { path }, () =>
+  call(grant, { ...primitive("exists", "read", path), result: BOOL }, { path }, () =>
     attempt(path, async () => {
       try {
         await lstat(path);

@@ -8,11 +8,12 @@ import { call } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { ForeignError } from "../prelude.js";
+import { JSON_SHAPE } from "../values.js";
 
 export const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
   call(
     grant,
-    { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module) },
+    { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module), result: JSON_SHAPE },
     { module, function: name, ...(args.length > 0 ? { arguments: args } : {}) },
     async () => {
       let exported: unknown;

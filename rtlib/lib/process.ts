@@ -6,6 +6,7 @@ import { call } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { ProcessError, ProcessResult } from "../prelude.js";
+import { record } from "../values.js";
 
 export const run = (grant: Grant, program: string, args: string[] = [], input = ""): Promise<unknown> =>
   call(
@@ -15,6 +16,7 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
       need: { path: ["process"], scope: program },
       denied: () => ProcessError.make("PermissionDenied", program),
       overBudget: () => ProcessError.make("OverBudget", program),
+      result: record(ProcessResult.desc),
     },
     { program, ...(args.length > 0 ? { arguments: args } : {}), ...(input !== "" ? { input } : {}) },
     () =>

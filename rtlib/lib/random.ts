@@ -7,6 +7,7 @@ import type { Grant } from "../grants.js";
 const RANDOM = { path: ["random"] };
 import { Crash } from "../errors.js";
 import { NONE, Some } from "../prelude.js";
+import { FLOAT, INT, TEXT } from "../values.js";
 
 // node:crypto is loaded on the first random call, not when every program starts.
 const require = createRequire(import.meta.url);
@@ -15,11 +16,11 @@ const randomInt = (min: number, max: number): number => (crypto ??= require("nod
 const randomUUID = (): string => (crypto ??= require("node:crypto") as typeof import("node:crypto")).randomUUID();
 
 export const integer = (grant: Grant, low: number, high: number): Promise<number> =>
-  call(grant, { name: "std.random.integer", need: RANDOM }, { low, high }, () => {
+  call(grant, { name: "std.random.integer", need: RANDOM, result: INT }, { low, high }, () => {
     if (high < low) throw new Crash("E-RT-CRASH", `random.integer(${low}, ${high}): the low end is above the high end`);
     return low + randomInt(0, high - low + 1);
   });
-export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM }, {}, () => Math.random());
+export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM, result: FLOAT }, {}, () => Math.random());
 export const choice = (grant: Grant, items: unknown[]): Promise<unknown> =>
   call(grant, { name: "std.random.choice", need: RANDOM }, { items }, () => (items.length === 0 ? NONE : new Some(items[randomInt(0, items.length)])));
 export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> =>
@@ -31,4 +32,4 @@ export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> =>
     }
     return out;
   });
-export const uuid = (grant: Grant): Promise<string> => call(grant, { name: "std.random.uuid", need: RANDOM }, {}, () => randomUUID());
+export const uuid = (grant: Grant): Promise<string> => call(grant, { name: "std.random.uuid", need: RANDOM, result: TEXT }, {}, () => randomUUID());
