@@ -9,6 +9,24 @@ import { checkCondition, checkExpr } from "./expressions.js";
 import { checkPattern } from "./patterns.js";
 import { declared, ERROR, freshMeta, INT, listOf, pairOf, resolve, typeToText, unify, type Type } from "./types.js";
 
+/**
+ * The `where`, `let`, `sort` and `group` clauses are pure (language.md section 8):
+ * only `select` may call what needs a capability.
+ */
+function pure<T>(ctx: Context, clause: string, span: S.Query["span"], check: () => T): T {
+  const before = ctx.frame.needs.length;
+  const result = check();
+  const used = ctx.frame.needs.slice(before);
+  if (used.length > 0) {
+    ctx.error("E-CAP-QUERY-CLAUSE", span, `The \`${clause}\` clause of a query uses \`${used[0]!.path.join(".")}\`, but only \`select\` may use capabilities`, {
+      label: "an effect in a query clause",
+      notes: ["The clauses before `select` run for every row, in an order the query decides; they must be pure."],
+      hint: "Compute the value in `select`, or before the query with its own `otherwise`.",
+    });
+  }
+  return result;
+}
+
 export function checkQuery(ctx: Context, query: S.Query): CExpr {
   return ctx.withScope(() => {
     const clauses: CClause[] = [];
@@ -24,10 +42,10 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
           break;
         }
         case "WhereClause":
-          clauses.push({ kind: "Where", condition: checkCondition(ctx, clause.condition, "The condition of `where`") });
+          clauses.push({ kind: "Where", condition: pure(ctx, "where", clause.span, () => checkCondition(ctx, clause.condition, "The condition of `where`")) });
           break;
         case "LetClause": {
-          const value = checkExpr(ctx, clause.value);
+          const value = pure(ctx, "let", clause.span, () => checkExpr(ctx, clause.value));
           clauses.push({ kind: "Let", local: ctx.declare(clause.name.name, value.type, false, clause.name.span), value });
           break;
         }
@@ -35,14 +53,14 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
           clauses.push({
             kind: "Sort",
             keys: clause.keys.map((k) => {
-              const value = checkExpr(ctx, k.value);
+              const value = pure(ctx, "sort", clause.span, () => checkExpr(ctx, k.value));
               requireAbility(ctx, value.type, "compare", value.span);
               return { value, descending: k.descending };
             }),
           });
           break;
         case "GroupClause": {
-          const key = checkExpr(ctx, clause.key);
+          const key = pure(ctx, "group", clause.span, () => checkExpr(ctx, clause.key));
           requireAbility(ctx, key.type, "hash", key.span);
           // After `group by`, only the group is in scope: the earlier names were per row.
           ctx.scopes[ctx.scopes.length - 1]!.clear();
