@@ -172,3 +172,29 @@ end
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout.trim(), "[200, 200, 200, 200] [0, 0, 0, 0, 0, 0]");
 });
+
+test("Ctrl-C interrupts a request in flight: the run ends cancelled without waiting for the answer", async () => {
+  const base = `http://127.0.0.1:${port}`;
+  const file = join(work, "slow.ry");
+  writeFileSync(file, `public function main()
+  purpose: Wait on a slow server.
+  needs console, network.http("127.0.0.1")
+  console.print("asking")
+  let r be http.get("${base}/slow") otherwise crash with "failed"
+  console.print("answered {r.status}")
+end
+`);
+  const child = spawn(process.execPath, [RENYI, "run", file], { env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  let stdout = "";
+  let stderr = "";
+  const started = Date.now();
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString();
+    if (stdout.includes("asking")) setTimeout(() => child.kill("SIGINT"), 200);
+  });
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  assert.equal(status, 130, stderr);
+  assert.doesNotMatch(stdout, /answered/);
+  assert.ok(Date.now() - started < 1900, "the run waited for the slow answer");
+});

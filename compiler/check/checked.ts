@@ -135,7 +135,14 @@ export type CExpr =
   | (Typed & { kind: "List"; items: CExpr[] })
   | (Typed & { kind: "Map"; entries: { key: CExpr; value: CExpr }[] })
   | (Typed & { kind: "Pair"; first: CExpr; second: CExpr })
-  | (Typed & { kind: "Lambda"; params: Local[]; body: CBlock; needs: Need[] })
+  | (Typed & {
+      kind: "Lambda";
+      params: Local[];
+      body: CBlock;
+      needs: Need[];
+      /** A function value (`function (...) ... end`) declares its needs, and its grant is narrowed to them. */
+      declaresNeeds: boolean;
+    })
   | (Typed & { kind: "If"; condition: CExpr; then: CExpr; else: CExpr })
   | (Typed & { kind: "Match"; subject: CExpr; arms: CArm[] })
   | (Typed & { kind: "Query"; clauses: CClause[]; select: CExpr; distinct: boolean; concurrently?: { limit?: number } })

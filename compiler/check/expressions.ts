@@ -453,7 +453,7 @@ function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): 
       ctx.expectType(body.type, returns, body.span, "The value of this function");
       const needs: Need[] = [...frame.needs];
       const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(frame.fails ? { fails: frame.fails } : {}), needs };
-      return { kind: "Lambda", params, body: { statements: [{ kind: "Return", value: body, span: body.span }] }, needs, type, span: expr.span } as CExpr;
+      return { kind: "Lambda", params, body: { statements: [{ kind: "Return", value: body, span: body.span }] }, needs, declaresNeeds: false, type, span: expr.span } as CExpr;
     },
   );
 }
@@ -484,7 +484,7 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
       });
     }
     const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(fails ? { fails } : {}), needs: grant };
-    return { kind: "Lambda", params, body, needs: grant, type, span: expr.span } as CExpr;
+    return { kind: "Lambda", params, body, needs: grant, declaresNeeds: true, type, span: expr.span } as CExpr;
   });
 }
 

@@ -9,6 +9,7 @@ import { lowerBorrowed, lowerExpr, textOf } from "./expressions.js";
 import { blockSteps, chargeExpression, chargeStatement, exprSteps, handlerSteps, statementSteps } from "./fuel.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { classRef } from "./shapes.js";
+import { needsValue } from "./module.js";
 
 // ---- evaluation order ----
 
@@ -532,13 +533,22 @@ function collectLocals(pattern: CPattern, out: Local[]): void {
 export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>): t.Expression {
   const isAsync = e.needs.length > 0;
   const savedAsync = lw.async;
+  const savedGrant = lw.grant;
   const savedOwned = new Set(lw.owned);
   lw.async = isAsync;
   lw.owned.clear();
   try {
+    // A function value with a needs line of its own narrows the grant it was made in.
+    const outer = lw.grant;
+    const narrowed = e.declaresNeeds && isAsync ? lw.temp("grant") : undefined;
+    if (narrowed !== undefined) lw.grant = narrowed;
     const body = functionBody(lw, e.body);
+    if (narrowed !== undefined) {
+      body.body.unshift(t.variableDeclaration("const", [t.variableDeclarator(narrowed, t.callExpression(lw.rt("narrow"), [outer ?? t.identifier("undefined"), needsValue(e.needs), t.stringLiteral("this function")]))]));
+    }
     return t.arrowFunctionExpression(e.params.map((p) => lw.local(p)), body, isAsync);
   } finally {
+    lw.grant = savedGrant;
     lw.async = savedAsync;
     lw.owned.clear();
     for (const id of savedOwned) lw.owned.add(id);

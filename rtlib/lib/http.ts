@@ -5,6 +5,7 @@
 
 import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
+import { checkCancelled } from "../limits.js";
 import type { Grant } from "../grants.js";
 import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
@@ -76,8 +77,20 @@ async function send(method: string, url: URL, body: string | undefined, headers:
   const requestHeaders: Record<string, string> = {};
   for (const [name, value] of headers.entries()) requestHeaders[String(name)] = String(value);
   const { agent, request: undiciRequest } = await undici();
+  // Cancellation (Ctrl-C, the deadline) interrupts a request in flight.
+  const controller = new AbortController();
+  let cancelled: unknown;
+  const poll = setInterval(() => {
+    try {
+      checkCancelled();
+    } catch (e) {
+      cancelled = e;
+      controller.abort();
+    }
+  }, 50);
   try {
     const response = await undiciRequest(url, {
+      signal: controller.signal,
       method: method as "GET",
       headers: requestHeaders,
       ...(body !== undefined && method !== "GET" && method !== "HEAD" ? { body } : {}),
@@ -88,6 +101,7 @@ async function send(method: string, url: URL, body: string | undefined, headers:
     const bytes = new Uint8Array(await response.body.arrayBuffer());
     return new Hop(response.statusCode, headersOf(response.headers), bytes);
   } catch (e) {
+    if (cancelled !== undefined) throw cancelled;
     const code = (e as { code?: string }).code ?? "";
     if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
       throw new Failure(HttpError.make("Timeout", url.href));
@@ -95,6 +109,8 @@ async function send(method: string, url: URL, body: string | undefined, headers:
     const cause = (e as { cause?: { code?: string } }).cause?.code;
     const reason = cause ?? code ?? (e instanceof Error ? e.message : String(e));
     throw new Failure(HttpError.make("Unreachable", url.href, reason === "" ? (e instanceof Error ? e.message : String(e)) : reason));
+  } finally {
+    clearInterval(poll);
   }
 }
 
