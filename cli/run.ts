@@ -52,7 +52,28 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
 
+export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]
+       renyi run [renyi options] DIR/NAME.mjs [program options]
+
+Runs a program, or a bundle built by renyic build (validated first). Everything after the
+file belongs to the program: main's parameters are its options.
+
+Renyi options (before the file):
+  --fuel N                 steps the program may take (default 200,000,000)
+  --max-depth N            how deeply calls may nest (default 256)
+  --timeout SECONDS        wall time before the run is cancelled (default 1,800)
+  --allow-host HOST        only this host for network.http (repeatable; narrows the grant)
+  --at-most CAP=N/UNIT     a further budget, such as network.http=60/minute (repeatable)
+
+Exit codes: 0 finished, 1 failed, 2 crashed, 3 refused, 130 cancelled.
+`;
+
 export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker()): Promise<number> {
+  if (argv[0] === "--help" || argv[0] === "-h") {
+    void early.worker.terminate();
+    process.stdout.write(RUN_USAGE);
+    return EXIT.finished;
+  }
   const parsed = parseRunArguments(argv);
   if ("problem" in parsed) {
     void early.worker.terminate();
