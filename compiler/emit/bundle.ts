@@ -3,7 +3,7 @@
 // magic-string, under one source map whose mappings point into the .ry files.
 
 import generateModule from "@babel/generator";
-import * as t from "@babel/types";
+import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { Program } from "../check/checked.js";
 import { grantValue, lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";

@@ -2,7 +2,7 @@
 // runtime names used, the shapes hoisted to the top, and the positions that
 // become source-map mappings.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { SourceFile, Span } from "../source.js";
 import type { Local } from "../check/checked.js";
 import { localName, modulePrefix } from "./names.js";

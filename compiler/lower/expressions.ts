@@ -5,7 +5,7 @@
 // lowerer's sink before the statement that uses the value, and earlier
 // operands are saved in temporaries so that they still run first.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { CExpr, Callee } from "../check/checked.js";
 import { resolve, isCon, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";

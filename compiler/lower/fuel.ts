@@ -3,7 +3,7 @@
 // run only sometimes (a branch, a loop turn, the right side of `and`, a lambda's
 // body, a query's per-row clauses) are charged where and when they run.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { CBlock, CExpr, CHandler, CStatement } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
 

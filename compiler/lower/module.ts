@@ -2,7 +2,7 @@
 // tests to JavaScript functions. Each module gives two parts, its types and its
 // code, so that a bundle can place every module's types before any code.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { CFunction, CModule, CTest, GrantItem } from "../check/checked.js";
 import type { Need } from "../check/types.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";

@@ -2,7 +2,7 @@
 // The value is always a plain identifier or a property of one, so testing it
 // several times evaluates nothing twice.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { CPattern } from "../check/checked.js";
 import { isCon, resolve, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";

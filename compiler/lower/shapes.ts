@@ -2,7 +2,7 @@
 // (to_text) and to read or write its JSON. Hoisted to the module's top, one
 // constant per distinct type.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import { resolve, typeToText, type Type, type TypeDecl } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { typeName } from "./names.js";

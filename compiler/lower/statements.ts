@@ -1,7 +1,7 @@
 // Lowering statements, blocks, and the expressions that need statements
 // (`otherwise`, `match` as a value, queries, lambdas): one function per kind.
 
-import * as t from "@babel/types";
+import * as t from "./js.js";
 import type { CArm, CBlock, CExpr, CHandler, CPattern, CStatement, Local, Wrap } from "../check/checked.js";
 import { isCon, resolve } from "../check/types.js";
 import type { Lowerer } from "./context.js";
