@@ -6,6 +6,7 @@
 import * as t from "./js.js";
 import type { CBlock, CExpr, CHandler, CStatement } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
+import type { Span } from "../source.js";
 
 /** Steps of an expression that are taken whenever it is evaluated (not its conditional parts). */
 export function exprSteps(e: CExpr | undefined): number {
@@ -99,9 +100,10 @@ export function handlerSteps(handler: CHandler): number {
 }
 
 /** `if (($S.fuel -= n) < $S.check) $slow();` */
-export function chargeStatement(lw: Lowerer, steps: number): t.Statement | undefined {
+/** At `span`: a run out of fuel here is reported at the code about to run. */
+export function chargeStatement(lw: Lowerer, steps: number, span?: Span): t.Statement | undefined {
   if (steps <= 0) return undefined;
-  return t.ifStatement(chargeTest(lw, steps), t.expressionStatement(t.callExpression(lw.rt("slow"), [])));
+  return lw.at(t.ifStatement(chargeTest(lw, steps), t.expressionStatement(t.callExpression(lw.rt("slow"), []))), span);
 }
 
 /** `($S.fuel -= n) < $S.check && $slow()`, for inside an expression. */

@@ -7,7 +7,7 @@ import type { CFunction, CModule, CTest, GrantItem } from "../check/checked.js";
 import type { Need } from "../check/types.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
-import { inheritLocations, Lowerer } from "./context.js";
+import { Lowerer } from "./context.js";
 import { lowerExpr } from "./expressions.js";
 import { functionName, modulePrefix, propertyName, typeName } from "./names.js";
 import { shapeOf } from "./shapes.js";
@@ -29,7 +29,8 @@ export function lowerModule(module: CModule, source: SourceFile): LoweredModule 
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
   const testTable = module.tests.length === 0 ? [] : [testList(module, tests)];
   const code = [...lw.hoisted.values(), ...functions, ...tests.map((x) => x.declaration), ...testTable];
-  for (const statement of [...types, ...code]) inheritLocations(statement);
+  // Nodes without a position (a helper's name, a temporary) get no mapping of their own: a
+  // position inside them maps through the mapping before it, their nearest ancestor's.
   return { module: module.name, file: source.path, types, code, runtime: lw.runtime };
 }
 
@@ -155,7 +156,7 @@ function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
       lw.emit(lw.atDeep(t.ifStatement(t.binaryExpression("===", id, t.identifier("undefined")), t.blockStatement(statements)), p.default.span));
     }
   });
-  const body = functionBody(lw, f.body);
+  const body = functionBody(lw, f.body, f.span);
   body.body.unshift(...(entry ? [entry.declaration] : []), ...defaults);
   const declaration = t.functionDeclaration(t.identifier(functionName(f.module, f.name)), params, body, false, lw.async);
   return lw.atDeep(declaration, { ...f.span, end: f.span.start + 8 });
@@ -173,7 +174,7 @@ function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
   lw.owned.clear();
   const id = `${modulePrefix(lw.module)}$test$${index}`;
   const entry = enterGrant(lw, test.needs, "this test");
-  const body = functionBody(lw, test.body);
+  const body = functionBody(lw, test.body, test.span);
   body.body.unshift(entry.declaration);
   const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [entry.param], body, false, true), { ...test.span, end: test.span.start + 4 });
   return { name: test.name, id, test, declaration };

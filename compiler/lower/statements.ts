@@ -46,7 +46,7 @@ export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing = fal
 /** A block: its steps charged at its entry, then its statements. */
 export function lowerBlock(lw: Lowerer, block: CBlock, extraSteps = 0): t.BlockStatement {
   const statements = lw.collect(() => {
-    const charge = chargeStatement(lw, blockSteps(block) + extraSteps);
+    const charge = chargeStatement(lw, blockSteps(block) + extraSteps, block.statements[0]?.span);
     if (charge !== undefined) lw.emit(charge);
     for (const s of block.statements) lowerStatement(lw, s);
   });
@@ -239,7 +239,7 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
     if (i + 1 < s.branches.length) {
       const next = s.branches[i + 1]!;
       const statements = lw.collect(() => {
-        const charge = chargeStatement(lw, exprSteps(next.condition));
+        const charge = chargeStatement(lw, exprSteps(next.condition), next.condition.span);
         if (charge !== undefined) lw.emit(charge);
         lw.emit(build(i + 1));
       });
@@ -295,7 +295,7 @@ function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>):
 function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): void {
   // while (true) { charge the condition; if (!condition) break; body }
   const statements = lw.collect(() => {
-    const charge = chargeStatement(lw, exprSteps(s.condition));
+    const charge = chargeStatement(lw, exprSteps(s.condition), s.span);
     if (charge !== undefined) lw.emit(charge);
     const condition = lowerExpr(lw, s.condition);
     lw.emit(t.ifStatement(t.unaryExpression("!", condition), t.breakStatement()));
@@ -349,7 +349,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     lw.emit(t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)));
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
-    const charge = chargeStatement(lw, handlerSteps(e.handler));
+    const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);
     if (charge !== undefined) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
     lowerHandler(lw, e.handler, result, caught, e.span);
@@ -404,7 +404,7 @@ function lowerArms(lw: Lowerer, arms: readonly CArm[], subject: t.Identifier, re
     const body = lw.collect(() => {
       for (const bind of code.binds) lw.emit(bind);
       const steps = blockSteps(arm.body) + (arm.value === undefined ? 0 : exprSteps(arm.value));
-      const charge = chargeStatement(lw, steps);
+      const charge = chargeStatement(lw, steps, arm.value?.span ?? arm.body.statements[0]?.span);
       if (charge !== undefined) lw.emit(charge);
       for (const s of arm.body.statements) lowerStatement(lw, s);
       if (arm.value !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", result!, lowerExpr(lw, arm.value))));
@@ -481,7 +481,7 @@ function lowerRunConcurrently(lw: Lowerer, tasks: readonly CStatement[]): void {
   if (bound.length > 0) lw.emit(t.variableDeclaration("let", bound.map((l) => t.variableDeclarator(lw.local(l)))));
   const bodies = tasks.map((task) => {
     const statements = lw.collect(() => {
-      const charge = chargeStatement(lw, statementSteps(task));
+      const charge = chargeStatement(lw, statementSteps(task), task.span);
       if (charge !== undefined) lw.emit(charge);
       if (task.kind === "Let") {
         const value = lowerExpr(lw, task.value);
@@ -542,7 +542,7 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
     const outer = lw.grant;
     const narrowed = e.declaresNeeds && isAsync ? lw.temp("grant") : undefined;
     if (narrowed !== undefined) lw.grant = narrowed;
-    const body = functionBody(lw, e.body);
+    const body = functionBody(lw, e.body, e.span);
     if (narrowed !== undefined) {
       body.body.unshift(t.variableDeclaration("const", [t.variableDeclarator(narrowed, t.callExpression(lw.rt("narrow"), [outer ?? t.identifier("undefined"), needsValue(e.needs), t.stringLiteral("this function")]))]));
     }
@@ -559,12 +559,12 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
  * A function's body: the depth check on entry, the block, and the depth given
  * back however the function ends (a return, a failure, a crash).
  */
-export function functionBody(lw: Lowerer, body: CBlock): t.BlockStatement {
+export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
-  const enter = t.ifStatement(
+  const enter = lw.at(t.ifStatement(
     t.binaryExpression(">", t.updateExpression("++", depth, true), t.memberExpression(lw.rt("S"), t.identifier("maxDepth"))),
     t.expressionStatement(t.callExpression(lw.rt("tooDeep"), [])),
-  );
+  ), span);
   const block = lowerBlock(lw, body);
   return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
 }
@@ -624,7 +624,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       const row = lw.temp("row");
       const keyBody = lw.collect(() => {
         for (const s of unpackRow(lw, row, names)) lw.emit(s);
-        const charge = chargeStatement(lw, exprSteps(clause.key));
+        const charge = chargeStatement(lw, exprSteps(clause.key), clause.key.span);
         if (charge) lw.emit(charge);
         lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
       });
@@ -670,19 +670,19 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
     const item = lw.temp("i");
     const code = lowerPattern(lw, c.pattern, item);
     const inner = lw.collect(() => {
-      const charge = chargeStatement(lw, 1);
+      const charge = chargeStatement(lw, 1, c.source.span);
       if (charge) lw.emit(charge);
       for (const b of code.binds) lw.emit(b);
       nestRun(lw, run, k + 1, innermost);
     });
     lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(inner)));
   } else if (c.kind === "Where") {
-    const charge = chargeStatement(lw, exprSteps(c.condition));
+    const charge = chargeStatement(lw, exprSteps(c.condition), c.condition.span);
     if (charge) lw.emit(charge);
     const condition = lowerExpr(lw, c.condition);
     lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost)))));
   } else if (c.kind === "Let") {
-    const charge = chargeStatement(lw, exprSteps(c.value));
+    const charge = chargeStatement(lw, exprSteps(c.value), c.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
     nestRun(lw, run, k + 1, innermost);
@@ -698,7 +698,7 @@ function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: {
   const row = lw.temp("row");
   const keyBody = lw.collect(() => {
     for (const s of unpackRow(lw, row, names)) lw.emit(s);
-    const charge = chargeStatement(lw, keys.reduce((n, k) => n + exprSteps(k.value), 0));
+    const charge = chargeStatement(lw, keys.reduce((n, k) => n + exprSteps(k.value), 0), keys[0]?.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.returnStatement(t.arrayExpression([...keys.map((k) => lowerExpr(lw, k.value)), row])));
   });
@@ -746,7 +746,7 @@ function iterableOf(lw: Lowerer, source: t.Expression, syntax: CExpr): t.Express
 
 /** The select of one row, pushed onto the result. */
 function selectInto(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, result: t.Identifier): void {
-  const charge = chargeStatement(lw, exprSteps(e.select));
+  const charge = chargeStatement(lw, exprSteps(e.select), e.select.span);
   if (charge) lw.emit(charge);
   const value = lowerExpr(lw, e.select);
   lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(result, t.identifier("push")), [value])));
@@ -758,7 +758,7 @@ function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.
   if (e.concurrently !== undefined) {
     const body = lw.collect(() => {
       for (const s of unpackRow(lw, row, names)) lw.emit(s);
-      const charge = chargeStatement(lw, exprSteps(e.select));
+      const charge = chargeStatement(lw, exprSteps(e.select), e.select.span);
       if (charge) lw.emit(charge);
       lw.emit(t.returnStatement(lowerExpr(lw, e.select)));
     });
