@@ -30,8 +30,9 @@ export interface BundleResult {
 
 interface Chunk {
   readonly code: string;
-  /** Babel's mappings for the chunk, with sources as .ry paths. */
-  readonly mappings: { line: number; segments: [number, string, number, number][] }[];
+  /** The .ry file the chunk's mappings point into, and Babel's decoded mappings (one source). */
+  readonly file?: string;
+  readonly mappings: readonly (readonly (readonly (number | undefined)[])[])[];
 }
 
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
@@ -99,38 +100,31 @@ function printPlain(ast: t.Program): string {
 function printMapped(statements: t.Statement[], module: LoweredModule, sources: ReadonlyMap<string, SourceFile>): Chunk {
   const source = [...sources.values()].find((s) => s.path === module.file)!;
   const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: module.file, comments: false }, { [module.file]: source.text });
-  const decoded = result.decodedMap;
-  const names = decoded?.sources ?? [module.file];
-  const mappings = (decoded?.mappings ?? []).map((segments, line) => ({
-    line,
-    segments: segments.filter((s) => s.length >= 4).map((s) => [s[0], names[s[1]]!, s[2], s[3]] as [number, string, number, number]),
-  }));
-  return { code: result.code, mappings };
+  return { code: result.code, file: module.file, mappings: result.decodedMap?.mappings ?? [] };
 }
 
 /** The bundle's map: each chunk's mappings moved down by the lines before it (chunks are joined whole). */
 function composeMap(chunks: Chunk[], file: string): SourceMapV3 {
   const sources: string[] = [];
-  const indexOf = (path: string): number => {
-    let i = sources.indexOf(path);
-    if (i < 0) i = sources.push(path) - 1;
-    return i;
-  };
   const lines: Segment[][] = [];
   for (const chunk of chunks) {
     const offset = lines.length;
     const count = chunk.code.split("\n").length;
     for (let i = 0; i < count; i++) lines.push([]);
-    for (const { line, segments } of chunk.mappings) {
+    if (chunk.file === undefined) continue;
+    let source = sources.indexOf(chunk.file);
+    if (source < 0) source = sources.push(chunk.file) - 1;
+    chunk.mappings.forEach((segments, line) => {
       const target = lines[offset + line];
-      if (target === undefined) continue;
+      if (target === undefined) return;
       let lastColumn = -1;
-      for (const [g, path, l, c] of segments) {
-        if (g === lastColumn) continue;
-        target.push([g, indexOf(path), l, c]);
-        lastColumn = g;
+      for (const s of segments) {
+        // Babel's chunk has one source; a segment without a source position maps nothing.
+        if (s.length < 4 || s[0] === lastColumn) continue;
+        target.push([s[0]!, source, s[2]!, s[3]!]);
+        lastColumn = s[0]!;
       }
-    }
+    });
   }
   return { version: 3, file, sources, names: [], mappings: encodeMappings(lines) };
 }
