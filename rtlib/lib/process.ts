@@ -1,7 +1,6 @@
 // The `process` module: run a program, with its arguments as a list and no
 // shell, so that no argument is ever read as shell syntax.
 
-import { spawn } from "node:child_process";
 import { call } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
@@ -19,8 +18,10 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
       result: record(ProcessResult.desc),
     },
     { program, ...(args.length > 0 ? { arguments: args } : {}), ...(input !== "" ? { input } : {}) },
-    () =>
-      new Promise((resolve, reject) => {
+    async () => {
+      // node:child_process is loaded by the first run, not when every program starts.
+      const { spawn } = await import("node:child_process");
+      return new Promise((resolve, reject) => {
         const child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"] });
         const out: Buffer[] = [];
         const err: Buffer[] = [];
@@ -37,5 +38,6 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
           // A program that does not read its input closes the pipe early; that is not a failure.
         });
         child.stdin.end(input);
-      }),
+      });
+    },
   );

@@ -1,7 +1,7 @@
 // The `server` module: answer HTTP requests on a port with the program's
 // handler, until the run is cancelled or `requests` requests were answered.
 
-import { createServer, type IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { call } from "../gateway.js";
 import { Cancelled, Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
@@ -33,8 +33,10 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
       overBudget: () => StartError.make("OverBudget", port),
     },
     { port },
-    () =>
-      new Promise<null>((resolve, reject) => {
+    async () => {
+      // node:http is loaded by the first serve, not when every program starts.
+      const { createServer } = await import("node:http");
+      return new Promise<null>((resolve, reject) => {
         const limit = requests instanceof Some ? (requests.value as number) : Infinity;
         let answered = 0;
         let ended = false;
@@ -75,7 +77,8 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           }
         }, 50);
         server.listen(port, () => undefined);
-      }),
+      });
+    },
   );
 
 /** A Response, for handlers. */
