@@ -156,3 +156,29 @@ test("a program that does not compile is refused with exit 3 and its diagnostics
   assert.equal(result.status, 3);
   assert.match(result.stderr, /E-TYPE-OPERATOR/);
 });
+
+/** The least fuel a program runs on, found by bisection. */
+function leastFuel(path: string): number {
+  let low = 1;
+  let high = 400;
+  assert.equal(run(RENYI, "run", "--fuel", String(high), path).status, 0);
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (run(RENYI, "run", "--fuel", String(middle), path).status === 0) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+test("a sort by the row's fields charges, per row, what its keys would take", () => {
+  // `sort by n` reads the row itself (1 step a row) and is sorted without a
+  // key array; `sort by n * 1` (3 steps a row) takes the keyed path. Three
+  // rows: the second needs exactly 3 * (3 - 1) = 6 steps more.
+  const program = (key: string) =>
+    `public function main()\n  purpose: Sort three numbers.\n  needs console\n  let xs be from n in [3, 1, 2] sort by ${key} descending select n\n  console.print("{xs}")\nend\n`;
+  const byField = write("sort_field.ry", program("n"));
+  const byKey = write("sort_key.ry", program("n * 1"));
+  assert.equal(run(RENYI, "run", byField).stdout, "[3, 2, 1]\n");
+  assert.equal(run(RENYI, "run", byKey).stdout, "[3, 2, 1]\n");
+  assert.equal(leastFuel(byKey) - leastFuel(byField), 6);
+});

@@ -695,6 +695,7 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
  * then the rows taken back out.
  */
 function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: { value: CExpr; descending: boolean }[]): t.Expression {
+  if (names.length === 1 && keys.every((k) => isFieldPathOf(k.value, names[0]!) && isPrimitive(k.value))) return sortByFieldsCode(lw, source, names[0]!, keys);
   const row = lw.temp("row");
   const keyBody = lw.collect(() => {
     for (const s of unpackRow(lw, row, names)) lw.emit(s);
@@ -708,17 +709,65 @@ function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: {
     const [x, y] = k.descending ? [b, a] : [a, b];
     const left = t.memberExpression(x, t.numericLiteral(index), true);
     const right = t.memberExpression(y, t.numericLiteral(index), true);
-    const r = resolve(k.value.type);
-    const primitive = r.kind === "Con" && r.decl === undefined && ["Int", "Float", "Text", "Boolean"].includes(r.name);
-    return primitive
-      ? t.conditionalExpression(t.binaryExpression("<", left, right), t.numericLiteral(-1), t.conditionalExpression(t.binaryExpression(">", left, right), t.numericLiteral(1), t.numericLiteral(0)))
-      : t.callExpression(lw.rt("compare"), [left, right]);
+    return compareCode(lw, k.value, left, right);
   });
   const [first, ...rest] = comparisons;
   const comparator = t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
   const keyed = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
   const sorted = t.callExpression(t.memberExpression(keyed, t.identifier("sort")), [comparator]);
   return t.callExpression(t.memberExpression(sorted, t.identifier("map")), [t.arrowFunctionExpression([row], t.memberExpression(row, t.numericLiteral(keys.length), true))]);
+}
+
+/**
+ * `sort by o.amount descending, o.id` over rows of one name, where every key
+ * is a chain of fields of the row and of a primitive type: the rows are sorted
+ * by reading the keys in the comparison, with no array of keys built per row.
+ * Reading a field cannot fail or touch the world, so reading it again is
+ * unobservable; the steps the keys would take, once per row, are charged
+ * before the sort, so fuel counts the same as for the keyed sort.
+ */
+function sortByFieldsCode(lw: Lowerer, source: t.Expression, name: Local, keys: { value: CExpr; descending: boolean }[]): t.Expression {
+  const keyFunctions = keys.map((k) => {
+    const key = lw.temp("key");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(key, t.arrowFunctionExpression([lw.local(name)], lowerExpr(lw, k.value)))]));
+    return key;
+  });
+  const steps = keys.reduce((n, k) => n + exprSteps(k.value), 0);
+  // The rows are an array the query itself built, never the program's list, so sorting them in place is unobservable.
+  const rows = lw.temp("rows");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(rows, source)]));
+  const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
+  const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
+  const charge = t.binaryExpression("<", t.assignmentExpression("-=", fuel, t.binaryExpression("*", t.numericLiteral(steps), t.memberExpression(rows, t.identifier("length")))), check);
+  lw.emit(lw.at(t.ifStatement(charge, t.expressionStatement(t.callExpression(lw.rt("slow"), []))), keys[0]?.value.span));
+  const a = t.identifier("$a");
+  const b = t.identifier("$b");
+  const comparisons = keys.map((k, index) => {
+    const [x, y] = k.descending ? [b, a] : [a, b];
+    const key = keyFunctions[index]!;
+    return compareCode(lw, k.value, t.callExpression(key, [x]), t.callExpression(key, [y]));
+  });
+  const [first, ...rest] = comparisons;
+  const comparator = t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
+  return t.callExpression(t.memberExpression(rows, t.identifier("sort")), [comparator]);
+}
+
+/** `o`, `o.amount`, `o.customer.name`: fields of the row, which cannot fail. */
+function isFieldPathOf(e: CExpr, name: Local): boolean {
+  if (e.kind === "Local") return e.local === name;
+  return e.kind === "Field" && isFieldPathOf(e.object, name);
+}
+
+function isPrimitive(e: CExpr): boolean {
+  const r = resolve(e.type);
+  return r.kind === "Con" && r.decl === undefined && ["Int", "Float", "Text", "Boolean"].includes(r.name);
+}
+
+/** A comparison of two keys: the engine's `<` for primitives (whose order it is), the runtime's `compare` for the rest. */
+function compareCode(lw: Lowerer, key: CExpr, left: t.Expression, right: t.Expression): t.Expression {
+  return isPrimitive(key)
+    ? t.conditionalExpression(t.binaryExpression("<", left, right), t.numericLiteral(-1), t.conditionalExpression(t.binaryExpression(">", left, right), t.numericLiteral(1), t.numericLiteral(0)))
+    : t.callExpression(lw.rt("compare"), [left, right]);
 }
 
 /** Which row positions hold the latest `from`'s bound names (its item, for groups). */
