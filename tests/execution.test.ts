@@ -182,3 +182,45 @@ test("a sort by the row's fields charges, per row, what its keys would take", ()
   assert.equal(run(RENYI, "run", byKey).stdout, "[3, 2, 1]\n");
   assert.equal(leastFuel(byKey) - leastFuel(byField), 6);
 });
+
+test("a failure caught by `otherwise` gives back the depth of the calls it left", () => {
+  // Each turn fails from 51 calls down; were that depth kept, the second turn
+  // would pass the limit of 100. The last line recurses to 92 of the 100.
+  // (Each function gives its level back in a `finally`, exactly, even when
+  // concurrent tasks interleave; restoring a saved depth where a failure is
+  // caught would be cheaper but is wrong when tasks interleave.)
+  const program = write(
+    "caught_deep.ry",
+    [
+      "function down(n: Int) returns Int or fails with Text",
+      '  if n is 0 then fail with "bottom"',
+      "  return down(n - 1) otherwise fail",
+      "end",
+      "",
+      "function count(n: Int) returns Int",
+      "  if n is 0 then return 0",
+      "  return count(n - 1) + 1",
+      "end",
+      "",
+      "public function main()",
+      "  purpose: Fail deep, many times.",
+      "  needs console",
+      "  var total be 0",
+      "  for each i in 1 to 100",
+      "    let x be down(50) otherwise 1",
+      "    set total to total + x",
+      "  end",
+      '  console.print("{total} {count(90)}")',
+      "end",
+      "",
+    ].join("\n"),
+  );
+  const result = run(RENYI, "run", "--max-depth", "100", program);
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout, "100 90\n");
+  assert.equal(result.status, 0);
+  // One level less and the last line passes the limit: the limit is exact.
+  const short = run(RENYI, "run", "--max-depth", "91", program);
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /E-RT-DEPTH/);
+});

@@ -43,7 +43,7 @@ export class Lowerer {
     return node;
   }
 
-  /** Sets the position on a node that has none; the nodes under it take theirs from it (see inheritLocations). */
+  /** Sets the position on a statement, as `at` does: a statement and what it holds map to one place. */
   atDeep<T extends t.Node>(node: T, span: Span): T {
     return this.at(node, span);
   }
@@ -92,23 +92,5 @@ export class Lowerer {
 
   ownFlag(local: Local): t.Identifier {
     return t.identifier(`${localName(local.name)}$own`);
-  }
-}
-
-/**
- * Gives every node without a position the position of its nearest ancestor
- * that has one: a runtime helper's name inside `$idiv(a, b)` maps to the
- * division it computes, not to the statement around it.
- */
-export function inheritLocations(node: t.Node, inherited: t.SourceLocation | null | undefined = undefined): void {
-  if (node.loc == null && inherited != null) node.loc = inherited;
-  const here = node.loc ?? inherited;
-  for (const key of t.VISITOR_KEYS[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[key];
-    if (Array.isArray(child)) {
-      for (const c of child) if (c !== null && typeof c === "object" && "type" in c) inheritLocations(c as t.Node, here);
-    } else if (child !== null && typeof child === "object" && "type" in (child as object)) {
-      inheritLocations(child as t.Node, here);
-    }
   }
 }
