@@ -2,14 +2,15 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 const dir = mkdtempSync(join(tmpdir(), "renyi-check-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);

@@ -4,14 +4,15 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-effects-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 
 function start(source: string, ...args: string[]) {
   const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);

@@ -4,16 +4,17 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { sha256 } from "../cli/validate.js";
 import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-exec-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 const cache = join(work, "cache");
 const env = { ...process.env, RENYI_CACHE_DIR: cache };
 
@@ -116,6 +117,7 @@ test("a built bundle runs with renyi run and with node; a tampered one is refuse
     assert.equal(refused.status, 3, attack.slice(0, 80));
     assert.match(refused.stderr, expected);
   }
+  rmSync(out, { recursive: true, force: true });
 });
 
 test("a second run of an unchanged program does not compile it again", () => {

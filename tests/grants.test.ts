@@ -3,10 +3,10 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { narrowByCommandLine } from "../rtlib/command-line-grant.js";
 import { Budgets, narrow, refusing, rootGrant, type GrantItem } from "../rtlib/grants.js";
 import { ROOT } from "./golden.js";
@@ -86,6 +86,7 @@ test("the command line narrows the grant and refuses to widen it", () => {
 });
 
 const work = mkdtempSync(join(tmpdir(), "renyi-grants-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 const env = { ...process.env, RENYI_CACHE_DIR: join(work, "cache"), RENYI_TEST_VALUE: "visible", RENYI_TEST_SECRET: "hidden" };
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -11,6 +11,7 @@ import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-http-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 let server: Server;
 let port = 0;
 const seen: string[] = [];

@@ -3,10 +3,10 @@
 // (a file where a folder should be, a program that cannot be run).
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { Failure } from "../rtlib/errors.js";
 import { rootGrant, type GrantItem } from "../rtlib/grants.js";
 import * as database from "../rtlib/lib/database.js";
@@ -20,6 +20,7 @@ import { toText } from "../rtlib/text.js";
 
 configureLimits({});
 const work = mkdtempSync(join(tmpdir(), "renyi-primitives-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 
 async function failure(call: Promise<unknown>): Promise<string> {
   try {

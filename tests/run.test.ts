@@ -6,14 +6,15 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-run-"));
+after(() => rmSync(work, { recursive: true, force: true }));
 const cache = join(work, "cache");
 
 for (const path of goldenFiles(join(ROOT, "fixtures", "run"))) {
