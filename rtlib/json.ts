@@ -275,12 +275,12 @@ function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shap
     const f = descFields[i]!;
     const fieldShape = args.length === 0 ? f.shape : instantiate(f.shape, args);
     at.push(f.json);
-    const present = Object.prototype.hasOwnProperty.call(object, f.json) && object[f.json] !== undefined;
-    if (!present) {
+    const field = object[f.json];
+    if (field === undefined || (f.inherited && !Object.prototype.hasOwnProperty.call(object, f.json))) {
       if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") fields[i] = NONE;
       else shapeError(at, fieldShape, "nothing: the field is missing");
     } else {
-      fields[i] = read(object[f.json], fieldShape, at);
+      fields[i] = read(field, fieldShape, at);
     }
     at.pop();
   }

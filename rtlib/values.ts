@@ -19,6 +19,8 @@ export interface FieldDesc {
   readonly prop: string;
   readonly json: string;
   readonly shape: Shape;
+  /** Whether a plain object inherits a property of this JSON name (`constructor`, `toString`, `__proto__`): reading it then needs an own-property check. */
+  readonly inherited: boolean;
 }
 
 export interface TypeDesc {
@@ -117,7 +119,7 @@ export function describe(
     ...(variantName !== undefined ? { variant: variantName } : {}),
     index,
     get fields(): FieldDesc[] {
-      cached ??= (typeof fields === "function" ? fields() : fields).map(([n, prop, json, shape]) => ({ name: n, prop, json, shape }));
+      cached ??= (typeof fields === "function" ? fields() : fields).map(([n, prop, json, shape]) => ({ name: n, prop, json, shape, inherited: json in Object.prototype }));
       return cached;
     },
     make: (values: unknown[]) => new (cls as new (...v: unknown[]) => object)(...values),
