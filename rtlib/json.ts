@@ -76,11 +76,12 @@ function plainDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: S
   // A plain object literal, not Object.create(null): the engine gives objects
   // built with the same keys in the same order one hidden class, and
   // JSON.stringify reads those far faster than dictionary-mode objects. A
-  // field named `__proto__` is defined, not assigned, so it stays a field.
+  // name the object inherits is defined, not assigned, so that `__proto__`
+  // stays a field rather than setting the prototype.
   const fields: Record<string, unknown> = {};
   for (const f of desc.fields) {
     const v = plain(value[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args));
-    if (f.json === "__proto__") Object.defineProperty(fields, f.json, { value: v, enumerable: true, writable: true, configurable: true });
+    if (f.inherited) Object.defineProperty(fields, f.json, { value: v, enumerable: true, writable: true, configurable: true });
     else fields[f.json] = v;
   }
   if (desc.variant === undefined) return fields;

@@ -99,11 +99,14 @@ export function handlerSteps(handler: CHandler): number {
   }
 }
 
-/** `if (($S.fuel -= n) < $S.check) $slow();` */
-/** At `span`: a run out of fuel here is reported at the code about to run. */
-export function chargeStatement(lw: Lowerer, steps: number, span?: Span): t.Statement | undefined {
+/**
+ * `if (($S.fuel -= n) < $S.check) $slow();`, or `n * times` when the steps are
+ * taken once for each of `times` (a sort's keys, for every row), at `span`: a
+ * run out of fuel here is reported at the code about to run.
+ */
+export function chargeStatement(lw: Lowerer, steps: number, span?: Span, times?: t.Expression): t.Statement | undefined {
   if (steps <= 0) return undefined;
-  return lw.at(t.ifStatement(chargeTest(lw, steps), t.expressionStatement(t.callExpression(lw.rt("slow"), []))), span);
+  return lw.at(t.ifStatement(chargeTest(lw, steps, times), t.expressionStatement(t.callExpression(lw.rt("slow"), []))), span);
 }
 
 /** `($S.fuel -= n) < $S.check && $slow()`, for inside an expression. */
@@ -111,8 +114,9 @@ export function chargeExpression(lw: Lowerer, steps: number): t.Expression {
   return t.logicalExpression("&&", chargeTest(lw, steps), t.callExpression(lw.rt("slow"), []));
 }
 
-function chargeTest(lw: Lowerer, steps: number): t.Expression {
+function chargeTest(lw: Lowerer, steps: number, times?: t.Expression): t.Expression {
   const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
   const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
-  return t.binaryExpression("<", t.assignmentExpression("-=", fuel, t.numericLiteral(steps)), check);
+  const amount = times === undefined ? t.numericLiteral(steps) : t.binaryExpression("*", t.numericLiteral(steps), times);
+  return t.binaryExpression("<", t.assignmentExpression("-=", fuel, amount), check);
 }

@@ -699,20 +699,11 @@ function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: {
   const row = lw.temp("row");
   const keyBody = lw.collect(() => {
     for (const s of unpackRow(lw, row, names)) lw.emit(s);
-    const charge = chargeStatement(lw, keys.reduce((n, k) => n + exprSteps(k.value), 0), keys[0]?.value.span);
+    const charge = chargeStatement(lw, keySteps(keys), keys[0]?.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.returnStatement(t.arrayExpression([...keys.map((k) => lowerExpr(lw, k.value)), row])));
   });
-  const a = t.identifier("$a");
-  const b = t.identifier("$b");
-  const comparisons = keys.map((k, index) => {
-    const [x, y] = k.descending ? [b, a] : [a, b];
-    const left = t.memberExpression(x, t.numericLiteral(index), true);
-    const right = t.memberExpression(y, t.numericLiteral(index), true);
-    return compareCode(lw, k.value, left, right);
-  });
-  const [first, ...rest] = comparisons;
-  const comparator = t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
+  const comparator = comparatorCode(lw, keys, (index, keyed) => t.memberExpression(keyed, t.numericLiteral(index), true));
   const keyed = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
   const sorted = t.callExpression(t.memberExpression(keyed, t.identifier("sort")), [comparator]);
   return t.callExpression(t.memberExpression(sorted, t.identifier("map")), [t.arrowFunctionExpression([row], t.memberExpression(row, t.numericLiteral(keys.length), true))]);
@@ -732,24 +723,29 @@ function sortByFieldsCode(lw: Lowerer, source: t.Expression, name: Local, keys: 
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(key, t.arrowFunctionExpression([lw.local(name)], lowerExpr(lw, k.value)))]));
     return key;
   });
-  const steps = keys.reduce((n, k) => n + exprSteps(k.value), 0);
   // The rows are an array the query itself built, never the program's list, so sorting them in place is unobservable.
   const rows = lw.temp("rows");
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(rows, source)]));
-  const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
-  const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
-  const charge = t.binaryExpression("<", t.assignmentExpression("-=", fuel, t.binaryExpression("*", t.numericLiteral(steps), t.memberExpression(rows, t.identifier("length")))), check);
-  lw.emit(lw.at(t.ifStatement(charge, t.expressionStatement(t.callExpression(lw.rt("slow"), []))), keys[0]?.value.span));
+  const charge = chargeStatement(lw, keySteps(keys), keys[0]?.value.span, t.memberExpression(rows, t.identifier("length")));
+  if (charge) lw.emit(charge);
+  const comparator = comparatorCode(lw, keys, (index, row) => t.callExpression(keyFunctions[index]!, [row]));
+  return t.callExpression(t.memberExpression(rows, t.identifier("sort")), [comparator]);
+}
+
+function keySteps(keys: { value: CExpr }[]): number {
+  return keys.reduce((n, k) => n + exprSteps(k.value), 0);
+}
+
+/** `($a, $b) => cmp(key0 of $a, key0 of $b) || ...`, each key read by `read`, a descending key compared the other way round. */
+function comparatorCode(lw: Lowerer, keys: { value: CExpr; descending: boolean }[], read: (index: number, row: t.Identifier) => t.Expression): t.Expression {
   const a = t.identifier("$a");
   const b = t.identifier("$b");
   const comparisons = keys.map((k, index) => {
     const [x, y] = k.descending ? [b, a] : [a, b];
-    const key = keyFunctions[index]!;
-    return compareCode(lw, k.value, t.callExpression(key, [x]), t.callExpression(key, [y]));
+    return compareCode(lw, k.value, read(index, x), read(index, y));
   });
   const [first, ...rest] = comparisons;
-  const comparator = t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
-  return t.callExpression(t.memberExpression(rows, t.identifier("sort")), [comparator]);
+  return t.arrowFunctionExpression([a, b], rest.reduce<t.Expression>((acc, c) => t.logicalExpression("||", acc, c), first!));
 }
 
 /** `o`, `o.amount`, `o.customer.name`: fields of the row, which cannot fail. */
