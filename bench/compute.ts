@@ -20,7 +20,7 @@ import { parseSource } from "../compiler/index.js";
 import { generateRenyi } from "./programs.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const DIR = join(ROOT, "bench", "compute");
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const cache = mkdtempSync(join(tmpdir(), "renyi-bench-"));

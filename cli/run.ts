@@ -2,20 +2,19 @@
 // compiled program from the cache), run it in a worker thread, and report how
 // the run ended with the exit codes of language.md section 14.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { finished } from "node:stream/promises";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import { dirname, join } from "node:path";
-import { cachedPath, cacheKey, readCached, writeCached } from "./cache.js";
-import { sha256, validateBundle } from "./validate.js";
+import { cachedPath, cacheKey, writeCached } from "./cache.js";
+import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
-import { loadProgram } from "./program.js";
 import { BUILD_ID, VERSION } from "./version.js";
 import type { WorkerInput, WorkerOutcome } from "./worker.js";
-import { startWorker, type EarlyWorker } from "./spawn.js";
+import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
 export interface RunOptions {
   fuel: number;
@@ -25,7 +24,8 @@ export interface RunOptions {
   atMost: string[];
 }
 
-const RUNTIME_URL = new URL("../rtlib/index.js", import.meta.url).href;
+// The runtime as one file (scripts/bundle-runtime.mjs), as the worker loads it.
+const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
@@ -80,7 +80,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(`error: ${parsed.problem}\n`);
     return EXIT.refused;
   }
-  const compiled = parsed.file.endsWith(".mjs") ? validatedBundle(parsed.file) : await compileWithCache(parsed.file);
+  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file) : await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -91,24 +91,38 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
 
 interface Compiled {
   path: string;
-  map: SourceMapV3;
+  /** The bundle's source map, read only when a crash needs a position. */
+  map: () => SourceMapV3;
   sources: Map<string, SourceFile>;
 }
 
-async function compileWithCache(file: string): Promise<Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> }> {
+type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
+
+const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_URL];
+
+async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
+  const indexed = lookUpByIndex(TOOLCHAIN, file);
+  if (indexed !== undefined) return { path: cachedPath(indexed.key), map: () => readMap(cachedPath(indexed.key)), sources: sourcesOf(indexed.modules) };
+  // The parser is loaded only when the index does not know the program.
+  const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
-  const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, program.entry, ...program.modules.flatMap((m) => [m.name, m.file, m.text])]);
-  const cached = readCached(key);
-  if (cached !== undefined) return { path: cachedPath(key), map: JSON.parse(cached.map) as SourceMapV3, sources: program.sources };
-  // The code generator is loaded only when there is something to compile.
-  const { compileProgram } = await import("../compiler/build.js");
-  const result = compileProgram(program.modules, { runtime: RUNTIME_URL, entry: program.entry, file: `${key}.mjs` });
-  if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
-  if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
-  const map = JSON.stringify(result.bundle.map);
-  const path = writeCached(key, result.bundle.code + `//# sourceMappingURL=${key}.mjs.map\n`, map);
-  return { path, map: result.bundle.map, sources: program.sources };
+  const key = bundleKey(TOOLCHAIN, program.entry, program.modules);
+  if (!existsSync(cachedPath(key))) {
+    // The code generator is loaded only when there is something to compile.
+    const { compileProgram } = await import("../compiler/build.js");
+    const result = compileProgram(program.modules, { runtime: RUNTIME_URL, entry: program.entry, file: `${key}.mjs` });
+    if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
+    if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
+    writeCached(key, result.bundle.code + `//# sourceMappingURL=${key}.mjs.map\n`, JSON.stringify(result.bundle.map));
+  }
+  writeIndex(TOOLCHAIN, file, program.entry, program.modules);
+  const path = cachedPath(key);
+  return { path, map: () => readMap(path), sources: program.sources };
+}
+
+function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
+  return new Map(modules.map((m) => [m.file, new SourceFile(m.file, m.text)]));
 }
 
 /**
@@ -116,7 +130,9 @@ async function compileWithCache(file: string): Promise<Compiled | { diagnostics:
  * to what its manifest says, and it must pass the validator. It then runs from
  * a copy in the cache that imports this toolchain's runtime.
  */
-function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> } {
+async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
+  // The validator (and acorn) load only for bundles: a .ry program does not need them.
+  const { sha256, validateBundle } = await import("./validate.js");
   const refuse = (message: string) => ({ diagnostics: [error("E-RT-REFUSED", { file, start: 0, end: 0 }, message)], sources: new Map<string, SourceFile>() });
   let code: string;
   let manifest: { bundle?: string; sources?: { file: string }[] };
@@ -143,6 +159,7 @@ function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; 
     // Without its map a crash is reported without a .ry position.
   }
   const path = writeCached(key, runnable, JSON.stringify(map));
+  const loadedMap = map;
   const sources = new Map<string, SourceFile>();
   for (const source of manifest.sources ?? []) {
     try {
@@ -152,11 +169,11 @@ function validatedBundle(file: string): Compiled | { diagnostics: Diagnostic[]; 
       // The sources are only needed to show the line of a crash.
     }
   }
-  return { path, map, sources };
+  return { path, map: () => loadedMap, sources };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
@@ -181,26 +198,38 @@ export function runBundle(early: EarlyWorker, path: string, map: SourceMapV3, so
     const interrupt = () => cancelRun(1);
     process.on("SIGINT", interrupt);
     const deadline = setTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
-    worker.on("message", (message: WorkerOutcome) => (outcome ??= message));
-    worker.once("error", (e: Error & { code?: string }) => {
-      const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
-      outcome ??= { outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 };
-    });
-    worker.once("exit", () => {
+    // The run is over at its outcome (or, without one, when the thread stops); it is
+    // reported once the program's output has come through, without waiting for the
+    // thread to tear down: the worker ends its output streams before it sends the outcome.
+    let over = false;
+    const end = () => {
+      if (over) return;
+      over = true;
       process.stdin.unpipe(worker.stdin!);
       process.stdin.destroy();
       process.off("SIGINT", interrupt);
       clearTimeout(deadline);
       clearTimeout(forced);
       void drained.then(() => {
+        // The thread no longer keeps the process alive: it is stopping, or stopped.
+        worker.unref();
         const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 };
         resolve(reportOutcome(final, path, map, sources));
       });
+    };
+    worker.on("message", (message: WorkerOutcome) => {
+      outcome ??= message;
+      end();
     });
+    worker.once("error", (e: Error & { code?: string }) => {
+      const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
+      outcome ??= { outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 };
+    });
+    worker.once("exit", end);
   });
 }
 
-function reportOutcome(outcome: WorkerOutcome, path: string, map: SourceMapV3, sources: ReadonlyMap<string, SourceFile>): number {
+function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: ReadonlyMap<string, SourceFile>): number {
   switch (outcome.outcome) {
     case "finished":
       return EXIT.finished;
@@ -239,7 +268,7 @@ function render(code: string, message: string, site: string | undefined, sources
  * The first stack frame inside the bundle: its .ry position through the source
  * map, and the definition it is in (`weather$fetch` is `fetch` of `weather`).
  */
-function frameInBundle(stack: string | undefined, path: string, map: SourceMapV3): { site?: string; definition?: string } | undefined {
+function frameInBundle(stack: string | undefined, path: string, map: () => SourceMapV3): { site?: string; definition?: string } | undefined {
   if (stack === undefined) return undefined;
   const url = pathToFileURL(path).href;
   for (const line of stack.split("\n")) {
@@ -247,7 +276,7 @@ function frameInBundle(stack: string | undefined, path: string, map: SourceMapV3
     if (at < 0) continue;
     const m = /:(\d+):(\d+)\)?$/.exec(line.slice(at + url.length));
     if (m === null) continue;
-    const site = lookup(map, Number(m[1]) - 1, Number(m[2]) - 1);
+    const site = lookup(map(), Number(m[1]) - 1, Number(m[2]) - 1);
     const name = /at (?:async )?(?:\w+\.)?([A-Za-z_][\w$]*)\$(\w+) \(/.exec(line);
     const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${name[1]!.replace(/\$/g, "/")}\``;
     return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };

@@ -3,8 +3,13 @@
 // run ended. The main thread keeps signals, the deadline and the terminal.
 
 import { parentPort, workerData } from "node:worker_threads";
-import * as runtime from "../rtlib/index.js";
-import { convertArguments, type MainParameter } from "../rtlib/arguments.js";
+import type * as Runtime from "../rtlib/index.js";
+import type { MainParameter } from "../rtlib/index.js";
+
+// The runtime as one file (scripts/bundle-runtime.mjs), the same module the
+// program's `import ... from "renyi/runtime"` resolves to: one instance of
+// each class, so that `instanceof Failure` holds for what the program throws.
+const runtime = (await import(new URL("../runtime.js", import.meta.url).href)) as typeof Runtime;
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
@@ -27,9 +32,9 @@ const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
-  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: runtime.GrantItem[] | null };
+  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: Runtime.GrantItem[] | null };
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
-  const args = convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
+  const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };
   const items = program.mainGrant ?? null;
   const python = items?.find((item) => item.path[0] === "python");
@@ -72,14 +77,16 @@ function safeText(value: unknown): string {
 parentPort!.once("message", (input: WorkerInput) => void start(input));
 
 function start(input: WorkerInput): void {
-  run(input).then(
-  (outcome) => {
-    parentPort!.postMessage(outcome);
-    process.exit(0);
-  },
-  (e: unknown) => {
-    parentPort!.postMessage(outcomeOf(e));
-    process.exit(0);
-  },
-  );
+  run(input).then(finish, (e: unknown) => finish(outcomeOf(e)));
+}
+
+/**
+ * Ends the program's output, then sends the outcome: the main thread reports the
+ * run once both have come through, without waiting for this thread to stop.
+ */
+function finish(outcome: WorkerOutcome): void {
+  process.stdout.end();
+  process.stderr.end();
+  parentPort!.postMessage(outcome);
+  process.exit(0);
 }

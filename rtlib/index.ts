@@ -60,3 +60,4 @@ export * as server from "./lib/server.js";
 export { runIfMain } from "./entry.js";
 export { narrow, rootGrant, Grant, Budgets, refusing, type GrantItem, type BudgetUnit } from "./grants.js";
 export { narrowByCommandLine } from "./command-line-grant.js";
+export { convertArguments, type MainParameter } from "./arguments.js";

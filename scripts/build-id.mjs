@@ -11,8 +11,9 @@ function walk(dir) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith(".js")) hash.update(name).update(readFileSync(path));
+    else if (name.endsWith(".js") || name.endsWith(".cjs")) hash.update(name).update(readFileSync(path));
   }
 }
 for (const part of ["compiler", "rtlib", "cli"]) walk(join(root, part));
+hash.update("runtime.js").update(readFileSync(join(root, "runtime.js")));
 writeFileSync(join(root, "build-id.json"), JSON.stringify({ id: hash.digest("hex").slice(0, 16) }) + "\n");

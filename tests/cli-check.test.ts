@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const dir = mkdtempSync(join(tmpdir(), "renyi-check-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-effects-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 

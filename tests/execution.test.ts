@@ -11,7 +11,7 @@ import { after, test } from "node:test";
 import { sha256 } from "../cli/validate.js";
 import { ROOT } from "./golden.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-exec-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -135,6 +135,33 @@ test("a second run of an unchanged program does not compile it again", () => {
   writeFileSync(program, 'public function main()\n  purpose: Print.\n  needs console\n  console.print("changed")\nend\n');
   assert.equal(runWith().stdout, "changed\n");
   assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".mjs")).length, 2);
+});
+
+test("an unchanged entry whose modules changed is compiled again: the program index never serves a stale bundle", () => {
+  const cacheDir = join(work, "cache-index");
+  const folder = join(work, "indexed");
+  mkdirSync(folder, { recursive: true });
+  const entry = join(folder, "main.ry");
+  writeFileSync(entry, 'use words\n\npublic function main()\n  purpose: Print a word.\n  needs console\n  console.print(words.word())\nend\n');
+  const module = (body: string) => writeFileSync(join(folder, "words.ry"), body);
+  const runWith = () => spawnSync(process.execPath, [RENYI, "run", entry], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  module('public function word() returns Text\n  purpose: A word.\n  return "one"\nend\n');
+  assert.equal(runWith().stdout, "one\n");
+  assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".index.json")).length, 1, "the first run records the program's modules");
+  assert.equal(runWith().stdout, "one\n");
+  module('public function word() returns Text\n  purpose: A word.\n  return "two"\nend\n');
+  assert.equal(runWith().stdout, "two\n");
+  // The module now brings in a module the index has never seen.
+  writeFileSync(join(folder, "more.ry"), 'public function other() returns Text\n  purpose: Another word.\n  return "three"\nend\n');
+  module('use more\n\npublic function word() returns Text\n  purpose: A word.\n  return more.other()\nend\n');
+  assert.equal(runWith().stdout, "three\n");
+  // A module that is gone is reported, not served from the cache.
+  rmSync(join(folder, "words.ry"));
+  const gone = runWith();
+  assert.equal(gone.status, 3);
+  assert.match(gone.stderr, /words/);
+  module('public function word() returns Text\n  purpose: A word.\n  return "one"\nend\n');
+  assert.equal(runWith().stdout, "one\n", "the first version's bundle, found again through the index");
 });
 
 test("Ctrl-C cancels a program stuck in a pure loop: exit 130", async () => {

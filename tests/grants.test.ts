@@ -88,7 +88,7 @@ test("the command line narrows the grant and refuses to widen it", () => {
 const work = mkdtempSync(join(tmpdir(), "renyi-grants-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 const env = { ...process.env, RENYI_CACHE_DIR: join(work, "cache"), RENYI_TEST_VALUE: "visible", RENYI_TEST_SECRET: "hidden" };
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 
 function run(source: string, ...args: string[]) {
   const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);

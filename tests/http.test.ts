@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-http-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 let server: Server;

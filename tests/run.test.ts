@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { after, test } from "node:test";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.js");
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-run-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 const cache = join(work, "cache");

@@ -1,7 +1,9 @@
 // Starts the worker a program will run in, before anything else is loaded, so
 // that the thread boots (and loads the runtime) while the main thread finds
-// and compiles the program.
+// and compiles the program. CommonJS, so that the `renyi` command (renyi.cts)
+// can start the worker before it loads any ES module.
 
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 
 export interface EarlyWorker {
@@ -13,7 +15,7 @@ export function startWorker(): EarlyWorker {
   const cancel = new SharedArrayBuffer(4);
   // The worker's output comes through streams the main thread reads to their end,
   // so that nothing the program printed is lost when its thread stops.
-  const worker = new Worker(new URL("./worker.js", import.meta.url), {
+  const worker = new Worker(join(__dirname, "worker.js"), {
     workerData: { cancel },
     stdin: true,
     stdout: true,

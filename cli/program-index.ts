@@ -1,0 +1,73 @@
+// The program index: for an entry file with a given text, the modules it
+// brought in when it was last compiled. With it, `renyi run` finds an
+// unchanged program's compiled bundle by reading and hashing its files, without
+// loading the parser to follow its `use` lines (about 12 ms of start-up).
+//
+// Why this is sound: the modules a program brings in depend only on the texts
+// of its files (a module is `NAME.ry` beside the entry). The bundle's cache key
+// covers every module's name, file and text, so if any listed file has changed,
+// the key names no bundle, and the run takes the slow path, which parses the
+// program again and writes the index anew. A program whose `use` names a file
+// that does not exist never compiles, so it is never in the index.
+
+import { existsSync, readFileSync } from "node:fs";
+import { decodeSource } from "../compiler/source.js";
+import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.js";
+import { join } from "node:path";
+
+export interface IndexedModule {
+  readonly name: string;
+  readonly file: string;
+  readonly text: string;
+}
+
+interface IndexEntry {
+  readonly entry: string;
+  readonly modules: readonly { name: string; file: string }[];
+}
+
+/** The parts of a bundle's cache key, in the order `renyi run` has always hashed them. */
+export function bundleKey(toolchain: readonly string[], entry: string, modules: readonly IndexedModule[]): string {
+  return cacheKey([...toolchain, entry, ...modules.flatMap((m) => [m.name, m.file, m.text])]);
+}
+
+function indexPath(toolchain: readonly string[], entryFile: string, entryText: string): string {
+  return join(cacheDirectory(), `${cacheKey([...toolchain, "index", entryFile, entryText])}.index.json`);
+}
+
+function readText(file: string): string | undefined {
+  try {
+    const decoded = decodeSource(readFileSync(file));
+    return decoded.ok ? decoded.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The compiled bundle of an unchanged program, found without parsing it; undefined when it must be compiled or looked up the slow way. */
+export function lookUpByIndex(toolchain: readonly string[], entryFile: string): { key: string; entry: string; modules: IndexedModule[] } | undefined {
+  const entryText = readText(entryFile);
+  if (entryText === undefined) return undefined;
+  let index: IndexEntry;
+  try {
+    index = JSON.parse(readFileSync(indexPath(toolchain, entryFile, entryText), "utf8")) as IndexEntry;
+  } catch {
+    return undefined;
+  }
+  const modules: IndexedModule[] = [];
+  for (const { name, file } of index.modules) {
+    const text = file === entryFile ? entryText : readText(file);
+    if (text === undefined) return undefined;
+    modules.push({ name, file, text });
+  }
+  const key = bundleKey(toolchain, index.entry, modules);
+  return existsSync(cachedPath(key)) ? { key, entry: index.entry, modules } : undefined;
+}
+
+/** Records which modules the entry file brings in, once its bundle is in the cache. */
+export function writeIndex(toolchain: readonly string[], entryFile: string, entry: string, modules: readonly IndexedModule[]): void {
+  const entryText = modules.find((m) => m.file === entryFile)?.text;
+  if (entryText === undefined) return;
+  const index: IndexEntry = { entry, modules: modules.map(({ name, file }) => ({ name, file })) };
+  writeAtomically(indexPath(toolchain, entryFile, entryText), JSON.stringify(index));
+}
