@@ -3,13 +3,12 @@
 // run ended. The main thread keeps signals, the deadline and the terminal.
 
 import { parentPort, workerData } from "node:worker_threads";
-import type * as Runtime from "../rtlib/index.js";
-import type { MainParameter } from "../rtlib/index.js";
-
-// The runtime as one file (scripts/bundle-runtime.mjs), the same module the
-// program's `import ... from "renyi/runtime"` resolves to: one instance of
-// each class, so that `instanceof Failure` holds for what the program throws.
-const runtime = (await import(new URL("../runtime.js", import.meta.url).href)) as typeof Runtime;
+// The runtime as one file (scripts/bundle-runtime.mjs; runtime.d.ts gives its
+// types), the same module the program's `import ... from "renyi/runtime"`
+// resolves to: one instance of each class, so that `instanceof Failure` holds
+// for what the program throws.
+import * as runtime from "../runtime.js";
+import type { MainParameter } from "../runtime.js";
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
@@ -32,7 +31,7 @@ const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
-  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: Runtime.GrantItem[] | null };
+  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: runtime.GrantItem[] | null };
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };

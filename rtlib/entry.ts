@@ -3,8 +3,8 @@
 // main when the bundle is the program node was started with, and does nothing
 // when the bundle is imported (as `renyi run` does, in its worker).
 
-import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { isMainThread } from "node:worker_threads";
 import { convertArguments, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { configureLimits } from "./limits.js";
@@ -12,18 +12,25 @@ import { rootGrant, type GrantItem } from "./grants.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
 
-function isMainModule(url: string): boolean {
+/**
+ * Whether the bundle is the script node was started with (node runs a
+ * symlink's target, so the path is resolved). A bundle imported by `renyi
+ * run`'s worker thread never is, and is told apart without loading node:fs.
+ */
+async function isMainModule(url: string): Promise<boolean> {
   const script = process.argv[1];
-  if (script === undefined) return false;
+  if (!isMainThread || script === undefined) return false;
+  if (pathToFileURL(script).href === url) return true;
   try {
-    return pathToFileURL(realpathSync(script)).href === url || pathToFileURL(script).href === url;
+    const { realpathSync } = await import("node:fs");
+    return pathToFileURL(realpathSync(script)).href === url;
   } catch {
     return false;
   }
 }
 
 export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null): Promise<void> {
-  if (!isMainModule(url) || main === undefined) return;
+  if (main === undefined || !(await isMainModule(url))) return;
   configureLimits({});
   const args = convertArguments(parameters ?? [], process.argv.slice(2), { none: NONE, some });
   if (!args.ok) {

@@ -3,7 +3,6 @@
 // declares (`as: T`), checked like JSON (a Boolean from SQLite's 0 and 1,
 // Bytes from a blob).
 
-import { createRequire } from "node:module";
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
@@ -16,7 +15,6 @@ import { isFailure } from "../errors.js";
 const open_ = new Map<string, Sqlite>();
 
 // better-sqlite3 (a native addon) is loaded by the first open, not when every program starts.
-const require = createRequire(import.meta.url);
 let SqliteClass: typeof Sqlite | undefined;
 
 function primitive(name: string, path: string): Primitive {
@@ -62,9 +60,9 @@ function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
 }
 
 export const open = (grant: Grant, path: string): Promise<unknown> =>
-  call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, () => {
+  call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
     try {
-      SqliteClass ??= require("better-sqlite3") as typeof Sqlite;
+      SqliteClass ??= ((await import("better-sqlite3")) as { default: typeof Sqlite }).default;
       if (!open_.has(path)) open_.set(path, new SqliteClass(path, { timeout: 1000 }));
       return DatabaseRecord.desc.make([path]);
     } catch (e) {

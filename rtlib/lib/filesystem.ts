@@ -4,8 +4,8 @@
 // temporary file beside the target, which is then renamed over it, so that a
 // crash never leaves half a file.
 
-import { lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { fsPromises } from "../builtins.js";
 import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import { FileError } from "../prelude.js";
@@ -48,6 +48,7 @@ async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
 
 /** Writes create the folders the path names that do not exist yet. */
 async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
+  const { mkdir, rename, rm, writeFile } = await fsPromises();
   try {
     await mkdir(dirname(path), { recursive: true });
   } catch (e) {
@@ -66,20 +67,20 @@ async function writeWhole(path: string, content: string | Uint8Array): Promise<v
 }
 
 export const read_text = (grant: Grant, path: string): Promise<string> =>
-  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, () => readFile(path, "utf8")));
+  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, async () => (await fsPromises()).readFile(path, "utf8")));
 
 export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
-  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await readFile(path))));
+  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await (await fsPromises()).readFile(path))));
 
 /** The names in a folder, sorted, so that a run does not depend on the order the system lists them in. */
 export const list = (grant: Grant, path: string): Promise<string[]> =>
-  call(grant, { ...primitive("list", "read", path), result: listOf(TEXT) }, { path }, () => attempt(path, async () => (await readdir(path)).sort()));
+  call(grant, { ...primitive("list", "read", path), result: listOf(TEXT) }, { path }, () => attempt(path, async () => (await (await fsPromises()).readdir(path)).sort()));
 
 export const exists = (grant: Grant, path: string): Promise<boolean> =>
   call(grant, { ...primitive("exists", "read", path), result: BOOL }, { path }, () =>
     attempt(path, async () => {
       try {
-        await lstat(path);
+        await (await fsPromises()).lstat(path);
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
@@ -100,7 +101,7 @@ export const append_text = (grant: Grant, path: string, text: string): Promise<n
     attempt(path, async () => {
       let before = "";
       try {
-        before = await readFile(path, "utf8");
+        before = await (await fsPromises()).readFile(path, "utf8");
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }
@@ -110,6 +111,6 @@ export const append_text = (grant: Grant, path: string, text: string): Promise<n
   );
 
 export const remove = (grant: Grant, path: string): Promise<null> =>
-  call(grant, primitive("remove", "write", path), { path }, () => attempt(path, async () => (await unlink(path), null)));
+  call(grant, primitive("remove", "write", path), { path }, () => attempt(path, async () => (await (await fsPromises()).unlink(path), null)));
 
 
