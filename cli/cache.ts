@@ -3,7 +3,7 @@
 // running an unchanged program again does not compile it again.
 
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -23,15 +23,6 @@ export function cacheKey(parts: readonly string[]): string {
   return hash.digest("hex").slice(0, 32);
 }
 
-export function readCached(key: string): { code: string; map: string } | undefined {
-  const dir = cacheDirectory();
-  try {
-    return { code: readFileSync(join(dir, `${key}.mjs`), "utf8"), map: readFileSync(join(dir, `${key}.mjs.map`), "utf8") };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Writes a file whole or not at all: a temporary file, then a rename. */
 export function writeAtomically(path: string, content: string): void {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -39,15 +30,16 @@ export function writeAtomically(path: string, content: string): void {
   renameSync(temporary, path);
 }
 
-export function writeCached(key: string, code: string, map: string): string {
+/** Writes a compiled program (`extension`: .cjs for renyi run's own, .mjs for a bundle built by renyic) and its map. */
+export function writeCached(key: string, extension: ".cjs" | ".mjs", code: string, map: string): string {
   const dir = cacheDirectory();
-  const path = join(dir, `${key}.mjs`);
+  const path = join(dir, `${key}${extension}`);
   // The map first: a bundle in the cache always has its map.
   writeAtomically(`${path}.map`, map);
   writeAtomically(path, code);
   return path;
 }
 
-export function cachedPath(key: string): string {
-  return join(cacheDirectory(), `${key}.mjs`);
+export function cachedPath(key: string, extension: ".cjs" | ".mjs"): string {
+  return join(cacheDirectory(), `${key}${extension}`);
 }

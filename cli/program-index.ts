@@ -61,7 +61,7 @@ export function lookUpByIndex(toolchain: readonly string[], entryFile: string): 
     modules.push({ name, file, text });
   }
   const key = bundleKey(toolchain, index.entry, modules);
-  return existsSync(cachedPath(key)) ? { key, entry: index.entry, modules } : undefined;
+  return existsSync(cachedPath(key, ".cjs")) ? { key, entry: index.entry, modules } : undefined;
 }
 
 /** Records which modules the entry file brings in, once its bundle is in the cache. */

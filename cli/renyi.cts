@@ -9,11 +9,13 @@
 // worker starts is on the path of every run (bench/RESULTS.md, start-up). The
 // rest of the command is ES modules, imported from here.
 
-import { startWorker } from "./spawn.cjs";
+import { startWorker, type EarlyWorker } from "./spawn.cjs";
+
+let early: EarlyWorker | undefined;
 
 async function renyi(): Promise<void> {
   if (process.argv[2] === "run") {
-    const early = startWorker();
+    early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
     const { runCommand } = await import("./run.js");
     process.exitCode = await runCommand(process.argv.slice(3), early);
@@ -24,6 +26,8 @@ async function renyi(): Promise<void> {
 }
 
 renyi().catch((e: unknown) => {
+  // The program's thread, if started, must not keep the process alive.
+  void early?.worker.terminate();
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exitCode = 3;
 });

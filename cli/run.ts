@@ -13,7 +13,7 @@ import { cachedPath, cacheKey, writeCached } from "./cache.js";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.js";
-import type { WorkerInput, WorkerOutcome } from "./worker.js";
+import type { WorkerInput, WorkerOutcome } from "./worker.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
 export interface RunOptions {
@@ -24,7 +24,10 @@ export interface RunOptions {
   atMost: string[];
 }
 
-// The runtime as one file (scripts/bundle-runtime.mjs), as the worker loads it.
+// The runtime as one file (scripts/bundle-runtime.mjs): the CommonJS module the
+// worker and the programs compiled for it require, and the ES module a bundle
+// built by renyic imports (the same module).
+const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
 const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
@@ -98,26 +101,26 @@ interface Compiled {
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
 
-const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_URL];
+const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key), map: () => readMap(cachedPath(indexed.key)), sources: sourcesOf(indexed.modules) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: sourcesOf(indexed.modules) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
   const key = bundleKey(TOOLCHAIN, program.entry, program.modules);
-  if (!existsSync(cachedPath(key))) {
+  const path = cachedPath(key, ".cjs");
+  if (!existsSync(path)) {
     // The code generator is loaded only when there is something to compile.
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_URL, entry: program.entry, file: `${key}.mjs` });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs" });
     if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
-    writeCached(key, result.bundle.code + `//# sourceMappingURL=${key}.mjs.map\n`, JSON.stringify(result.bundle.map));
+    writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);
-  const path = cachedPath(key);
   return { path, map: () => readMap(path), sources: program.sources };
 }
 
@@ -158,7 +161,7 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
   } catch {
     // Without its map a crash is reported without a .ry position.
   }
-  const path = writeCached(key, runnable, JSON.stringify(map));
+  const path = writeCached(key, ".mjs", runnable, JSON.stringify(map));
   const loadedMap = map;
   const sources = new Map<string, SourceFile>();
   for (const source of manifest.sources ?? []) {
@@ -176,7 +179,7 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
 export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
-  const input: WorkerInput = { bundle: pathToFileURL(path).href, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
+  const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream.
   process.stdin.pipe(worker.stdin!);
@@ -248,7 +251,7 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMa
       const where = outcome.site ?? frame?.site;
       const notes = frame?.definition === undefined ? [] : [`in ${frame.definition}`];
       process.stderr.write(render(outcome.code, outcome.message, where, sources, notes));
-      if (outcome.code === "E-RT-INTERNAL" && process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
+      if (process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
       return outcome.code === "E-RT-INTERNAL" ? EXIT.crashed : EXIT.crashed;
     }
   }
@@ -270,14 +273,16 @@ function render(code: string, message: string, site: string | undefined, sources
  */
 function frameInBundle(stack: string | undefined, path: string, map: () => SourceMapV3): { site?: string; definition?: string } | undefined {
   if (stack === undefined) return undefined;
-  const url = pathToFileURL(path).href;
+  // An ES module's frames name its URL; a CommonJS module's, its path.
+  const names = [pathToFileURL(path).href, path];
   for (const line of stack.split("\n")) {
-    const at = line.lastIndexOf(url);
-    if (at < 0) continue;
-    const m = /:(\d+):(\d+)\)?$/.exec(line.slice(at + url.length));
+    const file = names.find((n) => line.includes(n));
+    if (file === undefined) continue;
+    const m = /:(\d+):(\d+)\)?$/.exec(line.slice(line.lastIndexOf(file) + file.length));
     if (m === null) continue;
     const site = lookup(map(), Number(m[1]) - 1, Number(m[2]) - 1);
-    const name = /at (?:async )?(?:\w+\.)?([A-Za-z_][\w$]*)\$(\w+) \(/.exec(line);
+    // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
+    const name = /at (?:async )?(?:\w+\.)?([A-Za-z_][\w$]*)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
     const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${name[1]!.replace(/\$/g, "/")}\``;
     return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
   }

@@ -15,7 +15,7 @@ export function startWorker(): EarlyWorker {
   const cancel = new SharedArrayBuffer(4);
   // The worker's output comes through streams the main thread reads to their end,
   // so that nothing the program printed is lost when its thread stops.
-  const worker = new Worker(join(__dirname, "worker.js"), {
+  const worker = new Worker(join(__dirname, "worker.cjs"), {
     workerData: { cancel },
     stdin: true,
     stdout: true,

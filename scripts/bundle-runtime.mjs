@@ -1,19 +1,23 @@
-// Writes dist/runtime.js: the runtime (dist/rtlib) as one ES module, the file
-// every compiled program imports as `renyi/runtime` and the worker loads.
+// Writes the runtime (dist/rtlib) as one file: dist/runtime.cjs, a CommonJS
+// module, which `renyi run`'s worker and the programs it compiles `require`;
+// and dist/runtime.js, the ES module every bundle `renyic build` writes
+// imports as `renyi/runtime`, which re-exports the same module, so that a run
+// has one instance of each class whichever way its program was loaded.
 //
-// Why one file: Node loads an ES module graph file by file (resolve, read,
-// compile, link), about half a millisecond a file; the runtime's 37 files took
-// about 21 ms to load and the bundle about 7, on the path of every `renyi run`
-// (bench/RESULTS.md, start-up). dist/rtlib stays for the tests of its parts;
-// a running program sees only this file, so it has one instance of each class.
+// Why one file: Node loads a module graph file by file (resolve, read,
+// compile, link), and the runtime's 37 files took about 21 ms to load in the
+// worker against about 8 ms for one file. Why CommonJS: a CommonJS program
+// loads without Node's ES module loader, about 5 ms more of every run's
+// start-up (bench/RESULTS.md). dist/rtlib stays for the tests of its parts.
+import { writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const dist = new URL("../dist/", import.meta.url).pathname;
 await build({
   entryPoints: [`${dist}rtlib/index.js`],
-  outfile: `${dist}runtime.js`,
+  outfile: `${dist}runtime.cjs`,
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   // Loaded on first use, from node_modules, by the modules that need them.
@@ -24,3 +28,6 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+// Node finds the names of a CommonJS module's exports by reading it (esbuild
+// writes them where Node looks), so `export *` re-exports every one of them.
+writeFileSync(`${dist}runtime.js`, '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n');

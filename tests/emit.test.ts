@@ -30,3 +30,31 @@ for (const path of goldenFiles(join(ROOT, "fixtures", "emit"))) {
     }
   });
 }
+
+test("the CommonJS form renyi run keeps has the ES module's code between its first line and its exports, and the same map", async () => {
+  const { Script } = await import("node:vm");
+  for (const path of goldenFiles(join(ROOT, "fixtures", "emit"))) {
+    const name = basename(path, ".golden");
+    const text = readSections(path).get("source")!;
+    const file = `${name}.ry`;
+    const syntax = parseSource(file, text);
+    const modules = [{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }];
+    const esm = compileProgram(modules, { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` }).bundle!;
+    const cjs = compileProgram(modules, { runtime: "/lib/runtime.cjs", entry: name, file: `${name}.cjs`, format: "commonjs" }).bundle!;
+    const [esmHeader, ...esmRest] = esm.code.split("\n");
+    const [cjsHeader, ...cjsRest] = cjs.code.split("\n");
+    assert.match(esmHeader!, /^import \{.*\} from "renyi\/runtime";$/);
+    assert.match(cjsHeader!, /^"use strict"; const \{.*\} = require\("\/lib\/runtime\.cjs"\);$/);
+    // The code is the same up to the exports, which the ES module starts with `export`.
+    const firstExport = esmRest.findIndex((line) => line.startsWith("export "));
+    assert.ok(firstExport >= 0, name);
+    assert.deepEqual(cjsRest.slice(0, firstExport), esmRest.slice(0, firstExport), name);
+    assert.ok(cjsRest.slice(firstExport).every((line) => !/\bexport\b|\bimport\b/.test(line)), `${name}: no ES module syntax is left`);
+    assert.match(cjs.code, /^exports\.tests = /m);
+    // The same mappings: the exports, which map nothing, differ only in their number of lines.
+    const mapped = (mappings: string) => mappings.replace(/;+$/, "");
+    assert.equal(mapped(cjs.map.mappings), mapped(esm.map.mappings), `${name}: the same mappings`);
+    // It parses as a script, as CommonJS modules are.
+    assert.doesNotThrow(() => new Script(`(function (exports, require) {${cjs.code}\n})`), name);
+  }
+});

@@ -125,16 +125,16 @@ test("a second run of an unchanged program does not compile it again", () => {
   const program = write("cached.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("cached")\nend\n');
   const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
   assert.equal(runWith().stdout, "cached\n");
-  const files = readdirSync(cacheDir).filter((f) => f.endsWith(".mjs"));
+  const files = readdirSync(cacheDir).filter((f) => f.endsWith(".cjs"));
   assert.equal(files.length, 1);
   const written = statSync(join(cacheDir, files[0]!)).mtimeMs;
   assert.equal(runWith().stdout, "cached\n");
-  assert.deepEqual(readdirSync(cacheDir).filter((f) => f.endsWith(".mjs")), files);
+  assert.deepEqual(readdirSync(cacheDir).filter((f) => f.endsWith(".cjs")), files);
   assert.equal(statSync(join(cacheDir, files[0]!)).mtimeMs, written, "the cached bundle was written again");
   // A changed program is a new entry.
   writeFileSync(program, 'public function main()\n  purpose: Print.\n  needs console\n  console.print("changed")\nend\n');
   assert.equal(runWith().stdout, "changed\n");
-  assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".mjs")).length, 2);
+  assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".cjs")).length, 2);
 });
 
 test("an unchanged entry whose modules changed is compiled again: the program index never serves a stale bundle", () => {

@@ -9,7 +9,7 @@ import type { Program } from "../check/checked.js";
 import { grantValue, lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
 import { functionName, modulePrefix } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
-import { encodeMappings, type Segment, type SourceMapV3 } from "./sourcemap.js";
+import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 
 // @babel/generator is CommonJS; its function is the default export's `default` under ESM.
 const generate = ((generateModule as unknown as { default?: typeof generateModule }).default ?? generateModule) as typeof generateModule;
@@ -21,6 +21,15 @@ export interface BundleOptions {
   readonly entry: string;
   /** The bundle's file name, for the map's `file`. */
   readonly file: string;
+  /**
+   * "module" (the default): an ES module, what `renyic build` writes and
+   * `node NAME.mjs` runs. "commonjs": the same code as a CommonJS module, which
+   * `renyi run` keeps in its cache for its worker thread to `require`: loading
+   * it skips Node's ES module loader, about 5 ms of every run's start-up
+   * (bench/RESULTS.md). Only the first line (the runtime's import) and the
+   * exports at the end differ, so the two have the same source map.
+   */
+  readonly format?: "module" | "commonjs";
 }
 
 export interface BundleResult {
@@ -40,13 +49,14 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
-  if (hasMain) runtime.add("runIfMain");
-  const header = printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
+  if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
+  const commonjs = options.format === "commonjs";
+  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
     ...lowered.map((m) => printMapped(m.types, m, sources)),
     ...lowered.map((m) => printMapped(m.code, m, sources)),
-    { code: printPlain(t.program(footer(program, lowered, options))), mappings: [] },
+    { code: printPlain(t.program(commonjs ? commonjsExports(program, options) : footer(program, options))), mappings: [] },
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
@@ -61,35 +71,57 @@ function runtimeImport(names: string[], specifier: string): t.Statement {
   );
 }
 
-function footer(program: Program, lowered: LoweredModule[], options: BundleOptions): t.Statement[] {
-  const out: t.Statement[] = [];
+/**
+ * The CommonJS header, on one line as the import is: strict, as an ES module
+ * is, and the runtime's names bound as the import binds them.
+ */
+function runtimeRequire(names: string[], path: string): string {
+  return `"use strict"; const { ${names.map((n) => `${n}: $${n}`).join(", ")} } = require(${JSON.stringify(path)});`;
+}
+
+interface Exported {
+  /** main's function, when the entry has one. */
+  readonly main?: t.Identifier;
+  readonly values: readonly { name: string; value: t.Expression }[];
+}
+
+/** What a bundle exports: main, its parameters and its grant (built from its needs; a pure main takes none), and the tests. */
+function exportsOf(program: Program, options: BundleOptions): Exported {
+  const values: { name: string; value: t.Expression }[] = [];
   const main = program.modules.find((m) => m.name === options.entry)?.functions.find((f) => f.name === "main");
   if (main !== undefined) {
-    out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(t.identifier(functionName(main.module, main.name)), t.identifier("main"))]));
-    out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainParameters"), mainParameters(main))])));
-    // The run's grant is built from main's needs; a pure main takes none.
-    out.push(t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier("mainGrant"), main.needs.length === 0 ? t.nullLiteral() : grantValue(main.needs))])));
-    // `node NAME.mjs` runs main; importing the bundle does not.
-    out.push(
-      t.expressionStatement(
-        t.awaitExpression(
-          t.callExpression(t.identifier("$runIfMain"), [
-            t.memberExpression(t.metaProperty(t.identifier("import"), t.identifier("meta")), t.identifier("url")),
-            t.identifier(functionName(main.module, main.name)),
-            t.identifier("mainParameters"),
-            t.identifier("mainGrant"),
-          ]),
-        ),
-      ),
-    );
+    values.push({ name: "mainParameters", value: mainParameters(main) });
+    values.push({ name: "mainGrant", value: main.needs.length === 0 ? t.nullLiteral() : grantValue(main.needs) });
   }
   const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(`${modulePrefix(m.name)}$tests`));
-  out.push(
-    t.exportNamedDeclaration(
-      t.variableDeclaration("const", [t.variableDeclarator(t.identifier("tests"), t.arrayExpression(testLists.map((l) => t.spreadElement(l))))]),
-    ),
-  );
-  void lowered;
+  values.push({ name: "tests", value: t.arrayExpression(testLists.map((l) => t.spreadElement(l))) });
+  return main === undefined ? { values } : { main: t.identifier(functionName(main.module, main.name)), values };
+}
+
+/** The exports as properties of `exports`; `renyi run`'s worker runs main itself. */
+function commonjsExports(program: Program, options: BundleOptions): t.Statement[] {
+  const exported = (name: string, value: t.Expression) => t.expressionStatement(t.assignmentExpression("=", t.memberExpression(t.identifier("exports"), t.identifier(name)), value));
+  const { main, values } = exportsOf(program, options);
+  return [...(main === undefined ? [] : [exported("main", main)]), ...values.map((v) => exported(v.name, v.value))];
+}
+
+/** The exports as an ES module's, and `node NAME.mjs` running main (importing the bundle does not). */
+function footer(program: Program, options: BundleOptions): t.Statement[] {
+  const { main, values } = exportsOf(program, options);
+  const constant = (name: string, value: t.Expression) => t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(name), value)]));
+  const out: t.Statement[] = [];
+  if (main !== undefined) out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(main, t.identifier("main"))]));
+  for (const { name, value } of values) out.push(constant(name, value));
+  if (main !== undefined) {
+    const runIfMain = t.callExpression(t.identifier("$runIfMain"), [
+      t.memberExpression(t.metaProperty(t.identifier("import"), t.identifier("meta")), t.identifier("url")),
+      main,
+      t.identifier("mainParameters"),
+      t.identifier("mainGrant"),
+    ]);
+    // Before the tests' export, where it has always been: the goldens show the order.
+    out.splice(out.length - 1, 0, t.expressionStatement(t.awaitExpression(runIfMain)));
+  }
   return out;
 }
 
@@ -106,25 +138,35 @@ function printMapped(statements: t.Statement[], module: LoweredModule, sources: 
 /** The bundle's map: each chunk's mappings moved down by the lines before it (chunks are joined whole). */
 function composeMap(chunks: Chunk[], file: string): SourceMapV3 {
   const sources: string[] = [];
-  const lines: Segment[][] = [];
-  for (const chunk of chunks) {
-    const offset = lines.length;
-    const count = chunk.code.split("\n").length;
-    for (let i = 0; i < count; i++) lines.push([]);
-    if (chunk.file === undefined) continue;
-    let source = sources.indexOf(chunk.file);
-    if (source < 0) source = sources.push(chunk.file) - 1;
-    chunk.mappings.forEach((segments, line) => {
-      const target = lines[offset + line];
-      if (target === undefined) return;
-      let lastColumn = -1;
-      for (const s of segments) {
-        // Babel's chunk has one source; a segment without a source position maps nothing.
-        if (s.length < 4 || s[0] === lastColumn) continue;
-        target.push([s[0]!, source, s[2]!, s[3]!]);
-        lastColumn = s[0]!;
+  const writer = new MappingsWriter();
+  chunks.forEach((chunk, index) => {
+    if (index > 0) writer.nextLine();
+    const count = lineCount(chunk.code);
+    let written = 0;
+    if (chunk.file !== undefined) {
+      let source = sources.indexOf(chunk.file);
+      if (source < 0) source = sources.push(chunk.file) - 1;
+      const lines = Math.min(count, chunk.mappings.length);
+      for (let line = 0; line < lines; line++) {
+        if (line > 0) writer.nextLine();
+        let lastColumn = -1;
+        for (const s of chunk.mappings[line]!) {
+          // Babel's chunk has one source; a segment without a source position maps nothing.
+          if (s.length < 4 || s[0] === lastColumn) continue;
+          writer.segment(s[0]!, source, s[2]!, s[3]!);
+          lastColumn = s[0]!;
+        }
       }
-    });
-  }
-  return { version: 3, file, sources, names: [], mappings: encodeMappings(lines) };
+      written = lines;
+    }
+    writer.skipLines(count - Math.max(written, 1));
+  });
+  return { version: 3, file, sources, names: [], mappings: writer.toString() };
+}
+
+/** Lines in a text: one more than its line breaks. */
+function lineCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }

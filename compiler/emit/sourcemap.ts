@@ -14,38 +14,85 @@ export interface SourceMapV3 {
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-function vlq(value: number): string {
-  let v = value < 0 ? (-value << 1) | 1 : value << 1;
-  let out = "";
-  do {
-    let digit = v & 31;
-    v >>>= 5;
-    if (v > 0) digit |= 32;
-    out += BASE64[digit];
-  } while (v > 0);
-  return out;
+const BASE64_CODES = Uint8Array.from(BASE64, (ch) => ch.charCodeAt(0));
+const SEMICOLON = 59;
+const COMMA = 44;
+
+/**
+ * Writes mappings as they are made, line by line, straight into their encoded
+ * bytes: every field relative to the one before, as the format asks. (A
+ * bundle's map has about three segments for each line of Renyi: no array of
+ * segments, and no string per character, is built on the way.)
+ */
+export class MappingsWriter {
+  private bytes = new Uint8Array(1 << 16);
+  private length = 0;
+  private source = 0;
+  private line = 0;
+  private column = 0;
+  private generated = 0;
+  private first = true;
+
+  /** Ends the current generated line; the next segment starts the next. */
+  nextLine(): void {
+    this.skipLines(1);
+  }
+
+  /** Ends `count` generated lines. */
+  skipLines(count: number): void {
+    if (count <= 0) return;
+    this.reserve(count);
+    this.bytes.fill(SEMICOLON, this.length, this.length + count);
+    this.length += count;
+    this.generated = 0;
+    this.first = true;
+  }
+
+  segment(generatedColumn: number, source: number, line: number, column: number): void {
+    // Four fields of at most seven digits each (32-bit values), and a comma.
+    this.reserve(29);
+    if (!this.first) this.bytes[this.length++] = COMMA;
+    this.first = false;
+    this.vlq(generatedColumn - this.generated);
+    this.vlq(source - this.source);
+    this.vlq(line - this.line);
+    this.vlq(column - this.column);
+    this.generated = generatedColumn;
+    this.source = source;
+    this.line = line;
+    this.column = column;
+  }
+
+  toString(): string {
+    return new TextDecoder("latin1").decode(this.bytes.subarray(0, this.length));
+  }
+
+  private reserve(count: number): void {
+    if (this.length + count <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + count));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  private vlq(value: number): void {
+    let v = value < 0 ? (-value << 1) | 1 : value << 1;
+    do {
+      let digit = v & 31;
+      v >>>= 5;
+      if (v > 0) digit |= 32;
+      this.bytes[this.length++] = BASE64_CODES[digit]!;
+    } while (v > 0);
+  }
 }
 
-/** Encodes mappings given line by line; every field is relative to the one before, as the format asks. */
+/** Encodes mappings given line by line. */
 export function encodeMappings(lines: readonly (readonly Segment[])[]): string {
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  return lines
-    .map((segments) => {
-      let generated = 0;
-      return segments
-        .map(([g, s, l, c]) => {
-          const out = vlq(g - generated) + vlq(s - source) + vlq(l - line) + vlq(c - column);
-          generated = g;
-          source = s;
-          line = l;
-          column = c;
-          return out;
-        })
-        .join(",");
-    })
-    .join(";");
+  const writer = new MappingsWriter();
+  lines.forEach((segments, index) => {
+    if (index > 0) writer.nextLine();
+    for (const [g, s, l, c] of segments) writer.segment(g, s, l, c);
+  });
+  return writer.toString();
 }
 
 function decodeVlq(text: string): number[][][] {

@@ -1,17 +1,31 @@
 // The worker thread a program runs in (architecture.md, "The process model"):
 // it loads the bundle, reads main's arguments, runs main, and reports how the
 // run ended. The main thread keeps signals, the deadline and the terminal.
+//
+// CommonJS, as the programs `renyi run` compiles for it are: a thread that
+// loads no ES module does without Node's ES module loader, about 5 ms of every
+// run's start-up (bench/RESULTS.md). A bundle built by `renyic build` is an ES
+// module, and is imported.
 
+import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
-// The runtime as one file (scripts/bundle-runtime.mjs; runtime.d.ts gives its
-// types), the same module the program's `import ... from "renyi/runtime"`
-// resolves to: one instance of each class, so that `instanceof Failure` holds
-// for what the program throws.
-import * as runtime from "../runtime.js";
-import type { MainParameter } from "../runtime.js";
+import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { MainParameter, GrantItem } from "../rtlib/index.js" with { "resolution-mode": "import" };
+
+// The runtime as one file (scripts/bundle-runtime.mjs), the module compiled
+// programs require, and the one `renyi/runtime` re-exports: one instance of
+// each class, so that `instanceof Failure` holds for what the program throws.
+const runtime = require("../runtime.cjs") as typeof Runtime;
+
+type Program = { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: GrantItem[] | null };
+
+async function load(bundle: string): Promise<Program> {
+  return (bundle.endsWith(".cjs") ? require(bundle) : await import(pathToFileURL(bundle).href)) as Program;
+}
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
+  /** The bundle's path: a CommonJS .cjs compiled by `renyi run`, or an ES module .mjs. */
   readonly bundle: string;
   readonly argv: readonly string[];
   readonly fuel: number;
@@ -31,7 +45,7 @@ const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
-  const program = (await import(input.bundle)) as { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: runtime.GrantItem[] | null };
+  const program = await load(input.bundle);
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };
