@@ -46,7 +46,8 @@ export async function buildCommand(file: string, options: { out?: string; stable
   const name = program.entry;
   const result = compileProgram(modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
   if (result.bundle === undefined) {
-    process.stderr.write(renderText(result.diagnostics, new Map(modules.map((m) => [m.file, new SourceFile(m.file, m.text)]))));
+    // The checker's positions name the files as they were read; the bundle's, relative to the entry's folder.
+    process.stderr.write(renderText(result.diagnostics, new Map([...program.sources, ...modules.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)])])));
     return EXIT.refused;
   }
   const code = result.bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`;

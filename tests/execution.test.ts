@@ -253,3 +253,15 @@ test("a failure caught by `otherwise` gives back the depth of the calls it left"
   assert.equal(short.status, 2);
   assert.match(short.stderr, /E-RT-DEPTH/);
 });
+
+test("renyic build reports a program's errors at their line, from another folder too", () => {
+  const folder = join(work, "build-errors");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "broken.ry"), 'public function main()\n  purpose: Fail.\n  needs console\n  fail with "boom"\nend\n');
+  const result = spawnSync(process.execPath, [RENYIC, "build", join(folder, "broken.ry"), "--out", join(folder, "out")], { encoding: "utf8", env });
+  assert.equal(result.status, 3);
+  assert.match(result.stderr, /error\[E-FAIL-CANNOT\]/);
+  assert.match(result.stderr, /broken\.ry:4:13/);
+  assert.match(result.stderr, /4 \|   fail with "boom"/);
+  assert.equal(readdirSync(folder).includes("out"), false, "nothing is written");
+});
