@@ -11,6 +11,11 @@
 
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
+// Output that cannot be written (its reader has gone: `renyi check x.ry | head`) is
+// dropped; there is nowhere to report it, and it is no error of the program's.
+process.stdout.on("error", () => undefined);
+process.stderr.on("error", () => undefined);
+
 let early: EarlyWorker | undefined;
 
 async function renyi(): Promise<void> {

@@ -6,6 +6,10 @@ import { buildCommand } from "./build.js";
 import { EXIT } from "./exit.js";
 import { VERSION } from "./version.js";
 
+// Output whose reader has gone is dropped, as renyi.cts says.
+process.stdout.on("error", () => undefined);
+process.stderr.on("error", () => undefined);
+
 const cli = cac("renyic");
 
 cli

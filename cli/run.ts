@@ -185,6 +185,11 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   process.stdin.pipe(worker.stdin!);
   worker.stdout.pipe(process.stdout, { end: false });
   worker.stderr.pipe(process.stderr, { end: false });
+  // When the reader goes away (`renyi run x.ry | head`), pipe() lets go of the terminal's
+  // stream; what the program prints after that is read and dropped, so that it never waits
+  // on a reader that is gone, and the run goes on to its end.
+  process.stdout.once("error", () => worker.stdout.resume());
+  process.stderr.once("error", () => worker.stderr.resume());
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;

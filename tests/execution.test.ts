@@ -265,3 +265,16 @@ test("renyic build reports a program's errors at their line, from another folder
   assert.match(result.stderr, /4 \|   fail with "boom"/);
   assert.equal(readdirSync(folder).includes("out"), false, "nothing is written");
 });
+
+test("output whose reader has gone is dropped: the run goes on to its end, with no error", async () => {
+  const program = write("many.ry", 'public function main()\n  purpose: Print many lines.\n  needs console\n  for each i in 1 to 20000\n    console.print("line {i}")\n  end\nend\n');
+  const child = spawn(process.execPath, [RENYI, "run", program], { env });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  // The reader takes the first lines and goes away, as `| head` does.
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  assert.equal(code, 0);
+  assert.equal(stderr, "");
+});
