@@ -9,11 +9,11 @@ import type { GrantItem } from "../compiler/check/checked.js";
 import { needToText } from "../compiler/check/types.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { SourceFile } from "../compiler/source.js";
-import { writeAtomically } from "./cache.js";
+import { writeAtomically } from "./cache.cjs";
 import { EXIT } from "./exit.js";
 import { loadProgram } from "./program.js";
 import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
-import { VERSION } from "./version.js";
+import { VERSION } from "./version.cjs";
 
 export interface Manifest {
   program: string;

@@ -4,7 +4,7 @@ import { cac } from "cac";
 import { runCheck } from "./check.js";
 import { runParse } from "./parse.js";
 import { guarded } from "./guarded.js";
-import { VERSION } from "./version.js";
+import { VERSION } from "./version.cjs";
 
 const cli = cac("renyi");
 

@@ -12,7 +12,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { decodeSource } from "../compiler/source.js";
-import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.js";
+import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
 
 export interface IndexedModule {

@@ -4,7 +4,7 @@
 import { cac } from "cac";
 import { buildCommand } from "./build.js";
 import { EXIT } from "./exit.js";
-import { VERSION } from "./version.js";
+import { VERSION } from "./version.cjs";
 
 // Output whose reader has gone is dropped, as renyi.cts says.
 process.stdout.on("error", () => undefined);

@@ -9,10 +9,10 @@ import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import { dirname, join } from "node:path";
-import { cachedPath, cacheKey, writeCached } from "./cache.js";
+import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
-import { BUILD_ID, VERSION } from "./version.js";
+import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerOutcome } from "./worker.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 

@@ -9,13 +9,14 @@
 
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
+import { loadRuntime } from "./load-runtime.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { MainParameter, GrantItem } from "../rtlib/index.js" with { "resolution-mode": "import" };
 
 // The runtime as one file (scripts/bundle-runtime.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
 // each class, so that `instanceof Failure` holds for what the program throws.
-const runtime = require("../runtime.cjs") as typeof Runtime;
+const runtime = loadRuntime() as typeof Runtime;
 
 type Program = { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: GrantItem[] | null };
 

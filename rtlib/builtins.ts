@@ -3,8 +3,10 @@
 // the program's worker thread up to a millisecond or two (bench/RESULTS.md,
 // start-up).
 
+import { hostImport } from "./host-import.js";
+
 let fsModule: Promise<typeof import("node:fs/promises")> | undefined;
 let cryptoModule: Promise<typeof import("node:crypto")> | undefined;
 
-export const fsPromises = (): Promise<typeof import("node:fs/promises")> => (fsModule ??= import("node:fs/promises"));
-export const crypto = (): Promise<typeof import("node:crypto")> => (cryptoModule ??= import("node:crypto"));
+export const fsPromises = (): Promise<typeof import("node:fs/promises")> => (fsModule ??= hostImport("node:fs/promises"));
+export const crypto = (): Promise<typeof import("node:crypto")> => (cryptoModule ??= hostImport("node:crypto"));

@@ -11,6 +11,7 @@ import { configureLimits } from "./limits.js";
 import { rootGrant, type GrantItem } from "./grants.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
+import { hostImport } from "./host-import.js";
 
 /**
  * Whether the bundle is the script node was started with (node runs a
@@ -22,7 +23,7 @@ async function isMainModule(url: string): Promise<boolean> {
   if (!isMainThread || script === undefined) return false;
   if (pathToFileURL(script).href === url) return true;
   try {
-    const { realpathSync } = await import("node:fs");
+    const { realpathSync } = await hostImport<typeof import("node:fs")>("node:fs");
     return pathToFileURL(realpathSync(script)).href === url;
   } catch {
     return false;

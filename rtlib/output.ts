@@ -2,6 +2,7 @@
 // at most 10,000 lines and 4 MiB on stdout; past them one
 // `[output truncated: ...]` line, and the rest is counted, not written.
 
+import { hostImport } from "./host-import.js";
 
 export const outputLimits = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 };
 export const outputState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
@@ -38,7 +39,7 @@ let lines: AsyncIterator<string> | undefined;
 
 export async function readLine(): Promise<string | undefined> {
   // node:readline is loaded by the first read, not when every program starts.
-  const { createInterface } = await import("node:readline");
+  const { createInterface } = await hostImport<typeof import("node:readline")>("node:readline");
   lines ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const next = await lines.next();
   return next.done === true ? undefined : next.value;

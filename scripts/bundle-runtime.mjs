@@ -13,6 +13,16 @@ import { writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const dist = new URL("../dist/", import.meta.url).pathname;
+
+// rtlib/host-import.ts, through which the runtime import()s what it loads while
+// a program runs, stays a file of its own: the worker compiles the runtime with
+// a code cache (cli/load-runtime.cts), and code compiled that way has no import().
+const hostImportAsItsOwnFile = {
+  name: "host-import",
+  setup(build) {
+    build.onResolve({ filter: /\/host-import\.js$/ }, () => ({ path: "./runtime-import.cjs", external: true }));
+  },
+};
 await build({
   entryPoints: [`${dist}rtlib/index.js`],
   outfile: `${dist}runtime.cjs`,
@@ -22,6 +32,7 @@ await build({
   target: "node20",
   // Loaded on first use, from node_modules, by the modules that need them.
   external: ["undici", "better-sqlite3"],
+  plugins: [hostImportAsItsOwnFile],
   // Names of functions and classes stay as written (error messages, stack frames).
   keepNames: true,
   sourcemap: "linked",
@@ -30,4 +41,5 @@ await build({
 });
 // Node finds the names of a CommonJS module's exports by reading it (esbuild
 // writes them where Node looks), so `export *` re-exports every one of them.
+writeFileSync(`${dist}runtime-import.cjs`, '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle-runtime.mjs).\nexports.hostImport = (specifier) => import(specifier);\n');
 writeFileSync(`${dist}runtime.js`, '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n');

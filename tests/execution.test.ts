@@ -278,3 +278,23 @@ test("output whose reader has gone is dropped: the run goes on to its end, with 
   assert.equal(code, 0);
   assert.equal(stderr, "");
 });
+
+test("the worker keeps a code cache of the runtime; a damaged one is set aside and written again", () => {
+  const cacheDir = join(work, "cache-v8");
+  const program = write("coded.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("coded")\nend\n');
+  const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  assert.equal(runWith().stdout, "coded\n");
+  const caches = readdirSync(cacheDir).filter((f) => f.endsWith(".v8cache"));
+  assert.equal(caches.length, 1, "the first run writes the cache");
+  const path = join(cacheDir, caches[0]!);
+  const good = readFileSync(path);
+  assert.ok(good.length > 1000);
+  assert.equal(runWith().stdout, "coded\n");
+  assert.deepEqual(readFileSync(path), good, "a run that uses the cache leaves it as it is");
+  // Damaged bytes of the same length: V8 refuses them, the runtime compiles as usual.
+  writeFileSync(path, Buffer.alloc(good.length, 7));
+  const damaged = runWith();
+  assert.equal(damaged.stdout, "coded\n");
+  assert.equal(damaged.stderr, "");
+  assert.notDeepEqual(readFileSync(path), Buffer.alloc(good.length, 7), "the cache is written again");
+});

@@ -11,6 +11,7 @@ import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
 import { descOf, INT, record, type Shape } from "../values.js";
 import { isFailure } from "../errors.js";
+import { hostImport } from "../host-import.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -62,7 +63,7 @@ function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
 export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
     try {
-      SqliteClass ??= ((await import("better-sqlite3")) as { default: typeof Sqlite }).default;
+      SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
       if (!open_.has(path)) open_.set(path, new SqliteClass(path, { timeout: 1000 }));
       return DatabaseRecord.desc.make([path]);
     } catch (e) {

@@ -9,6 +9,7 @@ import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { ForeignError } from "../prelude.js";
 import { JSON_SHAPE } from "../values.js";
+import { hostImport } from "../host-import.js";
 
 export const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
   call(
@@ -18,7 +19,7 @@ export const call_ = (grant: Grant, module: string, name: string, args: unknown[
     async () => {
       let exported: unknown;
       try {
-        exported = ((await import(pathToFileURL(resolve(module)).href)) as Record<string, unknown>)[name];
+        exported = (await hostImport<Record<string, unknown>>(pathToFileURL(resolve(module)).href))[name];
       } catch (e) {
         throw new Failure(ForeignError.make("Failed", module, `the module could not be loaded: ${e instanceof Error ? e.message : String(e)}`));
       }

@@ -9,6 +9,7 @@ import { checkCancelled } from "../limits.js";
 import type { Grant } from "../grants.js";
 import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
+import { hostImport } from "../host-import.js";
 
 class Hop {
   constructor(
@@ -28,7 +29,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 let client: { agent: import("undici").Agent; request: typeof import("undici").request } | undefined;
 async function undici(): Promise<NonNullable<typeof client>> {
   if (client === undefined) {
-    const { Agent, request } = await import("undici");
+    const { Agent, request } = await hostImport<typeof import("undici")>("undici");
     client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000 }), request };
   }
   return client;

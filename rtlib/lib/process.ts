@@ -6,6 +6,7 @@ import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { ProcessError, ProcessResult } from "../prelude.js";
 import { record } from "../values.js";
+import { hostImport } from "../host-import.js";
 
 export const run = (grant: Grant, program: string, args: string[] = [], input = ""): Promise<unknown> =>
   call(
@@ -20,7 +21,7 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
     { program, ...(args.length > 0 ? { arguments: args } : {}), ...(input !== "" ? { input } : {}) },
     async () => {
       // node:child_process is loaded by the first run, not when every program starts.
-      const { spawn } = await import("node:child_process");
+      const { spawn } = await hostImport<typeof import("node:child_process")>("node:child_process");
       return new Promise((resolve, reject) => {
         const child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"] });
         const out: Buffer[] = [];

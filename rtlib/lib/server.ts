@@ -8,6 +8,7 @@ import type { Grant } from "../grants.js";
 import { checkCancelled } from "../limits.js";
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
+import { hostImport } from "../host-import.js";
 
 type Handler = (request: unknown) => unknown;
 
@@ -35,7 +36,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
     { port },
     async () => {
       // node:http is loaded by the first serve, not when every program starts.
-      const { createServer } = await import("node:http");
+      const { createServer } = await hostImport<typeof import("node:http")>("node:http");
       return new Promise<null>((resolve, reject) => {
         const limit = requests instanceof Some ? (requests.value as number) : Infinity;
         let answered = 0;

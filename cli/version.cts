@@ -1,12 +1,14 @@
 // The toolchain's version: part of every cache key, manifest and recording.
+// CommonJS, for the program's worker (load-runtime.cts) as well as the commands.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 export const VERSION = "0.1.0";
 
 /** The hash of this build of the compiler and runtime (dist/build-id.json, written by the build). */
 export const BUILD_ID: string = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL("../build-id.json", import.meta.url), "utf8")) as { id: string }).id;
+    return (JSON.parse(readFileSync(join(__dirname, "..", "build-id.json"), "utf8")) as { id: string }).id;
   } catch {
     return "unknown";
   }

@@ -1,8 +1,8 @@
 // The compile cache: a compiled program is kept under a key made of the
 // toolchain's version, the runtime it imports and every module's text, so that
-// running an unchanged program again does not compile it again.
+// running an unchanged program again does not compile it again. CommonJS, for
+// the program's worker (load-runtime.cts) as well as the commands.
 
-import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,8 @@ export function cacheDirectory(): string {
 }
 
 export function cacheKey(parts: readonly string[]): string {
+  // Loaded here, not at the top: the program's worker uses this module and never hashes.
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
   const hash = createHash("sha256");
   for (const part of parts) {
     hash.update(String(part.length));
@@ -24,7 +26,7 @@ export function cacheKey(parts: readonly string[]): string {
 }
 
 /** Writes a file whole or not at all: a temporary file, then a rename. */
-export function writeAtomically(path: string, content: string): void {
+export function writeAtomically(path: string, content: string | Uint8Array): void {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(temporary, content);
   renameSync(temporary, path);
