@@ -7,7 +7,7 @@
 //
 // Caveats: the machine is shared and noisy, so each figure is the median of
 // several runs, Renyi and JavaScript interleaved; the ratios include
-// `renyi run`'s start-up (worker thread and runtime), about 50 ms, which
+// `renyi run`'s start-up (worker thread and runtime), about 35 ms, which
 // matters less the longer a program runs. The JavaScript versions are written
 // as a person would write them, with no overflow checks, fuel or depth.
 
