@@ -303,7 +303,8 @@ function callSignature(ctx: Context, call: S.Call, sig: FunctionSig, receiver: C
   const fails = sig.fails === undefined ? undefined : substitute(sig.fails, map);
   if (fails !== undefined) registerFailure(ctx, call.span, fails, qualified);
   const callee: Callee = sig.library ? { kind: "Library", module: sig.module, name: sig.name } : { kind: "Function", module: sig.module, name: sig.name };
-  return { kind: "Call", callee, args, argNames: names, needs, ...(fails ? { fails } : {}), type: returns, span: call.span };
+  const typeArgs = sig.library || sig.typeParams.length === 0 ? undefined : sig.typeParams.map((p) => map.get(p.id)!);
+  return { kind: "Call", callee, args, argNames: names, needs, ...(fails ? { fails } : {}), ...(typeArgs ? { typeArgs } : {}), type: returns, span: call.span };
 }
 
 /**

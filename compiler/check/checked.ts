@@ -112,7 +112,14 @@ export type CExpr =
   | (Typed & { kind: "Nothing" })
   | (Typed & { kind: "Text"; parts: (string | CExpr)[] })
   | (Typed & { kind: "Local"; local: Local })
-  | (Typed & { kind: "FunctionRef"; module: string; name: string; library: boolean })
+  | (Typed & {
+      kind: "FunctionRef";
+      module: string;
+      name: string;
+      library: boolean;
+      /** A generic function's type arguments where it is taken as a value (see Call). */
+      typeArgs?: Type[];
+    })
   | (Typed & { kind: "CaseValue"; decl: TypeDecl; caseName: string })
   | (Typed & {
       kind: "Call";
@@ -125,6 +132,12 @@ export type CExpr =
       needs: Need[];
       /** The failure type, when the call can fail. */
       fails?: Type;
+      /**
+       * A generic function's type arguments, in the order of its type parameters: the
+       * function takes their shapes, so that it renders and reads values of them as
+       * their types say (a Float through a `T` prints `1.0`).
+       */
+      typeArgs?: Type[];
     })
   | (Typed & { kind: "Field"; object: CExpr; name: string })
   | (Typed & { kind: "Index"; object: CExpr; index: CExpr })

@@ -12,7 +12,7 @@ import { article, type Context } from "./context.js";
 import { analyseMatch } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
-import { didYouMean } from "./scope.js";
+import { didYouMean, type FunctionSig } from "./scope.js";
 import { blockEnds, checkBlock, checkStatement, wrapFailure } from "./statements.js";
 import {
   BOOLEAN,
@@ -36,6 +36,20 @@ import {
   type Need,
   type Type,
 } from "./types.js";
+
+/** A function taken as a value, its type parameters instantiated afresh (their types are inferred where it is used). */
+function functionRef(sig: FunctionSig, span: Span): CExpr {
+  const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
+  const type: Type = {
+    kind: "Function",
+    params: sig.params.map((p) => substitute(p.type, map)),
+    returns: substitute(sig.returns, map),
+    ...(sig.fails ? { fails: substitute(sig.fails, map) } : {}),
+    needs: sig.needs,
+  };
+  const typeArgs = sig.library || sig.typeParams.length === 0 ? undefined : sig.typeParams.map((p) => map.get(p.id)!);
+  return { kind: "FunctionRef", module: sig.module, name: sig.name, library: sig.library, ...(typeArgs ? { typeArgs } : {}), type, span };
+}
 
 export function checkExpr(ctx: Context, expr: S.Expr, expected?: Type): CExpr {
   switch (expr.kind) {
@@ -130,17 +144,7 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
   }
   const sig = ctx.module.functions.get(expr.name);
-  if (sig !== undefined) {
-    const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
-    const type: Type = {
-      kind: "Function",
-      params: sig.params.map((p) => substitute(p.type, map)),
-      returns: substitute(sig.returns, map),
-      ...(sig.fails ? { fails: substitute(sig.fails, map) } : {}),
-      needs: sig.needs,
-    };
-    return { kind: "FunctionRef", module: sig.module, name: sig.name, library: false, type, span: expr.span };
-  }
+  if (sig !== undefined) return functionRef(sig, expr.span);
   if (moduleNamed(ctx, expr.name) !== undefined) {
     ctx.error("E-NAME-MODULE-VALUE", expr.span, `\`${expr.name}\` is a module, not a value`, {
       hint: `Use one of its functions: \`${expr.name}.something(...)\`.`,
@@ -206,17 +210,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     const scope = moduleNamed(ctx, object.name);
     if (scope !== undefined) {
       const sig = scope.functions.get(expr.name.name);
-      if (sig !== undefined && sig.public) {
-        const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
-        const type: Type = {
-          kind: "Function",
-          params: sig.params.map((p) => substitute(p.type, map)),
-          returns: substitute(sig.returns, map),
-          ...(sig.fails ? { fails: substitute(sig.fails, map) } : {}),
-          needs: sig.needs,
-        };
-        return { kind: "FunctionRef", module: sig.module, name: sig.name, library: sig.library, type, span: expr.span };
-      }
+      if (sig !== undefined && sig.public) return functionRef(sig, expr.span);
       ctx.error("E-NAME-UNKNOWN-FUNCTION", expr.name.span, `The module \`${object.name}\` has no ${sig ? "public " : ""}function \`${expr.name.name}\``, {
         label: "unknown function",
         ...didYouMean(expr.name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name)),

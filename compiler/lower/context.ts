@@ -23,6 +23,12 @@ export class Lowerer {
   async = false;
   /** The grant in force where code is being lowered (the innermost effectful function's), if any. */
   grant: t.Identifier | undefined;
+  /**
+   * The shapes the function being lowered takes for its type parameters, by the
+   * parameter's id: a generic function takes one hidden parameter a type parameter
+   * (`$type0`, ...), after the grant and before its own.
+   */
+  readonly typeShapes = new Map<number, t.Identifier>();
 
   constructor(
     readonly module: string,

@@ -106,9 +106,15 @@ export function lowerBorrowed(lw: Lowerer, e: CExpr): t.Expression {
 function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }>): t.Expression {
   const fn = e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
   const effectful = e.library ? libraryTakesGrant(e.module, e.name) : e.type.kind === "Function" && e.type.needs.length > 0;
-  if (!effectful) return fn;
+  const shapes = typeShapesOf(lw, e.typeArgs);
+  if (!effectful && shapes.length === 0) return fn;
   const rest = t.identifier("$a");
-  return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(fn, [grantOf(lw), t.spreadElement(rest)]));
+  return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(fn, [...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)]));
+}
+
+/** The shapes a generic function is given for its type arguments (a generic function's own are its hidden parameters). */
+function typeShapesOf(lw: Lowerer, typeArgs: readonly Type[] | undefined): t.Expression[] {
+  return (typeArgs ?? []).map((type) => shapeOf(lw, type));
 }
 
 /** The grant in force here (undefined in a pure function, where no effect can be made). */
@@ -286,7 +292,7 @@ function isAwaited(callee: Callee): boolean {
 function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee: Callee, fn: t.Expression | undefined, args: t.Expression[]): t.Expression {
   switch (callee.kind) {
     case "Function":
-      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), e.needs.length > 0 ? [grantOf(lw), ...args] : args);
+      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), [...(e.needs.length > 0 ? [grantOf(lw)] : []), ...typeShapesOf(lw, e.typeArgs), ...args]);
     case "Value":
       return t.callExpression(fn!, args);
     case "Record":

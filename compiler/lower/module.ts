@@ -146,8 +146,10 @@ function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
   lw.async = isEffectful(f);
   lw.grant = undefined;
   lw.owned.clear();
+  lw.typeShapes.clear();
+  f.typeParams.forEach((p, i) => lw.typeShapes.set(p.id, t.identifier(`$type${i}`)));
   const entry = lw.async ? enterGrant(lw, f.needs, f.name) : undefined;
-  const params = [...(entry ? [entry.param] : []), ...f.params.map((p) => lw.local(p.local))];
+  const params = [...(entry ? [entry.param] : []), ...lw.typeShapes.values(), ...f.params.map((p) => lw.local(p.local))];
   const defaults = lw.collect(() => {
     for (const p of f.params) {
       if (p.default === undefined) continue;
@@ -172,6 +174,7 @@ interface LoweredTest {
 function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
   lw.async = true;
   lw.owned.clear();
+  lw.typeShapes.clear();
   const id = `${modulePrefix(lw.module)}$test$${index}`;
   const entry = enterGrant(lw, test.needs, "this test");
   const body = functionBody(lw, test.body, test.span);

@@ -15,8 +15,11 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
     case "Function":
       return lw.rt("FUNCTION");
     case "Param": {
+      // A declaration's own parameter, which its fields' shapes refer to by position;
+      // or a generic function's, whose shape the function was given.
       const index = params.findIndex((p) => p.id === r.id);
-      return index < 0 ? lw.rt("DYNAMIC") : t.callExpression(lw.rt("shapeParam"), [t.numericLiteral(index)]);
+      if (index >= 0) return t.callExpression(lw.rt("shapeParam"), [t.numericLiteral(index)]);
+      return lw.typeShapes.get(r.id) ?? lw.rt("DYNAMIC");
     }
     default:
       return lw.rt("DYNAMIC");
@@ -33,9 +36,17 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
     const decl = r.decl;
     return t.callExpression(lw.rt(decl.shape === "record" ? "shapeRecord" : "shapeVariant"), [declRef(lw, decl), t.arrayExpression(args)]);
   };
-  if (params.length > 0) return build();
+  // Shapes made of a function's type parameters are made where they are used, from its hidden parameters.
+  if (params.length > 0 || mentionsTypeShape(lw, r)) return build();
   const key = `$shape_${typeToText(r).replace(/[^A-Za-z0-9]+/g, "_")}`;
   return lw.hoist(key, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
+}
+
+function mentionsTypeShape(lw: Lowerer, type: Type): boolean {
+  if (lw.typeShapes.size === 0) return false;
+  const r = resolve(type);
+  if (r.kind === "Param") return lw.typeShapes.has(r.id);
+  return r.kind === "Con" && r.args.some((a) => mentionsTypeShape(lw, a));
 }
 
 /** The runtime descriptor of a declared type: a record's TypeDesc, a variant's VariantDesc. */
