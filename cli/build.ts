@@ -65,10 +65,16 @@ export async function buildCommand(file: string, options: { out?: string; stable
     needs: main.map(needEntry),
     ...(options.stable ? {} : { built_at: new Date().toISOString() }),
   };
-  mkdirSync(options.out, { recursive: true });
-  writeAtomically(join(options.out, `${name}.mjs.map`), map);
-  writeAtomically(join(options.out, `${name}.grant.json`), JSON.stringify(manifest, null, 2) + "\n");
-  writeAtomically(join(options.out, `${name}.mjs`), code);
+  try {
+    mkdirSync(options.out, { recursive: true });
+    // Each file whole or not at all; the bundle last, so that a bundle is never beside an older manifest's hash unnoticed.
+    writeAtomically(join(options.out, `${name}.mjs.map`), map);
+    writeAtomically(join(options.out, `${name}.grant.json`), JSON.stringify(manifest, null, 2) + "\n");
+    writeAtomically(join(options.out, `${name}.mjs`), code);
+  } catch (e) {
+    process.stderr.write(`error: I cannot write the bundle into ${options.out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+    return EXIT.refused;
+  }
   return EXIT.finished;
 }
 

@@ -5,11 +5,20 @@
 
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
+/**
+ * The cache folder, made if need be. Absolute, whatever the variable says: the
+ * worker `require`s compiled programs by their path, and a relative one would
+ * be taken for a package's name.
+ */
 export function cacheDirectory(): string {
-  const base = process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi");
-  mkdirSync(base, { recursive: true });
+  const base = resolve(process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi"));
+  try {
+    mkdirSync(base, { recursive: true });
+  } catch (e) {
+    throw new Error(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
+  }
   return base;
 }
 

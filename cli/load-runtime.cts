@@ -28,12 +28,14 @@ type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: Module
 export function loadRuntime(): unknown {
   const file = realpathSync(join(__dirname, "..", "runtime.cjs"));
   const source = readFileSync(file, "utf8");
-  const cacheFile = BUILD_ID === "unknown" ? undefined : join(cacheDirectory(), `runtime-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
+  let cacheFile: string | undefined;
   let cachedData: Buffer | undefined;
   try {
+    if (BUILD_ID !== "unknown") cacheFile = join(cacheDirectory(), `runtime-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
     if (cacheFile !== undefined) cachedData = readFileSync(cacheFile);
   } catch {
-    // The first run of this build: the cache is written below.
+    // The first run of this build (the cache is written below), or no cache folder
+    // (the main thread says so): the runtime compiles as usual.
   }
   // The function Node wraps every CommonJS module in; the source starts on the wrapper's
   // first line, so that the runtime's line numbers stay its own.

@@ -8,6 +8,7 @@ import { finished } from "node:stream/promises";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
+import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { dirname, join } from "node:path";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
@@ -287,8 +288,8 @@ function frameInBundle(stack: string | undefined, path: string, map: () => Sourc
     if (m === null) continue;
     const site = lookup(map(), Number(m[1]) - 1, Number(m[2]) - 1);
     // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
-    const name = /at (?:async )?(?:\w+\.)?([A-Za-z_][\w$]*)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
-    const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${name[1]!.replace(/\$/g, "/")}\``;
+    const name = /at (?:async )?(?:\w+\.)?([\w$]+)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
+    const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
     return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
   }
   return undefined;

@@ -298,3 +298,18 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
   assert.equal(damaged.stderr, "");
   assert.notDeepEqual(readFileSync(path), Buffer.alloc(good.length, 7), "the cache is written again");
 });
+
+test("the cache folder may be given relative to where renyi runs; one that cannot be made is refused with a clear error", () => {
+  const program = write("cached-relative.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("relative")\nend\n');
+  const relative = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", cwd: work, env: { ...process.env, RENYI_CACHE_DIR: "relative-cache" } });
+  assert.equal(relative.stdout, "relative\n", relative.stderr);
+  assert.ok(readdirSync(join(work, "relative-cache")).some((f) => f.endsWith(".cjs")));
+  writeFileSync(join(work, "a-file"), "not a folder");
+  const blocked = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "a-file", "cache") } });
+  assert.equal(blocked.status, 3);
+  assert.match(blocked.stderr, /^error: I cannot make the cache folder .*a-file\/cache \(ENOTDIR\); set RENYI_CACHE_DIR/);
+  assert.doesNotMatch(blocked.stderr, /\n\s+at /, "no JavaScript stack");
+  const build = spawnSync(process.execPath, [RENYIC, "build", program, "--out", join(work, "a-file", "out")], { encoding: "utf8", env });
+  assert.equal(build.status, 3);
+  assert.match(build.stderr, /^error: I cannot write the bundle into .*a-file\/out \(ENOTDIR\)\n$/);
+});

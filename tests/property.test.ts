@@ -89,3 +89,18 @@ test("every keyword has a hash of its own, so the lexer finds each one", () => {
   // Near misses stay names.
   assert.deepEqual(lex("k.ry", "lets froms tes").tokens.kinds.slice(0, 3), ["name", "name", "name"]);
 });
+
+test("a module's prefix is a JavaScript name, one module's alone, and gives its module back", async () => {
+  const { modulePrefix, moduleOfPrefix } = await import("../compiler/lower/names.js");
+  // Paths of `use`d modules (names joined by `/`), and entry files' names, which may hold anything.
+  const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
+  const module = fc.oneof(fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join("/")), fc.string({ minLength: 1, maxLength: 8, unit: "grapheme" }).filter((s) => !s.includes("/")));
+  fc.assert(
+    fc.property(module, module, (a, b) => {
+      assert.match(modulePrefix(a), /^[A-Za-z_$][\w$]*$/u);
+      assert.equal(moduleOfPrefix(modulePrefix(a)), a);
+      if (a !== b) assert.notEqual(modulePrefix(a), modulePrefix(b));
+    }),
+    { numRuns: 2000 },
+  );
+});
