@@ -2,7 +2,7 @@
 // (`renyi/runtime`). Everything a program does beyond plain computation goes
 // through these names.
 
-export { S, slow, tooDeep, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
+export { S, slow, tooDeep, resume, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
 export { Failure, Crash, Cancelled, crash, isFailure, checkFailed } from "./errors.js";
 export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";
 export { equals, compare } from "./equality.js";

@@ -67,6 +67,15 @@ export function checkCancelled(): void {
 }
 
 /** Entering a function deeper than the limit. */
+/**
+ * `$resume(await x, $depth)`: the awaited value, with the depth set back to the
+ * awaiting function's, which other tasks may have moved while it waited.
+ */
+export function resume<T>(value: T, depth: number): T {
+  S.depth = depth;
+  return value;
+}
+
 export function tooDeep(): never {
   S.depth--;
   throw new Crash("E-RT-DEPTH", `calls nested deeper than ${S.maxDepth}`, "limit");

@@ -313,3 +313,51 @@ test("the cache folder may be given relative to where renyi runs; one that canno
   assert.equal(build.status, 3);
   assert.match(build.stderr, /^error: I cannot write the bundle into .*a-file\/out \(ENOTDIR\)\n$/);
 });
+
+test("concurrent tasks each count their own depth; an effectful recursion still stops at the limit", () => {
+  const wide = write("wide.ry", `function slow_double(n: Int) returns Int
+  purpose: Wait, then double.
+  needs time
+  time.sleep(time.milliseconds(5))
+  return n * 2
+end
+
+function deep(n: Int) returns Int
+  purpose: Recur through waits.
+  needs time
+  time.sleep(time.milliseconds(0))
+  if n is 0
+    return 0
+  end
+  return deep(n - 1) + 1
+end
+
+public function main(depth: Int)
+  purpose: Many tasks at once, each a call deep, then one deep recursion.
+  needs console, time
+  let doubled be
+    from n in list.range(0, 600)
+    concurrently
+    select slow_double(n)
+  let again be [1, 2, 3].map(function (n: Int) returns Int
+    needs time
+    return slow_double(n)
+  end)
+  let deeper be
+    from n in [depth, depth]
+    concurrently
+    select deep(n)
+  console.print("{doubled.count()} {again} {deeper}")
+end
+`);
+  const run = (maxDepth: number, depth: number) => spawnSync(process.execPath, [RENYI, "run", "--max-depth", String(maxDepth), wide, "--depth", String(depth)], { encoding: "utf8", env });
+  // 600 tasks in flight at once, each two calls deep, under a limit of 50.
+  const ok = run(50, 40);
+  assert.equal(ok.stderr, "");
+  assert.equal(ok.stdout, "600 [2, 4, 6] [40, 40]\n");
+  // main, then deep(48) down to deep(0): 50 calls, the limit exactly; two such at once are each 50 deep.
+  assert.equal(run(50, 48).stdout, "600 [2, 4, 6] [48, 48]\n");
+  const tooDeep = run(50, 49);
+  assert.equal(tooDeep.status, 2);
+  assert.match(tooDeep.stderr, /error\[E-RT-DEPTH\]: calls nested deeper than 50/);
+});

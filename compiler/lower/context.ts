@@ -29,6 +29,12 @@ export class Lowerer {
    * (`$type0`, ...), after the grant and before its own.
    */
   readonly typeShapes = new Map<number, t.Identifier>();
+  /**
+   * In an async function (or lambda), the constant holding the depth it runs at:
+   * every point where it resumes (after an `await`, in a `catch`, at the start of a
+   * concurrent task) sets the depth back to it, since other tasks ran in between.
+   */
+  depth: t.Identifier | undefined;
 
   constructor(
     readonly module: string,

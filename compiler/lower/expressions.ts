@@ -13,7 +13,7 @@ import { chargeExpression, exprSteps } from "./fuel.js";
 import { functionName, propertyName } from "./names.js";
 import { isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
-import { lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
+import { awaited, lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
 import { libraryScopes } from "../check/declare.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
@@ -282,7 +282,7 @@ function lowerCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>): t.Expressi
   const args = e.args.map((a) => (a === undefined ? t.identifier("undefined") : lowered[k++]!));
   while (args.length > 0 && e.args[args.length - 1] === undefined) args.pop();
   const call = callExpression(lw, e, callee, fn, args);
-  return e.needs.length > 0 && isAwaited(callee) ? t.awaitExpression(call) : call;
+  return e.needs.length > 0 && isAwaited(callee) ? awaited(lw, call) : call;
 }
 
 function isAwaited(callee: Callee): boolean {

@@ -346,6 +346,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
   });
   tryStatements.push(t.expressionStatement(t.assignmentExpression("=", result, value!)));
   const handler = lw.collect(() => {
+    for (const back of depthBack(lw)) lw.emit(back);
     lw.emit(t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)));
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
@@ -462,6 +463,7 @@ function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern): void {
   tryStatements.push(t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails"), t.stringLiteral(""), t.stringLiteral(""), site(lw, expr.span)])));
   const code = lowerPattern(lw, pattern, t.memberExpression(caught, t.identifier("value")));
   const handler = [
+    ...depthBack(lw),
     t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)),
     t.ifStatement(
       t.unaryExpression("!", allOf(code.tests)),
@@ -501,9 +503,9 @@ function lowerRunConcurrently(lw: Lowerer, tasks: readonly CStatement[]): void {
         lowerStatement(lw, task);
       }
     });
-    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement(statements), true), []);
+    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...depthBack(lw), ...statements]), true), []);
   });
-  lw.emit(t.expressionStatement(t.awaitExpression(t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(bodies)]))));
+  lw.emit(t.expressionStatement(awaited(lw, t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(bodies)]))));
 }
 
 function collectLocals(pattern: CPattern, out: Local[]): void {
@@ -561,12 +563,40 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
  */
 export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
-  const enter = lw.at(t.ifStatement(
-    t.binaryExpression(">", t.updateExpression("++", depth, true), t.memberExpression(lw.rt("S"), t.identifier("maxDepth"))),
-    t.expressionStatement(t.callExpression(lw.rt("tooDeep"), [])),
-  ), span);
-  const block = lowerBlock(lw, body);
-  return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
+  const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
+  const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
+  if (!lw.async) {
+    // Synchronous code runs to its end with no other task in between: a counter will do.
+    const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
+    const block = lowerBlock(lw, body);
+    return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
+  }
+  // An async function keeps the depth it runs at, sets it back wherever it resumes, and
+  // leaves the depth it was called at: concurrent tasks each count their own calls.
+  const own = lw.temp("depth");
+  const saved = lw.depth;
+  lw.depth = own;
+  try {
+    const declare = lw.at(t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]), span);
+    const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
+    const block = lowerBlock(lw, body);
+    const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
+    return t.blockStatement([declare, enter, t.tryStatement(block, null, t.blockStatement([leave]))]);
+  } finally {
+    lw.depth = saved;
+  }
+}
+
+/** `await x`, and the depth set back to this function's when it resumes (see Lowerer.depth). */
+export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
+  const wait = t.awaitExpression(value);
+  return lw.depth === undefined ? wait : t.callExpression(lw.rt("resume"), [wait, lw.depth]);
+}
+
+/** `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous code. */
+export function depthBack(lw: Lowerer): t.Statement[] {
+  if (!lw.async || lw.depth === undefined) return [];
+  return [t.expressionStatement(t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth))];
 }
 
 // ---- queries ----
@@ -802,13 +832,15 @@ function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.
   const row = lw.temp("row");
   if (e.concurrently !== undefined) {
     const body = lw.collect(() => {
+      // A task starts when another has finished: at that task's depth, not this function's.
+      for (const back of depthBack(lw)) lw.emit(back);
       for (const s of unpackRow(lw, row, names)) lw.emit(s);
       const charge = chargeStatement(lw, exprSteps(e.select), e.select.span);
       if (charge) lw.emit(charge);
       lw.emit(t.returnStatement(lowerExpr(lw, e.select)));
     });
     const limit = t.numericLiteral(e.concurrently.limit ?? 1_000_000);
-    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, t.awaitExpression(t.callExpression(lw.rt("mapConcurrent"), [rows, limit, t.arrowFunctionExpression([row], t.blockStatement(body), true)])))]));
+    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result, awaited(lw, t.callExpression(lw.rt("mapConcurrent"), [rows, limit, t.arrowFunctionExpression([row], t.blockStatement(body), true)])))]));
     return;
   }
   const body = lw.collect(() => {

@@ -6,6 +6,7 @@ import { compare, equals } from "../equality.js";
 import { Crash } from "../errors.js";
 import { iadd } from "../ints.js";
 import { checkCollection } from "../limits-collections.js";
+import { S } from "../limits.js";
 import { NONE, Some } from "../prelude.js";
 import { keyOf, Pair, RMap, RSet } from "../values.js";
 
@@ -42,30 +43,49 @@ export const sort_by = (items: unknown[], key: F1): unknown[] => {
   return keyed.map((k) => k[1]);
 };
 
-export const mapAsync = async (items: unknown[], f: A1): Promise<unknown[]> => {
+/**
+ * A function value a library function calls again after awaiting it: every call
+ * starts at the depth the library function was called at, whatever other tasks
+ * did with the depth while it waited (spec/runtime.md, depth).
+ */
+function fromHere<F extends (...args: never[]) => unknown>(f: F): F {
+  const depth = S.depth;
+  return ((...args: Parameters<F>) => {
+    S.depth = depth;
+    return f(...args);
+  }) as F;
+}
+
+export const mapAsync = async (items: unknown[], given: A1): Promise<unknown[]> => {
+  const f = fromHere(given);
   const out: unknown[] = [];
   for (const x of items) out.push(await f(x));
   return out;
 };
-export const filterAsync = async (items: unknown[], keep: A1): Promise<unknown[]> => {
+export const filterAsync = async (items: unknown[], given: A1): Promise<unknown[]> => {
+  const keep = fromHere(given);
   const out: unknown[] = [];
   for (const x of items) if ((await keep(x)) === true) out.push(x);
   return out;
 };
-export const foldAsync = async (items: unknown[], initial: unknown, combine: (a: unknown, x: unknown) => Promise<unknown>): Promise<unknown> => {
+export const foldAsync = async (items: unknown[], initial: unknown, given: (a: unknown, x: unknown) => Promise<unknown>): Promise<unknown> => {
+  const combine = fromHere(given);
   let acc = initial;
   for (const x of items) acc = await combine(acc, x);
   return acc;
 };
-export const findAsync = async (items: unknown[], matches: A1): Promise<unknown> => {
+export const findAsync = async (items: unknown[], given: A1): Promise<unknown> => {
+  const matches = fromHere(given);
   for (const x of items) if ((await matches(x)) === true) return new Some(x);
   return NONE;
 };
-export const anyAsync = async (items: unknown[], matches: A1): Promise<boolean> => {
+export const anyAsync = async (items: unknown[], given: A1): Promise<boolean> => {
+  const matches = fromHere(given);
   for (const x of items) if ((await matches(x)) === true) return true;
   return false;
 };
-export const allAsync = async (items: unknown[], matches: A1): Promise<boolean> => {
+export const allAsync = async (items: unknown[], given: A1): Promise<boolean> => {
+  const matches = fromHere(given);
   for (const x of items) if ((await matches(x)) !== true) return false;
   return true;
 };
