@@ -2,7 +2,8 @@
 // module's types, every module's code, then the entry's exports; joined with
 // magic-string, under one source map whose mappings point into the .ry files.
 
-import generateModule from "@babel/generator";
+import { createRequire } from "node:module";
+import type generateModule from "@babel/generator";
 import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { Program } from "../check/checked.js";
@@ -11,8 +12,9 @@ import { functionName, modulePrefix } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 
-// @babel/generator is CommonJS; its function is the default export's `default` under ESM.
-const generate = ((generateModule as unknown as { default?: typeof generateModule }).default ?? generateModule) as typeof generateModule;
+// @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
+// its function is the module's `default`.
+const generate = (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule }).default;
 
 export interface BundleOptions {
   /** The module specifier the bundle imports the runtime from. */
