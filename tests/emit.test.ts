@@ -58,3 +58,23 @@ test("the CommonJS form renyi run keeps has the ES module's code between its fir
     assert.doesNotThrow(() => new Script(`(function (exports, require) {${cjs.code}\n})`), name);
   }
 });
+
+test("every bundle's map reads the same through the source-map library as through our own decoder", async () => {
+  const { SourceMapConsumer } = await import("source-map");
+  const { decodeMappings } = await import("../compiler/emit/sourcemap.js");
+  const { generateRenyi } = await import("../bench/programs.js");
+  const programs = goldenFiles(join(ROOT, "fixtures", "emit")).map((path) => ({ name: basename(path, ".golden"), text: readSections(path).get("source")! }));
+  programs.push({ name: "generated", text: generateRenyi(300) });
+  for (const { name, text } of programs) {
+    const file = `${name}.ry`;
+    const syntax = parseSource(file, text);
+    const bundle = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` }).bundle!;
+    const ours = decodeMappings(bundle.map).flatMap((segments, line) => segments.map(([column, source, originalLine, originalColumn]) => `${line + 1}:${column} ${bundle.map.sources[source]}:${originalLine + 1}:${originalColumn}`));
+    const theirs: string[] = [];
+    await SourceMapConsumer.with(bundle.map as never, null, (consumer) => {
+      consumer.eachMapping((m) => theirs.push(`${m.generatedLine}:${m.generatedColumn} ${m.source}:${m.originalLine}:${m.originalColumn}`), null, SourceMapConsumer.GENERATED_ORDER);
+    });
+    assert.ok(ours.length > 10, name);
+    assert.deepEqual(theirs, ours, name);
+  }
+});
