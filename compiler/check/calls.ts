@@ -144,7 +144,9 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
     label: "unknown name",
     ...(variantWithCase !== undefined
       ? { hint: `Cases are written with their type: \`${variantWithCase.name}.${name}(...)\`.` }
-      : didYouMean(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()])),
+      : name === "Pair" && unqualified
+        ? { hint: "A pair is written in parentheses: `(1, \"one\")` is a `Pair<Int, Text>`." }
+        : didYouMean(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()])),
   });
   return { kind: "invalid" };
 }
