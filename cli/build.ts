@@ -3,13 +3,12 @@
 // With --stable the three files are byte-identical for the same sources and
 // toolchain: no times, and every path relative to the entry's folder.
 
-import { mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { GrantItem } from "../compiler/check/checked.js";
 import { needToText } from "../compiler/check/types.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { SourceFile } from "../compiler/source.js";
-import { writeAtomically } from "./cache.cjs";
+import { makeFolders, writeAtomically } from "./cache.cjs";
 import { EXIT } from "./exit.js";
 import { loadProgram } from "./program.js";
 import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
@@ -66,7 +65,7 @@ export async function buildCommand(file: string, options: { out?: string; stable
     ...(options.stable ? {} : { built_at: new Date().toISOString() }),
   };
   try {
-    mkdirSync(options.out, { recursive: true });
+    makeFolders(options.out);
     // Each file whole or not at all; the bundle last, so that a bundle is never beside an older manifest's hash unnoticed.
     writeAtomically(join(options.out, `${name}.mjs.map`), map);
     writeAtomically(join(options.out, `${name}.grant.json`), JSON.stringify(manifest, null, 2) + "\n");

@@ -3,9 +3,9 @@
 // running an unchanged program again does not compile it again. CommonJS, for
 // the program's worker (load-runtime.cts) as well as the commands.
 
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /**
  * The cache folder, made if need be. Absolute, whatever the variable says: the
@@ -15,11 +15,32 @@ import { join, resolve } from "node:path";
 export function cacheDirectory(): string {
   const base = resolve(process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi"));
   try {
-    mkdirSync(base, { recursive: true });
+    makeFolders(base);
   } catch (e) {
     throw new Error(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
   }
   return base;
+}
+
+/**
+ * `mkdir -p`, a folder at a time. Node's own recursive mkdir loops for ever
+ * where a file system answers ENOENT for a folder it will not make (under
+ * /proc); made one by one, that is an error like any other.
+ */
+export function makeFolders(path: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(path); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+    } catch (e) {
+      // Made meanwhile by another process: as good as made here.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(folder).isDirectory()) throw e;
+    }
+  }
 }
 
 export function cacheKey(parts: readonly string[]): string {

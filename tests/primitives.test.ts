@@ -3,7 +3,7 @@
 // (a file where a folder should be, a program that cannot be run).
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -64,6 +64,12 @@ test("the world's failures: FileError.Failed, ProcessError.Failed", async () => 
   writeFileSync(file, "x");
   const write = only({ path: ["filesystem", "write"] });
   assert.equal(await failure(filesystem.write_text(write, join(file, "inside.txt"), "y")), `FileError.Failed(path: ${JSON.stringify(join(file, "inside.txt"))}, reason: "a part of the path is not a folder")`);
+  // Folders made one by one: where a file system will not make one (procfs answers ENOENT),
+  // the write fails, where Node's recursive mkdir would loop for ever.
+  if (existsSync("/proc/self")) assert.match(await failure(filesystem.write_text(write, "/proc/renyi-none/deeper/x.txt", "y")), /^FileError\.NotFound\(path: "\/proc\/renyi-none\/deeper\/x\.txt"\)$/);
+  const nested = join(work, "made", "one", "by", "one", "x.txt");
+  await filesystem.write_text(write, nested, "z");
+  assert.equal(readFileSync(nested, "utf8"), "z");
   const notRunnable = join(work, "not-runnable.sh");
   writeFileSync(notRunnable, "#!/bin/sh\necho hi\n");
   chmodSync(notRunnable, 0o644);

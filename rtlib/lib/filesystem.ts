@@ -46,16 +46,38 @@ async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The folders a path names that do not exist yet, made a folder at a time:
+ * Node's recursive mkdir loops for ever where a file system answers ENOENT for
+ * a folder it will not make (under /proc).
+ */
+async function makeFolders(folder: string): Promise<void> {
+  const { mkdir, stat } = await fsPromises();
+  const missing: string[] = [];
+  for (let at = folder; ; at = dirname(at)) {
+    try {
+      if (!(await stat(at)).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const each of missing.reverse()) {
+    try {
+      await mkdir(each);
+    } catch (e) {
+      // Made meanwhile by another writer: as good as made here.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !(await stat(each)).isDirectory()) throw e;
+    }
+  }
+}
+
 /** Writes create the folders the path names that do not exist yet. */
 async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
-  const { mkdir, rename, rm, writeFile } = await fsPromises();
-  try {
-    await mkdir(dirname(path), { recursive: true });
-  } catch (e) {
-    // mkdir says EEXIST when a part of the path is a file.
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
-    throw e;
-  }
+  const { rename, rm, writeFile } = await fsPromises();
+  await makeFolders(dirname(path));
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     await writeFile(temporary, content);
