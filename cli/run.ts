@@ -14,7 +14,7 @@ import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { WorkerInput, WorkerOutcome } from "./worker.cjs";
+import type { InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
 export interface RunOptions {
@@ -182,8 +182,9 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
   worker.postMessage(input);
-  // The program reads the terminal's input (console.read_line) through its own stream.
-  process.stdin.pipe(worker.stdin!);
+  // The program reads the terminal's input (console.read_line) through its own stream, which
+  // the terminal's input is piped into when the program first reads (InputRequest).
+  let reading = false;
   worker.stdout.pipe(process.stdout, { end: false });
   worker.stderr.pipe(process.stderr, { end: false });
   // When the reader goes away (`renyi run x.ry | head`), pipe() lets go of the terminal's
@@ -214,8 +215,10 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     const end = () => {
       if (over) return;
       over = true;
-      process.stdin.unpipe(worker.stdin!);
-      process.stdin.destroy();
+      if (reading) {
+        process.stdin.unpipe(worker.stdin!);
+        process.stdin.destroy();
+      }
       process.off("SIGINT", interrupt);
       clearTimeout(deadline);
       clearTimeout(forced);
@@ -226,7 +229,12 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         resolve(reportOutcome(final, path, map, sources));
       });
     };
-    worker.on("message", (message: WorkerOutcome) => {
+    worker.on("message", (message: WorkerOutcome | InputRequest) => {
+      if ("input" in message) {
+        if (!reading && !over) process.stdin.pipe(worker.stdin!);
+        reading = true;
+        return;
+      }
       outcome ??= message;
       end();
     });

@@ -44,8 +44,14 @@ export type WorkerOutcome =
 
 const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
+/** The one message the worker sends before its outcome: the program's first read of its input. */
+export interface InputRequest {
+  readonly input: true;
+}
+
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
+  runtime.configureInput(() => parentPort!.postMessage({ input: true } satisfies InputRequest));
   const program = await load(input.bundle);
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });

@@ -38,7 +38,7 @@ export { concat, appendInPlace, pushInPlace, rangeInclusive } from "./lib/list.j
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { call as gatewayCall, observe } from "./gateway.js";
-export { outputState, outputLimits } from "./output.js";
+export { outputState, outputLimits, configureInput } from "./output.js";
 
 export * as text from "./lib/text.js";
 export * as list from "./lib/list.js";

@@ -36,11 +36,26 @@ function countLines(text: string): number {
 }
 
 let lines: AsyncIterator<string> | undefined;
+let requestInput: (() => void) | undefined;
+
+/**
+ * What the host does when the program first reads its input: `renyi run`'s
+ * worker asks the main thread to start passing the terminal's input on, which
+ * it does not do before (a program run in the background that never reads must
+ * not touch the terminal: a background job that reads it is stopped).
+ */
+export function configureInput(request: () => void): void {
+  requestInput = request;
+}
 
 export async function readLine(): Promise<string | undefined> {
   // node:readline is loaded by the first read, not when every program starts.
   const { createInterface } = await hostImport<typeof import("node:readline")>("node:readline");
-  lines ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  if (lines === undefined) {
+    requestInput?.();
+    requestInput = undefined;
+    lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  }
   const next = await lines.next();
   return next.done === true ? undefined : next.value;
 }

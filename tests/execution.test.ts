@@ -361,3 +361,27 @@ end
   assert.equal(tooDeep.status, 2);
   assert.match(tooDeep.stderr, /error\[E-RT-DEPTH\]: calls nested deeper than 50/);
 });
+
+test("the terminal's input is read only by a program that reads it", async () => {
+  const { openSync, readSync, closeSync } = await import("node:fs");
+  const input = join(work, "input.txt");
+  writeFileSync(input, "line one\nline two\n");
+  const hello = write("never-reads.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("hi")\nend\n');
+  const echo = write("reads.ry", 'public function main()\n  purpose: Echo a line.\n  needs console\n  let line be console.read_line()\n  console.print("{line}")\nend\n');
+  // The child's input shares the file's position with this process: what it reads, this one no longer can.
+  const leftAfter = (program: string): { stdout: string; left: string } => {
+    const fd = openSync(input, "r");
+    try {
+      const result = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env, stdio: [fd, "pipe", "pipe"] });
+      const buffer = Buffer.alloc(100);
+      const n = readSync(fd, buffer, 0, 100, null);
+      return { stdout: result.stdout, left: buffer.subarray(0, n).toString() };
+    } finally {
+      closeSync(fd);
+    }
+  };
+  assert.deepEqual(leftAfter(hello), { stdout: "hi\n", left: "line one\nline two\n" });
+  const read = leftAfter(echo);
+  assert.equal(read.stdout, 'Some("line one")\n');
+  assert.notEqual(read.left, "line one\nline two\n");
+});
