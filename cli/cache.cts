@@ -1,7 +1,7 @@
 // The compile cache: a compiled program is kept under a key made of the
 // toolchain's version, the runtime it imports and every module's text, so that
 // running an unchanged program again does not compile it again. CommonJS, for
-// the program's worker (load-runtime.cts) as well as the commands.
+// the program's worker (code-cache.cts) as well as the commands.
 
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";

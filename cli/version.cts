@@ -1,5 +1,5 @@
 // The toolchain's version: part of every cache key, manifest and recording.
-// CommonJS, for the program's worker (load-runtime.cts) as well as the commands.
+// CommonJS, for the program's worker (code-cache.cts) as well as the commands.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -9,7 +9,7 @@
 
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
-import { loadRuntime } from "./load-runtime.cjs";
+import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { MainParameter, GrantItem } from "../rtlib/index.js" with { "resolution-mode": "import" };
 
@@ -21,7 +21,7 @@ const runtime = loadRuntime() as typeof Runtime;
 type Program = { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: GrantItem[] | null };
 
 async function load(bundle: string): Promise<Program> {
-  return (bundle.endsWith(".cjs") ? require(bundle) : await import(pathToFileURL(bundle).href)) as Program;
+  return (bundle.endsWith(".cjs") ? loadProgram(bundle) : await import(pathToFileURL(bundle).href)) as Program;
 }
 
 /** What the main thread sends once it has the program: the worker was started before. */

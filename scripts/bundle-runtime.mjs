@@ -16,7 +16,7 @@ const dist = new URL("../dist/", import.meta.url).pathname;
 
 // rtlib/host-import.ts, through which the runtime import()s what it loads while
 // a program runs, stays a file of its own: the worker compiles the runtime with
-// a code cache (cli/load-runtime.cts), and code compiled that way has no import().
+// a code cache (cli/code-cache.cts), and code compiled that way has no import().
 const hostImportAsItsOwnFile = {
   name: "host-import",
   setup(build) {

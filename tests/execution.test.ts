@@ -284,8 +284,9 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
   const program = write("coded.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("coded")\nend\n');
   const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
   assert.equal(runWith().stdout, "coded\n");
-  const caches = readdirSync(cacheDir).filter((f) => f.endsWith(".v8cache"));
-  assert.equal(caches.length, 1, "the first run writes the cache");
+  const caches = readdirSync(cacheDir).filter((f) => f.startsWith("runtime-") && f.endsWith(".v8cache"));
+  assert.equal(caches.length, 1, "the first run writes the runtime's cache");
+  assert.equal(readdirSync(cacheDir).filter((f) => /\.cjs\..*\.v8cache$/.test(f)).length, 1, "and the program's");
   const path = join(cacheDir, caches[0]!);
   const good = readFileSync(path);
   assert.ok(good.length > 1000);
@@ -297,6 +298,14 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
   assert.equal(damaged.stdout, "coded\n");
   assert.equal(damaged.stderr, "");
   assert.notDeepEqual(readFileSync(path), Buffer.alloc(good.length, 7), "the cache is written again");
+  // A program loaded from its code cache still crashes at its own line.
+  const crashing = write("coded-crash.ry", 'public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n');
+  const crashWith = () => spawnSync(process.execPath, [RENYI, "run", crashing], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  const first = crashWith();
+  const second = crashWith();
+  assert.match(first.stderr, /coded-crash\.ry:5:19/);
+  assert.equal(second.stderr, first.stderr);
+  assert.ok(readdirSync(cacheDir).filter((f) => /\.cjs\..*\.v8cache$/.test(f)).length >= 2);
 });
 
 test("the cache folder may be given relative to where renyi runs; one that cannot be made is refused with a clear error", () => {
