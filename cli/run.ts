@@ -25,7 +25,7 @@ export interface RunOptions {
   atMost: string[];
 }
 
-// The runtime as one file (scripts/bundle-runtime.mjs): the CommonJS module the
+// The runtime as one file (scripts/bundle.mjs): the CommonJS module the
 // worker and the programs compiled for it require, and the ES module a bundle
 // built by renyic imports (the same module).
 const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));

@@ -14,8 +14,9 @@ export interface EarlyWorker {
 export function startWorker(): EarlyWorker {
   const cancel = new SharedArrayBuffer(4);
   // The worker's output comes through streams the main thread reads to their end,
-  // so that nothing the program printed is lost when its thread stops.
-  const worker = new Worker(join(__dirname, "worker.cjs"), {
+  // so that nothing the program printed is lost when its thread stops. Its code is
+  // worker.cts and the modules it uses, joined into one file at build time (scripts/bundle.mjs).
+  const worker = new Worker(join(__dirname, "worker-thread.cjs"), {
     workerData: { cancel },
     stdin: true,
     stdout: true,

@@ -13,7 +13,7 @@ import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { MainParameter, GrantItem } from "../rtlib/index.js" with { "resolution-mode": "import" };
 
-// The runtime as one file (scripts/bundle-runtime.mjs), the module compiled
+// The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
 // each class, so that `instanceof Failure` holds for what the program throws.
 const runtime = loadRuntime() as typeof Runtime;

@@ -1,12 +1,15 @@
-// Writes the runtime (dist/rtlib) as one file: dist/runtime.cjs, a CommonJS
+// Joins what runs on the path of every `renyi run` into one file each, since
+// Node loads a module graph file by file (resolve, read, compile, link: about
+// half a millisecond a file in a fresh thread):
+//
+// The runtime (dist/rtlib) as one file: dist/runtime.cjs, a CommonJS
 // module, which `renyi run`'s worker and the programs it compiles `require`;
 // and dist/runtime.js, the ES module every bundle `renyic build` writes
 // imports as `renyi/runtime`, which re-exports the same module, so that a run
 // has one instance of each class whichever way its program was loaded.
 //
-// Why one file: Node loads a module graph file by file (resolve, read,
-// compile, link), and the runtime's 37 files took about 21 ms to load in the
-// worker against about 8 ms for one file. Why CommonJS: a CommonJS program
+// The runtime's 37 files took about 21 ms to load in the worker against about
+// 8 ms for one file. Why CommonJS: a CommonJS program
 // loads without Node's ES module loader, about 5 ms more of every run's
 // start-up (bench/RESULTS.md). dist/rtlib stays for the tests of its parts.
 import { writeFileSync } from "node:fs";
@@ -41,5 +44,20 @@ await build({
 });
 // Node finds the names of a CommonJS module's exports by reading it (esbuild
 // writes them where Node looks), so `export *` re-exports every one of them.
-writeFileSync(`${dist}runtime-import.cjs`, '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle-runtime.mjs).\nexports.hostImport = (specifier) => import(specifier);\n');
+// The worker thread's own code (cli/worker.cts and the few modules it uses) as
+// dist/cli/worker-thread.cjs: about 2 ms of every run's start-up. The runtime is
+// not in it: the worker loads that with its code cache (cli/code-cache.cts).
+await build({
+  entryPoints: [`${dist}cli/worker.cjs`],
+  outfile: `${dist}cli/worker-thread.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+writeFileSync(`${dist}runtime-import.cjs`, '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n');
 writeFileSync(`${dist}runtime.js`, '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n');
