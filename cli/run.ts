@@ -97,7 +97,8 @@ interface Compiled {
   path: string;
   /** The bundle's source map, read only when a crash needs a position. */
   map: () => SourceMapV3;
-  sources: Map<string, SourceFile>;
+  /** The program's sources, made only when a failure or crash shows its line. */
+  sources: () => ReadonlyMap<string, SourceFile>;
 }
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
@@ -106,7 +107,7 @@ const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: sourcesOf(indexed.modules) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
@@ -122,7 +123,7 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: program.sources };
+  return { path, map: () => readMap(path), sources: () => program.sources };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -173,11 +174,11 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
       // The sources are only needed to show the line of a crash.
     }
   }
-  return { path, map: () => loadedMap, sources };
+  return { path, map: () => loadedMap, sources: () => sources };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
@@ -246,7 +247,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   });
 }
 
-function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: ReadonlyMap<string, SourceFile>): number {
+function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): number {
   switch (outcome.outcome) {
     case "finished":
       return EXIT.finished;
@@ -257,14 +258,14 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMa
       process.stderr.write(outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n");
       return EXIT.cancelled;
     case "failed": {
-      process.stderr.write(render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, sources));
+      process.stderr.write(render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, sources()));
       return EXIT.failed;
     }
     case "crashed": {
       const frame = frameInBundle(outcome.stack, path, map);
       const where = outcome.site ?? frame?.site;
       const notes = frame?.definition === undefined ? [] : [`in ${frame.definition}`];
-      process.stderr.write(render(outcome.code, outcome.message, where, sources, notes));
+      process.stderr.write(render(outcome.code, outcome.message, where, sources(), notes));
       if (process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
       return outcome.code === "E-RT-INTERNAL" ? EXIT.crashed : EXIT.crashed;
     }

@@ -9,9 +9,9 @@
 // has one instance of each class whichever way its program was loaded.
 //
 // The runtime's 37 files took about 21 ms to load in the worker against about
-// 8 ms for one file. Why CommonJS: a CommonJS program
-// loads without Node's ES module loader, about 5 ms more of every run's
-// start-up (bench/RESULTS.md). dist/rtlib stays for the tests of its parts.
+// 8 ms for one file. Why CommonJS: a CommonJS program loads without Node's ES
+// module loader, about 5 ms more of every run's start-up (bench/RESULTS.md).
+// dist/rtlib stays for the tests of its parts.
 import { writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
