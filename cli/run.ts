@@ -298,7 +298,8 @@ function frameInBundle(stack: string | undefined, path: string, map: () => Sourc
     const site = lookup(map(), Number(m[1]) - 1, Number(m[2]) - 1);
     // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
     const name = /at (?:async )?(?:\w+\.)?([\w$]+)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
-    const definition = name === null ? undefined : name[2] === "test" ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
+    // A name the compiler made (`m$$test0`, a test) is no definition of the program's.
+    const definition = name === null || name[1]!.endsWith("$") ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
     return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
   }
   return undefined;

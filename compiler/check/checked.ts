@@ -82,7 +82,8 @@ export type CStatement =
   | { kind: "Crash"; message: CExpr; span: Span }
   | { kind: "Check"; condition: CExpr; span: Span }
   | { kind: "CheckFails"; expr: CExpr; pattern: CPattern; span: Span }
-  | { kind: "RunConcurrently"; tasks: CStatement[]; span: Span }
+  /** `bound`: every local the tasks bind, in scope after `end`, which the lowering declares before the tasks start. */
+  | { kind: "RunConcurrently"; tasks: CStatement[]; bound: Local[]; span: Span }
   | { kind: "Expr"; expr: CExpr; span: Span };
 
 /** How a failure is wrapped when `otherwise fail` passes it into another type. */

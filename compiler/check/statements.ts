@@ -3,7 +3,7 @@
 
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import type { CBlock, CPattern, CStatement, Wrap } from "./checked.js";
+import type { CBlock, CPattern, CStatement, Local, Wrap } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { resolveType } from "./declare.js";
 import { isIrrefutable } from "./exhaustive.js";
@@ -48,6 +48,7 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
     }
     case "Stop":
     case "Skip":
+      if (leavesTask(ctx, span, statement.kind.toLowerCase())) return { kind: statement.kind, span };
       if (ctx.frame.loops === 0) {
         ctx.error("E-TYPE-LOOP-CONTROL", span, `\`${statement.kind.toLowerCase()}\` is only for loops, and there is no loop around it here`, {
           label: "outside a loop",
@@ -146,6 +147,7 @@ function checkForEach(ctx: Context, statement: S.ForEach): CStatement {
 
 function checkReturn(ctx: Context, statement: S.Return): CStatement {
   const frame = ctx.frame;
+  leavesTask(ctx, statement.span, "return");
   if (frame.kind === "test") {
     ctx.error("E-TYPE-RETURN", statement.span, "A test does not return a value", { hint: "A test ends at its `end`; use `check` to test a value." });
   }
@@ -260,24 +262,54 @@ function checkCheckFails(ctx: Context, statement: S.CheckFails): CStatement {
   return { kind: "CheckFails", expr, pattern, span: statement.span };
 }
 
-/** Each statement is a task; the names they bind are in scope after `end`, not in each other. */
+/**
+ * Each statement is a task; the names they bind are in scope after `end`, not in
+ * each other. Two tasks may not bind one name (which would it be after `end`?),
+ * and a task may not leave the block (`return`, or `stop` and `skip` of a loop
+ * around it): it runs apart from the code around it.
+ */
 function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStatement {
-  const saved = ctx.taskBase;
-  const bound: { name: string; local: import("./checked.js").Local }[] = [];
+  const saved = { taskBase: ctx.taskBase, loops: ctx.frame.loops };
+  const bound = new Map<string, Local>();
   const tasks: CStatement[] = [];
   for (const task of statement.body.statements) {
     ctx.scopes.push(new Map());
     ctx.taskBase = ctx.scopes.length - 1;
+    ctx.frame.loops = 0;
     try {
       tasks.push(checkStatement(ctx, task));
-      for (const [name, local] of ctx.scopes[ctx.scopes.length - 1]!) bound.push({ name, local });
+      for (const [name, local] of ctx.scopes[ctx.scopes.length - 1]!) {
+        const first = bound.get(name);
+        if (first !== undefined) {
+          ctx.error("E-NAME-SHADOWED", local.span, `\`${name}\` is already bound by another task of this \`run concurrently\``, {
+            label: "a second binding of the same name",
+            related: [{ span: first.span, message: "first bound here" }],
+            notes: ["The names tasks bind are in scope after `end`, so each task binds names of its own."],
+            hint: `Choose another name, such as \`${name}_2\` or one that says what this value is.`,
+          });
+          continue;
+        }
+        bound.set(name, local);
+      }
     } finally {
       ctx.scopes.pop();
-      ctx.taskBase = saved;
+      ctx.taskBase = saved.taskBase;
+      ctx.frame.loops = saved.loops;
     }
   }
-  for (const { name, local } of bound) ctx.scopes[ctx.scopes.length - 1]!.set(name, local);
-  return { kind: "RunConcurrently", tasks, span: statement.span };
+  for (const [name, local] of bound) ctx.scopes[ctx.scopes.length - 1]!.set(name, local);
+  return { kind: "RunConcurrently", tasks, bound: [...bound.values()], span: statement.span };
+}
+
+/** `return`, `stop` or `skip` where it would leave a concurrent task: refused. */
+function leavesTask(ctx: Context, span: Span, what: string): boolean {
+  if (ctx.taskBase === undefined || (what !== "return" && ctx.frame.loops > 0)) return false;
+  ctx.error("E-TYPE-TASK-LEAVE", span, `\`${what}\` cannot leave a task of \`run concurrently\``, {
+    label: `\`${what}\` in a task`,
+    notes: ["Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops around it; the block ends when every task has."],
+    hint: what === "return" ? "Bind the value in the task (`let result be ...`) and return it after `end`." : `Decide after \`end\`, with the values the tasks bound: \`if done then ${what}\`.`,
+  });
+  return true;
 }
 
 /**

@@ -8,7 +8,7 @@ import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { Program } from "../check/checked.js";
 import { grantValue, lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
-import { functionName, modulePrefix } from "../lower/names.js";
+import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 
@@ -95,7 +95,7 @@ function exportsOf(program: Program, options: BundleOptions): Exported {
     values.push({ name: "mainParameters", value: mainParameters(main) });
     values.push({ name: "mainGrant", value: main.needs.length === 0 ? t.nullLiteral() : grantValue(main.needs) });
   }
-  const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(`${modulePrefix(m.name)}$tests`));
+  const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(testTableName(m.name)));
   values.push({ name: "tests", value: t.arrayExpression(testLists.map((l) => t.spreadElement(l))) });
   return main === undefined ? { values } : { main: t.identifier(functionName(main.module, main.name)), values };
 }

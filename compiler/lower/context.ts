@@ -5,7 +5,7 @@
 import * as t from "./js.js";
 import type { SourceFile, Span } from "../source.js";
 import type { Local } from "../check/checked.js";
-import { localName, modulePrefix } from "./names.js";
+import { hoistedName, localName } from "./names.js";
 
 export class Lowerer {
   /** Where lowered statements go; expressions that need statements put them here first. */
@@ -15,6 +15,7 @@ export class Lowerer {
   readonly runtime = new Set<string>();
   /** Module-level constants (shapes, prelude classes), in order of first use. */
   readonly hoisted = new Map<string, t.Statement>();
+  private readonly hoistedNames = new Map<string, string>();
   /** Names of `var` locals whose list, map or set only they can see (`name$own` tracks it). */
   readonly owned = new Set<number>();
   /** The identifier of the failure being handled by the innermost `otherwise` arms. */
@@ -91,10 +92,19 @@ export class Lowerer {
     return out;
   }
 
-  /** A module-level constant; its name carries the module's prefix, since modules share one bundle. */
-  hoist(key: string, make: (name: t.Identifier) => t.Statement): t.Identifier {
-    const name = t.identifier(`${key}$${modulePrefix(this.module)}`);
-    if (!this.hoisted.has(name.name)) this.hoisted.set(name.name, make(name));
+  /**
+   * A module-level constant, one per `identity` (what makes two constants the same thing):
+   * named after `readable` (letters, digits and single `_`), with `__2`, `__3`... when two
+   * identities read alike (two modules' types of one name).
+   */
+  hoist(identity: string, readable: string, make: (name: t.Identifier) => t.Statement): t.Identifier {
+    const known = this.hoistedNames.get(identity);
+    if (known !== undefined) return t.identifier(known);
+    let key = readable;
+    for (let n = 2; this.hoisted.has(hoistedName(key, this.module)); n++) key = `${readable}__${n}`;
+    const name = t.identifier(hoistedName(key, this.module));
+    this.hoistedNames.set(identity, name.name);
+    this.hoisted.set(name.name, make(name));
     return name;
   }
 

@@ -10,7 +10,7 @@ import type { CExpr, Callee } from "../check/checked.js";
 import { resolve, isCon, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { chargeExpression, exprSteps } from "./fuel.js";
-import { functionName, propertyName } from "./names.js";
+import { functionName, onlyValueName, propertyName, typeName } from "./names.js";
 import { isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
 import { awaited, lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
@@ -130,7 +130,7 @@ export function libraryTakesGrant(module: string, name: string): boolean {
 function lowerCaseValue(lw: Lowerer, e: Extract<CExpr, { kind: "CaseValue" }>): t.Expression {
   if (e.decl.module === "prelude" && e.decl.name === "Optional") return lw.rt("NONE");
   if (e.decl.module === "prelude") return t.newExpression(classRef(lw, e.decl, e.caseName), []);
-  return t.identifier(`${functionName(e.decl.module, e.decl.name)}$${e.caseName}$0`);
+  return t.identifier(onlyValueName(typeName(e.decl.module, e.decl.name, e.caseName)));
 }
 
 // ---- texts ----

@@ -9,7 +9,7 @@ import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
 import { Lowerer } from "./context.js";
 import { lowerExpr } from "./expressions.js";
-import { functionName, modulePrefix, propertyName, typeName } from "./names.js";
+import { descriptorName, functionName, onlyValueName, propertyName, testName, testTableName, typeName } from "./names.js";
 import { shapeOf } from "./shapes.js";
 import { functionBody } from "./statements.js";
 
@@ -66,7 +66,7 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
   const describe = (cls: string, name: string, written: string, fields: readonly TypeDecl["fields"][number][], variant?: string, index?: number) =>
     t.variableDeclaration("const", [
       t.variableDeclarator(
-        t.identifier(`${cls}$d`),
+        t.identifier(descriptorName(cls)),
         t.callExpression(lw.rt("describe"), [t.identifier(cls), t.stringLiteral(name), t.stringLiteral(written), fieldList(fields), ...(variant === undefined ? [] : [t.stringLiteral(variant), t.numericLiteral(index!)])]),
       ),
     ]);
@@ -79,16 +79,16 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
     const cls = typeName(decl.module, decl.name, c.name);
     statements.push(lowerClass(cls, c.fields), describe(cls, c.name, `${decl.name}.${c.name}`, c.fields, decl.name, index));
     // A case without fields is one shared value.
-    if (c.fields.length === 0) statements.push(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(`${cls}$0`), t.newExpression(t.identifier(cls), []))]));
+    if (c.fields.length === 0) statements.push(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(onlyValueName(cls)), t.newExpression(t.identifier(cls), []))]));
   });
   const variant = typeName(decl.module, decl.name);
   statements.push(
     t.variableDeclaration("const", [
       t.variableDeclarator(
-        t.identifier(`${variant}$d`),
+        t.identifier(descriptorName(variant)),
         t.objectExpression([
           t.objectProperty(t.identifier("name"), t.stringLiteral(decl.name)),
-          t.objectProperty(t.identifier("cases"), t.arrayExpression(decl.cases.map((c) => t.identifier(`${typeName(decl.module, decl.name, c.name)}$d`)))),
+          t.objectProperty(t.identifier("cases"), t.arrayExpression(decl.cases.map((c) => t.identifier(descriptorName(typeName(decl.module, decl.name, c.name)))))),
         ]),
       ),
     ]),
@@ -175,7 +175,7 @@ function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
   lw.async = true;
   lw.owned.clear();
   lw.typeShapes.clear();
-  const id = `${modulePrefix(lw.module)}$test$${index}`;
+  const id = testName(lw.module, index);
   const entry = enterGrant(lw, test.needs, "this test");
   const body = functionBody(lw, test.body, test.span);
   body.body.unshift(entry.declaration);
@@ -186,7 +186,7 @@ function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
 function testList(module: CModule, tests: LoweredTest[]): t.Statement {
   return t.variableDeclaration("const", [
     t.variableDeclarator(
-      t.identifier(`${modulePrefix(module.name)}$tests`),
+      t.identifier(testTableName(module.name)),
       t.arrayExpression(
         tests.map((x) =>
           t.objectExpression([

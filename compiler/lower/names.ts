@@ -55,10 +55,48 @@ export function moduleOfPrefix(prefix: string): string {
     .join("");
 }
 
+// Every name a bundle declares at its top level is one of these. A program's
+// definitions are the module's prefix, `$`, and the definition's name (a case
+// of a variant after its type's, with `$$`): `weather$fetch`, `shapes$Shape`,
+// `shapes$Shape$$Circle`. What the compiler adds about them (a type's
+// descriptor, a case's one value, a module's tests) ends in `$$` and a tag
+// that is not a hexadecimal number followed by `$` (so not a prefix's escape)
+// and not capitalised (so not a case): `shapes$Shape$$info`,
+// `weather$$tests`. Renyi names hold no `$`, so no definition of a program can
+// be spelled like a name the compiler adds, or like another definition; a
+// property test tries this (tests/names.test.ts).
+
 export function functionName(module: string, name: string): string {
   return `${modulePrefix(module)}$${name}`;
 }
 
 export function typeName(module: string, name: string, caseName?: string): string {
-  return `${modulePrefix(module)}$${name}${caseName === undefined ? "" : `$${caseName}`}`;
+  return `${modulePrefix(module)}$${name}${caseName === undefined ? "" : `$$${caseName}`}`;
+}
+
+/** The descriptor of a record, a variant or a case (its name, fields and shapes): `shapes$Shape$$info`. */
+export function descriptorName(typeOrCase: string): string {
+  return `${typeOrCase}$$info`;
+}
+
+/** The one value of a case without fields: `shapes$Shape$$Empty$$only`. */
+export function onlyValueName(caseClass: string): string {
+  return `${caseClass}$$only`;
+}
+
+/** A module's test number `index`, and the table of its tests. */
+export function testName(module: string, index: number): string {
+  return `${modulePrefix(module)}$$test${index}`;
+}
+
+export function testTableName(module: string): string {
+  return `${modulePrefix(module)}$$tests`;
+}
+
+/**
+ * A module-level constant the lowering hoists (a shape, a prelude class): `$` and
+ * a key with `_` (which no runtime export's name has), then the module's prefix.
+ */
+export function hoistedName(key: string, module: string): string {
+  return `$${key}$${modulePrefix(module)}`;
 }

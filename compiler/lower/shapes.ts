@@ -5,7 +5,7 @@
 import * as t from "./js.js";
 import { resolve, typeToText, type Type, type TypeDecl } from "../check/types.js";
 import type { Lowerer } from "./context.js";
-import { typeName } from "./names.js";
+import { descriptorName, typeName } from "./names.js";
 
 export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }[] = []): t.Expression {
   const r = resolve(type);
@@ -38,8 +38,7 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
   };
   // Shapes made of a function's type parameters are made where they are used, from its hidden parameters.
   if (params.length > 0 || mentionsTypeShape(lw, r)) return build();
-  const key = `$shape_${typeToText(r).replace(/[^A-Za-z0-9]+/g, "_")}`;
-  return lw.hoist(key, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
+  return lw.hoist(`shape ${identityOf(r)}`, `shape_${typeToText(r).replace(/[^A-Za-z0-9]+/g, "_")}`, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
 }
 
 function mentionsTypeShape(lw: Lowerer, type: Type): boolean {
@@ -55,15 +54,15 @@ export function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
     const table = decl.shape === "record" ? "PRELUDE_RECORDS" : "PRELUDE_VARIANTS";
     return t.memberExpression(lw.rt(table), t.identifier(decl.name));
   }
-  return t.identifier(`${typeName(decl.module, decl.name)}$d`);
+  return t.identifier(descriptorName(typeName(decl.module, decl.name)));
 }
 
 /** The class whose instances are a record, or a case of a variant. */
 export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expression {
   if (decl.module !== "prelude") return t.identifier(typeName(decl.module, decl.name, caseName));
   if (decl.name === "Optional") return caseName === "Some" ? lw.rt("Some") : t.memberExpression(t.memberExpression(t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier("Optional")), t.identifier("cases")), t.numericLiteral(0), true), t.identifier("cls"));
-  const key = `$class_${decl.name}${caseName === undefined ? "" : `_${caseName}`}`;
-  return lw.hoist(key, (name) => {
+  const readable = `class_${decl.name}${caseName === undefined ? "" : `_${caseName}`}`;
+  return lw.hoist(readable, readable, (name) => {
     const desc = caseName === undefined
       ? t.memberExpression(lw.rt("PRELUDE_RECORDS"), t.identifier(decl.name))
       : t.memberExpression(
@@ -73,4 +72,19 @@ export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expr
         );
     return t.variableDeclaration("const", [t.variableDeclarator(name, t.memberExpression(desc, t.identifier("cls")))]);
   });
+}
+
+/** A type as what tells it apart: a declared type by its module and name, not its name alone. */
+function identityOf(type: Type): string {
+  const r = resolve(type);
+  switch (r.kind) {
+    case "Con": {
+      const name = r.decl === undefined ? r.name : `${r.decl.module}.${r.decl.name}`;
+      return r.args.length === 0 ? name : `${name}<${r.args.map(identityOf).join(",")}>`;
+    }
+    case "Param":
+      return `#${r.id}`;
+    default:
+      return r.kind;
+  }
 }

@@ -90,7 +90,7 @@ function lowerStatementInner(lw: Lowerer, s: CStatement): void {
     case "CheckFails":
       return lowerCheckFails(lw, s.expr, s.pattern);
     case "RunConcurrently":
-      return lowerRunConcurrently(lw, s.tasks);
+      return lowerRunConcurrently(lw, s);
     case "Expr": {
       if (s.expr.kind === "Match") return lowerMatchStatement(lw, s.expr);
       const value = lowerExpr(lw, s.expr);
@@ -476,36 +476,51 @@ function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern): void {
 
 // ---- concurrency ----
 
-/** Each statement runs as a task; what they bind is declared before and assigned by the task. */
-function lowerRunConcurrently(lw: Lowerer, tasks: readonly CStatement[]): void {
-  const bound: Local[] = [];
-  for (const task of tasks) if (task.kind === "Let") collectLocals(task.pattern, bound);
-  if (bound.length > 0) lw.emit(t.variableDeclaration("let", bound.map((l) => t.variableDeclarator(lw.local(l)))));
-  const bodies = tasks.map((task) => {
+/**
+ * Each statement runs as a task. What the tasks bind at their top level (their
+ * locals, with what the lowering adds beside them: ownership flags,
+ * temporaries) is declared before the tasks start, and each task assigns it: so
+ * every name used after `end` is declared around it, whatever kind of statement
+ * bound it (`let`, `var`, a nested `run concurrently`). In a function without
+ * needs, the tasks can have no effects and run one after another.
+ */
+function lowerRunConcurrently(lw: Lowerer, s: Extract<CStatement, { kind: "RunConcurrently" }>): void {
+  const hoisted: t.Identifier[] = [];
+  const bodies = s.tasks.map((task) => {
     const statements = lw.collect(() => {
       const charge = chargeStatement(lw, statementSteps(task), task.span);
       if (charge !== undefined) lw.emit(charge);
-      if (task.kind === "Let") {
-        const value = lowerExpr(lw, task.value);
-        const temp = lw.temp("p");
-        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, value)]));
-        const locals: Local[] = [];
-        collectLocals(task.pattern, locals);
-        const code = lowerPattern(lw, task.pattern, temp);
-        // Bind into block-scoped names, then copy them out to the declared ones.
-        const inner = code.binds.map((b) => {
-          const decl = b as t.VariableDeclaration;
-          const id = decl.declarations[0]!.id as t.Identifier;
-          return t.expressionStatement(t.assignmentExpression("=", t.identifier(id.name), decl.declarations[0]!.init!));
-        });
-        for (const s of inner) lw.emit(s);
-      } else {
-        lowerStatement(lw, task);
-      }
+      lowerStatement(lw, task);
     });
-    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...depthBack(lw), ...statements]), true), []);
+    return statements.flatMap((statement) => assignInstead(statement, hoisted));
   });
-  lw.emit(t.expressionStatement(awaited(lw, t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(bodies)]))));
+  const declared = new Set(hoisted.map((id) => id.name));
+  for (const local of s.bound) {
+    // The checker's list and the declarations found must agree: a local it puts in scope after `end` is declared here.
+    if (!declared.has(lw.local(local).name)) throw new Error(`internal: \`${local.name}\` is bound by a task but not declared by its lowering`);
+  }
+  if (hoisted.length > 0) lw.emit(t.variableDeclaration("let", hoisted.map((id) => t.variableDeclarator(id))));
+  if (!lw.async) {
+    for (const body of bodies) lw.emit(t.blockStatement(body));
+    return;
+  }
+  const tasks = bodies.map((body) => t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...depthBack(lw), ...body]), true), []));
+  lw.emit(t.expressionStatement(awaited(lw, t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(tasks)]))));
+}
+
+/** A task's top-level declaration as assignments to names declared before the tasks (collected into `hoisted`). */
+function assignInstead(statement: t.Statement, hoisted: t.Identifier[]): t.Statement[] {
+  if (statement.type !== "VariableDeclaration") return [statement];
+  const out: t.Statement[] = [];
+  for (const declarator of statement.declarations) {
+    if (declarator.id.type !== "Identifier") throw new Error("internal: a task declares a pattern");
+    hoisted.push(t.identifier(declarator.id.name));
+    if (declarator.init == null) continue;
+    const assignment = t.expressionStatement(t.assignmentExpression("=", t.identifier(declarator.id.name), declarator.init));
+    assignment.loc = statement.loc ?? null;
+    out.push(assignment);
+  }
+  return out;
 }
 
 function collectLocals(pattern: CPattern, out: Local[]): void {
