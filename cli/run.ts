@@ -120,6 +120,10 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs" });
     if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
+    // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.
+    const { validateBundle } = await import("./validate.js");
+    const validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime: RUNTIME_PATH });
+    if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);

@@ -1,16 +1,18 @@
-// Validating a bundle before it runs, whoever built it (seed 002: an artifact is
-// revalidated before every execution). The manifest's hash must match the
-// bundle's bytes, and the bundle, parsed again with acorn, may import nothing
-// but the runtime, may use only the JavaScript the compiler writes, and may
-// name no global outside a short allow-list.
+// Validating a bundle before it runs, whoever built it (an artifact is
+// revalidated before every execution). The bundle, parsed again with acorn,
+// must be made only of what the compiler writes: an allow-list of node types,
+// each with the fields it may have (every child is visited), names that are
+// declared in the bundle or imported from the runtime's program interface, a
+// few of JavaScript's globals, and property names of the shape the compiler
+// gives record fields and library functions. Anything else is refused.
 
 import { createHash } from "node:crypto";
 import { parse } from "acorn";
+import { ALLOWED_GLOBALS } from "../compiler/emit/free-names.js";
+import { isEmittedPropertyName, isLibraryFunctionName } from "../compiler/lower/names.js";
+import { LIBRARY_NAMESPACES, PROGRAM_RUNTIME } from "../compiler/lower/runtime-names.js";
 
 export const RUNTIME_SPECIFIER = "renyi/runtime";
-
-/** Globals compiled code uses. Anything else (process, globalThis, require, eval, Function...) is refused. */
-const ALLOWED_GLOBALS = new Set(["undefined", "JSON", "Math", "Promise", "Array"]);
 
 export function sha256(text: string | Buffer): string {
   return "sha256:" + createHash("sha256").update(text).digest("hex");
@@ -20,170 +22,334 @@ export type Validation = { ok: true; importStart: number; importEnd: number } | 
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 
-export function validateBundle(code: string): Validation {
+/** What a bundle exports, besides main: the names `renyi run` and `renyi test` read. */
+const EXPORTS = new Set(["main", "mainParameters", "mainGrant", "tests"]);
+
+/**
+ * An ES module built by `renyic build` ("module"), or the CommonJS form
+ * `renyi run` compiles for its worker ("commonjs", which must require `runtime`).
+ */
+export function validateBundle(code: string, format: { kind: "module" } | { kind: "commonjs"; runtime: string } = { kind: "module" }): Validation {
   let ast: Node;
   try {
-    ast = parse(code, { ecmaVersion: 2022, sourceType: "module", allowAwaitOutsideFunction: true }) as unknown as Node;
+    ast = parse(code, { ecmaVersion: 2022, sourceType: format.kind === "module" ? "module" : "script", allowAwaitOutsideFunction: format.kind === "module" }) as unknown as Node;
   } catch (e) {
     return { ok: false, problem: `the bundle is not valid JavaScript: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const body = ast["body"] as Node[];
-  let importAt: { start: number; end: number } | undefined;
-  for (const statement of body) {
-    if (statement.type === "ImportDeclaration") {
-      const source = statement["source"] as Node & { value: string };
-      if (source.value !== RUNTIME_SPECIFIER) return { ok: false, problem: `the bundle imports ${JSON.stringify(source.value)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
-      if (importAt !== undefined) return { ok: false, problem: "the bundle imports the runtime twice" };
-      importAt = { start: source.start, end: source.end };
-    }
-    if ((statement.type === "ExportNamedDeclaration" || statement.type === "ExportAllDeclaration") && statement["source"] != null) {
-      return { ok: false, problem: "the bundle re-exports another module" };
-    }
+  try {
+    const body = ast["body"] as Node[];
+    const head = format.kind === "module" ? moduleHead(body) : commonjsHead(body, format.runtime);
+    if ("problem" in head) return { ok: false, problem: head.problem };
+    const checker = new Checker(head.imported, format.kind === "commonjs");
+    checker.program(body.slice(head.skip));
+    return { ok: true, importStart: head.start, importEnd: head.end };
+  } catch (e) {
+    if (e instanceof Refused) return { ok: false, problem: e.message };
+    if (e instanceof RangeError) return { ok: false, problem: "the bundle is nested more deeply than compiled code ever is" };
+    throw e;
   }
-  if (importAt === undefined) return { ok: false, problem: "the bundle does not import the runtime" };
-  const problem = new ScopeChecker().program(ast);
-  if (problem !== undefined) return { ok: false, problem };
-  return { ok: true, importStart: importAt.start, importEnd: importAt.end };
 }
 
-/** The node types the compiler writes; any other is refused. */
-const KNOWN = new Set([
-  "Program", "ImportDeclaration", "ImportSpecifier", "ExportNamedDeclaration", "ExportSpecifier", "FunctionDeclaration",
-  "ClassDeclaration", "ClassBody", "MethodDefinition", "FunctionExpression", "ArrowFunctionExpression", "VariableDeclaration",
-  "VariableDeclarator", "Identifier", "Literal", "TemplateLiteral", "TemplateElement", "BlockStatement", "ExpressionStatement",
-  "ReturnStatement", "IfStatement", "ForOfStatement", "ForStatement", "RestElement", "WhileStatement", "BreakStatement", "ContinueStatement", "ThrowStatement",
-  "TryStatement", "CatchClause", "CallExpression", "NewExpression", "MemberExpression", "AssignmentExpression", "BinaryExpression",
-  "LogicalExpression", "UnaryExpression", "UpdateExpression", "ConditionalExpression", "SequenceExpression", "ArrayExpression",
-  "ObjectExpression", "Property", "SpreadElement", "AwaitExpression", "ArrayPattern", "ThisExpression", "MetaProperty",
-  "ParenthesizedExpression",
-]);
+class Refused extends Error {}
 
-class ScopeChecker {
-  private scopes: Set<string>[] = [];
+function refuse(problem: string): never {
+  throw new Refused(problem);
+}
 
-  program(ast: Node): string | undefined {
-    this.scopes.push(this.declaredIn(ast["body"] as Node[]));
-    return this.statements(ast["body"] as Node[]);
+type Head = { imported: Set<string>; skip: number; start: number; end: number } | { problem: string };
+
+/** `import { name as $name, ... } from "renyi/runtime";` first, and no other import or re-export anywhere. */
+function moduleHead(body: Node[]): Head {
+  const first = body[0];
+  if (first?.type !== "ImportDeclaration") return { problem: "the bundle does not import the runtime first" };
+  const source = first["source"] as Node & { value: unknown };
+  if (source.value !== RUNTIME_SPECIFIER) return { problem: `the bundle imports ${JSON.stringify(source.value)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
+  const imported = new Set<string>();
+  for (const spec of first["specifiers"] as Node[]) {
+    if (spec.type !== "ImportSpecifier") return { problem: "the bundle imports the runtime as a whole; it may import only names of it" };
+    imported.add(runtimeBinding((spec["imported"] as Node)["name"], (spec["local"] as Node)["name"]));
+  }
+  return { imported, skip: 1, start: source.start, end: source.end };
+}
+
+/** `"use strict"; const { name: $name, ... } = require(RUNTIME);` first. */
+function commonjsHead(body: Node[], runtime: string): Head {
+  const [strict, declaration] = body;
+  const directive = strict?.type === "ExpressionStatement" ? (strict["expression"] as Node) : undefined;
+  if (directive?.type !== "Literal" || directive["value"] !== "use strict") return { problem: "the program is not strict" };
+  const declarator = declaration?.type === "VariableDeclaration" && declaration["kind"] === "const" ? (declaration["declarations"] as Node[])[0] : undefined;
+  const init = declarator?.["init"] as Node | undefined;
+  const pattern = declarator?.["id"] as Node | undefined;
+  const argument = init?.type === "CallExpression" ? (init["arguments"] as Node[])[0] : undefined;
+  if (init === undefined || (init["callee"] as Node)["name"] !== "require" || argument?.["value"] !== runtime || pattern?.type !== "ObjectPattern" || (declaration!["declarations"] as Node[]).length !== 1) {
+    return { problem: "the program does not require the runtime first" };
+  }
+  const imported = new Set<string>();
+  for (const property of pattern["properties"] as Node[]) {
+    if (property.type !== "Property" || property["computed"] || (property["value"] as Node).type !== "Identifier") return { problem: "the program requires the runtime in a form the compiler never writes" };
+    imported.add(runtimeBinding((property["key"] as Node)["name"], (property["value"] as Node)["name"]));
+  }
+  return { imported, skip: 2, start: argument!.start, end: argument!.end };
+}
+
+function runtimeBinding(name: unknown, local: unknown): string {
+  if (typeof name !== "string" || !PROGRAM_RUNTIME.has(name)) refuse(`the bundle imports ${JSON.stringify(name)} from the runtime, which compiled code never uses`);
+  if (local !== `$${name}`) refuse("the bundle renames what it imports from the runtime");
+  return local;
+}
+
+const UNARY = new Set(["-", "+", "!", "typeof"]);
+const VARIABLE_KINDS = new Set(["let", "const"]);
+
+class Checker {
+  private readonly scopes: Set<string>[];
+  /** Inside a class's constructor, the only place compiled code writes `this`. */
+  private inConstructor = false;
+
+  constructor(
+    imported: Set<string>,
+    private readonly commonjs: boolean,
+  ) {
+    this.scopes = [imported];
   }
 
-  private declaredIn(statements: Node[]): Set<string> {
+  program(body: Node[]): void {
     const names = new Set<string>();
-    for (const s of statements) {
-      if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") names.add(((s["id"] as Node)["name"]) as string);
-      if (s.type === "VariableDeclaration") for (const d of s["declarations"] as Node[]) this.patternNames(d["id"] as Node, names);
-      if (s.type === "ImportDeclaration") for (const spec of s["specifiers"] as Node[]) names.add((spec["local"] as Node)["name"] as string);
-      if (s.type === "ExportNamedDeclaration" && s["declaration"] != null) {
-        for (const n of this.declaredIn([s["declaration"] as Node])) names.add(n);
+    for (const s of body) this.declare(s, names);
+    this.scopes.push(names);
+    for (const s of body) this.topLevel(s);
+  }
+
+  /** A top-level statement: an export is allowed only here, and only of the names a bundle exports. */
+  private topLevel(s: Node): void {
+    if (s.type === "ImportDeclaration") {
+      const source = (s["source"] as Node)["value"];
+      refuse(source === RUNTIME_SPECIFIER ? "the bundle imports the runtime twice" : `the bundle imports ${JSON.stringify(source)}; a bundle may import only ${RUNTIME_SPECIFIER}`);
+    }
+    if (s.type === "ExportAllDeclaration" || s.type === "ExportDefaultDeclaration") refuse("the bundle exports in a form the compiler never writes");
+    if (s.type === "ExportNamedDeclaration") {
+      if (this.commonjs || s["source"] != null) refuse("the bundle re-exports another module");
+      const declaration = s["declaration"] as Node | null;
+      if (declaration != null) {
+        if (declaration.type !== "VariableDeclaration") refuse("the bundle exports in a form the compiler never writes");
+        for (const d of declaration["declarations"] as Node[]) if (!EXPORTS.has((d["id"] as Node)["name"] as string)) refuse("the bundle exports a name compiled code never exports");
+        return this.node(declaration);
+      }
+      for (const spec of s["specifiers"] as Node[]) {
+        if (spec.type !== "ExportSpecifier" || !EXPORTS.has((spec["exported"] as Node)["name"] as string)) refuse("the bundle exports a name compiled code never exports");
+        this.node(spec["local"] as Node);
+      }
+      return;
+    }
+    if (this.commonjs && s.type === "ExpressionStatement") {
+      // `exports.main = ...;`
+      const e = s["expression"] as Node;
+      const target = e["left"] as Node | undefined;
+      if (e.type === "AssignmentExpression" && target?.type === "MemberExpression" && (target["object"] as Node)["name"] === "exports") {
+        if (target["computed"] || !EXPORTS.has((target["property"] as Node)["name"] as string)) refuse("the program exports a name compiled code never exports");
+        return this.node(e["right"] as Node);
       }
     }
-    return names;
+    this.node(s);
   }
 
-  private patternNames(pattern: Node, into: Set<string>): void {
-    if (pattern.type === "Identifier") into.add(pattern["name"] as string);
-    else if (pattern.type === "RestElement") this.patternNames(pattern["argument"] as Node, into);
-    else if (pattern.type === "ArrayPattern") for (const e of pattern["elements"] as (Node | null)[]) if (e) this.patternNames(e, into);
+  private declare(s: Node, into: Set<string>): void {
+    if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") into.add((s["id"] as Node)["name"] as string);
+    else if (s.type === "VariableDeclaration") for (const d of s["declarations"] as Node[]) this.patternNames(d["id"] as Node, into);
+    else if (s.type === "ExportNamedDeclaration" && s["declaration"] != null) this.declare(s["declaration"] as Node, into);
   }
 
-  private isDeclared(name: string): boolean {
-    return this.scopes.some((s) => s.has(name)) || ALLOWED_GLOBALS.has(name);
+  /** The names a pattern binds; a pattern is a name, `[a, b, ...rest]`, or `...rest`. */
+  private patternNames(p: Node, into: Set<string>): void {
+    if (p.type === "Identifier") into.add(p["name"] as string);
+    else if (p.type === "RestElement") this.patternNames(p["argument"] as Node, into);
+    else if (p.type === "ArrayPattern") for (const e of p["elements"] as (Node | null)[]) e === null ? undefined : this.patternNames(e, into);
+    else refuse(`the bundle binds names with a ${p.type}, which compiled code never does`);
   }
 
-  private statements(statements: Node[]): string | undefined {
-    for (const s of statements) {
-      const problem = this.node(s);
-      if (problem !== undefined) return problem;
-    }
-    return undefined;
-  }
-
-  private withScope(names: Set<string>, read: () => string | undefined): string | undefined {
+  private scoped(names: Set<string>, walk: () => void): void {
     this.scopes.push(names);
     try {
-      return read();
+      walk();
     } finally {
       this.scopes.pop();
     }
   }
 
-  private node(n: Node | null | undefined): string | undefined {
-    if (n == null) return undefined;
-    if (!KNOWN.has(n.type)) return `the bundle holds JavaScript the compiler never writes (${n.type})`;
+  private block(statements: Node[], names = new Set<string>()): void {
+    for (const s of statements) this.declare(s, names);
+    this.scoped(names, () => statements.forEach((s) => this.node(s)));
+  }
+
+  /** Whether a name here is the runtime's import, not a declaration of the bundle's that hides it. */
+  private isImport(name: string): boolean {
+    for (let i = this.scopes.length - 1; i > 0; i--) if (this.scopes[i]!.has(name)) return false;
+    return this.scopes[0]!.has(name);
+  }
+
+  private reference(name: string): void {
+    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.has(name)) return;
+    if (!ALLOWED_GLOBALS.has(name)) refuse(`the bundle names the global \`${name}\`, which compiled code never uses`);
+  }
+
+  private function(n: Node): void {
+    if (n["generator"]) refuse("the bundle holds a generator, which compiled code never has");
+    const names = new Set<string>();
+    for (const p of n["params"] as Node[]) this.patternNames(p, names);
+    const body = n["body"] as Node;
+    this.scoped(names, () => (body.type === "BlockStatement" ? this.block(body["body"] as Node[]) : this.node(body)));
+  }
+
+  private all(nodes: unknown): void {
+    for (const n of nodes as (Node | null)[]) if (n !== null) this.node(n);
+  }
+
+  /** Every node: its type must be one compiled code has, and each of its children is checked. */
+  private node(n: Node | null | undefined): void {
+    if (n == null) return;
     switch (n.type) {
-      case "Identifier": {
-        const name = n["name"] as string;
-        return this.isDeclared(name) ? undefined : `the bundle names the global \`${name}\`, which compiled code never uses`;
+      case "Identifier":
+        return this.reference(n["name"] as string);
+      case "Literal": {
+        const value = n["value"];
+        if (n["regex"] !== undefined || n["bigint"] !== undefined || (value !== null && !["string", "number", "boolean"].includes(typeof value))) refuse("the bundle holds a literal compiled code never writes");
+        return;
       }
-      case "MetaProperty":
-        // Only `import.meta.url`, which the entry passes to the runtime.
-        return (n["meta"] as Node)["name"] === "import" ? undefined : "the bundle uses `new.target`";
-      case "MemberExpression":
-        return this.node(n["object"] as Node) ?? (n["computed"] ? this.node(n["property"] as Node) : undefined);
-      case "Property":
-        return (n["computed"] ? this.node(n["key"] as Node) : undefined) ?? this.node(n["value"] as Node);
-      case "MethodDefinition":
-        return this.node(n["value"] as Node);
-      case "ImportDeclaration":
-      case "ExportSpecifier":
-        return undefined;
-      case "ExportNamedDeclaration":
-        return this.node(n["declaration"] as Node);
-      case "VariableDeclarator":
-        return this.node(n["init"] as Node);
+      case "TemplateLiteral":
+        return this.all(n["expressions"]);
       case "FunctionDeclaration":
       case "FunctionExpression":
-      case "ArrowFunctionExpression": {
-        const names = new Set<string>();
-        for (const p of n["params"] as Node[]) this.patternNames(p, names);
-        const body = n["body"] as Node;
-        return this.withScope(names, () => (body.type === "BlockStatement" ? this.block(body) : this.node(body)));
-      }
+      case "ArrowFunctionExpression":
+        return this.function(n);
       case "ClassDeclaration":
-        return this.node(n["body"] as Node);
+        return this.classDeclaration(n);
+      case "VariableDeclaration":
+        if (!VARIABLE_KINDS.has(n["kind"] as string)) refuse("the bundle declares a `var`, which compiled code never does");
+        for (const d of n["declarations"] as Node[]) this.node(d["init"] as Node | null);
+        return;
       case "BlockStatement":
-        return this.block(n);
-      case "CatchClause": {
-        const names = new Set<string>();
-        if (n["param"]) this.patternNames(n["param"] as Node, names);
-        return this.withScope(names, () => this.block(n["body"] as Node));
-      }
+        return this.block(n["body"] as Node[]);
+      case "ExpressionStatement":
+        return this.node(n["expression"] as Node);
+      case "ReturnStatement":
+      case "ThrowStatement":
+      case "AwaitExpression":
+      case "SpreadElement":
+        return this.node(n["argument"] as Node | null);
+      case "IfStatement":
+      case "ConditionalExpression":
+        return this.all([n["test"], n["consequent"], n["alternate"]]);
+      case "WhileStatement":
+        return this.all([n["test"], n["body"]]);
       case "ForStatement": {
         const names = new Set<string>();
         const init = n["init"] as Node | null;
-        if (init?.type === "VariableDeclaration") for (const d of init["declarations"] as Node[]) this.patternNames(d["id"] as Node, names);
-        return this.withScope(names, () => this.node(init) ?? this.node(n["test"] as Node) ?? this.node(n["update"] as Node) ?? this.node(n["body"] as Node));
+        if (init?.type === "VariableDeclaration") this.declare(init, names);
+        return this.scoped(names, () => this.all([init, n["test"], n["update"], n["body"]]));
       }
-      case "RestElement":
-        return undefined;
       case "ForOfStatement": {
-        const names = new Set<string>();
+        if (n["await"]) refuse("the bundle holds `for await`, which compiled code never has");
         const left = n["left"] as Node;
-        if (left.type === "VariableDeclaration") for (const d of left["declarations"] as Node[]) this.patternNames(d["id"] as Node, names);
-        return this.node(n["right"] as Node) ?? this.withScope(names, () => this.node(n["body"] as Node));
+        if (left.type !== "VariableDeclaration" || !VARIABLE_KINDS.has(left["kind"] as string)) refuse("the bundle holds a loop over a target compiled code never writes");
+        this.node(n["right"] as Node);
+        const names = new Set<string>();
+        this.declare(left, names);
+        return this.scoped(names, () => this.node(n["body"] as Node));
       }
+      case "BreakStatement":
+      case "ContinueStatement":
+        if (n["label"] != null) refuse("the bundle holds a label, which compiled code never has");
+        return;
+      case "TryStatement":
+        return this.all([n["block"], n["handler"], n["finalizer"]]);
+      case "CatchClause": {
+        const names = new Set<string>();
+        if (n["param"] != null) this.patternNames(n["param"] as Node, names);
+        return this.scoped(names, () => this.block((n["body"] as Node)["body"] as Node[]));
+      }
+      case "CallExpression":
+      case "NewExpression":
+        if (n["optional"]) refuse("the bundle holds an optional call, which compiled code never has");
+        this.node(n["callee"] as Node);
+        return this.all(n["arguments"]);
+      case "MemberExpression":
+        return this.member(n);
+      case "AssignmentExpression": {
+        const left = n["left"] as Node;
+        if (left.type !== "Identifier" && left.type !== "MemberExpression") refuse("the bundle assigns to a pattern, which compiled code never does");
+        return this.all([left, n["right"]]);
+      }
+      case "BinaryExpression":
+      case "LogicalExpression":
+        return this.all([n["left"], n["right"]]);
+      case "UnaryExpression":
+        if (!UNARY.has(n["operator"] as string)) refuse(`the bundle uses \`${String(n["operator"])}\`, which compiled code never does`);
+        return this.node(n["argument"] as Node);
+      case "UpdateExpression": {
+        const argument = n["argument"] as Node;
+        if (argument.type !== "Identifier" && argument.type !== "MemberExpression") refuse("the bundle updates something compiled code never updates");
+        return this.node(argument);
+      }
+      case "SequenceExpression":
+        return this.all(n["expressions"]);
+      case "ArrayExpression":
+        return this.all(n["elements"]);
+      case "ObjectExpression":
+        for (const p of n["properties"] as Node[]) this.property(p);
+        return;
+      case "ThisExpression":
+        if (!this.inConstructor) refuse("the bundle uses `this` outside a record's constructor");
+        return;
+      case "MetaProperty":
+        refuse("the bundle uses `import.meta` or `new.target` where compiled code never does");
+      // falls through: refuse never returns
       default:
-        return this.children(n);
+        refuse(`the bundle holds JavaScript the compiler never writes (${n.type})`);
     }
   }
 
-  private block(n: Node): string | undefined {
-    const body = n["body"] as Node[];
-    return this.withScope(this.declaredIn(body), () => this.statements(body));
+  /** `a.name` with a name of the shape compiled code gives properties, `a[0]`, or `import.meta.url`. */
+  private member(n: Node): void {
+    if (n["optional"]) refuse("the bundle holds an optional member, which compiled code never has");
+    const object = n["object"] as Node;
+    const property = n["property"] as Node;
+    if (n["computed"]) {
+      if (property.type !== "Literal" || typeof property["value"] !== "number") refuse("the bundle reads a property by a computed name, which compiled code never does");
+      return this.node(object);
+    }
+    const name = property["name"] as string;
+    if (object.type === "MetaProperty") {
+      if ((object["meta"] as Node)["name"] !== "import" || name !== "url") refuse("the bundle uses `import.meta` where compiled code never does");
+      return;
+    }
+    // A library function (`$foreign.call`): the namespace of a library module holds its functions and nothing else.
+    const library = object.type === "Identifier" && LIBRARY_NAMESPACES.has((object["name"] as string).slice(1)) && this.isImport(object["name"] as string);
+    if (!(library ? isLibraryFunctionName(name) : isEmittedPropertyName(name))) refuse(`the bundle reads the property \`${name}\`, which compiled code never reads`);
+    this.node(object);
   }
 
-  private children(n: Node): string | undefined {
-    for (const [key, value] of Object.entries(n)) {
-      if (key === "type" || key === "start" || key === "end" || key === "loc" || key === "range") continue;
-      if (Array.isArray(value)) {
-        for (const v of value) if (v && typeof v === "object" && "type" in v) {
-          const problem = this.node(v as Node);
-          if (problem !== undefined) return problem;
-        }
-      } else if (value && typeof value === "object" && "type" in value) {
-        const problem = this.node(value as Node);
-        if (problem !== undefined) return problem;
+  private property(p: Node): void {
+    if (p.type !== "Property" || p["kind"] !== "init" || p["method"] || p["computed"] || p["shorthand"]) refuse("the bundle holds an object member compiled code never writes");
+    const key = p["key"] as Node;
+    const name = key.type === "Identifier" ? key["name"] : key["value"];
+    if (typeof name !== "string" || !isEmittedPropertyName(name)) refuse(`the bundle makes an object with the key ${JSON.stringify(name)}, which compiled code never makes`);
+    this.node(p["value"] as Node);
+  }
+
+  /** `class X { constructor(f_a, f_b) { this.a = f_a; ... } }`, with no heritage. */
+  private classDeclaration(n: Node): void {
+    if (n["superClass"] != null) refuse("the bundle holds a class that extends another, which compiled code never has");
+    for (const member of (n["body"] as Node)["body"] as Node[]) {
+      const key = member["key"] as Node;
+      if (member.type !== "MethodDefinition" || member["kind"] !== "constructor" || member["static"] || member["computed"] || key["name"] !== "constructor") {
+        refuse("the bundle holds a class member other than a constructor");
+      }
+      this.inConstructor = true;
+      try {
+        this.function(member["value"] as Node);
+      } finally {
+        this.inConstructor = false;
       }
     }
-    return undefined;
   }
 }

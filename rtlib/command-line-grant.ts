@@ -4,7 +4,7 @@
 // than one main declares for the same capability and unit, is refused.
 
 import { covers, type Need } from "./capabilities.js";
-import { Grant, rootGrant, type BudgetUnit, type GrantItem } from "./grants.js";
+import { budgetsOf, Grant, rootGrant, type BudgetUnit, type GrantItem } from "./grants.js";
 
 const UNITS = new Set(["second", "minute", "hour", "day", "run"]);
 
@@ -26,7 +26,7 @@ export function narrowByCommandLine(items: readonly GrantItem[], allowHosts: rea
     // A grant of its own around main's: only these hosts, everything else as main has it.
     const kept = items.filter((item) => !(item.path[0] === "network" && (item.path.length === 1 || item.path[1] === "http")));
     const socket = items.some((item) => item.path.length === 1 && item.path[0] === "network") ? [{ path: ["network", "socket"] }] : [];
-    grant = new Grant([...allowHosts.map((host) => ({ path: ["network", "http"], scope: host })), ...kept, ...socket], root, "the command line", root.budgets);
+    grant = new Grant([...allowHosts.map((host) => ({ path: ["network", "http"], scope: host })), ...kept, ...socket], root, "the command line", budgetsOf(root));
   }
   for (const flag of atMost) {
     const m = /^(.+)=(\d+)\/([a-z]+)$/.exec(flag);
@@ -43,7 +43,7 @@ export function narrowByCommandLine(items: readonly GrantItem[], allowHosts: rea
     if (looser !== undefined) {
       return { ok: false, message: `--at-most ${flag} would widen main's budget of ${looser.budget!.count} per ${unit}; it can only tighten` };
     }
-    root.budgets.declare({ ...need }, { count, unit });
+    budgetsOf(root).declare({ ...need }, { count, unit });
   }
   return { ok: true, grant };
 }

@@ -6,7 +6,7 @@
 // (recording and narration).
 
 import { Crash, Failure } from "./errors.js";
-import { needText, refusing, type Grant } from "./grants.js";
+import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
 import type { Need } from "./capabilities.js";
 import { checkCancelled, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -55,8 +55,8 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
       `${primitive.name.replace(/^std\./, "")} needs ${needText(primitive.need)}, which the needs of ${refused.owner} do not allow`,
     );
   }
-  if (grant !== undefined) {
-    const budget = grant.budgets.take(primitive.need);
+  if (grant !== undefined) { // refusing() has proved it a Grant
+    const budget = budgetsOf(grant).take(primitive.need);
     if (!budget.ok) {
       if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
       throw new Crash("E-RT-BUDGET", `${primitive.name.replace(/^std\./, "")} is over the budget ${budget.budget}`);

@@ -12,20 +12,54 @@ export interface GrantItem extends Need {
   readonly guard?: { readonly sinks: readonly Need[] };
 }
 
+/**
+ * A grant: what a function may use, inside its caller's. Compiled code holds
+ * grants and passes them on, and must never make or change one (spec/security.md):
+ * a grant is frozen with frozen copies of its items, and its budgets are kept
+ * where compiled code cannot reach them (budgetsOf).
+ */
 export class Grant {
+  readonly items: readonly GrantItem[];
   constructor(
-    readonly items: readonly GrantItem[],
+    items: readonly GrantItem[],
     readonly parent: Grant | undefined,
     /** Whose needs these are, for messages: `main`, `fetch`, "this test". */
     readonly owner: string,
     /** The budgets of the run, shared by every grant of it. */
-    readonly budgets: Budgets,
-  ) {}
+    budgets: Budgets,
+  ) {
+    this.items = Object.freeze(items.map(frozenItem));
+    BUDGETS.set(this, budgets);
+    Object.freeze(this);
+  }
 }
 
-/** The grant a function's needs make inside the grant of its caller. */
+const BUDGETS = new WeakMap<Grant, Budgets>();
+
+/** The budgets of the run a grant belongs to. */
+export function budgetsOf(grant: Grant): Budgets {
+  return BUDGETS.get(grant)!;
+}
+
+function frozenItem(item: GrantItem): GrantItem {
+  const need: GrantItem = {
+    path: Object.freeze([...item.path]),
+    ...(item.scope === undefined ? {} : { scope: item.scope }),
+    ...(item.budget === undefined ? {} : { budget: Object.freeze({ ...item.budget }) }),
+    ...(item.guard === undefined ? {} : { guard: Object.freeze({ sinks: Object.freeze(item.guard.sinks.map((s) => Object.freeze({ path: Object.freeze([...s.path]), ...(s.scope === undefined ? {} : { scope: s.scope }) }))) }) }),
+  };
+  return Object.freeze(need);
+}
+
+/**
+ * The grant a function's needs make inside the grant of its caller. Without a
+ * caller's grant (a function value made where there was none), it is inside
+ * the empty grant: needs narrow what a caller was given, and never make
+ * authority of their own.
+ */
 export function narrow(parent: Grant | undefined, needs: readonly Need[], owner: string): Grant {
-  return new Grant(needs, parent, owner, parent?.budgets ?? new Budgets());
+  if (!(parent instanceof Grant)) parent = new Grant([], undefined, "this program", new Budgets());
+  return new Grant(needs, parent, owner, budgetsOf(parent));
 }
 
 export function rootGrant(items: readonly GrantItem[], owner: string, budgets = new Budgets()): Grant {
@@ -40,7 +74,8 @@ export function rootGrant(items: readonly GrantItem[], owner: string, budgets = 
  * scope of the call (the host of the URL, the path of the file).
  */
 export function refusing(grant: Grant | undefined, need: Need): Grant | undefined {
-  if (grant === undefined) return new Grant([], undefined, "this program", new Budgets());
+  // No grant, or something that is not one (compiled code cannot make a Grant): nothing is allowed.
+  if (!(grant instanceof Grant)) return new Grant([], undefined, "this program", new Budgets());
   for (let g: Grant | undefined = grant; g !== undefined; g = g.parent) {
     if (!g.items.some((item) => covers(item, need))) return g;
   }

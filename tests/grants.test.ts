@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { narrowByCommandLine } from "../rtlib/command-line-grant.js";
-import { Budgets, narrow, refusing, rootGrant, type GrantItem } from "../rtlib/grants.js";
+import { Budgets, budgetsOf, narrow, refusing, rootGrant, type GrantItem } from "../rtlib/grants.js";
 import { ROOT } from "./golden.js";
 
 const http = (scope?: string) => ({ path: ["network", "http"], ...(scope ? { scope } : {}) });
@@ -80,8 +80,8 @@ test("the command line narrows the grant and refuses to widen it", () => {
   const tight = narrowByCommandLine(items, [], ['network.http("api.example.com")=1/run']);
   assert.ok(tight.ok);
   if (tight.ok) {
-    assert.ok(tight.grant.budgets.take(http("api.example.com")).ok);
-    assert.equal(tight.grant.budgets.take(http("api.example.com")).ok, false);
+    assert.ok(budgetsOf(tight.grant).take(http("api.example.com")).ok);
+    assert.equal(budgetsOf(tight.grant).take(http("api.example.com")).ok, false);
   }
 });
 

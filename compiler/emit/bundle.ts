@@ -10,6 +10,7 @@ import type { Program } from "../check/checked.js";
 import { grantValue, lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
 import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
+import { freeNames } from "./free-names.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 
 // @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
@@ -53,17 +54,31 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
   if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
   const commonjs = options.format === "commonjs";
+  const footerStatements = commonjs ? commonjsExports(program, options) : footer(program, options);
+  assertNoFreeNames([...lowered.flatMap((m) => [...m.types, ...m.code]), ...footerStatements], runtime, commonjs);
   const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
     ...lowered.map((m) => printMapped(m.types, m, sources)),
     ...lowered.map((m) => printMapped(m.code, m, sources)),
-    { code: printPlain(t.program(commonjs ? commonjsExports(program, options) : footer(program, options))), mappings: [] },
+    { code: printPlain(t.program(footerStatements)), mappings: [] },
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
   const code = bundle.toString() + "\n";
   return { code, map: composeMap(chunks, options.file) };
+}
+
+/**
+ * Every name the bundle uses is declared in it or imported from the runtime
+ * (spec/security.md): checked before printing, so that no Renyi program can
+ * reach a JavaScript global, whatever the lowering did.
+ */
+function assertNoFreeNames(statements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): void {
+  const outer = new Set([...runtime].map((n) => `$${n}`));
+  if (commonjs) outer.add("exports");
+  const free = freeNames(statements, outer);
+  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
 }
 
 function runtimeImport(names: string[], specifier: string): t.Statement {

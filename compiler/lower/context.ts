@@ -6,6 +6,7 @@ import * as t from "./js.js";
 import type { SourceFile, Span } from "../source.js";
 import type { Local } from "../check/checked.js";
 import { hoistedName, localName } from "./names.js";
+import { PROGRAM_RUNTIME } from "./runtime-names.js";
 
 export class Lowerer {
   /** Where lowered statements go; expressions that need statements put them here first. */
@@ -62,6 +63,7 @@ export class Lowerer {
   }
 
   rt(name: string): t.Identifier {
+    if (!PROGRAM_RUNTIME.has(name)) throw new Error(`internal: compiled code may not import the runtime's \`${name}\``);
     this.runtime.add(name);
     return t.identifier(`$${name}`);
   }

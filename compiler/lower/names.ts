@@ -32,7 +32,22 @@ export function localName(name: string): string {
 const SPECIAL_PROPERTIES = new Set([
   "__proto__", "constructor", "prototype", "then", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf",
   "propertyIsEnumerable", "toLocaleString", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
+  // A function's own: what would reach its caller, or call it with another `this`.
+  "caller", "callee", "arguments", "apply", "call", "bind", "toJSON",
 ]);
+
+/** A name of the shape the compiler gives record fields and library functions; the bundle validator allows no other. */
+const PROPERTY_SHAPE = /^[A-Za-z_][A-Za-z0-9_]*\$?$/;
+
+/** A function of a library module's namespace (`$foreign.call`): any name of the shape; a namespace holds nothing else. */
+export function isLibraryFunctionName(name: string): boolean {
+  return PROPERTY_SHAPE.test(name) && name !== "__proto__" && name !== "constructor" && name !== "prototype";
+}
+
+/** Whether compiled code may read or make a property of this name (spec/security.md). */
+export function isEmittedPropertyName(name: string): boolean {
+  return PROPERTY_SHAPE.test(name) && !SPECIAL_PROPERTIES.has(name);
+}
 
 export function propertyName(name: string): string {
   return SPECIAL_PROPERTIES.has(name) ? `${name}$` : name;

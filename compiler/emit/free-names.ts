@@ -1,0 +1,157 @@
+// The names a lowered program uses without declaring them. A bundle may use no
+// name but its own declarations, the runtime's imports and a few of
+// JavaScript's (ALLOWED_GLOBALS): a Renyi program must never reach a global
+// such as `require` or `process`. Checked on the lowered tree before it is
+// printed; a free name is a fault of the compiler's, reported as one, never run.
+
+import { createRequire } from "node:module";
+import type * as T from "@babel/types";
+
+/** The globals compiled code uses. The bundle validator allows the same ones. */
+export const ALLOWED_GLOBALS: ReadonlySet<string> = new Set(["undefined", "JSON", "Math", "Promise", "Array"]);
+
+// Which fields of each node type hold children, from @babel/types (required, for the reason lower/js.ts gives).
+const VISITOR_KEYS = (createRequire(import.meta.url)("@babel/types") as typeof T).VISITOR_KEYS;
+
+type AnyNode = T.Node & Record<string, unknown>;
+
+/** Every name `statements` use that nothing around them declares, with `outer` declared around them; in order of use, once each. */
+export function freeNames(statements: readonly T.Statement[], outer: ReadonlySet<string>): string[] {
+  const walker = new Walker(outer);
+  walker.block(statements);
+  return [...walker.free];
+}
+
+class Walker {
+  readonly free = new Set<string>();
+  private readonly scopes: Set<string>[];
+
+  constructor(outer: ReadonlySet<string>) {
+    this.scopes = [new Set(outer)];
+  }
+
+  block(statements: readonly T.Statement[], names = new Set<string>()): void {
+    for (const s of statements) declaredBy(s, names);
+    this.scoped(names, () => statements.forEach((s) => this.node(s)));
+  }
+
+  private scoped(names: Set<string>, walk: () => void): void {
+    this.scopes.push(names);
+    try {
+      walk();
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  private reference(name: string): void {
+    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.has(name)) return;
+    if (!ALLOWED_GLOBALS.has(name)) this.free.add(name);
+  }
+
+  private node(n: T.Node | null | undefined): void {
+    if (n == null) return;
+    switch (n.type) {
+      case "Identifier":
+        return this.reference(n.name);
+      case "MemberExpression":
+        this.node(n.object);
+        if (n.computed) this.node(n.property);
+        return;
+      case "ObjectProperty":
+        if (n.computed) this.node(n.key);
+        return this.node(n.value);
+      case "ClassMethod":
+        if (n.computed) this.node(n.key);
+        return this.function(n.params, n.body);
+      case "FunctionDeclaration":
+      case "FunctionExpression":
+      case "ArrowFunctionExpression":
+        return this.function(n.params, n.body);
+      case "BlockStatement":
+        return this.block(n.body);
+      case "ClassDeclaration":
+        this.node(n.superClass);
+        return this.node(n.body);
+      case "VariableDeclaration":
+        for (const d of n.declarations) {
+          this.patternDefaults(d.id);
+          this.node(d.init);
+        }
+        return;
+      case "CatchClause": {
+        const names = new Set<string>();
+        if (n.param) patternNames(n.param, names);
+        return this.scoped(names, () => this.block(n.body.body));
+      }
+      case "ForStatement": {
+        const names = new Set<string>();
+        if (n.init?.type === "VariableDeclaration") declaredBy(n.init, names);
+        return this.scoped(names, () => [n.init, n.test, n.update, n.body].forEach((c) => this.node(c)));
+      }
+      case "ForOfStatement": {
+        this.node(n.right);
+        const names = new Set<string>();
+        if (n.left.type === "VariableDeclaration") declaredBy(n.left, names);
+        else this.node(n.left);
+        return this.scoped(names, () => this.node(n.body));
+      }
+      case "ImportDeclaration":
+      case "MetaProperty":
+        return;
+      case "ExportNamedDeclaration":
+        if (n.declaration) return this.node(n.declaration);
+        for (const s of n.specifiers) if (s.type === "ExportSpecifier") this.node(s.local);
+        return;
+      default:
+        return this.children(n);
+    }
+  }
+
+  private function(params: readonly T.Node[], body: T.Node): void {
+    const names = new Set<string>();
+    for (const p of params) patternNames(p, names);
+    this.scoped(names, () => {
+      for (const p of params) this.patternDefaults(p);
+      if (body.type === "BlockStatement") this.block(body.body);
+      else this.node(body);
+    });
+  }
+
+  /** What a pattern reads: its defaults and computed keys (the names it binds are declared where it is). */
+  private patternDefaults(p: T.Node): void {
+    if (p.type === "Identifier") return;
+    if (p.type === "AssignmentPattern") {
+      this.patternDefaults(p.left);
+      return this.node(p.right);
+    }
+    if (p.type === "RestElement") return this.patternDefaults(p.argument);
+    if (p.type === "ArrayPattern") return p.elements.forEach((e) => e && this.patternDefaults(e));
+    // Any other pattern is walked as a whole, so that nothing in it goes unseen.
+    this.children(p);
+  }
+
+  private children(n: T.Node): void {
+    for (const key of VISITOR_KEYS[n.type] ?? []) {
+      const value = (n as AnyNode)[key];
+      if (Array.isArray(value)) for (const v of value) this.node(v as T.Node | null);
+      else this.node(value as T.Node | null);
+    }
+  }
+}
+
+/** The names a statement declares in the block around it. */
+function declaredBy(s: T.Node, into: Set<string>): void {
+  if ((s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") && s.id) into.add(s.id.name);
+  else if (s.type === "VariableDeclaration") for (const d of s.declarations) patternNames(d.id, into);
+  else if (s.type === "ImportDeclaration") for (const spec of s.specifiers) into.add(spec.local.name);
+  else if (s.type === "ExportNamedDeclaration" && s.declaration) declaredBy(s.declaration, into);
+}
+
+function patternNames(p: T.Node, into: Set<string>): void {
+  if (p.type === "Identifier") into.add(p.name);
+  else if (p.type === "RestElement") patternNames(p.argument, into);
+  else if (p.type === "AssignmentPattern") patternNames(p.left, into);
+  else if (p.type === "ArrayPattern") for (const e of p.elements) if (e) patternNames(e, into);
+  else if ((p as T.Node).type === "ObjectPattern") for (const prop of (p as unknown as T.ObjectPattern).properties) patternNames(prop.type === "RestElement" ? prop : (prop.value as T.Node), into);
+}

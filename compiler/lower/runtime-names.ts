@@ -1,0 +1,32 @@
+// The runtime's names compiled code may import, declared once: the lowering
+// uses no other (Lowerer.rt refuses one), and the bundle validator refuses a
+// bundle that imports any other. The runtime exports more (the grant a run
+// starts with, its limits, its budgets): those are the host's, and a bundle
+// that could import them could make itself any grant.
+
+const LIBRARY_MODULES = ["console", "time", "random", "environment", "filesystem", "http", "database", "process", "foreign", "server", "text", "list", "map", "sets", "math", "optional", "json"];
+
+export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
+  // limits
+  "S", "slow", "tooDeep", "resume",
+  // failures and crashes
+  "Failure", "crash", "checkFailed",
+  // arithmetic
+  "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
+  // values
+  "equals", "compare", "toText", "floatText", "encodeJson", "decodeJson", "describe",
+  "NONE", "Some", "PRELUDE_RECORDS", "PRELUDE_VARIANTS", "Pair", "RMap",
+  "concat", "appendInPlace", "pushInPlace", "rangeInclusive",
+  "query", "groupBy", "sortRows", "mapConcurrent", "distinct",
+  // shapes
+  "INT", "FLOAT", "TEXT", "BOOL", "NOTHING", "BYTES", "JSON_SHAPE", "DYNAMIC", "FUNCTION",
+  "shapeList", "shapeSet", "shapeMap", "shapePair", "shapeRecord", "shapeVariant", "shapeParam",
+  // grants: only narrowing one the program was given
+  "narrow",
+  // `node NAME.mjs`
+  "runIfMain",
+  ...LIBRARY_MODULES,
+]);
+
+/** The runtime's namespaces of library functions (`$list.map`). */
+export const LIBRARY_NAMESPACES: ReadonlySet<string> = new Set(LIBRARY_MODULES);
