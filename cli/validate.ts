@@ -8,8 +8,7 @@
 
 import { createHash } from "node:crypto";
 import { parse } from "acorn";
-import { ALLOWED_GLOBALS } from "../compiler/emit/free-names.js";
-import { isEmittedPropertyName, isLibraryFunctionName } from "../compiler/lower/names.js";
+import { ALLOWED_GLOBALS, isEmittedPropertyName, isLibraryFunctionName } from "../compiler/lower/names.js";
 import { LIBRARY_NAMESPACES, PROGRAM_RUNTIME } from "../compiler/lower/runtime-names.js";
 
 export const RUNTIME_SPECIFIER = "renyi/runtime";

@@ -7,8 +7,7 @@
 import { createRequire } from "node:module";
 import type * as T from "@babel/types";
 
-/** The globals compiled code uses. The bundle validator allows the same ones. */
-export const ALLOWED_GLOBALS: ReadonlySet<string> = new Set(["undefined", "JSON", "Math", "Promise", "Array"]);
+import { ALLOWED_GLOBALS } from "../lower/names.js";
 
 // Which fields of each node type hold children, from @babel/types (required, for the reason lower/js.ts gives).
 const VISITOR_KEYS = (createRequire(import.meta.url)("@babel/types") as typeof T).VISITOR_KEYS;

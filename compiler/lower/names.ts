@@ -5,6 +5,13 @@
 // (`weather$fetch`). That keeps them apart from any local a program declares.
 
 /**
+ * The globals compiled code uses; a bundle may name no other (the compiler's
+ * free-name check and the bundle validator both hold it to these). Each is
+ * RESERVED below, so that no local hides it from the code around it.
+ */
+export const ALLOWED_GLOBALS: ReadonlySet<string> = new Set(["undefined", "JSON", "Math", "Promise", "Array"]);
+
+/**
  * Words a local may not be called in JavaScript's strict mode (ES modules are
  * strict), and names of JavaScript's own that a local must not hide from the
  * code the compiler writes around it. A local of one of these names gets `$`
@@ -17,6 +24,7 @@ const RESERVED = new Set([
   "return", "static", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with",
   "yield", "undefined", "NaN", "Infinity", "Object", "Array", "Promise", "Symbol", "Math", "Number", "String",
   "Boolean", "Error", "JSON", "globalThis", "async", "of", "get", "set", "static",
+  ...ALLOWED_GLOBALS,
 ]);
 
 export function localName(name: string): string {
