@@ -79,7 +79,23 @@ test("a manifest widened while the bundle is unchanged is refused; the grant lin
   assert.equal(restored.stdout, "Hello, Ada!\n");
 });
 
-test("a source map or a source that is not the one built is not used", () => {
+test("every form of grant the compiler writes is read back from the manifest, and the bundle runs with it", () => {
+  const program = join(work, "grants.ry");
+  writeFileSync(
+    program,
+    'public function main()\n  purpose: Print.\n  needs console, network.http("*.example.com") at most 60 per minute, filesystem.write("out") at most 10 per run, ' +
+      'environment("TOKEN") only to network.http("api.example.com") or network.socket(8080), network.socket(8080) at most 1000 per run, process("ls")\n  console.print("granted")\nend\n',
+  );
+  const out = join(work, "grants");
+  assert.equal(run(RENYIC, "build", program, "--out", out).status, 0);
+  const manifest = readJson(join(out, "grants.grant.json"));
+  assert.equal(manifest.grant.length, 6);
+  const ran = run(RENYI, "run", join(out, "grants.mjs"));
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "granted\n");
+});
+
+test("a source map that is not the one built is refused; without one the bundle runs", () => {
   const bundle = built("map");
   writeFileSync(`${bundle}.map`, readFileSync(`${bundle}.map`, "utf8").replace('"hello.ry"', '"other.ry"'));
   assertRefused(run(RENYI, "run", bundle), /source map's hash does not match its manifest/);
