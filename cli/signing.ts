@@ -86,11 +86,14 @@ export function verifyManifest(manifest: Uint8Array, signatureFile: string, trus
   }
   const m = SIGNATURE_LINE.exec(read.bytes.toString("latin1"));
   if (m === null) return { ok: false, problem: `${signatureFile} is not a signature file: one line, \`renyi-signature-v1 ed25519 KEYID SIGNATURE\`` };
-  const key = trusted.find((k) => k.id === m[1]);
-  if (key === undefined) return { ok: false, problem: `the manifest is signed by ${showKey(m[1]!)}, which is not a key --trust names (${names})` };
+  // Every trusted key of that id is tried: two keys whose ids are equal are unlikely, not impossible.
+  const candidates = trusted.filter((k) => k.id === m[1]);
+  if (candidates.length === 0) return { ok: false, problem: `the manifest is signed by ${showKey(m[1]!)}, which is not a key --trust names (${names})` };
   const signature = Buffer.from(m[2]!, "base64");
-  if (signature.length !== 64 || !verify(null, Buffer.concat([Buffer.from(LABEL), manifest]), key.key, signature)) {
-    return { ok: false, problem: `the manifest's signature by ${showKey(key.id)} does not verify: the manifest was changed after it was signed, or the signature is damaged` };
+  const message = Buffer.concat([Buffer.from(LABEL), manifest]);
+  const key = signature.length === 64 ? candidates.find((k) => verify(null, message, k.key, signature)) : undefined;
+  if (key === undefined) {
+    return { ok: false, problem: `the manifest's signature by ${showKey(m[1]!)} does not verify: the manifest was changed after it was signed, or the signature is damaged` };
   }
   return { ok: true, key };
 }
