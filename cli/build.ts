@@ -1,8 +1,11 @@
-// `renyic build FILE.ry --out DIR [--stable]`: the program as one bundle,
-// DIR/NAME.mjs, its source map, and its grant manifest DIR/NAME.grant.json.
-// With --stable the three files are byte-identical for the same sources and
-// toolchain: no times, and every path relative to the entry's folder.
+// `renyic build FILE.ry --out DIR [--stable] [--sign KEY]`: the program as one
+// bundle, DIR/NAME.mjs, its source map, and its grant manifest
+// DIR/NAME.grant.json; with --sign, the manifest's signature DIR/NAME.grant.sig.
+// With --stable the files are byte-identical for the same sources, toolchain and
+// key (Ed25519 signatures are deterministic): no times, and every path relative
+// to the entry's folder.
 
+import { rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { GrantItem } from "../compiler/check/checked.js";
 import { needToText } from "../compiler/check/types.js";
@@ -10,27 +13,21 @@ import { renderText } from "../compiler/diagnostics.js";
 import { SourceFile } from "../compiler/source.js";
 import { makeFolders, writeAtomically } from "./cache.cjs";
 import { EXIT } from "./exit.js";
+import type { Manifest } from "./manifest.js";
 import { loadProgram } from "./program.js";
+import { readPrivateKey, signManifest, showKey } from "./signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
 import { VERSION } from "./version.cjs";
 
-export interface Manifest {
-  program: string;
-  toolchain: string;
-  entry: string;
-  source: string;
-  sources: { module: string; file: string; hash: string }[];
-  /** The hash of everything main reaches: the program's sources, in module order. */
-  code: string;
-  bundle: string;
-  grant: string[];
-  needs: { capability: string; scope?: string | number; budget?: { count: number; unit: string }; guard?: { sinks: string[] } }[];
-  built_at?: string;
-}
-
-export async function buildCommand(file: string, options: { out?: string; stable?: boolean }): Promise<number> {
+export async function buildCommand(file: string, options: { out?: string; stable?: boolean; sign?: string }): Promise<number> {
   if (options.out === undefined) {
     process.stderr.write("error: `renyic build` needs --out DIR: `renyic build program.ry --out dist`\n");
+    return EXIT.refused;
+  }
+  // The key is read first: a build that cannot be signed as asked writes nothing.
+  const signer = options.sign === undefined ? undefined : readPrivateKey(options.sign);
+  if (signer !== undefined && !signer.ok) {
+    process.stderr.write(`error: ${signer.problem}\n`);
     return EXIT.refused;
   }
   const program = loadProgram(file);
@@ -60,20 +57,29 @@ export async function buildCommand(file: string, options: { out?: string; stable
     sources: modules.map((m) => ({ module: m.name, file: m.file, hash: sha256(m.text) })),
     code: sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n")),
     bundle: sha256(code),
+    map: sha256(map),
     grant: main.map(grantText),
     needs: main.map(needEntry),
     ...(options.stable ? {} : { built_at: new Date().toISOString() }),
   };
+  const manifestText = JSON.stringify(manifest, null, 2) + "\n";
   try {
     makeFolders(options.out);
     // Each file whole or not at all; the bundle last, so that a bundle is never beside an older manifest's hash unnoticed.
     writeAtomically(join(options.out, `${name}.mjs.map`), map);
-    writeAtomically(join(options.out, `${name}.grant.json`), JSON.stringify(manifest, null, 2) + "\n");
+    writeAtomically(join(options.out, `${name}.grant.json`), manifestText);
+    // The signature covers the manifest's bytes exactly as written. An unsigned build
+    // takes away an older build's signature, which would otherwise sit beside a
+    // manifest it was not made for.
+    const signature = join(options.out, `${name}.grant.sig`);
+    if (signer === undefined) rmSync(signature, { force: true });
+    else writeAtomically(signature, signManifest(Buffer.from(manifestText, "utf8"), signer.key, signer.id));
     writeAtomically(join(options.out, `${name}.mjs`), code);
   } catch (e) {
     process.stderr.write(`error: I cannot write the bundle into ${options.out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
     return EXIT.refused;
   }
+  if (signer !== undefined) process.stdout.write(`signed ${name}.grant.json with ${showKey(signer.id)}\n`);
   return EXIT.finished;
 }
 

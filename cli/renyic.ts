@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The `renyic` command: builds a program into a bundle and its grant manifest.
+// The `renyic` command: builds a program into a bundle and its grant manifest,
+// signed when asked, and makes the key pairs that sign them.
 
 import { cac } from "cac";
 import { buildCommand } from "./build.js";
 import { EXIT } from "./exit.js";
+import { keygenCommand } from "./keygen.js";
 import { VERSION } from "./version.cjs";
 
 // Output whose reader has gone is dropped, as renyi.cts says.
@@ -16,8 +18,21 @@ cli
   .command("build <file>", "Build a program into DIR/NAME.mjs with its source map and grant manifest")
   .option("--out <dir>", "Where to write the bundle")
   .option("--stable", "Byte-identical output for the same source and toolchain")
-  .action(async (file: string, options: { out?: string; stable?: boolean }) => {
-    process.exitCode = await buildCommand(file, options);
+  .option("--sign <key>", "Sign the manifest with this Ed25519 private key (PEM), into DIR/NAME.grant.sig")
+  .action(async (file: string, options: { out?: string; stable?: boolean; sign?: unknown }) => {
+    if (options.sign !== undefined && typeof options.sign !== "string") {
+      process.stderr.write("error: --sign takes one key file: `renyic build program.ry --out dist --sign release.key`\n");
+      process.exitCode = EXIT.refused;
+      return;
+    }
+    process.exitCode = await buildCommand(file, { ...options, sign: options.sign });
+  });
+
+cli
+  .command("keygen", "Make a key pair for signing manifests: NAME.key (private, mode 0600) and NAME.pub")
+  .option("--out <name>", "The key pair's name, without .key or .pub")
+  .action((options: { out?: string }) => {
+    process.exitCode = keygenCommand(options);
   });
 
 cli.help();

@@ -9,12 +9,12 @@ import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import { moduleOfPrefix } from "../compiler/lower/names.js";
-import { dirname, join } from "node:path";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
+import type { GrantItem } from "../rtlib/grants.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
 export interface RunOptions {
@@ -23,6 +23,8 @@ export interface RunOptions {
   timeoutSeconds: number;
   allowHosts: string[];
   atMost: string[];
+  /** Public key files: a bundle runs only if its manifest is signed by one of them. */
+  trust: string[];
 }
 
 // The runtime as one file (scripts/bundle.mjs): the CommonJS module the
@@ -33,12 +35,16 @@ const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, allowHosts: [], atMost: [] };
-  const repeated: Record<string, "allowHosts" | "atMost"> = { "--allow-host": "allowHosts", "--at-most": "atMost" };
+  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, allowHosts: [], atMost: [], trust: [] };
+  const repeated: Record<string, "allowHosts" | "atMost" | "trust"> = { "--allow-host": "allowHosts", "--at-most": "atMost", "--trust": "trust" };
   const numeric: Record<string, keyof RunOptions> = { "--fuel": "fuel", "--max-depth": "maxDepth", "--timeout": "timeoutSeconds" };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (!arg.startsWith("--")) return { options, file: arg, programArgs: argv.slice(i + 1) };
+    if (!arg.startsWith("--")) {
+      // A signature is a bundle's: a .ry program is compiled here from the source in hand.
+      if (options.trust.length > 0 && !arg.endsWith(".mjs")) return { problem: `--trust checks the signature of a bundle built by renyic build (DIR/NAME.mjs); ${arg} is not one` };
+      return { options, file: arg, programArgs: argv.slice(i + 1) };
+    }
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const list = repeated[name];
     if (list !== undefined) {
@@ -48,7 +54,7 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
       continue;
     }
     const key = numeric[name];
-    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --allow-host HOST and --at-most CAP=N/UNIT, before the file` };
+    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --allow-host HOST, --at-most CAP=N/UNIT and --trust PUBKEY, before the file` };
     const value = inline ?? argv[++i];
     if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) return { problem: `${name} takes a whole number above 0` };
     options[key as "fuel" | "maxDepth" | "timeoutSeconds"] = Number(value);
@@ -68,6 +74,12 @@ Renyi options (before the file):
   --timeout SECONDS        wall time before the run is cancelled (default 1,800)
   --allow-host HOST        only this host for network.http (repeatable; narrows the grant)
   --at-most CAP=N/UNIT     a further budget, such as network.http=60/minute (repeatable)
+  --trust PUBKEY           run the bundle only if its manifest is signed by this Ed25519
+                           public key (PEM, from renyic keygen; repeatable: any of them)
+
+A bundle runs with the grant its manifest shows (NAME.grant.json), and is refused if the
+bundle's own grant differs. Without --trust a signature is not checked: the manifest then
+proves no author, only that bundle and manifest agree.
 
 Exit codes: 0 finished, 1 failed, 2 crashed, 3 refused, 130 cancelled.
 `;
@@ -84,13 +96,13 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(`error: ${parsed.problem}\n`);
     return EXIT.refused;
   }
-  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file) : await compileWithCache(parsed.file);
+  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
     return EXIT.refused;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant);
 }
 
 interface Compiled {
@@ -99,6 +111,8 @@ interface Compiled {
   map: () => SourceMapV3;
   /** The program's sources, made only when a failure or crash shows its line. */
   sources: () => ReadonlyMap<string, SourceFile>;
+  /** A bundle's grant, from its manifest (null: main needs nothing); a .ry program's is its own. */
+  grant?: GrantItem[] | null;
 }
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
@@ -135,57 +149,43 @@ function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
 }
 
 /**
- * A bundle built by `renyic build`, checked before it runs: its bytes must hash
- * to what its manifest says, and it must pass the validator. It then runs from
- * a copy in the cache that imports this toolchain's runtime.
+ * A bundle built by `renyic build`, checked before it runs (spec/runtime.md,
+ * section 7): under --trust, its manifest's signature; the manifest, read
+ * strictly; the bundle's bytes against the manifest's hash; the validator; and
+ * the bundle's own grant against the manifest's, which is the grant it runs
+ * with. It then runs from a copy in the cache that imports this toolchain's runtime.
  */
-async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
+async function validatedBundle(file: string, trust: readonly string[]): Promise<Compiled | NotCompiled> {
   // The validator (and acorn) load only for bundles: a .ry program does not need them.
   const { sha256, validateBundle } = await import("./validate.js");
+  const { checkManifest, compareGrants, readBundleCode, readBundleMap, readBundleSources } = await import("./bundle-check.js");
   const refuse = (message: string) => ({ diagnostics: [error("E-RT-REFUSED", { file, start: 0, end: 0 }, message)], sources: new Map<string, SourceFile>() });
-  let code: string;
-  let manifest: { bundle?: string; sources?: { file: string }[] };
-  try {
-    code = readFileSync(file, "utf8");
-  } catch {
-    return refuse(`I cannot read the bundle ${file}`);
-  }
-  const manifestPath = file.replace(/\.mjs$/, ".grant.json");
-  try {
-    manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as typeof manifest;
-  } catch {
-    return refuse(`the bundle has no readable grant manifest at ${manifestPath}; build it with renyic build`);
-  }
+  const checked = await checkManifest(file, trust);
+  if (!checked.ok) return refuse(checked.problem);
+  const { manifest, grant } = checked;
+  const read = readBundleCode(file);
+  if (!read.ok) return refuse(read.problem);
+  const code = read.code;
   if (manifest.bundle !== sha256(code)) return refuse(`the bundle's hash does not match its manifest: ${file} was changed after it was built`);
   const validation = validateBundle(code);
   if (!validation.ok) return refuse(`the bundle was refused: ${validation.problem}`);
+  const own = compareGrants(code, grant);
+  if (!own.ok) return refuse(own.problem);
+  const map = readBundleMap(file, manifest);
+  if (!map.ok) return refuse(map.problem);
   const runnable = code.slice(0, validation.importStart) + JSON.stringify(RUNTIME_URL) + code.slice(validation.importEnd);
   const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
-  let map: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
-  try {
-    map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapV3;
-  } catch {
-    // Without its map a crash is reported without a .ry position.
-  }
-  const path = writeCached(key, ".mjs", runnable, JSON.stringify(map));
-  const loadedMap = map;
-  const sources = new Map<string, SourceFile>();
-  for (const source of manifest.sources ?? []) {
-    try {
-      const text = readFileSync(join(dirname(file), source.file), "utf8");
-      sources.set(source.file, new SourceFile(source.file, text));
-    } catch {
-      // The sources are only needed to show the line of a crash.
-    }
-  }
-  return { path, map: () => loadedMap, sources: () => sources };
+  const path = writeCached(key, ".mjs", runnable, JSON.stringify(map.map));
+  const loadedMap = map.map;
+  let sources: Map<string, SourceFile> | undefined;
+  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
-  const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost };
+  const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost, ...(grant !== undefined ? { grant } : {}) };
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
   // the terminal's input is piped into when the program first reads (InputRequest).

@@ -33,6 +33,12 @@ export interface WorkerInput {
   readonly maxDepth: number;
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
+  /**
+   * A bundle's grant, from its manifest, which renyi run has compared with the
+   * bundle's own (null: main needs nothing). Absent for a program renyi run
+   * compiled itself, whose own grant is its source's.
+   */
+  readonly grant?: GrantItem[] | null;
 }
 
 export type WorkerOutcome =
@@ -56,7 +62,7 @@ async function run(input: WorkerInput): Promise<WorkerOutcome> {
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
   if (!args.ok) return { outcome: "refused", message: args.message };
-  const items = program.mainGrant ?? null;
+  const items = input.grant !== undefined ? input.grant : (program.mainGrant ?? null);
   const python = items?.find((item) => item.path[0] === "python");
   if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
   const grant = runtime.narrowByCommandLine(items ?? [], input.allowHosts, input.atMost);

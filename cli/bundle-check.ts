@@ -1,0 +1,127 @@
+// The checks `renyi run DIR/NAME.mjs` makes on a bundle's files before the
+// validator and after it (spec/runtime.md, section 7): the manifest, signed when
+// --trust asks for it and read strictly; the bundle's bytes; the bundle's own
+// grant against the manifest's; the source map and the sources a crash report
+// shows, each against its hash. Every file is read as hostile: bounded, and
+// only if it is a regular file.
+
+import { dirname, join } from "node:path";
+import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
+import { SourceFile } from "../compiler/source.js";
+import type { GrantItem } from "../rtlib/grants.js";
+import { readBounded } from "./bounded-read.js";
+import { bundleGrant } from "./bundle-grant.js";
+import { canonical, grantText, MANIFEST_LIMIT, readManifest, type Manifest } from "./manifest.js";
+import { readPublicKey, verifyManifest, type TrustedKey } from "./signing.js";
+import { sha256 } from "./validate.js";
+
+/** A bundle larger than this is refused unread; the largest example's is under 100 KB. */
+const BUNDLE_LIMIT = 64 << 20;
+const MAP_LIMIT = 128 << 20;
+const SOURCE_LIMIT = 16 << 20;
+
+type Checked<T> = ({ ok: true } & T) | { ok: false; problem: string };
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The manifest beside the bundle, with the grant the run is to have. */
+export function checkManifest(file: string, trust: readonly string[]): Checked<{ manifest: Manifest; grant: GrantItem[] | null }> {
+  const keys: TrustedKey[] = [];
+  for (const path of trust) {
+    const key = readPublicKey(path);
+    if (!key.ok) return key;
+    keys.push(key.key);
+  }
+  const manifestPath = file.replace(/\.mjs$/, ".grant.json");
+  const read = readBounded(manifestPath, MANIFEST_LIMIT);
+  if (!read.ok) {
+    return { ok: false, problem: read.missing ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build` : `I cannot read the grant manifest ${manifestPath}: ${read.problem}` };
+  }
+  if (keys.length > 0) {
+    const signed = verifyManifest(read.bytes, file.replace(/\.mjs$/, ".grant.sig"), keys);
+    if (!signed.ok) return signed;
+  }
+  const manifest = readManifest(read.bytes);
+  if (!manifest.ok) return manifest;
+  return { ok: true, manifest: manifest.manifest, grant: manifest.grant };
+}
+
+export function readBundleCode(file: string): Checked<{ code: string }> {
+  const read = readBounded(file, BUNDLE_LIMIT);
+  if (!read.ok) return { ok: false, problem: `I cannot read the bundle ${file}: ${read.problem}` };
+  try {
+    return { ok: true, code: strictUtf8.decode(read.bytes) };
+  } catch {
+    return { ok: false, problem: `the bundle ${file} is not UTF-8 text` };
+  }
+}
+
+/** The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs. */
+export function compareGrants(code: string, grant: GrantItem[] | null): Checked<object> {
+  const own = bundleGrant(code);
+  if (!own.ok) return { ok: false, problem: `the bundle was refused: ${own.problem}` };
+  // A bundle without main declares no grant; its manifest then grants nothing.
+  const value = own.declared ? own.value : null;
+  if (canonical(value) === canonical(grant)) return { ok: true };
+  return {
+    ok: false,
+    problem: `the bundle's own grant differs from its manifest's: the manifest grants ${describe(grant)}, the bundle's mainGrant ${describe(value)}; the bundle or its manifest was changed after it was built`,
+  };
+}
+
+function describe(grant: unknown): string {
+  if (grant === null) return "nothing";
+  if (!Array.isArray(grant) || !grant.every(isGrantItem)) return "is in a form the compiler never writes";
+  return grant.map((item) => `\`${grantText(item)}\``).join(", ");
+}
+
+function isGrantItem(item: unknown): item is GrantItem {
+  if (typeof item !== "object" || item === null) return false;
+  const { path, scope, budget, guard } = item as Record<string, unknown>;
+  const need = (n: unknown) => typeof n === "object" && n !== null && Array.isArray((n as { path?: unknown }).path) && ((n as { path: unknown[] }).path).every((p) => typeof p === "string");
+  return (
+    need(item) &&
+    Array.isArray(path) &&
+    (scope === undefined || typeof scope === "string" || typeof scope === "number") &&
+    (budget === undefined || (typeof budget === "object" && budget !== null)) &&
+    (guard === undefined || (typeof guard === "object" && guard !== null && Array.isArray((guard as { sinks?: unknown }).sinks) && (guard as { sinks: unknown[] }).sinks.every(need)))
+  );
+}
+
+const EMPTY_MAP: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
+
+/** The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position. */
+export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: SourceMapV3 }> {
+  const read = readBounded(`${file}.map`, MAP_LIMIT);
+  if (!read.ok) return read.missing ? { ok: true, map: EMPTY_MAP } : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.problem}` };
+  if (sha256(read.bytes) !== manifest.map) return { ok: false, problem: `the source map's hash does not match its manifest: ${file}.map was changed after it was built` };
+  try {
+    const map = JSON.parse(read.bytes.toString("utf8")) as SourceMapV3;
+    if (map.version === 3 && Array.isArray(map.sources) && map.sources.every((s) => typeof s === "string") && typeof map.mappings === "string" && /^[A-Za-z0-9+/,;]*$/.test(map.mappings)) {
+      return { ok: true, map: { version: 3, sources: map.sources, names: [], mappings: map.mappings } };
+    }
+  } catch {
+    // Refused below.
+  }
+  return { ok: false, problem: `the source map ${file}.map is not a source map` };
+}
+
+/**
+ * The program's sources, to show the line of a failure or a crash: each only if
+ * it is the file the bundle was built from (its hash is the manifest's).
+ */
+export function readBundleSources(file: string, manifest: Manifest): Map<string, SourceFile> {
+  const sources = new Map<string, SourceFile>();
+  for (const source of manifest.sources) {
+    const read = readBounded(join(dirname(file), source.file), SOURCE_LIMIT);
+    if (!read.ok) continue;
+    let text: string;
+    try {
+      text = strictUtf8.decode(read.bytes);
+    } catch {
+      continue;
+    }
+    if (sha256(text) === source.hash) sources.set(source.file, new SourceFile(source.file, text));
+  }
+  return sources;
+}
