@@ -50,6 +50,23 @@ export interface Instantiation {
   readonly calleeName: string;
 }
 
+/**
+ * Work shared by every definition of one program, so that hostile input
+ * cannot make checking slow by repeating a costly construct: the steps the
+ * exhaustiveness checks of all its matches may still take.
+ */
+export interface ProgramWork {
+  matchSteps: number;
+}
+
+/** Steps one match may take, and all the matches of a program together (see exhaustive.ts). */
+export const MATCH_STEPS = 1_000_000;
+export const PROGRAM_MATCH_STEPS = 10_000_000;
+
+export function newProgramWork(): ProgramWork {
+  return { matchSteps: PROGRAM_MATCH_STEPS };
+}
+
 let nextLocal = 1;
 
 export class Context {
@@ -70,6 +87,7 @@ export class Context {
     readonly module: ModuleScope,
     readonly typeParams: ReadonlyMap<string, Type>,
     readonly diagnostics: Diagnostic[],
+    readonly work: ProgramWork = newProgramWork(),
   ) {}
 
   get frame(): Frame {

@@ -8,8 +8,8 @@ import { coveredBy } from "../../rtlib/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler, Local } from "./checked.js";
-import { article, type Context } from "./context.js";
-import { analyseMatch } from "./exhaustive.js";
+import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
+import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
 import { didYouMean, type FunctionSig } from "./scope.js";
@@ -422,6 +422,8 @@ function checkMap(ctx: Context, expr: S.MapLiteral, expected: Type | undefined):
   return { kind: "Map", entries, type: mapOf(key, value), span: expr.span };
 }
 
+const steps = (n: number): string => n.toLocaleString("en-US");
+
 // ---- functions as values ----
 
 function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): CExpr {
@@ -611,7 +613,33 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
   );
   // A pattern in error says nothing reliable about which values are covered.
   if (patternErrors > 0 || resolve(subject).kind === "Error") return checked;
-  const analysis = analyseMatch(subject, checked.map((a) => a.pattern));
+  // Once the program's matches have spent their steps, one error has been reported and the program will not run.
+  if (ctx.work.matchSteps <= 0) return checked;
+  const budget = new StepBudget(Math.min(MATCH_STEPS, ctx.work.matchSteps));
+  const before = budget.left;
+  const analysis = analyseMatch(subject, checked.map((a) => a.pattern), budget);
+  ctx.work.matchSteps -= before - budget.left;
+  if (analysis.tooComplex) {
+    const alone = before >= MATCH_STEPS;
+    const armCount = `${arms.length} arm${arms.length === 1 ? "" : "s"}`;
+    ctx.error(
+      "E-MATCH-TOO-COMPLEX",
+      span,
+      alone
+        ? `This ${owner} is too complex to check for missing cases: its ${armCount} need more than ${steps(MATCH_STEPS)} steps`
+        : `This ${owner} (${armCount}) cannot be checked for missing cases: with the ones before it, this program's matches need more than ${steps(PROGRAM_MATCH_STEPS)} steps`,
+      {
+        label: "too complex to check",
+        notes: [
+          alone
+            ? `Checking that arms cover every value can take time that grows exponentially with their number; each ${owner} may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`
+            : `Each match may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`,
+        ],
+        hint: "Split it: match on one field or part first, then on the rest in a nested `match` or a helper function.",
+      },
+    );
+    return checked;
+  }
   for (const index of analysis.unreachable) {
     ctx.warn("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, "This arm can never be reached: the arms above match every value it would", {
       label: "unreachable",
