@@ -137,14 +137,34 @@ export class Pair {
   ) {}
 }
 
-/** The canonical key of a map key or set item: the value itself when it is a string, number or boolean. */
+/**
+ * The key a map keeps for a map key, or a set for an item: equal exactly when
+ * the values are equal (equality.ts), whatever their kind. A number or a
+ * boolean is its own key, and so is a text, unless it starts with U+0000;
+ * every other value's key is U+0000 followed by its canonical text. A text
+ * that starts with U+0000 is written in that form too (as a quoted JSON
+ * string), so that a Json text can never take the key of a Json structure
+ * (`"\u0000[1]"` against `[1]`).
+ */
 export function keyOf(value: unknown): unknown {
-  const t = typeof value;
-  if (t === "string" || t === "number" || t === "boolean") return value;
+  switch (typeof value) {
+    case "number":
+    case "boolean":
+      return value;
+    case "string":
+      return value.charCodeAt(0) === 0 ? "\u0000" + JSON.stringify(value) : value;
+  }
   return "\u0000" + canonical(value);
 }
 
-/** A text that is equal for equal values and different for different ones (structural). */
+/**
+ * A text that is equal for equal values and different for different ones.
+ * Each kind starts with its own character (`n`, `"`, a digit or `-`, `t`, `f`,
+ * `[`, `(`, `{`, `<`, `b`, `j{`, or a type name), and every part is either
+ * self-delimiting (a JSON string, a bracketed list) or of a known kind, so no
+ * two values share a text. Maps and sets list their entries sorted by their
+ * keys' text: two equal maps built in different orders have one key.
+ */
 function canonical(value: unknown): string {
   if (value === null) return "n";
   switch (typeof value) {
@@ -157,8 +177,11 @@ function canonical(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value instanceof Pair) return `(${canonical(value.first)},${canonical(value.second)})`;
-  if (value instanceof RMap) return `{${[...value.entries()].map(([k, v]) => `${canonical(k)}:${canonical(v)}`).join(",")}}`;
-  if (value instanceof RSet) return `<${[...value.values()].map(canonical).join(",")}>`;
+  if (value instanceof RMap) {
+    const entries = [...value.entries()].map(([k, v]) => [canonical(k), canonical(v)] as const);
+    return `{${entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",")}}`;
+  }
+  if (value instanceof RSet) return `<${[...value.values()].map(canonical).sort().join(",")}>`;
   if (value instanceof Uint8Array) return `b${Buffer.from(value).toString("base64")}`;
   const desc = descOf(value);
   if (desc !== undefined) {
@@ -168,6 +191,10 @@ function canonical(value: unknown): string {
   // Json objects: keys in order.
   const object = value as Record<string, unknown>;
   return `j{${Object.keys(object).sort().map((k) => `${JSON.stringify(k)}:${canonical(object[k])}`).join(",")}}`;
+}
+
+function byFirst(a: readonly [string, string], b: readonly [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 /** Map<K, V>: entries in the order they were first put. */

@@ -2,7 +2,7 @@
 // to_json and from_json exist for every data type, and for no type that holds a
 // function. compare also leaves out Map, Set and Json, which have no natural order.
 
-import { resolve, substitute, type Type, type TypeDecl } from "./types.js";
+import { resolve, substitute, type Param, type Type, type TypeDecl } from "./types.js";
 
 export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
 
@@ -11,20 +11,28 @@ const UNORDERED = new Set(["Map", "Set", "Json"]);
 /**
  * The part of `type` that stops it having `ability`, written as a user would
  * (`function(Int) returns Int`, `Map<Text, Int>`), or undefined when it has it.
- * Type parameters are taken to have every ability; the value they stand for is
- * checked where the generic is used with a concrete type.
+ * A type parameter is not decided here: `onParam` hears of each one the
+ * ability reaches, which then becomes a bound of the generic function (see
+ * bounds.ts), checked against the type each call fills it with.
  */
-export function lacksAbility(type: Type, ability: Ability, seen?: Set<TypeDecl>): Type | undefined {
+export function lacksAbility(type: Type, ability: Ability, onParam?: (param: Param) => void): Type | undefined {
+  return lacks(type, ability, onParam, undefined);
+}
+
+function lacks(type: Type, ability: Ability, onParam: ((param: Param) => void) | undefined, seen: Set<TypeDecl> | undefined): Type | undefined {
   const t = resolve(type);
   // Most values checked are of a plain built-in type: answer those without allocating.
   if (t.kind === "Con" && t.args.length === 0 && t.decl === undefined) return ability === "compare" && UNORDERED.has(t.name) ? t : undefined;
   switch (t.kind) {
     case "Function":
       return t;
+    case "Param":
+      onParam?.(t);
+      return undefined;
     case "Con": {
       if (ability === "compare" && UNORDERED.has(t.name)) return t;
       for (const arg of t.args) {
-        const bad = lacksAbility(arg, ability, seen);
+        const bad = lacks(arg, ability, onParam, seen);
         if (bad !== undefined) return bad;
       }
       const decl = t.decl;
@@ -34,7 +42,7 @@ export function lacksAbility(type: Type, ability: Ability, seen?: Set<TypeDecl>)
       const map = new Map(decl.params.map((p, i) => [p.id, t.args[i]!] as const));
       const fields = decl.shape === "record" ? decl.fields : decl.cases.flatMap((c) => c.fields);
       for (const field of fields) {
-        const bad = lacksAbility(substitute(field.type, map), ability, visited);
+        const bad = lacks(substitute(field.type, map), ability, onParam, visited);
         if (bad !== undefined) return bad;
       }
       return undefined;

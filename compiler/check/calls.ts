@@ -5,7 +5,7 @@
 
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import { ABILITY_LACK, ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
+import type { Ability } from "./abilities.js";
 import { coveredBy } from "../../rtlib/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
 import { article, type Context } from "./context.js";
@@ -292,7 +292,10 @@ function callSignature(ctx: Context, call: S.Call, sig: FunctionSig, receiver: C
   const qualified = sig.library || sig.module !== ctx.module.name ? `${sig.library ? sig.module : sig.module.split("/").pop()}.${sig.name}` : sig.name;
   const { args, names } = matchArguments(ctx, slots, call, receiver, qualified);
   const key = `${sig.module}.${sig.name}`;
-  if (sig.library && sig.typeParams.length > 0) checkLibraryConstraints(ctx, key, resolve(map.get(sig.typeParams[0]!.id)!), call.span);
+  if (sig.library && sig.typeParams.length > 0) checkLibraryConstraints(ctx, key, sig.typeParams.map((p) => map.get(p.id)!), call.span);
+  if (!sig.library && sig.typeParams.length > 0) {
+    ctx.instantiations.push({ callee: sig, typeArgs: sig.typeParams.map((p) => map.get(p.id)!), span: call.span, calleeName: qualified });
+  }
   const needs: Need[] = [...sig.needs];
   // A library function given a function argument needs what that function needs.
   if (sig.library) {
@@ -317,22 +320,20 @@ function unifyQuietly(a: Type, b: Type): void {
   unify(a, b);
 }
 
-function checkLibraryConstraints(ctx: Context, key: string, first: Type, span: Span): void {
+function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly Type[], span: Span): void {
+  const first = resolve(typeArgs[0]!);
   if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
     ctx.error("E-TYPE-MISMATCH", span, `\`${key.replace("list.", "").replace("math.", "")}\` works on Int and Float, not on ${typeToText(first)}`, { label: "not a number" });
   }
   const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS.get(key);
-  if (ability !== undefined) requireAbility(ctx, first, ability, span);
+  // `sort_by` orders by the keys its function gives (its `K`), not by the items.
+  const ordered = key === "list.sort_by" ? typeArgs[1]! : typeArgs[0]!;
+  if (ability !== undefined) requireAbility(ctx, ordered, ability, span);
 }
 
+/** A use of a derived ability, decided at the end of the definition (see bounds.ts). */
 export function requireAbility(ctx: Context, type: Type, ability: Ability, span: Span): void {
-  const bad = lacksAbility(type, ability);
-  if (bad === undefined) return;
-  const inner = typeToText(bad) === typeToText(type) ? "" : `, because it holds ${article(typeToText(bad))}`;
-  ctx.error("E-TYPE-ABILITY", span, `${article(typeToText(type))} cannot be ${ABILITY_USE[ability]}${inner}`, {
-    label: `${typeToText(type)} ${ABILITY_LACK[ability]}`,
-    notes: [bad.kind === "Function" ? "Functions have no equality, order, hash, text or JSON form." : "Maps, sets and Json have no order."],
-  });
+  ctx.abilityUses.push({ type, ability, span });
 }
 
 function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | undefined): CExpr {

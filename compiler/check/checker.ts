@@ -4,7 +4,8 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";
-import { Context } from "./context.js";
+import { Bounds } from "./bounds.js";
+import { Context, newProgramWork, type ProgramWork } from "./context.js";
 import { declareProgram, PRELUDE_NAME, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
@@ -25,19 +26,22 @@ export function checkProgram(sources: readonly SourceModule[], entry: string): C
   const diagnostics = scopes.diagnostics;
   const modules: CModule[] = [];
   let main: CFunction | undefined;
+  const bounds = new Bounds();
+  const work = newProgramWork();
   for (const source of sources) {
     const scope = scopes.modules.get(source.name)!;
-    const module = checkModule(scopes, scope, source.syntax, diagnostics);
+    const module = checkModule(scopes, scope, source.syntax, diagnostics, bounds, work);
     modules.push(module);
     if (source.name === entry) {
       main = module.functions.find((f) => f.name === "main");
       if (main !== undefined) checkMain(scope.functions.get("main")!, diagnostics);
     }
   }
+  bounds.finish(diagnostics);
   return { program: { modules, ...(main ? { main } : {}) }, diagnostics };
 }
 
-function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagnostics: Diagnostic[]): CModule {
+function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CModule {
   const functions: CFunction[] = [];
   const tests: CTest[] = [];
   for (const item of syntax.items) {
@@ -45,9 +49,9 @@ function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagn
       const sig = scope.functions.get(item.name.name);
       if (sig === undefined || sig.syntax !== item) continue;
       requirePurpose(item.public, item.purpose, "function", item.name, diagnostics);
-      functions.push(checkFunction(scopes, scope, sig, item, diagnostics));
+      functions.push(checkFunction(scopes, scope, sig, item, diagnostics, bounds, work));
     } else if (item.kind === "TestDef") {
-      tests.push(checkTest(scopes, scope, item, diagnostics));
+      tests.push(checkTest(scopes, scope, item, diagnostics, bounds, work));
     } else if (item.kind === "TypeDef") {
       requirePurpose(item.public, item.purpose, "type", item.name, diagnostics);
     }
@@ -71,9 +75,9 @@ function requirePurpose(isPublic: boolean, purpose: S.Purpose | undefined, what:
   });
 }
 
-function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, item: S.FunctionDef, diagnostics: Diagnostic[]): CFunction {
+function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, item: S.FunctionDef, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CFunction {
   const typeParams = new Map<string, Type>(sig.typeParams.map((p) => [p.name, p]));
-  const ctx = new Context(scopes, scope, typeParams, diagnostics);
+  const ctx = new Context(scopes, scope, typeParams, diagnostics, work);
   const owner = `\`${sig.name}\``;
   return ctx.withFrame({ kind: "function", returns: sig.returns, ...(sig.fails ? { fails: sig.fails } : {}), failsDeclared: true, grant: sig.needs, owner }, () => {
     const params = item.params.map((p, i) => {
@@ -97,6 +101,7 @@ function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, ite
       });
     }
     reportUninferred(ctx, body);
+    bounds.settle(ctx, sig);
     return {
       module: scope.name,
       name: sig.name,
@@ -113,14 +118,15 @@ function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, ite
   });
 }
 
-function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnostics: Diagnostic[]): CTest {
+function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CTest {
   const grant = checkNeeds(item.needs, "entry", diagnostics);
-  const ctx = new Context(scopes, scope, new Map(), diagnostics);
+  const ctx = new Context(scopes, scope, new Map(), diagnostics, work);
   const body = ctx.withFrame(
     { kind: "test", returns: { kind: "Con", name: "Nothing", args: [] }, failsDeclared: true, grant: grant.map((g) => g.capability), owner: "this test" },
     () => checkBlock(ctx, item.body),
   );
   reportUninferred(ctx, body);
+  bounds.settle(ctx, undefined);
   return { name: item.name.value, needs: grant, ...(item.replays ? { replays: item.replays.value } : {}), body, span: item.span };
 }
 

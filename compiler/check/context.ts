@@ -5,7 +5,8 @@
 import { error, warning, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
-import type { ModuleScope, Program } from "./scope.js";
+import type { Ability } from "./abilities.js";
+import type { FunctionSig, ModuleScope, Program } from "./scope.js";
 import { ERROR, resolve, typeToText, unify, type Need, type Type } from "./types.js";
 
 /** One function being checked: a named function, a test, a lambda or a function value. */
@@ -33,6 +34,39 @@ export interface FailureCollector {
   readonly calls: { span: Span; fails: Type }[];
 }
 
+/** A use of a derived ability, decided when the definition's types are all known. */
+export interface AbilityUse {
+  readonly type: Type;
+  readonly ability: Ability;
+  readonly span: Span;
+}
+
+/** A call of (or a reference to) a generic function of the program, with the types its parameters were given. */
+export interface Instantiation {
+  readonly callee: FunctionSig;
+  readonly typeArgs: readonly Type[];
+  readonly span: Span;
+  /** How the call names the callee: `enc`, `lib.enc`. */
+  readonly calleeName: string;
+}
+
+/**
+ * Work shared by every definition of one program, so that hostile input
+ * cannot make checking slow by repeating a costly construct: the steps the
+ * exhaustiveness checks of all its matches may still take.
+ */
+export interface ProgramWork {
+  matchSteps: number;
+}
+
+/** Steps one match may take, and all the matches of a program together (see exhaustive.ts). */
+export const MATCH_STEPS = 1_000_000;
+export const PROGRAM_MATCH_STEPS = 10_000_000;
+
+export function newProgramWork(): ProgramWork {
+  return { matchSteps: PROGRAM_MATCH_STEPS };
+}
+
 let nextLocal = 1;
 
 export class Context {
@@ -43,12 +77,17 @@ export class Context {
   handling: { failure: Type; span: Span } | undefined;
   /** Inside a `run concurrently` task: the scope depth where the task started. */
   taskBase: number | undefined;
+  /** Ability uses of this definition, checked at its end (see bounds.ts). */
+  readonly abilityUses: AbilityUse[] = [];
+  /** Generic functions of the program that this definition instantiates. */
+  readonly instantiations: Instantiation[] = [];
 
   constructor(
     readonly program: Program,
     readonly module: ModuleScope,
     readonly typeParams: ReadonlyMap<string, Type>,
     readonly diagnostics: Diagnostic[],
+    readonly work: ProgramWork = newProgramWork(),
   ) {}
 
   get frame(): Frame {

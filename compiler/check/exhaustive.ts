@@ -4,6 +4,12 @@
 // is exhaustive when a wildcard is not useful after all its arms; an arm is
 // unreachable when it is not useful after the arms before it. For a missing
 // case the algorithm also builds an example value that no arm covers.
+//
+// Deciding exhaustiveness is hard in general (arms over many Boolean fields
+// can encode a satisfiability problem), so no algorithm is fast on every
+// match: the work is counted in steps, one per pattern each recursive call
+// copies or looks at (its rows times its columns), and a match that needs more than its budget is refused as too complex
+// rather than checked for a minute (E-MATCH-TOO-COMPLEX).
 
 import type { CPattern } from "./checked.js";
 import { ERROR, fieldsOf, resolve, type Type, type TypeDecl } from "./types.js";
@@ -129,36 +135,50 @@ function headCtors(rows: Pat[][]): Map<string, Ctor> {
   return seen;
 }
 
+/** The steps a match may take; spent by `useful` and `witness`. */
+export class StepBudget {
+  constructor(public left: number) {}
+
+  spend(steps: number): void {
+    this.left -= steps;
+    if (this.left < 0) throw TOO_COMPLEX;
+  }
+}
+
+const TOO_COMPLEX = new Error("the match needs more steps than its budget");
+
 /** Whether some value matches `q` and no row of `rows`. */
-function useful(rows: Pat[][], q: Pat[], types: Type[]): boolean {
+function useful(rows: Pat[][], q: Pat[], types: Type[], budget: StepBudget): boolean {
+  budget.spend(1 + rows.length * q.length);
   if (q.length === 0) return rows.length === 0;
   const head = q[0]!;
   const type = types[0]!;
   if (head.kind === "con") {
-    return useful(specialize(rows, head.ctor), [...head.args, ...q.slice(1)], [...argTypes(head.ctor, type), ...types.slice(1)]);
+    return useful(specialize(rows, head.ctor), [...head.args, ...q.slice(1)], [...argTypes(head.ctor, type), ...types.slice(1)], budget);
   }
   const all = constructors(type);
   const seen = headCtors(rows);
   if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
-    return all.some((c) => useful(specialize(rows, c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)]));
+    return all.some((c) => useful(specialize(rows, c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)], budget));
   }
-  return useful(defaultRows(rows), q.slice(1), types.slice(1));
+  return useful(defaultRows(rows), q.slice(1), types.slice(1), budget);
 }
 
 /** A vector of example values (rendered) that no row matches, or undefined when the rows cover everything. */
-function witness(rows: Pat[][], types: Type[]): string[] | undefined {
+function witness(rows: Pat[][], types: Type[], budget: StepBudget): string[] | undefined {
+  budget.spend(1 + rows.length * types.length);
   if (types.length === 0) return rows.length === 0 ? [] : undefined;
   const type = types[0]!;
   const all = constructors(type);
   const seen = headCtors(rows);
   if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
     for (const c of all) {
-      const w = witness(specialize(rows, c), [...argTypes(c, type), ...types.slice(1)]);
+      const w = witness(specialize(rows, c), [...argTypes(c, type), ...types.slice(1)], budget);
       if (w !== undefined) return [c.show(w.slice(0, c.arity)), ...w.slice(c.arity)];
     }
     return undefined;
   }
-  const rest = witness(defaultRows(rows), types.slice(1));
+  const rest = witness(defaultRows(rows), types.slice(1), budget);
   if (rest === undefined) return undefined;
   if (all !== undefined && all.length > 0) {
     // Prefer a constructor no row mentions; its arguments may be anything.
@@ -168,26 +188,33 @@ function witness(rows: Pat[][], types: Type[]): string[] | undefined {
   return ["_", ...rest];
 }
 
-export interface MatchAnalysis {
-  /** An example of a value no arm matches, when the arms are not exhaustive. */
-  readonly missing?: string;
-  /** Indices of arms that can never be reached. */
-  readonly unreachable: number[];
+export type MatchAnalysis =
+  | {
+      readonly tooComplex?: undefined;
+      /** An example of a value no arm matches, when the arms are not exhaustive. */
+      readonly missing?: string;
+      /** Indices of arms that can never be reached. */
+      readonly unreachable: number[];
+    }
+  | { readonly tooComplex: true };
+
+/** Exhaustiveness first (it decides whether the program may run), then each arm's reachability. */
+export function analyseMatch(subject: Type, patterns: readonly CPattern[], budget: StepBudget): MatchAnalysis {
+  const rows = patterns.map((pattern) => [toPat(pattern)]);
+  try {
+    const w = witness(rows, [subject], budget);
+    const unreachable: number[] = [];
+    rows.forEach((row, i) => {
+      if (!useful(rows.slice(0, i), row, [subject], budget)) unreachable.push(i);
+    });
+    return w === undefined ? { unreachable } : { missing: w[0]!, unreachable };
+  } catch (e) {
+    if (e === TOO_COMPLEX) return { tooComplex: true };
+    throw e;
+  }
 }
 
-export function analyseMatch(subject: Type, patterns: readonly CPattern[]): MatchAnalysis {
-  const rows: Pat[][] = [];
-  const unreachable: number[] = [];
-  patterns.forEach((pattern, i) => {
-    const row = [toPat(pattern)];
-    if (!useful(rows, row, [subject])) unreachable.push(i);
-    rows.push(row);
-  });
-  const w = witness(rows, [subject]);
-  return w === undefined ? { unreachable } : { missing: w[0]!, unreachable };
-}
-
-/** Whether a pattern matches every value of its type (for `let`, `for each` and parameters). */
+/** Whether a pattern matches every value of its type (for `let`, `for each` and parameters): one row, linear work. */
 export function isIrrefutable(pattern: CPattern, type: Type): boolean {
-  return witness([[toPat(pattern)]], [type]) === undefined;
+  return witness([[toPat(pattern)]], [type], new StepBudget(Infinity)) === undefined;
 }

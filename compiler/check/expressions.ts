@@ -8,8 +8,8 @@ import { coveredBy } from "../../rtlib/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler, Local } from "./checked.js";
-import { article, type Context } from "./context.js";
-import { analyseMatch } from "./exhaustive.js";
+import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
+import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
 import { didYouMean, type FunctionSig } from "./scope.js";
@@ -38,7 +38,7 @@ import {
 } from "./types.js";
 
 /** A function taken as a value, its type parameters instantiated afresh (their types are inferred where it is used). */
-function functionRef(sig: FunctionSig, span: Span): CExpr {
+function functionRef(ctx: Context, sig: FunctionSig, span: Span): CExpr {
   const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
   const type: Type = {
     kind: "Function",
@@ -48,6 +48,7 @@ function functionRef(sig: FunctionSig, span: Span): CExpr {
     needs: sig.needs,
   };
   const typeArgs = sig.library || sig.typeParams.length === 0 ? undefined : sig.typeParams.map((p) => map.get(p.id)!);
+  if (typeArgs !== undefined) ctx.instantiations.push({ callee: sig, typeArgs, span, calleeName: sig.module === ctx.module.name ? sig.name : `${sig.module.split("/").pop()}.${sig.name}` });
   return { kind: "FunctionRef", module: sig.module, name: sig.name, library: sig.library, ...(typeArgs ? { typeArgs } : {}), type, span };
 }
 
@@ -144,7 +145,7 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
   }
   const sig = ctx.module.functions.get(expr.name);
-  if (sig !== undefined) return functionRef(sig, expr.span);
+  if (sig !== undefined) return functionRef(ctx, sig, expr.span);
   if (moduleNamed(ctx, expr.name) !== undefined) {
     ctx.error("E-NAME-MODULE-VALUE", expr.span, `\`${expr.name}\` is a module, not a value`, {
       hint: `Use one of its functions: \`${expr.name}.something(...)\`.`,
@@ -210,7 +211,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     const scope = moduleNamed(ctx, object.name);
     if (scope !== undefined) {
       const sig = scope.functions.get(expr.name.name);
-      if (sig !== undefined && sig.public) return functionRef(sig, expr.span);
+      if (sig !== undefined && sig.public) return functionRef(ctx, sig, expr.span);
       ctx.error("E-NAME-UNKNOWN-FUNCTION", expr.name.span, `The module \`${object.name}\` has no ${sig ? "public " : ""}function \`${expr.name.name}\``, {
         label: "unknown function",
         ...didYouMean(expr.name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name)),
@@ -416,9 +417,12 @@ function checkMap(ctx: Context, expr: S.MapLiteral, expected: Type | undefined):
     ctx.expectType(v.type, value, v.span, "This value of the map");
     return { key: k, value: v };
   });
-  if (entries.length > 0) requireAbility(ctx, key, "hash", expr.entries[0]!.key.span);
+  // Checked for `{}` too: an empty map of a key type without a hash would take such keys later (`m.put(f, 1)`).
+  requireAbility(ctx, key, "hash", entries.length > 0 ? expr.entries[0]!.key.span : expr.span);
   return { kind: "Map", entries, type: mapOf(key, value), span: expr.span };
 }
+
+const steps = (n: number): string => n.toLocaleString("en-US");
 
 // ---- functions as values ----
 
@@ -609,7 +613,33 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
   );
   // A pattern in error says nothing reliable about which values are covered.
   if (patternErrors > 0 || resolve(subject).kind === "Error") return checked;
-  const analysis = analyseMatch(subject, checked.map((a) => a.pattern));
+  // Once the program's matches have spent their steps, one error has been reported and the program will not run.
+  if (ctx.work.matchSteps <= 0) return checked;
+  const budget = new StepBudget(Math.min(MATCH_STEPS, ctx.work.matchSteps));
+  const before = budget.left;
+  const analysis = analyseMatch(subject, checked.map((a) => a.pattern), budget);
+  ctx.work.matchSteps -= before - budget.left;
+  if (analysis.tooComplex) {
+    const alone = before >= MATCH_STEPS;
+    const armCount = `${arms.length} arm${arms.length === 1 ? "" : "s"}`;
+    ctx.error(
+      "E-MATCH-TOO-COMPLEX",
+      span,
+      alone
+        ? `This ${owner} is too complex to check for missing cases: its ${armCount} need more than ${steps(MATCH_STEPS)} steps`
+        : `This ${owner} (${armCount}) cannot be checked for missing cases: with the ones before it, this program's matches need more than ${steps(PROGRAM_MATCH_STEPS)} steps`,
+      {
+        label: "too complex to check",
+        notes: [
+          alone
+            ? `Checking that arms cover every value can take time that grows exponentially with their number; each ${owner} may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`
+            : `Each match may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`,
+        ],
+        hint: "Split it: match on one field or part first, then on the rest in a nested `match` or a helper function.",
+      },
+    );
+    return checked;
+  }
   for (const index of analysis.unreachable) {
     ctx.warn("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, "This arm can never be reached: the arms above match every value it would", {
       label: "unreachable",
