@@ -26,18 +26,39 @@ type ResponseValue = { status: number; headers: RMap; body: string; bytes: Uint8
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 class TooLarge {}
+/** The client went away before its request was read: nothing to answer, nothing crashed. */
+class ClientGone {}
+
+/**
+ * The request's body, or TooLarge past MAX_BODY_BYTES: the rest is read and
+ * dropped, so that the 413 reaches the client and the body never sits in memory.
+ */
+function bodyOf(req: IncomingMessage): Promise<Buffer | TooLarge> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      req.resume();
+      resolve(new TooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (size > MAX_BODY_BYTES) return;
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        resolve(new TooLarge());
+      }
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", () => reject(new ClientGone()));
+  });
+}
 
 async function requestOf(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new TooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new TooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await bodyOf(req);
+  if (bytes instanceof TooLarge) throw bytes;
   const url = new URL(req.url ?? "/", "http://localhost");
   const query = new RMap();
   for (const [k, v] of url.searchParams) query.setInPlace(k, v);
@@ -67,9 +88,9 @@ export function responseProblem(response: ResponseValue): string | undefined {
 }
 
 /** A fixed answer that names no data. */
-function reply(res: ServerResponse, status: number, text: string): void {
+function reply(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent || res.writableEnded) return;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), ...(close ? { connection: "close" } : {}) });
   res.end(text);
 }
 
@@ -116,17 +137,19 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           const account = requestAccount();
           // Answered (or given up on) once: by the handler, or at the request's time limit.
           let over = false;
-          const timer = setTimeout(() => {
-            if (over) return;
-            over = true;
-            const message = `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`;
-            stop(account, message);
-            reply(res, 500, "internal error\n");
-            crashed(withStack(new Crash("E-RT-LIMIT-TIME", message, "limit"), serveSite));
-            counted();
-          }, REQUEST_LIMITS.timeoutMs);
+          let timer: NodeJS.Timeout | undefined;
           try {
             const request = await requestOf(req);
+            // The request's time runs from the handler's call: a slow client's body is Node's to time out.
+            timer = setTimeout(() => {
+              if (over) return;
+              over = true;
+              const message = `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`;
+              stop(account, message);
+              reply(res, 500, "internal error\n");
+              crashed(withStack(new Crash("E-RT-LIMIT-TIME", message, "limit"), serveSite));
+              counted();
+            }, REQUEST_LIMITS.timeoutMs);
             const previous = switchTo(account);
             let pending: unknown;
             try {
@@ -151,8 +174,10 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           } catch (e) {
             if (over) return;
             over = true;
-            if (e instanceof TooLarge) {
-              reply(res, 413, "request body too large\n");
+            if (e instanceof ClientGone) {
+              // Nobody is left to answer.
+            } else if (e instanceof TooLarge) {
+              reply(res, 413, "request body too large\n", true);
               counted();
             } else if (e instanceof Cancelled) {
               // The run is stopping (Ctrl-C, its time limit): not the request's fault.
@@ -167,6 +192,16 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           }
         };
         const server = createServer((req, res) => void answer(req, res));
+        // A client that asks first (`Expect: 100-continue`) is told 413 before it sends a body too large.
+        server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+          if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+            reply(res, 413, "request body too large\n", true);
+            counted();
+            return;
+          }
+          res.writeContinue();
+          void answer(req, res);
+        });
         server.on("error", (e: NodeJS.ErrnoException) => {
           clearInterval(poll);
           reject(new Failure(e.code === "EADDRINUSE" ? StartError.make("InUse", port) : StartError.make("PermissionDenied", port)));
