@@ -227,3 +227,29 @@ end
   assert.equal(result.status, 130, result.stderr);
   assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled: the run reached its time limit\n$/);
 });
+
+test("property: a response the server accepts is one Node sends, and none with CR, LF or NUL in a header is accepted", async () => {
+  const fc = (await import("fast-check")).default;
+  const { validateHeaderName, validateHeaderValue } = await import("node:http");
+  const { responseProblem } = await import("../rtlib/lib/server.js");
+  const { RMap } = await import("../rtlib/values.js");
+  const char = fc.oneof(fc.constantFrom("\r", "\n", "\0", "\t", " ", ":", "é", "€", "\x7f", "\x01", "😀"), fc.string({ minLength: 1, maxLength: 1 }));
+  const text = fc.array(char, { maxLength: 8 }).map((cs) => cs.join(""));
+  let cases = 0;
+  fc.assert(
+    fc.property(fc.integer({ min: -5, max: 1100 }), text, text, (status, name, value) => {
+      cases++;
+      const headers = new RMap();
+      headers.setInPlace(name, value);
+      const problem = responseProblem({ status, headers, body: "", bytes: new Uint8Array() });
+      if (problem === undefined) {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+        assert.ok(status >= 200 && status <= 599);
+      }
+      if (/[\r\n\0]/.test(name + value)) assert.notEqual(problem, undefined);
+    }),
+    { numRuns: 5000, seed: 10 },
+  );
+  console.log(`response validation: ${cases} cases`);
+});
