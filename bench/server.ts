@@ -9,11 +9,14 @@
 // Caveats: the machine has 2 cores, shared, and the client runs on them too,
 // so the absolute figures are low and noisy; the ratio is what matters. Each
 // server is warmed up, then the two are measured in turns, ROUNDS times, and
-// the median of each is taken.
+// the median of each is taken. Throughput on a loaded machine swings by 3x
+// from round to round, so the bench also reads each server process's CPU time
+// (user + system, from /proc, on Linux) over the same requests: CPU per
+// request is the steadier figure of what a server costs.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
@@ -56,8 +59,19 @@ async function startServer(args: string[]): Promise<{ child: ChildProcess; port:
   return { child, port, stderr: () => stderr };
 }
 
-/** `count` requests, `C` at a time: requests per second and errors. */
-async function load(port: number, count: number): Promise<{ perSecond: number; errors: number }> {
+/** The process's CPU time so far, in seconds (user + system), or NaN where /proc is not there. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** `count` requests, `C` at a time: requests per second, the server's CPU microseconds per request, errors. */
+async function load(port: number, count: number, pid = 0): Promise<{ perSecond: number; cpuPerRequest: number; errors: number }> {
+  const cpuBefore = cpuSeconds(pid);
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: C, pipelining: 1 });
   let sent = 0;
   let errors = 0;
@@ -76,8 +90,9 @@ async function load(port: number, count: number): Promise<{ perSecond: number; e
   const start = process.hrtime.bigint();
   await Promise.all(Array.from({ length: C }, worker));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuPerRequest = ((cpuSeconds(pid) - cpuBefore) / count) * 1e6;
   await pool.close();
-  return { perSecond: count / seconds, errors };
+  return { perSecond: count / seconds, cpuPerRequest, errors };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -87,12 +102,15 @@ const plain = await startServer([join(ROOT, "bench", "server", "hello.mjs")]);
 await load(renyi.port, Math.min(N, 5_000));
 await load(plain.port, Math.min(N, 5_000));
 const rates = { renyi: [] as number[], plain: [] as number[] };
+const cpu = { renyi: [] as number[], plain: [] as number[] };
 let errors = { renyi: 0, plain: 0 };
 for (let round = 0; round < ROUNDS; round++) {
-  const r = await load(renyi.port, N);
-  const p = await load(plain.port, N);
+  const r = await load(renyi.port, N, renyi.child.pid);
+  const p = await load(plain.port, N, plain.child.pid);
   rates.renyi.push(r.perSecond);
   rates.plain.push(p.perSecond);
+  cpu.renyi.push(r.cpuPerRequest);
+  cpu.plain.push(p.cpuPerRequest);
   errors = { renyi: errors.renyi + r.errors, plain: errors.plain + p.errors };
 }
 renyi.child.kill("SIGINT");
@@ -103,6 +121,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en");
 console.log(`${fmt(N)} requests, ${C} at a time, median of ${ROUNDS} rounds`);
 console.log(`renyi server:      ${fmt(median(rates.renyi))} requests/s (${rates.renyi.map(fmt).join(" / ")}), ${errors.renyi} errors`);
 console.log(`node:http server:  ${fmt(median(rates.plain))} requests/s (${rates.plain.map(fmt).join(" / ")}), ${errors.plain} errors`);
-console.log(`ratio renyi / node:http: ${(median(rates.renyi) / median(rates.plain)).toFixed(2)}`);
+console.log(`ratio renyi / node:http: ${(median(rates.renyi) / median(rates.plain)).toFixed(2)} (throughput)`);
+console.log(`server CPU per request: renyi ${median(cpu.renyi).toFixed(0)} µs, node:http ${median(cpu.plain).toFixed(0)} µs, ratio ${(median(cpu.renyi) / median(cpu.plain)).toFixed(2)}`);
 console.log(`renyi run ended with exit code ${exited}; its report: ${renyi.stderr().trim().split("\n").join(" | ")}`);
 if (errors.renyi + errors.plain > 0) process.exitCode = 1;
