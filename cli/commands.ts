@@ -25,7 +25,7 @@ cli.version(VERSION);
 
 export class UsageError extends Error {}
 
-cli.command("run <file>", "Run a program: renyi run [--fuel N] [--max-depth N] [--timeout S] [--allow-host HOST] [--at-most CAP=N/UNIT] [--trust PUBKEY] FILE [program options]");
+cli.command("run <file>", "Run a program: renyi run [--fuel N] [--max-depth N] [--timeout S] [--request-fuel N] [--request-timeout S] [--allow-host HOST] [--at-most CAP=N/UNIT] [--trust PUBKEY] FILE [program options]");
 
 export async function main(argv: string[]): Promise<void> {
   cli.parse(argv, { run: false });

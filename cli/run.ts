@@ -13,7 +13,7 @@ import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
+import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { GrantItem } from "../rtlib/grants.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
@@ -21,6 +21,10 @@ export interface RunOptions {
   fuel: number;
   maxDepth: number;
   timeoutSeconds: number;
+  /** Whether --timeout was given: only then does it stop a program that serves. */
+  timeoutGiven: boolean;
+  requestFuel: number;
+  requestTimeoutSeconds: number;
   allowHosts: string[];
   atMost: string[];
   /** Public key files: a bundle runs only if its manifest is signed by one of them. */
@@ -35,9 +39,16 @@ const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, allowHosts: [], atMost: [], trust: [] };
+  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, timeoutGiven: false, requestFuel: 10_000_000, requestTimeoutSeconds: 30, allowHosts: [], atMost: [], trust: [] };
   const repeated: Record<string, "allowHosts" | "atMost" | "trust"> = { "--allow-host": "allowHosts", "--at-most": "atMost", "--trust": "trust" };
-  const numeric: Record<string, keyof RunOptions> = { "--fuel": "fuel", "--max-depth": "maxDepth", "--timeout": "timeoutSeconds" };
+  type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
+  const numeric: Record<string, Numeric> = {
+    "--fuel": "fuel",
+    "--max-depth": "maxDepth",
+    "--timeout": "timeoutSeconds",
+    "--request-fuel": "requestFuel",
+    "--request-timeout": "requestTimeoutSeconds",
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {
@@ -54,10 +65,11 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
       continue;
     }
     const key = numeric[name];
-    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --allow-host HOST, --at-most CAP=N/UNIT and --trust PUBKEY, before the file` };
+    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --request-fuel N, --request-timeout SECONDS, --allow-host HOST, --at-most CAP=N/UNIT and --trust PUBKEY, before the file` };
     const value = inline ?? argv[++i];
-    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) return { problem: `${name} takes a whole number above 0` };
-    options[key as "fuel" | "maxDepth" | "timeoutSeconds"] = Number(value);
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return { problem: `${name} takes a whole number above 0` };
+    options[key] = Number(value);
+    if (key === "timeoutSeconds") options.timeoutGiven = true;
   }
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
@@ -71,7 +83,10 @@ file belongs to the program: main's parameters are its options.
 Renyi options (before the file):
   --fuel N                 steps the program may take (default 200,000,000)
   --max-depth N            how deeply calls may nest (default 256)
-  --timeout SECONDS        wall time before the run is cancelled (default 1,800)
+  --timeout SECONDS        wall time before the run is cancelled (default 1,800; a program
+                           that serves is stopped only by a --timeout given here)
+  --request-fuel N         steps each request to a server may take (default 10,000,000)
+  --request-timeout SECONDS  time each request to a server may take (default 30)
   --allow-host HOST        only this host for network.http (repeatable; narrows the grant)
   --at-most CAP=N/UNIT     a further budget, such as network.http=60/minute (repeatable)
   --trust PUBKEY           run the bundle only if its manifest is signed by this Ed25519
@@ -185,7 +200,17 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
 export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
-  const input: WorkerInput = { bundle: path, argv: programArgs, fuel: options.fuel, maxDepth: options.maxDepth, allowHosts: options.allowHosts, atMost: options.atMost, ...(grant !== undefined ? { grant } : {}) };
+  const input: WorkerInput = {
+    bundle: path,
+    argv: programArgs,
+    fuel: options.fuel,
+    maxDepth: options.maxDepth,
+    requestFuel: options.requestFuel,
+    requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+    allowHosts: options.allowHosts,
+    atMost: options.atMost,
+    ...(grant !== undefined ? { grant } : {}),
+  };
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
   // the terminal's input is piped into when the program first reads (InputRequest).
@@ -200,6 +225,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;
+    let served: { answered: number; crashed: number } | undefined;
     let forced: NodeJS.Timeout | undefined;
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
@@ -231,13 +257,27 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         // The thread no longer keeps the process alive: it is stopping, or stopped.
         worker.unref();
         const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 };
+        if (served !== undefined) process.stderr.write(servedText(served));
         resolve(reportOutcome(final, path, map, sources));
       });
     };
-    worker.on("message", (message: WorkerOutcome | InputRequest) => {
+    worker.on("message", (message: WorkerMessage) => {
       if ("input" in message) {
         if (!reading && !over) process.stdin.pipe(worker.stdin!);
         reading = true;
+        return;
+      }
+      // A server runs until it is stopped: only a --timeout given on the command line stops it.
+      if ("serving" in message) {
+        if (!options.timeoutGiven) clearTimeout(deadline);
+        return;
+      }
+      if ("requestCrash" in message) {
+        process.stderr.write(requestCrashText(message.requestCrash, path, map, sources));
+        return;
+      }
+      if ("served" in message) {
+        served = message.served;
         return;
       }
       outcome ??= message;
@@ -266,14 +306,32 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMa
       return EXIT.failed;
     }
     case "crashed": {
-      const frame = frameInBundle(outcome.stack, path, map);
-      const where = outcome.site ?? frame?.site;
-      const notes = frame?.definition === undefined ? [] : [`in ${frame.definition}`];
-      process.stderr.write(render(outcome.code, outcome.message, where, sources(), notes));
-      if (process.env["RENYI_DEBUG"] && outcome.stack) process.stderr.write(outcome.stack + "\n");
-      return outcome.code === "E-RT-INTERNAL" ? EXIT.crashed : EXIT.crashed;
+      process.stderr.write(crashText(outcome, path, map, sources));
+      return EXIT.crashed;
     }
   }
+}
+
+/** A crash, at its .ry place: from the compiled code, or the first frame of its stack in the bundle. */
+function crashText(outcome: Extract<WorkerOutcome, { outcome: "crashed" }>, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, extra: string[] = []): string {
+  const frame = frameInBundle(outcome.stack, path, map);
+  const where = outcome.site ?? frame?.site;
+  const notes = [...(frame?.definition === undefined ? [] : [`in ${frame.definition}`]), ...extra];
+  const debug = process.env["RENYI_DEBUG"] && outcome.stack ? outcome.stack + "\n" : "";
+  return render(outcome.code, outcome.message, where, sources(), notes) + debug;
+}
+
+/** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
+function requestCrashText(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): string {
+  const note = "the request was answered 500 and the server went on";
+  if (outcome.outcome === "failed") return render("E-RT-FAILED", `a request's handler failed with ${outcome.value}`, outcome.site, sources(), [note]);
+  if (outcome.outcome === "crashed") return crashText(outcome, path, map, sources, [note]);
+  return "";
+}
+
+function servedText(served: { answered: number; crashed: number }): string {
+  const requests = `${served.answered.toLocaleString("en")} request${served.answered === 1 ? "" : "s"}`;
+  return `served ${requests}, ${served.crashed.toLocaleString("en")} of them crashed\n`;
 }
 
 /** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */

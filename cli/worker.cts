@@ -31,6 +31,9 @@ export interface WorkerInput {
   readonly argv: readonly string[];
   readonly fuel: number;
   readonly maxDepth: number;
+  /** Each request's fuel and time when the program serves (spec/runtime.md). */
+  readonly requestFuel: number;
+  readonly requestTimeoutMs: number;
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
   /**
@@ -55,8 +58,29 @@ export interface InputRequest {
   readonly input: true;
 }
 
+/** Sent when a server starts listening: the run's default time limit no longer applies. */
+export interface ServingNotice {
+  readonly serving: true;
+}
+
+/** A request whose handler crashed or failed, for the main thread to report; the server goes on. */
+export interface RequestCrash {
+  readonly requestCrash: WorkerOutcome;
+}
+
+/** Sent with the outcome when the program served: how many requests, how many of them crashed. */
+export interface ServedTotals {
+  readonly served: { readonly answered: number; readonly crashed: number };
+}
+
+export type WorkerMessage = InputRequest | ServingNotice | RequestCrash | ServedTotals | WorkerOutcome;
+
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
-  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
+  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs });
+  runtime.serveWith({
+    listening: () => parentPort!.postMessage({ serving: true } satisfies ServingNotice),
+    crashed: (e) => parentPort!.postMessage({ requestCrash: outcomeOf(e) } satisfies RequestCrash),
+  });
   runtime.configureInput(() => parentPort!.postMessage({ input: true } satisfies InputRequest));
   const program = await load(input.bundle);
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
@@ -113,6 +137,8 @@ function start(input: WorkerInput): void {
 function finish(outcome: WorkerOutcome): void {
   process.stdout.end();
   process.stderr.end();
+  const { served } = runtime;
+  if (served.answered > 0) parentPort!.postMessage({ served: { answered: served.answered, crashed: served.crashed } } satisfies ServedTotals);
   parentPort!.postMessage(outcome);
   process.exit(0);
 }

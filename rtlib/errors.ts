@@ -21,6 +21,8 @@ export type CrashCode =
   | "E-RT-DEPTH"
   | "E-RT-LIMIT-COLLECTION"
   | "E-RT-LIMIT-HOST-CALLS"
+  | "E-RT-LIMIT-TIME"
+  | "E-RT-RESPONSE"
   | "E-RT-UNHANDLED"
   | "E-RT-CHECK"
   | "E-RT-PERMISSION"

@@ -1,6 +1,6 @@
 // The capability gateway: the one function through which every effect of a
 // compiled program passes (architecture.md, "The gateway"). In order:
-// cancellation and the host-call limit; the grant, innermost first; (the
+// cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
 // guard check of issue "guards" goes here); the budget; the call itself (live;
 // a replayer answers it here for issue "recording"); then the observer
 // (recording and narration).
@@ -8,7 +8,7 @@
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
 import type { Need } from "./capabilities.js";
-import { checkCancelled, S } from "./limits.js";
+import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";
 import type { Shape } from "./values.js";
@@ -44,6 +44,7 @@ export interface Primitive {
 
 export async function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
   checkCancelled();
+  checkTask();
   if (++S.hostCalls > S.maxHostCalls) {
     throw new Crash("E-RT-LIMIT-HOST-CALLS", `the program made more than ${S.maxHostCalls.toLocaleString("en")} calls to the outside world`, "limit");
   }

@@ -3,6 +3,7 @@
 // through these names.
 
 export { S, slow, tooDeep, resume, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
+export { served, serveWith, type ServingHost } from "./serving.js";
 export { Failure, Crash, Cancelled, crash, isFailure, checkFailed } from "./errors.js";
 export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";
 export { equals, compare } from "./equality.js";

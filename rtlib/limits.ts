@@ -6,6 +6,11 @@
 // `check` sits at most 1,024 steps below the fuel left, so the slow path runs
 // at least every 1,024 steps: it stops the run when the fuel is gone and
 // polls the cancellation flag the main thread sets.
+//
+// The counters in `S` belong to one account at a time: the run's, or, while a
+// server answers, the request whose code is running (spec/runtime.md, "Limits
+// of a server"). `switchTo` saves the counters into the account they came from
+// and loads another's.
 
 import { Cancelled, Crash } from "./errors.js";
 
@@ -20,6 +25,20 @@ export interface LimitState {
   maxHostCalls: number;
 }
 
+/** What one account (the run, or one request to a server) may still spend. */
+export interface Account {
+  /** Whose account it is, for the messages: "the program" or "the request". */
+  readonly owner: string;
+  fuel: number;
+  readonly limit: number;
+  hostCalls: number;
+  readonly maxHostCalls: number;
+  /** `performance.now()` after which the account's task is stopped; Infinity for none. */
+  readonly deadline: number;
+  /** The limit that stopped the task, once it is stopped: every later step or effect throws it. */
+  stopped?: { code: "E-RT-LIMIT-TIME"; message: string };
+}
+
 const POLL_EVERY = 1024;
 
 export const S: LimitState = {
@@ -32,31 +51,84 @@ export const S: LimitState = {
   maxHostCalls: 100_000,
 };
 
+/** The limits of each request to a server (spec/runtime.md); set by the host. */
+export const REQUEST_LIMITS = { fuel: 10_000_000, timeoutMs: 30_000 };
+
+let runAccount: Account = account("the program", S.fuel, S.maxHostCalls, Infinity);
+/** The account whose counters are in `S`. */
+let loaded: Account = runAccount;
+
 /** Index 0: 0 while running, 1 when interrupted, 2 at the deadline. Shared with the main thread. */
 let cancelFlag: Int32Array | undefined;
 
-export function configureLimits(options: { fuel?: number; maxDepth?: number; maxHostCalls?: number; cancel?: SharedArrayBuffer }): void {
-  const fuel = options.fuel ?? 200_000_000;
-  S.fuel = fuel;
-  S.limit = fuel;
-  S.check = Math.max(0, fuel - POLL_EVERY);
+function account(owner: string, fuel: number, maxHostCalls: number, deadline: number): Account {
+  return { owner, fuel, limit: fuel, hostCalls: 0, maxHostCalls, deadline };
+}
+
+export function configureLimits(options: { fuel?: number; maxDepth?: number; maxHostCalls?: number; cancel?: SharedArrayBuffer; requestFuel?: number; requestTimeoutMs?: number }): void {
+  runAccount = account("the program", options.fuel ?? 200_000_000, options.maxHostCalls ?? 100_000, Infinity);
+  loaded = runAccount;
+  load(runAccount);
   S.depth = 0;
   S.maxDepth = options.maxDepth ?? 256;
-  S.hostCalls = 0;
-  S.maxHostCalls = options.maxHostCalls ?? 100_000;
+  REQUEST_LIMITS.fuel = options.requestFuel ?? 10_000_000;
+  REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? 30_000;
   cancelFlag = options.cancel === undefined ? undefined : new Int32Array(options.cancel);
 }
 
+function load(a: Account): void {
+  S.fuel = a.fuel;
+  S.limit = a.limit;
+  S.hostCalls = a.hostCalls;
+  S.maxHostCalls = a.maxHostCalls;
+  // A stopped task takes the slow path at its very next step.
+  S.check = a.stopped !== undefined ? Infinity : Math.max(0, a.fuel - POLL_EVERY);
+}
+
+/** Makes `next` the account charged from now on; gives back the one that was. */
+export function switchTo(next: Account): Account {
+  const previous = loaded;
+  if (next === previous) return previous;
+  previous.fuel = S.fuel;
+  previous.hostCalls = S.hostCalls;
+  loaded = next;
+  load(next);
+  return previous;
+}
+
+/** A new account for one request, with the request limits. */
+export function requestAccount(): Account {
+  return account("the request", REQUEST_LIMITS.fuel, runAccount.maxHostCalls, performance.now() + REQUEST_LIMITS.timeoutMs);
+}
+
+export function loadedAccount(): Account {
+  return loaded;
+}
+
+export function theRunAccount(): Account {
+  return runAccount;
+}
+
+/** Stops the task of `a` at its next step or effect (a request past its time). */
+export function stop(a: Account, message: string): void {
+  a.stopped ??= { code: "E-RT-LIMIT-TIME", message };
+  if (a === loaded) S.check = Infinity;
+}
+
+/** Steps the run's own code used (a request's steps are the request's). */
 export function stepsUsed(): number {
-  return S.limit - Math.max(S.fuel, 0);
+  const fuel = loaded === runAccount ? S.fuel : runAccount.fuel;
+  return runAccount.limit - Math.max(fuel, 0);
 }
 
 /** The fuel check's slow path. */
 export function slow(): void {
+  checkStopped();
   if (S.fuel < 0) {
-    throw new Crash("E-RT-FUEL", `the program used all of its ${S.limit.toLocaleString("en")} steps of fuel`, "limit");
+    throw new Crash("E-RT-FUEL", `${loaded.owner} used all of its ${S.limit.toLocaleString("en")} steps of fuel`, "limit");
   }
   checkCancelled();
+  checkDeadline();
   S.check = Math.max(0, S.fuel - POLL_EVERY);
 }
 
@@ -66,7 +138,28 @@ export function checkCancelled(): void {
   if (flag !== 0) throw new Cancelled(flag === 2 ? "timeout" : "interrupt");
 }
 
-/** Entering a function deeper than the limit. */
+/** Before every effect: the running task's account is not stopped nor past its time. */
+export function checkTask(): void {
+  checkStopped();
+  checkDeadline();
+}
+
+function checkStopped(): void {
+  const stopped = loaded.stopped;
+  if (stopped !== undefined) throw new Crash(stopped.code, stopped.message, "limit");
+}
+
+function checkDeadline(): void {
+  if (loaded.deadline !== Infinity && performance.now() > loaded.deadline) {
+    stop(loaded, `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`);
+    checkStopped();
+  }
+}
+
+export function timeText(ms: number): string {
+  return ms % 1000 === 0 ? `${(ms / 1000).toLocaleString("en")} s` : `${ms.toLocaleString("en")} ms`;
+}
+
 /**
  * `$resume(await x, $depth)`: the awaited value, with the depth set back to the
  * awaiting function's, which other tasks may have moved while it waited.
@@ -76,6 +169,7 @@ export function resume<T>(value: T, depth: number): T {
   return value;
 }
 
+/** Entering a function deeper than the limit. */
 export function tooDeep(): never {
   S.depth--;
   throw new Crash("E-RT-DEPTH", `calls nested deeper than ${S.maxDepth}`, "limit");

@@ -119,6 +119,7 @@ export const StartError = variantType("StartError", [
   ["PermissionDenied", [["port", INT]]],
   ["OverBudget", [["port", INT]]],
   ["InUse", [["port", INT]]],
+  ["InvalidPort", [["port", INT]]],
 ]);
 export const ProcessError = variantType("ProcessError", [
   ["PermissionDenied", [["program", T]]],

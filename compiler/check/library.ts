@@ -85,6 +85,7 @@ public type StartError is variant
   PermissionDenied(port: Int)
   OverBudget(port: Int)
   InUse(port: Int)
+  InvalidPort(port: Int)
 end
 
 public type ProcessError is variant

@@ -1,21 +1,64 @@
 // The `server` module: answer HTTP requests on a port with the program's
 // handler, until the run is cancelled or `requests` requests were answered.
+//
+// One bad request never ends the server (spec/effects.md, server): each request
+// runs with its own fuel, host calls and time (an Account, rtlib/limits.ts),
+// its calls nest from where `serve` was called, and whatever its handler does
+// (a crash, a limit, a failure, a Response that cannot be sent) answers that
+// request 500, naming no data, is reported to the host with its place, and is
+// counted. The server goes on.
 
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { call } from "../gateway.js";
-import { Cancelled, Failure } from "../errors.js";
+import { Cancelled, Crash, Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
-import { checkCancelled } from "../limits.js";
+import { checkCancelled, REQUEST_LIMITS, requestAccount, S, stop, switchTo, timeText } from "../limits.js";
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
+import { served, servingHost } from "../serving.js";
+import { trackTasks } from "../tasks.js";
 
 type Handler = (request: unknown) => unknown;
+type ResponseValue = { status: number; headers: RMap; body: string; bytes: Uint8Array };
+
+/** A request body larger than this is answered 413 without calling the handler. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+class TooLarge {}
+/** The client went away before its request was read: nothing to answer, nothing crashed. */
+class ClientGone {}
+
+/**
+ * The request's body, or TooLarge past MAX_BODY_BYTES: the rest is read and
+ * dropped, so that the 413 reaches the client and the body never sits in memory.
+ */
+function bodyOf(req: IncomingMessage): Promise<Buffer | TooLarge> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      req.resume();
+      resolve(new TooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (size > MAX_BODY_BYTES) return;
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        resolve(new TooLarge());
+      }
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", () => reject(new ClientGone()));
+  });
+}
 
 async function requestOf(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
+  const bytes = await bodyOf(req);
+  if (bytes instanceof TooLarge) throw bytes;
   const url = new URL(req.url ?? "/", "http://localhost");
   const query = new RMap();
   for (const [k, v] of url.searchParams) query.setInPlace(k, v);
@@ -24,8 +67,40 @@ async function requestOf(req: IncomingMessage): Promise<unknown> {
   return RequestRecord.desc.make([req.method ?? "GET", url.pathname, query, headers, bytes.toString("utf8"), new Uint8Array(bytes)]);
 }
 
-export const serve = (grant: Grant, port: number, handler: Handler, requests: unknown = undefined): Promise<null> =>
-  call(
+// RFC 9110: a field name is a token; a value has no control character but tab
+// (no CR, LF or NUL that would split the response) and is Latin-1, as Node sends it.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** The server frames the body itself: a handler's framing headers could contradict it. */
+const FRAMING = new Set(["content-length", "transfer-encoding", "connection"]);
+
+/** Why a handler's Response cannot be sent, or undefined when it can. */
+export function responseProblem(response: ResponseValue): string | undefined {
+  const { status } = response;
+  if (!Number.isInteger(status) || status < 200 || status > 599) return `the handler's response has status ${status}, outside 200 to 599`;
+  for (const [name, value] of response.headers.entries()) {
+    const n = String(name);
+    if (!TOKEN.test(n)) return `the handler's response has a header name that is not a token: ${JSON.stringify(n)}`;
+    if (FRAMING.has(n.toLowerCase())) return `the handler's response sets ${n.toLowerCase()}, which the server sets itself`;
+    if (!FIELD_VALUE.test(String(value))) return `the handler's response has a value of header ${n} with a line break or a control character`;
+  }
+  return undefined;
+}
+
+/** A fixed answer that names no data. */
+function reply(res: ServerResponse, status: number, text: string, close = false): void {
+  if (res.headersSent || res.writableEnded) return;
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), ...(close ? { connection: "close" } : {}) });
+  res.end(text);
+}
+
+export const serve = (grant: Grant, port: number, handler: Handler, requests: unknown = undefined): Promise<null> => {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return Promise.reject(new Failure(StartError.make("InvalidPort", port)));
+  // Where `serve` was called: the place of a crash that has none of its own (a
+  // Response that cannot be sent, a handler that waited past its time).
+  const serveSite = new Error();
+  const depth = S.depth;
+  return call(
     grant,
     {
       name: "std.server.serve",
@@ -37,6 +112,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
     async () => {
       // node:http is loaded by the first serve, not when every program starts.
       const { createServer } = await hostImport<typeof import("node:http")>("node:http");
+      await trackTasks();
       return new Promise<null>((resolve, reject) => {
         const limit = requests instanceof Some ? (requests.value as number) : Infinity;
         let answered = 0;
@@ -48,22 +124,83 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           server.close(() => (error === undefined ? resolve(null) : reject(error)));
           server.closeAllConnections();
         };
-        const server = createServer((req, res) => {
-          void (async () => {
+        const counted = () => {
+          served.answered++;
+          if (++answered >= limit) end();
+        };
+        const crashed = (e: unknown) => {
+          served.crashed++;
+          servingHost().crashed(e);
+        };
+
+        const answer = async (req: IncomingMessage, res: ServerResponse) => {
+          const account = requestAccount();
+          // Answered (or given up on) once: by the handler, or at the request's time limit.
+          let over = false;
+          let timer: NodeJS.Timeout | undefined;
+          try {
+            const request = await requestOf(req);
+            // The request's time runs from the handler's call: a slow client's body is Node's to time out.
+            timer = setTimeout(() => {
+              if (over) return;
+              over = true;
+              const message = `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`;
+              stop(account, message);
+              reply(res, 500, "internal error\n");
+              crashed(withStack(new Crash("E-RT-LIMIT-TIME", message, "limit"), serveSite));
+              counted();
+            }, REQUEST_LIMITS.timeoutMs);
+            const previous = switchTo(account);
+            let pending: unknown;
             try {
-              const response = (await handler(await requestOf(req))) as { status: number; headers: RMap; body: string; bytes: Uint8Array };
-              const headers: Record<string, string> = {};
-              for (const [k, v] of response.headers.entries()) headers[String(k)] = String(v);
-              res.writeHead(response.status, headers);
-              res.end(response.body !== "" ? response.body : Buffer.from(response.bytes));
-              if (++answered >= limit) end();
-            } catch (e) {
-              // A crash in the handler ends the run; the client gets a 500 that names no data.
-              res.writeHead(500, { "content-type": "text/plain" });
-              res.end("the program stopped while answering this request\n");
-              end(e);
+              S.depth = depth;
+              pending = handler(request);
+            } finally {
+              switchTo(previous);
             }
-          })();
+            const response = (await pending) as ResponseValue;
+            if (over) return;
+            const problem = responseProblem(response);
+            if (problem !== undefined) throw withStack(new Crash("E-RT-RESPONSE", problem), serveSite);
+            const headers: Record<string, string> = {};
+            for (const [k, v] of response.headers.entries()) headers[String(k)] = String(v);
+            const body = response.body !== "" ? Buffer.from(response.body, "utf8") : Buffer.from(response.bytes);
+            // 204 and 304 have no body, and must not say how long it is.
+            if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(body.length);
+            over = true;
+            res.writeHead(response.status, headers);
+            res.end(body);
+            counted();
+          } catch (e) {
+            if (over) return;
+            over = true;
+            if (e instanceof ClientGone) {
+              // Nobody is left to answer.
+            } else if (e instanceof TooLarge) {
+              reply(res, 413, "request body too large\n", true);
+              counted();
+            } else if (e instanceof Cancelled) {
+              // The run is stopping (Ctrl-C, its time limit): not the request's fault.
+              reply(res, 503, "the server is stopping\n");
+            } else {
+              reply(res, 500, "internal error\n");
+              crashed(e);
+              counted();
+            }
+          } finally {
+            clearTimeout(timer);
+          }
+        };
+        const server = createServer((req, res) => void answer(req, res));
+        // A client that asks first (`Expect: 100-continue`) is told 413 before it sends a body too large.
+        server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+          if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+            reply(res, 413, "request body too large\n", true);
+            counted();
+            return;
+          }
+          res.writeContinue();
+          void answer(req, res);
         });
         server.on("error", (e: NodeJS.ErrnoException) => {
           clearInterval(poll);
@@ -77,10 +214,16 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             if (e instanceof Cancelled) end(e);
           }
         }, 50);
-        server.listen(port, () => undefined);
+        server.listen(port, () => servingHost().listening());
       });
     },
   );
+};
+
+function withStack(crash: Crash, site: Error): Crash {
+  if (site.stack !== undefined) crash.stack = `${crash.name}: ${crash.message}\n${site.stack.split("\n").slice(1).join("\n")}`;
+  return crash;
+}
 
 /** A Response, for handlers. */
 export const respond = (status: number, body: string, headers: RMap = new RMap()): unknown =>
