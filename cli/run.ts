@@ -14,7 +14,7 @@ import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
+import type { ChildReport, InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 
 export interface RunOptions {
@@ -213,9 +213,19 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     // reported once the program's output has come through, without waiting for the
     // thread to tear down: the worker ends its output streams before it sends the outcome.
     let over = false;
+    // The process groups of the program's children still running (lib/process.ts): killed when
+    // the run ends, however it ends, even when the worker was stopped by force.
+    const children = new Set<number>();
     const end = () => {
       if (over) return;
       over = true;
+      for (const pid of children) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch {
+          // The group is gone already.
+        }
+      }
       if (reading) {
         process.stdin.unpipe(worker.stdin!);
         process.stdin.destroy();
@@ -230,7 +240,12 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         resolve(reportOutcome(final, path, map, sources));
       });
     };
-    worker.on("message", (message: WorkerOutcome | InputRequest) => {
+    worker.on("message", (message: WorkerOutcome | InputRequest | ChildReport) => {
+      if ("child" in message) {
+        if (message.running) children.add(message.child);
+        else children.delete(message.child);
+        return;
+      }
       if ("input" in message) {
         if (!reading && !over) process.stdin.pipe(worker.stdin!);
         reading = true;

@@ -49,9 +49,16 @@ export interface InputRequest {
   readonly input: true;
 }
 
+/** A child process started (running) or gone: the main thread kills the groups still running when the run ends. */
+export interface ChildReport {
+  readonly child: number;
+  readonly running: boolean;
+}
+
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel });
   runtime.configureInput(() => parentPort!.postMessage({ input: true } satisfies InputRequest));
+  runtime.configureChildren((child, running) => parentPort!.postMessage({ child, running } satisfies ChildReport));
   const program = await load(input.bundle);
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
@@ -105,6 +112,8 @@ function start(input: WorkerInput): void {
  * run once both have come through, without waiting for this thread to stop.
  */
 function finish(outcome: WorkerOutcome): void {
+  // No child outlives the run: one a concurrent task left running when main ended is killed with its group.
+  runtime.stopChildren();
   process.stdout.end();
   process.stderr.end();
   parentPort!.postMessage(outcome);
