@@ -243,9 +243,19 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     // reported once the program's output has come through, without waiting for the
     // thread to tear down: the worker ends its output streams before it sends the outcome.
     let over = false;
+    // The process groups of the program's children still running (lib/process.ts): killed when
+    // the run ends, however it ends, even when the worker was stopped by force.
+    const children = new Set<number>();
     const end = () => {
       if (over) return;
       over = true;
+      for (const pid of children) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch {
+          // The group is gone already.
+        }
+      }
       if (reading) {
         process.stdin.unpipe(worker.stdin!);
         process.stdin.destroy();
@@ -262,6 +272,11 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       });
     };
     worker.on("message", (message: WorkerMessage) => {
+      if ("child" in message) {
+        if (message.running) children.add(message.child);
+        else children.delete(message.child);
+        return;
+      }
       if ("input" in message) {
         if (!reading && !over) process.stdin.pipe(worker.stdin!);
         reading = true;

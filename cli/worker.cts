@@ -58,6 +58,12 @@ export interface InputRequest {
   readonly input: true;
 }
 
+/** A child process started (running) or gone: the main thread kills the groups still running when the run ends. */
+export interface ChildReport {
+  readonly child: number;
+  readonly running: boolean;
+}
+
 /** Sent when a server starts listening: the run's default time limit no longer applies. */
 export interface ServingNotice {
   readonly serving: true;
@@ -73,7 +79,7 @@ export interface ServedTotals {
   readonly served: { readonly answered: number; readonly crashed: number };
 }
 
-export type WorkerMessage = InputRequest | ServingNotice | RequestCrash | ServedTotals | WorkerOutcome;
+export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | WorkerOutcome;
 
 async function run(input: WorkerInput): Promise<WorkerOutcome> {
   runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs });
@@ -82,6 +88,7 @@ async function run(input: WorkerInput): Promise<WorkerOutcome> {
     crashed: (e) => parentPort!.postMessage({ requestCrash: outcomeOf(e) } satisfies RequestCrash),
   });
   runtime.configureInput(() => parentPort!.postMessage({ input: true } satisfies InputRequest));
+  runtime.configureChildren((child, running) => parentPort!.postMessage({ child, running } satisfies ChildReport));
   const program = await load(input.bundle);
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
@@ -135,6 +142,8 @@ function start(input: WorkerInput): void {
  * run once both have come through, without waiting for this thread to stop.
  */
 function finish(outcome: WorkerOutcome): void {
+  // No child outlives the run: one a concurrent task left running when main ended is killed with its group.
+  runtime.stopChildren();
   process.stdout.end();
   process.stderr.end();
   const { served } = runtime;

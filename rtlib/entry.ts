@@ -12,6 +12,7 @@ import { rootGrant, type GrantItem } from "./grants.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
 import { hostImport } from "./host-import.js";
+import { stopChildren } from "./children.js";
 
 /**
  * Whether the bundle is the script node was started with (node runs a
@@ -55,5 +56,7 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
       process.stderr.write(`error[E-RT-INTERNAL]: ${e instanceof Error ? e.message : String(e)}\n`);
       process.exitCode = 2;
     }
+  } finally {
+    stopChildren();
   }
 }

@@ -3,7 +3,7 @@
 // needs narrows the grant to them. Every primitive call is checked against the
 // innermost grant and every grant around it.
 
-import { covers, type Need } from "./capabilities.js";
+import { covers, normalisePath, type Need } from "./capabilities.js";
 
 export type BudgetUnit = "second" | "minute" | "hour" | "day" | "run";
 
@@ -80,6 +80,31 @@ export function refusing(grant: Grant | undefined, need: Need): Grant | undefine
     if (!g.items.some((item) => covers(item, need))) return g;
   }
   return undefined;
+}
+
+/**
+ * The path scopes a live call on disk must stay beneath (spec/security.md, "Path
+ * scopes, live and in replay"): for each grant from the innermost out, the widest
+ * of its scoped items that covers the need; a grant that covers it without a
+ * scope adds none. Every one of them is a lexical prefix of the call's path, so
+ * they nest; they come back widest first, normalised, without repeats.
+ */
+export function pathRoots(grant: Grant, need: Need): string[] {
+  const roots = new Set<string>();
+  for (let g: Grant | undefined = grant; g !== undefined; g = g.parent) {
+    let widest: string | undefined;
+    let unscoped = false;
+    for (const item of g.items) {
+      if (!covers(item, need)) continue;
+      if (item.scope === undefined) unscoped = true;
+      else {
+        const root = normalisePath(String(item.scope));
+        if (widest === undefined || root.length < widest.length) widest = root;
+      }
+    }
+    if (!unscoped && widest !== undefined) roots.add(widest);
+  }
+  return [...roots].sort((a, b) => (a === "." ? 0 : a.length) - (b === "." ? 0 : b.length));
 }
 
 export function needText(need: Need): string {

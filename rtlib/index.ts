@@ -40,6 +40,7 @@ export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { call as gatewayCall, observe } from "./gateway.js";
 export { outputState, outputLimits, configureInput } from "./output.js";
+export { configureChildren, stopChildren } from "./children.js";
 
 export * as text from "./lib/text.js";
 export * as list from "./lib/list.js";

@@ -12,6 +12,10 @@ import { Database as DatabaseRecord, DbError } from "../prelude.js";
 import { descOf, INT, record, type Shape } from "../values.js";
 import { isFailure } from "../errors.js";
 import { hostImport } from "../host-import.js";
+import { resolve } from "node:path";
+import { fsPromises } from "../builtins.js";
+import { onDisk, OutOfScope } from "./beneath.js";
+import { refusal } from "./sql-refusals.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -32,6 +36,30 @@ function dbError(e: unknown): Failure {
   const code = (e as { code?: string }).code ?? "";
   const message = e instanceof Error ? e.message : String(e);
   return new Failure(code.startsWith("SQLITE_CONSTRAINT") ? DbError.make("Constraint", message) : DbError.make("Sql", message));
+}
+
+/** SQLite's own files beside a database: a link planted at one of these names would take its writes elsewhere. */
+const COMPANIONS = ["-journal", "-wal", "-shm"];
+
+/** The database file found beneath its scope, with no link at the names SQLite writes beside it. */
+async function databaseFile(grant: Grant, path: string): Promise<string> {
+  const real = resolve(await onDisk(grant, { path: ["filesystem", "database"], scope: path }, path, true));
+  const { lstat } = await fsPromises();
+  for (const suffix of COMPANIONS) {
+    try {
+      if ((await lstat(real + suffix)).isSymbolicLink()) throw new OutOfScope(path);
+    } catch (e) {
+      if (e instanceof OutOfScope) throw e;
+    }
+  }
+  return real;
+}
+
+/** A statement is prepared only when it touches nothing but the granted file. */
+function prepare(db: unknown, sql: string): ReturnType<Sqlite["prepare"]> {
+  const refused = refusal(sql);
+  if (refused !== undefined) throw new Failure(DbError.make("Sql", refused));
+  return handle(db).prepare(sql);
 }
 
 function handle(db: unknown): Sqlite {
@@ -64,9 +92,11 @@ export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
     try {
       SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
-      if (!open_.has(path)) open_.set(path, new SqliteClass(path, { timeout: 1000 }));
+      // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
+      if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 1000 }));
       return DatabaseRecord.desc.make([path]);
     } catch (e) {
+      if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
       throw dbError(e);
     }
   });
@@ -76,7 +106,7 @@ export const query = (grant: Grant, db: unknown, sql: string, parameters: unknow
   return call(grant, primitive("query", path), { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
     let rows: Record<string, unknown>[];
     try {
-      rows = handle(db).prepare(sql).all(...bindable(parameters));
+      rows = prepare(db, sql).all(...bindable(parameters));
     } catch (e) {
       throw dbError(e);
     }
@@ -100,7 +130,7 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
   const path = (db as { path: string }).path;
   return call(grant, { ...primitive("execute", path), result: INT }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
     try {
-      return handle(db).prepare(sql).run(...bindable(parameters)).changes;
+      return prepare(db, sql).run(...bindable(parameters)).changes;
     } catch (e) {
       throw dbError(e);
     }

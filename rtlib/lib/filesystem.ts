@@ -1,13 +1,16 @@
 // The `filesystem` module (language.md section 10). A path is checked against
 // the grant by its text, normalised lexically, with nothing resolved on disk
-// (seed 000, decision Y1). Writes are atomic: the new content goes to a
-// temporary file beside the target, which is then renamed over it, so that a
-// crash never leaves half a file.
+// (seed 000, decision Y1); a live call then finds the path on disk beneath its
+// scope (beneath.ts), so that a symbolic link cannot take it out. Writes are
+// atomic: the new content goes to a temporary file beside the target, which is
+// then renamed over it, so that a crash never leaves half a file.
 
 import { basename, dirname, join } from "node:path";
 import { fsPromises } from "../builtins.js";
 import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
+import type { Need } from "../capabilities.js";
+import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
 import { FileError } from "../prelude.js";
 import { Failure } from "../errors.js";
 import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
@@ -23,6 +26,7 @@ function primitive(name: string, access: "read" | "write", path: string): Primit
 
 /** A failure of the file system as the program's FileError. */
 function fileError(path: string, e: unknown): Failure {
+  if (e instanceof OutOfScope) return new Failure(FileError.make("PermissionDenied", path));
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return new Failure(FileError.make("NotFound", path));
   const reasons: Record<string, string> = {
@@ -34,6 +38,7 @@ function fileError(path: string, e: unknown): Failure {
     EEXIST: "it already exists",
     ENOSPC: "no space left on the device",
     EROFS: "the file system is read-only",
+    ELOOP: "too many symbolic links",
   };
   return new Failure(FileError.make("Failed", path, reasons[code ?? ""] ?? (e instanceof Error ? e.message : String(e))));
 }
@@ -74,35 +79,83 @@ async function makeFolders(folder: string): Promise<void> {
   }
 }
 
-/** Writes create the folders the path names that do not exist yet. */
-async function writeWhole(path: string, content: string | Uint8Array): Promise<void> {
-  const { rename, rm, writeFile } = await fsPromises();
-  await makeFolders(dirname(path));
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+const readNeed = (path: string): Need => ({ path: ["filesystem", "read"], scope: path });
+const writeNeed = (path: string): Need => ({ path: ["filesystem", "write"], scope: path });
+
+/** The whole content of a file found beneath its scope, opened without following a last link swapped in since. */
+async function readWhole(grant: Grant, path: string): Promise<Buffer> {
+  const fs = await fsPromises();
+  const real = await onDisk(grant, readNeed(path), path, true);
+  // Beneath a scope the walk followed every link already: one at the last name now was swapped in since.
+  const beneath = scoped(grant, readNeed(path));
+  const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
   try {
-    await writeFile(temporary, content);
-    await rename(temporary, path);
+    if (beneath) await checkOpened(handle.fd, real, path);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes create the folders the path names that do not exist yet. The path is
+ * found beneath its scope before and after the folders are made (a link planted
+ * meanwhile is caught), the temporary file is made new (O_EXCL, O_NOFOLLOW) and
+ * checked, and the rename replaces whatever is at the final name, a link
+ * included, without following it. `followLast` (append) writes to the file a
+ * link at the final name points to, when it stays in the scope.
+ */
+async function writeWhole(grant: Grant, path: string, content: string | Uint8Array, followLast = false): Promise<void> {
+  const fs = await fsPromises();
+  const real = await onDisk(grant, writeNeed(path), path, followLast);
+  await makeFolders(dirname(real));
+  if ((await onDisk(grant, writeNeed(path), path, followLast)) !== real) throw new OutOfScope(path);
+  const temporary = join(dirname(real), `.${basename(real)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const handle = await fs.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+  try {
+    try {
+      if (scoped(grant, writeNeed(path))) await checkOpened(handle.fd, temporary, path);
+      await handle.writeFile(content);
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temporary, real);
   } catch (e) {
-    await rm(temporary, { force: true });
+    await fs.rm(temporary, { force: true });
     throw e;
   }
 }
 
 export const read_text = (grant: Grant, path: string): Promise<string> =>
-  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, async () => (await fsPromises()).readFile(path, "utf8")));
+  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, async () => (await readWhole(grant, path)).toString("utf8")));
 
 export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
-  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await (await fsPromises()).readFile(path))));
+  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await readWhole(grant, path))));
 
 /** The names in a folder, sorted, so that a run does not depend on the order the system lists them in. */
 export const list = (grant: Grant, path: string): Promise<string[]> =>
-  call(grant, { ...primitive("list", "read", path), result: listOf(TEXT) }, { path }, () => attempt(path, async () => (await (await fsPromises()).readdir(path)).sort()));
+  call(grant, { ...primitive("list", "read", path), result: listOf(TEXT) }, { path }, () =>
+    attempt(path, async () => {
+      const fs = await fsPromises();
+      const real = await onDisk(grant, readNeed(path), path, true);
+      if (!scoped(grant, readNeed(path))) return (await fs.readdir(path)).sort();
+      // The folder is opened and checked, then listed through its descriptor where the system allows.
+      const handle = await fs.open(real, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
+      try {
+        const checked = await checkOpened(handle.fd, real, path);
+        return (await fs.readdir(checked ? `/proc/self/fd/${handle.fd}` : real)).sort();
+      } finally {
+        await handle.close();
+      }
+    }),
+  );
 
 export const exists = (grant: Grant, path: string): Promise<boolean> =>
   call(grant, { ...primitive("exists", "read", path), result: BOOL }, { path }, () =>
     attempt(path, async () => {
       try {
-        await (await fsPromises()).lstat(path);
+        await (await fsPromises()).lstat(await onDisk(grant, readNeed(path), path, false));
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
@@ -112,27 +165,28 @@ export const exists = (grant: Grant, path: string): Promise<boolean> =>
   );
 
 export const write_text = (grant: Grant, path: string, text: string): Promise<null> =>
-  call(grant, primitive("write_text", "write", path), { path, text }, () => attempt(path, async () => (await writeWhole(path, text), null)));
+  call(grant, primitive("write_text", "write", path), { path, text }, () => attempt(path, async () => (await writeWhole(grant, path, text), null)));
 
 export const write_bytes = (grant: Grant, path: string, bytes: Uint8Array): Promise<null> =>
-  call(grant, primitive("write_bytes", "write", path), { path, bytes }, () => attempt(path, async () => (await writeWhole(path, bytes), null)));
+  call(grant, primitive("write_bytes", "write", path), { path, bytes }, () => attempt(path, async () => (await writeWhole(grant, path, bytes), null)));
 
 /** Appending writes the old content and the new into a temporary file and renames it: all or nothing. */
 export const append_text = (grant: Grant, path: string, text: string): Promise<null> =>
   call(grant, primitive("append_text", "write", path), { path, text }, () =>
     attempt(path, async () => {
+      const fs = await fsPromises();
       let before = "";
       try {
-        before = await (await fsPromises()).readFile(path, "utf8");
+        before = await fs.readFile(await onDisk(grant, writeNeed(path), path, true), "utf8");
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }
-      await writeWhole(path, before + text);
+      await writeWhole(grant, path, before + text, true);
       return null;
     }),
   );
 
 export const remove = (grant: Grant, path: string): Promise<null> =>
-  call(grant, primitive("remove", "write", path), { path }, () => attempt(path, async () => (await (await fsPromises()).unlink(path), null)));
-
-
+  call(grant, primitive("remove", "write", path), { path }, () =>
+    attempt(path, async () => (await (await fsPromises()).unlink(await onDisk(grant, writeNeed(path), path, false)), null)),
+  );

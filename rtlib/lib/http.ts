@@ -115,10 +115,51 @@ async function send(method: string, url: URL, body: string | undefined, headers:
   }
 }
 
+/**
+ * Headers that say how the request is framed and carried, which the runtime
+ * sets itself from the URL and the body: a program's own would frame the body
+ * differently from what is sent (request smuggling) or keep a connection for
+ * another use. They are dropped. `host` is not among them: a Host header that
+ * names another host than the URL's is refused (requestHeaders).
+ */
+const FRAMING = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect"]);
+
+/** Headers that carry a credential, which a redirect to another origin does not take along (as browsers do). */
+const CREDENTIALS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+/**
+ * The headers the request goes with: the program's, without the framing ones
+ * and without Host, which is always the URL's. A Host header naming another
+ * host (in any case, with spaces around its name or value) is refused with
+ * HostNotAllowed before anything is sent: the grant decides by the URL's host,
+ * and the request must go to the host the grant decided on.
+ */
+function requestHeaders(url: URL, headers: RMap): RMap {
+  const kept = new RMap();
+  for (const [name, value] of headers.entries()) {
+    const key = String(name).trim().toLowerCase();
+    if (key === "host") {
+      const named = String(value).trim().toLowerCase();
+      if (named !== url.host.toLowerCase()) throw new Failure(HttpError.make("HostNotAllowed", String(value).trim()));
+      continue;
+    }
+    if (FRAMING.has(key)) continue;
+    kept.setInPlace(name, value);
+  }
+  return kept;
+}
+
+function withoutCredentials(headers: RMap): RMap {
+  const kept = new RMap();
+  for (const [name, value] of headers.entries()) if (!CREDENTIALS.has(String(name).trim().toLowerCase())) kept.setInPlace(name, value);
+  return kept;
+}
+
 /** One request and its redirects, each hop through the gateway. */
-async function perform(grant: Grant, method: string, target: string, body: string | undefined, headers: RMap, timeout: unknown): Promise<unknown> {
+async function perform(grant: Grant, method: string, target: string, body: string | undefined, given: RMap, timeout: unknown): Promise<unknown> {
   const timeoutMs = timeout instanceof Some ? Math.max(1, (timeout.value as { milliseconds: number }).milliseconds) : DEFAULT_TIMEOUT_MS;
   let url = parse(target);
+  let headers = requestHeaders(url, given);
   let currentMethod = method;
   let currentBody = body;
   for (let hop = 0; ; hop++) {
@@ -128,7 +169,9 @@ async function perform(grant: Grant, method: string, target: string, body: strin
     const result = await call(grant, primitive(currentMethod, url), args, () => send(currentMethod, url, currentBody, headers, timeoutMs));
     const location = result.headers.get("location");
     if (result.status >= 300 && result.status < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
-      url = parse(new URL(location, url).href);
+      const next = parse(new URL(location, url).href);
+      if (next.origin !== url.origin) headers = withoutCredentials(headers);
+      url = next;
       // 303, and 301/302 after a POST, continue as GET without a body, as browsers do.
       if (result.status === 303 || ((result.status === 301 || result.status === 302) && currentMethod === "POST")) {
         currentMethod = "GET";

@@ -1,12 +1,29 @@
 // The `process` module: run a program, with its arguments as a list and no
-// shell, so that no argument is ever read as shell syntax.
+// shell, so that no argument is ever read as shell syntax. The child gets a
+// fixed environment (CHILD_ENVIRONMENT), not the runner's, and leads a process
+// group of its own, which is killed as a whole when the child ends, when the
+// run is cancelled, and when the run ends (spec/security.md, "Child processes").
 
 import { call } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
+import { checkCancelled } from "../limits.js";
 import { ProcessError, ProcessResult } from "../prelude.js";
 import { record } from "../values.js";
 import { hostImport } from "../host-import.js";
+import { childGone, childStarted } from "../children.js";
+
+/**
+ * All a child's environment: PATH, so that a program is found where the runner
+ * would find it and can find its own helpers (it holds no secret), and a fixed
+ * UTF-8 locale, so that the child's text comes out the same everywhere. No other
+ * variable of the runner's reaches it, whatever the grant: a variable the
+ * program may read (`environment("API_KEY")`) it passes on as an argument or
+ * input, where a reviewer and a guard see it.
+ */
+function childEnvironment(): Record<string, string> {
+  return { PATH: process.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
+}
 
 export const run = (grant: Grant, program: string, args: string[] = [], input = ""): Promise<unknown> =>
   call(
@@ -23,15 +40,38 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
       // node:child_process is loaded by the first run, not when every program starts.
       const { spawn } = await hostImport<typeof import("node:child_process")>("node:child_process");
       return new Promise((resolve, reject) => {
-        const child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"] });
+        // detached: the child leads a new process group (setsid), which is killed as one.
+        const child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: true });
+        const pid = child.pid;
+        if (pid !== undefined) childStarted(pid);
+        const gone = () => {
+          if (pid !== undefined) childGone(pid);
+        };
+        // Cancellation (Ctrl-C, the deadline) kills the child's group and ends the call.
+        const poll = setInterval(() => {
+          try {
+            checkCancelled();
+          } catch (e) {
+            clearInterval(poll);
+            gone();
+            reject(e);
+          }
+        }, 50);
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on("data", (d: Buffer) => out.push(d));
         child.stderr.on("data", (d: Buffer) => err.push(d));
         child.on("error", (e: NodeJS.ErrnoException) => {
+          clearInterval(poll);
+          gone();
           reject(new Failure(e.code === "ENOENT" ? ProcessError.make("NotFound", program) : ProcessError.make("Failed", program, e.message)));
         });
+        // When the child ends, what it left running in its group ends too: nothing outlives the call
+        // (and nothing holds its output open, which would keep the call waiting).
+        child.on("exit", gone);
         child.on("close", (code, signal) => {
+          clearInterval(poll);
+          gone();
           const exitCode = code ?? (signal !== null ? 128 : 1);
           resolve(ProcessResult.desc.make([exitCode, Buffer.concat(out).toString("utf8"), Buffer.concat(err).toString("utf8")]));
         });
