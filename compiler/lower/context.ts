@@ -81,6 +81,20 @@ export class Lowerer {
     this.sink.push(statement);
   }
 
+  /**
+   * Runs `lower` for code that goes into a plain (not async) function inside the
+   * current one, such as a query's sort and group keys: it may not `await`.
+   */
+  synchronous<T>(lower: () => T): T {
+    const saved = this.async;
+    this.async = false;
+    try {
+      return lower();
+    } finally {
+      this.async = saved;
+    }
+  }
+
   /** Runs `lower` with statements going into a new list, which it returns. */
   collect(lower: () => void): t.Statement[] {
     const saved = this.sink;

@@ -300,7 +300,12 @@ function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee
     case "Case":
       return t.newExpression(classRef(lw, callee.decl, callee.caseName), args);
     case "Ability":
-      if (callee.ability === "to_text") return textOf(lw, args[0]!, callee.of);
+      if (callee.ability === "to_text") {
+        // An Int or a Boolean is written as it is inside a template literal, but `n.to_text()` is a Text.
+        const r = resolve(callee.of);
+        if (isCon(r, "Int") || isCon(r, "Boolean")) return t.templateLiteral([t.templateElement({ raw: "" }), t.templateElement({ raw: "" }, true)], [args[0]!]);
+        return textOf(lw, args[0]!, callee.of);
+      }
       if (callee.ability === "to_json") {
         return t.callExpression(t.memberExpression(t.identifier("JSON"), t.identifier("parse")), [t.callExpression(lw.rt("encodeJson"), [args[0]!, shapeOf(lw, callee.of)])]);
       }

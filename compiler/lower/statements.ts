@@ -667,12 +667,14 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, sortRowsCode(lw, source, names, clause.keys))]));
     } else if (clause.kind === "Group") {
       const row = lw.temp("row");
-      const keyBody = lw.collect(() => {
-        for (const s of unpackRow(lw, row, names)) lw.emit(s);
-        const charge = chargeStatement(lw, exprSteps(clause.key), clause.key.span);
-        if (charge) lw.emit(charge);
-        lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
-      });
+      const keyBody = lw.synchronous(() =>
+        lw.collect(() => {
+          for (const s of unpackRow(lw, row, names)) lw.emit(s);
+          const charge = chargeStatement(lw, exprSteps(clause.key), clause.key.span);
+          if (charge) lw.emit(charge);
+          lw.emit(t.returnStatement(lowerExpr(lw, clause.key)));
+        }),
+      );
       // A group's items are the values of the latest `from`.
       const itemIndex = lastFromIndex(e.clauses.slice(0, i), names);
       const item =
@@ -742,12 +744,12 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
 function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: { value: CExpr; descending: boolean }[]): t.Expression {
   if (names.length === 1 && keys.every((k) => isFieldPathOf(k.value, names[0]!) && isPrimitive(k.value))) return sortByFieldsCode(lw, source, names[0]!, keys);
   const row = lw.temp("row");
-  const keyBody = lw.collect(() => {
+  const keyBody = lw.synchronous(() => lw.collect(() => {
     for (const s of unpackRow(lw, row, names)) lw.emit(s);
     const charge = chargeStatement(lw, keySteps(keys), keys[0]?.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.returnStatement(t.arrayExpression([...keys.map((k) => lowerExpr(lw, k.value)), row])));
-  });
+  }));
   const comparator = comparatorCode(lw, keys, (index, keyed) => t.memberExpression(keyed, t.numericLiteral(index), true));
   const keyed = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
   const sorted = t.callExpression(t.memberExpression(keyed, t.identifier("sort")), [comparator]);
@@ -845,7 +847,7 @@ function selectInto(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, result: t
 /** The select over gathered rows: a loop, or tasks when `concurrently`. */
 function lowerSelect(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, rows: t.Identifier, names: Local[], result: t.Identifier): void {
   const row = lw.temp("row");
-  if (e.concurrently !== undefined) {
+  if (e.concurrently !== undefined && lw.async) {
     const body = lw.collect(() => {
       // A task starts when another has finished: at that task's depth, not this function's.
       for (const back of depthBack(lw)) lw.emit(back);
