@@ -37,6 +37,7 @@ export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from ".
 export { concat, appendInPlace, pushInPlace, rangeInclusive } from "./lib/list.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
+export { tadd, tinterp } from "./limits-collections.js";
 export { call as gatewayCall, observe } from "./gateway.js";
 export { outputState, outputLimits, configureInput } from "./output.js";
 
