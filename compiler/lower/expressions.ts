@@ -147,6 +147,10 @@ function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expressi
     else pieces.push(part);
   }
   if (pieces.every((p) => typeof p === "string")) return t.stringLiteral(pieces.join(""));
+  // Numbers and Booleans write a few characters each: such a template needs no check.
+  const short = (part: CExpr | string) => typeof part === "string" || isCon(resolve(part.type), "Int") || isCon(resolve(part.type), "Float") || isCon(resolve(part.type), "Boolean");
+  // One value and no literal text is that value's text, already within the limit.
+  if (pieces.length === 1 || (e.parts.every(short) && pieces.length <= 2 * VALUES_PER_TEMPLATE + 1)) return (checkedTemplate(lw, pieces) as t.CallExpression).arguments[0] as t.Expression;
   return checkedTemplate(lw, pieces);
 }
 
