@@ -17,6 +17,7 @@ import { BUILD_ID, VERSION } from "./version.cjs";
 import type { InputRequest, WorkerInput, WorkerOutcome } from "./worker.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
+import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
 
 export interface RunOptions {
   fuel: number;
@@ -142,14 +143,15 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
   const refuse = (message: string) => ({ diagnostics: [error("E-RT-REFUSED", { file, start: 0, end: 0 }, message)], sources: new Map<string, SourceFile>() });
   let code: string;
   let manifest: { bundle?: string; sources?: { file: string }[] };
-  try {
-    code = readFileSync(file, "utf8");
-  } catch {
-    return refuse(`I cannot read the bundle ${file}`);
-  }
+  // A bundle holds a whole program and its runtime import: four times a source file's bound.
+  const bundle = readBounded(file, 4 * MAX_SOURCE_BYTES);
+  if (!bundle.ok) return refuse(`I cannot read the bundle ${file}: ${bundle.why}`);
+  code = bundle.bytes.toString("utf8");
   const manifestPath = file.replace(/\.mjs$/, ".grant.json");
   try {
-    manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as typeof manifest;
+    const read = readBounded(manifestPath);
+    if (!read.ok) throw new Error(read.why);
+    manifest = JSON.parse(read.bytes.toString("utf8")) as typeof manifest;
   } catch {
     return refuse(`the bundle has no readable grant manifest at ${manifestPath}; build it with renyic build`);
   }
@@ -160,7 +162,8 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
   const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
   let map: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
   try {
-    map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as SourceMapV3;
+    const read = readBounded(`${file}.map`, 4 * MAX_SOURCE_BYTES);
+    if (read.ok) map = JSON.parse(read.bytes.toString("utf8")) as SourceMapV3;
   } catch {
     // Without its map a crash is reported without a .ry position.
   }
@@ -169,8 +172,8 @@ async function validatedBundle(file: string): Promise<Compiled | NotCompiled> {
   const sources = new Map<string, SourceFile>();
   for (const source of manifest.sources ?? []) {
     try {
-      const text = readFileSync(join(dirname(file), source.file), "utf8");
-      sources.set(source.file, new SourceFile(source.file, text));
+      const read = readBounded(join(dirname(file), source.file));
+      if (read.ok) sources.set(source.file, new SourceFile(source.file, read.bytes.toString("utf8")));
     } catch {
       // The sources are only needed to show the line of a crash.
     }
