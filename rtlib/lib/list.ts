@@ -180,6 +180,12 @@ export function pushInPlace(a: unknown[], ...items: unknown[]): unknown[] {
   return a;
 }
 
+/** A query's row (or selected value) added to its rows: a join of large lists stops at the element limit. */
+export function pushRow(rows: unknown[], row: unknown): void {
+  if (rows.length >= MAX_ELEMENTS) checkCollection(rows.length + 1, "a query");
+  rows.push(row);
+}
+
 /** `a to b` and `a until b`. */
 export function rangeInclusive(a: number, b: number): number[] {
   return range(a, b + 1);
