@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import type { GrantItem } from "../rtlib/grants.js";
-import { readBounded } from "./bounded-read.js";
+import { readBounded } from "./read-bounded.js";
 import { bundleGrant } from "./bundle-grant.js";
 import { canonical, grantText, MANIFEST_LIMIT, readManifest, type Manifest } from "./manifest.js";
 import { readPublicKey, verifyManifest, type TrustedKey } from "./signing.js";
@@ -35,7 +35,7 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
   const manifestPath = file.replace(/\.mjs$/, ".grant.json");
   const read = readBounded(manifestPath, MANIFEST_LIMIT);
   if (!read.ok) {
-    return { ok: false, problem: read.missing ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build` : `I cannot read the grant manifest ${manifestPath}: ${read.problem}` };
+    return { ok: false, problem: read.missing ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build` : `I cannot read the grant manifest ${manifestPath}: ${read.why}` };
   }
   if (keys.length > 0) {
     const signed = verifyManifest(read.bytes, file.replace(/\.mjs$/, ".grant.sig"), keys);
@@ -48,7 +48,7 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
 
 export function readBundleCode(file: string): Checked<{ code: string }> {
   const read = readBounded(file, BUNDLE_LIMIT);
-  if (!read.ok) return { ok: false, problem: `I cannot read the bundle ${file}: ${read.problem}` };
+  if (!read.ok) return { ok: false, problem: `I cannot read the bundle ${file}: ${read.why}` };
   try {
     return { ok: true, code: strictUtf8.decode(read.bytes) };
   } catch {
@@ -93,7 +93,7 @@ const EMPTY_MAP: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "
 /** The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position. */
 export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: SourceMapV3 }> {
   const read = readBounded(`${file}.map`, MAP_LIMIT);
-  if (!read.ok) return read.missing ? { ok: true, map: EMPTY_MAP } : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.problem}` };
+  if (!read.ok) return read.missing ? { ok: true, map: EMPTY_MAP } : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.why}` };
   if (sha256(read.bytes) !== manifest.map) return { ok: false, problem: `the source map's hash does not match its manifest: ${file}.map was changed after it was built` };
   try {
     const map = JSON.parse(read.bytes.toString("utf8")) as SourceMapV3;

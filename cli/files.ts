@@ -1,22 +1,16 @@
 // Reading source files for the commands: bytes from disk, decoded and checked
 // as UTF-8, with problems reported as diagnostics rather than exceptions.
 
-import { readFileSync, statSync } from "node:fs";
+import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
 import { error, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeSource, SourceFile } from "../compiler/source.js";
 
 export type Loaded = { ok: true; source: SourceFile } | { ok: false; diagnostic: Diagnostic; source?: SourceFile };
 
 export function loadSource(path: string): Loaded {
-  let bytes: Buffer;
-  try {
-    if (statSync(path).isDirectory()) return failed(path, `\`${path}\` is a folder, not a .ry file`);
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "there is no such file" : code === "EACCES" ? "permission denied" : String(code ?? "unreadable");
-    return failed(path, `I cannot read \`${path}\`: ${why}`);
-  }
+  const read = readBounded(path, MAX_SOURCE_BYTES);
+  if (!read.ok) return failed(path, `I cannot read \`${path}\`: ${read.why}`);
+  const bytes = read.bytes;
   const decoded = decodeSource(bytes);
   const source = new SourceFile(path, decoded.text);
   if (!decoded.ok) {

@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { decodeSource } from "../compiler/source.js";
 import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
+import { readBounded } from "./read-bounded.js";
 
 export interface IndexedModule {
   readonly name: string;
@@ -35,13 +36,12 @@ function indexPath(toolchain: readonly string[], entryFile: string, entryText: s
   return join(cacheDirectory(), `${cacheKey([...toolchain, "index", entryFile, entryText])}.index.json`);
 }
 
+/** A source file's text, read as loadSource reads it (a regular file, within the bound); undefined sends the run the slow way, which reports why. */
 function readText(file: string): string | undefined {
-  try {
-    const decoded = decodeSource(readFileSync(file));
-    return decoded.ok ? decoded.text : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readBounded(file);
+  if (!read.ok) return undefined;
+  const decoded = decodeSource(read.bytes);
+  return decoded.ok ? decoded.text : undefined;
 }
 
 /** The compiled bundle of an unchanged program, found without parsing it; undefined when it must be compiled or looked up the slow way. */

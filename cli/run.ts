@@ -16,6 +16,7 @@ import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { GrantItem } from "../rtlib/grants.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
+import { longTimeout } from "../rtlib/waits.js";
 
 export interface RunOptions {
   fuel: number;
@@ -238,7 +239,8 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     };
     const interrupt = () => cancelRun(1);
     process.on("SIGINT", interrupt);
-    const deadline = setTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
+    // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
+    const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
     // The run is over at its outcome (or, without one, when the thread stops); it is
     // reported once the program's output has come through, without waiting for the
     // thread to tear down: the worker ends its output streams before it sends the outcome.
@@ -261,7 +263,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         process.stdin.destroy();
       }
       process.off("SIGINT", interrupt);
-      clearTimeout(deadline);
+      deadline.clear();
       clearTimeout(forced);
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
@@ -284,7 +286,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       }
       // A server runs until it is stopped: only a --timeout given on the command line stops it.
       if ("serving" in message) {
-        if (!options.timeoutGiven) clearTimeout(deadline);
+        if (!options.timeoutGiven) deadline.clear();
         return;
       }
       if ("requestCrash" in message) {

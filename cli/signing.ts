@@ -5,7 +5,7 @@
 // `renyic keygen` writes them and as `openssl genpkey -algorithm ed25519` does.
 
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { readBounded } from "./bounded-read.js";
+import { readBounded } from "./read-bounded.js";
 
 /**
  * What is signed: this label, then the manifest's bytes. The label keeps a
@@ -34,7 +34,7 @@ export function showKey(id: string): string {
 
 function readPem(file: string, what: string): { ok: true; text: string } | { ok: false; problem: string } {
   const read = readBounded(file, KEY_LIMIT);
-  if (!read.ok) return { ok: false, problem: `I cannot read the ${what} ${file}: ${read.problem}` };
+  if (!read.ok) return { ok: false, problem: `I cannot read the ${what} ${file}: ${read.why}` };
   return { ok: true, text: read.bytes.toString("latin1") };
 }
 
@@ -82,7 +82,7 @@ export function verifyManifest(manifest: Uint8Array, signatureFile: string, trus
   const names = trusted.map((k) => showKey(k.id)).join(", ");
   const read = readBounded(signatureFile, 1024);
   if (!read.ok) {
-    return { ok: false, problem: read.missing ? `the manifest is not signed (there is no ${signatureFile}), and --trust asks for a signature by ${names}` : `I cannot read the signature ${signatureFile}: ${read.problem}` };
+    return { ok: false, problem: read.missing ? `the manifest is not signed (there is no ${signatureFile}), and --trust asks for a signature by ${names}` : `I cannot read the signature ${signatureFile}: ${read.why}` };
   }
   const m = SIGNATURE_LINE.exec(read.bytes.toString("latin1"));
   if (m === null) return { ok: false, problem: `${signatureFile} is not a signature file: one line, \`renyi-signature-v1 ed25519 KEYID SIGNATURE\`` };

@@ -115,9 +115,8 @@ function outcomeOf(e: unknown): WorkerOutcome {
   if (e instanceof runtime.Crash) {
     return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), steps };
   }
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return { outcome: "crashed", code: "E-RT-DEPTH", message: "calls nested too deeply for the stack", ...(e.stack ? { stack: e.stack } : {}), steps };
-  }
+  const limit = runtime.engineLimit(e);
+  if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
   const error = e instanceof Error ? e : new Error(String(e));
   return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
 }

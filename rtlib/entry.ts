@@ -6,7 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { isMainThread } from "node:worker_threads";
 import { convertArguments, type MainParameter } from "./arguments.js";
-import { Cancelled, Crash, Failure } from "./errors.js";
+import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
 import { configureLimits } from "./limits.js";
 import { rootGrant, type GrantItem } from "./grants.js";
 import { NONE, some } from "./prelude.js";
@@ -43,7 +43,8 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   try {
     await main(...(mainGrant === null ? [] : [rootGrant(mainGrant, "main")]), ...args.values);
     process.exitCode = 0;
-  } catch (e) {
+  } catch (thrown) {
+    const e = engineLimit(thrown) ?? thrown;
     if (e instanceof Failure) {
       process.stderr.write(`error[E-RT-FAILED]: main failed with ${toText(e.value)}${e.site ? `\n  --> ${e.site}` : ""}\n`);
       process.exitCode = 1;

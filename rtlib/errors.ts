@@ -70,3 +70,18 @@ export function checkFailed(kind: string, left: string, right: string, site: str
     : "check failed: the condition is false";
   throw new Crash("E-RT-CHECK", message, "crash", site);
 }
+
+/**
+ * One of the engine's own limits, reached where no check of Renyi's came first
+ * (a text read from outside, a value nested past the stack): the crash it
+ * is, with the code a program's limits have. Anything else is not a program's
+ * doing, and stays an internal error.
+ */
+export function engineLimit(e: unknown): Crash | undefined {
+  if (!(e instanceof RangeError)) return undefined;
+  const wrap = (code: CrashCode, message: string) => Object.assign(new Crash(code, message, "limit"), { stack: e.stack });
+  if (/call stack/i.test(e.message)) return wrap("E-RT-DEPTH", "calls nested too deeply for the stack");
+  if (/invalid string length/i.test(e.message)) return wrap("E-RT-LIMIT-COLLECTION", "a text would be longer than the engine can hold");
+  if (/invalid array length|maximum size exceeded/i.test(e.message)) return wrap("E-RT-LIMIT-COLLECTION", "a list, map or set would be larger than the engine can hold");
+  return undefined;
+}

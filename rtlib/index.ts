@@ -4,7 +4,7 @@
 
 export { S, slow, tooDeep, resume, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
 export { served, serveWith, type ServingHost } from "./serving.js";
-export { Failure, Crash, Cancelled, crash, isFailure, checkFailed } from "./errors.js";
+export { Failure, Crash, Cancelled, crash, isFailure, checkFailed, engineLimit } from "./errors.js";
 export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";
 export { equals, compare } from "./equality.js";
 export { toText, floatText } from "./text.js";
@@ -35,11 +35,12 @@ export {
   type VariantDesc,
 } from "./values.js";
 export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from "./prelude.js";
-export { concat, appendInPlace, pushInPlace, rangeInclusive } from "./lib/list.js";
+export { concat, appendInPlace, pushInPlace, pushRow, rangeInclusive } from "./lib/list.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
+export { tadd, tinterp } from "./limits-collections.js";
 export { call as gatewayCall, observe } from "./gateway.js";
-export { outputState, outputLimits, configureInput } from "./output.js";
+export { outputState, errorState, outputLimits, configureInput } from "./output.js";
 export { configureChildren, stopChildren } from "./children.js";
 
 export * as text from "./lib/text.js";

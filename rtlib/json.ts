@@ -3,7 +3,10 @@
 
 import { Failure } from "./errors.js";
 import { DateRecord, Duration, Instant, JsonError, NONE, Some } from "./prelude.js";
-import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
+import { toText } from "./text.js";
+import { checkCollection } from "./limits-collections.js";
+import { Crash } from "./errors.js";
+import { descOf, DYNAMIC, JSON_SHAPE, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
 
 // ---- encoding ----
 
@@ -14,7 +17,7 @@ import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape, type TypeDe
  * which reads back as a Float wherever a Float is declared).
  */
 export function encode(value: unknown, shape: Shape = DYNAMIC): string {
-  return JSON.stringify(plain(value, shape)) ?? "null";
+  return toText(plain(value, shape), JSON_SHAPE);
 }
 
 /** The JSON value of a Renyi value (language.md section 11). */
@@ -68,7 +71,7 @@ export function plain(value: unknown, shape: Shape): unknown {
 }
 
 function plainDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: Shape): unknown {
-  if (desc === Instant.desc) return new Date(value["milliseconds"] as number).toISOString();
+  if (desc === Instant.desc) return isoText(value["milliseconds"] as number, "json.encode");
   if (desc === DateRecord.desc) return dateText(value["year"] as number, value["month"] as number, value["day"] as number);
   if (desc === Duration.desc) return value["milliseconds"];
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
@@ -86,6 +89,17 @@ function plainDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: S
   }
   if (desc.variant === undefined) return fields;
   return desc.fields.length === 0 ? desc.name : { [desc.name]: fields };
+}
+
+/** The furthest an Instant may be from 1970 either way: the years -271821 to 275760, as ISO 8601 writes them. */
+export const MAX_INSTANT_MS = 8_640_000_000_000_000;
+
+/** An Instant as ISO 8601 text; one outside the range that can be written is a crash, not an engine error. */
+export function isoText(milliseconds: number, what: string): string {
+  if (!(Math.abs(milliseconds) <= MAX_INSTANT_MS)) {
+    throw new Crash("E-RT-OVERFLOW", `${what}: the instant ${milliseconds} ms from 1970 is outside the range of Instant (±${MAX_INSTANT_MS.toLocaleString("en")} ms, the years -271821 to 275760)`);
+  }
+  return new Date(milliseconds).toISOString();
 }
 
 function dateText(year: number, month: number, day: number): string {
@@ -199,6 +213,7 @@ function read(value: unknown, shape: Shape, at: At): unknown {
     case "list":
     case "set": {
       if (!Array.isArray(value)) return shapeError(at, shape, kindOf(value));
+      checkCollection(value.length, "json.decode");
       const items = new Array<unknown>(value.length);
       for (let i = 0; i < value.length; i++) {
         at.push(i);
@@ -231,7 +246,10 @@ function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, at: At): R
   const map = new RMap();
   if (shape.key.k === "text") {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(at, shape, kindOf(value));
-    for (const [k, v] of Object.entries(value)) {
+    const keys = Object.keys(value);
+    checkCollection(keys.length, "json.decode");
+    for (const k of keys) {
+      const v = (value as Record<string, unknown>)[k];
       at.push(k);
       map.setInPlace(k, read(v, shape.value, at));
       at.pop();
@@ -239,6 +257,7 @@ function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, at: At): R
     return map;
   }
   if (!Array.isArray(value)) return shapeError(at, shape, kindOf(value));
+  checkCollection(value.length, "json.decode");
   value.forEach((entry, i) => {
     at.push(i);
     if (!Array.isArray(entry) || entry.length !== 2) shapeError(at, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));

@@ -1,12 +1,53 @@
-// Collection sizes (seed 002: 10,000,000 elements in a list, 64 MiB in a text),
-// checked before building where the size is known.
+// Collection sizes (seed 002: 10,000,000 elements in a list, map or set, 64 MiB
+// in a text), checked before building wherever the size is known, so that no
+// value a program can make reaches the engine's own limits (a RangeError, or a
+// fatal error that takes the whole process down).
 
 import { Crash } from "./errors.js";
 
 export const MAX_ELEMENTS = 10_000_000;
 
+/** A text's limit, in UTF-16 code units (the engine's length): 64 Mi, 64 MiB of ASCII. */
+export const MAX_TEXT = 64 * 1024 * 1024;
+
 export function checkCollection(size: number, what: string): void {
   if (size > MAX_ELEMENTS) {
     throw new Crash("E-RT-LIMIT-COLLECTION", `${what} would build ${size.toLocaleString("en")} elements, more than the limit of ${MAX_ELEMENTS.toLocaleString("en")}`, "limit");
   }
+}
+
+/** Every text-building operation checks the length of what it builds here, before building it where it can. */
+export function checkText(length: number, what: string): void {
+  if (length > MAX_TEXT) textTooLong(length, what);
+}
+
+export function textTooLong(length: number, what: string): never {
+  throw new Crash(
+    "E-RT-LIMIT-COLLECTION",
+    `${what} would build a text of ${length.toLocaleString("en")} characters, more than the limit of ${MAX_TEXT.toLocaleString("en")}`,
+    "limit",
+  );
+}
+
+/** `a + b` on texts. */
+export function tadd(a: string, b: string): string {
+  if (a.length + b.length > MAX_TEXT) textTooLong(a.length + b.length, "joining two texts");
+  return a + b;
+}
+
+/**
+ * An interpolation (`"{a} and {b}"`), checked once built: the compiler gives a
+ * template at most seven values (a larger one is nested), so that however long
+ * its parts are (each within the limit), the engine can build it (its own limit
+ * is eight times this one) and this check is what stops it.
+ */
+export function tinterp(text: string): string {
+  if (text.length > MAX_TEXT) textTooLong(text.length, "an interpolation");
+  return text;
+}
+
+/** A text an operation has built whose length could not be known before (upper, lower): checked before any other value can see it. */
+export function checkedText(text: string, what: string): string {
+  if (text.length > MAX_TEXT) textTooLong(text.length, what);
+  return text;
 }

@@ -70,7 +70,8 @@ export function configureLimits(options: { fuel?: number; maxDepth?: number; max
   loaded = runAccount;
   load(runAccount);
   S.depth = 0;
-  S.maxDepth = options.maxDepth ?? 256;
+  depthLimit = options.maxDepth ?? 256;
+  S.maxDepth = Math.min(depthLimit, PROBE_FROM);
   REQUEST_LIMITS.fuel = options.requestFuel ?? 10_000_000;
   REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? 30_000;
   cancelFlag = options.cancel === undefined ? undefined : new Int32Array(options.cancel);
@@ -169,8 +170,42 @@ export function resume<T>(value: T, depth: number): T {
   return value;
 }
 
-/** Entering a function deeper than the limit. */
-export function tooDeep(): never {
+/**
+ * The depth limit the host set. `S.maxDepth`, which compiled code compares
+ * with, is at most PROBE_FROM: every call deeper than that comes here, which
+ * lets it go on only while the stack has room left.
+ */
+let depthLimit = 256;
+
+/**
+ * Why the stack is probed: a program that runs out of JavaScript's stack in an
+ * async function rejects its promise at the stack's very edge, and Node's
+ * handler for that rejection, itself out of stack, prints
+ * `Exception in PromiseRejectCallback` and a line of compiled code straight to
+ * the process's stderr, where no Renyi code can stop it. So no call may start
+ * with less than STACK_RESERVE bytes of stack left: past PROBE_FROM calls
+ * (the default limit is 256; only a raised `--max-depth` gets here), each call
+ * first checks there is room, and ends the run with E-RT-DEPTH while the stack
+ * still has room for whatever unwinding it takes.
+ */
+const PROBE_FROM = 1000;
+const STACK_RESERVE = 128 * 1024;
+/** Spread as the arguments of a call, these take STACK_RESERVE bytes of stack: the engine checks for the room before it pushes them, and throws a RangeError when there is none. */
+const PROBE_ARGUMENTS: readonly number[] = new Array<number>(STACK_RESERVE / 8).fill(0);
+const nothing = (): void => undefined;
+
+function roomOnStack(): boolean {
+  try {
+    Reflect.apply(nothing, undefined, PROBE_ARGUMENTS);
+    return true;
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+}
+
+export function tooDeep(): void {
+  if (S.depth <= depthLimit && roomOnStack()) return;
   S.depth--;
-  throw new Crash("E-RT-DEPTH", `calls nested deeper than ${S.maxDepth}`, "limit");
+  throw new Crash("E-RT-DEPTH", S.depth < depthLimit ? `calls nested too deeply for the stack, at a depth of ${(S.depth + 1).toLocaleString("en")} (the limit, --max-depth, is ${depthLimit.toLocaleString("en")})` : `calls nested deeper than ${depthLimit}`, "limit");
 }

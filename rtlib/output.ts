@@ -1,32 +1,49 @@
 // The program's standard output and error, with the output limits of seed 002:
-// at most 10,000 lines and 4 MiB on stdout; past them one
-// `[output truncated: ...]` line, and the rest is counted, not written.
+// at most 10,000 lines and 4 MiB on stdout, and as much again on stderr (each
+// stream counts its own); past them one `[output truncated: ...]` line on that
+// stream, and the rest is counted, not written.
 
 import { hostImport } from "./host-import.js";
 
 export const outputLimits = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 };
 export const outputState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
+/** What `console.error` wrote: the same limits as stdout, counted apart. */
+export const errorState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
+
+type OutputState = typeof outputState;
+
+/** Whether `text` may be written on a stream that has written `state` so far; counts it either way. */
+function admit(state: OutputState, text: string): "write" | "truncate" | "drop" {
+  const bytes = Buffer.byteLength(text);
+  if (state.truncated) {
+    state.dropped += bytes;
+    return "drop";
+  }
+  const lines = countLines(text);
+  if (state.lines + lines > outputLimits.maxLines || state.bytes + bytes > outputLimits.maxBytes) {
+    state.truncated = true;
+    state.dropped += bytes;
+    return "truncate";
+  }
+  state.lines += lines;
+  state.bytes += bytes;
+  return "write";
+}
+
+function truncatedLine(what: string): string {
+  return `[output truncated: the program ${what} more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${outputLimits.maxBytes / 1024 / 1024} MiB]\n`;
+}
 
 export function writeOut(text: string): void {
-  if (outputState.truncated) {
-    outputState.dropped += Buffer.byteLength(text);
-    return;
-  }
-  const bytes = Buffer.byteLength(text);
-  const lines = countLines(text);
-  if (outputState.lines + lines > outputLimits.maxLines || outputState.bytes + bytes > outputLimits.maxBytes) {
-    outputState.truncated = true;
-    outputState.dropped += bytes;
-    process.stdout.write(`[output truncated: the program printed more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${outputLimits.maxBytes / 1024 / 1024} MiB]\n`);
-    return;
-  }
-  outputState.lines += lines;
-  outputState.bytes += bytes;
-  process.stdout.write(text);
+  const verdict = admit(outputState, text);
+  if (verdict === "write") process.stdout.write(text);
+  else if (verdict === "truncate") process.stdout.write(truncatedLine("printed"));
 }
 
 export function writeErr(text: string): void {
-  process.stderr.write(text);
+  const verdict = admit(errorState, text);
+  if (verdict === "write") process.stderr.write(text);
+  else if (verdict === "truncate") process.stderr.write(truncatedLine("wrote on stderr"));
 }
 
 function countLines(text: string): number {

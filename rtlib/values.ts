@@ -13,6 +13,9 @@
 // and shapes: descriptors of static types, which the compiler emits where a
 // value's rendering or JSON form depends on more than the value itself.
 
+import { Crash } from "./errors.js";
+import { checkCollection, MAX_ELEMENTS, MAX_TEXT } from "./limits-collections.js";
+
 /** A field of a record or case: its Renyi name, its JavaScript property, its JSON key and its shape. */
 export interface FieldDesc {
   readonly name: string;
@@ -154,7 +157,30 @@ export function keyOf(value: unknown): unknown {
     case "string":
       return value.charCodeAt(0) === 0 ? "\u0000" + JSON.stringify(value) : value;
   }
-  return "\u0000" + canonical(value);
+  keyRoom = MAX_KEY;
+  try {
+    return "\u0000" + canonical(value);
+  } catch (e) {
+    if (e instanceof RangeError && /string length/i.test(e.message)) keyTooLong();
+    throw e;
+  }
+}
+
+/**
+ * The canonical key of a list, record or the like is a text of Renyi's own,
+ * which may be longer than a program's texts but not than the engine's:
+ * a key that would be (a list of ten long texts) is refused as it is written.
+ */
+const MAX_KEY = 4 * MAX_TEXT;
+let keyRoom = MAX_KEY;
+
+function keyTooLong(): never {
+  throw new Crash("E-RT-LIMIT-COLLECTION", `a map key or set item is too large to be a key: written out, it would be longer than ${MAX_KEY.toLocaleString("en")} characters`, "limit");
+}
+
+function spendKey(length: number): void {
+  keyRoom -= length;
+  if (keyRoom < 0) keyTooLong();
 }
 
 /**
@@ -169,14 +195,22 @@ function canonical(value: unknown): string {
   if (value === null) return "n";
   switch (typeof value) {
     case "string":
+      spendKey(value.length + 2);
       return JSON.stringify(value);
     case "number":
       return Object.is(value, -0) ? "0" : String(value);
     case "boolean":
       return value ? "t" : "f";
   }
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  spendKey(2);
+  if (Array.isArray(value)) {
+    spendKey(value.length);
+    return `[${value.map(canonical).join(",")}]`;
+  }
   if (value instanceof Pair) return `(${canonical(value.first)},${canonical(value.second)})`;
+  if (value instanceof RMap) spendKey(value.size * 2);
+  if (value instanceof RSet) spendKey(value.size);
+  if (value instanceof Uint8Array) spendKey(Math.ceil(value.length / 3) * 4);
   if (value instanceof RMap) {
     const entries = [...value.entries()].map(([k, v]) => [canonical(k), canonical(v)] as const);
     return `{${entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",")}}`;
@@ -203,7 +237,7 @@ export class RMap {
 
   constructor(entries?: Iterable<[unknown, unknown]>) {
     this.entriesByKey = new Map();
-    if (entries !== undefined) for (const [k, v] of entries) this.entriesByKey.set(keyOf(k), [k, v]);
+    if (entries !== undefined) for (const [k, v] of entries) this.setInPlace(k, v);
   }
 
   get size(): number {
@@ -221,7 +255,9 @@ export class RMap {
 
   /** Changes this map; only for a map no other value can see (see the ownership rule). */
   setInPlace(key: unknown, value: unknown): this {
-    this.entriesByKey.set(keyOf(key), [key, value]);
+    const k = keyOf(key);
+    if (this.entriesByKey.size >= MAX_ELEMENTS && !this.entriesByKey.has(k)) checkCollection(this.entriesByKey.size + 1, "putting a key into a map");
+    this.entriesByKey.set(k, [key, value]);
     return this;
   }
 
@@ -247,7 +283,7 @@ export class RSet {
 
   constructor(items?: Iterable<unknown>) {
     this.itemsByKey = new Map();
-    if (items !== undefined) for (const item of items) this.itemsByKey.set(keyOf(item), item);
+    if (items !== undefined) for (const item of items) this.addInPlace(item);
   }
 
   get size(): number {
@@ -260,7 +296,10 @@ export class RSet {
 
   addInPlace(item: unknown): this {
     const key = keyOf(item);
-    if (!this.itemsByKey.has(key)) this.itemsByKey.set(key, item);
+    if (!this.itemsByKey.has(key)) {
+      if (this.itemsByKey.size >= MAX_ELEMENTS) checkCollection(this.itemsByKey.size + 1, "adding an item to a set");
+      this.itemsByKey.set(key, item);
+    }
     return this;
   }
 

@@ -204,7 +204,7 @@ test("hostile manifests are refused with exit 3 and a message, never a stack tra
     ["null", "null", /the manifest must be an object/],
     ["a number", "1e999", /too large/],
     ["deep", nested(100_000), /nesting deeper than/],
-    ["huge", `{"program": "${"x".repeat(2 << 20)}"}`, /larger than 1,048,576 bytes/],
+    ["huge", `{"program": "${"x".repeat(2 << 20)}"}`, /larger than the 1 MiB a file may have here/],
     ["not UTF-8", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /not UTF-8/],
     ["byte order mark", "\ufeff" + goodText, /byte order mark/],
     ["lone surrogate", goodText.replace('"hello"', '"\\ud800"'), /lone surrogate/],

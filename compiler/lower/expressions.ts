@@ -138,22 +138,60 @@ function lowerCaseValue(lw: Lowerer, e: Extract<CExpr, { kind: "CaseValue" }>): 
 function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expression {
   // Writing a value as text only looks at it.
   const values = spillOrder(lw, e.parts.filter((p): p is CExpr => typeof p !== "string"), true);
+  // Literal text and values, in order, literal pieces joined.
+  const pieces: (string | t.Expression)[] = [];
+  let v = 0;
+  for (const part of e.parts) {
+    if (typeof part !== "string") pieces.push(textOf(lw, values[v++]!, part.type));
+    else if (typeof pieces[pieces.length - 1] === "string") pieces[pieces.length - 1] += part;
+    else pieces.push(part);
+  }
+  if (pieces.every((p) => typeof p === "string")) return t.stringLiteral(pieces.join(""));
+  // Numbers and Booleans write a few characters each: such a template needs no check.
+  const short = (part: CExpr | string) => typeof part === "string" || isCon(resolve(part.type), "Int") || isCon(resolve(part.type), "Float") || isCon(resolve(part.type), "Boolean");
+  // One value and no literal text is that value's text, already within the limit.
+  if (pieces.length === 1 || (e.parts.every(short) && pieces.length <= 2 * VALUES_PER_TEMPLATE + 1)) return (checkedTemplate(lw, pieces) as t.CallExpression).arguments[0] as t.Expression;
+  return checkedTemplate(lw, pieces);
+}
+
+/** Values one template may hold: each within the text limit, seven and the source's literal text stay below the engine's own limit. */
+const VALUES_PER_TEMPLATE = 7;
+
+/**
+ * `$tinterp(`...`)`: the template, checked against the text limit once built
+ * (spec/runtime.md); more values than a template may hold are nested templates.
+ */
+function checkedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expression {
+  const valueCount = pieces.filter((p) => typeof p !== "string").length;
+  if (valueCount > VALUES_PER_TEMPLATE) {
+    const groups: (string | t.Expression)[] = [];
+    let group: (string | t.Expression)[] = [];
+    let inGroup = 0;
+    for (const p of pieces) {
+      group.push(p);
+      if (typeof p !== "string" && ++inGroup === VALUES_PER_TEMPLATE) {
+        groups.push(checkedTemplate(lw, group));
+        group = [];
+        inGroup = 0;
+      }
+    }
+    if (group.length > 0) groups.push(...group);
+    return checkedTemplate(lw, groups);
+  }
   const quasis: t.TemplateElement[] = [];
   const expressions: t.Expression[] = [];
   let text = "";
-  let v = 0;
-  for (const part of e.parts) {
-    if (typeof part === "string") {
-      text += part;
+  for (const p of pieces) {
+    if (typeof p === "string") {
+      text += p;
       continue;
     }
     quasis.push(t.templateElement({ raw: escapeTemplate(text), cooked: text }));
     text = "";
-    expressions.push(textOf(lw, values[v++]!, part.type));
+    expressions.push(p);
   }
-  if (expressions.length === 0) return t.stringLiteral(text);
   quasis.push(t.templateElement({ raw: escapeTemplate(text), cooked: text }, true));
-  return t.templateLiteral(quasis, expressions);
+  return t.callExpression(lw.rt("tinterp"), [t.templateLiteral(quasis, expressions)]);
 }
 
 function escapeTemplate(text: string): string {
@@ -207,6 +245,7 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
     default: {
       if (isCon(type, "Int")) return t.callExpression(lw.rt(INT_OPS[e.op]!), [left!, right!]);
       if (isCon(type, "List")) return t.callExpression(lw.rt("concat"), [left!, right!]);
+      if (isCon(type, "Text") && e.op === "+") return t.callExpression(lw.rt("tadd"), [left!, right!]);
       if (e.op === "mod") return t.binaryExpression("%", left!, right!);
       return t.binaryExpression(e.op as "+" | "-" | "*" | "/", left!, right!);
     }

@@ -16,8 +16,8 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   // values
   "equals", "compare", "toText", "floatText", "encodeJson", "decodeJson", "describe",
   "NONE", "Some", "PRELUDE_RECORDS", "PRELUDE_VARIANTS", "Pair", "RMap",
-  "concat", "appendInPlace", "pushInPlace", "rangeInclusive",
-  "query", "groupBy", "sortRows", "mapConcurrent", "distinct",
+  "concat", "appendInPlace", "pushInPlace", "rangeInclusive", "tadd", "tinterp",
+  "query", "groupBy", "sortRows", "mapConcurrent", "distinct", "pushRow",
   // shapes
   "INT", "FLOAT", "TEXT", "BOOL", "NOTHING", "BYTES", "JSON_SHAPE", "DYNAMIC", "FUNCTION",
   "shapeList", "shapeSet", "shapeMap", "shapePair", "shapeRecord", "shapeVariant", "shapeParam",

@@ -643,7 +643,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       for (const c of run) if (c.kind === "From") collectLocals(c.pattern, after);
       for (const c of run) if (c.kind === "Let") after.push(c.local);
       const innermost = () =>
-        last ? selectInto(lw, e, result) : lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(out, t.identifier("push")), [rowOf(lw, after)])));
+        last ? selectInto(lw, e, result) : lw.emit(t.expressionStatement(t.callExpression(lw.rt("pushRow"), [out, rowOf(lw, after)])));
       const body = lw.collect(() => {
         const nested = lw.collect(() => nestRun(lw, run, 0, innermost));
         if (rows === undefined) {
@@ -841,7 +841,8 @@ function selectInto(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>, result: t
   const charge = chargeStatement(lw, exprSteps(e.select), e.select.span);
   if (charge) lw.emit(charge);
   const value = lowerExpr(lw, e.select);
-  lw.emit(t.expressionStatement(t.callExpression(t.memberExpression(result, t.identifier("push")), [value])));
+  // A join can make more rows than a list may hold: each row is counted as it is added.
+  lw.emit(t.expressionStatement(t.callExpression(lw.rt("pushRow"), [result, value])));
 }
 
 /** The select over gathered rows: a loop, or tasks when `concurrently`. */

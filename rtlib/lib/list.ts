@@ -5,7 +5,7 @@
 import { compare, equals } from "../equality.js";
 import { Crash } from "../errors.js";
 import { iadd } from "../ints.js";
-import { checkCollection } from "../limits-collections.js";
+import { checkCollection, MAX_ELEMENTS } from "../limits-collections.js";
 import { S } from "../limits.js";
 import { NONE, Some } from "../prelude.js";
 import { keyOf, Pair, RMap, RSet } from "../values.js";
@@ -35,7 +35,12 @@ export const find = (items: unknown[], matches: F1): unknown => {
 };
 export const any = (items: unknown[], matches: F1): boolean => items.some((x) => matches(x) === true);
 export const all = (items: unknown[], matches: F1): boolean => items.every((x) => matches(x) === true);
-export const flat_map = (items: unknown[], f: F1): unknown[] => items.flatMap((x) => f(x) as unknown[]);
+/** The lists are joined as they come, each one's length checked before it is added. */
+export const flat_map = (items: unknown[], f: F1): unknown[] => {
+  const out: unknown[] = [];
+  for (const x of items) appendInPlace(out, f(x) as unknown[], "list.flat_map");
+  return out;
+};
 export const sort_by = (items: unknown[], key: F1): unknown[] => {
   const keyed = items.map((x) => [key(x), x] as const);
   // Array.prototype.sort is stable.
@@ -89,7 +94,12 @@ export const allAsync = async (items: unknown[], given: A1): Promise<boolean> =>
   for (const x of items) if ((await matches(x)) !== true) return false;
   return true;
 };
-export const flat_mapAsync = async (items: unknown[], f: A1): Promise<unknown[]> => (await mapAsync(items, f)).flat();
+export const flat_mapAsync = async (items: unknown[], given: A1): Promise<unknown[]> => {
+  const f = fromHere(given);
+  const out: unknown[] = [];
+  for (const x of items) appendInPlace(out, (await f(x)) as unknown[], "list.flat_map");
+  return out;
+};
 export const sort_byAsync = async (items: unknown[], key: A1): Promise<unknown[]> => {
   const keys = await mapAsync(items, key);
   const keyed = items.map((x, i) => [keys[i], x] as const);
@@ -98,7 +108,9 @@ export const sort_byAsync = async (items: unknown[], key: A1): Promise<unknown[]
 };
 
 export const flatten = (items: unknown[][]): unknown[] => {
-  checkCollection(items.reduce((n, l) => n + l.length, 0), "list.flatten");
+  let n = 0;
+  for (let i = 0; i < items.length && n <= MAX_ELEMENTS; i++) n += items[i]!.length;
+  checkCollection(n, "list.flatten");
   return items.flat();
 };
 export const sort = (items: unknown[]): unknown[] => [...items].sort(compare);
@@ -137,7 +149,8 @@ export const max = (items: unknown[]): unknown => (items.length === 0 ? NONE : n
 export const to_set = (items: unknown[]): RSet => new RSet(items);
 export const to_map = (entries: Pair[]): RMap => new RMap(entries.map((p) => [p.first, p.second]));
 export const range = (start: number, finish: number): number[] => {
-  const n = Math.max(0, finish - start);
+  // The difference of two Ints may be no Int (2^53 - (-2^53)); it is only compared.
+  const n = finish > start ? finish - start : 0;
   checkCollection(n, "list.range");
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) out[i] = start + i;
@@ -154,17 +167,23 @@ export function concat(a: unknown[], b: unknown[]): unknown[] {
  * `set v to v + b` when v's list is seen by nothing else (see spec/runtime.md,
  * "Value semantics"): the list grows in place, in time linear in `b`.
  */
-export function appendInPlace(a: unknown[], b: unknown[]): unknown[] {
-  checkCollection(a.length + b.length, "joining two lists");
+export function appendInPlace(a: unknown[], b: unknown[], what = "joining two lists"): unknown[] {
+  checkCollection(a.length + b.length, what);
   for (let i = 0; i < b.length; i++) a.push(b[i]);
   return a;
 }
 
 /** `set v to v + [x, y]` when v's list is seen by nothing else. */
 export function pushInPlace(a: unknown[], ...items: unknown[]): unknown[] {
-  if (a.length + items.length > 10_000_000) checkCollection(a.length + items.length, "joining two lists");
+  if (a.length + items.length > MAX_ELEMENTS) checkCollection(a.length + items.length, "joining two lists");
   for (let i = 0; i < items.length; i++) a.push(items[i]);
   return a;
+}
+
+/** A query's row (or selected value) added to its rows: a join of large lists stops at the element limit. */
+export function pushRow(rows: unknown[], row: unknown): void {
+  if (rows.length >= MAX_ELEMENTS) checkCollection(rows.length + 1, "a query");
+  rows.push(row);
 }
 
 /** `a to b` and `a until b`. */

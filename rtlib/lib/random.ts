@@ -13,10 +13,21 @@ import { FLOAT, INT, TEXT } from "../values.js";
 
 export const integer = (grant: Grant, low: number, high: number): Promise<number> =>
   call(grant, { name: "std.random.integer", need: RANDOM, result: INT }, { low, high }, async () => {
-    const { randomInt } = await crypto();
+    const { randomInt, randomBytes } = await crypto();
     if (high < low) throw new Crash("E-RT-CRASH", `random.integer(${low}, ${high}): the low end is above the high end`);
-    return low + randomInt(0, high - low + 1);
+    // randomInt takes ranges below 2^48; a wider one (any two Ints) is drawn as a BigInt.
+    if (high - low < 2 ** 48 - 1) return low + randomInt(0, high - low + 1);
+    return Number(BigInt(low) + uniformBelow(BigInt(high) - BigInt(low) + 1n, () => randomBytes(8).readBigUInt64BE()));
   });
+
+/** A uniform draw from [0, n), n at most 2^64, by rejection of the draws past the last whole multiple of n. */
+function uniformBelow(n: bigint, draw64: () => bigint): bigint {
+  const limit = (1n << 64n) - ((1n << 64n) % n);
+  for (;;) {
+    const x = draw64();
+    if (x < limit) return x % n;
+  }
+}
 export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM, result: FLOAT }, {}, () => Math.random());
 export const choice = (grant: Grant, items: unknown[]): Promise<unknown> =>
   call(grant, { name: "std.random.choice", need: RANDOM }, { items }, async () => (items.length === 0 ? NONE : new Some(items[(await crypto()).randomInt(0, items.length)])));

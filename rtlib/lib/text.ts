@@ -2,7 +2,7 @@
 
 import { Failure } from "../errors.js";
 import { checkInt } from "../ints.js";
-import { checkCollection } from "../limits-collections.js";
+import { checkCollection, checkedText, checkText, MAX_ELEMENTS, MAX_TEXT } from "../limits-collections.js";
 import { NONE, ParseError, Some } from "../prelude.js";
 
 const chars = (t: string): string[] => Array.from(t);
@@ -23,37 +23,109 @@ export const length = (t: string): number => {
   return n;
 };
 export const is_empty = (t: string): boolean => t.length === 0;
-export const upper = (t: string): string => t.toUpperCase();
-export const lower = (t: string): string => t.toLowerCase();
+// Upper and lower case can lengthen a text ("ß" is "SS"): checked once built, at most three times the limit.
+export const upper = (t: string): string => checkedText(t.toUpperCase(), "text.upper");
+export const lower = (t: string): string => checkedText(t.toLowerCase(), "text.lower");
 export const trim = (t: string): string => t.trim();
 export const trim_start = (t: string): string => t.trimStart();
 export const trim_end = (t: string): string => t.trimEnd();
-/** `t.split("")` splits into characters. */
-export const split = (t: string, separator: string): string[] => (separator === "" ? chars(t) : t.split(separator));
-export const join = (parts: string[], separator: string): string => parts.join(separator);
-export const lines = (t: string): string[] => (t === "" ? [] : t.replace(/\r?\n$/, "").split(/\r?\n/));
+
+/** How many times `part` occurs in `t`, not overlapping, counting at most `enough`. */
+function occurrences(t: string, part: string, enough: number): number {
+  let n = 0;
+  for (let at = t.indexOf(part); at >= 0 && n < enough; at = t.indexOf(part, at + part.length)) n++;
+  return n;
+}
+
+/** `t.split("")` splits into characters. A split that would give more items than a list may hold is refused before it is made. */
+export const split = (t: string, separator: string): string[] => {
+  if (t.length >= MAX_ELEMENTS) {
+    const items = separator === "" ? length(t) : occurrences(t, separator, MAX_ELEMENTS) + 1;
+    checkCollection(items, "text.split");
+  }
+  return separator === "" ? chars(t) : t.split(separator);
+};
+export const join = (parts: string[], separator: string): string => {
+  let total = parts.length > 0 ? (parts.length - 1) * separator.length : 0;
+  for (let i = 0; i < parts.length && total <= MAX_TEXT; i++) total += parts[i]!.length;
+  checkText(total, "text.join");
+  return parts.join(separator);
+};
+export const lines = (t: string): string[] => {
+  if (t === "") return [];
+  if (t.length >= MAX_ELEMENTS) checkCollection(occurrences(t, "\n", MAX_ELEMENTS) + 1, "text.lines");
+  return t.replace(/\r?\n$/, "").split(/\r?\n/);
+};
 export const contains = (t: string, part: string): boolean => t.includes(part);
 export const starts_with = (t: string, prefix: string): boolean => t.startsWith(prefix);
 export const ends_with = (t: string, suffix: string): boolean => t.endsWith(suffix);
-export const replace = (t: string, old: string, replacement: string): string => (old === "" ? t : t.split(old).join(replacement));
+/** Every occurrence of `old`, without special patterns in `replacement`; the result's length is known before it is built. */
+export const replace = (t: string, old: string, replacement: string): string => {
+  if (old === "" || t.length < old.length) return t;
+  if (replacement.length > old.length) {
+    const room = Math.floor((MAX_TEXT - t.length) / (replacement.length - old.length));
+    const found = occurrences(t, old, room + 1);
+    checkText(t.length + found * (replacement.length - old.length), "text.replace");
+  }
+  return t.replaceAll(old, () => replacement);
+};
 export const index_of = (t: string, part: string): unknown => {
   const i = t.indexOf(part);
   return i < 0 ? NONE : new Some(length(t.slice(0, i)));
 };
-export const slice = (t: string, start: number, end: number): string => chars(t).slice(Math.max(0, start), Math.max(0, end)).join("");
+
+/** The offset in UTF-16 units of the `n`th character of `t` (its length when there are fewer). */
+function offsetOf(t: string, n: number, from = 0, fromChar = 0): number {
+  let i = from;
+  for (let c = fromChar; c < n && i < t.length; c++) {
+    const unit = t.charCodeAt(i);
+    const next = t.charCodeAt(i + 1);
+    i += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return i;
+}
+
+export const slice = (t: string, start: number, end: number): string => {
+  const from = Math.max(0, start);
+  const to = Math.max(0, end);
+  if (to <= from) return "";
+  const begin = offsetOf(t, from);
+  return t.slice(begin, offsetOf(t, to, begin, from));
+};
 export const repeat = (t: string, times: number): string => {
-  checkCollection(t.length * Math.max(0, times), "text.repeat");
-  return t.repeat(Math.max(0, times));
+  const n = Math.max(0, times);
+  if (t.length === 0 || n === 0) return "";
+  checkText(t.length * n, "text.repeat");
+  return t.repeat(n);
 };
-export const reverse = (t: string): string => chars(t).reverse().join("");
-export const pad_start = (t: string, width: number, fill = " "): string => {
+/** Characters in reverse order; a surrogate pair stays a pair. */
+export const reverse = (t: string): string => {
+  const units: string[] = [];
+  for (let i = t.length - 1; i >= 0; i--) {
+    const unit = t.charCodeAt(i);
+    const before = t.charCodeAt(i - 1);
+    if (unit >= 0xdc00 && unit <= 0xdfff && before >= 0xd800 && before <= 0xdbff) {
+      units.push(t.slice(i - 1, i + 1));
+      i--;
+    } else {
+      units.push(t[i]!);
+    }
+  }
+  return units.join("");
+};
+
+/** `missing` characters of `fill`, repeated: the padding of pad_start and pad_end, its length checked before it is built. */
+function padding(t: string, width: number, fill: string, what: string): string {
   const missing = width - length(t);
-  return missing > 0 && fill !== "" ? fill.repeat(Math.ceil(missing / length(fill))).slice(0, missing) + t : t;
-};
-export const pad_end = (t: string, width: number, fill = " "): string => {
-  const missing = width - length(t);
-  return missing > 0 && fill !== "" ? t + fill.repeat(Math.ceil(missing / length(fill))).slice(0, missing) : t;
-};
+  if (missing <= 0 || fill === "") return "";
+  const fillChars = length(fill);
+  const whole = Math.floor(missing / fillChars);
+  const restEnd = offsetOf(fill, missing % fillChars);
+  checkText(t.length + whole * fill.length + restEnd, what);
+  return fill.repeat(whole) + fill.slice(0, restEnd);
+}
+export const pad_start = (t: string, width: number, fill = " "): string => padding(t, width, fill, "text.pad_start") + t;
+export const pad_end = (t: string, width: number, fill = " "): string => t + padding(t, width, fill, "text.pad_end");
 export const to_int = (t: string): number => {
   const s = t.trim();
   if (!/^[+-]?\d+$/.test(s)) throw new Failure(ParseError.desc.make([t, "Int"]));
@@ -67,10 +139,16 @@ export const to_float = (t: string): number => {
   return Number(s);
 };
 export const to_bytes = (t: string): Uint8Array => new Uint8Array(Buffer.from(t, "utf8"));
+/** A UTF-8 character of three bytes is one UTF-16 unit: more bytes than three times the limit cannot be a text within it. */
 export const from_bytes = (bytes: Uint8Array): string => {
+  checkText(Math.ceil(bytes.length / 3), "text.from_bytes");
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new Failure(ParseError.desc.make([Buffer.from(bytes).toString("base64"), "UTF-8 text"]));
+    // The failure shows the bytes as base64, at most as many as keep it within the text limit.
+    const shown = bytes.length > (MAX_TEXT / 4) * 3 ? bytes.subarray(0, (MAX_TEXT / 4) * 3) : bytes;
+    throw new Failure(ParseError.desc.make([Buffer.from(shown).toString("base64"), "UTF-8 text"]));
   }
+  return checkedText(text, "text.from_bytes");
 };

@@ -5,6 +5,8 @@ import type { Grant } from "../grants.js";
 import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
 import { record } from "../values.js";
+import { isoText, MAX_INSTANT_MS } from "../json.js";
+import { longTimeout } from "../waits.js";
 
 type Rec = Record<string, number>;
 
@@ -18,13 +20,20 @@ export const today = (grant: Grant): Promise<unknown> =>
     const d = new Date();
     return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
   });
+/** A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long. */
 export const sleep = (grant: Grant, duration: unknown): Promise<null> =>
-  call(grant, { name: "std.time.sleep", need: TIME }, { duration }, () => new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, (duration as Rec)["milliseconds"]!))));
+  call(grant, { name: "std.time.sleep", need: TIME }, { duration }, () => new Promise<null>((resolve) => void longTimeout(() => resolve(null), (duration as Rec)["milliseconds"]!)));
 
 export const milliseconds = (n: number): unknown => Duration.desc.make([n]);
 export const seconds = (n: number): unknown => Duration.desc.make([imul(n, 1000)]);
 export const minutes = (n: number): unknown => Duration.desc.make([imul(n, 60_000)]);
 export const hours = (n: number): unknown => Duration.desc.make([imul(n, 3_600_000)]);
 export const since = (start: unknown, finish: unknown): unknown => Duration.desc.make([checkInt((finish as Rec)["milliseconds"]! - (start as Rec)["milliseconds"]!, "time.since")]);
-export const add = (instant: unknown, duration: unknown): unknown => Instant.desc.make([iadd((instant as Rec)["milliseconds"]!, (duration as Rec)["milliseconds"]!)]);
-export const to_iso = (instant: unknown): string => new Date((instant as Rec)["milliseconds"]!).toISOString();
+/** An instant is refused when it is made outside the range ISO 8601 can write (the years -271821 to 275760). */
+export const add = (instant: unknown, duration: unknown): unknown => {
+  const ms = iadd((instant as Rec)["milliseconds"]!, (duration as Rec)["milliseconds"]!);
+  if (Math.abs(ms) > MAX_INSTANT_MS) isoText(ms, "time.add");
+  return Instant.desc.make([ms]);
+};
+/** An Instant made by its record (`Instant(milliseconds: ...)`) can still be out of range: writing it crashes with E-RT-OVERFLOW. */
+export const to_iso = (instant: unknown): string => isoText((instant as Rec)["milliseconds"]!, "time.to_iso");
