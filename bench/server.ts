@@ -15,7 +15,7 @@
 // request is the steadier figure of what a server costs.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../tests/support.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,13 +28,6 @@ const C = Number(process.env["BENCH_CONCURRENCY"] ?? 50);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 const env = { ...process.env, RENYI_CACHE_DIR: mkdtempSync(join(tmpdir(), "renyi-bench-server-")) };
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function startServer(args: string[]): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
   const port = await freePort();

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { parse } from "acorn";
 import { ALLOWED_GLOBALS, isEmittedPropertyName, isLibraryFunctionName } from "../compiler/lower/names.js";
 import { LIBRARY_NAMESPACES, PROGRAM_RUNTIME } from "../compiler/lower/runtime-names.js";
+import { Scopes } from "../compiler/emit/scopes.js";
 
 export const RUNTIME_SPECIFIER = "renyi/runtime";
 
@@ -101,7 +102,7 @@ const UNARY = new Set(["-", "+", "!", "typeof"]);
 const VARIABLE_KINDS = new Set(["let", "const"]);
 
 class Checker {
-  private readonly scopes: Set<string>[];
+  private readonly scopes: Scopes;
   /** Inside a class's constructor, the only place compiled code writes `this`. */
   private inConstructor = false;
 
@@ -109,14 +110,13 @@ class Checker {
     imported: Set<string>,
     private readonly commonjs: boolean,
   ) {
-    this.scopes = [imported];
+    this.scopes = new Scopes(imported);
   }
 
   program(body: Node[]): void {
     const names = new Set<string>();
     for (const s of body) this.declare(s, names);
-    this.scopes.push(names);
-    for (const s of body) this.topLevel(s);
+    this.scopes.within(names, () => body.forEach((s) => this.topLevel(s)));
   }
 
   /** A top-level statement: an export is allowed only here, and only of the names a bundle exports. */
@@ -167,12 +167,7 @@ class Checker {
   }
 
   private scoped(names: Set<string>, walk: () => void): void {
-    this.scopes.push(names);
-    try {
-      walk();
-    } finally {
-      this.scopes.pop();
-    }
+    this.scopes.within(names, walk);
   }
 
   private block(statements: Node[], names = new Set<string>()): void {
@@ -182,13 +177,11 @@ class Checker {
 
   /** Whether a name here is the runtime's import, not a declaration of the bundle's that hides it. */
   private isImport(name: string): boolean {
-    for (let i = this.scopes.length - 1; i > 0; i--) if (this.scopes[i]!.has(name)) return false;
-    return this.scopes[0]!.has(name);
+    return this.scopes.isOutermost(name);
   }
 
   private reference(name: string): void {
-    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.has(name)) return;
-    if (!ALLOWED_GLOBALS.has(name)) refuse(`the bundle names the global \`${name}\`, which compiled code never uses`);
+    if (!this.scopes.declares(name) && !ALLOWED_GLOBALS.has(name)) refuse(`the bundle names the global \`${name}\`, which compiled code never uses`);
   }
 
   private function(n: Node): void {

@@ -3,27 +3,18 @@
 // JavaScript module, and python refused.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
+import { startProgram } from "./support.js";
 
-const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-effects-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function start(source: string, ...args: string[]) {
-  const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);
-  writeFileSync(file, source);
-  const child = spawn(process.execPath, [RENYI, "run", file, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
-  return { child, done, output: () => stdout };
+  return startProgram(work, source, { after: args });
 }
 
 test("process.run: arguments as a list, no shell, every exit code a result, a missing program a failure", async () => {

@@ -8,25 +8,16 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { Failure } from "../rtlib/errors.js";
 import { rootGrant } from "../rtlib/grants.js";
 import * as database from "../rtlib/lib/database.js";
 import { refusal } from "../rtlib/lib/sql-refusals.js";
 import { configureLimits } from "../rtlib/limits.js";
-import { toText } from "../rtlib/text.js";
+import { outcome } from "./support.js";
 
 configureLimits({});
 const work = realpathSync(mkdtempSync(join(tmpdir(), "renyi-scopes-db-")));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    return `ok ${toText(await call)}`;
-  } catch (e) {
-    if (e instanceof Failure) return toText(e.value);
-    throw e;
-  }
-}
 
 const granted = (path: string) => rootGrant([{ path: ["filesystem", "database"], scope: path }], "main");
 

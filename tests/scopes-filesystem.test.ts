@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./golden.js";
-import { Failure } from "../rtlib/errors.js";
 import { narrow, rootGrant, type GrantItem } from "../rtlib/grants.js";
 import * as filesystem from "../rtlib/lib/filesystem.js";
 import { configureLimits } from "../rtlib/limits.js";
+import { outcome } from "./support.js";
 import { toText } from "../rtlib/text.js";
 
 configureLimits({});
@@ -20,14 +20,6 @@ configureLimits({});
 const work = realpathSync(mkdtempSync(join(tmpdir(), "renyi-scopes-fs-")));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    return `ok ${toText(await call)}`;
-  } catch (e) {
-    if (e instanceof Failure) return toText(e.value);
-    throw e;
-  }
-}
 
 /** A case of its own: `data` (the scope), `outside` next to it with a secret in it. */
 function layout(name: string) {

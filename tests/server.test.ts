@@ -5,12 +5,13 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer, request as httpRequest } from "node:http";
+import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ROOT } from "./golden.js";
+import { freePort } from "./support.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-server-"));
@@ -28,13 +29,6 @@ function start(source: string, renyiOptions: string[], ...args: string[]) {
   return { child, done, file, stderr: () => stderr };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** One request on a fresh connection: status and body. */
 function get(port: number, path: string, body?: string, expectContinue = false): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import type * as T from "@babel/types";
 
 import { ALLOWED_GLOBALS } from "../lower/names.js";
+import { Scopes } from "./scopes.js";
 
 // Which fields of each node type hold children, from @babel/types (required, for the reason lower/js.ts gives).
 const VISITOR_KEYS = (createRequire(import.meta.url)("@babel/types") as typeof T).VISITOR_KEYS;
@@ -23,10 +24,10 @@ export function freeNames(statements: readonly T.Statement[], outer: ReadonlySet
 
 class Walker {
   readonly free = new Set<string>();
-  private readonly scopes: Set<string>[];
+  private readonly scopes: Scopes;
 
   constructor(outer: ReadonlySet<string>) {
-    this.scopes = [new Set(outer)];
+    this.scopes = new Scopes(outer);
   }
 
   block(statements: readonly T.Statement[], names = new Set<string>()): void {
@@ -35,17 +36,11 @@ class Walker {
   }
 
   private scoped(names: Set<string>, walk: () => void): void {
-    this.scopes.push(names);
-    try {
-      walk();
-    } finally {
-      this.scopes.pop();
-    }
+    this.scopes.within(names, walk);
   }
 
   private reference(name: string): void {
-    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.has(name)) return;
-    if (!ALLOWED_GLOBALS.has(name)) this.free.add(name);
+    if (!this.scopes.declares(name) && !ALLOWED_GLOBALS.has(name)) this.free.add(name);
   }
 
   private node(n: T.Node | null | undefined): void {

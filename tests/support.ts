@@ -1,0 +1,55 @@
+// What several test files do alike: run a program with `renyi run` as a child
+// process, turn a library call's outcome into text, find a free port.
+
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ROOT } from "./golden.js";
+import { Failure } from "../rtlib/errors.js";
+import { toText } from "../rtlib/text.js";
+
+export const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
+
+export interface Started {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly done: Promise<{ status: number | null; stdout: string; stderr: string }>;
+  /** What the program has printed so far. */
+  readonly output: () => string;
+}
+
+/**
+ * Writes `source` to a new file in `work` and runs it: `renyi run [before...] FILE [after...]`,
+ * in `work`, with the compile cache in `work/cache`.
+ */
+export function startProgram(work: string, source: string, options: { before?: readonly string[]; after?: readonly string[]; env?: Record<string, string> } = {}): Started {
+  const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);
+  writeFileSync(file, source);
+  const args = [RENYI, "run", ...(options.before ?? []), file, ...(options.after ?? [])];
+  const child = spawn(process.execPath, args, { cwd: work, env: { ...process.env, ...options.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
+  return { child, done, output: () => stdout };
+}
+
+/** A library call's outcome as text: `ok VALUE`, or the failure's value. */
+export async function outcome(call: Promise<unknown>): Promise<string> {
+  try {
+    return `ok ${toText(await call)}`;
+  } catch (e) {
+    if (e instanceof Failure) return toText(e.value);
+    throw e;
+  }
+}
+
+/** A port nothing on 127.0.0.1 listens on, right now. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
