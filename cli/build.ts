@@ -7,13 +7,14 @@
 
 import { rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { GrantItem } from "../compiler/check/checked.js";
-import { needToText } from "../compiler/check/types.js";
+import type { CheckedGrantItem } from "../compiler/check/checked.js";
+import { grantItemOf } from "../compiler/check/grants.js";
+import { grantText, needText } from "../vocabulary/needs.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { SourceFile } from "../compiler/source.js";
 import { makeFolders, writeAtomically } from "./cache.cjs";
 import { EXIT } from "./exit.js";
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "../vocabulary/manifest.js";
 import { loadProgram } from "./program.js";
 import { readPrivateKey, signManifest, showKey } from "./signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
@@ -58,7 +59,7 @@ export async function buildCommand(file: string, options: { out?: string; stable
     code: sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n")),
     bundle: sha256(code),
     map: sha256(map),
-    grant: main.map(grantText),
+    grant: main.map((item) => grantText(grantItemOf(item))),
     needs: main.map(needEntry),
     ...(options.stable ? {} : { built_at: new Date().toISOString() }),
   };
@@ -83,18 +84,11 @@ export async function buildCommand(file: string, options: { out?: string; stable
   return EXIT.finished;
 }
 
-function grantText(item: GrantItem): string {
-  let text = needToText(item.capability);
-  if (item.budget) text += ` at most ${item.budget.count} per ${item.budget.unit}`;
-  if (item.guard) text += ` only to ${item.guard.sinks.map(needToText).join(" or ")}`;
-  return text;
-}
-
-function needEntry(item: GrantItem): Manifest["needs"][number] {
+function needEntry(item: CheckedGrantItem): Manifest["needs"][number] {
   return {
     capability: item.capability.path.join("."),
     ...(item.capability.scope !== undefined ? { scope: item.capability.scope } : {}),
     ...(item.budget ? { budget: item.budget } : {}),
-    ...(item.guard ? { guard: { sinks: item.guard.sinks.map(needToText) } } : {}),
+    ...(item.guard ? { guard: { sinks: item.guard.sinks.map(needText) } } : {}),
   };
 }

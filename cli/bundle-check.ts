@@ -8,10 +8,12 @@
 import { dirname, join } from "node:path";
 import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
-import type { GrantItem } from "../rtlib/grants.js";
+import type { GrantItem } from "../vocabulary/needs.js";
 import { readBounded } from "./read-bounded.js";
 import { bundleGrant } from "./bundle-grant.js";
-import { canonical, grantText, MANIFEST_LIMIT, readManifest, type Manifest } from "./manifest.js";
+import type { Manifest } from "../vocabulary/manifest.js";
+import { grantText } from "../vocabulary/needs.js";
+import { canonical, MANIFEST_LIMIT, readManifest } from "./manifest.js";
 import { readPublicKey, verifyManifest, type TrustedKey } from "./signing.js";
 import { sha256 } from "./validate.js";
 

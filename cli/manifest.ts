@@ -4,40 +4,16 @@
 // `needs` entry against the capability tree as the checker checks a `needs`
 // line, and the `grant` lines must be exactly the texts of the `needs`.
 
-import { capabilityInfo, type Need } from "../rtlib/capabilities.js";
-import type { GrantItem, BudgetUnit } from "../rtlib/grants.js";
+import { capabilityInfo } from "../vocabulary/capabilities.js";
+import type { Manifest, ManifestNeed } from "../vocabulary/manifest.js";
+import { BUDGET_UNITS, grantText, isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
 import { readStrictJson, type Json } from "./strict-json.js";
 
 /** A manifest is a few kilobytes; a megabyte is room for thousands of modules. */
 export const MANIFEST_LIMIT = 1 << 20;
 
-export interface ManifestNeed {
-  capability: string;
-  scope?: string | number;
-  budget?: { count: number; unit: string };
-  guard?: { sinks: string[] };
-}
-
-/** What `renyic build` writes, field for field in this order. */
-export interface Manifest {
-  program: string;
-  toolchain: string;
-  entry: string;
-  source: string;
-  sources: { module: string; file: string; hash: string }[];
-  /** The hash of everything main reaches: the program's sources, in module order. */
-  code: string;
-  bundle: string;
-  /** The hash of the source map. */
-  map: string;
-  grant: string[];
-  needs: ManifestNeed[];
-  built_at?: string;
-}
-
 export type ReadManifest = { ok: true; manifest: Manifest; grant: GrantItem[] | null } | { ok: false; problem: string };
 
-const UNITS = new Set<string>(["second", "minute", "hour", "day", "run"]);
 const HASH = /^sha256:[0-9a-f]{64}$/;
 const MAX_ENTRIES = 10_000;
 
@@ -136,7 +112,7 @@ function needOf(value: Json, where: string): ManifestNeed {
     const count = budget["count"];
     if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 1) refuse(`${where}.budget.count must be a whole number above 0`);
     const unit = budget["unit"];
-    if (typeof unit !== "string" || !UNITS.has(unit)) refuse(`${where}.budget.unit must be one of ${[...UNITS].join(", ")}`);
+    if (typeof unit !== "string" || !isBudgetUnit(unit)) refuse(`${where}.budget.unit must be one of ${BUDGET_UNITS.join(", ")}`);
     need.budget = { count, unit };
   }
   if ("guard" in at) {
@@ -187,19 +163,6 @@ function sinkOf(sink: string, where: string): Need {
 }
 
 // ---- texts and canonical forms ----
-
-export function needText(need: Need): string {
-  const scope = need.scope === undefined ? "" : typeof need.scope === "number" ? `(${need.scope})` : `(${JSON.stringify(need.scope)})`;
-  return need.path.join(".") + scope;
-}
-
-/** A grant item as `main`'s needs line writes it, and as the manifest's `grant` lists it. */
-export function grantText(item: GrantItem): string {
-  let out = needText(item);
-  if (item.budget) out += ` at most ${item.budget.count} per ${item.budget.unit}`;
-  if (item.guard) out += ` only to ${item.guard.sinks.map(needText).join(" or ")}`;
-  return out;
-}
 
 /**
  * One text for a value, whatever the order of its objects' keys: two grants

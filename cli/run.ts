@@ -14,7 +14,7 @@ import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./prog
 import { EXIT } from "./exit.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
-import type { GrantItem } from "../rtlib/grants.js";
+import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
 

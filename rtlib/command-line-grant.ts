@@ -3,8 +3,9 @@
 // They can only tighten: a host main's needs do not allow, or a budget looser
 // than one main declares for the same capability and unit, is refused.
 
-import { covers, type Need } from "./capabilities.js";
-import { budgetsOf, Grant, rootGrant, type BudgetUnit, type GrantItem } from "./grants.js";
+import { covers } from "../vocabulary/capabilities.js";
+import type { BudgetUnit, GrantItem, Need } from "../vocabulary/needs.js";
+import { budgetsOf, Grant, rootGrant } from "./grants.js";
 
 const UNITS = new Set(["second", "minute", "hour", "day", "run"]);
 

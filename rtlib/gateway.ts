@@ -7,7 +7,7 @@
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
-import type { Need } from "./capabilities.js";
+import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";

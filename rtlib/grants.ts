@@ -3,14 +3,10 @@
 // needs narrows the grant to them. Every primitive call is checked against the
 // innermost grant and every grant around it.
 
-import { covers, normalisePath, type Need } from "./capabilities.js";
+import { covers, normalisePath } from "../vocabulary/capabilities.js";
+import { needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
 
-export type BudgetUnit = "second" | "minute" | "hour" | "day" | "run";
-
-export interface GrantItem extends Need {
-  readonly budget?: { readonly count: number; readonly unit: BudgetUnit };
-  readonly guard?: { readonly sinks: readonly Need[] };
-}
+export { needText, type BudgetUnit, type GrantItem };
 
 /**
  * A grant: what a function may use, inside its caller's. Compiled code holds
@@ -105,11 +101,6 @@ export function pathRoots(grant: Grant, need: Need): string[] {
     if (!unscoped && widest !== undefined) roots.add(widest);
   }
   return [...roots].sort((a, b) => (a === "." ? 0 : a.length) - (b === "." ? 0 : b.length));
-}
-
-export function needText(need: Need): string {
-  const scope = need.scope === undefined ? "" : typeof need.scope === "number" ? `(${need.scope})` : `(${JSON.stringify(need.scope)})`;
-  return need.path.join(".") + scope;
 }
 
 // ---- budgets ----

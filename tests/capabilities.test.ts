@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { covers, normalisePath, scopeCovers } from "../rtlib/capabilities.js";
+import { covers, normalisePath, scopeCovers } from "../vocabulary/capabilities.js";
 
 const need = (path: string, scope?: string | number) => ({ path: path.split("."), ...(scope === undefined ? {} : { scope }) });
 

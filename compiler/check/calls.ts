@@ -3,10 +3,11 @@
 // variant case), its arguments in parameter order, its needs checked against
 // the caller's grant, and its failure handed to the `otherwise` around it.
 
+import { needText } from "../../vocabulary/needs.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import type { Ability } from "./abilities.js";
-import { coveredBy } from "../../rtlib/capabilities.js";
+import { coveredBy } from "../../vocabulary/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { resolveType } from "./declare.js";
@@ -19,7 +20,6 @@ import {
   fieldsOf,
   freshMeta,
   JSON_TYPE,
-  needToText,
   resolve,
   substitute,
   TEXT,
@@ -405,10 +405,10 @@ export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: str
   for (const need of needs) {
     frame.needs.push(need);
     if (coveredBy(frame.grant, need, primitive) !== undefined) continue;
-    const wanted = needToText(need);
+    const wanted = needText(need);
     ctx.error("E-CAP-MISSING", span, `\`${calleeName}\` needs \`${wanted}\`, which the needs of ${frame.owner} do not cover`, {
       label: `needs ${wanted}`,
-      notes: [frame.grant.length === 0 ? `${capitalise(frame.owner)} has no \`needs\` line, so it may use no capability.` : `${capitalise(frame.owner)} needs ${frame.grant.map((g) => `\`${needToText(g)}\``).join(", ")}.`],
+      notes: [frame.grant.length === 0 ? `${capitalise(frame.owner)} has no \`needs\` line, so it may use no capability.` : `${capitalise(frame.owner)} needs ${frame.grant.map((g) => `\`${needText(g)}\``).join(", ")}.`],
       hint: `Add \`${wanted}\` to the \`needs\` line of ${frame.owner}${primitive && needExample(need) !== wanted ? `, with a scope if you know it: \`${needExample(need)}\`` : ""}.`,
     });
   }

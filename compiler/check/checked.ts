@@ -5,6 +5,7 @@
 // and every `otherwise` knows the failure it handles and how it wraps it.
 
 import type { Span } from "../source.js";
+import type { Budget } from "../../vocabulary/needs.js";
 import type { Need, Param, Type, TypeDecl } from "./types.js";
 
 /** A local: a parameter, a `let`, a `var`, a loop or pattern binding. */
@@ -30,9 +31,13 @@ export interface CModule {
   readonly tests: CTest[];
 }
 
-export interface GrantItem {
+/**
+ * A checked item of a `needs` line: the vocabulary's GrantItem (grantItemOf in
+ * grants.ts makes one) with the spans the checker's messages point at.
+ */
+export interface CheckedGrantItem {
   readonly capability: Need;
-  readonly budget?: { readonly count: number; readonly unit: string };
+  readonly budget?: Budget;
   readonly guard?: { readonly sinks: Need[] };
   readonly span: Span;
 }
@@ -46,7 +51,7 @@ export interface CFunction {
   readonly params: CParam[];
   readonly returns: Type;
   readonly fails?: Type;
-  readonly needs: GrantItem[];
+  readonly needs: CheckedGrantItem[];
   readonly body: CBlock;
   readonly span: Span;
 }
@@ -58,7 +63,7 @@ export interface CParam {
 
 export interface CTest {
   readonly name: string;
-  readonly needs: GrantItem[];
+  readonly needs: CheckedGrantItem[];
   readonly replays?: string;
   readonly body: CBlock;
   readonly span: Span;

@@ -7,7 +7,8 @@
 //     value: Int 0 : Int
 
 import type { Local } from "./checked.js";
-import { needToText, typeToText, zonk, type Need, type Type, type TypeDecl } from "./types.js";
+import { needText } from "../../vocabulary/needs.js";
+import { typeToText, zonk, type Need, type Type, type TypeDecl } from "./types.js";
 
 const TYPE_KEYS = new Set(["type", "of", "returns", "fails", "operand", "failure"]);
 
@@ -48,7 +49,7 @@ function inline(value: unknown): string | undefined {
   if (isType(value)) return typeToText(zonk(value));
   if (isLocal(value)) return `${value.mutable ? "var " : ""}${value.name}: ${typeToText(zonk(value.type))}`;
   if (isDecl(value)) return value.name;
-  if (isNeed(value)) return needToText(value);
+  if (isNeed(value)) return needText(value);
   return undefined;
 }
 

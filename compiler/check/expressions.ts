@@ -1,10 +1,11 @@
 // Expressions: each syntax node checked against the type expected of it (when
 // one is known), giving a checked node that carries its type.
 
+import { needText } from "../../vocabulary/needs.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import { checkCall, moduleNamed, requireAbility } from "./calls.js";
-import { coveredBy } from "../../rtlib/capabilities.js";
+import { coveredBy } from "../../vocabulary/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler, Local } from "./checked.js";
@@ -30,7 +31,6 @@ import {
   resolve,
   substitute,
   TEXT,
-  needToText,
   typeToText,
   unify,
   type Need,
@@ -466,8 +466,8 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
   // What the function value needs must be within what its surroundings may use.
   for (const need of grant) {
     if (coveredBy(ctx.frame.grant, need) === undefined) {
-      ctx.error("E-CAP-MISSING", need.span ?? expr.span, `This function needs \`${needToText(need)}\`, which the needs of ${ctx.frame.owner} do not cover`, {
-        hint: `Add \`${needToText(need)}\` to the \`needs\` line of ${ctx.frame.owner}.`,
+      ctx.error("E-CAP-MISSING", need.span ?? expr.span, `This function needs \`${needText(need)}\`, which the needs of ${ctx.frame.owner} do not cover`, {
+        hint: `Add \`${needText(need)}\` to the \`needs\` line of ${ctx.frame.owner}.`,
       });
     }
   }

@@ -3,21 +3,22 @@
 
 import { error, warning, type Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";
-import { capabilityInfo, coveredBy, knownCapabilities } from "../../rtlib/capabilities.js";
-import type { GrantItem } from "./checked.js";
+import { capabilityInfo, coveredBy, knownCapabilities } from "../../vocabulary/capabilities.js";
+import { isBudgetUnit, needText, type GrantItem } from "../../vocabulary/needs.js";
+import type { CheckedGrantItem } from "./checked.js";
 import { didYouMean } from "./scope.js";
 import type { Need } from "./types.js";
 
 /** Where a `needs` line stands: only a run's grant (main, a test) may carry budgets and guards. */
 export type GrantPlace = "entry" | "function" | "type";
 
-export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagnostics: Diagnostic[]): GrantItem[] {
+export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem[] {
   if (needs === undefined) return [];
-  const items: GrantItem[] = [];
+  const items: CheckedGrantItem[] = [];
   for (const item of needs.items) {
     const capability = checkCapability(item.capability, diagnostics);
     if (capability === undefined) continue;
-    const granted: { -readonly [K in keyof GrantItem]: GrantItem[K] } = { capability, span: item.span };
+    const granted: { -readonly [K in keyof CheckedGrantItem]: CheckedGrantItem[K] } = { capability, span: item.span };
     if (item.budget !== undefined) {
       const budget = checkBudget(item, capability, place, diagnostics);
       if (budget !== undefined) granted.budget = budget;
@@ -49,8 +50,15 @@ export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagno
   return items;
 }
 
-function needText(need: Need): string {
-  return need.path.join(".") + (need.scope === undefined ? "" : `(${JSON.stringify(need.scope)})`);
+/** The vocabulary's grant item a checked one stands for: what the manifest and the runtime's grant hold. */
+export function grantItemOf(item: CheckedGrantItem): GrantItem {
+  const { path, scope } = item.capability;
+  return {
+    path,
+    ...(scope === undefined ? {} : { scope }),
+    ...(item.budget === undefined ? {} : { budget: item.budget }),
+    ...(item.guard === undefined ? {} : { guard: { sinks: item.guard.sinks.map((s) => (s.scope === undefined ? { path: s.path } : { path: s.path, scope: s.scope })) } }),
+  };
 }
 
 export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {
@@ -84,7 +92,7 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   return { path, scope, span: ref.span };
 }
 
-function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, diagnostics: Diagnostic[]): GrantItem["budget"] {
+function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem["budget"] {
   const budget = item.budget!;
   if (place !== "entry") {
     diagnostics.push(grantClauseError(budget.span, "budget", place));
@@ -108,7 +116,8 @@ function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, dia
     );
     return undefined;
   }
-  return { count: budget.count.value, unit: budget.unit.name };
+  // The parser takes only a unit of the vocabulary's.
+  return isBudgetUnit(budget.unit.name) ? { count: budget.count.value, unit: budget.unit.name } : undefined;
 }
 
 function grantClauseError(span: S.Budget["span"], what: "budget" | "guard", place: GrantPlace): Diagnostic {

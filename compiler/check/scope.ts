@@ -4,7 +4,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import type { GrantItem } from "./checked.js";
+import type { CheckedGrantItem } from "./checked.js";
 import type { Need, Param, Type, TypeDecl } from "./types.js";
 
 export interface SigParam {
@@ -25,7 +25,7 @@ export interface FunctionSig {
   readonly returns: Type;
   readonly fails?: Type;
   /** The grant items of its `needs` line, checked. */
-  readonly grant: readonly GrantItem[];
+  readonly grant: readonly CheckedGrantItem[];
   readonly needs: readonly Need[];
   readonly purpose?: string;
   readonly span?: Span;

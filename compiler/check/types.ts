@@ -6,6 +6,7 @@
 // variables that unification fills in.
 
 import type { Span } from "../source.js";
+import { needText, type Need as CapabilityNeed } from "../../vocabulary/needs.js";
 
 export type Type = Con | FunctionType | Param | Meta | ErrorType;
 
@@ -51,11 +52,8 @@ export interface ErrorType {
   readonly kind: "Error";
 }
 
-/** A capability the code needs: `network.http` with an optional scope. */
-export interface Need {
-  readonly path: readonly string[];
-  readonly scope?: string | number;
-  /** Where the need was declared or arose, for messages. */
+/** A capability the code needs (the vocabulary's Need), with where it was declared or arose, for messages. */
+export interface Need extends CapabilityNeed {
   readonly span?: Span;
 }
 
@@ -278,7 +276,7 @@ export function typeToText(type: Type): string {
       let text = `function(${t.params.map(typeToText).join(", ")})`;
       if (!isNothing(t.returns)) text += ` returns ${typeToText(t.returns)}`;
       if (t.fails !== undefined) text += ` or fails with ${typeToText(t.fails)}`;
-      if (t.needs.length > 0) text += ` needs ${t.needs.map(needToText).join(", ")}`;
+      if (t.needs.length > 0) text += ` needs ${t.needs.map(needText).join(", ")}`;
       return text;
     }
     case "Param":
@@ -288,11 +286,6 @@ export function typeToText(type: Type): string {
     case "Error":
       return "?";
   }
-}
-
-export function needToText(need: Need): string {
-  const scope = need.scope === undefined ? "" : typeof need.scope === "number" ? `(${need.scope})` : `(${JSON.stringify(need.scope)})`;
-  return need.path.join(".") + scope;
 }
 
 export function isNothing(type: Type): boolean {

@@ -3,7 +3,7 @@
 // code, so that a bundle can place every module's types before any code.
 
 import * as t from "./js.js";
-import type { CFunction, CModule, CTest, GrantItem } from "../check/checked.js";
+import type { CFunction, CModule, CTest, CheckedGrantItem } from "../check/checked.js";
 import type { Need } from "../check/types.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
@@ -106,7 +106,7 @@ function isEffectful(f: { needs: readonly unknown[] }): boolean {
  * An effectful function takes the caller's grant first and narrows it to its
  * own needs (seed 000, decision Q1); primitives called in it get the narrowed one.
  */
-function enterGrant(lw: Lowerer, needs: readonly GrantItem[], owner: string): { param: t.Identifier; declaration: t.Statement } {
+function enterGrant(lw: Lowerer, needs: readonly CheckedGrantItem[], owner: string): { param: t.Identifier; declaration: t.Statement } {
   const param = t.identifier("$g");
   const grant = lw.temp("grant");
   lw.grant = grant;
@@ -129,7 +129,7 @@ export function needsValue(needs: readonly Need[]): t.Expression {
 }
 
 /** A grant as data, budgets and guards included: what main's and a test's grants are built from. */
-export function grantValue(items: readonly GrantItem[]): t.Expression {
+export function grantValue(items: readonly CheckedGrantItem[]): t.Expression {
   return t.arrayExpression(
     items.map((item) => {
       const need = (needsValue([item.capability]) as t.ArrayExpression).elements[0] as t.ObjectExpression;

@@ -5,8 +5,7 @@
 import { Cursor, type Tok } from "./cursor.js";
 import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
 import { parseTextValue } from "./definitions.js";
-
-const BUDGET_UNITS = ["second", "minute", "hour", "day", "run"];
+import { isBudgetUnit } from "../../vocabulary/needs.js";
 
 /**
  * `needs item, item, ...`. In a definition the items may continue on the next
@@ -99,7 +98,7 @@ function parseBudget(p: Cursor): Budget {
   p.advance();
   p.expect("per", "`per` and a unit after the count", example);
   const unitToken = p.pos;
-  if (!BUDGET_UNITS.includes(p.textAt(unitToken)) || p.atLineBreak) {
+  if (!isBudgetUnit(p.textAt(unitToken)) || p.atLineBreak) {
     p.fail("a unit: second, minute, hour, day or run", { code: "E-SYN-BUDGET", ...example });
   }
   p.advance();

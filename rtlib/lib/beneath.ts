@@ -9,8 +9,8 @@
 
 import { dirname, join } from "node:path";
 import { fsPromises } from "../builtins.js";
-import { normalisePath } from "../capabilities.js";
-import type { Need } from "../capabilities.js";
+import { normalisePath } from "../../vocabulary/capabilities.js";
+import type { Need } from "../../vocabulary/needs.js";
 import { pathRoots, type Grant } from "../grants.js";
 
 /** Thrown when a path would leave its scope on disk; the module turns it into its PermissionDenied. */

@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { fsPromises } from "../builtins.js";
 import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
-import type { Need } from "../capabilities.js";
+import type { Need } from "../../vocabulary/needs.js";
 import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
 import { FileError } from "../prelude.js";
 import { Failure } from "../errors.js";

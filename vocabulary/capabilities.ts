@@ -2,11 +2,7 @@
 // granted capability admits which needed one. The runtime's grant check uses the
 // same relation on the actual scope of each call.
 
-/** A capability with an optional scope: `network.http("api.example.com")`. */
-export interface Need {
-  readonly path: readonly string[];
-  readonly scope?: string | number;
-}
+import type { Need } from "./needs.js";
 
 export type ScopeKind = "none" | "host" | "port" | "path" | "name";
 
