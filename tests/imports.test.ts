@@ -1,0 +1,94 @@
+// The project's folders and what each may import (spec/security.md, "One
+// vocabulary"): vocabulary/ imports nothing else of the project; the compiler
+// nothing of the runtime or the command line; the runtime nothing of the
+// compiler or the command line; the command line anything. Read from the
+// sources themselves, every import, export-from, import() and require().
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { ROOT } from "./golden.js";
+
+const FOLDERS = ["vocabulary", "compiler", "rtlib", "cli"] as const;
+type Folder = (typeof FOLDERS)[number];
+
+/** The project's folders each folder must not import. */
+const FORBIDDEN: Record<Folder, readonly string[]> = {
+  vocabulary: ["compiler", "rtlib", "cli", "tests", "bench", "scripts"],
+  compiler: ["rtlib", "cli", "tests", "bench", "scripts"],
+  rtlib: ["compiler", "cli", "tests", "bench", "scripts"],
+  cli: ["tests", "bench", "scripts"],
+};
+
+interface Import {
+  readonly file: string;
+  readonly line: number;
+  readonly specifier: string;
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(["'])([^"'\n]+)\1/gm;
+
+/** The module specifiers a source file names, with their lines. */
+export function importsOf(file: string, text: string): Import[] {
+  const found: Import[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    found.push({ file, line: text.slice(0, m.index).split("\n").length, specifier: m[2]! });
+  }
+  return found;
+}
+
+/** The folder of the project a relative import lands in, from a file's path relative to the root. */
+function folderOf(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  const target = relative(ROOT, resolve(ROOT, dirname(file), specifier));
+  return target.split("/")[0];
+}
+
+/** Every import that breaks the rules, as `file:line imports specifier (folder may not import other)`. */
+export function brokenRules(imports: readonly Import[]): string[] {
+  const broken: string[] = [];
+  for (const i of imports) {
+    const from = i.file.split("/")[0] as Folder;
+    const to = folderOf(i.file, i.specifier);
+    const isPackage = !i.specifier.startsWith(".") && !i.specifier.startsWith("node:");
+    if (from === "vocabulary" && isPackage) broken.push(`${i.file}:${i.line} imports ${i.specifier} (vocabulary imports no package)`);
+    if (to !== undefined && FORBIDDEN[from]?.includes(to)) broken.push(`${i.file}:${i.line} imports ${i.specifier} (${from} may not import ${to})`);
+  }
+  return broken;
+}
+
+function sourceFiles(folder: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(join(ROOT, folder))) {
+    const path = join(folder, name);
+    if (statSync(join(ROOT, path)).isDirectory()) files.push(...sourceFiles(path));
+    else if (/\.c?ts$/.test(name) && !name.endsWith(".d.ts")) files.push(path);
+  }
+  return files;
+}
+
+test("the rules catch an import across a forbidden line, and pass an allowed one", () => {
+  const made = [
+    ...importsOf("compiler/check/grants.ts", 'import { coveredBy } from "../../rtlib/capabilities.js";\nimport { needText } from "../../vocabulary/needs.js";'),
+    ...importsOf("rtlib/grants.ts", 'const { x } = require("../cli/exit.js");\nimport type { Span } from "../compiler/source.js";'),
+    ...importsOf("vocabulary/needs.ts", 'export { y } from "../rtlib/index.js";\nimport "acorn";\nimport { z } from "./capabilities.js";'),
+    ...importsOf("cli/run.ts", 'const m = await import("../rtlib/index.js");\nimport { w } from "../compiler/build.js";'),
+  ];
+  assert.equal(made.length, 9);
+  assert.deepEqual(brokenRules(made), [
+    "compiler/check/grants.ts:1 imports ../../rtlib/capabilities.js (compiler may not import rtlib)",
+    "rtlib/grants.ts:1 imports ../cli/exit.js (rtlib may not import cli)",
+    "rtlib/grants.ts:2 imports ../compiler/source.js (rtlib may not import compiler)",
+    "vocabulary/needs.ts:1 imports ../rtlib/index.js (vocabulary may not import rtlib)",
+    "vocabulary/needs.ts:2 imports acorn (vocabulary imports no package)",
+  ]);
+});
+
+test("every source file imports only what its folder may", () => {
+  const files = FOLDERS.flatMap(sourceFiles);
+  const imports = files.flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), "utf8")));
+  console.log(`imports: ${files.length} files, ${imports.length} imports checked`);
+  assert.ok(files.some((f) => f.startsWith("vocabulary/")), "the vocabulary's files are found");
+  assert.deepEqual(brokenRules(imports), []);
+});
