@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import type { GrantItem } from "../vocabulary/needs.js";
-import { readBounded } from "./read-bounded.js";
+import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
 import { bundleGrant } from "./bundle-grant.js";
 import type { Manifest } from "../vocabulary/manifest.js";
 import { grantText } from "../vocabulary/needs.js";
@@ -20,7 +20,6 @@ import { sha256 } from "./validate.js";
 /** A bundle larger than this is refused unread; the largest example's is under 100 KB. */
 const BUNDLE_LIMIT = 64 << 20;
 const MAP_LIMIT = 128 << 20;
-const SOURCE_LIMIT = 16 << 20;
 
 type Checked<T> = ({ ok: true } & T) | { ok: false; problem: string };
 
@@ -115,7 +114,7 @@ export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: 
 export function readBundleSources(file: string, manifest: Manifest): Map<string, SourceFile> {
   const sources = new Map<string, SourceFile>();
   for (const source of manifest.sources) {
-    const read = readBounded(join(dirname(file), source.file), SOURCE_LIMIT);
+    const read = readBounded(join(dirname(file), source.file), MAX_SOURCE_BYTES);
     if (!read.ok) continue;
     let text: string;
     try {

@@ -7,8 +7,9 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 
-/** The largest source file the commands read: far beyond any program a person writes or reviews. */
-export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+import { MAX_SOURCE_BYTES } from "../vocabulary/limits.js";
+
+export { MAX_SOURCE_BYTES };
 
 /** `missing`: there is no file at all (which some callers allow: a bundle without its source map). */
 export type Read = { ok: true; bytes: Buffer } | { ok: false; why: string; missing?: true };

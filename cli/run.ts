@@ -12,6 +12,7 @@ import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "./exit.js";
+import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { GrantItem } from "../vocabulary/needs.js";
@@ -40,7 +41,7 @@ const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: 200_000_000, maxDepth: 256, timeoutSeconds: 30 * 60, timeoutGiven: false, requestFuel: 10_000_000, requestTimeoutSeconds: 30, allowHosts: [], atMost: [], trust: [] };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [] };
   const repeated: Record<string, "allowHosts" | "atMost" | "trust"> = { "--allow-host": "allowHosts", "--at-most": "atMost", "--trust": "trust" };
   type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
   const numeric: Record<string, Numeric> = {
@@ -75,6 +76,8 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
 
+const n = (value: number): string => value.toLocaleString("en");
+
 export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]
        renyi run [renyi options] DIR/NAME.mjs [program options]
 
@@ -82,12 +85,12 @@ Runs a program, or a bundle built by renyic build (validated first). Everything 
 file belongs to the program: main's parameters are its options.
 
 Renyi options (before the file):
-  --fuel N                 steps the program may take (default 200,000,000)
-  --max-depth N            how deeply calls may nest (default 256)
-  --timeout SECONDS        wall time before the run is cancelled (default 1,800; a program
+  --fuel N                 steps the program may take (default ${n(D.fuel)})
+  --max-depth N            how deeply calls may nest (default ${n(D.maxDepth)})
+  --timeout SECONDS        wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program
                            that serves is stopped only by a --timeout given here)
-  --request-fuel N         steps each request to a server may take (default 10,000,000)
-  --request-timeout SECONDS  time each request to a server may take (default 30)
+  --request-fuel N         steps each request to a server may take (default ${n(D.requestFuel)})
+  --request-timeout SECONDS  time each request to a server may take (default ${n(D.requestTimeoutSeconds)})
   --allow-host HOST        only this host for network.http (repeatable; narrows the grant)
   --at-most CAP=N/UNIT     a further budget, such as network.http=60/minute (repeatable)
   --trust PUBKEY           run the bundle only if its manifest is signed by this Ed25519

@@ -5,10 +5,9 @@
 
 import { Crash } from "./errors.js";
 
-export const MAX_ELEMENTS = 10_000_000;
+import { MAX_ELEMENTS, MAX_TEXT } from "../vocabulary/limits.js";
 
-/** A text's limit, in UTF-16 code units (the engine's length): 64 Mi, 64 MiB of ASCII. */
-export const MAX_TEXT = 64 * 1024 * 1024;
+export { MAX_ELEMENTS, MAX_TEXT };
 
 export function checkCollection(size: number, what: string): void {
   if (size > MAX_ELEMENTS) {

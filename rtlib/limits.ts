@@ -13,6 +13,7 @@
 // and loads another's.
 
 import { Cancelled, Crash } from "./errors.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
 export interface LimitState {
   fuel: number;
@@ -42,17 +43,17 @@ export interface Account {
 const POLL_EVERY = 1024;
 
 export const S: LimitState = {
-  fuel: 200_000_000,
-  check: 200_000_000 - POLL_EVERY,
+  fuel: DEFAULT_LIMITS.fuel,
+  check: DEFAULT_LIMITS.fuel - POLL_EVERY,
   depth: 0,
-  maxDepth: 256,
-  limit: 200_000_000,
+  maxDepth: DEFAULT_LIMITS.maxDepth,
+  limit: DEFAULT_LIMITS.fuel,
   hostCalls: 0,
-  maxHostCalls: 100_000,
+  maxHostCalls: DEFAULT_LIMITS.maxHostCalls,
 };
 
 /** The limits of each request to a server (spec/runtime.md); set by the host. */
-export const REQUEST_LIMITS = { fuel: 10_000_000, timeoutMs: 30_000 };
+export const REQUEST_LIMITS: { fuel: number; timeoutMs: number } = { fuel: DEFAULT_LIMITS.requestFuel, timeoutMs: DEFAULT_LIMITS.requestTimeoutSeconds * 1000 };
 
 let runAccount: Account = account("the program", S.fuel, S.maxHostCalls, Infinity);
 /** The account whose counters are in `S`. */
@@ -66,14 +67,14 @@ function account(owner: string, fuel: number, maxHostCalls: number, deadline: nu
 }
 
 export function configureLimits(options: { fuel?: number; maxDepth?: number; maxHostCalls?: number; cancel?: SharedArrayBuffer; requestFuel?: number; requestTimeoutMs?: number }): void {
-  runAccount = account("the program", options.fuel ?? 200_000_000, options.maxHostCalls ?? 100_000, Infinity);
+  runAccount = account("the program", options.fuel ?? DEFAULT_LIMITS.fuel, options.maxHostCalls ?? DEFAULT_LIMITS.maxHostCalls, Infinity);
   loaded = runAccount;
   load(runAccount);
   S.depth = 0;
-  depthLimit = options.maxDepth ?? 256;
+  depthLimit = options.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   S.maxDepth = Math.min(depthLimit, PROBE_FROM);
-  REQUEST_LIMITS.fuel = options.requestFuel ?? 10_000_000;
-  REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? 30_000;
+  REQUEST_LIMITS.fuel = options.requestFuel ?? DEFAULT_LIMITS.requestFuel;
+  REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutSeconds * 1000;
   cancelFlag = options.cancel === undefined ? undefined : new Int32Array(options.cancel);
 }
 
@@ -175,7 +176,7 @@ export function resume<T>(value: T, depth: number): T {
  * with, is at most PROBE_FROM: every call deeper than that comes here, which
  * lets it go on only while the stack has room left.
  */
-let depthLimit = 256;
+let depthLimit: number = DEFAULT_LIMITS.maxDepth;
 
 /**
  * Why the stack is probed: a program that runs out of JavaScript's stack in an
