@@ -13,7 +13,7 @@ import { grantText, needText } from "../vocabulary/needs.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { SourceFile } from "../compiler/source.js";
 import { makeFolders, writeAtomically } from "./cache.cjs";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 import type { Manifest } from "../vocabulary/manifest.js";
 import { loadProgram } from "./program.js";
 import { readPrivateKey, signManifest, showKey } from "./signing.js";

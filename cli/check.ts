@@ -4,7 +4,7 @@
 import { checkProgramSources, hasErrors, type Diagnostic } from "../compiler/index.js";
 import { renderText, toJson } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 import { loadProgram } from "./program.js";
 
 export function runCheck(files: string[], options: { json: boolean }): number {

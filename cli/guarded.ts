@@ -2,7 +2,7 @@
 // unexpected exception is reported as an internal error, with its stack kept
 // only when RENYI_DEBUG is set.
 
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 
 export function guarded(command: () => number): void {
   try {

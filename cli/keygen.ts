@@ -5,7 +5,7 @@
 
 import { generateKeyPairSync } from "node:crypto";
 import { linkSync, unlinkSync, writeFileSync } from "node:fs";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 import { keyId, showKey } from "./signing.js";
 
 export function keygenCommand(options: { out?: string }): number {

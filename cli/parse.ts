@@ -4,7 +4,7 @@ import { parseSource, hasErrors } from "../compiler/index.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { dumpTree } from "../compiler/parse/dump.js";
 import { loadSource } from "./files.js";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 
 export function runParse(file: string): number {
   const loaded = loadSource(file);

@@ -4,7 +4,7 @@
 
 import { cac } from "cac";
 import { buildCommand } from "./build.js";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 import { keygenCommand } from "./keygen.js";
 import { VERSION } from "./version.cjs";
 

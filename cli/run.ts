@@ -11,7 +11,7 @@ import { SourceFile } from "../compiler/source.js";
 import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
-import { EXIT } from "./exit.js";
+import { EXIT } from "../vocabulary/outcomes.js";
 import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";

@@ -3,6 +3,7 @@
 // main when the bundle is the program node was started with, and does nothing
 // when the bundle is imported (as `renyi run` does, in its worker).
 
+import { EXIT } from "../vocabulary/outcomes.js";
 import { pathToFileURL } from "node:url";
 import { isMainThread } from "node:worker_threads";
 import { convertArguments, type MainParameter } from "./arguments.js";
@@ -37,25 +38,25 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   const args = convertArguments(parameters ?? [], process.argv.slice(2), { none: NONE, some });
   if (!args.ok) {
     process.stderr.write(`error: ${args.message}\n`);
-    process.exitCode = 3;
+    process.exitCode = EXIT.refused;
     return;
   }
   try {
     await main(...(mainGrant === null ? [] : [rootGrant(mainGrant, "main")]), ...args.values);
-    process.exitCode = 0;
+    process.exitCode = EXIT.finished;
   } catch (thrown) {
     const e = engineLimit(thrown) ?? thrown;
     if (e instanceof Failure) {
       process.stderr.write(`error[E-RT-FAILED]: main failed with ${toText(e.value)}${e.site ? `\n  --> ${e.site}` : ""}\n`);
-      process.exitCode = 1;
+      process.exitCode = EXIT.failed;
     } else if (e instanceof Crash) {
       process.stderr.write(`error[${e.code}]: ${e.message}${e.site ? `\n  --> ${e.site}` : ""}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.crashed;
     } else if (e instanceof Cancelled) {
-      process.exitCode = 130;
+      process.exitCode = EXIT.cancelled;
     } else {
       process.stderr.write(`error[E-RT-INTERNAL]: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.crashed;
     }
   } finally {
     stopChildren();

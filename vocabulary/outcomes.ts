@@ -1,0 +1,15 @@
+// How a run ends, and the exit code of each ending (language.md section 14):
+// what `renyi run` reports, what a bundle run by Node itself sets, and what the
+// other commands return.
+
+/** The exit code of each outcome: a run finished, main failed, a crash, refused before it ran, cancelled. */
+export const EXIT = {
+  finished: 0,
+  failed: 1,
+  crashed: 2,
+  refused: 3,
+  cancelled: 130,
+} as const;
+
+/** The ways a run can end. */
+export type Outcome = keyof typeof EXIT;
