@@ -11,6 +11,7 @@ import type { GrantItem } from "./grants.js";
 import { hostImport } from "./host-import.js";
 import { stopChildren } from "./children.js";
 import { runMain, type Outcome } from "./run-main.js";
+import { EXIT } from "./exit-codes.js";
 
 /**
  * Whether the bundle is the script node was started with (node runs a
@@ -33,7 +34,7 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   if (main === undefined || !(await isMainModule(url))) return;
   const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant }, { argv: process.argv.slice(2) });
   stopChildren();
-  process.exitCode = outcome.outcome === "finished" ? 0 : await ended(outcome, url);
+  process.exitCode = outcome.outcome === "finished" ? EXIT.finished : await ended(outcome, url);
 }
 
 /**
