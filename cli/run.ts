@@ -3,16 +3,16 @@
 // the run ended with the exit codes of language.md section 14.
 
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { finished } from "node:stream/promises";
 import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
-import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
+import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
-import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
 import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
+import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { GrantItem } from "../vocabulary/needs.js";
@@ -293,7 +293,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         return;
       }
       if ("requestCrash" in message) {
-        process.stderr.write(requestCrashText(message.requestCrash, path, map, sources));
+        process.stderr.write(requestCrashText(message.requestCrash, { path, map, sources }));
         return;
       }
       if ("served" in message) {
@@ -312,87 +312,8 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
 }
 
 function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): number {
-  switch (outcome.outcome) {
-    case "finished":
-      return EXIT.finished;
-    case "refused":
-      process.stderr.write(`error: ${outcome.message}\n`);
-      return EXIT.refused;
-    case "cancelled":
-      process.stderr.write(outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n");
-      return EXIT.cancelled;
-    case "failed": {
-      process.stderr.write(render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, sources()));
-      return EXIT.failed;
-    }
-    case "crashed": {
-      process.stderr.write(crashText(outcome, path, map, sources));
-      return EXIT.crashed;
-    }
-  }
-}
-
-/** A crash, at its .ry place: from the compiled code, or the first frame of its stack in the bundle. */
-function crashText(outcome: Extract<WorkerOutcome, { outcome: "crashed" }>, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, extra: string[] = []): string {
-  const frame = frameInBundle(outcome.stack, path, map);
-  const where = outcome.site ?? frame?.site;
-  const notes = [...(frame?.definition === undefined ? [] : [`in ${frame.definition}`]), ...extra];
-  const debug = process.env["RENYI_DEBUG"] && outcome.stack ? outcome.stack + "\n" : "";
-  return render(outcome.code, outcome.message, where, sources(), notes) + debug;
-}
-
-/** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
-function requestCrashText(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): string {
-  const note = "the request was answered 500 and the server went on";
-  if (outcome.outcome === "failed") return render("E-RT-FAILED", `a request's handler failed with ${outcome.value}`, outcome.site, sources(), [note]);
-  if (outcome.outcome === "crashed") return crashText(outcome, path, map, sources, [note]);
-  return "";
-}
-
-function servedText(served: { answered: number; crashed: number }): string {
-  const requests = `${served.answered.toLocaleString("en")} request${served.answered === 1 ? "" : "s"}`;
-  return `served ${requests}, ${served.crashed.toLocaleString("en")} of them crashed\n`;
-}
-
-/** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
-function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
-  const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
-  const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
-  if (m === null || source === undefined) return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
-  const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
-  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message, { notes });
-  return renderText([diagnostic], new Map([[source.path, source]]));
-}
-
-/**
- * The first stack frame inside the bundle: its .ry position through the source
- * map, and the definition it is in (`weather$fetch` is `fetch` of `weather`).
- */
-function frameInBundle(stack: string | undefined, path: string, map: () => SourceMapV3): { site?: string; definition?: string } | undefined {
-  if (stack === undefined) return undefined;
-  // An ES module's frames name its URL; a CommonJS module's, its path.
-  const names = [pathToFileURL(path).href, path];
-  for (const line of stack.split("\n")) {
-    const file = names.find((n) => line.includes(n));
-    if (file === undefined) continue;
-    const m = /:(\d+):(\d+)\)?$/.exec(line.slice(line.lastIndexOf(file) + file.length));
-    if (m === null) continue;
-    const site = lookup(map(), Number(m[1]) - 1, Number(m[2]) - 1);
-    // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
-    const name = /at (?:async )?(?:\w+\.)?([\w$]+)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
-    // A name the compiler made (`m$$test0`, a test) is no definition of the program's.
-    const definition = name === null || name[1]!.endsWith("$") ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
-    return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
-  }
-  return undefined;
-}
-
-function lookup(map: SourceMapV3, line: number, column: number): string | undefined {
-  const segments = decodeMappings(map)[line];
-  if (segments === undefined || segments.length === 0) return undefined;
-  let best = segments[0]!;
-  for (const s of segments) if (s[0] <= column) best = s;
-  return `${map.sources[best[1]]}:${best[2] + 1}:${best[3] + 1}`;
+  process.stderr.write(outcomeText(outcome, { path, map, sources }));
+  return exitCodeOf(outcome);
 }
 
 export function readMap(path: string): SourceMapV3 {

@@ -11,17 +11,15 @@ import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
-import type { MainParameter, GrantItem } from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { GrantItem, Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
 // each class, so that `instanceof Failure` holds for what the program throws.
 const runtime = loadRuntime() as typeof Runtime;
 
-type Program = { main?: (...args: unknown[]) => unknown; mainParameters?: MainParameter[]; mainGrant?: GrantItem[] | null };
-
-async function load(bundle: string): Promise<Program> {
-  return (bundle.endsWith(".cjs") ? loadProgram(bundle) : await import(pathToFileURL(bundle).href)) as Program;
+async function load(bundle: string): Promise<Runtime.Program> {
+  return (bundle.endsWith(".cjs") ? loadProgram(bundle) : await import(pathToFileURL(bundle).href)) as Runtime.Program;
 }
 
 /** What the main thread sends once it has the program: the worker was started before. */
@@ -44,12 +42,8 @@ export interface WorkerInput {
   readonly grant?: GrantItem[] | null;
 }
 
-export type WorkerOutcome =
-  | { outcome: "finished"; steps: number }
-  | { outcome: "failed"; value: string; site?: string; steps: number }
-  | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
-  | { outcome: "cancelled"; reason: string; steps: number }
-  | { outcome: "refused"; message: string };
+/** How the run ended (rtlib/run-main.ts). */
+export type WorkerOutcome = Outcome;
 
 const { cancel } = workerData as { cancel: SharedArrayBuffer };
 
@@ -81,59 +75,26 @@ export interface ServedTotals {
 
 export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | WorkerOutcome;
 
-async function run(input: WorkerInput): Promise<WorkerOutcome> {
-  runtime.configureLimits({ fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs });
-  runtime.serveWith({
-    listening: () => parentPort!.postMessage({ serving: true } satisfies ServingNotice),
-    crashed: (e) => parentPort!.postMessage({ requestCrash: outcomeOf(e) } satisfies RequestCrash),
+function run(input: WorkerInput): Promise<WorkerOutcome> {
+  const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+  return runtime.runMain(() => load(input.bundle), {
+    argv: input.argv,
+    limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs },
+    ...(input.grant !== undefined ? { grant: input.grant } : {}),
+    allowHosts: input.allowHosts,
+    atMost: input.atMost,
+    onInput: () => post({ input: true }),
+    onChild: (child, running) => post({ child, running }),
+    onListening: () => post({ serving: true }),
+    onRequestCrash: (outcome) => post({ requestCrash: outcome }),
   });
-  runtime.configureInput(() => parentPort!.postMessage({ input: true } satisfies InputRequest));
-  runtime.configureChildren((child, running) => parentPort!.postMessage({ child, running } satisfies ChildReport));
-  const program = await load(input.bundle);
-  if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
-  const args = runtime.convertArguments(program.mainParameters ?? [], input.argv, { none: runtime.NONE, some: runtime.some });
-  if (!args.ok) return { outcome: "refused", message: args.message };
-  const items = input.grant !== undefined ? input.grant : (program.mainGrant ?? null);
-  const python = items?.find((item) => item.path[0] === "python");
-  if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
-  const grant = runtime.narrowByCommandLine(items ?? [], input.allowHosts, input.atMost);
-  if (!grant.ok) return { outcome: "refused", message: grant.message };
-  try {
-    await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
-    return { outcome: "finished", steps: runtime.stepsUsed() };
-  } catch (e) {
-    return outcomeOf(e);
-  }
-}
-
-function outcomeOf(e: unknown): WorkerOutcome {
-  const steps = runtime.stepsUsed();
-  if (e instanceof runtime.Failure) {
-    return { outcome: "failed", value: safeText(e.value), ...(e.site ? { site: e.site } : {}), steps };
-  }
-  if (e instanceof runtime.Cancelled) return { outcome: "cancelled", reason: e.reason, steps };
-  if (e instanceof runtime.Crash) {
-    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), steps };
-  }
-  const limit = runtime.engineLimit(e);
-  if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
-  const error = e instanceof Error ? e : new Error(String(e));
-  return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
-}
-
-function safeText(value: unknown): string {
-  try {
-    return runtime.toText(value);
-  } catch {
-    return String(value);
-  }
 }
 
 // After the outcome, the thread ends, whatever the program left open (a timer, a socket).
 parentPort!.once("message", (input: WorkerInput) => void start(input));
 
 function start(input: WorkerInput): void {
-  run(input).then(finish, (e: unknown) => finish(outcomeOf(e)));
+  run(input).then(finish, (e: unknown) => finish(runtime.outcomeOf(e)));
 }
 
 /**

@@ -2,8 +2,8 @@
 // compiled program passes (architecture.md, "The gateway"). In order:
 // cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
 // guard check of issue "guards" goes here); the budget; the call itself (live;
-// a replayer answers it here for issue "recording"); then the observer
-// (recording and narration).
+// a replayer answers it here for issue "recording"); then the observers
+// (recording and narration), which the run's configuration lists (run-main.ts).
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
@@ -22,10 +22,15 @@ export interface CallRecord {
 
 export type Observer = (call: CallRecord) => void;
 
+/** The run's observers as one function: undefined when there are none, so that a call without them measures no time. */
 let observer: Observer | undefined;
 
-export function observe(next: Observer | undefined): void {
-  observer = next;
+/** Every call from now on is shown to each of `observers`, in order. */
+export function observeWith(observers: readonly Observer[]): void {
+  const all = [...observers];
+  observer = all.length === 0 ? undefined : all.length === 1 ? all[0] : (call) => {
+    for (const each of all) each(call);
+  };
 }
 
 /** A primitive call as the gateway sees it. */

@@ -39,7 +39,7 @@ export { concat, appendInPlace, pushInPlace, pushRow, rangeInclusive } from "./l
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { tadd, tinterp } from "./limits-collections.js";
-export { call as gatewayCall, observe } from "./gateway.js";
+export { call as gatewayCall, observeWith, type Observer, type CallRecord } from "./gateway.js";
 export { outputState, errorState, outputLimits, configureInput } from "./output.js";
 export { configureChildren, stopChildren } from "./children.js";
 
@@ -61,6 +61,8 @@ export * as process from "./lib/process.js";
 export * as foreign from "./lib/foreign.js";
 export * as server from "./lib/server.js";
 export { runIfMain } from "./entry.js";
+export { runMain, outcomeOf, type Outcome, type RunConfig, type Program } from "./run-main.js";
+export { EXIT } from "../vocabulary/outcomes.js";
 export { narrow, rootGrant, Grant, Budgets, refusing, type GrantItem, type BudgetUnit } from "./grants.js";
 export { narrowByCommandLine } from "./command-line-grant.js";
 export { convertArguments, type MainParameter } from "./arguments.js";

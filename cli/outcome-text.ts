@@ -1,0 +1,103 @@
+// How a run's outcome is shown and which exit code it ends with: one place for
+// `renyi run` and for a bundle run as `node DIR/NAME.mjs` (whose runtime loads
+// this module only when the run did not finish, rtlib/entry.ts). Failures and
+// crashes are shown at their .ry place, through the bundle's source map.
+
+import { pathToFileURL } from "node:url";
+import { error, renderText } from "../compiler/diagnostics.js";
+import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
+import type { SourceFile } from "../compiler/source.js";
+import { moduleOfPrefix } from "../compiler/lower/names.js";
+import { EXIT } from "../vocabulary/outcomes.js";
+import type { Outcome } from "../rtlib/run-main.js";
+
+/** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
+export interface Located {
+  readonly path: string;
+  readonly map: () => SourceMapV3 | undefined;
+  readonly sources: () => ReadonlyMap<string, SourceFile>;
+}
+
+export function exitCodeOf(outcome: Outcome): number {
+  return EXIT[outcome.outcome];
+}
+
+/** What the run's end shows on standard error (nothing when it finished). */
+export function outcomeText(outcome: Outcome, at: Located): string {
+  switch (outcome.outcome) {
+    case "finished":
+      return "";
+    case "refused":
+      return `error: ${outcome.message}\n`;
+    case "cancelled":
+      return outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n";
+    case "failed":
+      return render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, at.sources());
+    case "crashed":
+      return crashText(outcome, at);
+  }
+}
+
+/** A crash, at its .ry place: from the compiled code, or the first frame of its stack in the bundle. */
+function crashText(outcome: Extract<Outcome, { outcome: "crashed" }>, at: Located, extra: string[] = []): string {
+  const frame = frameInBundle(outcome.stack, at);
+  const where = outcome.site ?? frame?.site;
+  const notes = [...(frame?.definition === undefined ? [] : [`in ${frame.definition}`]), ...extra];
+  const debug = process.env["RENYI_DEBUG"] && outcome.stack ? outcome.stack + "\n" : "";
+  return render(outcome.code, outcome.message, where, at.sources(), notes) + debug;
+}
+
+/** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
+export function requestCrashText(outcome: Outcome, at: Located): string {
+  const note = "the request was answered 500 and the server went on";
+  if (outcome.outcome === "failed") return render("E-RT-FAILED", `a request's handler failed with ${outcome.value}`, outcome.site, at.sources(), [note]);
+  if (outcome.outcome === "crashed") return crashText(outcome, at, [note]);
+  return "";
+}
+
+export function servedText(served: { answered: number; crashed: number }): string {
+  const requests = `${served.answered.toLocaleString("en")} request${served.answered === 1 ? "" : "s"}`;
+  return `served ${requests}, ${served.crashed.toLocaleString("en")} of them crashed\n`;
+}
+
+/** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
+function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
+  const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
+  const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
+  if (m === null || source === undefined) return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
+  const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
+  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message, { notes });
+  return renderText([diagnostic], new Map([[source.path, source]]));
+}
+
+/**
+ * The first stack frame inside the bundle: its .ry position through the source
+ * map, and the definition it is in (`weather$fetch` is `fetch` of `weather`).
+ */
+function frameInBundle(stack: string | undefined, at: Located): { site?: string; definition?: string } | undefined {
+  if (stack === undefined) return undefined;
+  // An ES module's frames name its URL; a CommonJS module's, its path.
+  const names = [pathToFileURL(at.path).href, at.path];
+  for (const line of stack.split("\n")) {
+    const file = names.find((n) => line.includes(n));
+    if (file === undefined) continue;
+    const m = /:(\d+):(\d+)\)?$/.exec(line.slice(line.lastIndexOf(file) + file.length));
+    if (m === null) continue;
+    const map = at.map();
+    const site = map === undefined ? undefined : lookup(map, Number(m[1]) - 1, Number(m[2]) - 1);
+    // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
+    const name = /at (?:async )?(?:\w+\.)?([\w$]+)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
+    // A name the compiler made (`m$$test0`, a test) is no definition of the program's.
+    const definition = name === null || name[1]!.endsWith("$") ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
+    return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
+  }
+  return undefined;
+}
+
+function lookup(map: SourceMapV3, line: number, column: number): string | undefined {
+  const segments = decodeMappings(map)[line];
+  if (segments === undefined || segments.length === 0) return undefined;
+  let best = segments[0]!;
+  for (const s of segments) if (s[0] <= column) best = s;
+  return `${map.sources[best[1]]}:${best[2] + 1}:${best[3] + 1}`;
+}

@@ -1,0 +1,121 @@
+// One way to run main, for `renyi run`'s worker and for `node DIR/NAME.mjs`
+// alike: the run's limits, main's arguments from the command line, the root
+// grant (narrowed by the command line), the observers of the gateway, then
+// main, and what it threw as an outcome.
+
+import { convertArguments, type MainParameter } from "./arguments.js";
+import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
+import { configureLimits, stepsUsed } from "./limits.js";
+import type { GrantItem } from "./grants.js";
+import { narrowByCommandLine } from "./command-line-grant.js";
+import { NONE, some } from "./prelude.js";
+import { toText } from "./text.js";
+import { observeWith, type Observer } from "./gateway.js";
+import { configureInput } from "./output.js";
+import { configureChildren } from "./children.js";
+import { serveWith } from "./serving.js";
+
+/** What a compiled program gives the driver: main, its parameters and the grant it needs. */
+export interface Program {
+  readonly main?: (...args: unknown[]) => unknown;
+  readonly mainParameters?: readonly MainParameter[];
+  readonly mainGrant?: readonly GrantItem[] | null;
+}
+
+/** How a run ended: what the worker sends the main thread, and what both ways of running report. */
+export type Outcome =
+  | { outcome: "finished"; steps: number }
+  | { outcome: "failed"; value: string; site?: string; steps: number }
+  | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
+  | { outcome: "cancelled"; reason: string; steps: number }
+  | { outcome: "refused"; message: string };
+
+/** The run's configuration, as one value: nothing of it is set before runMain is called. */
+export interface RunConfig {
+  /** The program's words (main's options). */
+  readonly argv: readonly string[];
+  readonly limits?: {
+    readonly fuel?: number;
+    readonly maxDepth?: number;
+    /** Shared with the host: index 0 becomes 1 when interrupted, 2 at the deadline. */
+    readonly cancel?: SharedArrayBuffer;
+    readonly requestFuel?: number;
+    readonly requestTimeoutMs?: number;
+  };
+  /**
+   * The grant main runs with (null: main needs nothing): a bundle's, from its
+   * manifest. Absent: the program's own.
+   */
+  readonly grant?: readonly GrantItem[] | null;
+  /** The command line's narrowing: --allow-host and --at-most. */
+  readonly allowHosts?: readonly string[];
+  readonly atMost?: readonly string[];
+  /** Who watches every call through the gateway (recording, narration); none by default. */
+  readonly observers?: readonly Observer[];
+  /** Told when the program first reads its input. */
+  readonly onInput?: () => void;
+  /** Told when a child process starts (running) or is gone. */
+  readonly onChild?: (pid: number, running: boolean) => void;
+  /** Told when a server starts listening, and of each request whose handler crashed or failed. */
+  readonly onListening?: () => void;
+  readonly onRequestCrash?: (outcome: Outcome) => void;
+}
+
+/**
+ * Runs main under `config` and gives back how the run ended; never throws.
+ * `program` may be a loader, called once the limits are set: what a program's
+ * top level computes is counted as main's steps are.
+ */
+export async function runMain(program: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
+  try {
+    return await runConfigured(program, config);
+  } catch (e) {
+    return outcomeOf(e);
+  }
+}
+
+async function runConfigured(load: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
+  configureLimits(config.limits ?? {});
+  observeWith(config.observers ?? []);
+  if (config.onInput !== undefined) configureInput(config.onInput);
+  if (config.onChild !== undefined) configureChildren(config.onChild);
+  if (config.onListening !== undefined || config.onRequestCrash !== undefined) {
+    const { onListening, onRequestCrash } = config;
+    serveWith({ listening: () => onListening?.(), crashed: (e) => onRequestCrash?.(outcomeOf(e)) });
+  }
+  const program = typeof load === "function" ? await load() : load;
+  if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
+  const args = convertArguments(program.mainParameters ?? [], config.argv, { none: NONE, some });
+  if (!args.ok) return { outcome: "refused", message: args.message };
+  const items = config.grant !== undefined ? config.grant : (program.mainGrant ?? null);
+  const python = items?.find((item) => item.path[0] === "python");
+  if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
+  const grant = narrowByCommandLine(items ?? [], config.allowHosts ?? [], config.atMost ?? []);
+  if (!grant.ok) return { outcome: "refused", message: grant.message };
+  await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
+  return { outcome: "finished", steps: stepsUsed() };
+}
+
+/** What main (or a request's handler) threw, as an outcome; anything unknown is an internal error. */
+export function outcomeOf(e: unknown): Outcome {
+  const steps = stepsUsed();
+  if (e instanceof Failure) {
+    return { outcome: "failed", value: safeText(e.value), ...(e.site ? { site: e.site } : {}), steps };
+  }
+  if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, steps };
+  if (e instanceof Crash) {
+    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), steps };
+  }
+  const limit = engineLimit(e);
+  if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
+  const error = e instanceof Error ? e : new Error(String(e));
+  return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
+}
+
+function safeText(value: unknown): string {
+  try {
+    return toText(value);
+  } catch {
+    return String(value);
+  }
+}
