@@ -376,8 +376,6 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
 
 // ---- evaluation order ----
 
-// ---- evaluation order ----
-
 function isConstant(e: t.Expression): boolean {
   return t.isLiteral(e) && !t.isTemplateLiteral(e);
 }
