@@ -139,3 +139,8 @@ function instantiationError(call: Instantiation, param: Param, typeArg: Type, ba
     },
   );
 }
+
+/** A use of a derived ability, decided at the end of the definition (above). */
+export function requireAbility(ctx: Context, type: Type, ability: Ability, span: Span): void {
+  ctx.abilityUses.push({ type, ability, span });
+}

@@ -7,6 +7,7 @@ import { needText } from "../../vocabulary/needs.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import type { Ability } from "./abilities.js";
+import { requireAbility } from "./bounds.js";
 import { coveredBy } from "../../vocabulary/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
 import { article, type Context } from "./context.js";
@@ -329,11 +330,6 @@ function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly T
   // `sort_by` orders by the keys its function gives (its `K`), not by the items.
   const ordered = key === "list.sort_by" ? typeArgs[1]! : typeArgs[0]!;
   if (ability !== undefined) requireAbility(ctx, ordered, ability, span);
-}
-
-/** A use of a derived ability, decided at the end of the definition (see bounds.ts). */
-export function requireAbility(ctx: Context, type: Type, ability: Ability, span: Span): void {
-  ctx.abilityUses.push({ type, ability, span });
 }
 
 function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | undefined): CExpr {

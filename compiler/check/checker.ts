@@ -10,7 +10,8 @@ import { declareProgram, PRELUDE_NAME, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
-import { blockEnds, checkBlock } from "./statements.js";
+import { blockEnds } from "./ends.js";
+import { checkBlock } from "./statements.js";
 import { article } from "./context.js";
 import { hasMeta, isCon, resolve, typeToText, zonk, type Type } from "./types.js";
 

@@ -4,17 +4,21 @@
 import { needText } from "../../vocabulary/needs.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import { checkCall, moduleNamed, requireAbility } from "./calls.js";
+import { requireAbility } from "./bounds.js";
+import { checkCall, moduleNamed } from "./calls.js";
+import { checkCapture } from "./captures.js";
+import { blockEnds } from "./ends.js";
+import { failWith, wrapFailure } from "./failures.js";
 import { coveredBy } from "../../vocabulary/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
-import type { CArm, CExpr, CHandler, Local } from "./checked.js";
+import type { CArm, CExpr, CHandler } from "./checked.js";
 import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
 import { didYouMean, type FunctionSig } from "./scope.js";
-import { blockEnds, checkBlock, checkStatement, wrapFailure } from "./statements.js";
+import { checkBlock, checkStatement } from "./statements.js";
 import {
   BOOLEAN,
   declared,
@@ -157,29 +161,6 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
     ...didYouMean(expr.name, [...ctx.localNames(), ...ctx.module.functions.keys()]),
   });
   return { kind: "Invalid", type: ERROR, span: expr.span };
-}
-
-/**
- * A `var` belongs to its function: a lambda, a function value or a concurrent
- * task that reads or changes it would share mutable state (language.md section 5).
- */
-export function checkCapture(ctx: Context, local: Local, depth: number, span: Span): void {
-  if (!local.mutable) return;
-  if (depth < ctx.frame.scopeBase) {
-    ctx.error("E-NAME-VAR-CAPTURED", span, `The \`var\` \`${local.name}\` cannot be used inside a function value`, {
-      label: "a var of the enclosing function",
-      related: [{ span: local.span, message: "declared here" }],
-      notes: ["A `var` is local to its function; functions and tasks share no mutable state."],
-      hint: `Pass the value in as an argument, or bind it first: \`let ${local.name}_now be ${local.name}\`.`,
-    });
-  } else if (ctx.taskBase !== undefined && depth < ctx.taskBase) {
-    ctx.error("E-NAME-VAR-CAPTURED", span, `The \`var\` \`${local.name}\` cannot be used inside \`run concurrently\``, {
-      label: "a var shared between tasks",
-      related: [{ span: local.span, message: "declared here" }],
-      notes: ["Concurrent tasks share no mutable state."],
-      hint: `Bind its value before the tasks start: \`let ${local.name}_now be ${local.name}\`.`,
-    });
-  }
 }
 
 function checkUpperName(ctx: Context, expr: S.UpperName, expected: Type | undefined): CExpr {
@@ -550,28 +531,6 @@ function checkHandler(ctx: Context, handler: S.OtherwiseHandler, failure: Type, 
       }
     }
   }
-}
-
-/** `fail with value` and `otherwise fail with value`: the value is the function's failure type. */
-export function failWith(ctx: Context, value: CExpr, span: Span): void {
-  const frame = ctx.frame;
-  if (frame.kind === "test") return;
-  if (frame.fails === undefined && !frame.failsDeclared && frame.kind === "lambda") {
-    frame.fails = value.type;
-    return;
-  }
-  if (frame.fails === undefined) {
-    ctx.error("E-FAIL-CANNOT", span, `${capitalised(frame.owner)} cannot fail: it has no \`or fails with\``, {
-      label: "a failure with nowhere to go",
-      hint: `Declare the failure in the signature: \`... or fails with ${typeToText(value.type)}\`, or handle it here.`,
-    });
-    return;
-  }
-  ctx.expectType(value.type, frame.fails, span, "The failure");
-}
-
-function capitalised(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 // ---- match ----

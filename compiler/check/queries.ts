@@ -2,7 +2,7 @@
 // binds in scope for the clauses after it.
 
 import type * as S from "../parse/tree.js";
-import { requireAbility } from "./calls.js";
+import { requireAbility } from "./bounds.js";
 import type { CClause, CExpr } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { checkCondition, checkExpr } from "./expressions.js";

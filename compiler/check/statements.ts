@@ -3,13 +3,15 @@
 
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import type { CBlock, CPattern, CStatement, Local, Wrap } from "./checked.js";
+import type { CBlock, CPattern, CStatement, Local } from "./checked.js";
 import { article, type Context } from "./context.js";
 import { resolveType } from "./declare.js";
 import { isIrrefutable } from "./exhaustive.js";
-import { checkCapture, checkCondition, checkExpr, checkMatch, failWith } from "./expressions.js";
+import { checkCapture } from "./captures.js";
+import { checkCondition, checkExpr, checkMatch } from "./expressions.js";
+import { failWith, wrapFailure } from "./failures.js";
 import { checkPattern } from "./patterns.js";
-import { ERROR, fieldsOf, freshMeta, isCon, listOf, pairOf, resolve, sameType, TEXT, typeToText, unify, type Type } from "./types.js";
+import { ERROR, freshMeta, isCon, listOf, pairOf, resolve, TEXT, typeToText, unify, type Type } from "./types.js";
 
 export function checkBlock(ctx: Context, block: S.Block): CBlock {
   return ctx.withScope(() => ({ statements: block.statements.map((s) => checkStatement(ctx, s)) }));
@@ -191,48 +193,6 @@ function checkFail(ctx: Context, statement: S.Fail): CStatement {
   return { kind: "Fail", ...(wrap ? { wrap } : {}), span: statement.span };
 }
 
-/**
- * Passing a failure on (language.md section 7): it goes out as it is when the
- * function fails with the same type; otherwise that type must have exactly one
- * case holding the failing type as its single field, and it is wrapped in it.
- */
-export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | undefined {
-  const frame = ctx.frame;
-  if (frame.kind === "test" || resolve(failure).kind === "Error") return undefined;
-  if (frame.fails === undefined) {
-    if (frame.kind === "lambda" && !frame.failsDeclared) {
-      frame.fails = failure;
-      return undefined;
-    }
-    ctx.error("E-FAIL-CANNOT", span, `${frame.owner.charAt(0).toUpperCase() + frame.owner.slice(1)} cannot fail, so it cannot pass on this ${typeToText(failure)}`, {
-      label: `a ${typeToText(failure)} with nowhere to go`,
-      hint: `Declare the failure in the signature: \`... or fails with ${typeToText(failure)}\`, or handle it here with a default value or \`when\` arms.`,
-    });
-    return undefined;
-  }
-  if (unify(failure, frame.fails)) return undefined;
-  const target = resolve(frame.fails);
-  const holders = target.kind === "Con" && target.decl?.shape === "variant"
-    ? target.decl.cases.filter((c) => {
-        const fields = fieldsOf(target.decl!, target.args, c.fields);
-        return fields.length === 1 && sameType(fields[0]!.type, failure);
-      })
-    : [];
-  if (holders.length === 1 && target.kind === "Con" && target.decl !== undefined) {
-    return { decl: target.decl, caseName: holders[0]!.name };
-  }
-  const failing = typeToText(failure);
-  const own = typeToText(frame.fails);
-  ctx.error("E-FAIL-WRAP", span, holders.length === 0 ? `This passes on ${article(failing)}, but ${frame.owner} fails with ${own}, which has no case holding ${article(failing)}` : `${own} has ${holders.length} cases holding ${article(failing)}, so it is unclear which one to wrap it in`, {
-    label: `${failing} cannot become ${own}`,
-    notes: ["`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type."],
-    hint: holders.length === 0
-      ? `Add a case to ${own}: \`${failing.replace(/Error$/, "") || "Wrapped"}(error: ${failing})\`, or say which value to fail with: \`otherwise fail with ${own}.Case(...)\`.`
-      : `Say which: \`otherwise fail with ${own}.${holders[0]!.name}(error)\`.`,
-  });
-  return undefined;
-}
-
 function requireTest(ctx: Context, span: Span): void {
   if (ctx.definition.kind !== "test") {
     ctx.error("E-TYPE-CHECK-PLACE", span, "`check` belongs in a test", {
@@ -312,29 +272,3 @@ function leavesTask(ctx: Context, span: Span, what: string): boolean {
   return true;
 }
 
-/**
- * Whether every path through a block ends with `return`, `fail` or `crash`
- * (language.md section 15): an `if` with an `else` ends when all its branches
- * do; a `match` when all its arms do (a match missing a case is reported as
- * such, not as a missing return).
- */
-export function blockEnds(ctx: Context, block: S.Block): boolean {
-  return block.statements.some((s) => statementEnds(ctx, s));
-}
-
-function statementEnds(ctx: Context, statement: S.Statement): boolean {
-  switch (statement.kind) {
-    case "Return":
-    case "Fail":
-    case "Crash":
-    case "Stop":
-    case "Skip":
-      return true;
-    case "If":
-      return statement.elseBody !== undefined && blockEnds(ctx, statement.elseBody) && statement.branches.every((b) => blockEnds(ctx, b.body));
-    case "ExprStatement":
-      return statement.expr.kind === "Match" && statement.expr.arms.length > 0 && statement.expr.arms.every((a) => blockEnds(ctx, a.body));
-    default:
-      return false;
-  }
-}

@@ -13,7 +13,11 @@ import { chargeExpression, exprSteps } from "./fuel.js";
 import { functionName, onlyValueName, propertyName, typeName } from "./names.js";
 import { isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
-import { awaited, lowerLambda, lowerMatchValue, lowerOtherwise, lowerQuery, spillOrder } from "./statements.js";
+import { awaited } from "./depth.js";
+import { lowerOtherwise } from "./failures.js";
+import { lowerLambda } from "./functions.js";
+import { lowerMatchValue } from "./match.js";
+import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
@@ -368,4 +372,34 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (takesAsync) fn = `${fn}Async`;
   if (libraryTakesGrant(module, name)) args = [grantOf(lw), ...args];
   return t.callExpression(lw.lib(module === "process" ? "process" : module, fn), args);
+}
+
+// ---- evaluation order ----
+
+function isConstant(e: t.Expression): boolean {
+  return t.isLiteral(e) && !t.isTemplateLiteral(e);
+}
+
+/**
+ * Lowers expressions that are evaluated left to right. When a later one needs
+ * statements, the earlier ones are saved in temporaries before those
+ * statements, so that they still run first.
+ */
+export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing = false): t.Expression[] {
+  const out: t.Expression[] = [];
+  const ends: number[] = [];
+  let lastWithStatements = -1;
+  exprs.forEach((e, i) => {
+    const before = lw.sink.length;
+    out.push(borrowing ? lowerBorrowed(lw, e) : lowerExpr(lw, e));
+    ends.push(lw.sink.length);
+    if (lw.sink.length > before) lastWithStatements = i;
+  });
+  for (let i = lastWithStatements - 1; i >= 0; i--) {
+    if (isConstant(out[i]!)) continue;
+    const temp = lw.temp();
+    lw.sink.splice(ends[i]!, 0, t.variableDeclaration("const", [t.variableDeclarator(temp, out[i]!)]));
+    out[i] = temp;
+  }
+  return out;
 }

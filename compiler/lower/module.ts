@@ -4,14 +4,14 @@
 
 import * as t from "./js.js";
 import type { CFunction, CModule, CTest, CheckedGrantItem } from "../check/checked.js";
-import type { Need } from "../check/types.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
 import { Lowerer } from "./context.js";
 import { lowerExpr } from "./expressions.js";
 import { descriptorName, functionName, onlyValueName, propertyName, testName, testTableName, typeName } from "./names.js";
 import { shapeOf } from "./shapes.js";
-import { functionBody } from "./statements.js";
+import { functionBody } from "./functions.js";
+import { grantValue, needsValue } from "./grants.js";
 
 export interface LoweredModule {
   readonly module: string;
@@ -114,32 +114,6 @@ function enterGrant(lw: Lowerer, needs: readonly CheckedGrantItem[], owner: stri
     t.variableDeclarator(grant, t.callExpression(lw.rt("narrow"), [param, needsValue(needs.map((n) => n.capability)), t.stringLiteral(owner)])),
   ]);
   return { param, declaration };
-}
-
-/** Needs as data: `[{path: ["network", "http"], scope: "api.example.com"}]`. */
-export function needsValue(needs: readonly Need[]): t.Expression {
-  return t.arrayExpression(
-    needs.map((n) =>
-      t.objectExpression([
-        t.objectProperty(t.identifier("path"), t.arrayExpression(n.path.map((p) => t.stringLiteral(p)))),
-        ...(n.scope === undefined ? [] : [t.objectProperty(t.identifier("scope"), typeof n.scope === "number" ? t.numericLiteral(n.scope) : t.stringLiteral(n.scope))]),
-      ]),
-    ),
-  );
-}
-
-/** A grant as data, budgets and guards included: what main's and a test's grants are built from. */
-export function grantValue(items: readonly CheckedGrantItem[]): t.Expression {
-  return t.arrayExpression(
-    items.map((item) => {
-      const need = (needsValue([item.capability]) as t.ArrayExpression).elements[0] as t.ObjectExpression;
-      if (item.budget) {
-        need.properties.push(t.objectProperty(t.identifier("budget"), t.objectExpression([t.objectProperty(t.identifier("count"), t.numericLiteral(item.budget.count)), t.objectProperty(t.identifier("unit"), t.stringLiteral(item.budget.unit))])));
-      }
-      if (item.guard) need.properties.push(t.objectProperty(t.identifier("guard"), t.objectExpression([t.objectProperty(t.identifier("sinks"), needsValue(item.guard.sinks))])));
-      return need;
-    }),
-  );
 }
 
 function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {

@@ -3,8 +3,8 @@
 // several times evaluates nothing twice.
 
 import * as t from "./js.js";
-import type { CPattern } from "../check/checked.js";
-import { isCon, resolve, type Type } from "../check/types.js";
+import type { CPattern, Local } from "../check/checked.js";
+import { resolve, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { propertyName } from "./names.js";
 import { classRef } from "./shapes.js";
@@ -77,8 +77,36 @@ export function allOf(tests: t.Expression[]): t.Expression {
   return tests.reduce((a, b) => t.logicalExpression("&&", a, b));
 }
 
-/** Types whose values compare with `===` (no structure to look into). */
+const PRIMITIVES = new Set(["Int", "Float", "Text", "Boolean", "Nothing"]);
+
+/**
+ * The built-in types whose values are JavaScript primitives: they compare with
+ * `===` and order with `<` (no structure to look into).
+ */
 export function isPrimitive(type: Type): boolean {
   const r = resolve(type);
-  return ["Int", "Float", "Text", "Boolean", "Nothing"].some((n) => isCon(r, n));
+  return r.kind === "Con" && r.decl === undefined && PRIMITIVES.has(r.name);
+}
+
+/** The locals a pattern binds, in order. */
+export function collectLocals(pattern: CPattern, out: Local[]): void {
+  switch (pattern.kind) {
+    case "Bind":
+      out.push(pattern.local);
+      return;
+    case "Pair":
+      collectLocals(pattern.first, out);
+      collectLocals(pattern.second, out);
+      return;
+    case "Record":
+    case "Case":
+      pattern.args.forEach((a) => collectLocals(a, out));
+      return;
+    case "List":
+      pattern.items.forEach((a) => collectLocals(a, out));
+      if (pattern.rest) collectLocals(pattern.rest, out);
+      return;
+    default:
+      return;
+  }
 }

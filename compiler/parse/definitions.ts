@@ -2,10 +2,11 @@
 // functions and tests.
 
 import { Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
-import { parseExpression } from "./expressions.js";
 import { parseNeedsClause } from "./needs.js";
 import { parseBlock } from "./statements.js";
-import { parseType } from "./types.js";
+import { expectNewLine, parseHeaderLines, parseParams, parsePurpose } from "./signatures.js";
+import { parseTextValue } from "./texts.js";
+import { parseSignatureTail, parseType } from "./types.js";
 import type {
   CaseDecl,
   FieldDecl,
@@ -13,13 +14,9 @@ import type {
   Ident,
   Item,
   Module,
-  Needs,
-  Param,
-  Purpose,
   TestDef,
   TextLiteralValue,
   TypeDef,
-  TypeExpr,
   Use,
 } from "./tree.js";
 
@@ -250,46 +247,6 @@ function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef
   });
 }
 
-/** `purpose:` and `needs` lines, in either order, each at most once. */
-export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs } {
-  let purpose: Purpose | undefined;
-  let needs: Needs | undefined;
-  while (p.at("purpose") || p.at("needs")) {
-    const token = p.pos;
-    if ((p.kindAt(token) === "purpose" && purpose) || (p.kindAt(token) === "needs" && needs)) {
-      p.report("E-SYN-HEADER", p.spanOf(token), `This function already has a \`${p.kindAt(token)}\` line`, {
-        hint: p.kindAt(token) === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
-      });
-    }
-    const lineStart = p.pos;
-    try {
-      if (p.kindAt(token) === "purpose") purpose = parsePurpose(p);
-      else needs = parseNeedsClause(p, "definition");
-      expectNewLine(p, p.kindAt(token) === "purpose" ? "the purpose" : "the needs");
-    } catch (e) {
-      if (!(e instanceof SyntaxFailure)) throw e;
-      p.synchronize(lineStart);
-    }
-  }
-  return { ...(purpose ? { purpose } : {}), ...(needs ? { needs } : {}) };
-}
-
-function parsePurpose(p: Cursor): Purpose {
-  const start = p.advance(); // purpose
-  p.expect(":", "`:` after `purpose`", { hint: "For example: `purpose: Fetch the forecast for a city.`" });
-  const prose = p.pos;
-  if (p.kindAt(prose) !== "prose" || p.textAt(prose) === "") {
-    p.fail("a sentence after `purpose:`", {
-      code: "E-SYN-PURPOSE",
-      message: "This `purpose:` says nothing",
-      label: "a sentence goes here",
-      hint: "Say what the definition is for: `purpose: Fetch the forecast for a city.`",
-    });
-  }
-  p.advance();
-  return { kind: "Purpose", text: p.textAt(prose), span: p.spanFrom(start) };
-}
-
 function parseTest(p: Cursor): TestDef {
   const start = p.advance(); // test
   return p.withLineBreaks(true, () => {
@@ -312,82 +269,6 @@ function parseTest(p: Cursor): TestDef {
       span: p.spanFrom(start),
     };
   });
-}
-
-/** `(name: Type, name: Type = default)` */
-export function parseParams(p: Cursor): Param[] {
-  const open = p.expect("(", "`(` and the parameters", { hint: "A function with no parameters is written `function name()`.", sameLine: true });
-  return p.withLineBreaks(false, () => {
-    const params: Param[] = [];
-    while (!p.at(")")) {
-      const start = p.pos;
-      if (!p.atLabel()) p.fail("a parameter: a name, `:` and a type", { hint: "For example: `city: Text` or `retries: Int = 3`." });
-      const name = p.ident(p.advance());
-      p.advance(); // :
-      const type = parseType(p);
-      const value = p.eat("=") ? parseExpression(p) : undefined;
-      params.push({ kind: "Param", name, type, ...(value ? { default: value } : {}), span: p.spanFrom(start) });
-      if (!p.eat(",")) break;
-    }
-    p.expect(")", "`,` or `)` after a parameter", { related: [{ span: p.spanOf(open), message: "the parameters open here" }] });
-    return params;
-  });
-}
-
-/** `[returns T] [or fails with E]` */
-export function parseSignatureTail(p: Cursor): { returns?: TypeExpr; fails?: TypeExpr } {
-  let returns: TypeExpr | undefined;
-  let fails: TypeExpr | undefined;
-  if (p.atOnLine("returns")) {
-    p.advance();
-    returns = parseType(p);
-  }
-  if (p.atOnLine("or") && p.peekKind() === "fails") {
-    p.advance();
-    p.advance();
-    p.expect("with", "`with` after `or fails`", { hint: "For example: `returns Forecast or fails with AppError`." });
-    fails = parseType(p);
-  }
-  return { ...(returns ? { returns } : {}), ...(fails ? { fails } : {}) };
-}
-
-/** A text without interpolation: a test's name, a JSON key, a scope, a recording's path. */
-export function parseTextValue(p: Cursor, what: string, extra: { hint?: string } = {}): TextLiteralValue {
-  const start = p.pos;
-  if (p.kindAt(start) !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, extra);
-  p.advance();
-  let value = "";
-  while (!p.at("text_end")) {
-    const token = p.pos;
-    if (p.kindAt(token) === "text_part") {
-      value += p.valueAt(token) as string;
-      p.advance();
-    } else if (p.kindAt(token) === "interp_start") {
-      p.report("E-SYN-INTERPOLATION", p.spanOf(token), `${capitalise(what)} cannot hold an interpolation`, {
-        label: "an interpolation",
-        hint: "Write the text out in full, or write `\\{` for a brace.",
-      });
-      // Skip the interpolation's tokens, texts nested in it included.
-      let depth = 0;
-      do {
-        if (p.at("interp_start")) depth++;
-        if (p.at("interp_end")) depth--;
-        p.advance();
-      } while (depth > 0 && !p.at("eof"));
-    } else {
-      return p.fail("the end of the text");
-    }
-  }
-  p.advance();
-  return { kind: "TextLiteralValue", value, span: p.spanFrom(start) };
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function expectNewLine(p: Cursor, after: string): void {
-  if (!p.atLineBreak && !p.at("eof")) p.fail(`a new line after ${after}`);
 }
 
 function expectNewLineOrEnd(p: Cursor): void {

@@ -9,8 +9,8 @@ import type { TokenKind } from "../lex/tokens.js";
 import { Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
 import { parsePattern } from "./patterns.js";
 import { parseArms, parseBlock } from "./statements.js";
-import { parseHeaderLines, parseParams, parseSignatureTail } from "./definitions.js";
-import { parseType } from "./types.js";
+import { parseHeaderLines, parseParams } from "./signatures.js";
+import { parseSignatureTail, parseType } from "./types.js";
 import type {
   Argument,
   BinaryOperator,

@@ -4,7 +4,7 @@
 
 import { Cursor, type Tok } from "./cursor.js";
 import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
-import { parseTextValue } from "./definitions.js";
+import { parseTextValue } from "./texts.js";
 import { isBudgetUnit } from "../../vocabulary/needs.js";
 
 /**

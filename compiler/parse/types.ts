@@ -2,7 +2,6 @@
 // function types with their failure type and needs.
 
 import { Cursor } from "./cursor.js";
-import { parseSignatureTail } from "./definitions.js";
 import { parseNeedsClause } from "./needs.js";
 import { parseCapitalisedPath } from "./paths.js";
 import type { TypeExpr } from "./tree.js";
@@ -64,4 +63,21 @@ function parseTypeInner(p: Cursor): TypeExpr {
     });
   }
   return { kind: "NamedType", path, args, span: p.spanFrom(start) };
+}
+
+/** `[returns T] [or fails with E]` */
+export function parseSignatureTail(p: Cursor): { returns?: TypeExpr; fails?: TypeExpr } {
+  let returns: TypeExpr | undefined;
+  let fails: TypeExpr | undefined;
+  if (p.atOnLine("returns")) {
+    p.advance();
+    returns = parseType(p);
+  }
+  if (p.atOnLine("or") && p.peekKind() === "fails") {
+    p.advance();
+    p.advance();
+    p.expect("with", "`with` after `or fails`", { hint: "For example: `returns Forecast or fails with AppError`." });
+    fails = parseType(p);
+  }
+  return { ...(returns ? { returns } : {}), ...(fails ? { fails } : {}) };
 }

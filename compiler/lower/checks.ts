@@ -1,0 +1,47 @@
+// Lowering a test's `check` and `check ... fails`.
+
+import * as t from "./js.js";
+import type { CExpr, CPattern } from "../check/checked.js";
+import type { Lowerer } from "./context.js";
+import { depthBack } from "./depth.js";
+import { lowerExpr, spillOrder, textOf } from "./expressions.js";
+import { allOf, lowerPattern } from "./patterns.js";
+import { site } from "./site.js";
+
+export function lowerCheck(lw: Lowerer, condition: CExpr): void {
+  // `check a is b` shows both sides when it fails.
+  if (condition.kind === "Binary" && (condition.op === "is" || condition.op === "is not")) {
+    const left = lw.temp("l");
+    const right = lw.temp("r");
+    const [l, r] = spillOrder(lw, [condition.left, condition.right]);
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(left, l!), t.variableDeclarator(right, r!)]));
+    const same = t.callExpression(lw.rt("equals"), [left, right]);
+    const holds = condition.op === "is" ? same : t.unaryExpression("!", same);
+    lw.emit(
+      t.ifStatement(
+        t.unaryExpression("!", holds),
+        t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral(condition.op), textOf(lw, left, condition.left.type), textOf(lw, right, condition.right.type), site(lw, condition.span)])),
+      ),
+    );
+    return;
+  }
+  const value = lowerExpr(lw, condition);
+  lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span)]))));
+}
+
+export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern): void {
+  const caught = lw.temp("e");
+  const tryStatements = lw.collect(() => lw.emit(t.expressionStatement(lowerExpr(lw, expr))));
+  tryStatements.push(t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails"), t.stringLiteral(""), t.stringLiteral(""), site(lw, expr.span)])));
+  const code = lowerPattern(lw, pattern, t.memberExpression(caught, t.identifier("value")));
+  const handler = [
+    ...depthBack(lw),
+    t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)),
+    t.ifStatement(
+      t.unaryExpression("!", allOf(code.tests)),
+      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span)])),
+    ),
+  ];
+  // The check's own failure must not be caught as the expression's: it is a Crash, not a Failure.
+  lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
+}

@@ -1,0 +1,16 @@
+// The call depth in async code: set back wherever a function resumes (see Lowerer.depth).
+
+import * as t from "./js.js";
+import type { Lowerer } from "./context.js";
+
+/** `await x`, and the depth set back to this function's when it resumes (see Lowerer.depth). */
+export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
+  const wait = t.awaitExpression(value);
+  return lw.depth === undefined ? wait : t.callExpression(lw.rt("resume"), [wait, lw.depth]);
+}
+
+/** `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous code. */
+export function depthBack(lw: Lowerer): t.Statement[] {
+  if (!lw.async || lw.depth === undefined) return [];
+  return [t.expressionStatement(t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth))];
+}

@@ -1,0 +1,63 @@
+// Lowering functions: a function value (a lambda) and the body every function
+// has, with its call depth counted on entry and given back on exit.
+
+import * as t from "./js.js";
+import type { CBlock, CExpr } from "../check/checked.js";
+import type { Lowerer } from "./context.js";
+import { needsValue } from "./grants.js";
+import { lowerBlock } from "./statements.js";
+
+export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>): t.Expression {
+  const isAsync = e.needs.length > 0;
+  const savedAsync = lw.async;
+  const savedGrant = lw.grant;
+  const savedOwned = new Set(lw.owned);
+  lw.async = isAsync;
+  lw.owned.clear();
+  try {
+    // A function value with a needs line of its own narrows the grant it was made in.
+    const outer = lw.grant;
+    const narrowed = e.declaresNeeds && isAsync ? lw.temp("grant") : undefined;
+    if (narrowed !== undefined) lw.grant = narrowed;
+    const body = functionBody(lw, e.body, e.span);
+    if (narrowed !== undefined) {
+      body.body.unshift(t.variableDeclaration("const", [t.variableDeclarator(narrowed, t.callExpression(lw.rt("narrow"), [outer ?? t.identifier("undefined"), needsValue(e.needs), t.stringLiteral("this function")]))]));
+    }
+    return t.arrowFunctionExpression(e.params.map((p) => lw.local(p)), body, isAsync);
+  } finally {
+    lw.grant = savedGrant;
+    lw.async = savedAsync;
+    lw.owned.clear();
+    for (const id of savedOwned) lw.owned.add(id);
+  }
+}
+
+/**
+ * A function's body: the depth check on entry, the block, and the depth given
+ * back however the function ends (a return, a failure, a crash).
+ */
+export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
+  const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
+  const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
+  const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
+  if (!lw.async) {
+    // Synchronous code runs to its end with no other task in between: a counter will do.
+    const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
+    const block = lowerBlock(lw, body);
+    return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
+  }
+  // An async function keeps the depth it runs at, sets it back wherever it resumes, and
+  // leaves the depth it was called at: concurrent tasks each count their own calls.
+  const own = lw.temp("depth");
+  const saved = lw.depth;
+  lw.depth = own;
+  try {
+    const declare = lw.at(t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]), span);
+    const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
+    const block = lowerBlock(lw, body);
+    const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
+    return t.blockStatement([declare, enter, t.tryStatement(block, null, t.blockStatement([leave]))]);
+  } finally {
+    lw.depth = saved;
+  }
+}

@@ -1,0 +1,39 @@
+// Texts the grammar takes as plain values, without interpolation.
+
+import type { Cursor } from "./cursor.js";
+import type { TextLiteralValue } from "./tree.js";
+
+/** A text without interpolation: a test's name, a JSON key, a scope, a recording's path. */
+export function parseTextValue(p: Cursor, what: string, extra: { hint?: string } = {}): TextLiteralValue {
+  const start = p.pos;
+  if (p.kindAt(start) !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, extra);
+  p.advance();
+  let value = "";
+  while (!p.at("text_end")) {
+    const token = p.pos;
+    if (p.kindAt(token) === "text_part") {
+      value += p.valueAt(token) as string;
+      p.advance();
+    } else if (p.kindAt(token) === "interp_start") {
+      p.report("E-SYN-INTERPOLATION", p.spanOf(token), `${capitalise(what)} cannot hold an interpolation`, {
+        label: "an interpolation",
+        hint: "Write the text out in full, or write `\\{` for a brace.",
+      });
+      // Skip the interpolation's tokens, texts nested in it included.
+      let depth = 0;
+      do {
+        if (p.at("interp_start")) depth++;
+        if (p.at("interp_end")) depth--;
+        p.advance();
+      } while (depth > 0 && !p.at("eof"));
+    } else {
+      return p.fail("the end of the text");
+    }
+  }
+  p.advance();
+  return { kind: "TextLiteralValue", value, span: p.spanFrom(start) };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
