@@ -1,20 +1,16 @@
-// Finding a program's modules on disk: the entry file, then every file its
-// `use` lines bring in, from the entry's folder.
+// A program's modules on disk: the compiler finds them (compiler/program.ts)
+// through a reader that looks for `NAME.ry` in the entry's folder. Files that
+// exist but cannot be read are kept as problems; a missing `use` is the
+// checker's to report.
 
 import { dirname, join } from "node:path";
-import { importsOf, moduleNameOf, parseSource } from "../compiler/frontend.js";
+import { findModules, type ParsedModule } from "../compiler/frontend.js";
+import { moduleNameOf } from "../compiler/frontend.js";
 import type { Diagnostic } from "../compiler/diagnostics.js";
-import type { Module } from "../compiler/parse/tree.js";
 import type { SourceFile } from "../compiler/source.js";
 import { loadSource } from "./files.js";
 
-export interface LoadedModule {
-  name: string;
-  file: string;
-  text: string;
-  syntax: Module;
-  syntaxDiagnostics: Diagnostic[];
-}
+export type LoadedModule = ParsedModule;
 
 export interface LoadedProgram {
   entry: string;
@@ -28,28 +24,18 @@ export function loadProgram(entryFile: string): LoadedProgram {
   const folder = dirname(entryFile);
   const entry = moduleNameOf(entryFile);
   const sources = new Map<string, SourceFile>();
-  const modules: LoadedModule[] = [];
   const problems: Diagnostic[] = [];
-  const queue = [entry];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    const name = queue.shift()!;
+  const read = (name: string): { file: string; text: string } | undefined => {
     const file = name === entry ? entryFile : join(folder, `${name}.ry`);
     const loaded = loadSource(file);
     if (loaded.source !== undefined) sources.set(file, loaded.source);
     if (!loaded.ok) {
       // The entry must load; an imported file that is missing is reported at its `use`.
       if (name === entry || loaded.source !== undefined) problems.push(loaded.diagnostic);
-      continue;
+      return undefined;
     }
-    const syntax = parseSource(file, loaded.source.text);
-    modules.push({ name, file, text: loaded.source.text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics });
-    for (const { name: imported } of importsOf({ name, syntax: syntax.module })) {
-      if (!seen.has(imported)) {
-        seen.add(imported);
-        queue.push(imported);
-      }
-    }
-  }
+    return { file, text: loaded.source.text };
+  };
+  const modules = findModules({ entry, read });
   return { entry, modules, sources, problems };
 }

@@ -4,7 +4,8 @@
 import { bundleProgram, type BundleOptions, type BundleResult } from "./emit/bundle.js";
 import { checkProgramSources, type Diagnostic } from "./index.js";
 import type { Module } from "./parse/tree.js";
-import type { Program } from "./check/checked.js";
+import type { CModule, Program } from "./check/checked.js";
+import { findModules, type ProgramInput } from "./frontend.js";
 import { SourceFile } from "./source.js";
 
 export interface CompileResult {
@@ -12,6 +13,8 @@ export interface CompileResult {
   /** The checked program, when it has no errors: its `main` carries the grant. */
   program?: Program;
   diagnostics: Diagnostic[];
+  /** The checked tree of every module without a syntax error, even when the program has errors. */
+  modules: CModule[];
 }
 
 /** Every phase: parse, check, lower and bundle a program's modules into one ES module and its source map. */
@@ -20,8 +23,13 @@ export function compileProgram(
   options: BundleOptions,
 ): CompileResult {
   const checked = checkProgramSources(modules, options.entry);
-  if (checked.program === undefined) return { diagnostics: checked.diagnostics };
+  if (checked.program === undefined) return { diagnostics: checked.diagnostics, modules: checked.modules };
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
   const bundle = bundleProgram(checked.program, sources, options);
-  return { bundle, program: checked.program, diagnostics: checked.diagnostics };
+  return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
+}
+
+/** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */
+export function compile(input: ProgramInput, options: Omit<BundleOptions, "entry">): CompileResult {
+  return compileProgram(findModules(input), { ...options, entry: input.entry });
 }

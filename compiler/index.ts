@@ -3,17 +3,18 @@
 //
 //   text --lex--> tokens --parse--> syntax tree --check--> checked tree
 //
-// A program is several modules (`use`); cli/ finds their files with
-// `importsOf` and hands every module's text to `checkProgramSources`.
+// A program is several modules (`use`); `checkProgramFrom` (program.ts)
+// finds them through a reader the caller gives, so that only cli/ reads files.
 
-import { checkProgram, type CheckResult } from "./check/checker.js";
-import type { Program } from "./check/checked.js";
-import type { SourceModule } from "./check/declare.js";
+import type { CModule, Program } from "./check/checked.js";
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import { importsOf, moduleNameOf, parseSource, sortDiagnostics } from "./frontend.js";
 import type { Module } from "./parse/tree.js";
+import { checkModules, checkProgramFrom, findModules, oneFile } from "./program.js";
 
 export { importsOf, moduleNameOf, parseSource, sortDiagnostics };
+export { checkModules, checkProgramFrom, findModules, oneFile };
+export type { CheckedProgram, ParsedModule, ProgramInput, ReadModule } from "./program.js";
 export type { SyntaxResult } from "./frontend.js";
 
 export interface ModuleText {
@@ -27,29 +28,21 @@ export interface ModuleText {
 export interface ProgramResult {
   /** Present when the program has no errors. */
   program?: Program;
+  /** The checked tree of every module without a syntax error, even when the program has errors. */
+  modules: CModule[];
   diagnostics: Diagnostic[];
 }
 
-/**
- * Every phase up to the checked tree, for a program's modules. Syntax errors
- * stop the pipeline before checking: a tree with holes would only add noise.
- */
+/** Every phase up to the checked tree, for a program's parsed modules (see program.ts). */
 export function checkProgramSources(modules: readonly { name: string; file: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[], entry: string): ProgramResult {
-  const syntaxDiagnostics = modules.flatMap((m) => m.syntaxDiagnostics);
-  if (hasErrors(syntaxDiagnostics)) return { diagnostics: sortDiagnostics(syntaxDiagnostics) };
-  const sources: SourceModule[] = modules.map((m) => ({ name: m.name, file: m.file, syntax: m.syntax }));
-  const checked: CheckResult = checkProgram(sources, entry);
-  const diagnostics = sortDiagnostics([...syntaxDiagnostics, ...checked.diagnostics]);
-  return hasErrors(diagnostics) ? { diagnostics } : { program: checked.program, diagnostics };
+  return checkModules(modules, entry);
 }
 
 /** A program of one file: parse and check. */
 export function checkSource(file: string, text: string): ProgramResult {
-  const syntax = parseSource(file, text);
-  const name = moduleNameOf(file);
-  return checkProgramSources([{ name, file, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], name);
+  const { sources: _, ...checked } = checkProgramFrom(oneFile(file, text));
+  return checked;
 }
-
 
 export { hasErrors };
 export type { Diagnostic };

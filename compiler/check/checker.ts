@@ -6,14 +6,14 @@ import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";
 import { Bounds } from "./bounds.js";
 import { Context, newProgramWork, type ProgramWork } from "./context.js";
-import { declareProgram, PRELUDE_NAME, type SourceModule } from "./declare.js";
+import { declareProgram, libraryScopes, PRELUDE_NAME, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
 import { article } from "./context.js";
-import { hasMeta, isCon, resolve, typeToText, zonk, type Type } from "./types.js";
+import { hasMeta, isCon, numberedFromStart, resolve, typeToText, zonk, type Type } from "./types.js";
 
 export type { SourceModule };
 
@@ -23,6 +23,11 @@ export interface CheckResult {
 }
 
 export function checkProgram(sources: readonly SourceModule[], entry: string): CheckResult {
+  libraryScopes(); // the library takes its type ids once, before the program numbers its own
+  return numberedFromStart(() => checkDeclared(sources, entry));
+}
+
+function checkDeclared(sources: readonly SourceModule[], entry: string): CheckResult {
   const scopes = declareProgram(sources, entry);
   const diagnostics = scopes.diagnostics;
   const modules: CModule[] = [];

@@ -57,6 +57,8 @@ export interface Instantiation {
  */
 export interface ProgramWork {
   matchSteps: number;
+  /** The next id of a local: counted per program, so that ids never leak from one compilation into the next. */
+  nextLocal: number;
 }
 
 /** Steps one match may take, and all the matches of a program together (see exhaustive.ts). */
@@ -64,10 +66,8 @@ export const MATCH_STEPS = 1_000_000;
 export const PROGRAM_MATCH_STEPS = 10_000_000;
 
 export function newProgramWork(): ProgramWork {
-  return { matchSteps: PROGRAM_MATCH_STEPS };
+  return { matchSteps: PROGRAM_MATCH_STEPS, nextLocal: 1 };
 }
-
-let nextLocal = 1;
 
 export class Context {
   readonly scopes: Map<string, Local>[] = [];
@@ -140,7 +140,7 @@ export class Context {
    * meant. `error`, bound by each `otherwise`, is the exception.
    */
   declare(name: string, type: Type, mutable: boolean, span: Span): Local {
-    const local: Local = { id: nextLocal++, name, type, mutable, span };
+    const local: Local = { id: this.work.nextLocal++, name, type, mutable, span };
     if (name === "_") return local;
     const existing = this.lookupLocal(name);
     if (existing !== undefined && name !== "error") {

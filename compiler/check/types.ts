@@ -125,7 +125,21 @@ export function builtin(name: string, args: readonly Type[]): Con {
   return con(name, args);
 }
 
+// Ids of type variables. The library's are taken once, when it is first
+// declared (declare.ts keeps it); each compilation then numbers its own from
+// the same start (`numberedFromStart`), so that no id of one compilation
+// leaks into the next and compiling a program twice gives the same tree.
 let nextId = 1;
+
+/** Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous, so no other compilation runs in between. */
+export function numberedFromStart<T>(check: () => T): T {
+  const start = nextId;
+  try {
+    return check();
+  } finally {
+    nextId = start;
+  }
+}
 
 export function freshMeta(): Meta {
   return { kind: "Meta", id: nextId++ };
