@@ -51,6 +51,14 @@ export function libraryReference(): string {
     "through the gateway and needs that capability granted (spec/effects.md); the others are pure.",
     "The types they use (Response, FileError, ...) are the prelude's (spec/types.md).",
     "",
+    "Texts count characters as Unicode code points: `text.length`, `slice`, `index_of`, `reverse`",
+    "and `characters` agree, so `text.characters` does not join grapheme clusters (an e and a",
+    "combining accent are two characters; a surrogate pair is one). A list or text a function",
+    "would make past its size limit ends the run with `E-RT-LIMIT-COLLECTION` (spec/runtime.md).",
+    "`math.format(x, decimals)` rounds from x's exact binary value, half away from zero, and",
+    "never writes an exponent (at most 410 characters); decimals outside 0 to 100 crash",
+    "(`E-RT-CRASH`); NaN and the infinities are written as string interpolation writes them.",
+    "",
   ];
   let module = "";
   for (const f of libraryFunctions()) {
