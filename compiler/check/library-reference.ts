@@ -56,7 +56,7 @@ export function libraryReference(): string {
     "combining accent are two characters; a surrogate pair is one). A list or text a function",
     "would make past its size limit ends the run with `E-RT-LIMIT-COLLECTION` (spec/runtime.md).",
     "`math.format(x, decimals)` rounds from x's exact binary value, half away from zero, and",
-    "never writes an exponent (at most 410 characters); decimals outside 0 to 100 crash",
+    "never writes an exponent (at most 411 characters); decimals outside 0 to 100 crash",
     "(`E-RT-CRASH`); NaN and the infinities are written as string interpolation writes them.",
     "",
   ];
