@@ -25,7 +25,7 @@ const MAX_DECIMALS = 100;
 /**
  * x with exactly `decimals` digits after the point, rounded from x's exact binary value,
  * half away from zero; never in exponent form (1e21 is written out in full), so at most
- * 309 + 1 + 100 characters, far below the text limit.
+ * 1 + 309 + 1 + 100 characters (a sign, the digits, the point, the decimals), far below the text limit.
  */
 export const format = (x: number, decimals: number): string => {
   if (!(decimals >= 0 && decimals <= MAX_DECIMALS)) throw new Crash("E-RT-CRASH", `math.format needs 0 to ${MAX_DECIMALS} decimals, not ${decimals}`);
