@@ -11,7 +11,7 @@ import { ForeignError } from "../prelude.js";
 import { JSON_SHAPE } from "../values.js";
 import { hostImport } from "../host-import.js";
 
-export const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
+const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
   call(
     grant,
     { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module), result: JSON_SHAPE },

@@ -19,3 +19,18 @@ export const sqrt = (x: number): number => Math.sqrt(x);
 export const pow = (x: number, exponent: number): number => Math.pow(x, exponent);
 export const to_float = (n: number): number => n;
 export const pi = (): number => Math.PI;
+
+/** The most decimals `format` writes: what JavaScript's toFixed allows. */
+const MAX_DECIMALS = 100;
+/**
+ * x with exactly `decimals` digits after the point, rounded from x's exact binary value,
+ * half away from zero; never in exponent form (1e21 is written out in full), so at most
+ * 1 + 309 + 1 + 100 characters (a sign, the digits, the point, the decimals), far below the text limit.
+ */
+export const format = (x: number, decimals: number): string => {
+  if (!(decimals >= 0 && decimals <= MAX_DECIMALS)) throw new Crash("E-RT-CRASH", `math.format needs 0 to ${MAX_DECIMALS} decimals, not ${decimals}`);
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+  // Past 1e21 toFixed writes an exponent; a Float that large has no fraction, so BigInt is exact.
+  if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? "." + "0".repeat(decimals) : "");
+  return x.toFixed(decimals);
+};

@@ -37,6 +37,11 @@ function occurrences(t: string, part: string, enough: number): number {
   return n;
 }
 
+/** By code points, as length and slice count: "é" written as e and a combining accent is two characters. */
+export const characters = (t: string): string[] => {
+  if (t.length >= MAX_ELEMENTS) checkCollection(length(t), "text.characters");
+  return chars(t);
+};
 /** `t.split("")` splits into characters. A split that would give more items than a list may hold is refused before it is made. */
 export const split = (t: string, separator: string): string[] => {
   if (t.length >= MAX_ELEMENTS) {

@@ -1,0 +1,61 @@
+// spec/library.md is made from the library's declarations and must be current;
+// every declared library function has an implementation in rtlib/lib and every
+// function rtlib/lib exports is either declared or one of the runtime's helpers below.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+import { libraryFunctions, libraryReference } from "../compiler/check/library-reference.js";
+import * as runtime from "../rtlib/index.js";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+/**
+ * What rtlib/lib exports that no Renyi program calls by name: the twins the compiler
+ * emits in place of a library function (`...Async` for a function argument that waits,
+ * `...InPlace` for a value nobody else sees, `...Float` for Float arithmetic), the
+ * lowering's own helpers, and constants and checks shared inside the runtime.
+ */
+const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
+  list: ["mapAsync", "filterAsync", "foldAsync", "findAsync", "anyAsync", "allAsync", "flat_mapAsync", "sort_byAsync", "sumFloat", "concat", "appendInPlace", "pushInPlace", "pushRow", "rangeInclusive", "keyOf"],
+  map: ["putInPlace", "removeInPlace"],
+  sets: ["addInPlace", "removeInPlace"],
+  math: ["absFloat"],
+  optional: ["mapAsync"],
+  server: ["MAX_BODY_BYTES", "responseProblem"],
+};
+
+/** Files of rtlib/lib that are no library module: shared by the modules. */
+const SUPPORT_FILES = ["beneath.ts", "sql-refusals.ts", "better-sqlite3.d.ts"];
+
+const modules = runtime as unknown as Record<string, Record<string, unknown>>;
+
+test("spec/library.md is the reference generated from the declarations", () => {
+  const written = readFileSync(root + "spec/library.md", "utf8");
+  assert.ok(written === libraryReference(), "spec/library.md is stale: run npm run library-reference");
+});
+
+test("every declared library function has an implementation in rtlib/lib", () => {
+  const functions = libraryFunctions();
+  assert.ok(functions.length > 100);
+  for (const f of functions) {
+    assert.equal(typeof modules[f.module]?.[f.name], "function", `${f.module}.${f.name} is declared but rtlib/lib/${f.module}.ts does not export it`);
+  }
+});
+
+test("every function rtlib/lib exports is declared or a listed runtime helper", () => {
+  const declared = new Set(libraryFunctions().map((f) => `${f.module}.${f.name}`));
+  const moduleNames = new Set(libraryFunctions().map((f) => f.module));
+  for (const module of moduleNames) {
+    const helpers = RUNTIME_HELPERS[module] ?? [];
+    for (const name of Object.keys(modules[module] ?? {})) {
+      if (helpers.includes(name)) continue;
+      assert.ok(declared.has(`${module}.${name}`), `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a listed runtime helper)`);
+    }
+    for (const name of helpers) assert.ok(name in (modules[module] ?? {}), `${module}.${name} is listed as a helper but not exported`);
+  }
+  for (const file of readdirSync(root + "rtlib/lib")) {
+    if (SUPPORT_FILES.includes(file)) continue;
+    assert.ok(moduleNames.has(file.replace(/\.ts$/, "")), `rtlib/lib/${file} is no declared library module`);
+  }
+});
