@@ -1,12 +1,12 @@
 // How `renyi` and `renyic` read their command lines with cac, the same way:
 // cac's own complaints (an unknown option, a missing argument) become usage
-// errors before any command runs, and each command's action returns its exit code.
+// errors (Refusals) before any command runs, and each command's action returns its exit code.
 
 import type { CAC } from "cac";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { UsageError } from "./failure.js";
+import { Refusal } from "./failure.js";
 
-/** Runs the command `argv` names; throws UsageError when it is called wrongly. */
+/** Runs the command `argv` names and returns its exit code; throws a Refusal when it is called wrongly. */
 export async function runCommandLine(cli: CAC, argv: readonly string[]): Promise<number> {
   try {
     cli.parse([...argv], { run: false });
@@ -18,10 +18,10 @@ export async function runCommandLine(cli: CAC, argv: readonly string[]): Promise
       command.checkUnusedArgs();
     }
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new Refusal(e instanceof Error ? e.message : String(e));
   }
   if (cli.matchedCommand === undefined && cli.args.length > 0) {
-    throw new UsageError(`\`${cli.args[0]}\` is not a ${cli.name} command; see \`${cli.name} --help\``);
+    throw new Refusal(`\`${cli.args[0]}\` is not a ${cli.name} command; see \`${cli.name} --help\``);
   }
   if (cli.options["help"] || cli.options["version"]) return EXIT.finished;
   if (cli.matchedCommand === undefined) {

@@ -5,7 +5,7 @@ import { cac } from "cac";
 import { runCheck } from "./check.js";
 import { runParse } from "./parse.js";
 import { runCommandLine } from "./command-line.js";
-import { UsageError } from "./failure.js";
+import { Refusal } from "./failure.js";
 import { VERSION } from "./version.cjs";
 
 const cli = cac("renyi");
@@ -14,7 +14,7 @@ cli
   .command("check [...files]", "Check programs for errors without running them")
   .option("--json", "Print the diagnostics as one JSON object")
   .action((files: string[], options: { json?: boolean }) => {
-    if (files.length === 0) throw new UsageError("`renyi check` needs at least one .ry file: `renyi check program.ry`");
+    if (files.length === 0) throw new Refusal("`renyi check` needs at least one .ry file: `renyi check program.ry`");
     return runCheck(files, { json: options.json === true });
   });
 

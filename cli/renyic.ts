@@ -5,7 +5,7 @@
 import { cac } from "cac";
 import { buildCommand } from "./build.js";
 import { runCommandLine } from "./command-line.js";
-import { reportFailure, UsageError } from "./failure.js";
+import { reportFailure, Refusal } from "./failure.js";
 import { keygenCommand } from "./keygen.js";
 import { VERSION } from "./version.cjs";
 
@@ -22,7 +22,7 @@ cli
   .option("--sign <key>", "Sign the manifest with this Ed25519 private key (PEM), into DIR/NAME.grant.sig")
   .action(async (file: string, options: { out?: string; stable?: boolean; sign?: unknown }) => {
     if (options.sign !== undefined && typeof options.sign !== "string") {
-      throw new UsageError("--sign takes one key file: `renyic build program.ry --out dist --sign release.key`");
+      throw new Refusal("--sign takes one key file: `renyic build program.ry --out dist --sign release.key`");
     }
     return buildCommand(file, { ...options, sign: options.sign });
   });
