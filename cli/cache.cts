@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { Refusal } from "./refusal.cjs";
 
 /**
  * The cache folder, made if need be. Absolute, whatever the variable says: the
@@ -17,7 +18,7 @@ export function cacheDirectory(): string {
   try {
     makeFolders(base);
   } catch (e) {
-    throw new Error(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
+    throw new Refusal(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
   }
   return base;
 }

@@ -1,5 +1,5 @@
 // `renyi check FILE... [--json]`: diagnostics for each file; exit 0 without
-// errors, 3 with.
+// errors, 3 with. A clean check says how many files it read.
 
 import { checkProgramSources, hasErrors, type Diagnostic } from "../compiler/index.js";
 import { renderText, toJson } from "../compiler/diagnostics.js";
@@ -31,13 +31,18 @@ export function runCheck(files: string[], options: { json: boolean }): number {
     const errors = diagnostics.filter((d) => d.severity === "error").length;
     const warnings = diagnostics.length - errors;
     process.stderr.write(`\n${summary(errors, warnings)}\n`);
+  } else {
+    // Every file read counts, the modules a program imports as well as the files named.
+    process.stdout.write(`Checked ${plural(sources.size, "file")}: no problems found.\n`);
   }
   return hasErrors(diagnostics) ? EXIT.refused : EXIT.finished;
 }
 
 function summary(errors: number, warnings: number): string {
   const parts: string[] = [];
-  if (errors > 0) parts.push(`${errors} error${errors === 1 ? "" : "s"}`);
-  if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? "" : "s"}`);
+  if (errors > 0) parts.push(plural(errors, "error"));
+  if (warnings > 0) parts.push(plural(warnings, "warning"));
   return parts.join(", ") + " found.";
 }
+
+const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;

@@ -18,21 +18,26 @@ process.stderr.on("error", () => undefined);
 
 let early: EarlyWorker | undefined;
 
-async function renyi(): Promise<void> {
+async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
     early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
     const { runCommand } = await import("./run.js");
-    process.exitCode = await runCommand(process.argv.slice(3), early);
-  } else {
-    const { main } = await import("./commands.js");
-    await main(process.argv);
+    return runCommand(process.argv.slice(3), early);
   }
+  const { main } = await import("./commands.js");
+  return main(process.argv);
 }
 
-renyi().catch((e: unknown) => {
-  // The program's thread, if started, must not keep the process alive.
-  void early?.worker.terminate();
-  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = 3;
-});
+renyi().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  async (e: unknown) => {
+    // The program's thread, if started, must not keep the process alive.
+    void early?.worker.terminate();
+    // Every command's failures are reported in one place (failure.ts).
+    const { reportFailure } = await import("./failure.js");
+    process.exitCode = reportFailure(e);
+  },
+);

@@ -4,7 +4,8 @@
 
 import { cac } from "cac";
 import { buildCommand } from "./build.js";
-import { EXIT } from "../vocabulary/outcomes.js";
+import { runCommandLine } from "./command-line.js";
+import { reportFailure, Refusal } from "./failure.js";
 import { keygenCommand } from "./keygen.js";
 import { VERSION } from "./version.cjs";
 
@@ -21,28 +22,21 @@ cli
   .option("--sign <key>", "Sign the manifest with this Ed25519 private key (PEM), into DIR/NAME.grant.sig")
   .action(async (file: string, options: { out?: string; stable?: boolean; sign?: unknown }) => {
     if (options.sign !== undefined && typeof options.sign !== "string") {
-      process.stderr.write("error: --sign takes one key file: `renyic build program.ry --out dist --sign release.key`\n");
-      process.exitCode = EXIT.refused;
-      return;
+      throw new Refusal("--sign takes one key file: `renyic build program.ry --out dist --sign release.key`");
     }
-    process.exitCode = await buildCommand(file, { ...options, sign: options.sign });
+    return buildCommand(file, { ...options, sign: options.sign });
   });
 
 cli
   .command("keygen", "Make a key pair for signing manifests: NAME.key (private, mode 0600) and NAME.pub")
   .option("--out <name>", "The key pair's name, without .key or .pub")
-  .action((options: { out?: string }) => {
-    process.exitCode = keygenCommand(options);
-  });
+  .action((options: { out?: string }) => keygenCommand(options));
 
 cli.help();
 cli.version(VERSION);
 
 try {
-  cli.parse(process.argv, { run: false });
-  if (cli.matchedCommand === undefined && !cli.options.help && !cli.options.version) cli.outputHelp();
-  else await cli.runMatchedCommand();
+  process.exitCode = await runCommandLine(cli, process.argv);
 } catch (e) {
-  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exitCode = EXIT.refused;
+  process.exitCode = reportFailure(e);
 }

@@ -82,7 +82,7 @@ export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program opti
        renyi run [renyi options] DIR/NAME.mjs [program options]
 
 Runs a program, or a bundle built by renyic build (validated first). Everything after the
-file belongs to the program: main's parameters are its options.
+file belongs to the program: main's parameters are its options (FILE --help lists them).
 
 Renyi options (before the file):
   --fuel N                 steps the program may take (default ${n(D.fuel)})

@@ -9,9 +9,12 @@ export interface MainParameter {
   readonly optional: boolean;
   readonly hasDefault: boolean;
   readonly words: boolean;
+  /** A literal default as written (`3`, `"metric"`), for `--help`; absent when computed. */
+  readonly default?: string;
 }
 
-export type Converted = { ok: true; values: unknown[] } | { ok: false; message: string };
+/** main's arguments; why they were refused; or `--help` was asked for, and main does not run. */
+export type Converted = { ok: true; values: unknown[] } | { ok: false; message: string } | { ok: false; help: true };
 
 export interface Optionals {
   none: unknown;
@@ -40,9 +43,20 @@ const optionName = (name: string) => `--${name.replace(/_/g, "-")}`;
 
 export function usage(parameters: readonly MainParameter[]): string {
   if (parameters.length === 0) return "This program takes no options.";
-  return parameters
-    .map((p) => (p.words ? `  WORDS...            ${p.name}: the words after the options` : `  ${optionName(p.name)} ${p.type.toUpperCase().padEnd(8)} ${p.optional || p.hasDefault ? "(optional)" : "(required)"}`))
-    .join("\n");
+  const left = (p: MainParameter) => (p.words ? "WORDS..." : `${optionName(p.name)} ${p.type.toUpperCase()}`);
+  const width = Math.max(18, ...parameters.map((p) => left(p).length)) + 2;
+  const right = (p: MainParameter) =>
+    p.words ? `${p.name}: the words after the options` : p.hasDefault ? `(optional, default ${p.default ?? "set by the program"})` : p.optional ? "(optional)" : "(required)";
+  return parameters.map((p) => `  ${left(p).padEnd(width)}${right(p)}`).join("\n");
+}
+
+/**
+ * What `--help` after the program's file prints: main's purpose, then its
+ * options from main's parameters (a default is main's own: shown as optional).
+ */
+export function helpText(purpose: string | undefined, parameters: readonly MainParameter[]): string {
+  const options = parameters.length === 0 ? usage(parameters) : `Options:\n${usage(parameters)}`;
+  return `${purpose === undefined ? "" : `${purpose}\n\n`}${options}\n`;
 }
 
 export function convertArguments(parameters: readonly MainParameter[], argv: readonly string[], optionals: Optionals): Converted {
@@ -63,6 +77,8 @@ export function convertArguments(parameters: readonly MainParameter[], argv: rea
     const eq = arg.indexOf("=");
     const raw = eq < 0 ? arg : arg.slice(0, eq);
     const index = byName(raw);
+    // `--help` asks for helpText, unless main has a parameter named help, which then has it.
+    if (index < 0 && raw === "--help") return { ok: false, help: true };
     if (index < 0) return { ok: false, message: `the program has no option ${raw}\n${usage(parameters)}` };
     const parameter = parameters[index]!;
     let text: string;

@@ -1,5 +1,5 @@
 // Running a bundle directly (`node DIR/NAME.mjs --city Paris`): the bundle ends
-// with `await $runIfMain(import.meta.url, main, mainParameters, mainGrant)`,
+// with `await $runIfMain(import.meta.url, main, mainParameters, mainGrant[, mainPurpose])`,
 // which runs main when the bundle is the program node was started with, and
 // does nothing when the bundle is imported (as `renyi run` does, in its worker).
 // The run is runMain's, as `renyi run`'s is, with the default limits.
@@ -30,9 +30,9 @@ async function isMainModule(url: string): Promise<boolean> {
   }
 }
 
-export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null): Promise<void> {
+export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null, mainPurpose?: string): Promise<void> {
   if (main === undefined || !(await isMainModule(url))) return;
-  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant }, { argv: process.argv.slice(2) });
+  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2) });
   stopChildren();
   process.exitCode = outcome.outcome === "finished" ? EXIT.finished : await ended(outcome, url);
 }

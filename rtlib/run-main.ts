@@ -3,7 +3,7 @@
 // grant (narrowed by the command line), the observers of the gateway, then
 // main, and what it threw as an outcome.
 
-import { convertArguments, type MainParameter } from "./arguments.js";
+import { convertArguments, helpText, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
 import { configureLimits, stepsUsed } from "./limits.js";
 import type { GrantItem } from "./grants.js";
@@ -11,7 +11,7 @@ import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
 import { observeWith, type Observer } from "./gateway.js";
-import { configureInput } from "./output.js";
+import { configureInput, writeOut } from "./output.js";
 import { configureChildren } from "./children.js";
 import { serveWith } from "./serving.js";
 
@@ -20,6 +20,8 @@ export interface Program {
   readonly main?: (...args: unknown[]) => unknown;
   readonly mainParameters?: readonly MainParameter[];
   readonly mainGrant?: readonly GrantItem[] | null;
+  /** main's `purpose:` line, shown by `--help`. */
+  readonly mainPurpose?: string;
 }
 
 /** How a run ended: what the worker sends the main thread, and what both ways of running report. */
@@ -86,6 +88,11 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   const program = typeof load === "function" ? await load() : load;
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = convertArguments(program.mainParameters ?? [], config.argv, { none: NONE, some });
+  if ("help" in args) {
+    // `--help` after the program's file: its purpose and options, and main does not run.
+    writeOut(helpText(program.mainPurpose, program.mainParameters ?? []));
+    return { outcome: "finished", steps: 0 };
+  }
   if (!args.ok) return { outcome: "refused", message: args.message };
   const items = config.grant !== undefined ? config.grant : (program.mainGrant ?? null);
   const python = items?.find((item) => item.path[0] === "python");

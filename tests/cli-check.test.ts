@@ -31,11 +31,21 @@ function assertNoStackTrace(output: string): void {
 const good = file("good.ry", 'function main()\n  needs console\n  console.print("hello")\nend\n');
 const bad = file("bad.ry", "function main()\n  let x be\n  let y be 1 2\nend\n");
 
-test("a clean file: exit 0 and nothing printed", () => {
+test("a clean file: exit 0 and a line that says how many files were checked", () => {
   const r = renyi("check", good);
   assert.equal(r.status, 0);
-  assert.equal(r.stdout, "");
+  assert.equal(r.stdout, "Checked 1 file: no problems found.\n");
   assert.equal(r.stderr, "");
+});
+
+test("a clean check counts the modules a program imports as well as the files named", () => {
+  const helper = file("helper.ry", "public function twice(n: Int) returns Int\n  purpose: Doubles a number.\n  return n * 2\nend\n");
+  const user = file("user.ry", 'use helper\n\nfunction main()\n  needs console\n  console.print("{helper.twice(2)}")\nend\n');
+  const r = renyi("check", user, good);
+  assert.equal(r.stderr, "");
+  assert.equal(r.stdout, "Checked 3 files: no problems found.\n");
+  assert.equal(r.status, 0);
+  void helper;
 });
 
 test("errors: exit 3, every error rendered with file, line, column, the line and a caret", () => {

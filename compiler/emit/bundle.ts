@@ -103,13 +103,15 @@ interface Exported {
   readonly values: readonly { name: string; value: t.Expression }[];
 }
 
-/** What a bundle exports: main, its parameters and its grant (built from its needs; a pure main takes none), and the tests. */
+/** What a bundle exports: main, its parameters, its grant (built from its needs; a pure main takes none) and its purpose, and the tests. */
 function exportsOf(program: Program, options: BundleOptions): Exported {
   const values: { name: string; value: t.Expression }[] = [];
   const main = program.modules.find((m) => m.name === options.entry)?.functions.find((f) => f.name === "main");
   if (main !== undefined) {
     values.push({ name: "mainParameters", value: mainParameters(main) });
     values.push({ name: "mainGrant", value: main.needs.length === 0 ? t.nullLiteral() : grantValue(main.needs) });
+    // What `--help` after the program's file shows above its options.
+    if (main.purpose !== undefined) values.push({ name: "mainPurpose", value: t.stringLiteral(main.purpose) });
   }
   const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(testTableName(m.name)));
   values.push({ name: "tests", value: t.arrayExpression(testLists.map((l) => t.spreadElement(l))) });
@@ -136,6 +138,7 @@ function footer(program: Program, options: BundleOptions): t.Statement[] {
       main,
       t.identifier("mainParameters"),
       t.identifier("mainGrant"),
+      ...(values.some((v) => v.name === "mainPurpose") ? [t.identifier("mainPurpose")] : []),
     ]);
     // Before the tests' export, where it has always been: the goldens show the order.
     out.splice(out.length - 1, 0, t.expressionStatement(t.awaitExpression(runIfMain)));

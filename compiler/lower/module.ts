@@ -3,7 +3,7 @@
 // code, so that a bundle can place every module's types before any code.
 
 import * as t from "./js.js";
-import type { CFunction, CModule, CTest, CheckedGrantItem } from "../check/checked.js";
+import type { CExpr, CFunction, CModule, CTest, CheckedGrantItem } from "../check/checked.js";
 import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
 import { Lowerer } from "./context.js";
@@ -188,7 +188,22 @@ export function mainParameters(main: CFunction): t.Expression {
         t.objectProperty(t.identifier("optional"), t.booleanLiteral(optional)),
         t.objectProperty(t.identifier("hasDefault"), t.booleanLiteral(p.default !== undefined)),
         t.objectProperty(t.identifier("words"), t.booleanLiteral(p.local.name === "arguments" && isCon(r, "List"))),
+        ...(p.default === undefined || shownDefault(p.default) === undefined ? [] : [t.objectProperty(t.identifier("default"), t.stringLiteral(shownDefault(p.default)!))]),
       ]);
     }),
   );
+}
+
+/** A default that `--help` can show as written: a literal; any other default is computed when main runs. */
+function shownDefault(value: CExpr): string | undefined {
+  switch (value.kind) {
+    case "Int":
+    case "Float":
+    case "Boolean":
+      return String(value.value);
+    case "Text":
+      return value.parts.every((part) => typeof part === "string") ? JSON.stringify(value.parts.join("")) : undefined;
+    default:
+      return undefined;
+  }
 }
