@@ -38,7 +38,8 @@ export function equals(a: unknown, b: unknown): boolean {
     for (const f of da.fields) if (!equals(x[f.prop], y[f.prop])) return false;
     return true;
   }
-  // Json objects.
+  // Json objects: never equal to a Json list, which has no keys either when empty.
+  if (Array.isArray(b) || descOf(b) !== undefined) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const keys = Object.keys(x);

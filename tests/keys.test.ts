@@ -117,3 +117,10 @@ test("a Set<Json> keeps a text apart from the structure its key once spelled", (
   const ordered = new RSet([new RMap([["a", 1], ["b", 2]]), new RMap([["b", 2], ["a", 1]])]);
   assert.equal(ordered.size, 1);
 });
+
+test("an empty Json object is not an empty Json list", () => {
+  // Found by the property above: both have no keys, and equality once compared only keys.
+  assert.equal(equals({}, []), false);
+  assert.equal(equals([], {}), false);
+  assert.notEqual(keyOf({}), keyOf([]));
+});
