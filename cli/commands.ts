@@ -6,6 +6,7 @@ import { runCheck } from "./check.js";
 import { runParse } from "./parse.js";
 import { runCommandLine } from "./command-line.js";
 import { Refusal } from "./failure.js";
+import { RUN_SYNOPSIS } from "./run-options.js";
 import { VERSION } from "./version.cjs";
 
 const cli = cac("renyi");
@@ -20,7 +21,7 @@ cli
 
 cli.command("parse <file>", "Print the syntax tree of a program").action((file: string) => runParse(file));
 
-cli.command("run <file>", "Run a program: renyi run [--fuel N] [--max-depth N] [--timeout S] [--request-fuel N] [--request-timeout S] [--allow-host HOST] [--at-most CAP=N/UNIT] [--trust PUBKEY] FILE [program options]; FILE --help shows the program's options");
+cli.command("run <file>", `Run a program: ${RUN_SYNOPSIS}; FILE --help shows the program's options`);
 
 cli.help();
 cli.version(VERSION);

@@ -11,7 +11,7 @@ import { SourceFile } from "../compiler/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
+import { parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
@@ -19,89 +19,11 @@ import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
 
-export interface RunOptions {
-  fuel: number;
-  maxDepth: number;
-  timeoutSeconds: number;
-  /** Whether --timeout was given: only then does it stop a program that serves. */
-  timeoutGiven: boolean;
-  requestFuel: number;
-  requestTimeoutSeconds: number;
-  allowHosts: string[];
-  atMost: string[];
-  /** Public key files: a bundle runs only if its manifest is signed by one of them. */
-  trust: string[];
-}
-
 // The runtime as one file (scripts/bundle.mjs): the CommonJS module the
 // worker and the programs compiled for it require, and the ES module a bundle
 // built by renyic imports (the same module).
 const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
 const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
-
-/** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
-export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [] };
-  const repeated: Record<string, "allowHosts" | "atMost" | "trust"> = { "--allow-host": "allowHosts", "--at-most": "atMost", "--trust": "trust" };
-  type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
-  const numeric: Record<string, Numeric> = {
-    "--fuel": "fuel",
-    "--max-depth": "maxDepth",
-    "--timeout": "timeoutSeconds",
-    "--request-fuel": "requestFuel",
-    "--request-timeout": "requestTimeoutSeconds",
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith("--")) {
-      // A signature is a bundle's: a .ry program is compiled here from the source in hand.
-      if (options.trust.length > 0 && !arg.endsWith(".mjs")) return { problem: `--trust checks the signature of a bundle built by renyic build (DIR/NAME.mjs); ${arg} is not one` };
-      return { options, file: arg, programArgs: argv.slice(i + 1) };
-    }
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const list = repeated[name];
-    if (list !== undefined) {
-      const value = inline ?? argv[++i];
-      if (value === undefined) return { problem: `${name} needs a value` };
-      options[list].push(value);
-      continue;
-    }
-    const key = numeric[name];
-    if (key === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are --fuel N, --max-depth N, --timeout SECONDS, --request-fuel N, --request-timeout SECONDS, --allow-host HOST, --at-most CAP=N/UNIT and --trust PUBKEY, before the file` };
-    const value = inline ?? argv[++i];
-    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return { problem: `${name} takes a whole number above 0` };
-    options[key] = Number(value);
-    if (key === "timeoutSeconds") options.timeoutGiven = true;
-  }
-  return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
-}
-
-const n = (value: number): string => value.toLocaleString("en");
-
-export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]
-       renyi run [renyi options] DIR/NAME.mjs [program options]
-
-Runs a program, or a bundle built by renyic build (validated first). Everything after the
-file belongs to the program: main's parameters are its options (FILE --help lists them).
-
-Renyi options (before the file):
-  --fuel N                 steps the program may take (default ${n(D.fuel)})
-  --max-depth N            how deeply calls may nest (default ${n(D.maxDepth)})
-  --timeout SECONDS        wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program
-                           that serves is stopped only by a --timeout given here)
-  --request-fuel N         steps each request to a server may take (default ${n(D.requestFuel)})
-  --request-timeout SECONDS  time each request to a server may take (default ${n(D.requestTimeoutSeconds)})
-  --allow-host HOST        only this host for network.http (repeatable; narrows the grant)
-  --at-most CAP=N/UNIT     a further budget, such as network.http=60/minute (repeatable)
-  --trust PUBKEY           run the bundle only if its manifest is signed by this Ed25519
-                           public key (PEM, from renyic keygen; repeatable: any of them)
-
-A bundle runs with the grant its manifest shows (NAME.grant.json), and is refused if the
-bundle's own grant differs. Without --trust a signature is not checked: the manifest then
-proves no author, only that bundle and manifest agree.
-
-Exit codes: 0 finished, 1 failed, 2 crashed, 3 refused, 130 cancelled.
-`;
 
 export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker()): Promise<number> {
   if (argv[0] === "--help" || argv[0] === "-h") {

@@ -105,3 +105,15 @@ test("--help for a program without a purpose or options says it takes none", () 
   assert.equal(r.stdout, "This program takes no options.\n");
   assert.equal(r.status, 0);
 });
+
+test("renyi run's usage, its refusal and its reader come from one table: every option the usage lists is read", async () => {
+  const { parseRunArguments, RUN_USAGE } = await import("../cli/run-options.js");
+  const listed = [...RUN_USAGE.matchAll(/^ {2}(--[a-z-]+) (\S+)/gm)].map((m) => [m[1]!, m[2]!] as const);
+  assert.equal(listed.length, 8);
+  const refusal = parseRunArguments(["--nope", "x.ry"]);
+  for (const [name, value] of listed) {
+    const parsed = parseRunArguments([name, value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run", name === "--trust" ? "x.mjs" : "x.ry"]);
+    assert.ok("file" in parsed, `${name}: ${"problem" in parsed ? parsed.problem : ""}`);
+    assert.ok("problem" in refusal && refusal.problem.includes(`${name} ${value}`), name);
+  }
+});

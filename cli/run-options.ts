@@ -1,0 +1,99 @@
+// `renyi run`'s own options, declared once: the reader, the list in its refusal
+// and the usage text all come from the table below. They are read by hand, not
+// with cac: cac takes about 18 ms to load, on the path of every run, and
+// everything after the program's file belongs to the program anyway.
+
+import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
+
+export interface RunOptions {
+  fuel: number;
+  maxDepth: number;
+  timeoutSeconds: number;
+  /** Whether --timeout was given: only then does it stop a program that serves. */
+  timeoutGiven: boolean;
+  requestFuel: number;
+  requestTimeoutSeconds: number;
+  allowHosts: string[];
+  atMost: string[];
+  /** Public key files: a bundle runs only if its manifest is signed by one of them. */
+  trust: string[];
+}
+
+type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
+type Repeated = "allowHosts" | "atMost" | "trust";
+
+interface RunOption {
+  readonly name: string;
+  readonly value: string;
+  /** A whole number above 0, or a value that may be given again and again. */
+  readonly into: { numeric: Numeric } | { repeated: Repeated };
+  /** The usage text's lines for it. */
+  readonly says: string;
+}
+
+const n = (value: number): string => value.toLocaleString("en");
+
+const RUN_OPTIONS: readonly RunOption[] = [
+  { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: `steps the program may take (default ${n(D.fuel)})` },
+  { name: "--max-depth", value: "N", into: { numeric: "maxDepth" }, says: `how deeply calls may nest (default ${n(D.maxDepth)})` },
+  { name: "--timeout", value: "SECONDS", into: { numeric: "timeoutSeconds" }, says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)` },
+  { name: "--request-fuel", value: "N", into: { numeric: "requestFuel" }, says: `steps each request to a server may take (default ${n(D.requestFuel)})` },
+  { name: "--request-timeout", value: "SECONDS", into: { numeric: "requestTimeoutSeconds" }, says: `time each request to a server may take (default ${n(D.requestTimeoutSeconds)})` },
+  { name: "--allow-host", value: "HOST", into: { repeated: "allowHosts" }, says: "only this host for network.http (repeatable; narrows the grant)" },
+  { name: "--at-most", value: "CAP=N/UNIT", into: { repeated: "atMost" }, says: "a further budget, such as network.http=60/minute (repeatable)" },
+  { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
+];
+
+/** The one-line form `renyi --help` shows beside `run`. */
+export const RUN_SYNOPSIS = `renyi run ${RUN_OPTIONS.map((o) => `[${o.name} ${o.value}]`).join(" ")} FILE [program options]`;
+
+const listed = RUN_OPTIONS.map((o) => `${o.name} ${o.value}`);
+const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
+
+/** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
+export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) {
+      // A signature is a bundle's: a .ry program is compiled here from the source in hand.
+      if (options.trust.length > 0 && !arg.endsWith(".mjs")) return { problem: `--trust checks the signature of a bundle built by renyic build (DIR/NAME.mjs); ${arg} is not one` };
+      return { options, file: arg, programArgs: argv.slice(i + 1) };
+    }
+    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const option = RUN_OPTIONS.find((o) => o.name === name);
+    if (option === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are ${OPTION_LIST}, before the file` };
+    const value = inline ?? argv[++i];
+    if ("repeated" in option.into) {
+      if (value === undefined) return { problem: `${name} needs a value` };
+      options[option.into.repeated].push(value);
+      continue;
+    }
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return { problem: `${name} takes a whole number above 0` };
+    options[option.into.numeric] = Number(value);
+    if (option.into.numeric === "timeoutSeconds") options.timeoutGiven = true;
+  }
+  return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
+}
+
+const OPTION_LINES = RUN_OPTIONS.map((o) => {
+  const left = `  ${o.name} ${o.value}`;
+  const [first, ...more] = o.says.split("\n");
+  return [`${left.padEnd(Math.max(27, left.length + 2))}${first}`, ...more.map((line) => `${" ".repeat(27)}${line}`)].join("\n");
+}).join("\n");
+
+export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]
+       renyi run [renyi options] DIR/NAME.mjs [program options]
+
+Runs a program, or a bundle built by renyic build (validated first). Everything after the
+file belongs to the program: main's parameters are its options (FILE --help lists them).
+
+Renyi options (before the file):
+${OPTION_LINES}
+
+A bundle runs with the grant its manifest shows (NAME.grant.json), and is refused if the
+bundle's own grant differs. Without --trust a signature is not checked: the manifest then
+proves no author, only that bundle and manifest agree.
+
+Exit codes: 0 finished, 1 failed, 2 crashed, 3 refused, 130 cancelled.
+`;
