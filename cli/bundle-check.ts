@@ -58,8 +58,8 @@ export function readBundleCode(file: string): Checked<{ code: string }> {
 }
 
 /** The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs. */
-export function compareGrants(code: string, grant: GrantItem[] | null): Checked<object> {
-  const own = bundleGrant(code);
+export function compareGrants(body: readonly object[], grant: GrantItem[] | null): Checked<object> {
+  const own = bundleGrant(body);
   if (!own.ok) return { ok: false, problem: `the bundle was refused: ${own.problem}` };
   // A bundle without main declares no grant; its manifest then grants nothing.
   const value = own.declared ? own.value : null;

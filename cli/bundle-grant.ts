@@ -1,23 +1,15 @@
 // The grant a bundle declares for itself (`export const mainGrant = [...]`),
-// read from its syntax tree without running it. `renyi run` compares it with
+// read from its syntax tree (the validator's, not parsed again) without running it. `renyi run` compares it with
 // the manifest's: a bundle whose own grant is not the one its manifest shows a
 // reviewer is refused, even when the run would use the manifest's.
-
-import { parse } from "acorn";
 
 type Node = { type: string; [key: string]: unknown };
 
 /** The value of `mainGrant` (null when main needs nothing; not declared when the bundle has no main), or why it cannot be read. */
-export function bundleGrant(code: string): { ok: true; declared: boolean; value: unknown } | { ok: false; problem: string } {
-  let ast: Node;
-  try {
-    ast = parse(code, { ecmaVersion: 2022, sourceType: "module", allowAwaitOutsideFunction: true }) as unknown as Node;
-  } catch (e) {
-    return { ok: false, problem: `the bundle is not valid JavaScript: ${e instanceof Error ? e.message : String(e)}` };
-  }
+export function bundleGrant(body: readonly object[]): { ok: true; declared: boolean; value: unknown } | { ok: false; problem: string } {
   let found: Node | undefined;
   let count = 0;
-  for (const statement of ast["body"] as Node[]) {
+  for (const statement of body as readonly Node[]) {
     if (statement.type !== "ExportNamedDeclaration") continue;
     for (const specifier of (statement["specifiers"] as Node[] | undefined) ?? []) {
       if ((specifier["exported"] as Node)["name"] === "mainGrant") return { ok: false, problem: "the bundle exports `mainGrant` under another name, which the compiler never writes" };

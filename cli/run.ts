@@ -110,7 +110,7 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   if (manifest.bundle !== sha256(code)) return refuse(`the bundle's hash does not match its manifest: ${file} was changed after it was built`);
   const validation = validateBundle(code);
   if (!validation.ok) return refuse(`the bundle was refused: ${validation.problem}`);
-  const own = compareGrants(code, grant);
+  const own = compareGrants(validation.body, grant);
   if (!own.ok) return refuse(own.problem);
   const map = readBundleMap(file, manifest);
   if (!map.ok) return refuse(map.problem);

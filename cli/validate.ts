@@ -18,7 +18,8 @@ export function sha256(text: string | Buffer): string {
   return "sha256:" + createHash("sha256").update(text).digest("hex");
 }
 
-export type Validation = { ok: true; importStart: number; importEnd: number } | { ok: false; problem: string };
+/** `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it again. */
+export type Validation = { ok: true; importStart: number; importEnd: number; body: readonly object[] } | { ok: false; problem: string };
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 
@@ -42,7 +43,7 @@ export function validateBundle(code: string, format: { kind: "module" } | { kind
     if ("problem" in head) return { ok: false, problem: head.problem };
     const checker = new Checker(head.imported, format.kind === "commonjs");
     checker.program(body.slice(head.skip));
-    return { ok: true, importStart: head.start, importEnd: head.end };
+    return { ok: true, importStart: head.start, importEnd: head.end, body };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, problem: e.message };
     if (e instanceof RangeError) return { ok: false, problem: "the bundle is nested more deeply than compiled code ever is" };

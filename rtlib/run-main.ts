@@ -13,6 +13,7 @@ import { toText } from "./text.js";
 import { observeWith, type Observer } from "./gateway.js";
 import { configureInput, writeOut } from "./output.js";
 import { configureChildren } from "./children.js";
+import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { serveWith } from "./serving.js";
 
 /** What a compiled program gives the driver: main, its parameters and the grant it needs. */
@@ -31,6 +32,10 @@ export type Outcome =
   | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
   | { outcome: "cancelled"; reason: string; steps: number }
   | { outcome: "refused"; message: string };
+
+// The outcomes are the vocabulary's kinds, no more and no fewer: a kind added on one side only does not compile.
+const sameKinds: [Outcome["outcome"]] extends [OutcomeKind] ? ([OutcomeKind] extends [Outcome["outcome"]] ? true : never) : never = true;
+void sameKinds;
 
 /** The run's configuration, as one value: nothing of it is set before runMain is called. */
 export interface RunConfig {

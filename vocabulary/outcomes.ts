@@ -11,5 +11,5 @@ export const EXIT = {
   cancelled: 130,
 } as const;
 
-/** The ways a run can end. */
-export type Outcome = keyof typeof EXIT;
+/** The ways a run can end: the kinds of rtlib's Outcome, which its type holds to exactly these. */
+export type OutcomeKind = keyof typeof EXIT;
