@@ -1,6 +1,8 @@
 // Diagnostics are data. Every phase returns them; only this file turns them
 // into text for people or JSON for tools, so both always say the same thing.
 
+import { COMPILE_PROBLEMS, severityOf, type CompileCode, type CompileFacts } from "../vocabulary/problems/compile.js";
+import type { Rendered } from "../vocabulary/problems/entry.js";
 import { SourceFile, type Span } from "./source.js";
 
 export type Severity = "error" | "warning";
@@ -25,6 +27,47 @@ export interface Diagnostic {
   readonly notes: readonly string[];
   /** What to write instead, often with an example. */
   readonly hint?: string;
+  /** The facts the message was made from (the catalogue names them per code). */
+  readonly facts?: object;
+  /** Fixes an editor can offer: replace a span's text. */
+  readonly edits?: readonly SuggestedEdit[];
+}
+
+/** A fix as data: what to put in place of a span (an empty span inserts). */
+export interface SuggestedEdit {
+  /** What the edit does, as an editor would title it: `Add console to the needs line`. */
+  readonly title: string;
+  readonly span: Span;
+  readonly replacement: string;
+}
+
+/** What a call site gives beside the facts: places, not words. */
+export interface Places {
+  /** Other places worth showing; their labels come from the catalogue's `related`. */
+  readonly related?: readonly Span[];
+  readonly edits?: readonly SuggestedEdit[];
+}
+
+/**
+ * A compile-time problem: its code, where, and its facts. The words come from
+ * the catalogue's row for the code (vocabulary/problems/), never from the caller.
+ */
+export function diagnose<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places: Places = {}): Diagnostic {
+  const render = COMPILE_PROBLEMS[code].render as (f: CompileFacts<C>) => Rendered;
+  const words = render(facts);
+  const labels = words.related ?? [];
+  return {
+    code,
+    severity: severityOf(code),
+    message: words.message,
+    span,
+    ...(words.label === undefined ? {} : { label: words.label }),
+    ...(places.related === undefined ? {} : { related: places.related.map((s, i) => ({ span: s, message: labels[i] ?? "" })) }),
+    notes: words.notes ?? [],
+    ...(words.hint === undefined ? {} : { hint: words.hint }),
+    facts,
+    ...(places.edits === undefined ? {} : { edits: places.edits }),
+  };
 }
 
 type Extra = Partial<Omit<Diagnostic, "code" | "severity" | "message" | "span">>;
@@ -117,6 +160,8 @@ export interface JsonDiagnostic {
   endColumn: number;
   notes: string[];
   hint?: string;
+  facts?: object;
+  edits?: { title: string; replacement: string; line: number; column: number; endLine: number; endColumn: number }[];
 }
 
 /** The machine-readable form printed by `renyi check --json`. */
@@ -138,6 +183,14 @@ export function toJson(diagnostics: readonly Diagnostic[], sources: Sources): { 
         notes: [...d.notes],
       };
       if (d.hint !== undefined) item.hint = d.hint;
+      if (d.facts !== undefined) item.facts = d.facts;
+      if (d.edits !== undefined) {
+        item.edits = d.edits.map((e) => {
+          const from = source?.position(e.span.start) ?? start;
+          const to = source?.position(e.span.end) ?? from;
+          return { title: e.title, replacement: e.replacement, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+        });
+      }
       return item;
     }),
   };

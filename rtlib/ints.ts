@@ -1,6 +1,7 @@
 // Int arithmetic: whole numbers within ±(2^53 - 1). Leaving that range, or
 // dividing by zero, crashes (language.md section 6).
 
+import { runMessage } from "../vocabulary/problems/run.js";
 import { Crash } from "./errors.js";
 
 const MAX = 9007199254740991;
@@ -30,14 +31,14 @@ export function imul(a: number, b: number): number {
 
 /** Whole-number division, toward zero. */
 export function idiv(a: number, b: number): number {
-  if (b === 0) throw new Crash("E-RT-DIVISION", `${a} / 0: division by zero`);
+  if (b === 0) throw new Crash("E-RT-DIVISION", runMessage("E-RT-DIVISION", { left: String(a), operator: "/" }));
   const r = Math.trunc(a / b);
   return r === 0 ? 0 : r;
 }
 
 /** The remainder of whole-number division; its sign is the dividend's. */
 export function imod(a: number, b: number): number {
-  if (b === 0) throw new Crash("E-RT-DIVISION", `${a} mod 0: division by zero`);
+  if (b === 0) throw new Crash("E-RT-DIVISION", runMessage("E-RT-DIVISION", { left: String(a), operator: "mod" }));
   const r = a % b;
   return r === 0 ? 0 : r;
 }

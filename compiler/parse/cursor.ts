@@ -2,7 +2,7 @@
 // depth and whether line breaks end statements here. The grammar lives in the
 // files beside this one, each a set of functions over a Cursor.
 
-import { error, type Diagnostic } from "../diagnostics.js";
+import { diagnose, error, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
@@ -207,11 +207,7 @@ export class Cursor {
     if (this.quietLines.size > 0 && this.quietLines.has(this.lineOf(span.start))) return;
     this.diagnostics.push(error(code, span, message, extra));
     if (++this.errorCount >= MAX_ERRORS) {
-      this.diagnostics.push(
-        error("E-SYN-TOO-MANY", span, `Stopped after ${MAX_ERRORS} syntax errors in this file`, {
-          notes: ["Fix the first ones and check again; later errors are often caused by earlier ones."],
-        }),
-      );
+      this.diagnostics.push(diagnose("E-SYN-TOO-MANY", span, { limit: MAX_ERRORS }));
       throw new ParseAbort();
     }
   }

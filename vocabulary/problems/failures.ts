@@ -1,0 +1,3 @@
+// Failures and exhaustiveness (E-FAIL-*, E-MATCH-*, W-MATCH-*).
+
+export const FAILURE_PROBLEMS = {};

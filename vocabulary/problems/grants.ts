@@ -1,0 +1,3 @@
+// Capabilities, needs, grant clauses and purposes (E-CAP-*, E-PURPOSE-*, W-GUARD-*).
+
+export const GRANT_PROBLEMS = {};

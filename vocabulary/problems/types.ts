@@ -1,0 +1,3 @@
+// The type problems (E-TYPE-*).
+
+export const TYPE_PROBLEMS = {};
