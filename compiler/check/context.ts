@@ -2,7 +2,8 @@
 // the function (or lambda) being checked, the grant that covers its calls, and
 // the failures an `otherwise` is collecting.
 
-import { error, warning, type Diagnostic } from "../diagnostics.js";
+import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
+import { diagnose, error, warning, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
 import type { Ability } from "./abilities.js";
@@ -97,6 +98,11 @@ export class Context {
   /** The outermost frame: the named function or test whose grant covers everything inside it. */
   get definition(): Frame {
     return this.frames[0]!;
+  }
+
+  /** Reports a problem of the catalogue: its code, where, and its facts (warnings too: the code says which). */
+  problem<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places?: Places): void {
+    this.diagnostics.push(diagnose(code, span, facts, places));
   }
 
   error(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {

@@ -5,7 +5,8 @@
 // ordinary tokens until the `}` that balances it, which may themselves open
 // texts. Nothing here recurses, so no input can exhaust the stack.
 
-import { error, type Diagnostic } from "../diagnostics.js";
+import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
+import { diagnose, error, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { KEYWORDS, TokenList, type Keyword, type TokenKind } from "./tokens.js";
 import { dedentTriple, readEscapes } from "./text.js";
@@ -103,6 +104,10 @@ class Lexer {
 
   private span(start: number, end: number): Span {
     return { file: this.file, start, end };
+  }
+
+  problem<C extends CompileCode>(code: C, start: number, end: number, facts: CompileFacts<C>, places?: Places): void {
+    this.diagnostics.push(diagnose(code, this.span(start, end), facts, places));
   }
 
   private report(code: string, start: number, end: number, message: string, extra: Partial<Diagnostic> = {}): void {

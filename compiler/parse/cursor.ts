@@ -2,7 +2,8 @@
 // depth and whether line breaks end statements here. The grammar lives in the
 // files beside this one, each a set of functions over a Cursor.
 
-import { diagnose, error, type Diagnostic } from "../diagnostics.js";
+import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
+import { diagnose, error, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
@@ -203,9 +204,18 @@ export class Cursor {
 
   // ---- errors ----
 
+  /** Reports a problem of the catalogue, unless its line is already known to be wrong. */
+  problem<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places?: Places): void {
+    this.add(span, () => diagnose(code, span, facts, places));
+  }
+
   report(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
+    this.add(span, () => error(code, span, message, extra));
+  }
+
+  private add(span: Span, make: () => Diagnostic): void {
     if (this.quietLines.size > 0 && this.quietLines.has(this.lineOf(span.start))) return;
-    this.diagnostics.push(error(code, span, message, extra));
+    this.diagnostics.push(make());
     if (++this.errorCount >= MAX_ERRORS) {
       this.diagnostics.push(diagnose("E-SYN-TOO-MANY", span, { limit: MAX_ERRORS }));
       throw new ParseAbort();
