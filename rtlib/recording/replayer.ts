@@ -56,7 +56,6 @@ export interface ReplayOptions {
 export class Replayer {
   private readonly index = new Map<string, Queue>();
   private readonly redacted = new Set<string>();
-  private readonly used = new Set<RecordedCall>();
 
   constructor(
     private readonly calls: readonly RecordedCall[],
@@ -98,7 +97,6 @@ export class Replayer {
     const queue = this.index.get(key);
     if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encoded, queue);
     const entry = queue.calls[queue.next++]!;
-    this.used.add(entry);
     if (NOT_REPLAYABLE.has(primitive.name)) {
       throw new Crash(RECORDING_CODES.mismatch, `${primitive.name.replace(/^std\./, "")} runs the program's own code inside it, which this version cannot replay yet`);
     }
@@ -111,7 +109,9 @@ export class Replayer {
 
   /** The recorded calls no call of the replay was answered with, in recorded order. */
   unreached(): RecordedCall[] {
-    return this.calls.filter((c) => !this.used.has(c));
+    const left: RecordedCall[] = [];
+    for (const queue of this.index.values()) left.push(...queue.calls.slice(queue.next));
+    return left.sort((a, b) => a.sequence - b.sequence);
   }
 
   private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
@@ -119,7 +119,7 @@ export class Replayer {
     if (queue !== undefined) {
       lines.push(`  the recording holds this call ${queue.calls.length} time${queue.calls.length === 1 ? "" : "s"}, and each has been answered`);
     } else {
-      const near = nearest(primitive, args, this.calls.filter((c) => !this.used.has(c)));
+      const near = nearest(primitive, args, this.unreached());
       if (near === undefined) {
         lines.push("  every recorded call has been answered");
       } else {
