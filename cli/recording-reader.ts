@@ -11,7 +11,7 @@ import { readStrictJson, type Json } from "./strict-json.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";
-import { EXIT, type OutcomeKind } from "../vocabulary/outcomes.js";
+import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import {
   MANIFEST_FIELDS,
   MAX_RECORDING_BYTES,
@@ -62,7 +62,6 @@ export function refusalText(read: { code: string; problem: string }): string {
   return `error[${read.code}]: ${read.problem}\n`;
 }
 
-export const REFUSED = EXIT.refused;
 
 type JsonObject = { [key: string]: Json };
 

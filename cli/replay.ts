@@ -6,7 +6,6 @@
 import { EXIT } from "../vocabulary/outcomes.js";
 import { RECORDING_CODES, type RecordedCall, type Recording } from "../vocabulary/recording.js";
 import { readRecordingFile, refusalText } from "./recording-reader.js";
-import { Redaction } from "./redaction.js";
 import { runManifest } from "./run-manifest.js";
 import type { RunPlan, RunSession } from "./run.js";
 import type { RunTally, WorkerOutcome } from "./worker.cjs";
@@ -68,4 +67,3 @@ function callList(recording: Recording, sequences: readonly number[]): string {
   return shown.join(", ") + (sequences.length > 5 ? ", …" : "");
 }
 
-export { Redaction };
