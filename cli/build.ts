@@ -19,6 +19,7 @@ import { loadProgram } from "./program.js";
 import { readPrivateKey, signManifest, showKey } from "./signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "./validate.js";
 import { VERSION } from "./version.cjs";
+import { codeHash } from "./code-hash.js";
 
 export async function buildCommand(file: string, options: { out?: string; stable?: boolean; sign?: string }): Promise<number> {
   if (options.out === undefined) {
@@ -56,7 +57,7 @@ export async function buildCommand(file: string, options: { out?: string; stable
     entry: "main",
     source: relative(folder, file) || file,
     sources: modules.map((m) => ({ module: m.name, file: m.file, hash: sha256(m.text) })),
-    code: sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n")),
+    code: codeHash(modules),
     bundle: sha256(code),
     map: sha256(map),
     grant: main.map((item) => grantText(grantItemOf(item))),

@@ -28,7 +28,7 @@ export function outcomeText(outcome: Outcome, at: Located): string {
     case "finished":
       return "";
     case "refused":
-      return `error: ${outcome.message}\n`;
+      return `error${outcome.code === undefined ? "" : `[${outcome.code}]`}: ${outcome.message}\n`;
     case "cancelled":
       return outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n";
     case "failed":

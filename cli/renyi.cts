@@ -25,6 +25,9 @@ async function renyi(): Promise<number> {
     const { runCommand } = await import("./run.js");
     return runCommand(process.argv.slice(3), early);
   }
+  // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
+  if (process.argv[2] === "record") return (await import("./record.js")).recordCommand(process.argv.slice(3));
+  if (process.argv[2] === "reproduce") return (await import("./reproduce.js")).reproduceCommand(process.argv.slice(3));
   const { main } = await import("./commands.js");
   return main(process.argv);
 }

@@ -17,6 +17,10 @@ export interface RunOptions {
   atMost: string[];
   /** Public key files: a bundle runs only if its manifest is signed by one of them. */
   trust: string[];
+  /** A recording every effect is answered from (spec/recording.md). */
+  replay?: string;
+  /** Print the run manifest on standard error when the run ends. */
+  manifest: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
@@ -25,8 +29,8 @@ type Repeated = "allowHosts" | "atMost" | "trust";
 interface RunOption {
   readonly name: string;
   readonly value: string;
-  /** A whole number above 0, or a value that may be given again and again. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated };
+  /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" } | { flag: "manifest" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -42,17 +46,23 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--allow-host", value: "HOST", into: { repeated: "allowHosts" }, says: "only this host for network.http (repeatable; narrows the grant)" },
   { name: "--at-most", value: "CAP=N/UNIT", into: { repeated: "atMost" }, says: "a further budget, such as network.http=60/minute (repeatable)" },
   { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
+  { name: "--replay", value: "REC", into: { file: "replay" }, says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs" },
+  { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
-export const RUN_SYNOPSIS = `renyi run ${RUN_OPTIONS.map((o) => `[${o.name} ${o.value}]`).join(" ")} FILE [program options]`;
+export const RUN_SYNOPSIS = `renyi run ${RUN_OPTIONS.map((o) => `[${optionText(o)}]`).join(" ")} FILE [program options]`;
 
-const listed = RUN_OPTIONS.map((o) => `${o.name} ${o.value}`);
+function optionText(o: RunOption): string {
+  return o.value === "" ? o.name : `${o.name} ${o.value}`;
+}
+
+const listed = RUN_OPTIONS.map(optionText);
 const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [] };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [], manifest: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {
@@ -63,7 +73,17 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const option = RUN_OPTIONS.find((o) => o.name === name);
     if (option === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are ${OPTION_LIST}, before the file` };
+    if ("flag" in option.into) {
+      if (inline !== undefined) return { problem: `${name} takes no value` };
+      options[option.into.flag] = true;
+      continue;
+    }
     const value = inline ?? argv[++i];
+    if ("file" in option.into) {
+      if (value === undefined || value === "") return { problem: `${name} needs a file` };
+      options[option.into.file] = value;
+      continue;
+    }
     if ("repeated" in option.into) {
       if (value === undefined) return { problem: `${name} needs a value` };
       options[option.into.repeated].push(value);
@@ -77,7 +97,7 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
 }
 
 const OPTION_LINES = RUN_OPTIONS.map((o) => {
-  const left = `  ${o.name} ${o.value}`;
+  const left = `  ${optionText(o)}`;
   const [first, ...more] = o.says.split("\n");
   return [`${left.padEnd(Math.max(27, left.length + 2))}${first}`, ...more.map((line) => `${" ".repeat(27)}${line}`)].join("\n");
 }).join("\n");

@@ -14,7 +14,9 @@ import { EXIT } from "../vocabulary/outcomes.js";
 import { parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
+import type { RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
+import type { RecordedCall } from "../vocabulary/recording.js";
+import { codeHash } from "./code-hash.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
@@ -25,7 +27,28 @@ import { longTimeout } from "../rtlib/waits.js";
 const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
 const RUNTIME_URL = new URL("../runtime.js", import.meta.url).href;
 
-export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker()): Promise<number> {
+/**
+ * What a command that runs a program as `renyi run` does (record, replay,
+ * reproduce, --manifest) adds to the run: what the worker is told, and what
+ * happens at the run's end. Given the compiled program, it may refuse instead.
+ */
+export type RunPlan = (compiled: CompiledProgram, parsed: { options: RunOptions; file: string; programArgs: string[] }) => RunSession | { refused: string };
+
+/** What the plan knows of the program: its name, its file and the hash of its code. */
+export interface CompiledProgram {
+  readonly program: string;
+  readonly file: string;
+  readonly code: () => string;
+}
+
+export interface RunSession {
+  readonly input: Pick<WorkerInput, "record" | "replay">;
+  readonly onRecorded?: (call: RecordedCall) => void;
+  /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
+  readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;
+}
+
+export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker(), given?: RunPlan): Promise<number> {
   if (argv[0] === "--help" || argv[0] === "-h") {
     void early.worker.terminate();
     process.stdout.write(RUN_USAGE);
@@ -43,7 +66,19 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
     return EXIT.refused;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant);
+  // Replaying and the manifest load their code only when asked for.
+  const plan = given ?? (parsed.options.replay !== undefined || parsed.options.manifest ? (await import("./replay.js")).replayPlan : undefined);
+  let session: RunSession | undefined;
+  if (plan !== undefined) {
+    const planned = plan({ program: compiled.program, file: parsed.file, code: compiled.code }, parsed);
+    if ("refused" in planned) {
+      void early.worker.terminate();
+      process.stderr.write(planned.refused);
+      return EXIT.refused;
+    }
+    session = planned;
+  }
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session);
 }
 
 interface Compiled {
@@ -54,6 +89,9 @@ interface Compiled {
   sources: () => ReadonlyMap<string, SourceFile>;
   /** A bundle's grant, from its manifest (null: main needs nothing); a .ry program's is its own. */
   grant?: GrantItem[] | null;
+  /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
+  program: string;
+  code: () => string;
 }
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
@@ -62,7 +100,7 @@ const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
@@ -82,7 +120,7 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: () => program.sources };
+  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules) };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -119,11 +157,11 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   const path = writeCached(key, ".mjs", runnable, JSON.stringify(map.map));
   const loadedMap = map.map;
   let sources: Map<string, SourceFile> | undefined;
-  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant };
+  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
@@ -136,6 +174,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),
+    ...session?.input,
   };
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
@@ -152,6 +191,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;
     let served: { answered: number; crashed: number } | undefined;
+    let tally: RunTally["tally"] | undefined;
     let forced: NodeJS.Timeout | undefined;
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
@@ -195,7 +235,8 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         worker.unref();
         const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 };
         if (served !== undefined) process.stderr.write(servedText(served));
-        resolve(reportOutcome(final, path, map, sources));
+        const code = reportOutcome(final, path, map, sources);
+        resolve(session === undefined ? code : session.onEnd(final, tally, code));
       });
     };
     worker.on("message", (message: WorkerMessage) => {
@@ -220,6 +261,14 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       }
       if ("served" in message) {
         served = message.served;
+        return;
+      }
+      if ("recorded" in message) {
+        session?.onRecorded?.(message.recorded);
+        return;
+      }
+      if ("tally" in message) {
+        tally = message.tally;
         return;
       }
       outcome ??= message;

@@ -13,7 +13,8 @@ export type JsonRead = { ok: true; value: Json } | { ok: false; problem: string 
 const MAX_DEPTH = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export function readStrictJson(bytes: Uint8Array): JsonRead {
+/** `maxDepth`: how deeply arrays and objects may nest (a manifest's 16 by default; a recording's arguments nest deeper). */
+export function readStrictJson(bytes: Uint8Array, maxDepth = MAX_DEPTH): JsonRead {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -22,7 +23,7 @@ export function readStrictJson(bytes: Uint8Array): JsonRead {
   }
   if (text.charCodeAt(0) === 0xfeff) return { ok: false, problem: "it starts with a byte order mark" };
   try {
-    const reader = new Reader(text);
+    const reader = new Reader(text, maxDepth);
     const value = reader.value(0);
     reader.space();
     if (reader.at < text.length) reader.fail("text after the end of the JSON value");
@@ -37,7 +38,10 @@ class JsonProblem extends Error {}
 
 class Reader {
   at = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
 
   fail(what: string): never {
     const before = this.text.slice(0, this.at);
@@ -51,7 +55,7 @@ class Reader {
   }
 
   value(depth: number): Json {
-    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH}`);
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth}`);
     this.space();
     const c = this.text[this.at];
     if (c === "{") return this.object(depth);

@@ -12,6 +12,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { GrantItem, Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { RecordedCall } from "../vocabulary/recording.js" with { "resolution-mode": "import" };
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
@@ -40,6 +41,26 @@ export interface WorkerInput {
    * compiled itself, whose own grant is its source's.
    */
   readonly grant?: GrantItem[] | null;
+  /** Record every call (renyi record, renyi run --manifest): each is sent as a RecordedMessage. */
+  readonly record?: boolean;
+  /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
+  readonly replay?: {
+    readonly calls: RecordedCall[];
+    /** The recording's grant header, read back. */
+    readonly grant: GrantItem[];
+    /** Perform console.print and console.error too (renyi reproduce). */
+    readonly writeConsole: boolean;
+  };
+}
+
+/** A call the run has completed, as the recording writes it. */
+export interface RecordedMessage {
+  readonly recorded: RecordedCall;
+}
+
+/** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
+export interface RunTally {
+  readonly tally: { readonly stdout: string; readonly bytes: number; readonly unreached?: number[]; readonly grant?: string[] };
 }
 
 /** How the run ended (rtlib/run-main.ts). */
@@ -73,16 +94,38 @@ export interface ServedTotals {
   readonly served: { readonly answered: number; readonly crashed: number };
 }
 
-export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | WorkerOutcome;
+export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | RecordedMessage | RunTally | WorkerOutcome;
+
+/** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
+let printed: { hash: import("node:crypto").Hash; bytes: number } | undefined;
+let replayer: Runtime.Replayer | undefined;
+/** main's grant as the manifest writes it, once known. */
+let grantTexts: string[] | undefined;
+
+function tallyPrint(text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  printed!.hash.update(bytes);
+  printed!.bytes += bytes.length;
+}
 
 function run(input: WorkerInput): Promise<WorkerOutcome> {
   const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+  if (input.record === true || input.replay !== undefined) printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
+  const observers: Runtime.Observer[] = [];
+  if (input.record === true) {
+    observers.push(runtime.recorder((recorded) => post({ recorded })));
+    if (input.replay === undefined) observers.push((call) => void (call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
+  }
+  if (input.replay !== undefined) replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint });
   return runtime.runMain(() => load(input.bundle), {
     argv: input.argv,
     limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs },
     ...(input.grant !== undefined ? { grant: input.grant } : {}),
     allowHosts: input.allowHosts,
     atMost: input.atMost,
+    ...(observers.length > 0 ? { observers } : {}),
+    ...(replayer !== undefined ? { replayer } : {}),
+    ...(printed !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
     onInput: () => post({ input: true }),
     onChild: (child, running) => post({ child, running }),
     onListening: () => post({ serving: true }),
@@ -108,6 +151,10 @@ function finish(outcome: WorkerOutcome): void {
   process.stderr.end();
   const { served } = runtime;
   if (served.answered > 0) parentPort!.postMessage({ served: { answered: served.answered, crashed: served.crashed } } satisfies ServedTotals);
+  if (printed !== undefined) {
+    const unreached = replayer?.unreached().map((c) => c.sequence);
+    parentPort!.postMessage({ tally: { stdout: `sha256:${printed.hash.digest("hex")}`, bytes: printed.bytes, ...(unreached !== undefined ? { unreached } : {}), ...(grantTexts !== undefined ? { grant: grantTexts } : {}) } } satisfies RunTally);
+  }
   parentPort!.postMessage(outcome);
   process.exit(0);
 }

@@ -11,8 +11,11 @@ export class Failure {
   ) {}
 }
 
-/** The runtime errors and their codes (spec/runtime.md has the table). */
+import type { RecordingCode } from "../vocabulary/recording.js";
+
+/** The runtime errors and their codes (spec/runtime.md has the table); those of recorded runs are listed in vocabulary/recording.ts. */
 export type CrashCode =
+  | RecordingCode
   | "E-RT-CRASH"
   | "E-RT-OVERFLOW"
   | "E-RT-DIVISION"

@@ -1,9 +1,10 @@
 // The capability gateway: the one function through which every effect of a
 // compiled program passes (architecture.md, "The gateway"). In order:
 // cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
-// guard check of issue "guards" goes here); the budget; the call itself (live;
-// a replayer answers it here for issue "recording"); then the observers
-// (recording and narration), which the run's configuration lists (run-main.ts).
+// guard check of issue "guards" goes here); the budget; the call itself (live,
+// or answered by the run's replayer, which takes no budget: spec/recording.md);
+// then the observers (recording and narration), which the run's configuration
+// lists (run-main.ts).
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
@@ -15,6 +16,8 @@ import type { Shape } from "./values.js";
 
 export interface CallRecord {
   readonly primitive: string;
+  /** The capability the call used, with its scope. */
+  readonly need: Need;
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly outcome: { success: unknown } | { failure: unknown };
   readonly durationMs: number;
@@ -31,6 +34,20 @@ export function observeWith(observers: readonly Observer[]): void {
   observer = all.length === 0 ? undefined : all.length === 1 ? all[0] : (call) => {
     for (const each of all) each(call);
   };
+}
+
+/**
+ * Answers a call instead of performing it (a replay): what the call gives back,
+ * or a throw. `perform` is the live call, for what a replay still does (the
+ * console of `renyi reproduce`).
+ */
+export type Answerer = (primitive: Primitive, args: Readonly<Record<string, unknown>>, perform: () => unknown) => unknown;
+
+let answerer: Answerer | undefined;
+
+/** Every call from now on is answered by `answer` instead of performed (undefined: live again). */
+export function answerWith(answer: Answerer | undefined): void {
+  answerer = answer;
 }
 
 /** A primitive call as the gateway sees it. */
@@ -61,7 +78,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
       `${primitive.name.replace(/^std\./, "")} needs ${needText(primitive.need)}, which the needs of ${refused.owner} do not allow`,
     );
   }
-  if (grant !== undefined) { // refusing() has proved it a Grant
+  if (grant !== undefined && answerer === undefined) { // refusing() has proved it a Grant
     const budget = budgetsOf(grant).take(primitive.need);
     if (!budget.ok) {
       if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
@@ -70,14 +87,14 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   }
   const started = observer === undefined ? 0 : performance.now();
   try {
-    const result = await perform();
+    const result = (answerer === undefined ? await perform() : await answerer(primitive, args, perform)) as T;
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", `${primitive.name} gave back a value that is not ${shapeText(primitive.result)}`, "internal");
     }
-    observer?.({ primitive: primitive.name, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
     return result;
   } catch (e) {
-    observer?.({ primitive: primitive.name, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started });
     throw e;
   }
 }

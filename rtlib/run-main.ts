@@ -10,11 +10,14 @@ import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
-import { observeWith, type Observer } from "./gateway.js";
+import { answerWith, observeWith, type Answerer, type Observer } from "./gateway.js";
 import { configureInput, writeOut } from "./output.js";
 import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { serveWith } from "./serving.js";
+import { RECORDING_CODES } from "../vocabulary/recording.js";
+
+const REPLAY_GRANT = RECORDING_CODES.grant;
 
 /** What a compiled program gives the driver: main, its parameters and the grant it needs. */
 export interface Program {
@@ -31,7 +34,7 @@ export type Outcome =
   | { outcome: "failed"; value: string; site?: string; steps: number }
   | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
   | { outcome: "cancelled"; reason: string; steps: number }
-  | { outcome: "refused"; message: string };
+  | { outcome: "refused"; message: string; code?: string };
 
 // The outcomes are the vocabulary's kinds, no more and no fewer: a kind added on one side only does not compile.
 const sameKinds: [Outcome["outcome"]] extends [OutcomeKind] ? ([OutcomeKind] extends [Outcome["outcome"]] ? true : never) : never = true;
@@ -59,6 +62,14 @@ export interface RunConfig {
   readonly atMost?: readonly string[];
   /** Who watches every call through the gateway (recording, narration); none by default. */
   readonly observers?: readonly Observer[];
+  /** Answers every call from a recording instead of performing it (rtlib/recording/replayer.ts). */
+  readonly replayer?: {
+    readonly answer: Answerer;
+    /** Why the recording may not be replayed under main's grant, or undefined. */
+    checkGrant(items: readonly GrantItem[]): string | undefined;
+  };
+  /** Told of the grant main runs with, once the command line has narrowed it (the run manifest lists it). */
+  readonly onGrant?: (items: readonly GrantItem[]) => void;
   /** Told when the program first reads its input. */
   readonly onInput?: () => void;
   /** Told when a child process starts (running) or is gone. */
@@ -84,6 +95,7 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
 async function runConfigured(load: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
   configureLimits(config.limits ?? {});
   observeWith(config.observers ?? []);
+  answerWith(config.replayer?.answer);
   if (config.onInput !== undefined) configureInput(config.onInput);
   if (config.onChild !== undefined) configureChildren(config.onChild);
   if (config.onListening !== undefined || config.onRequestCrash !== undefined) {
@@ -104,6 +116,9 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
   const grant = narrowByCommandLine(items ?? [], config.allowHosts ?? [], config.atMost ?? []);
   if (!grant.ok) return { outcome: "refused", message: grant.message };
+  config.onGrant?.(grant.grant.items);
+  const wider = config.replayer?.checkGrant(grant.grant.items);
+  if (wider !== undefined) return { outcome: "refused", code: REPLAY_GRANT, message: wider };
   await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
   return { outcome: "finished", steps: stepsUsed() };
 }

@@ -109,8 +109,12 @@ test("--help for a program without a purpose or options says it takes none", () 
 test("renyi run's usage, its refusal and its reader come from one table: every option the usage lists is read", async () => {
   const { parseRunArguments, RUN_USAGE } = await import("../cli/run-options.js");
   const listed = [...RUN_USAGE.matchAll(/^ {2}(--[a-z-]+) (\S+)/gm)].map((m) => [m[1]!, m[2]!] as const);
-  assert.equal(listed.length, 8);
+  assert.equal(listed.length, 9);
   const refusal = parseRunArguments(["--nope", "x.ry"]);
+  // A flag takes no value: the usage lists it alone.
+  const flag = parseRunArguments(["--manifest", "x.ry"]);
+  assert.ok("file" in flag && flag.options.manifest && flag.file === "x.ry");
+  assert.ok("problem" in refusal && refusal.problem.includes("--manifest and") === false && /--manifest\b/.test(refusal.problem));
   for (const [name, value] of listed) {
     const parsed = parseRunArguments([name, value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run", name === "--trust" ? "x.mjs" : "x.ry"]);
     assert.ok("file" in parsed, `${name}: ${"problem" in parsed ? parsed.problem : ""}`);

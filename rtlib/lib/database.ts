@@ -9,7 +9,7 @@ import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
-import { descOf, INT, record, type Shape } from "../values.js";
+import { descOf, INT, list as listOf, record, type Shape } from "../values.js";
 import { isFailure } from "../errors.js";
 import { hostImport } from "../host-import.js";
 import { resolve } from "node:path";
@@ -103,7 +103,9 @@ export const open = (grant: Grant, path: string): Promise<unknown> =>
 
 export const query = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = [], shape?: Shape): Promise<unknown> => {
   const path = (db as { path: string }).path;
-  return call(grant, primitive("query", path), { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+  // The rows' type, when the program gave one: what a replay decodes the recorded rows as.
+  const rows = shape === undefined ? {} : { result: listOf(shape.k === "list" ? shape.item : shape) };
+  return call(grant, { ...primitive("query", path), ...rows }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
     let rows: Record<string, unknown>[];
     try {
       rows = prepare(db, sql).all(...bindable(parameters));

@@ -1,0 +1,78 @@
+// bench/replay: what answering calls from a recording costs, and that the cost
+// of a call does not grow with the recording's size (the index is a Map from
+// each call's key to a queue). Recordings of 1,000, 10,000 and 90,000
+// environment.get calls (distinct names, and every tenth call one repeated
+// name, so that queues are used too) are read with the recording reader and
+// replayed through the gateway, in process. Caveats: after a warm-up, the sizes
+// in turn for 7 rounds, median of each; the figures are calls per second and the ratio of the per-call cost
+// at 90,000 to that at 1,000, which is the figure to compare across machines.
+
+import { configureLimits, S } from "../rtlib/limits.js";
+import { answerWith } from "../rtlib/gateway.js";
+import { rootGrant } from "../rtlib/grants.js";
+import * as environment from "../rtlib/lib/environment.js";
+import { Replayer } from "../rtlib/recording/replayer.js";
+import { readRecording } from "../cli/recording-reader.js";
+import type { RecordedCall } from "../vocabulary/recording.js";
+
+configureLimits({ fuel: 1e15 });
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function nameOf(i: number): string {
+  return i % 10 === 0 ? "REPEATED" : `VARIABLE_${i}`;
+}
+
+function recordingOf(n: number): Buffer {
+  const calls: RecordedCall[] = [];
+  for (let i = 0; i < n; i++) {
+    calls.push({ sequence: i + 1, capability: `environment(${JSON.stringify(nameOf(i))})`, primitive: "std.environment.get", arguments: { name: nameOf(i) }, outcome: { success: `value ${i}` }, duration_ms: 0, at_ms: i });
+  }
+  return Buffer.from(JSON.stringify({ program: "bench", toolchain: "renyi", source: "bench.ry", code: "sha256:00", grant: ["environment"], outcome: "finished", calls }));
+}
+
+const grant = rootGrant([{ path: ["environment"] }], "main");
+
+interface Costs {
+  read: number;
+  index: number;
+  answer: number;
+}
+
+/** Nanoseconds a call: reading the recording, indexing it, and answering each of its calls through the gateway. */
+async function replay(bytes: Buffer, n: number): Promise<Costs> {
+  const started = process.hrtime.bigint();
+  const read = readRecording(bytes);
+  if (!read.ok) throw new Error(read.problem);
+  const readDone = process.hrtime.bigint();
+  const replayer = new Replayer(read.recording.calls, read.grant);
+  const indexed = process.hrtime.bigint();
+  answerWith(replayer.answer);
+  S.hostCalls = 0;
+  for (let i = 0; i < n; i++) await environment.get(grant, nameOf(i));
+  answerWith(undefined);
+  const done = process.hrtime.bigint();
+  return { read: Number(readDone - started) / n, index: Number(indexed - readDone) / n, answer: Number(done - indexed) / n };
+}
+
+// A warm-up of the whole path first, so that the smallest recording is not measured cold.
+for (let i = 0; i < 3; i++) await replay(recordingOf(10_000), 10_000);
+// The sizes are measured in turn, round after round, so that a change in the machine's load
+// falls on all of them alike: the ratios between sizes are the figures that matter.
+const SIZES = [1_000, 10_000, 90_000];
+const recordings = SIZES.map(recordingOf);
+const runs: Costs[][] = SIZES.map(() => []);
+for (let round = 0; round < 7; round++) {
+  for (let s = 0; s < SIZES.length; s++) runs[s]!.push(await replay(recordings[s]!, SIZES[s]!));
+}
+const results = SIZES.map((n, s) => ({ n, read: median(runs[s]!.map((r) => r.read)), index: median(runs[s]!.map((r) => r.index)), answer: median(runs[s]!.map((r) => r.answer)) }));
+const first = results[0]!;
+for (const r of results) {
+  const perSecond = Math.round(1e9 / r.answer).toLocaleString("en");
+  const all = r.read + r.index + r.answer;
+  console.log(
+    `${r.n.toLocaleString("en").padStart(6)} calls: ${perSecond.padStart(9)} calls/s answered (${r.answer.toFixed(0)} ns a call, ×${(r.answer / first.answer).toFixed(2)} of 1,000); ` +
+      `indexing ${r.index.toFixed(0)} ns a call (×${(r.index / first.index).toFixed(2)}); reading ${r.read.toFixed(0)} ns a call (×${(r.read / first.read).toFixed(2)}); ` +
+      `all told ${Math.round(1e9 / all).toLocaleString("en")} calls/s`,
+  );
+}

@@ -1,0 +1,81 @@
+// `renyi record [--to OUT] [--redact NAME]... [run options] FILE.ry [program
+// options]` (spec/recording.md): runs the program live, exactly as `renyi run`
+// would, and writes the recording: the run manifest, then one entry per call
+// in the order the calls completed. The file is written once the run has
+// ended, however it ended (finished, failed, crashed, cancelled by Ctrl-C),
+// whole or not at all: a temporary file renamed into place.
+
+import { basename } from "node:path";
+import { writeAtomically } from "./cache.cjs";
+import { EXIT } from "../vocabulary/outcomes.js";
+import type { RecordedCall, Recording } from "../vocabulary/recording.js";
+import { Redaction } from "./redaction.js";
+import { runManifest } from "./run-manifest.js";
+import { runCommand, type RunPlan } from "./run.js";
+import { startWorker } from "./spawn.cjs";
+
+export const RECORD_USAGE = `Usage: renyi record [--to OUT] [--redact NAME]... [run options] FILE.ry [program options]
+
+Runs the program live, as renyi run does, and writes a recording of every call it made
+to the outside world: by default to NAME.recording.json in the working folder.
+
+  --to OUT          where to write the recording
+  --redact NAME     write the argument, map entry (a header), program option or
+                    environment variable NAME as <redacted>, and keep its value
+                    out of the whole file (repeatable)
+
+The run options are renyi run's (renyi run --help). The exit code is the run's.
+`;
+
+export async function recordCommand(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "--help" || argv[0] === "-h") {
+    process.stdout.write(RECORD_USAGE);
+    return EXIT.finished;
+  }
+  let to: string | undefined;
+  const redact: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const m = /^(--to|--redact)(?:=(.*))?$/s.exec(argv[i]!);
+    if (m === null) break;
+    const value = m[2] ?? argv[++i];
+    if (value === undefined || value === "") {
+      process.stderr.write(`error: ${m[1]} needs a value\n`);
+      return EXIT.refused;
+    }
+    if (m[1] === "--to") to = value;
+    else redact.push(value);
+  }
+  const rest = argv.slice(i);
+  if (rest.includes("--replay") || rest.some((a) => a.startsWith("--replay="))) {
+    process.stderr.write("error: `renyi record` runs the program live; --replay answers every call from a recording instead\n");
+    return EXIT.refused;
+  }
+  return runCommand(rest, startWorker(), recordPlan(to, redact));
+}
+
+function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan {
+  return (compiled, parsed) => {
+    const out = to ?? `${basename(compiled.program)}.recording.json`;
+    const calls: RecordedCall[] = [];
+    return {
+      input: { record: true },
+      onRecorded: (call) => void calls.push(call),
+      onEnd: (outcome, tally, exitCode) => {
+        const redaction = new Redaction(redact);
+        const redacted = calls.map((c) => redaction.call(c));
+        const argv = redaction.words(parsed.programArgs);
+        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted });
+        const recording: Recording = redaction.scrub({ ...header, calls: redacted } as never);
+        try {
+          writeAtomically(out, JSON.stringify(recording, null, 2) + "\n");
+        } catch (e) {
+          process.stderr.write(`error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+          return EXIT.refused;
+        }
+        process.stderr.write(`recorded ${calls.length.toLocaleString("en")} call${calls.length === 1 ? "" : "s"} to ${out} (the run ${outcome.outcome})\n`);
+        return exitCode;
+      },
+    };
+  };
+}

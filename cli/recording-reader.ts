@@ -1,0 +1,171 @@
+// A recording read as hostile input (spec/recording.md, "Reading a
+// recording"): a file of bounded size, strict JSON (no repeated key, UTF-8, a
+// bounded depth), every field checked for its shape, the grant lines read back
+// as a `needs` line writes them. Anything else is refused with E-RT-RECORDING
+// and where in the file the problem is; the reader never throws.
+//
+// The reader is the one way in for every command that takes a recording.
+
+import { readBounded } from "./read-bounded.js";
+import { readStrictJson, type Json } from "./strict-json.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import type { GrantItem } from "../vocabulary/needs.js";
+import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";
+import type { OutcomeKind } from "../vocabulary/outcomes.js";
+import {
+  MANIFEST_FIELDS,
+  MAX_RECORDING_BYTES,
+  MAX_RECORDING_DEPTH,
+  RECORDING_CODES,
+  REQUIRED_FIELDS,
+  type JsonValue,
+  type RecordedCall,
+  type Recording,
+} from "../vocabulary/recording.js";
+
+export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: string; problem: string };
+
+class Refused extends Error {}
+
+function refuse(message: string): never {
+  throw new Refused(message);
+}
+
+/** Reads the recording at `path`. */
+export function readRecordingFile(path: string): ReadRecording {
+  const read = readBounded(path, MAX_RECORDING_BYTES);
+  if (!read.ok) return { ok: false, code: RECORDING_CODES.invalid, problem: `I cannot read the recording ${path}: ${read.why}` };
+  return readRecording(read.bytes, path);
+}
+
+/** Reads a recording's bytes; `name` is what messages call it. */
+export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRecording {
+  if (bytes.length > MAX_RECORDING_BYTES) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is larger than ${MAX_RECORDING_BYTES.toLocaleString("en")} bytes` };
+  const json = readStrictJson(bytes, MAX_RECORDING_DEPTH);
+  if (!json.ok) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is not valid JSON: ${json.problem}` };
+  try {
+    const recording = recordingOf(json.value);
+    const grant = recording.grant.map((text, i) => {
+      const item = readGrantText(text);
+      if (typeof item === "string") refuse(`grant[${i}]: ${item}`);
+      return item;
+    });
+    return { ok: true, recording, grant };
+  } catch (e) {
+    if (e instanceof Refused) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is refused: ${e.message}` };
+    throw e;
+  }
+}
+
+/** How a refused recording is shown: one line with its code, and the exit code of a refusal. */
+export function refusalText(read: { code: string; problem: string }): string {
+  return `error[${read.code}]: ${read.problem}\n`;
+}
+
+
+type JsonObject = { [key: string]: Json };
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fields(value: Json | undefined, where: string, allowed: readonly string[], required: readonly string[]): JsonObject {
+  if (!isObject(value)) refuse(`${where} must be an object`);
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) refuse(`${where} has a field ${JSON.stringify(key)}, which a recording does not have`);
+  for (const key of required) if (!(key in value)) refuse(`${where} has no field \`${key}\``);
+  return value;
+}
+
+function text(value: Json | undefined, where: string, pattern?: RegExp): string {
+  if (typeof value !== "string" || value === "") refuse(`${where} must be a text that is not empty`);
+  if (pattern !== undefined && !pattern.test(value)) refuse(`${where} is not of the form ${pattern.source}`);
+  return value;
+}
+
+function list(value: Json | undefined, where: string, max: number): Json[] {
+  if (!Array.isArray(value)) refuse(`${where} must be a list`);
+  if (value.length > max) refuse(`${where} has more than ${max.toLocaleString("en")} entries`);
+  return value;
+}
+
+function whole(value: Json | undefined, where: string, least: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) refuse(`${where} must be a whole number of at least ${least}`);
+  return value;
+}
+
+function milliseconds(value: Json | undefined, where: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) refuse(`${where} must be a number of milliseconds, 0 or more`);
+  return value;
+}
+
+const OUTCOMES: readonly OutcomeKind[] = ["finished", "failed", "crashed", "refused", "cancelled"];
+const HASH = /^sha256:[0-9a-f.]+$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+const PRIMITIVE = /^std(?:\.[a-z_]+){2}$/;
+const MAX_LIST = 10_000;
+
+function recordingOf(value: Json): Recording {
+  const at = fields(value, "the recording", [...MANIFEST_FIELDS, "calls"], REQUIRED_FIELDS);
+  const outcome = at["outcome"];
+  if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome)) refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
+  const recording: Recording = {
+    program: text(at["program"], "`program`"),
+    toolchain: text(at["toolchain"], "`toolchain`"),
+    source: text(at["source"], "`source`"),
+    code: text(at["code"], "`code`", HASH),
+    grant: list(at["grant"], "`grant`", MAX_LIST).map((g, i) => text(g, `grant[${i}]`)),
+    outcome: outcome as OutcomeKind,
+    calls: [],
+  };
+  if ("revision" in at) recording.revision = text(at["revision"], "`revision`");
+  if ("extensions" in at) recording.extensions = list(at["extensions"], "`extensions`", MAX_LIST).map((e, i) => text(e, `extensions[${i}]`));
+  if ("arguments" in at) {
+    recording.arguments = list(at["arguments"], "`arguments`", MAX_LIST).map((a, i) => {
+      if (typeof a !== "string") refuse(`arguments[${i}] must be a text`);
+      return a;
+    });
+  }
+  if ("environment" in at) {
+    const environment = fields(at["environment"], "`environment`", Object.keys(at["environment"] ?? {}), []);
+    recording.environment = {};
+    for (const [name, hash] of Object.entries(environment)) {
+      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>"))) refuse(`environment.${name} must be a sha256: hash, "<redacted>" or null`);
+      recording.environment[name] = hash;
+    }
+  }
+  if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
+  if ("output" in at) {
+    const output = fields(at["output"], "`output`", ["stdout", "bytes"], ["stdout", "bytes"]);
+    recording.output = { stdout: text(output["stdout"], "output.stdout", HASH), bytes: whole(output["bytes"], "output.bytes", 0) };
+  }
+  let last = 0;
+  recording.calls = list(at["calls"], "`calls`", DEFAULT_LIMITS.maxHostCalls).map((c, i) => {
+    const call = callOf(c, `calls[${i}]`);
+    if (call.sequence <= last) refuse(`calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`);
+    last = call.sequence;
+    return call;
+  });
+  return recording;
+}
+
+function callOf(value: Json, where: string): RecordedCall {
+  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome", "duration_ms", "at_ms"], ["sequence", "capability", "primitive", "arguments", "outcome"]);
+  const capability = text(at["capability"], `${where}.capability`);
+  const need = readNeedText(capability);
+  if (typeof need === "string") refuse(`${where}.capability: ${need}`);
+  const args = at["arguments"];
+  if (!isObject(args)) refuse(`${where}.arguments must be an object`);
+  const outcome = fields(at["outcome"], `${where}.outcome`, ["success", "failure"], []);
+  const kinds = Object.keys(outcome);
+  if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
+  const call: RecordedCall = {
+    sequence: whole(at["sequence"], `${where}.sequence`, 1),
+    capability,
+    primitive: text(at["primitive"], `${where}.primitive`, PRIMITIVE),
+    arguments: args as { [name: string]: JsonValue },
+    outcome: kinds[0] === "success" ? { success: outcome["success"] as JsonValue } : { failure: outcome["failure"] as JsonValue },
+  };
+  if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
+  if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  return call;
+}

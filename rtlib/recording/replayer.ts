@@ -1,0 +1,200 @@
+// A replay (spec/recording.md): every call through the gateway is answered
+// from a recording instead of performed. The recording is indexed once, by
+// each call's key (key.ts), into a queue of the entries with that key in
+// recorded order, so that a call is found in constant time however long the
+// recording is, and identical calls are answered in the order they were
+// recorded. Concurrent calls that complete in another order find their own
+// entries all the same: the key is the call, not its place.
+
+import { Crash, Failure } from "../errors.js";
+import type { Answerer, Primitive } from "../gateway.js";
+import { decodeValue, shapeText } from "../json.js";
+import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
+import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../values.js";
+import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
+import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
+import { readNeedText } from "../../vocabulary/grant-text.js";
+import { RECORDING_CODES, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
+import { encodeArguments, isHttpPrimitive } from "./encode.js";
+import { callKey, redactedNames } from "./key.js";
+import { callText, differences, nearest } from "./difference.js";
+
+/** The result types of primitives that declare none to the gateway. */
+const RESULT_SHAPES: Readonly<Record<string, Shape>> = {
+  "std.console.error": NOTHING,
+  "std.console.read_line": variant(OPTIONAL, [TEXT]),
+  "std.time.today": record(DateRecord.desc),
+  "std.time.sleep": NOTHING,
+  "std.filesystem.write_text": NOTHING,
+  "std.filesystem.write_bytes": NOTHING,
+  "std.filesystem.append_text": NOTHING,
+  "std.filesystem.remove": NOTHING,
+  "std.server.serve": NOTHING,
+};
+
+/** Primitives whose recorded result is one of their arguments' items, found by its JSON form. */
+const FROM_ITEMS = new Set(["std.random.choice", "std.random.shuffle"]);
+
+/** Primitives that wrap program code, which a replay cannot answer with a value. */
+const NOT_REPLAYABLE = new Set(["std.database.transaction"]);
+
+/** The output primitives `renyi reproduce` still performs, so that the console shows the run. */
+const CONSOLE = new Set(["std.console.print", "std.console.error"]);
+
+interface Queue {
+  readonly calls: RecordedCall[];
+  next: number;
+}
+
+export interface ReplayOptions {
+  /** Performs console.print and console.error as well (renyi reproduce). */
+  readonly writeConsole?: boolean;
+  /** Told of what each console.print of the replay writes, for the output's hash. */
+  readonly onStdout?: (text: string) => void;
+}
+
+export class Replayer {
+  private readonly index = new Map<string, Queue>();
+  private readonly redacted = new Set<string>();
+
+  constructor(
+    private readonly calls: readonly RecordedCall[],
+    /** The recording's grant header, read back. */
+    private readonly grant: readonly GrantItem[],
+    private readonly options: ReplayOptions = {},
+  ) {
+    for (const call of calls) redactedNames(call.arguments, this.redacted);
+    for (const call of calls) {
+      const key = callKey(call.primitive, call.arguments, this.redacted);
+      const queue = this.index.get(key);
+      if (queue === undefined) this.index.set(key, { calls: [call], next: 0 });
+      else queue.calls.push(call);
+    }
+  }
+
+  /**
+   * Why the recording may not be replayed under the program's grant, or
+   * undefined: every item of its grant header, then the capability of every
+   * recorded call, must be covered by the program's grant (and each call's by
+   * the header too).
+   */
+  checkGrant(program: readonly GrantItem[]): string | undefined {
+    for (const item of this.grant) {
+      if (!program.some((g) => covers(g, item))) return `the recording's grant has \`${grantText(item)}\`, which the program's needs do not cover (${programText(program)})`;
+    }
+    for (const call of this.calls) {
+      const need = readNeedText(call.capability) as Need; // the reader has checked it
+      if (!this.grant.some((g) => covers(g, need))) return `call ${call.sequence} of the recording uses \`${call.capability}\`, which the recording's own grant does not cover`;
+      if (!program.some((g) => covers(g, need))) return `call ${call.sequence} of the recording uses \`${call.capability}\`, which the program's needs do not cover (${programText(program)})`;
+    }
+    return undefined;
+  }
+
+  /** The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first call the recording does not hold. */
+  readonly answer: Answerer = (primitive, args, perform) => {
+    const encoded = encodeArguments(args);
+    const key = callKey(primitive.name, encoded, this.redacted);
+    const queue = this.index.get(key);
+    if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encoded, queue);
+    const entry = queue.calls[queue.next++]!;
+    if (NOT_REPLAYABLE.has(primitive.name)) {
+      throw new Crash(RECORDING_CODES.mismatch, `${primitive.name.replace(/^std\./, "")} runs the program's own code inside it, which this version cannot replay yet`);
+    }
+    if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
+    const value = this.decodeSuccess(primitive, entry, args);
+    if (primitive.name === "std.console.print") this.options.onStdout?.(`${String(args["text"])}\n`);
+    if (this.options.writeConsole === true && CONSOLE.has(primitive.name)) perform();
+    return value;
+  };
+
+  /** The recorded calls no call of the replay was answered with, in recorded order. */
+  unreached(): RecordedCall[] {
+    const left: RecordedCall[] = [];
+    for (const queue of this.index.values()) left.push(...queue.calls.slice(queue.next));
+    return left.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
+    const lines = [`the replay stopped at a call the recording does not hold`, `  call made: ${callText(primitive, args)}`];
+    if (queue !== undefined) {
+      lines.push(`  the recording holds this call ${queue.calls.length} time${queue.calls.length === 1 ? "" : "s"}, and each has been answered`);
+    } else {
+      const near = nearest(primitive, args, this.unreached());
+      if (near === undefined) {
+        lines.push("  every recorded call has been answered");
+      } else {
+        lines.push(`  nearest recorded call (sequence ${near.sequence}): ${callText(near.primitive, near.arguments)}`);
+        const diff: string[] = [];
+        if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
+        differences(args, near.arguments, "arguments", diff);
+        lines.push("  differences:", ...diff.map((d) => `    ${d}`));
+      }
+    }
+    return new Crash(RECORDING_CODES.mismatch, lines.join("\n"));
+  }
+
+  private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
+    let json = (entry.outcome as { success: JsonValue }).success;
+    if (FROM_ITEMS.has(primitive.name)) return this.fromItems(primitive, entry, json, args);
+    if (isHttpPrimitive(primitive.name)) json = this.httpHop(entry, json);
+    const shape = primitive.result ?? RESULT_SHAPES[primitive.name] ?? DYNAMIC;
+    return this.decode(entry, json, shape);
+  }
+
+  private decodeFailure(primitive: Primitive, entry: RecordedCall): unknown {
+    const errorType = capabilityInfo(primitive.need.path)?.errorType;
+    const desc = errorType === undefined ? undefined : PRELUDE_VARIANTS[errorType];
+    if (desc === undefined) throw this.shapeCrash(entry, `${primitive.name.replace(/^std\./, "")} cannot fail, but the recording has it fail`);
+    return this.decode(entry, (entry.outcome as { failure: JsonValue }).failure, variant(desc));
+  }
+
+  private decode(entry: RecordedCall, json: JsonValue, shape: Shape): unknown {
+    try {
+      return decodeValue(json, shape);
+    } catch (e) {
+      if (e instanceof Failure && descOf(e.value)?.variant === JsonError.desc.name) {
+        const { path, expected, found } = e.value as { path: string; expected: string; found: string };
+        throw this.shapeCrash(entry, `its outcome does not fit ${shapeText(shape)}: at ${path} it should be ${expected}, but is ${found}`);
+      }
+      throw e;
+    }
+  }
+
+  /** A recorded response (status, headers, body or bytes) as the hop the gateway gives back. */
+  private httpHop(entry: RecordedCall, json: JsonValue): JsonValue {
+    if (typeof json !== "object" || json === null || Array.isArray(json)) return json;
+    const { body, bytes, ...rest } = json;
+    if (body === undefined) return json;
+    if (typeof body !== "string") throw this.shapeCrash(entry, "its response's `body` is not a text");
+    const fromBody = Buffer.from(body, "utf8").toString("base64");
+    if (bytes !== undefined && bytes !== fromBody) throw this.shapeCrash(entry, "its response has a `body` and `bytes` that differ; give one of them");
+    return { ...rest, bytes: fromBody };
+  }
+
+  /** random.choice and random.shuffle answer with items of their argument: found by their JSON form. */
+  private fromItems(primitive: Primitive, entry: RecordedCall, json: JsonValue, args: Readonly<Record<string, unknown>>): unknown {
+    const items = (args["items"] ?? []) as unknown[];
+    const encoded = (encodeArguments({ items }).items ?? []) as JsonValue[];
+    const byText = new Map<string, unknown[]>();
+    encoded.forEach((e, i) => {
+      const t = JSON.stringify(e);
+      byText.set(t, [...(byText.get(t) ?? []), items[i]]);
+    });
+    const take = (e: JsonValue): unknown => {
+      const found = byText.get(JSON.stringify(e));
+      if (found === undefined || found.length === 0) throw this.shapeCrash(entry, `it answers with ${JSON.stringify(e)}, which is not one of the items the call was given`);
+      return found.shift();
+    };
+    if (primitive.name === "std.random.choice") return json === null ? NONE : new Some(take(json));
+    if (!Array.isArray(json) || json.length !== items.length) throw this.shapeCrash(entry, `its outcome is not the ${items.length} items shuffled`);
+    return json.map(take);
+  }
+
+  private shapeCrash(entry: RecordedCall, why: string): Crash {
+    return new Crash(RECORDING_CODES.shape, `call ${entry.sequence} of the recording (${entry.primitive}) cannot be replayed: ${why}`);
+  }
+}
+
+function programText(program: readonly GrantItem[]): string {
+  return program.length === 0 ? "it needs nothing" : `it needs ${program.map(grantText).join(", ")}`;
+}

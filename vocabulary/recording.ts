@@ -1,0 +1,84 @@
+// A recorded run (spec/recording.md): the JSON document `renyi record` writes
+// and `renyi run --replay` and `renyi reproduce` read, field for field, and the
+// codes of the errors a recording or a replay can end with.
+
+import type { OutcomeKind } from "./outcomes.js";
+
+/** What `--redact NAME` writes in place of a secret, and what a replay matches against any value. */
+export const REDACTED = "<redacted>";
+
+/** A JSON value as a recording holds it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A call's outcome: what it gave back, or the failure it ended with, both as ToJson writes them. */
+export type RecordedOutcome = { success: JsonValue } | { failure: JsonValue };
+
+/** One primitive call, in the order the calls completed. */
+export interface RecordedCall {
+  sequence: number;
+  /** The capability the call used, with its scope, as a `needs` line writes it: `network.http("api.example.com")`. */
+  capability: string;
+  /** `std.http.get` */
+  primitive: string;
+  arguments: { [name: string]: JsonValue };
+  outcome: RecordedOutcome;
+  duration_ms?: number;
+  /** When the call was made, in milliseconds since the run began. */
+  at_ms?: number;
+}
+
+/** The run manifest: the recording's header, and what `renyi run --manifest` prints. */
+export interface RunManifest {
+  program: string;
+  /** The version-control revision of the program's folder, when it is in a git repository. */
+  revision?: string;
+  toolchain: string;
+  /** Capabilities beyond the standard library the run used (the foreign modules it called); left out when none. */
+  extensions?: string[];
+  source: string;
+  /** The content hash of main's module and every module it reaches. */
+  code: string;
+  /** The program's own command-line words; left out when none. */
+  arguments?: string[];
+  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, or null when unset; left out when none. */
+  environment?: { [name: string]: string | null };
+  recorded_at?: string;
+  /** main's grant, each item as its `needs` line writes it, budgets and guards spelled out. */
+  grant: string[];
+  outcome: OutcomeKind;
+  output?: { stdout: string; bytes: number };
+}
+
+export interface Recording extends RunManifest {
+  calls: RecordedCall[];
+}
+
+/** The header's fields in the order they are written; `calls` comes last. */
+export const MANIFEST_FIELDS = ["program", "revision", "toolchain", "extensions", "source", "code", "arguments", "environment", "recorded_at", "grant", "outcome", "output"] as const;
+
+/** Fields a recording must have: what a replay needs to check it. */
+export const REQUIRED_FIELDS = ["program", "toolchain", "source", "code", "grant", "outcome", "calls"] as const;
+
+/** The most bytes a recording may have: 90,000 calls with bodies of a few hundred bytes fit many times over. */
+export const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
+
+/** How deeply a recording's JSON may nest: arguments and outcomes are values of the program's types. */
+export const MAX_RECORDING_DEPTH = 64;
+
+/**
+ * The codes of recording and replay, in one place (spec/runtime.md lists them):
+ * a recording refused as it is read, its grant wider than the program's, a call
+ * it does not hold, an outcome that does not fit the primitive's type, a replay
+ * that ends differently from the recorded run, and a reproduction refused
+ * because main is not the recorded code.
+ */
+export const RECORDING_CODES = {
+  invalid: "E-RT-RECORDING",
+  grant: "E-RT-REPLAY-GRANT",
+  mismatch: "E-RT-REPLAY-MISMATCH",
+  shape: "E-RT-REPLAY-SHAPE",
+  differs: "E-RT-REPLAY-DIFFERS",
+  code: "E-RT-REPLAY-CODE",
+} as const;
+
+export type RecordingCode = (typeof RECORDING_CODES)[keyof typeof RECORDING_CODES];
