@@ -121,7 +121,7 @@ public type Group<K, T> is record
 end
 `;
 
-/** Type names that stand for another type (language.md section 15). */
+/** Type names that stand for another type (spec/types.md, section 1). */
 export const ALIASES: ReadonlyMap<string, string> = new Map([
   ["Path", "Text"],
   ["Port", "Int"],
@@ -622,7 +622,7 @@ end
 `,
 };
 
-/** The module whose functions a value's methods are (language.md section 15). */
+/** The module whose functions a value's methods are (spec/types.md, section 1, "Methods"). */
 export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
   ["Text", "text"],
   ["List", "list"],
