@@ -1,6 +1,6 @@
 // `renyi run [renyi options] FILE.ry [program options]`: compile (or take the
 // compiled program from the cache), run it in a worker thread, and report how
-// the run ended with the exit codes of language.md section 14.
+// the run ended with the exit codes of spec/runtime.md, section 5.
 
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-// The worker thread a program runs in (architecture.md, "The process model"):
+// The worker thread a program runs in (spec/runtime.md, section 6):
 // it loads the bundle, reads main's arguments, runs main, and reports how the
 // run ended. The main thread keeps signals, the deadline and the terminal.
 //

@@ -1,4 +1,4 @@
-// main's parameters from the program's command line (language.md section 14):
+// main's parameters from the program's command line (spec/language.md, section 15):
 // `--city Paris`, `--city=Paris`, `--verbose` for a Boolean, and the words
 // left over for `arguments: List<Text>`.
 

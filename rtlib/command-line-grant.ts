@@ -1,4 +1,4 @@
-// Narrowing the run's grant from the command line (seed 000, decision Q1):
+// Narrowing the run's grant from the command line (spec/effects.md, section 2):
 // `--allow-host HOST` (repeatable) and `--at-most CAP=N/UNIT` (repeatable).
 // They can only tighten: a host main's needs do not allow, or a budget looser
 // than one main declares for the same capability and unit, is refused.

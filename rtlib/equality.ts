@@ -1,4 +1,4 @@
-// Derived equality and order (language.md section 6), structural on the values
+// Derived equality and order (spec/types.md, section 3), structural on the values
 // themselves: numbers by value, texts by UTF-16 code units, lists and records
 // field by field, variants by the order of their cases, then their fields.
 

@@ -1,5 +1,5 @@
 // The capability gateway: the one function through which every effect of a
-// compiled program passes (architecture.md, "The gateway"). In order:
+// compiled program passes (spec/effects.md, section 1). In order:
 // cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
 // guard check of issue "guards" goes here); the budget; the call itself (live,
 // or answered by the run's replayer, which takes no budget: spec/recording.md);

@@ -1,4 +1,4 @@
-// Grants at run time (seed 000, decision Q1): the run's grant is main's needs
+// Grants at run time (spec/effects.md, section 2): the run's grant is main's needs
 // (a test's in a test), narrowed by the command line; entering a function with
 // needs narrows the grant to them. Every primitive call is checked against the
 // innermost grant and every grant around it.

@@ -1,5 +1,5 @@
 // Int arithmetic: whole numbers within ±(2^53 - 1). Leaving that range, or
-// dividing by zero, crashes (language.md section 6).
+// dividing by zero, crashes (spec/runtime.md, section 2).
 
 import { runMessage } from "../vocabulary/problems/run.js";
 import { Crash } from "./errors.js";

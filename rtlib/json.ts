@@ -1,4 +1,4 @@
-// Values as JSON (language.md section 11): json.encode, json.decode(as: T),
+// Values as JSON (spec/runtime.md, section 2, "JSON"): json.encode, json.decode(as: T),
 // T.from_json, and the arguments and outcomes of recordings.
 
 import { Failure } from "./errors.js";
@@ -20,7 +20,7 @@ export function encode(value: unknown, shape: Shape = DYNAMIC): string {
   return toText(plain(value, shape), JSON_SHAPE);
 }
 
-/** The JSON value of a Renyi value (language.md section 11). */
+/** The JSON value of a Renyi value (spec/runtime.md, section 2, "JSON"). */
 export function plain(value: unknown, shape: Shape): unknown {
   switch (shape.k) {
     case "int":

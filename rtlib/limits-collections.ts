@@ -1,4 +1,4 @@
-// Collection sizes (seed 002: 10,000,000 elements in a list, map or set, 64 MiB
+// Collection sizes (spec/runtime.md, section 3: 10,000,000 elements in a list, map or set, 64 MiB
 // in a text), checked before building wherever the size is known, so that no
 // value a program can make reaches the engine's own limits (a RangeError, or a
 // fatal error that takes the whole process down).

@@ -1,4 +1,4 @@
-// Fuel, call depth and cancellation (seed 002, section 2). Compiled code
+// Fuel, call depth and cancellation (spec/runtime.md, section 3). Compiled code
 // charges each straight-line block's exact step count at its entry:
 //
 //   if ((S.fuel -= 7) < S.check) slow();

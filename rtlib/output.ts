@@ -1,4 +1,4 @@
-// The program's standard output and error, with the output limits of seed 002:
+// The program's standard output and error, with its output limits (spec/runtime.md, section 3):
 // at most 10,000 lines and 4 MiB on stdout, and as much again on stderr (each
 // stream counts its own); past them one `[output truncated: ...]` line on that
 // stream, and the rest is counted, not written.

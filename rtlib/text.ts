@@ -1,4 +1,4 @@
-// to_text (language.md section 6): a Float in its shortest round-trip form,
+// to_text (spec/runtime.md, section 2, "to_text"): a Float in its shortest round-trip form,
 // always with a decimal point; a Text bare at the top level and quoted inside
 // containers; lists `[1, 2]`, maps `{"a": 1}`, pairs `(3, 0)`, records
 // `Point(x: 0, y: 0)`, cases `Shape.Circle(radius: 2.0)`, `Some(8)`, `None`.

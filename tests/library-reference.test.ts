@@ -21,7 +21,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
   map: ["putInPlace", "removeInPlace"],
   sets: ["addInPlace", "removeInPlace"],
   math: ["absFloat"],
-  optional: ["mapAsync"],
+  optional: ["mapAsync", "and_thenAsync"],
   server: ["MAX_BODY_BYTES", "responseProblem"],
 };
 

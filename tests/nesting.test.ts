@@ -1,4 +1,4 @@
-// Nesting is bounded in the parser (seed 002: E-SYN-TOO-DEEP past 128 levels),
+// Nesting is bounded in the parser (spec/grammar.md, section 11: E-SYN-TOO-DEEP past 128 levels),
 // and no input overflows JavaScript's stack, even on a thread with 1 MB of it.
 
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The capability tree (language.md section 10) and the covering relation: which
+// The capability tree (spec/types.md, section 6) and the covering relation: which
 // granted capability admits which needed one. The runtime's grant check uses the
 // same relation on the actual scope of each call.
 
@@ -9,7 +9,7 @@ export type ScopeKind = "none" | "host" | "port" | "path" | "name";
 export interface CapabilityInfo {
   readonly path: readonly string[];
   readonly scope: ScopeKind;
-  /** Whether `at most N per UNIT` may be put on it (seed 000, section 2). */
+  /** Whether `at most N per UNIT` may be put on it (spec/types.md, section 6, "Grant clauses"). */
   readonly budgets: boolean;
   /** The error type of its primitives, if they can fail. */
   readonly errorType?: string;
@@ -43,7 +43,7 @@ export function knownCapabilities(): string[] {
 }
 
 /**
- * Normalises a path scope by its text alone, as seed 000 (decision Y1) asks:
+ * Normalises a path scope by its text alone (spec/types.md, section 6, "Covering"):
  * `./a//b/../c` is `a/c`; nothing is looked up on disk. A path that climbs out
  * of its start (`../x`) keeps its leading `..` parts.
  */

@@ -1,5 +1,5 @@
 // Needs and grant items as the compiler checks them, the runtime enforces them
-// and the manifest lists them (language.md section 10, seed 000 section 2),
+// and the manifest lists them (spec/types.md, section 6; spec/effects.md, sections 2 and 3),
 // and the one text form all three write them in.
 
 /** A capability with an optional scope: `network.http("api.example.com")`. */

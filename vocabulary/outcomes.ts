@@ -1,4 +1,4 @@
-// How a run ends, and the exit code of each ending (language.md section 14):
+// How a run ends, and the exit code of each ending (spec/runtime.md, section 5):
 // what `renyi run` reports, what a bundle run by Node itself sets, and what the
 // other commands return.
 

@@ -1,4 +1,4 @@
-// Derived abilities (language.md section 6): equality, compare, hash, to_text,
+// Derived abilities (spec/types.md, section 3): equality, compare, hash, to_text,
 // to_json and from_json exist for every data type, and for no type that holds a
 // function. compare also leaves out Map, Set and Json, which have no natural order.
 

@@ -6,7 +6,7 @@ import type { Context } from "./context.js";
 
 /**
  * A `var` belongs to its function: a lambda, a function value or a concurrent
- * task that reads or changes it would share mutable state (language.md section 5).
+ * task that reads or changes it would share mutable state (spec/types.md, section 2).
  */
 export function checkCapture(ctx: Context, local: Local, depth: number, span: Span): void {
   if (!local.mutable) return;

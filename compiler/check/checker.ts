@@ -65,7 +65,7 @@ function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagn
   return { name: scope.name, file: scope.file, types: [...scope.types.values()], functions, tests };
 }
 
-/** Every public definition says what it is for (language.md section 3); the narration prints it. */
+/** Every public definition says what it is for (spec/types.md, section 7); the narration prints it. */
 function requirePurpose(isPublic: boolean, purpose: S.Purpose | undefined, what: string, name: S.Ident, diagnostics: Diagnostic[]): void {
   if (!isPublic || purpose !== undefined) return;
   diagnostics.push({
@@ -161,7 +161,7 @@ function reportUninferred(ctx: Context, body: import("./checked.js").CBlock): vo
   visit(body.statements);
 }
 
-/** `main`'s parameters are read from the command line (language.md section 14). */
+/** `main`'s parameters are read from the command line (spec/types.md, section 2). */
 function checkMain(sig: FunctionSig, diagnostics: Diagnostic[]): void {
   const item = sig.syntax!;
   item.params.forEach((p, i) => {

@@ -5,7 +5,7 @@ import type { Context } from "./context.js";
 
 /**
  * Whether every path through a block ends with `return`, `fail` or `crash`
- * (language.md section 15): an `if` with an `else` ends when all its branches
+ * (spec/types.md, section 2): an `if` with an `else` ends when all its branches
  * do; a `match` when all its arms do (a match missing a case is reported as
  * such, not as a missing return).
  */

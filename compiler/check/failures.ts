@@ -1,5 +1,5 @@
 // Where a failure goes: the failure type of the function it happens in, which a
-// failure passed on may have to be wrapped into (language.md section 7).
+// failure passed on may have to be wrapped into (spec/types.md, section 4).
 
 import type { Span } from "../source.js";
 import type { CExpr, Wrap } from "./checked.js";
@@ -25,7 +25,7 @@ export function failWith(ctx: Context, value: CExpr, span: Span): void {
 }
 
 /**
- * Passing a failure on (language.md section 7): it goes out as it is when the
+ * Passing a failure on (spec/types.md, section 4): it goes out as it is when the
  * function fails with the same type; otherwise that type must have exactly one
  * case holding the failing type as its single field, and it is wrapped in it.
  */

@@ -1,5 +1,5 @@
 // `needs` lines: each grant item checked against the capability tree, budgets
-// and guards allowed only where a run's grant is declared (seed 000, 2 and 3.3).
+// and guards allowed only where a run's grant is declared (spec/types.md, section 6, "Grant clauses").
 
 import { error, warning, type Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";

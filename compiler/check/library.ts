@@ -121,7 +121,7 @@ public type Group<K, T> is record
 end
 `;
 
-/** Type names that stand for another type (language.md section 15). */
+/** Type names that stand for another type (spec/types.md, section 1). */
 export const ALIASES: ReadonlyMap<string, string> = new Map([
   ["Path", "Text"],
   ["Port", "Int"],
@@ -324,6 +324,27 @@ public function at(value: Json, index: Int) returns Optional<Json>
 end
 -- A Json value as JSON text.
 public function to_text(value: Json) returns Text
+end
+-- A JSON string as a Text; None for any other kind of value.
+public function as_text(value: Json) returns Optional<Text>
+end
+-- A JSON number without a fraction, within the range of Int, as an Int; None for anything else.
+public function as_int(value: Json) returns Optional<Int>
+end
+-- A JSON number as a Float; None for any other kind of value.
+public function as_float(value: Json) returns Optional<Float>
+end
+-- A JSON true or false as a Boolean; None for any other kind of value.
+public function as_boolean(value: Json) returns Optional<Boolean>
+end
+-- The items of a JSON array; None for any other kind of value.
+public function as_list(value: Json) returns Optional<List<Json>>
+end
+-- The keys of a JSON object, in order; an empty list for any other kind of value.
+public function keys(value: Json) returns List<Text>
+end
+-- Whether the value is JSON null.
+public function is_null(value: Json) returns Boolean
 end
 `,
   text: `
@@ -581,6 +602,9 @@ end
 -- The value transformed, if there is one.
 public function map<T, U>(value: Optional<T>, transform: function(T) returns U) returns Optional<U>
 end
+-- The Optional a function gives for the value, if there is one; None when there is none.
+public function and_then<T, U>(value: Optional<T>, transform: function(T) returns Optional<U>) returns Optional<U>
+end
 -- A list of the value, or an empty list.
 public function to_list<T>(value: Optional<T>) returns List<T>
 end
@@ -622,7 +646,7 @@ end
 `,
 };
 
-/** The module whose functions a value's methods are (language.md section 15). */
+/** The module whose functions a value's methods are (spec/types.md, section 1, "Methods"). */
 export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
   ["Text", "text"],
   ["List", "list"],

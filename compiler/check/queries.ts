@@ -1,4 +1,4 @@
-// Queries (language.md section 8): each clause in order, with the names it
+// Queries (spec/grammar.md, section 9): each clause in order, with the names it
 // binds in scope for the clauses after it.
 
 import type * as S from "../parse/tree.js";
@@ -10,7 +10,7 @@ import { checkPattern } from "./patterns.js";
 import { declared, ERROR, freshMeta, INT, listOf, pairOf, resolve, typeToText, unify, type Type } from "./types.js";
 
 /**
- * The `where`, `let`, `sort` and `group` clauses are pure (language.md section 8):
+ * The `where`, `let`, `sort` and `group` clauses are pure (spec/types.md, section 6, "The rule"):
  * only `select` may call what needs a capability.
  */
 function pure<T>(ctx: Context, clause: string, span: S.Query["span"], check: () => T): T {

@@ -138,7 +138,7 @@ class Lexer {
         this.pos++;
         this.newline = true;
       } else if (c === 45 && src.charCodeAt(this.pos + 1) === 45) {
-        // `--` starts a comment everywhere outside a text (language.md section 15).
+        // `--` starts a comment everywhere outside a text (spec/grammar.md, section 2).
         const end = src.indexOf("\n", this.pos);
         this.pos = end < 0 ? src.length : end;
       } else {

@@ -1,4 +1,4 @@
-// The tokens of Renyi (language.md section 2).
+// The tokens of Renyi (spec/grammar.md, section 2).
 
 export const KEYWORDS = [
   "use", "as", "public", "function", "returns", "or", "fails", "with", "needs", "purpose",

@@ -1,4 +1,4 @@
-// Fuel (seed 002): one step per statement and per expression node evaluated.
+// Fuel (spec/runtime.md, section 3): one step per statement and per expression node evaluated.
 // A straight-line block's steps are charged once, at its entry; the parts that
 // run only sometimes (a branch, a loop turn, the right side of `and`, a lambda's
 // body, a query's per-row clauses) are charged where and when they run.

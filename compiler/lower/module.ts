@@ -104,7 +104,7 @@ function isEffectful(f: { needs: readonly unknown[] }): boolean {
 
 /**
  * An effectful function takes the caller's grant first and narrows it to its
- * own needs (seed 000, decision Q1); primitives called in it get the narrowed one.
+ * own needs (spec/effects.md, section 2); primitives called in it get the narrowed one.
  */
 function enterGrant(lw: Lowerer, needs: readonly CheckedGrantItem[], owner: string): { param: t.Identifier; declaration: t.Statement } {
   const param = t.identifier("$g");
@@ -175,7 +175,7 @@ function testList(module: CModule, tests: LoweredTest[]): t.Statement {
   ]);
 }
 
-/** How `main`'s parameters are read from the command line (language.md section 14). */
+/** How `main`'s parameters are read from the command line (spec/language.md, section 15). */
 export function mainParameters(main: CFunction): t.Expression {
   return t.arrayExpression(
     main.params.map((p) => {

@@ -18,7 +18,7 @@ export class ParseAbort {
   readonly tag = "ParseAbort";
 }
 
-/** Nesting of expressions, blocks, types and patterns (seed 002: E-SYN-TOO-DEEP). */
+/** Nesting of expressions, blocks, types and patterns (spec/grammar.md, section 11: E-SYN-TOO-DEEP). */
 export const MAX_NESTING = 128;
 
 /** A file with this many syntax errors has more wrong than a list can help with. */
@@ -291,7 +291,7 @@ export interface ErrorExtra {
   lineStart?: boolean;
 }
 
-/** Names and keywords both serve as labels, field names and member names (language.md section 15). */
+/** Names and keywords both serve as labels, field names and member names (spec/grammar.md, section 4). */
 export function isLabelKind(kind: TokenKind): boolean {
   return kind === "name" || KEYWORD_SET.has(kind);
 }

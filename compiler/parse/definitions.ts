@@ -1,4 +1,4 @@
-// The top level of a file (language.md sections 3, 4 and 13): `use`, types,
+// The top level of a file (spec/grammar.md, section 4): `use`, types,
 // functions and tests.
 
 import { Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";

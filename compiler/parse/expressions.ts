@@ -1,4 +1,4 @@
-// Expressions (language.md sections 6, 7, 8 and 15).
+// Expressions (spec/grammar.md, sections 8 and 9).
 //
 // Binary operators are read by precedence climbing, loosest first:
 //   otherwise; or; and; not; is, is not, <, <=, >, >=; to, until; + -; * / mod;

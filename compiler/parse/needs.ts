@@ -1,4 +1,4 @@
-// Grant items have a grammar of their own (language.md section 15):
+// Grant items have a grammar of their own (spec/grammar.md, section 5):
 //   CAP ["(" literal ")"] [at most INT per UNIT] [only to CAP ("or" CAP)*]
 // so that their `to` and `or` never reach the expression parser.
 

@@ -1,4 +1,4 @@
-// Patterns (language.md sections 5 and 15): literals, `_`, names, cases by
+// Patterns (spec/grammar.md, section 10): literals, `_`, names, cases by
 // position or by field, pairs, and lists with an optional `...rest`.
 
 import { KEYWORD_SET } from "../lex/tokens.js";

@@ -1,4 +1,4 @@
-// Blocks and statements (language.md sections 5, 7 and 15).
+// Blocks and statements (spec/grammar.md, sections 3 and 7).
 //
 // A statement ends at a line break (where line breaks count), or before a word
 // that closes its block. After a statement the parser insists on one of those,

@@ -1,4 +1,4 @@
-// Type expressions (language.md section 6): names with arguments, pairs and
+// Type expressions (spec/grammar.md, section 6): names with arguments, pairs and
 // function types with their failure type and needs.
 
 import { Cursor } from "./cursor.js";

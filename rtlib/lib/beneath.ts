@@ -1,6 +1,6 @@
 // A path resolved beneath its scope on disk (spec/security.md, "Path scopes,
-// live and in replay"). The grant decides by a path's text (seed 000, decision
-// Y1); a live call must in addition never leave the scope on disk. The path is
+// live and in replay"). The grant decides by a path's text (spec/types.md,
+// section 6, "Covering"); a live call must in addition never leave the scope on disk. The path is
 // walked a component at a time from the real folder of its scope, as WASI's
 // resolve-beneath (openat2 with RESOLVE_BENEATH) does it: each component is
 // looked at with lstat, and a symbolic link is followed only while its target

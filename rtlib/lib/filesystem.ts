@@ -1,6 +1,6 @@
-// The `filesystem` module (language.md section 10). A path is checked against
+// The `filesystem` module (spec/effects.md, section 4). A path is checked against
 // the grant by its text, normalised lexically, with nothing resolved on disk
-// (seed 000, decision Y1); a live call then finds the path on disk beneath its
+// (spec/types.md, section 6, "Covering"); a live call then finds the path on disk beneath its
 // scope (beneath.ts), so that a symbolic link cannot take it out. Writes are
 // atomic: the new content goes to a temporary file beside the target, which is
 // then renamed over it, so that a crash never leaves half a file.

@@ -1,4 +1,4 @@
-// The `text` module (language.md section 12). Positions count characters (code points).
+// The `text` module (spec/library.md, "text"). Positions count characters (code points).
 
 import { Failure } from "../errors.js";
 import { checkInt } from "../ints.js";
