@@ -492,7 +492,7 @@ export function parseQuery(p: Cursor): Query {
     switch (p.kindAt(token)) {
       case "from": {
         const pattern = parsePattern(p);
-        p.expect("in", "`in` after the name in `from`", { guide: "query-from" });
+        p.expect("in", "`in` after the name in `from`", { guide: "query-in" });
         const source = parseClauseExpr(p);
         clauses.push({ kind: "FromClause", pattern, source, span: p.spanFrom(token) });
         break;
