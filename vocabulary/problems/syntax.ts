@@ -107,7 +107,7 @@ export function unreadableReason(u: Unreadable): string {
     case "permission":
       return "permission denied";
     case "folder":
-      return "it is a folder";
+      return "it is a folder, not a regular file";
     case "not-regular":
       return u.kind === "something else" ? "it is not a regular file" : `it is ${u.kind}, not a regular file`;
     case "too-large":
