@@ -8,18 +8,34 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 
 import { MAX_SOURCE_BYTES } from "../vocabulary/limits.js";
+import { unreadableReason, type Unreadable } from "../vocabulary/problems/syntax.js";
 
 export { MAX_SOURCE_BYTES };
 
-/** `missing`: there is no file at all (which some callers allow: a bundle without its source map). */
-export type Read = { ok: true; bytes: Buffer } | { ok: false; why: string; missing?: true };
+/**
+ * `unreadable`: why, as data (E-FILE's facts); `why`: the same in words.
+ * `missing`: there is no file at all (which some callers allow: a bundle without its source map).
+ */
+export type Read = { ok: true; bytes: Buffer } | { ok: false; unreadable: Unreadable; why: string; missing?: true };
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a folder";
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  if (stats.isSocket()) return "a socket";
-  return "not a regular file";
+function refused(unreadable: Unreadable): Read {
+  return { ok: false, unreadable, why: unreadableReason(unreadable), ...(unreadable.reason === "missing" ? { missing: true as const } : {}) };
+}
+
+function kindOf(stats: Stats): Unreadable {
+  if (stats.isDirectory()) return { reason: "folder" };
+  if (stats.isFIFO()) return { reason: "not-regular", kind: "a FIFO (named pipe)" };
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return { reason: "not-regular", kind: "a device" };
+  if (stats.isSocket()) return { reason: "not-regular", kind: "a socket" };
+  return { reason: "not-regular", kind: "something else" };
+}
+
+function fromError(e: unknown): Unreadable {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return { reason: "missing" };
+  if (code === "EACCES") return { reason: "permission" };
+  if (code === "EISDIR") return { reason: "folder" };
+  return { reason: "system", error: String(code ?? "unreadable") };
 }
 
 export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): Read {
@@ -28,21 +44,18 @@ export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): 
     // Without O_NONBLOCK, opening a FIFO waits for a writer, for ever if none comes.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: false, why: "there is no such file", missing: true };
-    const why = code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a folder" : String(code ?? "unreadable");
-    return { ok: false, why };
+    return refused(fromError(e));
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { ok: false, why: `it is ${kindOf(stats)}, not a regular file` };
-    if (stats.size > maxBytes) return { ok: false, why: tooLarge(maxBytes) };
+    if (!stats.isFile()) return refused(kindOf(stats));
+    if (stats.size > maxBytes) return refused(tooLarge(maxBytes));
     // One byte more than fstat said: reading it means the file grew since.
     let buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > maxBytes) return { ok: false, why: tooLarge(maxBytes) };
+        if (length > maxBytes) return refused(tooLarge(maxBytes));
         const bigger = Buffer.alloc(Math.min(buffer.length * 2, maxBytes + 1));
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;
@@ -52,13 +65,13 @@ export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): 
       length += n;
     }
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, why: code === "EISDIR" ? "it is a folder" : String(code ?? "unreadable") };
+    const unreadable = fromError(e);
+    return refused(unreadable.reason === "folder" ? unreadable : { reason: "system", error: String((e as NodeJS.ErrnoException).code ?? "unreadable") });
   } finally {
     closeSync(fd);
   }
 }
 
-function tooLarge(maxBytes: number): string {
-  return `it is larger than the ${(maxBytes / 1024 / 1024).toLocaleString("en")} MiB a file may have here`;
+function tooLarge(maxBytes: number): Unreadable {
+  return { reason: "too-large", limitMiB: maxBytes / 1024 / 1024 };
 }

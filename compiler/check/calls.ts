@@ -15,6 +15,7 @@ import { resolveType } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { ABILITY_FUNCTIONS, COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
 import { didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
+import { replacing, suggest, unknownCase, unknownModuleFunction } from "./suggest.js";
 import {
   declared,
   ERROR,
@@ -84,9 +85,7 @@ function resolveCallee(ctx: Context, callee: S.Expr): Target {
       const sig = ctx.module.functions.get(callee.name);
       if (sig !== undefined) return { kind: "sig", sig };
       if (moduleNamed(ctx, callee.name) !== undefined) {
-        ctx.error("E-NAME-MODULE-VALUE", callee.span, `\`${callee.name}\` is a module, not a function`, {
-          hint: `Call one of its functions: \`${callee.name}.something(...)\`.`,
-        });
+        ctx.problem("E-NAME-MODULE-VALUE", callee.span, { name: callee.name, usedAs: "function" });
         return { kind: "invalid" };
       }
     }
@@ -114,12 +113,7 @@ function moduleMember(ctx: Context, scope: ModuleScope, written: string, name: S
   if (/^[A-Z]/.test(name.name)) return resolveTypeCallee(ctx, scope, name.name, name.span, false, written);
   const sig = scope.functions.get(name.name);
   if (sig === undefined || !sig.public) {
-    ctx.error(sig === undefined ? "E-NAME-UNKNOWN-FUNCTION" : "E-NAME-PRIVATE", name.span, sig === undefined ? `The module \`${written}\` has no function \`${name.name}\`` : `The function \`${name.name}\` of \`${written}\` is not public`, {
-      label: sig === undefined ? "unknown function" : "private to its module",
-      ...(sig === undefined
-        ? didYouMean(name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name))
-        : { hint: `Mark it \`public function ${name.name}\` in \`${written}\` (with a \`purpose:\` line) to call it from here.` }),
-    });
+    unknownModuleFunction(ctx, scope, written, name, sig);
     return { kind: "invalid" };
   }
   return { kind: "sig", sig };
@@ -130,7 +124,7 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
   if (unqualified && name === "Some") return { kind: "case", decl: ctx.program.prelude.types.get("Optional")!, caseName: "Some" };
   const decl = scope.types.get(name) ?? (unqualified ? ctx.program.prelude.types.get(name) : undefined);
   if (decl !== undefined && decl.public === false && scope !== ctx.module) {
-    ctx.error("E-NAME-PRIVATE", span, `The type \`${name}\` of \`${written}\` is not public`, { label: "private to its module" });
+    ctx.problem("E-NAME-PRIVATE", span, { kind: "type", name, module: written });
     return { kind: "invalid" };
   }
   if (decl !== undefined && decl.shape === "record") return { kind: "record", decl };
@@ -141,14 +135,15 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
     return { kind: "invalid" };
   }
   const variantWithCase = [...ctx.module.types.values()].find((d) => d.shape === "variant" && d.cases.some((c) => c.name === name));
-  ctx.error("E-NAME-UNKNOWN", span, `There is no record or case named \`${name}\` here`, {
-    label: "unknown name",
-    ...(variantWithCase !== undefined
-      ? { hint: `Cases are written with their type: \`${variantWithCase.name}.${name}(...)\`.` }
-      : name === "Pair" && unqualified
-        ? { hint: "A pair is written in parentheses: `(1, \"one\")` is a `Pair<Int, Text>`." }
-        : didYouMean(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()])),
-  });
+  if (variantWithCase !== undefined) {
+    const qualified = `${variantWithCase.name}.${name}`;
+    ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name, variant: variantWithCase.name }, replacing(span, name, qualified));
+  } else if (name === "Pair" && unqualified) {
+    ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name });
+  } else {
+    const near = suggest(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()]);
+    ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name, ...near }, replacing(span, name, near.suggestion));
+  }
   return { kind: "invalid" };
 }
 
@@ -156,16 +151,13 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
 function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Span, member: S.Ident): Target {
   const decl = scope.types.get(typeName) ?? (scope === ctx.module ? ctx.program.prelude.types.get(typeName) : undefined);
   if (decl === undefined) {
-    ctx.error("E-NAME-UNKNOWN-TYPE", span, `There is no type named \`${typeName}\``, { label: "unknown type", ...didYouMean(typeName, [...scope.types.keys()]) });
+    const near = suggest(typeName, [...scope.types.keys()]);
+    ctx.problem("E-NAME-UNKNOWN-TYPE", span, { name: typeName, ...near }, replacing(span, typeName, near.suggestion));
     return { kind: "invalid" };
   }
   if (member.name === "from_json") return { kind: "from_json", type: declared(decl, decl.params.map(() => freshMeta())) };
   if (decl.shape === "variant" && decl.cases.some((c) => c.name === member.name)) return { kind: "case", decl, caseName: member.name };
-  ctx.error("E-NAME-UNKNOWN-CASE", member.span, `${decl.name} has no case \`${member.name}\``, {
-    label: "unknown case",
-    ...(decl.shape === "variant" ? { notes: [`The cases of ${decl.name} are ${decl.cases.map((c) => `\`${c.name}\``).join(", ")}.`] } : {}),
-    ...didYouMean(member.name, decl.cases.map((c) => c.name)),
-  });
+  unknownCase(ctx, decl, member);
   return { kind: "invalid" };
 }
 
@@ -184,12 +176,13 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
   const scope = moduleName === undefined ? undefined : ctx.program.library.get(moduleName);
   const sig = scope?.functions.get(name.name);
   if (sig === undefined) {
-    ctx.error("E-NAME-UNKNOWN-FUNCTION", name.span, `${article(typeToText(type))} has no function \`${name.name}\``, {
-      label: "unknown method",
-      ...(scope !== undefined
-        ? { notes: [`Methods of ${typeToText(type)} are the functions of the \`${moduleName}\` module.`], ...didYouMean(name.name, scope.functions.keys()) }
-        : { notes: [`A value's methods come from the module of its type; ${typeToText(type)} has none besides \`to_text\` and \`to_json\`.`] }),
-    });
+    const near = scope === undefined ? {} : suggest(name.name, scope.functions.keys());
+    ctx.problem(
+      "E-NAME-UNKNOWN-FUNCTION",
+      name.span,
+      { problem: "method", type: typeToText(type), name: name.name, ...(scope === undefined ? {} : { module: moduleName! }), ...near },
+      replacing(name.span, name.name, near.suggestion),
+    );
     return { kind: "invalid" };
   }
   return { kind: "sig", sig, receiver };

@@ -150,12 +150,7 @@ export class Context {
     if (name === "_") return local;
     const existing = this.lookupLocal(name);
     if (existing !== undefined && name !== "error") {
-      this.error("E-NAME-SHADOWED", span, `\`${name}\` is already a local name here`, {
-        label: "a second binding of the same name",
-        related: [{ span: existing.local.span, message: "first bound here" }],
-        notes: ["Within a function each name is bound once, so that a reader always knows which value a name means."],
-        hint: `Choose another name, such as \`${name}_2\` or one that says what this value is.`,
-      });
+      this.problem("E-NAME-SHADOWED", span, { name, where: "function" }, { related: [existing.local.span] });
     }
     this.scopes[this.scopes.length - 1]!.set(name, local);
     return local;

@@ -3,7 +3,7 @@
 // any order and across modules. The library is declared the same way, from its
 // Renyi text (library.ts).
 
-import { error, type Diagnostic } from "../diagnostics.js";
+import { diagnose, error, type Diagnostic } from "../diagnostics.js";
 import { importsOf } from "../frontend.js";
 import { lex } from "../lex/lexer.js";
 import { KEYWORD_SET } from "../lex/tokens.js";
@@ -13,7 +13,8 @@ import { parseType } from "../parse/types.js";
 import { Cursor } from "../parse/cursor.js";
 import { checkNeeds } from "./grants.js";
 import { ALIASES, MODULES, PRELUDE } from "./library.js";
-import { closest, didYouMean, type FunctionSig, type ModuleScope, type Program, type SigParam } from "./scope.js";
+import { closest, type FunctionSig, type ModuleScope, type Program, type SigParam } from "./scope.js";
+import { replacing, suggest } from "./suggest.js";
 import {
   BUILTIN_ARITY,
   builtin,
@@ -98,11 +99,7 @@ function declareTypes(program: Program, scope: ModuleScope, diagnostics: Diagnos
     const name = item.name.name;
     if (scope.types.has(name) || (!scope.library && isLibraryTypeName(program, name))) {
       diagnostics.push(
-        error("E-NAME-DUPLICATE", item.name.span, `There is already a type named \`${name}\``, {
-          label: "a second type of this name",
-          ...(scope.types.has(name) ? {} : { notes: [`\`${name}\` is a type of the standard library, in scope everywhere.`] }),
-          hint: "Give this type another name.",
-        }),
+        diagnose("E-NAME-DUPLICATE", item.name.span, { problem: "type", name, library: !scope.types.has(name) }),
       );
       continue;
     }
@@ -135,21 +132,21 @@ function declareImports(program: Program, source: SourceModule, scope: ModuleSco
       const asName = (use.alias ?? use.path[use.path.length - 1]!).name;
       if (target === undefined) {
         diagnostics.push(
-          error("E-NAME-MODULE", use.span, `There is no module \`${use.path.map((p) => p.name).join(".")}\``, {
-            label: "no such module",
-            notes: [`\`use ${use.path.map((p) => p.name).join(".")}\` reads the file \`${targets[i]!.name}.ry\` beside this one.`],
-          }),
+          diagnose("E-NAME-MODULE", use.span, { problem: "no-file", module: use.path.map((p) => p.name).join("."), file: targets[i]!.name }),
         );
         return;
       }
       if (target === scope) {
-        diagnostics.push(error("E-NAME-MODULE", use.span, "A module cannot use itself", { label: "this is the module's own file" }));
+        diagnostics.push(diagnose("E-NAME-MODULE", use.span, { problem: "itself" }));
         return;
       }
       if (scope.imports.has(asName) || program.library.has(asName)) {
         diagnostics.push(
-          error("E-NAME-DUPLICATE", (use.alias ?? use.path[use.path.length - 1]!).span, `The name \`${asName}\` is already taken by ${program.library.has(asName) ? "a library module" : "another `use`"}`, {
-            hint: `Bring it in under another name: \`use ${use.path.map((p) => p.name).join(".")} as ${asName}_module\`.`,
+          diagnose("E-NAME-DUPLICATE", (use.alias ?? use.path[use.path.length - 1]!).span, {
+            problem: "use",
+            name: asName,
+            path: use.path.map((p) => p.name).join("."),
+            takenBy: program.library.has(asName) ? "library" : "use",
           }),
         );
         return;
@@ -169,7 +166,7 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
       const out: FieldInfo[] = [];
       for (const field of fields) {
         if (seen.has(field.name.name)) {
-          diagnostics.push(error("E-NAME-DUPLICATE", field.name.span, `The field \`${field.name.name}\` is declared twice`, { hint: "Give each field its own name." }));
+          diagnostics.push(diagnose("E-NAME-DUPLICATE", field.name.span, { problem: "field", name: field.name.name }));
           continue;
         }
         seen.add(field.name.name);
@@ -183,7 +180,7 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
       const seen = new Set<string>();
       for (const c of item.body.cases) {
         if (seen.has(c.name.name)) {
-          diagnostics.push(error("E-NAME-DUPLICATE", c.name.span, `The case \`${c.name.name}\` is declared twice`, { hint: "Give each case its own name." }));
+          diagnostics.push(diagnose("E-NAME-DUPLICATE", c.name.span, { problem: "case", name: c.name.name }));
           continue;
         }
         seen.add(c.name.name);
@@ -238,33 +235,25 @@ function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedT
     const decl = scope.types.get(name) ?? program.prelude.types.get(name);
     if (decl !== undefined) return arity(decl.params.length, () => declared(decl, args));
     const candidates = [...params.keys(), ...BUILTIN_ARITY.keys(), ...ALIASES.keys(), ...scope.types.keys(), ...program.prelude.types.keys()];
-    diagnostics.push(
-      error("E-NAME-UNKNOWN-TYPE", syntax.path[0]!.span, `There is no type named \`${name}\``, {
-        label: "unknown type",
-        ...didYouMean(name, candidates),
-      }),
-    );
+    const near = suggest(name, candidates);
+    diagnostics.push(diagnose("E-NAME-UNKNOWN-TYPE", syntax.path[0]!.span, { name, ...near }, replacing(syntax.path[0]!.span, name, near.suggestion)));
     return ERROR;
   }
   const [moduleName, typeName] = [syntax.path.slice(0, -1).map((p) => p.name).join("."), syntax.path[syntax.path.length - 1]!.name];
   const target = scope.imports.get(moduleName);
   if (target === undefined) {
-    diagnostics.push(
-      error("E-NAME-MODULE", syntax.path[0]!.span, `There is no module \`${moduleName}\` here`, {
-        label: "unknown module",
-        hint: `Bring it in at the top of the file: \`use ${moduleName}\`.`,
-      }),
-    );
+    diagnostics.push(diagnose("E-NAME-MODULE", syntax.path[0]!.span, { problem: "not-used", module: moduleName }));
     return ERROR;
   }
   const decl = target.types.get(typeName);
   if (decl === undefined || !decl.public) {
-    diagnostics.push(
-      error(decl === undefined ? "E-NAME-UNKNOWN-TYPE" : "E-NAME-PRIVATE", syntax.path[syntax.path.length - 1]!.span, decl === undefined ? `The module \`${moduleName}\` has no type \`${typeName}\`` : `The type \`${typeName}\` of \`${moduleName}\` is not public`, {
-        label: decl === undefined ? "unknown type" : "private to its module",
-        ...(decl === undefined ? didYouMean(typeName, [...target.types.keys()]) : { hint: `Mark it \`public type ${typeName}\` in \`${moduleName}\` to use it here.` }),
-      }),
-    );
+    const span = syntax.path[syntax.path.length - 1]!.span;
+    if (decl !== undefined) {
+      diagnostics.push(diagnose("E-NAME-PRIVATE", span, { kind: "type", name: typeName, module: moduleName }));
+    } else {
+      const near = suggest(typeName, [...target.types.keys()]);
+      diagnostics.push(diagnose("E-NAME-UNKNOWN-TYPE", span, { name: typeName, module: moduleName, ...near }, replacing(span, typeName, near.suggestion)));
+    }
     return ERROR;
   }
   return arity(decl.params.length, () => declared(decl, args));
@@ -290,23 +279,17 @@ function declareFunctions(program: Program, scope: ModuleScope, isEntry: boolean
     const name = item.name.name;
     if (!scope.library && KEYWORD_SET.has(name)) {
       diagnostics.push(
-        error("E-NAME-KEYWORD", item.name.span, `\`${name}\` is a keyword, so a function of that name could not be called`, {
-          label: "a keyword",
-          hint: `Choose another name, such as \`${name}_all\` or one that says what it does.`,
-        }),
+        diagnose("E-NAME-KEYWORD", item.name.span, { name, what: "function" }),
       );
       continue;
     }
     if (scope.functions.has(name)) {
-      diagnostics.push(error("E-NAME-DUPLICATE", item.name.span, `There is already a function named \`${name}\` in this module`, { label: "a second definition", hint: "Give one of them another name." }));
+      diagnostics.push(diagnose("E-NAME-DUPLICATE", item.name.span, { problem: "function", name }));
       continue;
     }
     if (!scope.library && (program.library.has(name) || scope.imports.has(name))) {
       diagnostics.push(
-        error("E-NAME-DUPLICATE", item.name.span, `\`${name}\` is already the name of a module`, {
-          label: "this name is taken",
-          hint: `Give the function another name, such as \`${name}_of\`; \`${name}.something(...)\` would be ambiguous.`,
-        }),
+        diagnose("E-NAME-DUPLICATE", item.name.span, { problem: "module-name", name }),
       );
       continue;
     }
@@ -321,15 +304,12 @@ export function declareSignature(program: Program, scope: ModuleScope, item: S.F
   const sigParams: SigParam[] = [];
   for (const param of item.params) {
     if (seen.has(param.name.name)) {
-      diagnostics.push(error("E-NAME-DUPLICATE", param.name.span, `The parameter \`${param.name.name}\` is declared twice`, { hint: "Give each parameter its own name." }));
+      diagnostics.push(diagnose("E-NAME-DUPLICATE", param.name.span, { problem: "parameter", name: param.name.name }));
     }
     seen.add(param.name.name);
     if (!scope.library && KEYWORD_SET.has(param.name.name)) {
       diagnostics.push(
-        error("E-NAME-KEYWORD", param.name.span, `\`${param.name.name}\` is a keyword, so the function could never use this parameter`, {
-          label: "a keyword",
-          hint: `Choose another name, such as \`${param.name.name}_value\`.`,
-        }),
+        diagnose("E-NAME-KEYWORD", param.name.span, { name: param.name.name, what: "parameter" }),
       );
     }
     const type = resolveType(program, scope, param.type, params, diagnostics);

@@ -17,7 +17,8 @@ import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./conte
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
-import { didYouMean, type FunctionSig } from "./scope.js";
+import { type FunctionSig } from "./scope.js";
+import { replacing, suggest, unknownCase, unknownField, unknownModuleFunction } from "./suggest.js";
 import { checkBlock, checkStatement } from "./statements.js";
 import {
   BOOLEAN,
@@ -151,15 +152,11 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
   const sig = ctx.module.functions.get(expr.name);
   if (sig !== undefined) return functionRef(ctx, sig, expr.span);
   if (moduleNamed(ctx, expr.name) !== undefined) {
-    ctx.error("E-NAME-MODULE-VALUE", expr.span, `\`${expr.name}\` is a module, not a value`, {
-      hint: `Use one of its functions: \`${expr.name}.something(...)\`.`,
-    });
+    ctx.problem("E-NAME-MODULE-VALUE", expr.span, { name: expr.name, usedAs: "value" });
     return { kind: "Invalid", type: ERROR, span: expr.span };
   }
-  ctx.error("E-NAME-UNKNOWN", expr.span, `There is nothing named \`${expr.name}\` here`, {
-    label: "unknown name",
-    ...didYouMean(expr.name, [...ctx.localNames(), ...ctx.module.functions.keys()]),
-  });
+  const near = suggest(expr.name, [...ctx.localNames(), ...ctx.module.functions.keys()]);
+  ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, ...near }, replacing(expr.span, expr.name, near.suggestion));
   return { kind: "Invalid", type: ERROR, span: expr.span };
 }
 
@@ -177,10 +174,12 @@ function checkUpperName(ctx: Context, expr: S.UpperName, expected: Type | undefi
     });
   } else {
     const variant = [...ctx.module.types.values()].find((d) => d.cases.some((c) => c.name === expr.name));
-    ctx.error("E-NAME-UNKNOWN", expr.span, `There is nothing named \`${expr.name}\` here`, {
-      label: "unknown name",
-      ...(variant ? { hint: `Cases are written with their type: \`${variant.name}.${expr.name}\`.` } : didYouMean(expr.name, [...ctx.module.types.keys()])),
-    });
+    if (variant !== undefined) {
+      ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, variant: variant.name }, replacing(expr.span, expr.name, `${variant.name}.${expr.name}`));
+    } else {
+      const near = suggest(expr.name, [...ctx.module.types.keys()]);
+      ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, ...near }, replacing(expr.span, expr.name, near.suggestion));
+    }
   }
   return { kind: "Invalid", type: ERROR, span: expr.span };
 }
@@ -193,10 +192,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     if (scope !== undefined) {
       const sig = scope.functions.get(expr.name.name);
       if (sig !== undefined && sig.public) return functionRef(ctx, sig, expr.span);
-      ctx.error("E-NAME-UNKNOWN-FUNCTION", expr.name.span, `The module \`${object.name}\` has no ${sig ? "public " : ""}function \`${expr.name.name}\``, {
-        label: "unknown function",
-        ...didYouMean(expr.name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name)),
-      });
+      unknownModuleFunction(ctx, scope, object.name, expr.name, sig);
       return { kind: "Invalid", type: ERROR, span: expr.span };
     }
   }
@@ -215,10 +211,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
         });
         return { kind: "Invalid", type: ERROR, span: expr.span };
       }
-      ctx.error("E-NAME-UNKNOWN-CASE", expr.name.span, `${decl.name} has no case \`${expr.name.name}\``, {
-        label: "unknown case",
-        ...didYouMean(expr.name.name, decl.cases.map((x) => x.name)),
-      });
+      unknownCase(ctx, decl, expr.name);
       return { kind: "Invalid", type: ERROR, span: expr.span };
     }
   }
@@ -235,11 +228,7 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
   if (type.kind === "Con" && type.decl?.shape === "record") {
     const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
     if (field !== undefined) return { kind: "Field", object: value, name: name.name, type: field.type, span };
-    ctx.error("E-NAME-UNKNOWN-FIELD", name.span, `${type.decl.name} has no field \`${name.name}\``, {
-      label: "unknown field",
-      notes: [`The fields of ${type.decl.name} are ${type.decl.fields.map((f) => `\`${f.name}\``).join(", ")}.`],
-      ...didYouMean(name.name, type.decl.fields.map((f) => f.name)),
-    });
+    unknownField(ctx, type.decl.name, name, type.decl.fields.map((f) => f.name));
     return { kind: "Invalid", type: ERROR, span };
   }
   if (type.kind === "Meta") {
@@ -248,10 +237,7 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
     });
     return { kind: "Invalid", type: ERROR, span };
   }
-  ctx.error("E-NAME-UNKNOWN-FIELD", name.span, `${article(typeToText(type))} has no fields, so it has no \`${name.name}\``, {
-    label: "not a record",
-    hint: `To call a function on it, add parentheses: \`.${name.name}()\`.`,
-  });
+  ctx.problem("E-NAME-UNKNOWN-FIELD", name.span, { problem: "not-a-record", type: typeToText(type), field: name.name });
   return { kind: "Invalid", type: ERROR, span };
 }
 
@@ -289,10 +275,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
   const updates = expr.updates.map((u) => {
     const field = fields.find((f) => f.name === u.name.name);
     if (field === undefined) {
-      ctx.error("E-NAME-UNKNOWN-FIELD", u.name.span, `${decl.name} has no field \`${u.name.name}\``, {
-        label: "unknown field",
-        ...didYouMean(u.name.name, fields.map((f) => f.name)),
-      });
+      unknownField(ctx, decl.name, u.name, fields.map((f) => f.name));
       return { name: u.name.name, value: checkExpr(ctx, u.value) };
     }
     const value = checkExpr(ctx, u.value, field.type);

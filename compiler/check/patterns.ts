@@ -3,7 +3,7 @@
 import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
 import { article, type Context } from "./context.js";
-import { didYouMean } from "./scope.js";
+import { unknownCase, unknownField } from "./suggest.js";
 import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, type Type, type TypeDecl } from "./types.js";
 
 export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPattern {
@@ -82,11 +82,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
     if (arg.label !== undefined) {
       index = fields.findIndex((f) => f.name === arg.label!.name);
       if (index < 0) {
-        ctx.error("E-NAME-UNKNOWN-FIELD", arg.label.span, `\`${written}\` has no field \`${arg.label.name}\``, {
-          label: "unknown field",
-          notes: [fields.length === 0 ? `\`${written}\` has no fields.` : `Its fields are ${fields.map((f) => `\`${f.name}\``).join(", ")}.`],
-          ...didYouMean(arg.label.name, fields.map((f) => f.name)),
-        });
+        unknownField(ctx, written, arg.label, fields.map((f) => f.name));
         checkPattern(ctx, arg.pattern, ERROR);
         continue;
       }
@@ -124,12 +120,8 @@ export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected
     // A bare case of the variant being matched.
     const t = resolve(expected);
     if (t.kind === "Con" && t.decl?.shape === "variant" && t.decl.cases.some((c) => c.name === name)) return { decl: t.decl, caseName: name };
-    ctx.error("E-NAME-UNKNOWN-CASE", last.span, `There is no case or record named \`${name}\``, {
-      label: "unknown case",
-      ...(t.kind === "Con" && t.decl?.shape === "variant"
-        ? { hint: `The cases of ${t.decl.name} are ${t.decl.cases.map((c) => `\`${t.decl!.name}.${c.name}\``).join(", ")}.` }
-        : {}),
-    });
+    const variant = t.kind === "Con" && t.decl?.shape === "variant" ? { variant: t.decl.name, cases: t.decl.cases.map((c) => c.name) } : {};
+    ctx.problem("E-NAME-UNKNOWN-CASE", last.span, { problem: "bare", name, ...variant });
     return undefined;
   }
   const typeName = names[names.length - 2]!;
@@ -137,15 +129,11 @@ export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected
   const scope = moduleName === "" ? ctx.module : ctx.module.imports.get(moduleName);
   const decl = scope?.types.get(typeName) ?? (moduleName === "" ? prelude.types.get(typeName) : undefined);
   if (decl === undefined || decl.shape !== "variant") {
-    ctx.error("E-NAME-UNKNOWN-CASE", path[0]!.span, `There is no variant \`${names.slice(0, -1).join(".")}\``, { label: "unknown variant" });
+    ctx.problem("E-NAME-UNKNOWN-CASE", path[0]!.span, { problem: "no-variant", path: names.slice(0, -1).join(".") });
     return undefined;
   }
   if (!decl.cases.some((c) => c.name === last.name)) {
-    ctx.error("E-NAME-UNKNOWN-CASE", last.span, `${decl.name} has no case \`${last.name}\``, {
-      label: "unknown case",
-      notes: [`The cases of ${decl.name} are ${decl.cases.map((c) => `\`${c.name}\``).join(", ")}.`],
-      ...didYouMean(last.name, decl.cases.map((c) => c.name)),
-    });
+    unknownCase(ctx, decl, last);
     return undefined;
   }
   return { decl, caseName: last.name };

@@ -99,19 +99,12 @@ function checkSet(ctx: Context, statement: S.SetStatement): CStatement {
   const found = ctx.lookupLocal(statement.name.name);
   const value = checkExpr(ctx, statement.value, found?.local.type);
   if (found === undefined) {
-    ctx.error("E-NAME-UNKNOWN", statement.name.span, `There is no local named \`${statement.name.name}\` to set`, {
-      label: "unknown name",
-      hint: `Declare it first: \`var ${statement.name.name} be ...\`.`,
-    });
+    ctx.problem("E-NAME-UNKNOWN", statement.name.span, { problem: "set", name: statement.name.name });
     return { kind: "Expr", expr: value, span: statement.span };
   }
   const local = found.local;
   if (!local.mutable) {
-    ctx.error("E-NAME-NOT-VAR", statement.name.span, `\`${local.name}\` is bound with \`let\`, so it cannot be set`, {
-      label: "not a var",
-      related: [{ span: local.span, message: "bound here" }],
-      hint: `Declare it with \`var ${local.name} be ...\` if it has to change.`,
-    });
+    ctx.problem("E-NAME-NOT-VAR", statement.name.span, { name: local.name }, { related: [local.span] });
   } else {
     checkCapture(ctx, local, found.depth, statement.name.span);
   }
@@ -241,12 +234,7 @@ function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStat
       for (const [name, local] of ctx.scopes[ctx.scopes.length - 1]!) {
         const first = bound.get(name);
         if (first !== undefined) {
-          ctx.error("E-NAME-SHADOWED", local.span, `\`${name}\` is already bound by another task of this \`run concurrently\``, {
-            label: "a second binding of the same name",
-            related: [{ span: first.span, message: "first bound here" }],
-            notes: ["The names tasks bind are in scope after `end`, so each task binds names of its own."],
-            hint: `Choose another name, such as \`${name}_2\` or one that says what this value is.`,
-          });
+          ctx.problem("E-NAME-SHADOWED", local.span, { name, where: "tasks" }, { related: [first.span] });
           continue;
         }
         bound.set(name, local);

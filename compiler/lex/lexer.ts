@@ -6,8 +6,9 @@
 // texts. Nothing here recurses, so no input can exhaust the stack.
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
-import { diagnose, error, type Diagnostic, type Places } from "../diagnostics.js";
+import { diagnose, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
+import { EDIT_TITLES } from "../../vocabulary/problems/syntax.js";
 import { KEYWORDS, TokenList, type Keyword, type TokenKind } from "./tokens.js";
 import { dedentTriple, readEscapes } from "./text.js";
 
@@ -108,10 +109,6 @@ class Lexer {
 
   problem<C extends CompileCode>(code: C, start: number, end: number, facts: CompileFacts<C>, places?: Places): void {
     this.diagnostics.push(diagnose(code, this.span(start, end), facts, places));
-  }
-
-  private report(code: string, start: number, end: number, message: string, extra: Partial<Diagnostic> = {}): void {
-    this.diagnostics.push(error(code, this.span(start, end), message, extra));
   }
 
   private push(kind: TokenKind, text: string, offset: number, length: number, value: string | number = text): number {
@@ -216,10 +213,12 @@ class Lexer {
 
   private foreign(op: string, start: number): void {
     const { kinds, write } = FOREIGN_OPERATORS[op]!;
-    this.report("E-SYN-OPERATOR", start, start + op.length, `Renyi has no \`${op}\` operator`, {
-      label: `write \`${write}\` here`,
-      hint: `Renyi spells its operators as words: \`a is b\`, \`a is not b\`, \`a and b\`, \`a or b\`, \`not a\`, \`a mod b\`.`,
-    });
+    const end = start + op.length;
+    // The word needs a space on each side where the symbol had none: `a==b` becomes `a is b`.
+    const before = start > 0 && !" \t\n([{".includes(this.src.charAt(start - 1)) ? " " : "";
+    const after = end < this.src.length && !" \t\r\n)]},".includes(this.src.charAt(end)) ? " " : "";
+    const edit = { title: EDIT_TITLES.replace(op, write), span: this.span(start, end), replacement: `${before}${write}${after}` };
+    this.problem("E-SYN-OPERATOR", start, end, { operator: op, write }, { edits: [edit] });
     for (const kind of kinds) this.push(kind, op, start, op.length);
     this.pos = start + op.length;
   }
@@ -238,11 +237,7 @@ class Lexer {
     const shown = src.slice(start, Math.min(end, start + 20));
     const code = shown.codePointAt(0) ?? 0;
     const what = code < 32 || code === 127 || code === 0xfffd ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}` : `\`${String.fromCodePoint(code)}\``;
-    this.report("E-SYN-CHARACTER", start, end, `I do not know what to do with the character ${what}`, {
-      label: end - start > 1 ? "these characters start no token" : "this character starts no token",
-      notes: ["Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators `+ - * / < <= > >= = => . , :`."],
-      hint: "Non-ASCII characters belong inside a text: \"...\".",
-    });
+    this.problem("E-SYN-CHARACTER", start, end, { character: what, count: end - start });
     this.pos = end;
   }
 
@@ -318,35 +313,25 @@ class Lexer {
     const text = src.slice(start, tail);
     this.pos = tail;
     if (tail > end) {
-      this.report("E-SYN-NUMBER", start, tail, `\`${text}\` is not a number`, {
-        label: "a number cannot run into letters",
-        hint: "Numbers are written `42`, `1_000_000`, `21.5` or `1.5e-3`; put a space or an operator between a number and a name.",
-      });
+      this.problem("E-SYN-NUMBER", start, tail, { problem: "runs-into-name", text });
       this.push(isFloat ? "float" : "int", text, start, tail - start, 0);
       return;
     }
     const digits = text.replace(/_/g, "");
     if (/_$|__|_\.|\._|_e|e_/i.test(text)) {
-      this.report("E-SYN-NUMBER", start, end, `\`${text}\` is not a number: \`_\` may only stand between two digits`, {
-        hint: "Group digits like this: `1_000_000`.",
-      });
+      this.problem("E-SYN-NUMBER", start, end, { problem: "underscore", text });
     }
     if (isFloat) {
       const value = Number(digits);
       if (!Number.isFinite(value)) {
-        this.report("E-SYN-NUMBER", start, end, `\`${text}\` is too large for a Float`, {
-          notes: ["A Float is an IEEE double; the largest is about 1.8e308."],
-        });
+        this.problem("E-SYN-NUMBER", start, end, { problem: "too-large", text, type: "Float" });
       }
       this.push("float", text, start, end - start, Number.isFinite(value) ? value : 0);
       return;
     }
     const value = Number(digits);
     if (!Number.isSafeInteger(value)) {
-      this.report("E-SYN-NUMBER", start, end, `\`${text}\` is too large for an Int`, {
-        notes: ["An Int is a whole number from -9_007_199_254_740_991 to 9_007_199_254_740_991 (2^53 - 1)."],
-        hint: "Write it as a Float (`1.0e20`) if an approximate value will do.",
-      });
+      this.problem("E-SYN-NUMBER", start, end, { problem: "too-large", text, type: "Int" });
     }
     this.push("int", text, start, end - start, Number.isSafeInteger(value) ? value : 0);
   }
@@ -473,21 +458,14 @@ class Lexer {
       if (match !== null) {
         const code = parseInt(match[1]!, 16);
         if (code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) return at + 1 + match[0].length;
-        this.report("E-SYN-ESCAPE", at, at + 1 + match[0].length, `\`\\u{${match[1]}}\` is not a Unicode character`, {
-          notes: ["A character is at most 10FFFF and not a surrogate (D800 to DFFF)."],
-        });
+        this.problem("E-SYN-ESCAPE", at, at + 1 + match[0].length, { problem: "not-a-character", hex: match[1]! });
         return at + 1 + match[0].length;
       }
-      this.report("E-SYN-ESCAPE", at, at + 2, "This `\\u` escape is not complete", {
-        hint: "Write a Unicode character by its hexadecimal number in braces: `\\u{1F600}`.",
-      });
+      this.problem("E-SYN-ESCAPE", at, at + 2, { problem: "incomplete-unicode" });
       return at + 2;
     }
     if (next === "\n" || next === undefined) return at + 1;
-    this.report("E-SYN-ESCAPE", at, at + 2, `\`\\${next}\` is not an escape I know`, {
-      label: "unknown escape",
-      hint: 'The escapes are `\\n \\t \\r \\0 \\" \\\\ \\{ \\}` and `\\u{1F600}`; write `\\\\` for a backslash.',
-    });
+    this.problem("E-SYN-ESCAPE", at, at + 2, { problem: "unknown", escape: next });
     return at + 2;
   }
 
@@ -523,12 +501,7 @@ class Lexer {
   }
 
   private reportUnclosedText(mode: Extract<Mode, { kind: "text" }>, at: number): void {
-    this.report("E-SYN-UNCLOSED-TEXT", mode.start, at, "This text is never closed", {
-      label: "the text starts here",
-      hint: mode.triple
-        ? 'A `"""` text ends with `"""`.'
-        : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
-    });
+    this.problem("E-SYN-UNCLOSED-TEXT", mode.start, at, { problem: "text", triple: mode.triple });
   }
 
   private finishTriple(mode: Extract<Mode, { kind: "text" }>): void {
@@ -560,9 +533,6 @@ class Lexer {
   }
 
   private reportUnclosedInterpolation(mode: Extract<Mode, { kind: "interp" }>): void {
-    this.report("E-SYN-UNCLOSED-TEXT", mode.start, this.pos, "This interpolation is never closed", {
-      label: "the `{` here has no `}`",
-      hint: "An interpolation holds one expression between `{` and `}`: \"{city}\". Write `\\{` for a brace in a text.",
-    });
+    this.problem("E-SYN-UNCLOSED-TEXT", mode.start, this.pos, { problem: "interpolation" });
   }
 }

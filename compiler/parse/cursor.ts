@@ -3,7 +3,8 @@
 // files beside this one, each a set of functions over a Cursor.
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
-import { diagnose, error, type Diagnostic, type Places } from "../diagnostics.js";
+import { EDIT_TITLES, type Opener, type SyntaxGuide } from "../../vocabulary/problems/syntax.js";
+import { diagnose, error, type Diagnostic, type Places, type SuggestedEdit } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
@@ -120,23 +121,20 @@ export class Cursor {
     return true;
   }
 
-  expect(kind: TokenKind, what: string, extra: ErrorExtra = {}): Tok {
-    if (this.at(kind) && !(this.atLineBreak && extra.sameLine === true)) return this.advance();
-    return this.fail(what, extra);
+  expect(kind: TokenKind, expected: string, how: Expect = {}): Tok {
+    if (this.at(kind) && !(this.atLineBreak && how.sameLine === true)) return this.advance();
+    return this.fail(expected, how, this.insertion(kind, how));
   }
 
   /** A name where the grammar wants one; a keyword gets its own message. */
-  expectName(what: string, extra: ErrorExtra = {}): Ident {
+  expectName(expected: string, how: Expect = {}): Ident {
     const kind = this.kind;
-    if (kind === "name" && !(this.atLineBreak && extra.sameLine === true)) return this.ident(this.advance());
+    if (kind === "name" && !(this.atLineBreak && how.sameLine === true)) return this.ident(this.advance());
     if (KEYWORD_SET.has(kind) && !this.atLineBreak) {
-      this.report("E-SYN-KEYWORD", this.spanOf(this.pos), `\`${kind}\` is a keyword, so it cannot be ${what}`, {
-        label: "a keyword",
-        hint: `Choose another name, such as \`${kind}_value\`. Keywords may be used as field names and argument labels only.`,
-      });
+      this.problem("E-SYN-KEYWORD", this.spanOf(this.pos), { keyword: kind, expected });
       throw new SyntaxFailure();
     }
-    return this.fail(what, extra);
+    return this.fail(expected, how);
   }
 
   /** A label before `:` (argument, field, with-update): any name, keywords included. */
@@ -180,11 +178,7 @@ export class Cursor {
   /** Enters one level of nesting; past MAX_NESTING the whole parse stops. */
   enter(): void {
     if (++this.depth > MAX_NESTING) {
-      this.diagnostics.push(error("E-SYN-TOO-DEEP", this.spanOf(this.pos), `This is nested more than ${MAX_NESTING} levels deep`, {
-        label: "too deep here",
-        notes: [`Expressions, blocks, types and patterns may nest at most ${MAX_NESTING} levels; a chain of operators counts one level per operator.`],
-        hint: "Give the inner parts names with `let`, or move them into functions.",
-      }));
+      this.diagnostics.push(diagnose("E-SYN-TOO-DEEP", this.spanOf(this.pos), { limit: MAX_NESTING }));
       throw new ParseAbort();
     }
   }
@@ -240,21 +234,70 @@ export class Cursor {
     return describeToken(this.t, this.pos);
   }
 
-  /** Reports "expected WHAT, found ..." at the current token and abandons the statement. */
-  fail(what: string, extra: ErrorExtra = {}): never {
-    const atBreak = this.atLineBreak && extra.lineStart !== true;
-    // At a line break, point just after the previous token: that is where something is missing.
+  /**
+   * Where something is missing, and what stands there instead: at a line
+   * break, just after the previous token (unless what was expected starts a
+   * line: then the token that starts it); elsewhere, the current token.
+   */
+  missing(lineStart = false): { span: Span; found: string; atBreak: boolean } {
+    const atBreak = this.atLineBreak && !lineStart;
     const previous = this.pos - 1;
     const after = previous >= 0 ? this.t.offsets[previous]! + this.t.lengths[previous]! : 0;
     const span = atBreak && previous >= 0 ? { file: this.file, start: after, end: after + 1 } : this.spanOf(this.pos);
-    const found = atBreak ? "the end of the line" : describeToken(this.t, this.pos);
-    this.report(extra.code ?? "E-SYN-EXPECTED", span, extra.message ?? `I expected ${what}, but found ${found}`, {
-      label: extra.label ?? `expected ${what}`,
-      ...(extra.hint === undefined ? {} : { hint: extra.hint }),
-      ...(extra.notes === undefined ? {} : { notes: extra.notes }),
-      ...(extra.related === undefined ? {} : { related: extra.related }),
-    });
+    return { span, found: atBreak ? "the end of the line" : describeToken(this.t, this.pos), atBreak };
+  }
+
+  /** Reports "expected WHAT, found ..." where something is missing and abandons the statement. */
+  fail(expected: string, how: Expect = {}, edit?: SuggestedEdit): never {
+    const { span, found } = this.missing(how.lineStart);
+    const facts = {
+      expected,
+      found,
+      ...(how.guide === undefined ? {} : { guide: how.guide }),
+      ...(how.name === undefined ? {} : { name: how.name }),
+      ...(how.opened === undefined ? {} : { opener: how.opened.by }),
+    };
+    const places: Places = {
+      ...(how.opened === undefined ? {} : { related: [this.spanOf(how.opened.at)] }),
+      ...(edit === undefined ? {} : { edits: [edit] }),
+    };
+    this.problem("E-SYN-EXPECTED", span, facts, places);
     throw new SyntaxFailure();
+  }
+
+  /** Reports a problem of the catalogue and abandons the statement. */
+  failWith<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places?: Places): never {
+    this.problem(code, span, facts, places);
+    throw new SyntaxFailure();
+  }
+
+  /** The edit that closes a block left open at the end of the file: `end` on a line of its own. */
+  endAtEndOfFile(): SuggestedEdit {
+    const end = this.t.offsets[this.last]!;
+    const replacement = this.newlineAt(this.last) || end === 0 ? "end\n" : "\nend\n";
+    return { title: EDIT_TITLES.insert("end"), span: { file: this.file, start: end, end }, replacement };
+  }
+
+  /**
+   * The edit that puts in a missing token, where the parser knows exactly what
+   * it is: a closing bracket opened on this line and not closed by its end, or
+   * a word (`then`, `be`, `to`) between two parts of one line; `=` written for
+   * `be` or `to` is replaced.
+   */
+  insertion(kind: TokenKind, how: Expect = {}): SuggestedEdit | undefined {
+    const previous = this.pos - 1;
+    if (previous < 0) return undefined;
+    const after = this.t.offsets[previous]! + this.t.lengths[previous]!;
+    const endOfLine = this.atLineBreak || this.at("eof");
+    if (CLOSERS.has(kind)) {
+      const openedOnThisLine = how.opened !== undefined && this.t.lines[how.opened.at] === this.t.lines[previous];
+      if (!openedOnThisLine || !(this.newlineAt(this.pos) || this.at("eof"))) return undefined;
+      return { title: EDIT_TITLES.insert(kind), span: { file: this.file, start: after, end: after }, replacement: kind };
+    }
+    if (!INSERTED_WORDS.has(kind) || endOfLine) return undefined;
+    if (this.at("=") && kind !== "then") return { title: EDIT_TITLES.replace("=", kind), span: this.spanOf(this.pos), replacement: kind };
+    const at = this.t.offsets[this.pos]!;
+    return { title: EDIT_TITLES.insert(kind), span: { file: this.file, start: at, end: at }, replacement: `${kind} ` };
   }
 
   /**
@@ -278,18 +321,25 @@ export class Cursor {
   }
 }
 
-export interface ErrorExtra {
-  code?: string;
-  message?: string;
-  label?: string;
-  hint?: string;
-  notes?: string[];
-  related?: { span: Span; message: string }[];
+/** How a missing token is reported: the words come from the catalogue's E-SYN-EXPECTED. */
+export interface Expect {
+  /** The construct being read, whose usual form the hint shows. */
+  guide?: SyntaxGuide;
+  /** A name already read that the guide's example uses. */
+  name?: string;
+  /** The bracket or block this token would close, and what opened it. */
+  opened?: { at: Tok; by: Opener };
   /** The token must be on the same line. */
   sameLine?: boolean;
   /** What was expected starts a line: name the token found, not the line break before it. */
   lineStart?: boolean;
 }
+
+/** Tokens an editor may insert at the end of a line when they are missing there. */
+const CLOSERS: ReadonlySet<TokenKind> = new Set<TokenKind>([")", "]", "}", ">"]);
+
+/** Words an editor may insert between two parts of a line (`let x be 1`, `if c then a else b`). */
+const INSERTED_WORDS: ReadonlySet<TokenKind> = new Set<TokenKind>(["be", "then", "to"]);
 
 /** Names and keywords both serve as labels, field names and member names (spec/grammar.md, section 4). */
 export function isLabelKind(kind: TokenKind): boolean {

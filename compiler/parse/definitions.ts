@@ -30,7 +30,8 @@ export function parseModule(p: Cursor): Module {
       try {
         items.push(parseItem(p));
         if (!p.at("eof") && !p.newlineAt(p.pos)) {
-          p.fail("a new line after this definition", { code: "E-SYN-STATEMENT" });
+          const { span, found } = p.missing();
+          p.failWith("E-SYN-STATEMENT", span, { after: "definition", found });
         }
       } catch (e) {
         if (!(e instanceof SyntaxFailure)) throw e;
@@ -65,13 +66,7 @@ export function parseItem(p: Cursor): Item {
     case "test":
       return parseTest(p);
     case "end":
-      return p.fail("a definition", {
-        code: "E-SYN-UNEXPECTED-END",
-        message: "This `end` has nothing to close",
-        label: "no open block here",
-        hint: "Check the `end`s above: one of them may be one too many, or close a block too early.",
-        lineStart: true,
-      });
+      return p.failWith("E-SYN-UNEXPECTED-END", p.missing(true).span, { word: "end", where: "top-level" });
     case "public": {
       p.advance();
       if (p.at("type")) return parseTypeDef(p, token, true);
@@ -79,17 +74,13 @@ export function parseItem(p: Cursor): Item {
       return p.fail("`function` or `type` after `public`");
     }
   }
-  return p.fail("a definition: `use`, `type`, `function` or `test`", {
-    code: "E-SYN-TOP-LEVEL",
-    lineStart: true,
-    label: "statements belong inside a function or a test",
-    hint: "A program starts in `function main()`. For example:\n\nfunction main()\n  needs console\n  console.print(\"hello\")\nend",
-  });
+  const { span, found } = p.missing(true);
+  return p.failWith("E-SYN-TOP-LEVEL", span, { found });
 }
 
 function parseUse(p: Cursor): Use {
   const start = p.advance();
-  const example = { hint: "For example: `use weather`, `use lib.weather`, `use lib.weather as w`." };
+  const example = { guide: "use" } as const;
   const path: Ident[] = [p.expectName("a module name", { ...example, sameLine: true })];
   while (p.atOnLine(".")) {
     p.advance();
@@ -112,7 +103,7 @@ function parseTypeParams(p: Cursor): Ident[] {
     if (p.kindAt(token) !== "upper") p.fail("a type parameter such as `T`");
     params.push(p.ident(p.advance()));
   } while (p.eat(","));
-  p.expect(">", "`,` or `>` after the type parameters", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+  p.expect(">", "`,` or `>` after the type parameters", { opened: { at: open, by: "bracket" } });
   return params;
 }
 
@@ -120,14 +111,14 @@ function parseTypeDef(p: Cursor, start: Tok, isPublic: boolean): TypeDef {
   const typeToken = p.advance(); // type
   const nameToken = p.pos;
   if (p.kindAt(nameToken) !== "upper" || p.atLineBreak) {
-    p.fail("a type name starting with a capital letter", { hint: "For example: `type Forecast is record`." });
+    p.fail("a type name starting with a capital letter", { guide: "type-name" });
   }
   const name = p.ident(p.advance());
   const typeParams = parseTypeParams(p);
-  p.expect("is", "`is` after the type's name", { hint: `For example: \`type ${name.name} is record\` or \`type ${name.name} is variant\`.` });
+  p.expect("is", "`is` after the type's name", { guide: "type-is", name: name.name });
   const kind = p.pos;
   if (p.kindAt(kind) !== "record" && p.kindAt(kind) !== "variant") {
-    p.fail("`record` or `variant`", { hint: `For example: \`type ${name.name} is record\` and one \`field: Type\` a line, then \`end\`.` });
+    p.fail("`record` or `variant`", { guide: "type-kind", name: name.name });
   }
   p.advance();
   return p.withLineBreaks(true, () => {
@@ -138,10 +129,7 @@ function parseTypeDef(p: Cursor, start: Tok, isPublic: boolean): TypeDef {
     const cases: CaseDecl[] = [];
     while (!p.at("end")) {
       if (p.at("eof")) {
-        p.report("E-SYN-UNCLOSED", p.spanOf(typeToken), `This \`type\` is never closed`, {
-          label: "this type needs an `end`",
-          hint: "Add `end` after the last field or case.",
-        });
+        p.problem("E-SYN-UNCLOSED", p.spanOf(typeToken), { opener: "type" }, { edits: [p.endAtEndOfFile()] });
         throw new ParseAbort();
       }
       const lineStart = p.pos;
@@ -176,7 +164,7 @@ function parseTypeDef(p: Cursor, start: Tok, isPublic: boolean): TypeDef {
 function parseFieldDecl(p: Cursor): FieldDecl {
   const start = p.pos;
   if (!p.atLabel()) {
-    p.fail("a field: a name, `:` and a type", { hint: "For example: `temperature: Float`.", lineStart: true });
+    p.fail("a field: a name, `:` and a type", { guide: "field", lineStart: true });
   }
   const name = p.ident(p.advance());
   p.advance(); // :
@@ -185,7 +173,7 @@ function parseFieldDecl(p: Cursor): FieldDecl {
   if (p.atOnLine("from")) {
     p.advance();
     const json = p.pos;
-    if (p.kindAt(json) !== "name" || p.textAt(json) !== "json") p.fail("`json` after `from`", { hint: 'For example: `wind_speed: Int from json "windspeed"`.' });
+    if (p.kindAt(json) !== "name" || p.textAt(json) !== "json") p.fail("`json` after `from`", { guide: "json-key" });
     p.advance();
     jsonKey = parseTextValue(p, "the JSON key");
   }
@@ -197,7 +185,7 @@ function parseCaseDecl(p: Cursor): CaseDecl {
   const start = p.pos;
   if (p.kindAt(start) !== "upper") {
     p.fail("a case: a capitalised name, with fields in parentheses if it has any", {
-      hint: "For example: `Circle(radius: Float)` or `Empty`.",
+      guide: "case",
       lineStart: true,
     });
   }
@@ -210,7 +198,7 @@ function parseCaseDecl(p: Cursor): CaseDecl {
         fields.push(parseFieldDecl(p));
         if (!p.eat(",")) break;
       }
-      p.expect(")", "`,` or `)` after a field", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(")", "`,` or `)` after a field", { opened: { at: open, by: "bracket" } });
     });
   }
   return { kind: "CaseDecl", name, fields, span: p.spanFrom(start) };
@@ -221,7 +209,7 @@ function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef
   // A keyword may name a function (the library's `process.run`, `list.sort`): it can
   // only be called through its module or as a method. The checker refuses it in a program.
   const name = p.atLabel(p.pos) || !isLabelKind(p.kind) || p.atLineBreak
-    ? p.expectName("the function's name", { sameLine: true, hint: "For example: `function fetch(city: Text) returns Forecast`." })
+    ? p.expectName("the function's name", { sameLine: true, guide: "function-name" })
     : p.ident(p.advance());
   const typeParams = parseTypeParams(p);
   return p.withLineBreaks(true, () => {
@@ -250,12 +238,12 @@ function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef
 function parseTest(p: Cursor): TestDef {
   const start = p.advance(); // test
   return p.withLineBreaks(true, () => {
-    const name = parseTextValue(p, "the test's name", { hint: 'For example: `test "the forecast for Berlin is read"`.' });
+    const name = parseTextValue(p, "the test's name", { guide: "test-name" });
     const needs = p.atOnLine("needs") ? parseNeedsClause(p, "definition") : undefined;
     let replays: TextLiteralValue | undefined;
     if (p.atOnLine("replays")) {
       p.advance();
-      replays = parseTextValue(p, "the recording's path", { hint: 'For example: `replays "fixtures/weather/berlin.json"`.' });
+      replays = parseTextValue(p, "the recording's path", { guide: "recording" });
     }
     expectNewLine(p, "the test's name");
     const body = parseBlock(p, ["end"], start);

@@ -92,7 +92,7 @@ function parseOtherwiseHandler(p: Cursor, start: Tok): OtherwiseHandler {
     return p.withLineBreaks(true, () => {
       const arms = parseArms(p, "otherwise");
       p.expect("end", "`end` to close the arms of this `otherwise`", {
-        related: [{ span: p.spanOf(start), message: "the arms belong to this `otherwise`" }],
+        opened: { at: start, by: "otherwise" },
       });
       return { kind: "OtherwiseArms", arms, span: p.spanFrom(start) };
     });
@@ -115,7 +115,7 @@ function parseOtherwiseHandler(p: Cursor, start: Tok): OtherwiseHandler {
   }
   if (p.at("eof") || p.at("end")) {
     p.fail("a value, `fail` or `when` arms after `otherwise`", {
-      hint: "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` arms and `end`.",
+      guide: "otherwise",
     });
   }
   const value = parseExpression(p);
@@ -134,11 +134,7 @@ export function parseBinary(p: Cursor, min: number): Expr {
       if (level === undefined || level < min) break;
       if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(p.kindAt(token))) break;
       if (lastLevel === level && NON_ASSOCIATIVE.has(level)) {
-        p.report("E-SYN-CHAIN", p.spanOf(token), `\`${p.textAt(token)}\` cannot follow another ${level === 4 ? "comparison" : "range"} directly`, {
-          label: "a second operator of the same kind",
-          hint: level === 4 ? "Comparisons do not chain: write `a < b and b < c`." : "Put the range in parentheses: `(1 to 3)`.",
-        });
-        throw new SyntaxFailure();
+        p.failWith("E-SYN-CHAIN", p.spanOf(token), { operator: p.textAt(token), kind: level === 4 ? "comparison" : "range" });
       }
       p.advance();
       let op = p.kindAt(token) as BinaryOperator;
@@ -179,10 +175,7 @@ function parsePrefix(p: Cursor, min: number): Expr {
 
 /** A query where an operand was expected: reported, then read anyway so that parsing goes on. */
 function queryOperand(p: Cursor): Expr {
-  p.report("E-SYN-QUERY-OPERAND", p.spanOf(p.pos), "A query used as an operand must be in parentheses", {
-    label: "this query is an operand",
-    hint: "Write `(from x in items select x) + more`, or give the query a name with `let`.",
-  });
+  p.problem("E-SYN-QUERY-OPERAND", p.spanOf(p.pos), {});
   return parseQuery(p);
 }
 
@@ -197,7 +190,7 @@ function parsePostfix(p: Cursor): Expr {
         p.advance();
         const nameToken = p.pos;
         if (!isLabelKind(p.kindAt(nameToken)) && p.kindAt(nameToken) !== "upper") {
-          p.fail("a field or function name after `.`", { hint: "For example `forecast.temperature` or `name.upper()`." });
+          p.fail("a field or function name after `.`", { guide: "member" });
         }
         p.advance();
         p.enter();
@@ -210,7 +203,7 @@ function parsePostfix(p: Cursor): Expr {
         p.advance();
         p.enter();
         const index = p.withLineBreaks(false, () => parseExpression(p));
-        p.expect("]", "`]` to close the index", { related: [{ span: p.spanOf(token), message: "opened here" }] });
+        p.expect("]", "`]` to close the index", { opened: { at: token, by: "bracket" } });
         expr = { kind: "Index", object: expr, index, span: p.spanFrom(expr.span) };
       } else if (p.kindAt(token) === "with" && p.peekKind() !== "(") {
         p.advance();
@@ -233,7 +226,7 @@ function parseUpdates(p: Cursor): FieldUpdate[] {
   const updates: FieldUpdate[] = [];
   do {
     if (!p.atLabel()) {
-      p.fail("a field and its new value after `with`", { hint: "For example: `point with x: 3, y: 4`." });
+      p.fail("a field and its new value after `with`", { guide: "with" });
     }
     const nameToken = p.advance();
     p.advance(); // :
@@ -265,17 +258,14 @@ function parseArguments(p: Cursor): Argument[] {
       } else {
         const value = parseExpression(p);
         if (named) {
-          p.report("E-SYN-ARGUMENT-ORDER", value.span, "A positional argument cannot follow a named one", {
-            label: "positional, after a named argument",
-            hint: "Give positional arguments first, then named ones: `fetch(\"Berlin\", retries: 3)`.",
-          });
+          p.problem("E-SYN-ARGUMENT-ORDER", value.span, {});
         }
         args.push({ kind: "Argument", value, span: p.spanFrom(start) });
       }
       if (!p.eat(",")) break;
     }
     p.expect(")", "`,` or `)` in this argument list", {
-      related: [{ span: p.spanOf(open), message: "the argument list opens here" }],
+      opened: { at: open, by: "arguments" },
     });
     return args;
   });
@@ -323,7 +313,7 @@ function parsePrimary(p: Cursor): Expr {
       return queryOperand(p);
   }
   if (p.at("end") || p.at("eof") || p.atLineBreak) {
-    return p.fail("an expression", { hint: "Something is missing before the end of the line." });
+    return p.fail("an expression", { guide: "missing-expression" });
   }
   return p.fail("an expression");
 }
@@ -339,10 +329,7 @@ export function parseText(p: Cursor): TextLiteral {
     } else if (p.kindAt(token) === "interp_start") {
       p.advance();
       if (p.at("interp_end")) {
-        p.report("E-SYN-INTERPOLATION", p.spanFrom(token), "This interpolation is empty", {
-          label: "an expression goes between the braces",
-          hint: "Write `\\{` and `\\}` for braces in a text: \"\\{}\".",
-        });
+        p.problem("E-SYN-INTERPOLATION", p.spanFrom(token), { problem: "empty" });
         p.advance();
         continue;
       }
@@ -350,8 +337,8 @@ export function parseText(p: Cursor): TextLiteral {
       parts.push(expr);
       if (!p.at("interp_end")) {
         p.fail("`}` to end the interpolation", {
-          related: [{ span: p.spanOf(token), message: "the interpolation opens here" }],
-          hint: "An interpolation holds one expression: \"{user.name}\".",
+          opened: { at: token, by: "interpolation" },
+          guide: "interpolation",
         });
       }
       p.advance();
@@ -371,7 +358,7 @@ function parseParenthesised(p: Cursor): Expr {
   return p.withLineBreaks(false, () => {
     if (p.at(")")) {
       p.fail("an expression between the parentheses", {
-        hint: "Renyi has no empty tuple; the value that means nothing is `nothing`.",
+        guide: "empty-parentheses",
       });
     }
     const first = parseExpression(p);
@@ -379,13 +366,13 @@ function parseParenthesised(p: Cursor): Expr {
       const second = parseExpression(p);
       if (p.at(",")) {
         p.fail("`)`: a pair holds exactly two values", {
-          hint: "For more values, declare a record: `type Triple is record ... end`.",
+          guide: "pair-size",
         });
       }
-      p.expect(")", "`)` to close the pair", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(")", "`)` to close the pair", { opened: { at: open, by: "bracket" } });
       return { kind: "PairLiteral", first, second, span: p.spanFrom(open) };
     }
-    p.expect(")", "`)`", { related: [{ span: p.spanOf(open), message: "the parenthesis opens here" }] });
+    p.expect(")", "`)`", { opened: { at: open, by: "parenthesis" } });
     return first;
   });
 }
@@ -401,7 +388,7 @@ function parseLambda(p: Cursor): Lambda {
       params.push({ kind: "LambdaParam", name, ...(type ? { type } : {}), span: p.spanFrom(start) });
       if (!p.eat(",")) break;
     }
-    p.expect(")", "`,` or `)` after a parameter", { related: [{ span: p.spanOf(open), message: "the parameters open here" }] });
+    p.expect(")", "`,` or `)` after a parameter", { opened: { at: open, by: "parameters" } });
     return params;
   });
   p.expect("=>", "`=>`");
@@ -417,7 +404,7 @@ function parseList(p: Cursor): ListLiteral {
       items.push(parseExpression(p));
       if (!p.eat(",")) break;
     }
-    p.expect("]", "`,` or `]` in this list", { related: [{ span: p.spanOf(open), message: "the list opens here" }] });
+    p.expect("]", "`,` or `]` in this list", { opened: { at: open, by: "list" } });
     return { kind: "ListLiteral", items, span: p.spanFrom(open) };
   });
 }
@@ -428,12 +415,12 @@ function parseMap(p: Cursor): MapLiteral {
     const entries: MapEntry[] = [];
     while (!p.at("}")) {
       const key = parseExpression(p);
-      p.expect(":", "`:` between a key and its value", { hint: 'A map is written `{"a": 1, "b": 2}`.' });
+      p.expect(":", "`:` between a key and its value", { guide: "map" });
       const value = parseExpression(p);
       entries.push({ kind: "MapEntry", key, value, span: { file: p.file, start: key.span.start, end: value.span.end } });
       if (!p.eat(",")) break;
     }
-    p.expect("}", "`,` or `}` in this map", { related: [{ span: p.spanOf(open), message: "the map opens here" }] });
+    p.expect("}", "`,` or `}` in this map", { opened: { at: open, by: "map" } });
     return { kind: "MapLiteral", entries, span: p.spanFrom(open) };
   });
 }
@@ -442,11 +429,11 @@ function parseIfExpr(p: Cursor): Expr {
   const start = p.advance();
   const condition = parseExpression(p);
   p.expect("then", "`then` after the condition", {
-    hint: "As a value, `if` is written on one line: `if n > 0 then \"positive\" else \"not positive\"`.",
+    guide: "if-value",
   });
   const then = parseExpression(p);
   p.expect("else", "`else`: an `if` that gives a value needs both branches", {
-    hint: "For example: `if n > 0 then n else 0`.",
+    guide: "if-value-else",
   });
   const otherwise = parseExpression(p);
   return { kind: "IfExpr", condition, then, else: otherwise, span: p.spanFrom(start) };
@@ -458,7 +445,7 @@ export function parseMatch(p: Cursor): Match {
     const subject = parseExpression(p);
     const arms = parseArms(p, "match");
     p.expect("end", "`when` or `end` in this `match`", {
-      related: [{ span: p.spanOf(start), message: "the `match` starts here" }],
+      opened: { at: start, by: "match" },
     });
     return { kind: "Match", subject, arms, span: p.spanFrom(start) };
   });
@@ -472,7 +459,7 @@ function parseFunctionExpr(p: Cursor): FunctionExpr {
     if (!p.atLineBreak) p.fail("a new line after the function's signature");
     const { needs } = parseHeaderLines(p);
     const body = parseBlock(p, ["end"], start);
-    p.expect("end", "`end` to close this function", { related: [{ span: p.spanOf(start), message: "the function starts here" }] });
+    p.expect("end", "`end` to close this function", { opened: { at: start, by: "function" } });
     return {
       kind: "FunctionExpr",
       params,
@@ -496,7 +483,7 @@ export function parseQuery(p: Cursor): Query {
     if (clauses.length === 0 && p.kindAt(token) !== "from") p.fail("`from` to start the query");
     if (!CLAUSE_WORDS.has(p.kindAt(token))) {
       p.fail("another clause or `select` to end the query", {
-        hint: "A query ends with `select`: `from x in items where x > 0 select x`.",
+        guide: "query-end",
       });
     }
     if (p.kindAt(token) === "select") break;
@@ -505,7 +492,7 @@ export function parseQuery(p: Cursor): Query {
     switch (p.kindAt(token)) {
       case "from": {
         const pattern = parsePattern(p);
-        p.expect("in", "`in` after the name in `from`", { hint: "For example: `from person in people`." });
+        p.expect("in", "`in` after the name in `from`", { guide: "query-in" });
         const source = parseClauseExpr(p);
         clauses.push({ kind: "FromClause", pattern, source, span: p.spanFrom(token) });
         break;
@@ -521,7 +508,7 @@ export function parseQuery(p: Cursor): Query {
         break;
       }
       case "sort": {
-        p.expect("by", "`by` after `sort`", { hint: "For example: `sort by person.age descending`." });
+        p.expect("by", "`by` after `sort`", { guide: "query-sort" });
         const keys: SortKey[] = [];
         do {
           const keyStart = p.pos;
@@ -533,9 +520,9 @@ export function parseQuery(p: Cursor): Query {
         break;
       }
       case "group": {
-        p.expect("by", "`by` after `group`", { hint: "For example: `group by order.customer into orders`." });
+        p.expect("by", "`by` after `group`", { guide: "query-group" });
         const key = parseClauseExpr(p);
-        p.expect("into", "`into` and a name for each group", { hint: "For example: `group by order.customer into orders`." });
+        p.expect("into", "`into` and a name for each group", { guide: "query-group" });
         const into = p.expectName("a name for each group");
         clauses.push({ kind: "GroupClause", key, into, span: p.spanFrom(token) });
         break;
@@ -566,7 +553,7 @@ function parseClauseExpr(p: Cursor): Expr {
 /** `concurrently [at most N at a time]` */
 function parseConcurrently(p: Cursor, start: Tok): Concurrently {
   if (!p.at("at")) return { kind: "Concurrently", span: p.spanFrom(start) };
-  const example = { hint: "For example: `concurrently at most 4 at a time select fetch(url) otherwise fail`." };
+  const example = { guide: "concurrently" } as const;
   p.advance();
   p.expect("most", "`most` after `at`", example);
   const countToken = p.expect("int", "a whole number of tasks", example);

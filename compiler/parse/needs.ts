@@ -34,12 +34,7 @@ function parseGrantItem(p: Cursor): GrantItem {
   if (p.atOnLine("at")) budget = parseBudget(p);
   if (p.atOnLine("only")) guard = parseGuard(p);
   if (p.atOnLine("at") && guard !== undefined) {
-    p.fail("the end of this grant item", {
-      code: "E-SYN-BUDGET",
-      message: "A budget comes before `only to`",
-      label: "move this budget before `only to`",
-      hint: 'For example: `network.http("api.example.com") at most 5 per second only to console`.',
-    });
+    p.failWith("E-SYN-BUDGET", p.missing().span, { problem: "after-guard" });
   }
   return {
     kind: "GrantItem",
@@ -53,7 +48,7 @@ function parseGrantItem(p: Cursor): GrantItem {
 /** `console`, `network.http("api.example.com")`, `network.socket(8080)` */
 export function parseCapabilityRef(p: Cursor): CapabilityRef {
   const start = p.pos;
-  const example = { hint: 'Capabilities are written like `console`, `network.http("api.example.com")` or `filesystem.read("data")`.' };
+  const example = { guide: "capability" } as const;
   const path: Ident[] = [p.expectName("a capability", example)];
   while (p.at(".")) {
     p.advance();
@@ -72,10 +67,10 @@ export function parseCapabilityRef(p: Cursor): CapabilityRef {
         literal = parseTextValue(p, "a scope");
       } else {
         return p.fail("a text or a number as the capability's scope", {
-          hint: 'A scope is one literal: `network.http("api.example.com")`, `network.socket(8080)`.',
+          guide: "scope",
         });
       }
-      p.expect(")", "`)` after the scope: a capability has one scope", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(")", "`)` after the scope: a capability has one scope", { opened: { at: open, by: "bracket" } });
       return literal;
     });
   }
@@ -85,21 +80,19 @@ export function parseCapabilityRef(p: Cursor): CapabilityRef {
 /** `at most 60 per minute` */
 function parseBudget(p: Cursor): Budget {
   const start = p.advance(); // at
-  const example = { hint: "A budget is written `at most 60 per minute`; the units are second, minute, hour, day and run." };
+  const example = { guide: "budget" } as const;
   p.expect("most", "`most` after `at`", example);
   const countToken = p.pos;
   if (p.kindAt(countToken) !== "int") {
-    p.fail("a whole number: a budget's count is a number literal", {
-      code: "E-SYN-BUDGET",
-      notes: ["The count is written out so that a reviewer reads it in the signature."],
-      ...example,
-    });
+    const { span, found } = p.missing();
+    p.failWith("E-SYN-BUDGET", span, { problem: "count", found });
   }
   p.advance();
   p.expect("per", "`per` and a unit after the count", example);
   const unitToken = p.pos;
   if (!isBudgetUnit(p.textAt(unitToken)) || p.atLineBreak) {
-    p.fail("a unit: second, minute, hour, day or run", { code: "E-SYN-BUDGET", ...example });
+    const { span, found } = p.missing();
+    p.failWith("E-SYN-BUDGET", span, { problem: "unit", found });
   }
   p.advance();
   return {
@@ -117,7 +110,7 @@ function identOf(p: Cursor, token: Tok): Ident {
 /** `only to SINK or SINK` */
 function parseGuard(p: Cursor): Guard {
   const start = p.advance(); // only
-  p.expect("to", "`to` after `only`", { hint: 'A guard is written `only to network.http("api.example.com") or console`.' });
+  p.expect("to", "`to` after `only`", { guide: "guard" });
   const sinks: CapabilityRef[] = [];
   do sinks.push(parseCapabilityRef(p));
   while (p.atOnLine("or") && p.advance() >= 0);

@@ -1,14 +1,16 @@
 // Dotted paths whose last part must be capitalised: type names
 // (`weather.Forecast`) and case names in patterns (`Shape.Circle`).
 
+import { EDIT_TITLES } from "../../vocabulary/problems/syntax.js";
+import type { SuggestedEdit } from "../diagnostics.js";
 import { Cursor } from "./cursor.js";
 import type { Ident } from "./tree.js";
 
 /**
- * Reads `part { "." part }` from the current token, then reports `code` when the
- * last part is not capitalised; `problem` says what the path should have been.
+ * Reads `part { "." part }` from the current token, then calls `report` when
+ * the last part is not capitalised.
  */
-export function parseCapitalisedPath(p: Cursor, what: string, code: string, problem: (path: Ident[]) => { message: string; label: string; hint: string }): Ident[] {
+export function parseCapitalisedPath(p: Cursor, what: string, report: (last: Ident, path: Ident[]) => void): Ident[] {
   const path: Ident[] = [p.ident(p.advance())];
   while (p.at(".") && !p.atLineBreak) {
     p.advance();
@@ -18,8 +20,13 @@ export function parseCapitalisedPath(p: Cursor, what: string, code: string, prob
   }
   const last = path[path.length - 1]!;
   if (!/^[A-Z]/.test(last.name)) {
-    const { message, label, hint } = problem(path);
-    p.report(code, last.span, message, { label, hint });
+    report(last, path);
   }
   return path;
+}
+
+/** The edit that capitalises a name: `list` becomes `List`. */
+export function capitalised(name: Ident): SuggestedEdit {
+  const replacement = name.name.charAt(0).toUpperCase() + name.name.slice(1);
+  return { title: EDIT_TITLES.replace(name.name, replacement), span: name.span, replacement };
 }

@@ -38,9 +38,7 @@ function parsePatternInner(p: Cursor): Pattern {
     case "text_start": {
       const text = parseText(p);
       if (text.parts.some((part) => part.kind !== "TextChunk")) {
-        p.report("E-SYN-PATTERN", text.span, "A text in a pattern cannot hold an interpolation", {
-          hint: "Match the text exactly, or bind it to a name and compare it with `is`.",
-        });
+        p.problem("E-SYN-PATTERN", text.span, { problem: "interpolation" });
       }
       return { kind: "LiteralPattern", value: text, span: text.span };
     }
@@ -51,7 +49,7 @@ function parsePatternInner(p: Cursor): Pattern {
   }
   if (KEYWORD_SET.has(p.kindAt(token))) p.expectName("a name in a pattern");
   return p.fail("a pattern", {
-    hint: "Patterns are literals (`0`, `\"a\"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
+    guide: "pattern",
   });
 }
 
@@ -73,11 +71,9 @@ function parseNumberPattern(p: Cursor): Pattern {
 /** `None`, `Some(x)`, `Shape.Circle(r)`, `Shape.Circle(radius: r)`, `shapes.Shape.Empty` */
 function parseCasePattern(p: Cursor): Pattern {
   const start = p.pos;
-  const path = parseCapitalisedPath(p, "a type or case name", "E-SYN-PATTERN", (path) => ({
-    message: `\`${path.map((i) => i.name).join(".")}\` is not a case`,
-    label: "a case name starts with a capital letter",
-    hint: "Match a variant case such as `Shape.Circle(r)`, or bind the value to a plain name.",
-  }));
+  const path = parseCapitalisedPath(p, "a type or case name", (last, path) =>
+    p.problem("E-SYN-PATTERN", last.span, { problem: "not-a-case", path: path.map((i) => i.name).join(".") }),
+  );
   const args: PatternArg[] = [];
   if (p.at("(") && !p.atLineBreak) {
     const open = p.advance();
@@ -93,7 +89,7 @@ function parseCasePattern(p: Cursor): Pattern {
         args.push({ kind: "PatternArg", ...(label ? { label } : {}), pattern, span: p.spanFrom(argStart) });
         if (!p.eat(",")) break;
       }
-      p.expect(")", "`,` or `)` in this pattern", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(")", "`,` or `)` in this pattern", { opened: { at: open, by: "bracket" } });
     });
   }
   return { kind: "CasePattern", path, args, span: p.spanFrom(start) };
@@ -104,9 +100,9 @@ function parsePairPattern(p: Cursor): Pattern {
   return p.withLineBreaks(false, () => {
     const first = parsePattern(p);
     if (p.eat(")")) return first;
-    p.expect(",", "`,` between the two parts of a pair", { hint: "A pair pattern is written `(a, b)`." });
+    p.expect(",", "`,` between the two parts of a pair", { guide: "pair-pattern" });
     const second = parsePattern(p);
-    p.expect(")", "`)`: a pair holds exactly two values", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+    p.expect(")", "`)`: a pair holds exactly two values", { opened: { at: open, by: "bracket" } });
     return { kind: "PairPattern", first, second, span: p.spanFrom(open) };
   });
 }
@@ -120,7 +116,7 @@ function parseListPattern(p: Cursor): ListPattern {
       if (p.at("...")) {
         const dots = p.advance();
         const name = p.pos;
-        if (p.kindAt(name) !== "name") p.fail("a name or `_` after `...`", { hint: "For example: `[first, ...rest]`." });
+        if (p.kindAt(name) !== "name") p.fail("a name or `_` after `...`", { guide: "rest-pattern" });
         p.advance();
         rest = { kind: "RestPattern", ...(p.textAt(name) === "_" ? {} : { name: p.ident(name) }), span: p.spanFrom(dots) };
         if (!p.at("]")) p.fail("`]`: `...rest` comes last in a list pattern");
@@ -129,7 +125,7 @@ function parseListPattern(p: Cursor): ListPattern {
       items.push(parsePattern(p));
       if (!p.eat(",")) break;
     }
-    p.expect("]", "`,` or `]` in this list pattern", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+    p.expect("]", "`,` or `]` in this list pattern", { opened: { at: open, by: "bracket" } });
     return { kind: "ListPattern", items, ...(rest ? { rest } : {}), span: p.spanFrom(open) };
   });
 }

@@ -9,12 +9,12 @@ import { parseType } from "./types.js";
 
 /** `(name: Type, name: Type = default)` */
 export function parseParams(p: Cursor): Param[] {
-  const open = p.expect("(", "`(` and the parameters", { hint: "A function with no parameters is written `function name()`.", sameLine: true });
+  const open = p.expect("(", "`(` and the parameters", { guide: "parameters", sameLine: true });
   return p.withLineBreaks(false, () => {
     const params: Param[] = [];
     while (!p.at(")")) {
       const start = p.pos;
-      if (!p.atLabel()) p.fail("a parameter: a name, `:` and a type", { hint: "For example: `city: Text` or `retries: Int = 3`." });
+      if (!p.atLabel()) p.fail("a parameter: a name, `:` and a type", { guide: "parameter" });
       const name = p.ident(p.advance());
       p.advance(); // :
       const type = parseType(p);
@@ -22,7 +22,7 @@ export function parseParams(p: Cursor): Param[] {
       params.push({ kind: "Param", name, type, ...(value ? { default: value } : {}), span: p.spanFrom(start) });
       if (!p.eat(",")) break;
     }
-    p.expect(")", "`,` or `)` after a parameter", { related: [{ span: p.spanOf(open), message: "the parameters open here" }] });
+    p.expect(")", "`,` or `)` after a parameter", { opened: { at: open, by: "parameters" } });
     return params;
   });
 }
@@ -34,9 +34,7 @@ export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs 
   while (p.at("purpose") || p.at("needs")) {
     const token = p.pos;
     if ((p.kindAt(token) === "purpose" && purpose) || (p.kindAt(token) === "needs" && needs)) {
-      p.report("E-SYN-HEADER", p.spanOf(token), `This function already has a \`${p.kindAt(token)}\` line`, {
-        hint: p.kindAt(token) === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
-      });
+      p.problem("E-SYN-HEADER", p.spanOf(token), { line: p.kindAt(token) === "needs" ? "needs" : "purpose" });
     }
     const lineStart = p.pos;
     try {
@@ -53,15 +51,10 @@ export function parseHeaderLines(p: Cursor): { purpose?: Purpose; needs?: Needs 
 
 export function parsePurpose(p: Cursor): Purpose {
   const start = p.advance(); // purpose
-  p.expect(":", "`:` after `purpose`", { hint: "For example: `purpose: Fetch the forecast for a city.`" });
+  p.expect(":", "`:` after `purpose`", { guide: "purpose" });
   const prose = p.pos;
   if (p.kindAt(prose) !== "prose" || p.textAt(prose) === "") {
-    p.fail("a sentence after `purpose:`", {
-      code: "E-SYN-PURPOSE",
-      message: "This `purpose:` says nothing",
-      label: "a sentence goes here",
-      hint: "Say what the definition is for: `purpose: Fetch the forecast for a city.`",
-    });
+    p.failWith("E-SYN-PURPOSE", p.missing().span, {});
   }
   p.advance();
   return { kind: "Purpose", text: p.textAt(prose), span: p.spanFrom(start) };

@@ -24,11 +24,7 @@ export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener:
       const startOffset = p.offsetAt(p.pos);
       while (!p.atAny(terminators)) {
         if (p.at("eof")) {
-          p.report("E-SYN-UNCLOSED", p.spanOf(opener), `This \`${p.textAt(opener)}\` is never closed`, {
-            label: `this \`${p.textAt(opener)}\` needs an \`end\``,
-            notes: ["The file ended while this block was still open."],
-            hint: "Add `end` where the block finishes. Every `function`, `if`, `for`, `while`, `match`, `test` and `type` closes with `end`.",
-          });
+          p.problem("E-SYN-UNCLOSED", p.spanOf(opener), { opener: p.textAt(opener) }, { edits: [p.endAtEndOfFile()] });
           throw new ParseAbort();
         }
         const statement = parseStatementLine(p, terminators);
@@ -46,10 +42,7 @@ function parseStatementLine(p: Cursor, terminators: readonly TokenKind[]): State
     const statement = parseStatement(p);
     if (!p.atLineBreak && !p.atAny(terminators) && !p.at("eof")) {
       const token = p.pos;
-      p.report("E-SYN-STATEMENT", p.spanOf(token), `I expected the statement to end here, but found ${p.describeCurrent()}`, {
-        label: "the statement before this is complete",
-        hint: "Put each statement on its own line.",
-      });
+      p.problem("E-SYN-STATEMENT", p.spanOf(token), { after: "statement", found: p.describeCurrent() });
       p.synchronize(start);
     }
     return statement;
@@ -101,7 +94,7 @@ export function parseStatement(p: Cursor): Statement {
     }
     case "crash": {
       p.advance();
-      p.expect("with", "`with` and a message after `crash`", { hint: 'For example: `crash with "the list was empty"`.', sameLine: true });
+      p.expect("with", "`with` and a message after `crash`", { guide: "crash", sameLine: true });
       const message = parseExpression(p);
       return { kind: "Crash", message, span: p.spanFrom(token) };
     }
@@ -116,13 +109,7 @@ export function parseStatement(p: Cursor): Statement {
     case "end":
     case "else":
     case "when":
-      return p.fail("a statement", {
-        code: "E-SYN-UNEXPECTED-END",
-        lineStart: true,
-        message: `This \`${p.kindAt(token)}\` has nothing to close`,
-        label: `no open block here takes \`${p.kindAt(token)}\``,
-        hint: "Check the `end`s above: one of them may close a block too early.",
-      });
+      return p.failWith("E-SYN-UNEXPECTED-END", p.missing(true).span, { word: p.kindAt(token), where: "block" });
     case "function":
     case "type":
     case "test":
@@ -140,13 +127,7 @@ export function parseStatement(p: Cursor): Statement {
  */
 function nestedDefinition(p: Cursor): never {
   const token = p.pos;
-  p.report("E-SYN-NESTED-DEFINITION", p.spanOf(token), `A \`${p.kindAt(token)}\` definition cannot stand inside a block`, {
-    label: "definitions go at the top level of a file",
-    hint:
-      p.kindAt(token) === "function"
-        ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
-        : "Move it to the top level of the file. A block above may also be missing its `end`.",
-  });
+  p.problem("E-SYN-NESTED-DEFINITION", p.spanOf(token), { definition: p.kindAt(token) });
   parseItem(p);
   throw new SyntaxFailure();
 }
@@ -161,7 +142,7 @@ function parseLet(p: Cursor): Statement {
   const pattern = parsePattern(p);
   const type = p.eat(":") ? parseType(p) : undefined;
   p.expect("be", "`be` after the name", {
-    hint: "A binding is written `let name be value`, for example `let total be 0`.",
+    guide: "let",
     sameLine: true,
   });
   const value = parseExpression(p);
@@ -172,7 +153,7 @@ function parseVar(p: Cursor): Statement {
   const start = p.advance();
   const name = p.expectName("a name for the variable", { sameLine: true });
   const type = p.eat(":") ? parseType(p) : undefined;
-  p.expect("be", "`be` after the name", { hint: "For example: `var count be 0`.", sameLine: true });
+  p.expect("be", "`be` after the name", { guide: "var", sameLine: true });
   const value = parseExpression(p);
   return { kind: "Var", name, ...(type ? { type } : {}), value, span: p.spanFrom(start) };
 }
@@ -181,14 +162,9 @@ function parseSet(p: Cursor): Statement {
   const start = p.advance();
   const name = p.expectName("the name of a `var` to change", { sameLine: true });
   if (p.atOnLine(".") || p.atOnLine("[")) {
-    p.fail("`to`", {
-      code: "E-SYN-SET-TARGET",
-      message: "`set` changes a local `var`, not a field or an item",
-      label: "only a plain name may follow `set`",
-      hint: `Values do not change in place; build a new one: \`set ${name.name} to ${name.name} with field: value\`.`,
-    });
+    p.failWith("E-SYN-SET-TARGET", p.missing().span, { name: name.name });
   }
-  p.expect("to", "`to` after the name", { hint: `For example: \`set ${name.name} to ${name.name} + 1\`.`, sameLine: true });
+  p.expect("to", "`to` after the name", { guide: "set", name: name.name, sameLine: true });
   const value = parseExpression(p);
   return { kind: "Set", name, value, span: p.spanFrom(start) };
 }
@@ -214,6 +190,8 @@ function parseIf(p: Cursor): Statement {
   let branchStart: Tok = start;
   let branchCondition: Expr = condition;
   while (true) {
+    // `if c STATEMENT` on one line lacks only its `then`.
+    if (!p.atLineBreak && p.kindAt(p.pos - 1) !== "then") p.fail("a new line after the condition", { guide: "block" }, p.insertion("then"));
     expectLineBreak(p, "the condition");
     const body = parseBlock(p, ["else", "end"], start);
     branches.push({ kind: "IfBranch", condition: branchCondition, body, span: p.spanFrom(branchStart) });
@@ -227,13 +205,9 @@ function parseIf(p: Cursor): Statement {
     }
     expectLineBreak(p, "`else`");
     elseBody = parseBlock(p, ["end"], elseToken);
-    if (p.at("else")) {
-      p.fail("`end`", {
-        message: "This `if` already has its `else`",
-        label: "a second `else`",
-        hint: "Put `else if` branches before the final `else`.",
-      });
-    }
+    // A second `else` is not seen here: the block above stops only at `end`,
+    // and reads a stray `else` as E-SYN-UNEXPECTED-END.
+    if (p.at("else")) p.failWith("E-SYN-UNEXPECTED-END", p.spanOf(p.pos), { word: "else", where: "block" });
     break;
   }
   p.expect("end", "`end` to close the `if`");
@@ -250,17 +224,15 @@ function inlineBlock(p: Cursor): Block {
 
 function expectLineBreak(p: Cursor, after: string): void {
   if (!p.atLineBreak) {
-    p.fail(`a new line after ${after}`, {
-      hint: "A block starts on the next line and closes with `end`; on one line write `if c then STATEMENT`.",
-    });
+    p.fail(`a new line after ${after}`, { guide: "block" });
   }
 }
 
 function parseFor(p: Cursor): Statement {
   const start = p.advance();
-  p.expect("each", "`each` after `for`", { hint: "A loop is written `for each item in items ... end`." });
+  p.expect("each", "`each` after `for`", { guide: "for-each" });
   const pattern = parsePattern(p);
-  p.expect("in", "`in` after the loop's name", { hint: "For example: `for each (key, value) in prices`." });
+  p.expect("in", "`in` after the loop's name", { guide: "for-in" });
   const iterable = parseExpression(p);
   expectLineBreak(p, "the loop's header");
   const body = parseBlock(p, ["end"], start);
@@ -282,7 +254,7 @@ function parseCheck(p: Cursor): Statement {
   const expr = parseExpression(p);
   if (p.atOnLine("fails")) {
     p.advance();
-    p.expect("with", "`with` and a pattern after `fails`", { hint: "For example: `check parse(\"x\") fails with ParseError(_, _)`." });
+    p.expect("with", "`with` and a pattern after `fails`", { guide: "check-fails" });
     const pattern = parsePattern(p);
     return { kind: "CheckFails", expr, pattern, span: p.spanFrom(start) };
   }
@@ -291,7 +263,7 @@ function parseCheck(p: Cursor): Statement {
 
 function parseRunConcurrently(p: Cursor): Statement {
   const start = p.advance();
-  p.expect("concurrently", "`concurrently` after `run`", { hint: "Tasks are started with `run concurrently` and a block closed by `end`." });
+  p.expect("concurrently", "`concurrently` after `run`", { guide: "run-concurrently" });
   expectLineBreak(p, "`run concurrently`");
   const body = parseBlock(p, ["end"], start);
   p.expect("end", "`end` to close `run concurrently`");
@@ -309,7 +281,7 @@ export function parseArms(p: Cursor, owner: "match" | "otherwise"): MatchArm[] {
     try {
       if (!p.at("when")) {
         p.fail("`when` to start an arm", {
-          hint: owner === "match" ? "A match lists its cases: `when Shape.Circle(r) then r * r`." : "Handle each failure: `when HttpError.Timeout(_) then default`.",
+          guide: owner === "match" ? "match-arm" : "otherwise-arm",
           lineStart: true,
         });
       }

@@ -1,12 +1,12 @@
 // Texts the grammar takes as plain values, without interpolation.
 
-import type { Cursor } from "./cursor.js";
+import type { Cursor, Expect } from "./cursor.js";
 import type { TextLiteralValue } from "./tree.js";
 
 /** A text without interpolation: a test's name, a JSON key, a scope, a recording's path. */
-export function parseTextValue(p: Cursor, what: string, extra: { hint?: string } = {}): TextLiteralValue {
+export function parseTextValue(p: Cursor, what: string, how: Expect = {}): TextLiteralValue {
   const start = p.pos;
-  if (p.kindAt(start) !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, extra);
+  if (p.kindAt(start) !== "text_start" || p.atLineBreak) return p.fail(`a text: ${what}`, how);
   p.advance();
   let value = "";
   while (!p.at("text_end")) {
@@ -15,10 +15,7 @@ export function parseTextValue(p: Cursor, what: string, extra: { hint?: string }
       value += p.valueAt(token) as string;
       p.advance();
     } else if (p.kindAt(token) === "interp_start") {
-      p.report("E-SYN-INTERPOLATION", p.spanOf(token), `${capitalise(what)} cannot hold an interpolation`, {
-        label: "an interpolation",
-        hint: "Write the text out in full, or write `\\{` for a brace.",
-      });
+      p.problem("E-SYN-INTERPOLATION", p.spanOf(token), { problem: "not-allowed", what });
       // Skip the interpolation's tokens, texts nested in it included.
       let depth = 0;
       do {
@@ -32,8 +29,4 @@ export function parseTextValue(p: Cursor, what: string, extra: { hint?: string }
   }
   p.advance();
   return { kind: "TextLiteralValue", value, span: p.spanFrom(start) };
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

@@ -3,7 +3,7 @@
 
 import { Cursor } from "./cursor.js";
 import { parseNeedsClause } from "./needs.js";
-import { parseCapitalisedPath } from "./paths.js";
+import { capitalised, parseCapitalisedPath } from "./paths.js";
 import type { TypeExpr } from "./tree.js";
 
 export function parseType(p: Cursor): TypeExpr {
@@ -17,7 +17,7 @@ function parseTypeInner(p: Cursor): TypeExpr {
     return p.withLineBreaks(false, () => {
       const first = parseType(p);
       if (p.eat(")")) return first;
-      p.expect(",", "`,` or `)` in this type", { hint: "A pair type is written `(Text, Int)`." });
+      p.expect(",", "`,` or `)` in this type", { guide: "pair-type" });
       const second = parseType(p);
       p.expect(")", "`)`: a pair type holds exactly two types");
       return { kind: "PairType", first, second, span: p.spanFrom(start) };
@@ -26,13 +26,13 @@ function parseTypeInner(p: Cursor): TypeExpr {
   if (p.kindAt(start) === "function") {
     p.advance();
     const params: TypeExpr[] = [];
-    const open = p.expect("(", "`(` and the parameter types", { hint: "For example: `function(Int, Int) returns Int`." });
+    const open = p.expect("(", "`(` and the parameter types", { guide: "function-type" });
     p.withLineBreaks(false, () => {
       while (!p.at(")")) {
         params.push(parseType(p));
         if (!p.eat(",")) break;
       }
-      p.expect(")", "`,` or `)` in the parameter types", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(")", "`,` or `)` in the parameter types", { opened: { at: open, by: "bracket" } });
     });
     const { returns, fails } = parseSignatureTail(p);
     const needs = p.atOnLine("needs") ? parseNeedsClause(p, "type") : undefined;
@@ -46,20 +46,18 @@ function parseTypeInner(p: Cursor): TypeExpr {
     };
   }
   if (p.kindAt(start) !== "upper" && p.kindAt(start) !== "name") {
-    return p.fail("a type", { hint: "For example `Int`, `List<Text>`, `Map<Text, Int>`, `(Text, Int)` or `weather.Forecast`." });
+    return p.fail("a type", { guide: "type" });
   }
-  const path = parseCapitalisedPath(p, "a type name", "E-SYN-TYPE", (path) => ({
-    message: `\`${path[path.length - 1]!.name}\` is not a type name`,
-    label: "type names start with a capital letter",
-    hint: "For example `Int`, `Text`, `List<Int>`, or a type from a module: `weather.Forecast`.",
-  }));
+  const path = parseCapitalisedPath(p, "a type name", (last, path) =>
+    p.problem("E-SYN-TYPE", last.span, { name: last.name, path: path.map((i) => i.name).join(".") }, { edits: [capitalised(last)] }),
+  );
   const args: TypeExpr[] = [];
   if (p.at("<") && !p.atLineBreak) {
     const open = p.advance();
     p.withLineBreaks(false, () => {
       do args.push(parseType(p));
       while (p.eat(","));
-      p.expect(">", "`,` or `>` after the type arguments", { related: [{ span: p.spanOf(open), message: "opened here" }] });
+      p.expect(">", "`,` or `>` after the type arguments", { opened: { at: open, by: "bracket" } });
     });
   }
   return { kind: "NamedType", path, args, span: p.spanFrom(start) };
@@ -76,7 +74,7 @@ export function parseSignatureTail(p: Cursor): { returns?: TypeExpr; fails?: Typ
   if (p.atOnLine("or") && p.peekKind() === "fails") {
     p.advance();
     p.advance();
-    p.expect("with", "`with` after `or fails`", { hint: "For example: `returns Forecast or fails with AppError`." });
+    p.expect("with", "`with` after `or fails`", { guide: "fails-with" });
     fails = parseType(p);
   }
   return { ...(returns ? { returns } : {}), ...(fails ? { fails } : {}) };
