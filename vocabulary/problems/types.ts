@@ -141,6 +141,9 @@ type Mismatch =
   | { problem: "pattern"; pattern: string; found: string }
   | { problem: "concurrency limit" };
 
+/** What a construct does with its collection. */
+const ITERATES: Readonly<Record<"for each" | "from", string>> = { "for each": "goes through", from: "reads" };
+
 function renderMismatch(f: Mismatch): Rendered {
   switch (f.problem) {
     case "expected": {
@@ -164,7 +167,7 @@ function renderMismatch(f: Mismatch): Rendered {
       return { message: `\`with\` copies a record, and this is ${article(f.found)}`, label: "not a record" };
     case "iterate":
       return {
-        message: `\`${f.construct}\` ${f.construct === "from" ? "reads" : "goes through"} a list, a set or a map, and this is ${article(f.found)}`,
+        message: `\`${f.construct}\` ${ITERATES[f.construct]} a list, a set or a map, and this is ${article(f.found)}`,
         label: "not a collection",
       };
     case "pattern":
