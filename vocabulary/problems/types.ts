@@ -142,7 +142,8 @@ type Mismatch =
   | { problem: "concurrency limit" };
 
 /** What a construct does with its collection. */
-const ITERATES: Readonly<Record<"for each" | "from", string>> = { "for each": "goes through", from: "reads" };
+type Iterating = "for each" | "from";
+const ITERATES: Readonly<Record<Iterating, string>> = { "for each": "goes through", from: "reads" };
 
 function renderMismatch(f: Mismatch): Rendered {
   switch (f.problem) {
