@@ -2,9 +2,10 @@
 // to_json and from_json exist for every data type, and for no type that holds a
 // function. compare also leaves out Map, Set and Json, which have no natural order.
 
+import type { Ability } from "../../vocabulary/problems/types.js";
 import { resolve, substitute, type Param, type Type, type TypeDecl } from "./types.js";
 
-export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
+export type { Ability } from "../../vocabulary/problems/types.js";
 
 const UNORDERED = new Set(["Map", "Set", "Json"]);
 
@@ -51,22 +52,3 @@ function lacks(type: Type, ability: Ability, onParam: ((param: Param) => void) |
       return undefined;
   }
 }
-
-/** How the label under a span says a type lacks the ability. */
-export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
-  equality: "has no equality",
-  compare: "has no order",
-  hash: "has no hash",
-  to_text: "has no text form",
-  to_json: "has no JSON form",
-  from_json: "cannot be read from JSON",
-};
-
-export const ABILITY_USE: Readonly<Record<Ability, string>> = {
-  equality: "compared with `is`",
-  compare: "ordered (with `<`, `sort by`, `min` or `max`)",
-  hash: "used as a map key, a set item, a group key or with `distinct`",
-  to_text: "written as text",
-  to_json: "encoded as JSON",
-  from_json: "decoded from JSON",
-};

@@ -11,18 +11,21 @@
 // they are read, so that an inference variable solved later in the body (a
 // lambda's parameter, an empty `{}`) is judged by what it turned out to be.
 
-import type { Diagnostic } from "../diagnostics.js";
-import { error } from "../diagnostics.js";
+import { diagnose, type Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
-import { ABILITY_LACK, ABILITY_USE, lacksAbility, type Ability } from "./abilities.js";
-import { article, type AbilityUse, type Context, type Instantiation } from "./context.js";
+import { lacksAbility, type Ability } from "./abilities.js";
+import type { AbilityUse, Context, Instantiation } from "./context.js";
 import type { FunctionSig } from "./scope.js";
 import { typeToText, zonk, type Param, type Type } from "./types.js";
 
-/** Where a bound comes from, shown with the refusal. */
+/**
+ * Where a bound comes from, shown with the refusal: the use of the ability in
+ * the body, or (`via`) the call of another generic function whose parameter
+ * the type parameter goes to.
+ */
 interface Reason {
   readonly span: Span;
-  readonly text: string;
+  readonly via?: { readonly callee: string; readonly parameter: string };
 }
 
 /** For one generic function: each type parameter's required abilities (by parameter id), each with its reason. */
@@ -42,7 +45,7 @@ export class Bounds {
   settle(ctx: Context, owner: FunctionSig | undefined): void {
     for (const use of ctx.abilityUses) {
       const bad = lacksAbility(use.type, use.ability, (param) => {
-        if (owner !== undefined) this.add(owner, param, use.ability, { span: use.span, text: `\`${param.name}\` is ${ABILITY_USE[use.ability]} here` });
+        if (owner !== undefined) this.add(owner, param, use.ability, { span: use.span });
       });
       if (bad !== undefined) ctx.diagnostics.push(abilityError(use, bad));
     }
@@ -59,8 +62,7 @@ export class Bounds {
         if (caller === undefined || caller.typeParams.length === 0) continue;
         this.forEachBound(call, (ability, typeArg, param) => {
           lacksAbility(typeArg, ability, (reached) => {
-            const text = `\`${reached.name}\` goes to \`${call.calleeName}\` here, whose \`${param.name}\` is ${ABILITY_USE[ability]}`;
-            if (this.add(caller, reached, ability, { span: call.span, text })) changed = true;
+            if (this.add(caller, reached, ability, { span: call.span, via: { callee: call.calleeName, parameter: param.name } })) changed = true;
           });
         });
       }
@@ -104,39 +106,26 @@ export class Bounds {
   }
 }
 
-const FUNCTION_NOTE = "Functions have no equality, order, hash, text or JSON form.";
-const UNORDERED_NOTE = "Maps, sets and Json have no order.";
-
 /** A use of an ability on a type that lacks it (`f is f` for a function `f`). */
 function abilityError(use: AbilityUse, bad: Type): Diagnostic {
-  const text = typeToText(use.type);
-  const inner = typeToText(bad) === text ? "" : `, because it holds ${article(typeToText(bad))}`;
-  return error("E-TYPE-ABILITY", use.span, `${article(text)} cannot be ${ABILITY_USE[use.ability]}${inner}`, {
-    label: `${text} ${ABILITY_LACK[use.ability]}`,
-    notes: [bad.kind === "Function" ? FUNCTION_NOTE : UNORDERED_NOTE],
-  });
+  return diagnose("E-TYPE-ABILITY", use.span, { type: typeToText(use.type), ability: use.ability, lacking: typeToText(bad), because: bad.kind === "Function" ? "function" : "unordered" });
 }
 
 /** A call that fills a bounded type parameter with a type that lacks the ability. */
 function instantiationError(call: Instantiation, param: Param, typeArg: Type, bad: Type, ability: Ability, reason: Reason): Diagnostic {
-  const text = typeToText(typeArg);
-  const inner = typeToText(bad) === text ? "" : `, which holds ${article(typeToText(bad))}`;
-  return error(
+  return diagnose(
     "E-TYPE-GENERIC-ABILITY",
     call.span,
-    `\`${call.calleeName}\` needs its \`${param.name}\` to be ${ABILITY_USE[ability]}, and here \`${param.name}\` is ${article(text)}${inner}`,
     {
-      label: `${typeToText(bad)} ${ABILITY_LACK[ability]}`,
-      related: [{ span: reason.span, message: reason.text }],
-      notes: [
-        "A type parameter must have every ability its function's body uses on it, there or through the generic functions it calls.",
-        bad.kind === "Function" ? FUNCTION_NOTE : UNORDERED_NOTE,
-      ],
-      hint:
-        bad.kind === "Function"
-          ? "Pass data rather than a function: call the function first and pass its result, or a record of the values it needs."
-          : "Pass a type with an order, such as a list of pairs sorted by their first item, or a record of ordered fields.",
+      callee: call.calleeName,
+      parameter: param.name,
+      ability,
+      type: typeToText(typeArg),
+      lacking: typeToText(bad),
+      because: bad.kind === "Function" ? "function" : "unordered",
+      ...(reason.via === undefined ? {} : { via: reason.via }),
     },
+    { related: [reason.span] },
   );
 }
 

@@ -10,11 +10,15 @@ import type { Ability } from "./abilities.js";
 import { requireAbility } from "./bounds.js";
 import { coveredBy } from "../../vocabulary/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
-import { article, type Context } from "./context.js";
+import { article, type Context, type Frame } from "./context.js";
+import type { Places } from "../diagnostics.js";
+import { ownerText } from "../../vocabulary/problems/grants.js";
+import type { SlotFact } from "../../vocabulary/problems/types.js";
+import { canPassOn } from "./failures.js";
 import { resolveType } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { ABILITY_FUNCTIONS, COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
-import { didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
+import { closest, didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownModuleFunction } from "./suggest.js";
 import {
   declared,
@@ -129,9 +133,8 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
   }
   if (decl !== undefined && decl.shape === "record") return { kind: "record", decl };
   if (decl !== undefined) {
-    ctx.error("E-TYPE-NOT-CALLABLE", span, `\`${name}\` is a variant: build one of its cases`, {
-      hint: `For example \`${name}.${decl.cases[0]?.name ?? "Case"}(...)\`.`,
-    });
+    const firstCase = decl.cases[0]?.name;
+    ctx.problem("E-TYPE-NOT-CALLABLE", span, { problem: "variant", name, ...(firstCase === undefined ? {} : { firstCase }) });
     return { kind: "invalid" };
   }
   const variantWithCase = [...ctx.module.types.values()].find((d) => d.shape === "variant" && d.cases.some((c) => c.name === name));
@@ -200,7 +203,7 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
   const given: boolean[] = slots.map(() => false);
   let position = 0;
   if (receiver !== undefined) {
-    ctx.expectType(receiver.type, slots[0]!.type, receiver.span, `The value before \`.${calleeName.split(".").pop()}\``);
+    ctx.expectType(receiver.type, slots[0]!.type, receiver.span, { of: "receiver", method: calleeName.split(".").pop()! });
     args[0] = receiver;
     given[0] = true;
     position = 1;
@@ -210,26 +213,26 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
     if (arg.label === undefined) {
       index = position++;
       if (index >= slots.length) {
-        ctx.error("E-TYPE-ARGUMENTS", arg.span, `\`${calleeName}\` takes ${slots.length - (receiver ? 1 : 0)} argument${slots.length - (receiver ? 1 : 0) === 1 ? "" : "s"}, but more are given`, {
-          label: "one too many",
-          notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
-        });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.span, { problem: "too many", callee: calleeName, slots: slotFacts(slots.slice(receiver ? 1 : 0)) });
         checkArgumentValue(ctx, arg.value, undefined);
         continue;
       }
     } else {
       index = slots.findIndex((s) => s.name === arg.label!.name);
       if (index < 0) {
-        ctx.error("E-TYPE-ARGUMENTS", arg.label.span, `\`${calleeName}\` has no parameter named \`${arg.label.name}\``, {
-          label: "unknown label",
-          notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
-          ...didYouMean(arg.label.name, slots.map((s) => s.name)),
+        const suggestion = closest(arg.label.name, slots.map((s) => s.name));
+        ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, {
+          problem: "unknown label",
+          callee: calleeName,
+          label: arg.label.name,
+          slots: slotFacts(slots.slice(receiver ? 1 : 0)),
+          ...(suggestion === undefined ? {} : { suggestion }),
         });
         checkArgumentValue(ctx, arg.value, undefined);
         continue;
       }
       if (given[index]) {
-        ctx.error("E-TYPE-ARGUMENTS", arg.label.span, `\`${arg.label.name}\` is given twice`, { label: "given again here" });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, { problem: "repeated", label: arg.label.name });
         continue;
       }
     }
@@ -237,24 +240,21 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
     given[index] = true;
     if (slot.typeArgument) {
       if (arg.value.kind !== "TypeArgument") {
-        ctx.error("E-TYPE-ARGUMENTS", arg.value.span, `\`${slot.name}:\` takes a type, such as \`as: Reading\``, { label: "a type goes here" });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.value.span, { problem: "type expected", parameter: slot.name });
         continue;
       }
       const type = resolveType(ctx.program, ctx.module, arg.value.type, ctx.typeParams, ctx.diagnostics);
-      ctx.expectType(type, slot.type, arg.value.span, `The type given to \`as:\``);
+      ctx.expectType(type, slot.type, arg.value.span, { of: "type argument" });
       args[index] = { kind: "TypeValue", of: type, type, span: arg.value.span };
       continue;
     }
     const value = checkArgumentValue(ctx, arg.value, slot.type);
-    ctx.expectType(value.type, slot.type, value.span, `The argument \`${slot.name}\` of \`${calleeName}\``);
+    ctx.expectType(value.type, slot.type, value.span, { of: "argument", parameter: slot.name, callee: calleeName });
     args[index] = value;
   }
   const missing = slots.filter((s, i) => !given[i] && !s.optional);
   if (missing.length > 0) {
-    ctx.error("E-TYPE-ARGUMENTS", call.span, `\`${calleeName}\` needs ${missing.map((s) => `\`${s.name}\``).join(", ")}, which ${missing.length === 1 ? "is" : "are"} not given`, {
-      label: `missing ${missing.map((s) => s.name).join(", ")}`,
-      notes: [`It takes ${describeSlots(slots.slice(receiver ? 1 : 0))}.`],
-    });
+    ctx.problem("E-TYPE-ARGUMENTS", call.span, { problem: "missing", callee: calleeName, missing: missing.map((s) => s.name), slots: slotFacts(slots.slice(receiver ? 1 : 0)) });
   }
   const names = slots.map((s, i) => (given[i] ? s.name : "")).filter((n) => n !== "");
   return { args, names };
@@ -262,17 +262,14 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
 
 function checkArgumentValue(ctx: Context, value: S.Expr, expected: Type | undefined): CExpr {
   if (value.kind === "TypeArgument") {
-    ctx.error("E-TYPE-ARGUMENTS", value.span, "Only `as:` of a library function takes a type", {
-      hint: "`as:` is how `json.decode` and `database.query` learn the type to read: `json.decode(body, as: Reading)`.",
-    });
+    ctx.problem("E-TYPE-ARGUMENTS", value.span, { problem: "type not taken" });
     return { kind: "Invalid", type: ERROR, span: value.span };
   }
   return checkExpr(ctx, value, expected);
 }
 
-function describeSlots(slots: readonly Slot[]): string {
-  if (slots.length === 0) return "no arguments";
-  return slots.map((s) => `\`${s.name}: ${typeToText(s.type)}\`${s.optional ? " (optional)" : ""}`).join(", ");
+function slotFacts(slots: readonly Slot[]): SlotFact[] {
+  return slots.map((s) => ({ name: s.name, type: typeToText(s.type), optional: s.optional }));
 }
 
 // ---- the kinds of call ----
@@ -317,7 +314,7 @@ function unifyQuietly(a: Type, b: Type): void {
 function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly Type[], span: Span): void {
   const first = resolve(typeArgs[0]!);
   if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
-    ctx.error("E-TYPE-MISMATCH", span, `\`${key.replace("list.", "").replace("math.", "")}\` works on Int and Float, not on ${typeToText(first)}`, { label: "not a number" });
+    ctx.problem("E-TYPE-MISMATCH", span, { problem: "numeric function", callee: key.replace("list.", "").replace("math.", ""), found: typeToText(first) });
   }
   const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS.get(key);
   // `sort_by` orders by the keys its function gives (its `K`), not by the items.
@@ -339,7 +336,7 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
     return { kind: "Call", callee: { kind: "Value", expr: value }, args, argNames: [], needs: [], type: result, span: call.span };
   }
   if (type.kind !== "Function") {
-    ctx.error("E-TYPE-NOT-CALLABLE", call.callee.span, `This is ${article(typeToText(type))}, not a function, so it cannot be called`, { label: "not a function" });
+    ctx.problem("E-TYPE-NOT-CALLABLE", call.callee.span, { problem: "value", found: typeToText(type) });
     call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
@@ -347,7 +344,7 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
   const slots: Slot[] = fn.params.map((p, i) => ({ name: `argument ${i + 1}`, type: p, optional: false, typeArgument: false }));
   for (const arg of call.args) {
     if (arg.label !== undefined) {
-      ctx.error("E-TYPE-ARGUMENTS", arg.label.span, "A function value takes its arguments by position, without labels", { label: "no labels here" });
+      ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, { problem: "labels on a function value" });
     }
   }
   const unlabelled: S.Call = { ...call, args: call.args.map((a) => ({ kind: "Argument", value: a.value, span: a.span })) };
@@ -371,7 +368,7 @@ function construct(ctx: Context, call: S.Call, decl: TypeDecl, caseName: string 
 }
 
 function callAbility(ctx: Context, call: S.Call, ability: "to_text" | "to_json", receiver: CExpr): CExpr {
-  if (call.args.length > 0) ctx.error("E-TYPE-ARGUMENTS", call.args[0]!.span, `\`${ability}\` takes no arguments`, { label: "no arguments here" });
+  if (call.args.length > 0) ctx.problem("E-TYPE-ARGUMENTS", call.args[0]!.span, { problem: "ability takes none", ability });
   requireAbility(ctx, receiver.type, ability, receiver.span);
   const type = ability === "to_text" ? TEXT : JSON_TYPE;
   return { kind: "Call", callee: { kind: "Ability", ability, of: receiver.type }, args: [receiver], argNames: ["value"], needs: [], type, span: call.span };
@@ -395,11 +392,13 @@ export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: str
     frame.needs.push(need);
     if (coveredBy(frame.grant, need, primitive) !== undefined) continue;
     const wanted = needText(need);
-    ctx.error("E-CAP-MISSING", span, `\`${calleeName}\` needs \`${wanted}\`, which the needs of ${frame.owner} do not cover`, {
-      label: `needs ${wanted}`,
-      notes: [frame.grant.length === 0 ? `${capitalise(frame.owner)} has no \`needs\` line, so it may use no capability.` : `${capitalise(frame.owner)} needs ${frame.grant.map((g) => `\`${needText(g)}\``).join(", ")}.`],
-      hint: `Add \`${wanted}\` to the \`needs\` line of ${frame.owner}${primitive && needExample(need) !== wanted ? `, with a scope if you know it: \`${needExample(need)}\`` : ""}.`,
-    });
+    const scoped = primitive && needExample(need) !== wanted ? needExample(need) : undefined;
+    ctx.problem(
+      "E-CAP-MISSING",
+      span,
+      { problem: "call", callee: calleeName, need: wanted, owner: frame.owner, granted: frame.grant.map(needText), ...(scoped === undefined ? {} : { scoped }) },
+      addNeedEdit(frame, wanted),
+    );
   }
 }
 
@@ -420,8 +419,11 @@ function needExample(need: Need): string {
   }
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** The suggested edit that adds `wanted` to the needs of the frame's definition, where it has a place for it. */
+export function addNeedEdit(frame: Frame, wanted: string): Places {
+  const at = frame.needsEdit;
+  if (at === undefined) return {};
+  return { edits: [{ title: `Add \`${wanted}\` to the needs of ${ownerText(frame.owner)}`, span: at.at, replacement: `${at.prefix}${wanted}${at.suffix}` }] };
 }
 
 /** A call that can fail: handed to the `otherwise` being read, or an unhandled failure. */
@@ -430,9 +432,10 @@ function registerFailure(ctx: Context, span: Span, fails: Type, calleeName: stri
     ctx.collector.calls.push({ span, fails });
     return;
   }
-  ctx.error("E-FAIL-UNHANDLED", span, `\`${calleeName}\` can fail with ${typeToText(fails)}, and the failure is not handled`, {
-    label: `can fail with ${typeToText(fails)}`,
-    notes: ["Every call that can fail is handled where it is made."],
-    hint: "Add `otherwise`: `otherwise fail` passes the failure on, `otherwise VALUE` goes on with a value, and `otherwise` with `when` arms handles each case.",
-  });
+  // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can fail, or E-FAIL-TWO says so).
+  const edits =
+    span.end === ctx.statementEnd && canPassOn(ctx, fails)
+      ? [{ title: "Pass the failure on: add `otherwise fail`", span: { file: span.file, start: span.end, end: span.end }, replacement: " otherwise fail" }]
+      : [];
+  ctx.problem("E-FAIL-UNHANDLED", span, { callee: calleeName, failure: typeToText(fails) }, edits.length === 0 ? {} : { edits });
 }

@@ -1,18 +1,18 @@
 // The checker's entry: syntax trees of a program's modules in, a checked tree
 // and diagnostics out. First every declaration (declare.ts), then every body.
 
-import type { Diagnostic } from "../diagnostics.js";
+import { diagnose, type Diagnostic } from "../diagnostics.js";
+import type { Span } from "../source.js";
 import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";
 import { Bounds } from "./bounds.js";
-import { Context, newProgramWork, type ProgramWork } from "./context.js";
+import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./context.js";
 import { declareProgram, libraryScopes, PRELUDE_NAME, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
-import { article } from "./context.js";
 import { hasMeta, isCon, numberedFromStart, resolve, typeToText, zonk, type Type } from "./types.js";
 
 export type { SourceModule };
@@ -54,43 +54,36 @@ function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagn
     if (item.kind === "FunctionDef") {
       const sig = scope.functions.get(item.name.name);
       if (sig === undefined || sig.syntax !== item) continue;
-      requirePurpose(item.public, item.purpose, "function", item.name, diagnostics);
+      requirePurpose(item.public, item.purpose, "function", item.name, diagnostics, item.needs?.span ?? item.body.statements[0]?.span);
       functions.push(checkFunction(scopes, scope, sig, item, diagnostics, bounds, work));
     } else if (item.kind === "TestDef") {
       tests.push(checkTest(scopes, scope, item, diagnostics, bounds, work));
     } else if (item.kind === "TypeDef") {
-      requirePurpose(item.public, item.purpose, "type", item.name, diagnostics);
+      requirePurpose(item.public, item.purpose, "type", item.name, diagnostics, (item.body.kind === "RecordBody" ? item.body.fields[0] : item.body.cases[0])?.span);
     }
   }
   return { name: scope.name, file: scope.file, types: [...scope.types.values()], functions, tests };
 }
 
 /** Every public definition says what it is for (spec/types.md, section 7); the narration prints it. */
-function requirePurpose(isPublic: boolean, purpose: S.Purpose | undefined, what: string, name: S.Ident, diagnostics: Diagnostic[]): void {
+function requirePurpose(isPublic: boolean, purpose: S.Purpose | undefined, what: "function" | "type", name: S.Ident, diagnostics: Diagnostic[], before: Span | undefined): void {
   if (!isPublic || purpose !== undefined) return;
-  diagnostics.push({
-    code: "E-PURPOSE-MISSING",
-    severity: "error",
-    message: `The public ${what} \`${name.name}\` has no \`purpose:\` line`,
-    span: name.span,
-    label: "public, without a purpose",
-    notes: ["Every public function and type says what it is for; a narrated run (`--explain`) prints it."],
-    hint: what === "function"
-      ? `Add a line after the signature: \`purpose: Fetch the forecast for a city.\``
-      : `Add a line after \`type ${name.name} is ...\`: \`purpose: What one ${name.name} holds.\``,
-  });
+  // The line goes before the first line of the body (or the `needs` line), indented as a body is.
+  const edits = before === undefined ? [] : [{ title: "Add a `purpose:` line", span: { file: before.file, start: before.start, end: before.start }, replacement: `purpose: What ${name.name} is for.\n  ` }];
+  diagnostics.push(diagnose("E-PURPOSE-MISSING", name.span, { definition: what, name: name.name }, edits.length === 0 ? {} : { edits }));
 }
 
 function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, item: S.FunctionDef, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CFunction {
   const typeParams = new Map<string, Type>(sig.typeParams.map((p) => [p.name, p]));
   const ctx = new Context(scopes, scope, typeParams, diagnostics, work);
-  const owner = `\`${sig.name}\``;
-  return ctx.withFrame({ kind: "function", returns: sig.returns, ...(sig.fails ? { fails: sig.fails } : {}), failsDeclared: true, grant: sig.needs, owner }, () => {
+  const owner = { kind: "function", name: sig.name } as const;
+  const needsEdit = needsEditOf(item.needs, item.body.statements[0]?.span);
+  return ctx.withFrame({ kind: "function", returns: sig.returns, ...(sig.fails ? { fails: sig.fails } : {}), failsDeclared: true, grant: sig.needs, owner, ...(needsEdit ? { needsEdit } : {}) }, () => {
     const params = item.params.map((p, i) => {
       const type = sig.params[i]?.type ?? resolve({ kind: "Error" });
       // A default is read where the function is defined, before its parameters exist.
       const defaultValue = p.default === undefined ? undefined : checkExpr(ctx, p.default, type);
-      if (defaultValue !== undefined) ctx.expectType(defaultValue.type, type, defaultValue.span, `The default of \`${p.name.name}\``);
+      if (defaultValue !== undefined) ctx.expectType(defaultValue.type, type, defaultValue.span, { of: "default", parameter: p.name.name });
       return { p, type, defaultValue };
     }).map(({ p, type, defaultValue }, i) => {
       // A parameter declared twice is reported once, by the declaration pass.
@@ -100,11 +93,7 @@ function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, ite
     });
     const body = checkBlock(ctx, item.body);
     if (!isCon(sig.returns, "Nothing") && !blockEnds(ctx, item.body)) {
-      ctx.error("E-TYPE-NO-RETURN", item.name.span, `\`${sig.name}\` returns ${article(typeToText(sig.returns))}, but not on every path`, {
-        label: `returns ${typeToText(sig.returns)}`,
-        notes: ["A path of a function ends with `return`, `fail` or `crash`; an `if` needs its `else`, and every arm of a `match` must end, for the paths through them to end."],
-        hint: "Add a `return` at the end of the function, or to the branch that has none.",
-      });
+      ctx.problem("E-TYPE-NO-RETURN", item.name.span, { problem: "function", name: sig.name, returns: typeToText(sig.returns) });
     }
     reportUninferred(ctx, body);
     bounds.settle(ctx, sig);
@@ -128,7 +117,14 @@ function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnost
   const grant = checkNeeds(item.needs, "entry", diagnostics);
   const ctx = new Context(scopes, scope, new Map(), diagnostics, work);
   const body = ctx.withFrame(
-    { kind: "test", returns: { kind: "Con", name: "Nothing", args: [] }, failsDeclared: true, grant: grant.map((g) => g.capability), owner: "this test" },
+    {
+      kind: "test",
+      returns: { kind: "Con", name: "Nothing", args: [] },
+      failsDeclared: true,
+      grant: grant.map((g) => g.capability),
+      owner: { kind: "test" },
+      needsEdit: item.needs === undefined ? { at: emptyAt(item.name.span.end, item.name.span), prefix: " needs ", suffix: "" } : appendTo(item.needs),
+    },
     () => checkBlock(ctx, item.body),
   );
   reportUninferred(ctx, body);
@@ -145,10 +141,7 @@ function reportUninferred(ctx: Context, body: import("./checked.js").CBlock): vo
         const local = s.kind === "Var" ? s.local : (s.pattern as Extract<typeof s.pattern, { kind: "Bind" }>).local;
         seen.add(local.id);
         if (hasMeta(local.type)) {
-          ctx.error("E-TYPE-INFER", local.span, `I cannot tell the full type of \`${local.name}\`: nothing here says what it holds`, {
-            label: `${typeToText(zonk(local.type))}, with \`_\` unknown`,
-            hint: `Write the type: \`${s.kind === "Var" ? "var" : "let"} ${local.name}: ${typeToText(zonk(local.type)).replace(/_/g, "Text")} be ...\`.`,
-          });
+          ctx.problem("E-TYPE-INFER", local.span, { problem: "local", local: local.name, type: typeToText(zonk(local.type)), binding: s.kind === "Var" ? "var" : "let" });
         }
       }
       if (s.kind === "If") {
@@ -170,28 +163,31 @@ function checkMain(sig: FunctionSig, diagnostics: Diagnostic[]): void {
     const scalar = ["Text", "Int", "Float", "Boolean"];
     const ok = scalar.includes(text) || scalar.some((s) => text === `Optional<${s}>`) || (p.name.name === "arguments" && text === "List<Text>");
     if (!ok && resolve(type).kind !== "Error") {
-      diagnostics.push({
-        code: "E-TYPE-MAIN",
-        severity: "error",
-        message: `\`main\`'s parameter \`${p.name.name}\` is ${article(text)}, which the command line cannot give`,
-        span: p.span,
-        label: "not readable from the command line",
-        notes: ["Each parameter of `main` is an option (`--city Paris`): Text, Int, Float, Boolean, or an Optional of one; `arguments: List<Text>` takes the words after the options."],
-        hint: "Take a Text and read it in the program, for example with `json.decode`.",
-      });
+      diagnostics.push(diagnose("E-TYPE-MAIN", p.span, { problem: "parameter", parameter: p.name.name, type: text }));
     }
   });
-  if (!isCon(sig.returns, "Nothing")) {
-    diagnostics.push({
-      code: "E-TYPE-MAIN",
-      severity: "error",
-      message: "`main` returns nothing: a run ends finished, failed or crashed, and says so with its exit code",
-      span: item.returns!.span,
-      label: "main cannot return a value",
-      notes: [],
-      hint: "Print the result with `console.print`, or fail with `fail with ...`.",
-    });
-  }
+  if (!isCon(sig.returns, "Nothing")) diagnostics.push(diagnose("E-TYPE-MAIN", item.returns!.span, { problem: "returns" }));
+}
+
+/** An empty span at `offset`: where an edit inserts. */
+function emptyAt(offset: number, near: Span): Span {
+  return { file: near.file, start: offset, end: offset };
+}
+
+/** `, capability` after the last item of a `needs` line. */
+function appendTo(needs: S.Needs): NeedsEdit {
+  const last = needs.items[needs.items.length - 1]?.span ?? needs.span;
+  return { at: emptyAt(last.end, last), prefix: ", ", suffix: "" };
+}
+
+/**
+ * Where a function's needs can grow: its `needs` line, or a new line before
+ * the body's first statement (indented as a body conventionally is, by two).
+ */
+function needsEditOf(needs: S.Needs | undefined, firstStatement: Span | undefined): NeedsEdit | undefined {
+  if (needs !== undefined) return appendTo(needs);
+  if (firstStatement === undefined) return undefined;
+  return { at: emptyAt(firstStatement.start, firstStatement), prefix: "needs ", suffix: "\n  " };
 }
 
 export { PRELUDE_NAME };

@@ -3,6 +3,9 @@
 // the failures an `otherwise` is collecting.
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
+import { article } from "../../vocabulary/problems/entry.js";
+import type { Owner } from "../../vocabulary/problems/grants.js";
+import type { ValuePlace } from "../../vocabulary/problems/types.js";
 import { diagnose, error, warning, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
@@ -21,13 +24,26 @@ export interface Frame {
   readonly failsDeclared: boolean;
   /** The capabilities calls in this frame may use. */
   readonly grant: readonly Need[];
-  /** Whose grant it is, for messages: "`main`", "this test". */
-  readonly owner: string;
+  /** Whose grant (and failures) it is: a named function, a test, a function value. */
+  readonly owner: Owner;
+  /** Where a capability can be added to the grant, for the suggested edit of E-CAP-MISSING. */
+  readonly needsEdit?: NeedsEdit;
   /** Needs of the calls made in this frame (a lambda's type carries them). */
   readonly needs: Need[];
   loops: number;
   /** The scope depth at which this frame's locals start. */
   readonly scopeBase: number;
+}
+
+/**
+ * How an editor adds a capability to a frame's `needs`: the text `prefix +
+ * capability + suffix` goes in at `at` (an empty span): `, console` after
+ * the last item of a `needs` line, or a new `needs console` line.
+ */
+export interface NeedsEdit {
+  readonly at: Span;
+  readonly prefix: string;
+  readonly suffix: string;
 }
 
 /** Collects the fallible calls on the left of an `otherwise`. */
@@ -78,6 +94,8 @@ export class Context {
   handling: { failure: Type; span: Span } | undefined;
   /** Inside a `run concurrently` task: the scope depth where the task started. */
   taskBase: number | undefined;
+  /** Where the statement being checked ends: a call ending there can take an `otherwise` appended. */
+  statementEnd = -1;
   /** Ability uses of this definition, checked at its end (see bounds.ts). */
   readonly abilityUses: AbilityUse[] = [];
   /** Generic functions of the program that this definition instantiates. */
@@ -173,36 +191,23 @@ export class Context {
   // ---- types ----
 
   /** Unifies `actual` with `expected`, reporting E-TYPE-MISMATCH at `span` when they differ. */
-  expectType(actual: Type, expected: Type, span: Span, what: string, hint?: string): boolean {
+  expectType(actual: Type, expected: Type, span: Span, place: ValuePlace): boolean {
     if (unify(actual, expected)) return true;
-    this.error("E-TYPE-MISMATCH", span, `${what} should be ${article(typeToText(expected))}, but it is ${article(typeToText(actual))}`, {
-      label: `this is ${typeToText(actual)}`,
-      notes: [`expected: ${typeToText(expected)}`, `found:    ${typeToText(actual)}`],
-      ...(hint === undefined ? conversionHint(actual, expected) : { hint }),
+    const fa = resolve(actual);
+    const fe = resolve(expected);
+    const failingFunction = fa.kind === "Function" && fe.kind === "Function" && fa.fails !== undefined && fe.fails === undefined;
+    this.problem("E-TYPE-MISMATCH", span, {
+      problem: "expected",
+      place,
+      expected: typeToText(expected),
+      found: typeToText(actual),
+      ...(failingFunction ? { failingFunction: true as const } : {}),
     });
     return false;
   }
 }
 
-/** "a Text", "an Int", "a List<Text>". */
-export function article(typeText: string): string {
-  return /^[AEIOU]/.test(typeText) ? `an ${typeText}` : `a ${typeText}`;
-}
-
-function conversionHint(actual: Type, expected: Type): { hint?: string } {
-  const fa = resolve(actual);
-  const fe = resolve(expected);
-  if (fa.kind === "Function" && fe.kind === "Function" && fa.fails !== undefined && fe.fails === undefined) {
-    return { hint: "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: `from item in items select f(item) otherwise fail`." };
-  }
-  const a = typeToText(actual);
-  const e = typeToText(expected);
-  if (a === "Int" && e === "Float") return { hint: "Renyi does not convert numbers by itself: write `n.to_float()`." };
-  if (a === "Float" && e === "Int") return { hint: "Renyi does not convert numbers by itself: use `math.round(x)`, `math.floor(x)` or `math.ceil(x)`." };
-  if (e === "Text" && (a === "Int" || a === "Float" || a === "Boolean")) return { hint: "Write it as text with interpolation: `\"{value}\"`, or `value.to_text()`." };
-  if (a === "Text" && e === "Int") return { hint: "Read a number from text with `t.to_int() otherwise ...`." };
-  if (e.startsWith("Optional<") && a === e.slice(9, -1)) return { hint: "Wrap the value: `Some(value)`." };
-  return {};
-}
+/** "a Text", "an Int", "a List<Text>": the catalogue's, for the words not yet moved there. */
+export { article };
 
 export const INVALID_TYPE = ERROR;

@@ -217,11 +217,7 @@ function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedT
   const written = syntax.path.length === 1 ? syntax.path[0]!.name : syntax.path.map((p) => p.name).join(".");
   const arity = (expected: number, make: () => Type): Type => {
     if (args.length === expected) return make();
-    diagnostics.push(
-      error("E-TYPE-ARITY", syntax.span, `\`${written}\` takes ${expected === 0 ? "no type arguments" : `${expected} type argument${expected === 1 ? "" : "s"}`}, but ${args.length} ${args.length === 1 ? "is" : "are"} given here`, {
-        label: "wrong number of type arguments",
-      }),
-    );
+    diagnostics.push(diagnose("E-TYPE-ARITY", syntax.span, { type: written, expected, given: args.length }));
     return ERROR;
   };
   if (syntax.path.length === 1) {

@@ -5,7 +5,7 @@ import { needText } from "../../vocabulary/needs.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import { requireAbility } from "./bounds.js";
-import { checkCall, moduleNamed } from "./calls.js";
+import { addNeedEdit, checkCall, moduleNamed } from "./calls.js";
 import { checkCapture } from "./captures.js";
 import { blockEnds } from "./ends.js";
 import { failWith, wrapFailure } from "./failures.js";
@@ -13,6 +13,7 @@ import { coveredBy } from "../../vocabulary/capabilities.js";
 import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler } from "./checked.js";
+import type { ValuePlace } from "../../vocabulary/problems/types.js";
 import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
@@ -103,10 +104,10 @@ export function checkExpr(ctx: Context, expr: S.Expr, expected?: Type): CExpr {
     case "FunctionExpr":
       return checkFunctionExpr(ctx, expr);
     case "IfExpr": {
-      const condition = checkCondition(ctx, expr.condition, "The condition of `if`");
+      const condition = checkCondition(ctx, expr.condition, { of: "condition", statement: "if" });
       const then = checkExpr(ctx, expr.then, expected);
       const otherwise = checkExpr(ctx, expr.else, expected ?? then.type);
-      ctx.expectType(otherwise.type, then.type, otherwise.span, "The `else` branch");
+      ctx.expectType(otherwise.type, then.type, otherwise.span, { of: "else branch" });
       return { kind: "If", condition, then, else: otherwise, type: then.type, span: expr.span };
     }
     case "Match":
@@ -114,16 +115,16 @@ export function checkExpr(ctx: Context, expr: S.Expr, expected?: Type): CExpr {
     case "Query":
       return checkQuery(ctx, expr);
     case "TypeArgument":
-      ctx.error("E-TYPE-ARGUMENTS", expr.span, "A type can only be given to `as:`", { hint: "For example: `json.decode(body, as: Reading)`." });
+      ctx.problem("E-TYPE-ARGUMENTS", expr.span, { problem: "type not taken" });
       return { kind: "Invalid", type: ERROR, span: expr.span };
     case "ErrorExpr":
       return { kind: "Invalid", type: ERROR, span: expr.span };
   }
 }
 
-export function checkCondition(ctx: Context, expr: S.Expr, what: string): CExpr {
+export function checkCondition(ctx: Context, expr: S.Expr, place: ValuePlace): CExpr {
   const value = checkExpr(ctx, expr, BOOLEAN);
-  ctx.expectType(value.type, BOOLEAN, value.span, what);
+  ctx.expectType(value.type, BOOLEAN, value.span, place);
   return value;
 }
 
@@ -169,9 +170,11 @@ function checkUpperName(ctx: Context, expr: S.UpperName, expected: Type | undefi
   }
   const decl = ctx.module.types.get(expr.name) ?? ctx.program.prelude.types.get(expr.name);
   if (decl !== undefined) {
-    ctx.error("E-TYPE-NOT-VALUE", expr.span, `\`${expr.name}\` is a type, not a value`, {
-      hint: decl.shape === "record" ? `Build one with its fields: \`${expr.name}(${decl.fields.map((f) => `${f.name}: ...`).join(", ")})\`.` : `Use one of its cases: ${decl.cases.map((c) => `\`${expr.name}.${c.name}\``).join(", ")}.`,
-    });
+    ctx.problem(
+      "E-TYPE-NOT-VALUE",
+      expr.span,
+      decl.shape === "record" ? { name: expr.name, shape: "record", fields: decl.fields.map((f) => f.name) } : { name: expr.name, shape: "variant", cases: decl.cases.map((c) => c.name) },
+    );
   } else {
     const variant = [...ctx.module.types.values()].find((d) => d.cases.some((c) => c.name === expr.name));
     if (variant !== undefined) {
@@ -206,9 +209,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
         return { kind: "CaseValue", decl, caseName: c.name, type: declared(decl, decl.params.map(() => freshMeta())), span: expr.span };
       }
       if (c !== undefined) {
-        ctx.error("E-TYPE-ARGUMENTS", expr.span, `\`${decl.name}.${c.name}\` has fields, so it is built with them`, {
-          hint: `For example: \`${decl.name}.${c.name}(${c.fields.map((f) => `${f.name}: ...`).join(", ")})\`.`,
-        });
+        ctx.problem("E-TYPE-ARGUMENTS", expr.span, { problem: "case has fields", type: decl.name, case: c.name, fields: c.fields.map((f) => f.name) });
         return { kind: "Invalid", type: ERROR, span: expr.span };
       }
       unknownCase(ctx, decl, expr.name);
@@ -232,9 +233,7 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
     return { kind: "Invalid", type: ERROR, span };
   }
   if (type.kind === "Meta") {
-    ctx.error("E-TYPE-INFER", value.span, `I cannot tell what type this is, so I cannot look up \`${name.name}\` in it`, {
-      hint: "Give the value a type where it is bound: `let item: Item be ...`.",
-    });
+    ctx.problem("E-TYPE-INFER", value.span, { problem: "member", member: name.name });
     return { kind: "Invalid", type: ERROR, span };
   }
   ctx.problem("E-NAME-UNKNOWN-FIELD", name.span, { problem: "not-a-record", type: typeToText(type), field: name.name });
@@ -248,14 +247,11 @@ function checkIndex(ctx: Context, expr: S.Index): CExpr {
   const index = checkExpr(ctx, expr.index, INT);
   const type = resolve(object.type);
   if (type.kind === "Con" && type.name === "List") {
-    ctx.expectType(index.type, INT, index.span, "A list index");
+    ctx.expectType(index.type, INT, index.span, { of: "list index" });
     return { kind: "Index", object, index, type: type.args[0]!, span: expr.span };
   }
   if (type.kind !== "Error") {
-    ctx.error("E-TYPE-MISMATCH", expr.span, `Only a list can be indexed with \`[...]\`, and this is ${article(typeToText(type))}`, {
-      label: "not a list",
-      ...(type.kind === "Con" && type.name === "Map" ? { hint: "Look a key up with `m.get(key)`, which gives an Optional." } : {}),
-    });
+    ctx.problem("E-TYPE-MISMATCH", expr.span, { problem: "index", found: typeToText(type) });
   }
   return { kind: "Invalid", type: ERROR, span: expr.span };
 }
@@ -265,7 +261,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
   const type = resolve(record.type);
   if (type.kind !== "Con" || type.decl?.shape !== "record") {
     if (type.kind !== "Error") {
-      ctx.error("E-TYPE-MISMATCH", expr.record.span, `\`with\` copies a record, and this is ${article(typeToText(type))}`, { label: "not a record" });
+      ctx.problem("E-TYPE-MISMATCH", expr.record.span, { problem: "with", found: typeToText(type) });
     }
     expr.updates.forEach((u) => checkExpr(ctx, u.value));
     return { kind: "Invalid", type: ERROR, span: expr.span };
@@ -279,7 +275,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
       return { name: u.name.name, value: checkExpr(ctx, u.value) };
     }
     const value = checkExpr(ctx, u.value, field.type);
-    ctx.expectType(value.type, field.type, value.span, `The field \`${field.name}\``);
+    ctx.expectType(value.type, field.type, value.span, { of: "field", field: field.name });
     return { name: u.name.name, value };
   });
   return { kind: "With", record, decl, updates, type: record.type, span: expr.span };
@@ -287,13 +283,13 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
 
 function checkUnary(ctx: Context, expr: S.Unary): CExpr {
   if (expr.op === "not") {
-    const operand = checkCondition(ctx, expr.operand, "The value after `not`");
+    const operand = checkCondition(ctx, expr.operand, { of: "operand", operator: "not" });
     return { kind: "Unary", op: "not", operand, type: BOOLEAN, span: expr.span };
   }
   const operand = checkExpr(ctx, expr.operand);
   const type = resolve(operand.type);
   if (!isNumber(type) && type.kind !== "Error") {
-    ctx.error("E-TYPE-OPERATOR", expr.span, `\`-\` negates an Int or a Float, not ${article(typeToText(type))}`, { label: typeToText(type) });
+    ctx.problem("E-TYPE-OPERATOR", expr.span, { problem: "negate", found: typeToText(type) });
   }
   return { kind: "Unary", op: "-", operand, type: operand.type, span: expr.span };
 }
@@ -305,8 +301,8 @@ function isNumber(type: Type): boolean {
 function checkBinary(ctx: Context, expr: S.Binary): CExpr {
   const op = expr.op;
   if (op === "and" || op === "or") {
-    const left = checkCondition(ctx, expr.left, `The left side of \`${op}\``);
-    const right = checkCondition(ctx, expr.right, `The right side of \`${op}\``);
+    const left = checkCondition(ctx, expr.left, { of: "operand", operator: op, side: "left" });
+    const right = checkCondition(ctx, expr.right, { of: "operand", operator: op, side: "right" });
     return { kind: "Binary", op, left, right, operand: BOOLEAN, type: BOOLEAN, span: expr.span };
   }
   const left = checkExpr(ctx, expr.left);
@@ -314,10 +310,7 @@ function checkBinary(ctx: Context, expr: S.Binary): CExpr {
   const operand = left.type;
   const sameTypes = (): boolean => {
     if (unify(right.type, left.type)) return true;
-    ctx.error("E-TYPE-OPERATOR", expr.span, `\`${op}\` needs two values of the same type, and these are ${article(typeToText(left.type))} and ${article(typeToText(right.type))}`, {
-      label: `${typeToText(left.type)} ${op} ${typeToText(right.type)}`,
-      ...(isNumber(left.type) && isNumber(right.type) ? { hint: "Renyi does not mix Int and Float by itself: convert one side with `n.to_float()` or `math.round(x)`." } : {}),
-    });
+    ctx.problem("E-TYPE-OPERATOR", expr.span, { problem: "different types", operator: op, left: typeToText(left.type), right: typeToText(right.type) });
     return false;
   };
   const result = (type: Type): CExpr => ({ kind: "Binary", op, left, right, operand, type, span: expr.span });
@@ -334,15 +327,15 @@ function checkBinary(ctx: Context, expr: S.Binary): CExpr {
       return result(BOOLEAN);
     case "to":
     case "until":
-      ctx.expectType(left.type, INT, left.span, `The start of a range`);
-      ctx.expectType(right.type, INT, right.span, `The end of a range`);
+      ctx.expectType(left.type, INT, left.span, { of: "range", end: "start" });
+      ctx.expectType(right.type, INT, right.span, { of: "range", end: "end" });
       return result(listOf(INT));
     case "+": {
       if (!sameTypes()) return result(ERROR);
       const t = resolve(left.type);
       const addable = isNumber(t) || isCon(t, "Text") || isCon(t, "List") || t.kind === "Error" || t.kind === "Meta";
       if (!addable) {
-        ctx.error("E-TYPE-OPERATOR", expr.span, `\`+\` adds numbers and joins texts and lists, not ${typeToText(t)} values`, { label: typeToText(t) });
+        ctx.problem("E-TYPE-OPERATOR", expr.span, { problem: "add", found: typeToText(t) });
       }
       return result(left.type);
     }
@@ -351,7 +344,7 @@ function checkBinary(ctx: Context, expr: S.Binary): CExpr {
       if (!sameTypes()) return result(ERROR);
       const t = resolve(left.type);
       if (!isNumber(t) && t.kind !== "Error" && t.kind !== "Meta") {
-        ctx.error("E-TYPE-OPERATOR", expr.span, `\`${op}\` works on Int and Float, not on ${typeToText(t)}`, { label: typeToText(t) });
+        ctx.problem("E-TYPE-OPERATOR", expr.span, { problem: "arithmetic", operator: op, found: typeToText(t) });
       }
       return result(left.type);
     }
@@ -365,7 +358,7 @@ function checkList(ctx: Context, expr: S.ListLiteral, expected: Type | undefined
   const item: Type = e.kind === "Con" && e.name === "List" ? e.args[0]! : freshMeta();
   const items = expr.items.map((i) => {
     const value = checkExpr(ctx, i, item);
-    ctx.expectType(value.type, item, value.span, "This item of the list", "Every item of a list has the type of the first.");
+    ctx.expectType(value.type, item, value.span, { of: "list item" });
     return value;
   });
   return { kind: "List", items, type: listOf(item), span: expr.span };
@@ -376,17 +369,15 @@ function checkMap(ctx: Context, expr: S.MapLiteral, expected: Type | undefined):
   const [key, value]: Type[] = e.kind === "Con" && e.name === "Map" ? [e.args[0]!, e.args[1]!] : [freshMeta(), freshMeta()];
   const entries = expr.entries.map((entry) => {
     const k = checkExpr(ctx, entry.key, key);
-    ctx.expectType(k.type, key, k.span, "This key of the map");
+    ctx.expectType(k.type, key, k.span, { of: "map key" });
     const v = checkExpr(ctx, entry.value, value);
-    ctx.expectType(v.type, value, v.span, "This value of the map");
+    ctx.expectType(v.type, value, v.span, { of: "map value" });
     return { key: k, value: v };
   });
   // Checked for `{}` too: an empty map of a key type without a hash would take such keys later (`m.put(f, 1)`).
   requireAbility(ctx, key, "hash", entries.length > 0 ? expr.entries[0]!.key.span : expr.span);
   return { kind: "Map", entries, type: mapOf(key, value), span: expr.span };
 }
-
-const steps = (n: number): string => n.toLocaleString("en-US");
 
 // ---- functions as values ----
 
@@ -403,16 +394,17 @@ function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): 
       failsDeclared: declaredFails !== undefined,
       grant: ctx.frame.grant,
       owner: ctx.frame.owner,
+      ...(ctx.frame.needsEdit === undefined ? {} : { needsEdit: ctx.frame.needsEdit }),
     },
     (frame) => {
       const params = expr.params.map((p, i) => {
         const written = p.type === undefined ? undefined : resolveTypeWith(ctx, p.type);
         const type = written ?? expectedFn?.params[i] ?? freshMeta();
-        if (written !== undefined && expectedFn !== undefined) ctx.expectType(written, expectedFn.params[i]!, p.span, `The parameter \`${p.name.name}\``);
+        if (written !== undefined && expectedFn !== undefined) ctx.expectType(written, expectedFn.params[i]!, p.span, { of: "parameter", parameter: p.name.name });
         return ctx.declare(p.name.name, type, false, p.name.span);
       });
       const body = checkExpr(ctx, expr.body, returns);
-      ctx.expectType(body.type, returns, body.span, "The value of this function");
+      ctx.expectType(body.type, returns, body.span, { of: "function value" });
       const needs: Need[] = [...frame.needs];
       const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(frame.fails ? { fails: frame.fails } : {}), needs };
       return { kind: "Lambda", params, body: { statements: [{ kind: "Return", value: body, span: body.span }] }, needs, declaresNeeds: false, type, span: expr.span } as CExpr;
@@ -430,20 +422,16 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
   // What the function value needs must be within what its surroundings may use.
   for (const need of grant) {
     if (coveredBy(ctx.frame.grant, need) === undefined) {
-      ctx.error("E-CAP-MISSING", need.span ?? expr.span, `This function needs \`${needText(need)}\`, which the needs of ${ctx.frame.owner} do not cover`, {
-        hint: `Add \`${needText(need)}\` to the \`needs\` line of ${ctx.frame.owner}.`,
-      });
+      ctx.problem("E-CAP-MISSING", need.span ?? expr.span, { problem: "function value", need: needText(need), owner: ctx.frame.owner }, addNeedEdit(ctx.frame, needText(need)));
     }
   }
   const returns = expr.returns ? resolveTypeWith(ctx, expr.returns) : NOTHING;
   const fails = expr.fails ? resolveTypeWith(ctx, expr.fails) : undefined;
-  return ctx.withFrame({ kind: "function", returns, ...(fails ? { fails } : {}), failsDeclared: true, grant, owner: "this function" }, () => {
+  return ctx.withFrame({ kind: "function", returns, ...(fails ? { fails } : {}), failsDeclared: true, grant, owner: { kind: "function value" } }, () => {
     const params = expr.params.map((p) => ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span));
     const body = checkBlock(ctx, expr.body);
     if (!isCon(returns, "Nothing") && !blockEnds(ctx, expr.body)) {
-      ctx.error("E-TYPE-NO-RETURN", expr.span, `This function returns ${article(typeToText(returns))}, but not on every path`, {
-        hint: "End every path with `return`, `fail` or `crash`.",
-      });
+      ctx.problem("E-TYPE-NO-RETURN", expr.span, { problem: "function value", returns: typeToText(returns) });
     }
     const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(fails ? { fails } : {}), needs: grant };
     return { kind: "Lambda", params, body, needs: grant, declaresNeeds: true, type, span: expr.span } as CExpr;
@@ -463,16 +451,10 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
     ctx.collector = saved;
   }
   if (collector.calls.length === 0) {
-    ctx.error("E-FAIL-NOTHING", expr.expr.span, "Nothing on the left of `otherwise` can fail", {
-      label: "this cannot fail",
-      hint: "Remove the `otherwise`.",
-    });
+    // The handler's span runs from the `otherwise` keyword to its end: removing it leaves the left as it was.
+    ctx.problem("E-FAIL-NOTHING", expr.expr.span, { problem: "otherwise" }, { edits: [{ title: "Remove the `otherwise`", span: expr.handler.span, replacement: "" }] });
   } else if (collector.calls.length > 1) {
-    ctx.error("E-FAIL-TWO", collector.calls[1]!.span, "Two calls on the left of this `otherwise` can fail, so it is unclear which failure it handles", {
-      label: "a second call that can fail",
-      related: [{ span: collector.calls[0]!.span, message: "the first" }],
-      hint: "Handle each call where it is made: bind the first with `let x be f() otherwise ...`, then use `x`.",
-    });
+    ctx.problem("E-FAIL-TWO", collector.calls[1]!.span, { problem: "otherwise" }, { related: [collector.calls[0]!.span] });
   }
   const failure = collector.calls[0]?.fails ?? ERROR;
   return ctx.withScope(() => {
@@ -498,7 +480,7 @@ function checkHandler(ctx: Context, handler: S.OtherwiseHandler, failure: Type, 
       }
       case "OtherwiseDefault": {
         const value = checkExpr(ctx, handler.value, valueType);
-        ctx.expectType(value.type, valueType, value.span, "The value after `otherwise`", "The value after `otherwise` stands in for what the call would have given, so it has the same type.");
+        ctx.expectType(value.type, valueType, value.span, { of: "otherwise value" });
         return { kind: "Default", value };
       }
       case "OtherwiseLeave":
@@ -540,15 +522,12 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
       const only = arm.body.statements[0];
       if (arm.inline && only !== undefined && only.kind === "ExprStatement") {
         const value = checkExpr(ctx, only.expr, valueType);
-        ctx.expectType(value.type, valueType, value.span, "The value of this arm", "Every arm gives a value of the same type.");
+        ctx.expectType(value.type, valueType, value.span, { of: "arm value" });
         return { pattern, body: { statements: [] }, value };
       }
       const body = checkBlock(ctx, arm.body);
       if (!blockEnds(ctx, arm.body)) {
-        ctx.error("E-TYPE-VALUE-ARM", arm.span, `This arm gives no value, but the ${owner} is used as a value`, {
-          label: "no value",
-          hint: "Write the arm as `when PATTERN then VALUE`, or end it with `return`, `fail`, `crash`, `stop` or `skip`.",
-        });
+        ctx.problem("E-TYPE-VALUE-ARM", arm.span, { construct: owner });
       }
       return { pattern, body };
     }),
@@ -563,37 +542,14 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
   ctx.work.matchSteps -= before - budget.left;
   if (analysis.tooComplex) {
     const alone = before >= MATCH_STEPS;
-    const armCount = `${arms.length} arm${arms.length === 1 ? "" : "s"}`;
-    ctx.error(
-      "E-MATCH-TOO-COMPLEX",
-      span,
-      alone
-        ? `This ${owner} is too complex to check for missing cases: its ${armCount} need more than ${steps(MATCH_STEPS)} steps`
-        : `This ${owner} (${armCount}) cannot be checked for missing cases: with the ones before it, this program's matches need more than ${steps(PROGRAM_MATCH_STEPS)} steps`,
-      {
-        label: "too complex to check",
-        notes: [
-          alone
-            ? `Checking that arms cover every value can take time that grows exponentially with their number; each ${owner} may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`
-            : `Each match may take ${steps(MATCH_STEPS)} steps, and a program's matches ${steps(PROGRAM_MATCH_STEPS)} together.`,
-        ],
-        hint: "Split it: match on one field or part first, then on the rest in a nested `match` or a helper function.",
-      },
-    );
+    ctx.problem("E-MATCH-TOO-COMPLEX", span, { construct: owner, arms: arms.length, alone, steps: MATCH_STEPS, programSteps: PROGRAM_MATCH_STEPS });
     return checked;
   }
   for (const index of analysis.unreachable) {
-    ctx.warn("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, "This arm can never be reached: the arms above match every value it would", {
-      label: "unreachable",
-      hint: "Remove it, or move it above the arm that catches its values.",
-    });
+    ctx.problem("W-MATCH-UNREACHABLE", arms[index]!.pattern.span, {});
   }
   if (analysis.missing !== undefined && resolve(subject).kind !== "Error") {
-    ctx.error("E-MATCH-MISSING", span, `This ${owner} does not cover every ${owner === "otherwise" ? "failure" : "value"}: \`${analysis.missing}\` is not handled`, {
-      label: `\`${analysis.missing}\` not covered`,
-      notes: [`The ${owner === "otherwise" ? "failure" : "value"} is ${article(typeToText(subject))}.`],
-      hint: `Add an arm for it: \`when ${analysis.missing} then ...\`, or \`when _ then ...\` for every other ${owner === "otherwise" ? "failure" : "value"}.`,
-    });
+    ctx.problem("E-MATCH-MISSING", span, { construct: owner, missing: analysis.missing, subject: typeToText(subject) });
   }
   return checked;
 }

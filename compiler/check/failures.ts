@@ -3,7 +3,7 @@
 
 import type { Span } from "../source.js";
 import type { CExpr, Wrap } from "./checked.js";
-import { article, type Context } from "./context.js";
+import type { Context } from "./context.js";
 import { fieldsOf, resolve, sameType, typeToText, unify, type Type } from "./types.js";
 
 /** `fail with value` and `otherwise fail with value`: the value is the function's failure type. */
@@ -15,13 +15,10 @@ export function failWith(ctx: Context, value: CExpr, span: Span): void {
     return;
   }
   if (frame.fails === undefined) {
-    ctx.error("E-FAIL-CANNOT", span, `${capitalised(frame.owner)} cannot fail: it has no \`or fails with\``, {
-      label: "a failure with nowhere to go",
-      hint: `Declare the failure in the signature: \`... or fails with ${typeToText(value.type)}\`, or handle it here.`,
-    });
+    ctx.problem("E-FAIL-CANNOT", span, { problem: "fail with", owner: frame.owner, failure: typeToText(value.type) });
     return;
   }
-  ctx.expectType(value.type, frame.fails, span, "The failure");
+  ctx.expectType(value.type, frame.fails, span, { of: "failure" });
 }
 
 /**
@@ -37,35 +34,41 @@ export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | und
       frame.fails = failure;
       return undefined;
     }
-    ctx.error("E-FAIL-CANNOT", span, `${frame.owner.charAt(0).toUpperCase() + frame.owner.slice(1)} cannot fail, so it cannot pass on this ${typeToText(failure)}`, {
-      label: `a ${typeToText(failure)} with nowhere to go`,
-      hint: `Declare the failure in the signature: \`... or fails with ${typeToText(failure)}\`, or handle it here with a default value or \`when\` arms.`,
-    });
+    ctx.problem("E-FAIL-CANNOT", span, { problem: "pass on", owner: frame.owner, failure: typeToText(failure) });
     return undefined;
   }
   if (unify(failure, frame.fails)) return undefined;
+  const holders = holdersOf(frame.fails, failure);
   const target = resolve(frame.fails);
-  const holders = target.kind === "Con" && target.decl?.shape === "variant"
-    ? target.decl.cases.filter((c) => {
-        const fields = fieldsOf(target.decl!, target.args, c.fields);
-        return fields.length === 1 && sameType(fields[0]!.type, failure);
-      })
-    : [];
   if (holders.length === 1 && target.kind === "Con" && target.decl !== undefined) {
-    return { decl: target.decl, caseName: holders[0]!.name };
+    return { decl: target.decl, caseName: holders[0]! };
   }
-  const failing = typeToText(failure);
-  const own = typeToText(frame.fails);
-  ctx.error("E-FAIL-WRAP", span, holders.length === 0 ? `This passes on ${article(failing)}, but ${frame.owner} fails with ${own}, which has no case holding ${article(failing)}` : `${own} has ${holders.length} cases holding ${article(failing)}, so it is unclear which one to wrap it in`, {
-    label: `${failing} cannot become ${own}`,
-    notes: ["`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type."],
-    hint: holders.length === 0
-      ? `Add a case to ${own}: \`${failing.replace(/Error$/, "") || "Wrapped"}(error: ${failing})\`, or say which value to fail with: \`otherwise fail with ${own}.Case(...)\`.`
-      : `Say which: \`otherwise fail with ${own}.${holders[0]!.name}(error)\`.`,
-  });
+  ctx.problem("E-FAIL-WRAP", span, { failing: typeToText(failure), own: typeToText(frame.fails), owner: frame.owner, holders });
   return undefined;
 }
 
-function capitalised(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** The cases of the variant `target` whose single field has the type `failure`. */
+function holdersOf(target: Type, failure: Type): string[] {
+  const t = resolve(target);
+  if (t.kind !== "Con" || t.decl?.shape !== "variant") return [];
+  const decl = t.decl;
+  return decl.cases
+    .filter((c) => {
+      const fields = fieldsOf(decl, t.args, c.fields);
+      return fields.length === 1 && sameType(fields[0]!.type, failure);
+    })
+    .map((c) => c.name);
+}
+
+/**
+ * Whether `otherwise fail` could pass `failure` on from where the checker
+ * stands (nothing is unified or reported): a test, a function value whose
+ * failure is found from its body, or a function whose failure type is that
+ * type or has one case to wrap it in. For the suggested edit of E-FAIL-UNHANDLED.
+ */
+export function canPassOn(ctx: Context, failure: Type): boolean {
+  const frame = ctx.frame;
+  if (frame.kind === "test") return true;
+  if (frame.fails === undefined) return frame.kind === "lambda" && !frame.failsDeclared;
+  return sameType(frame.fails, failure) || holdersOf(frame.fails, failure).length === 1;
 }

@@ -1,12 +1,13 @@
 // `needs` lines: each grant item checked against the capability tree, budgets
 // and guards allowed only where a run's grant is declared (spec/types.md, section 6, "Grant clauses").
 
-import { error, warning, type Diagnostic } from "../diagnostics.js";
+import { diagnose, type Diagnostic } from "../diagnostics.js";
+import type { Span } from "../source.js";
 import type * as S from "../parse/tree.js";
 import { capabilityInfo, coveredBy, knownCapabilities } from "../../vocabulary/capabilities.js";
 import { isBudgetUnit, needText, type GrantItem } from "../../vocabulary/needs.js";
 import type { CheckedGrantItem } from "./checked.js";
-import { didYouMean } from "./scope.js";
+import { closest } from "./scope.js";
 import type { Need } from "./types.js";
 
 /** Where a `needs` line stands: only a run's grant (main, a test) may carry budgets and guards. */
@@ -25,7 +26,7 @@ export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagno
     }
     if (item.guard !== undefined) {
       if (place !== "entry") {
-        diagnostics.push(grantClauseError(item.guard.span, "guard", place));
+        diagnostics.push(grantClauseError(item.guard.span, "guard", place, between(item.budget?.span ?? item.capability.span, item.guard.span)));
       } else {
         const sinks = item.guard.sinks.map((s) => checkCapability(s, diagnostics)).filter((s): s is Need => s !== undefined);
         granted.guard = { sinks };
@@ -38,13 +39,7 @@ export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagno
     if (item.guard === undefined || item.guard.sinks.length === 0) continue;
     const grant = items.map((i) => i.capability);
     if (!item.guard.sinks.some((sink) => coveredBy(grant, sink, sink.scope === undefined) !== undefined)) {
-      diagnostics.push(
-        warning("W-GUARD-NO-SINK", item.span, "No sink of this guard is in the grant, so its data can never leave", {
-          label: "guarded data can go nowhere",
-          notes: ["A guard lets data through only to its sinks, and a sink is used only if the grant also allows it."],
-          hint: `Add a sink to the \`needs\` line, for example \`${item.guard.sinks.map(needText).join("`, `")}\`, or remove the guard if that is what you meant.`,
-        }),
-      );
+      diagnostics.push(diagnose("W-GUARD-NO-SINK", item.span, { capability: needText(item.capability), sinks: item.guard.sinks.map(needText) }));
     }
   }
   return items;
@@ -65,11 +60,12 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   const path = ref.path.map((i) => i.name);
   const info = capabilityInfo(path);
   if (info === undefined) {
+    const written = path.join(".");
+    const suggestion = closest(written, knownCapabilities());
+    const pathSpan = between(ref.path[0]!.span, ref.path[ref.path.length - 1]!.span, "whole");
     diagnostics.push(
-      error("E-CAP-UNKNOWN", ref.span, `\`${path.join(".")}\` is not a capability`, {
-        label: "unknown capability",
-        notes: [`The capabilities are ${knownCapabilities().map((c) => `\`${c}\``).join(", ")}.`],
-        ...didYouMean(path.join("."), knownCapabilities()),
+      diagnose("E-CAP-UNKNOWN", ref.span, { capability: written, known: knownCapabilities(), ...(suggestion === undefined ? {} : { suggestion }) }, suggestion === undefined ? {} : {
+        edits: [{ title: `Write \`${suggestion}\``, span: pathSpan, replacement: suggestion }],
       }),
     );
     return undefined;
@@ -80,13 +76,9 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   const fits =
     wanted === "port" ? typeof scope === "number" : wanted === "none" ? false : typeof scope === "string" && scope !== "";
   if (!fits) {
-    const what =
-      wanted === "none"
-        ? `\`${path.join(".")}\` takes no scope`
-        : wanted === "port"
-          ? `\`${path.join(".")}\` is scoped by a port number, such as \`network.socket(8080)\``
-          : `\`${path.join(".")}\` is scoped by a ${wanted === "host" ? "host" : wanted === "path" ? "path" : "name"} in a text, such as \`${path.join(".")}(${wanted === "host" ? '"api.example.com"' : wanted === "path" ? '"data"' : '"NAME"'})\``;
-    diagnostics.push(error("E-CAP-SCOPE", ref.scope.span, `This scope does not fit: ${what}`, { label: "wrong scope" }));
+    // A capability that takes no scope loses it: `console("terminal")` becomes `console`.
+    const edits = wanted === "none" ? [{ title: "Remove the scope", span: between(ref.path[ref.path.length - 1]!.span, ref.span), replacement: "" }] : [];
+    diagnostics.push(diagnose("E-CAP-SCOPE", ref.scope.span, { capability: path.join("."), wanted }, edits.length === 0 ? {} : { edits }));
     return { path, span: ref.span };
   }
   return { path, scope, span: ref.span };
@@ -95,36 +87,30 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
 function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem["budget"] {
   const budget = item.budget!;
   if (place !== "entry") {
-    diagnostics.push(grantClauseError(budget.span, "budget", place));
+    diagnostics.push(grantClauseError(budget.span, "budget", place, between(item.capability.span, budget.span)));
     return undefined;
   }
   const info = capabilityInfo(capability.path)!;
   if (!info.budgets) {
-    diagnostics.push(
-      error("E-CAP-BUDGET", budget.span, `\`${capability.path.join(".")}\` takes no budget`, {
-        label: "a budget here counts nothing",
-        notes: ["Budgets apply to network, process and filesystem and their children; console, time, random, environment, foreign and python take none."],
-      }),
-    );
+    diagnostics.push(diagnose("E-CAP-BUDGET", budget.span, { problem: "takes none", capability: capability.path.join(".") }));
     return undefined;
   }
   if (budget.count.value === 0) {
-    diagnostics.push(
-      error("E-CAP-BUDGET", budget.count.span, "A budget of 0 allows no call at all", {
-        hint: `Leave \`${capability.path.join(".")}\` out of the \`needs\` line instead.`,
-      }),
-    );
+    diagnostics.push(diagnose("E-CAP-BUDGET", budget.count.span, { problem: "zero", capability: capability.path.join(".") }));
     return undefined;
   }
   // The parser takes only a unit of the vocabulary's.
   return isBudgetUnit(budget.unit.name) ? { count: budget.count.value, unit: budget.unit.name } : undefined;
 }
 
-function grantClauseError(span: S.Budget["span"], what: "budget" | "guard", place: GrantPlace): Diagnostic {
-  const clause = what === "budget" ? "`at most N per UNIT`" : "`only to`";
-  return error("E-CAP-GRANT-CLAUSE", span, `A ${what} belongs on \`main\` or a test, not on ${place === "type" ? "a function type" : "this function"}`, {
-    label: `${clause} is not allowed here`,
-    notes: [`A ${what} is a property of the whole run, like the grant: it is declared where the run starts, so a reviewer reads it in one place.`],
-    hint: `Move ${clause} to the matching capability in the \`needs\` line of \`main\` (or of the test), and keep the capability here without it.`,
+/** A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what precedes it). */
+function grantClauseError(span: Span, clause: "budget" | "guard", place: GrantPlace, removed: Span): Diagnostic {
+  return diagnose("E-CAP-GRANT-CLAUSE", span, { clause, place: place === "type" ? "type" : "function" }, {
+    edits: [{ title: `Remove the ${clause} (it belongs on \`main\` or a test)`, span: removed, replacement: "" }],
   });
+}
+
+/** The span from the end of `before` to the end of `to` (or, `whole`, from the start of `before`). */
+function between(before: Span, to: Span, whole?: "whole"): Span {
+  return { file: to.file, start: whole === undefined ? before.end : before.start, end: to.end };
 }

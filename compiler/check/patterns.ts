@@ -2,7 +2,8 @@
 
 import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
-import { article, type Context } from "./context.js";
+import type { Context } from "./context.js";
+import { didYouMean } from "./scope.js";
 import { unknownCase, unknownField } from "./suggest.js";
 import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, type Type, type TypeDecl } from "./types.js";
 
@@ -17,12 +18,12 @@ export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPat
     case "PairPattern": {
       const first = freshMeta();
       const second = freshMeta();
-      mismatch(ctx, pattern, pairOf(first, second), type, "a pair");
+      mismatch(ctx, pattern, pairOf(first, second), type, "pair");
       return { kind: "Pair", first: checkPattern(ctx, pattern.first, first), second: checkPattern(ctx, pattern.second, second), type };
     }
     case "ListPattern": {
       const item = freshMeta();
-      mismatch(ctx, pattern, listOf(item), type, "a list");
+      mismatch(ctx, pattern, listOf(item), type, "list");
       const items = pattern.items.map((p) => checkPattern(ctx, p, item));
       const rest = pattern.rest === undefined ? undefined : pattern.rest.name === undefined ? ({ kind: "Wildcard", type } as const) : { kind: "Bind" as const, local: ctx.declare(pattern.rest.name.name, type, false, pattern.rest.name.span) };
       return { kind: "List", items, ...(rest ? { rest } : {}), type };
@@ -32,11 +33,10 @@ export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPat
   }
 }
 
+/** `what`: what the pattern matches, a word (`pair`, `list`) or a type. */
 function mismatch(ctx: Context, pattern: S.Pattern, shape: Type, type: Type, what: string): void {
   if (unify(shape, type)) return;
-  ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern matches ${what}, but the value is ${article(typeToText(type))}`, {
-    label: `a pattern for ${what}`,
-  });
+  ctx.problem("E-TYPE-MISMATCH", pattern.span, { problem: "pattern", pattern: what, found: typeToText(type) });
 }
 
 function checkLiteralPattern(ctx: Context, pattern: S.LiteralPattern, type: Type): CPattern {
@@ -52,9 +52,7 @@ function checkLiteralPattern(ctx: Context, pattern: S.LiteralPattern, type: Type
             ? [null, NOTHING]
             : [literal.parts.map((p) => (p.kind === "TextChunk" ? p.value : "")).join(""), TEXT];
   if (!unify(literalType, type)) {
-    ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern is ${article(typeToText(literalType))}, but the value is ${article(typeToText(type))}`, {
-      label: `${typeToText(literalType)} pattern`,
-    });
+    ctx.problem("E-TYPE-MISMATCH", pattern.span, { problem: "pattern", pattern: typeToText(literalType), found: typeToText(type) });
   }
   return { kind: "Literal", value, type };
 }
@@ -67,9 +65,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
   const args = decl.params.map(() => freshMeta());
   const valueType = declared(decl, args);
   if (!unify(valueType, type)) {
-    ctx.error("E-TYPE-MISMATCH", pattern.span, `This pattern matches ${article(decl.name)}, but the value is ${article(typeToText(type))}`, {
-      label: `a pattern for ${decl.name}`,
-    });
+    ctx.problem("E-TYPE-MISMATCH", pattern.span, { problem: "pattern", pattern: decl.name, found: typeToText(type) });
   }
   const allFields = caseName === undefined ? decl.fields : decl.cases.find((c) => c.name === caseName)!.fields;
   const fields = fieldsOf(decl, args, allFields);
@@ -89,9 +85,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
     } else {
       index = position++;
       if (index >= fields.length) {
-        ctx.error("E-TYPE-ARGUMENTS", arg.span, `\`${written}\` has ${fields.length} field${fields.length === 1 ? "" : "s"}, but this pattern gives more`, {
-          label: "one too many",
-        });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.span, { problem: "pattern too many", pattern: written, fields: fields.length });
         checkPattern(ctx, arg.pattern, ERROR);
         continue;
       }

@@ -4,7 +4,7 @@
 import type * as S from "../parse/tree.js";
 import { requireAbility } from "./bounds.js";
 import type { CClause, CExpr } from "./checked.js";
-import { article, type Context } from "./context.js";
+import type { Context } from "./context.js";
 import { checkCondition, checkExpr } from "./expressions.js";
 import { checkPattern } from "./patterns.js";
 import { declared, ERROR, freshMeta, INT, listOf, pairOf, resolve, typeToText, unify, type Type } from "./types.js";
@@ -18,11 +18,7 @@ function pure<T>(ctx: Context, clause: string, span: S.Query["span"], check: () 
   const result = check();
   const used = ctx.frame.needs.slice(before);
   if (used.length > 0) {
-    ctx.error("E-CAP-QUERY-CLAUSE", span, `The \`${clause}\` clause of a query uses \`${used[0]!.path.join(".")}\`, but only \`select\` may use capabilities`, {
-      label: "an effect in a query clause",
-      notes: ["The clauses before `select` run for every row, in an order the query decides; they must be pure."],
-      hint: "Compute the value in `select`, or before the query with its own `otherwise`.",
-    });
+    ctx.problem("E-CAP-QUERY-CLAUSE", span, { clause, capability: used[0]!.path.join(".") });
   }
   return result;
 }
@@ -42,7 +38,7 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
           break;
         }
         case "WhereClause":
-          clauses.push({ kind: "Where", condition: pure(ctx, "where", clause.span, () => checkCondition(ctx, clause.condition, "The condition of `where`")) });
+          clauses.push({ kind: "Where", condition: pure(ctx, "where", clause.span, () => checkCondition(ctx, clause.condition, { of: "condition", statement: "where" })) });
           break;
         case "LetClause": {
           const value = pure(ctx, "let", clause.span, () => checkExpr(ctx, clause.value));
@@ -73,7 +69,7 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
         case "TakeClause":
         case "DropClause": {
           const count = checkExpr(ctx, clause.count, INT);
-          ctx.expectType(count.type, INT, count.span, `The count of \`${clause.kind === "TakeClause" ? "take" : "drop"}\``);
+          ctx.expectType(count.type, INT, count.span, { of: "count", clause: clause.kind === "TakeClause" ? "take" : "drop" });
           clauses.push({ kind: clause.kind === "TakeClause" ? "Take" : "Drop", count });
           break;
         }
@@ -83,7 +79,7 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
     if (query.select.distinct) requireAbility(ctx, select.type, "hash", select.span);
     const concurrently = query.concurrently === undefined ? undefined : query.concurrently.limit === undefined ? {} : { limit: query.concurrently.limit.value };
     if (query.concurrently?.limit !== undefined && query.concurrently.limit.value < 1) {
-      ctx.error("E-TYPE-MISMATCH", query.concurrently.limit.span, "At least one task must run at a time", { hint: "For example: `concurrently at most 4 at a time`." });
+      ctx.problem("E-TYPE-MISMATCH", query.concurrently.limit.span, { problem: "concurrency limit" });
     }
     return {
       kind: "Query",
@@ -108,7 +104,7 @@ function itemType(ctx: Context, source: CExpr): Type {
     return item;
   }
   if (type.kind !== "Error") {
-    ctx.error("E-TYPE-MISMATCH", source.span, `\`from\` reads a list, a set or a map, and this is ${article(typeToText(type))}`, { label: "not a collection" });
+    ctx.problem("E-TYPE-MISMATCH", source.span, { problem: "iterate", construct: "from", found: typeToText(type) });
   }
   return ERROR;
 }

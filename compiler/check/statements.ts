@@ -4,7 +4,7 @@
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import type { CBlock, CPattern, CStatement, Local } from "./checked.js";
-import { article, type Context } from "./context.js";
+import type { Context } from "./context.js";
 import { resolveType } from "./declare.js";
 import { isIrrefutable } from "./exhaustive.js";
 import { checkCapture } from "./captures.js";
@@ -19,43 +19,41 @@ export function checkBlock(ctx: Context, block: S.Block): CBlock {
 
 export function checkStatement(ctx: Context, statement: S.Statement): CStatement {
   const span = statement.span;
+  ctx.statementEnd = span.end;
   switch (statement.kind) {
     case "Let": {
       const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
       const value = checkExpr(ctx, statement.value, annotated);
-      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, "This value");
-      const pattern = checkBinding(ctx, statement.pattern, annotated ?? value.type, "`let`");
+      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, { of: "value" });
+      const pattern = checkBinding(ctx, statement.pattern, annotated ?? value.type, "let");
       return { kind: "Let", pattern, value, span };
     }
     case "Var": {
       const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
       const value = checkExpr(ctx, statement.value, annotated);
-      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, "This value");
+      if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, { of: "value" });
       const local = ctx.declare(statement.name.name, annotated ?? value.type, true, statement.name.span);
       return { kind: "Var", local, value, span };
     }
     case "Set":
       return checkSet(ctx, statement);
     case "If": {
-      const branches = statement.branches.map((b) => ({ condition: checkCondition(ctx, b.condition, "The condition of `if`"), body: checkBlock(ctx, b.body) }));
+      const branches = statement.branches.map((b) => ({ condition: checkCondition(ctx, b.condition, { of: "condition", statement: "if" }), body: checkBlock(ctx, b.body) }));
       const elseBody = statement.elseBody ? checkBlock(ctx, statement.elseBody) : undefined;
       return { kind: "If", branches, ...(elseBody ? { elseBody } : {}), span };
     }
     case "ForEach":
       return checkForEach(ctx, statement);
     case "While": {
-      const condition = checkCondition(ctx, statement.condition, "The condition of `while`");
+      const condition = checkCondition(ctx, statement.condition, { of: "condition", statement: "while" });
       const body = inLoop(ctx, () => checkBlock(ctx, statement.body));
       return { kind: "While", condition, body, span };
     }
     case "Stop":
     case "Skip":
-      if (leavesTask(ctx, span, statement.kind.toLowerCase())) return { kind: statement.kind, span };
+      if (leavesTask(ctx, span, statement.kind === "Stop" ? "stop" : "skip")) return { kind: statement.kind, span };
       if (ctx.frame.loops === 0) {
-        ctx.error("E-TYPE-LOOP-CONTROL", span, `\`${statement.kind.toLowerCase()}\` is only for loops, and there is no loop around it here`, {
-          label: "outside a loop",
-          hint: statement.kind === "Stop" ? "To leave a function early, use `return`." : "To leave a function early, use `return`.",
-        });
+        ctx.problem("E-TYPE-LOOP-CONTROL", span, { statement: statement.kind === "Stop" ? "stop" : "skip" });
       }
       return { kind: statement.kind, span };
     case "Return":
@@ -64,12 +62,12 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
       return checkFail(ctx, statement);
     case "Crash": {
       const message = checkExpr(ctx, statement.message, TEXT);
-      ctx.expectType(message.type, TEXT, message.span, "The message of `crash`");
+      ctx.expectType(message.type, TEXT, message.span, { of: "crash message" });
       return { kind: "Crash", message, span };
     }
     case "Check": {
       requireTest(ctx, span);
-      const condition = checkCondition(ctx, statement.condition, "What `check` checks");
+      const condition = checkCondition(ctx, statement.condition, { of: "checked" });
       return { kind: "Check", condition, span };
     }
     case "CheckFails":
@@ -84,13 +82,10 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
 }
 
 /** A pattern in `let` or `for each` must match every value: there is no arm for the rest. */
-function checkBinding(ctx: Context, pattern: S.Pattern, type: Type, where: string): CPattern {
+function checkBinding(ctx: Context, pattern: S.Pattern, type: Type, binding: "let" | "for each"): CPattern {
   const checked = checkPattern(ctx, pattern, type);
   if (!isIrrefutable(checked, type) && resolve(type).kind !== "Error") {
-    ctx.error("E-MATCH-REFUTABLE", pattern.span, `This pattern does not match every ${typeToText(type)}, and ${where} has no way to handle the rest`, {
-      label: "some values do not match",
-      hint: "Use `match` with an arm for the other values.",
-    });
+    ctx.problem("E-MATCH-REFUTABLE", pattern.span, { type: typeToText(type), binding });
   }
   return checked;
 }
@@ -108,7 +103,7 @@ function checkSet(ctx: Context, statement: S.SetStatement): CStatement {
   } else {
     checkCapture(ctx, local, found.depth, statement.name.span);
   }
-  ctx.expectType(value.type, local.type, value.span, `The new value of \`${local.name}\``);
+  ctx.expectType(value.type, local.type, value.span, { of: "new value", local: local.name });
   return { kind: "Set", local, value, span: statement.span };
 }
 
@@ -131,10 +126,10 @@ function checkForEach(ctx: Context, statement: S.ForEach): CStatement {
     item = freshMeta();
     unify(type, listOf(item));
   } else if (type.kind !== "Error") {
-    ctx.error("E-TYPE-MISMATCH", iterable.span, `\`for each\` goes through a list, a set or a map, and this is ${article(typeToText(type))}`, { label: "not a collection" });
+    ctx.problem("E-TYPE-MISMATCH", iterable.span, { problem: "iterate", construct: "for each", found: typeToText(type) });
   }
   return ctx.withScope(() => {
-    const pattern = checkBinding(ctx, statement.pattern, item, "`for each`");
+    const pattern = checkBinding(ctx, statement.pattern, item, "for each");
     const body = inLoop(ctx, () => checkBlock(ctx, statement.body));
     return { kind: "ForEach", pattern, iterable, body, span: statement.span };
   });
@@ -144,26 +139,20 @@ function checkReturn(ctx: Context, statement: S.Return): CStatement {
   const frame = ctx.frame;
   leavesTask(ctx, statement.span, "return");
   if (frame.kind === "test") {
-    ctx.error("E-TYPE-RETURN", statement.span, "A test does not return a value", { hint: "A test ends at its `end`; use `check` to test a value." });
+    ctx.problem("E-TYPE-RETURN", statement.span, { problem: "in a test" });
   }
   if (statement.value === undefined) {
     if (!isCon(frame.returns, "Nothing") && resolve(frame.returns).kind !== "Meta" && frame.kind !== "test") {
-      ctx.error("E-TYPE-RETURN", statement.span, `This function returns ${article(typeToText(frame.returns))}, so \`return\` needs a value`, {
-        label: "no value",
-        hint: `For example: \`return ${typeToText(frame.returns) === "Int" ? "0" : "value"}\`.`,
-      });
+      ctx.problem("E-TYPE-RETURN", statement.span, { problem: "no value", returns: typeToText(frame.returns) });
     }
     unify(frame.returns, { kind: "Con", name: "Nothing", args: [] });
     return { kind: "Return", span: statement.span };
   }
   const value = checkExpr(ctx, statement.value, frame.returns);
   if (isCon(frame.returns, "Nothing") && !isCon(value.type, "Nothing")) {
-    ctx.error("E-TYPE-RETURN", value.span, `This function returns nothing, so it cannot return ${article(typeToText(value.type))}`, {
-      label: "a value",
-      hint: `Declare what it returns: \`... returns ${typeToText(value.type)}\`.`,
-    });
+    ctx.problem("E-TYPE-RETURN", value.span, { problem: "a value", found: typeToText(value.type) });
   } else {
-    ctx.expectType(value.type, frame.returns, value.span, "The returned value");
+    ctx.expectType(value.type, frame.returns, value.span, { of: "returned value" });
   }
   return { kind: "Return", value, span: statement.span };
 }
@@ -176,10 +165,7 @@ function checkFail(ctx: Context, statement: S.Fail): CStatement {
   }
   // A bare `fail` passes on the failure an `otherwise` is handling.
   if (ctx.handling === undefined) {
-    ctx.error("E-FAIL-PASS", statement.span, "A bare `fail` passes on a failure, and there is none being handled here", {
-      label: "no failure to pass on",
-      hint: "Give the failure: `fail with AppError.Invalid(reason: \"...\")`. A bare `fail` belongs in the arms of an `otherwise`.",
-    });
+    ctx.problem("E-FAIL-PASS", statement.span, {});
     return { kind: "Fail", span: statement.span };
   }
   const wrap = wrapFailure(ctx, ctx.handling.failure, statement.span);
@@ -188,9 +174,7 @@ function checkFail(ctx: Context, statement: S.Fail): CStatement {
 
 function requireTest(ctx: Context, span: Span): void {
   if (ctx.definition.kind !== "test") {
-    ctx.error("E-TYPE-CHECK-PLACE", span, "`check` belongs in a test", {
-      hint: "Write the check in a `test \"...\" ... end` block; in a function, use `if` and `crash with` or `fail with`.",
-    });
+    ctx.problem("E-TYPE-CHECK-PLACE", span, {});
   }
 }
 
@@ -206,9 +190,7 @@ function checkCheckFails(ctx: Context, statement: S.CheckFails): CStatement {
     ctx.collector = saved;
   }
   if (collector.calls.length !== 1) {
-    ctx.error(collector.calls.length === 0 ? "E-FAIL-NOTHING" : "E-FAIL-TWO", statement.expr.span, collector.calls.length === 0 ? "Nothing here can fail, so `check ... fails with` can never pass" : "Two calls here can fail, so it is unclear which failure the check is about", {
-      hint: "Check one call that can fail: `check parse(\"x\") fails with ParseError(_, _)`.",
-    });
+    ctx.problem(collector.calls.length === 0 ? "E-FAIL-NOTHING" : "E-FAIL-TWO", statement.expr.span, { problem: "check" });
   }
   const failure = collector.calls[0]?.fails ?? ERROR;
   const pattern = ctx.withScope(() => checkPattern(ctx, statement.pattern, failure));
@@ -250,13 +232,9 @@ function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStat
 }
 
 /** `return`, `stop` or `skip` where it would leave a concurrent task: refused. */
-function leavesTask(ctx: Context, span: Span, what: string): boolean {
+function leavesTask(ctx: Context, span: Span, what: "return" | "stop" | "skip"): boolean {
   if (ctx.taskBase === undefined || (what !== "return" && ctx.frame.loops > 0)) return false;
-  ctx.error("E-TYPE-TASK-LEAVE", span, `\`${what}\` cannot leave a task of \`run concurrently\``, {
-    label: `\`${what}\` in a task`,
-    notes: ["Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops around it; the block ends when every task has."],
-    hint: what === "return" ? "Bind the value in the task (`let result be ...`) and return it after `end`." : `Decide after \`end\`, with the values the tasks bound: \`if done then ${what}\`.`,
-  });
+  ctx.problem("E-TYPE-TASK-LEAVE", span, { statement: what });
   return true;
 }
 
