@@ -14,6 +14,7 @@ import { observeWith, type Observer } from "./gateway.js";
 import { configureInput, writeOut } from "./output.js";
 import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
+import { runMessage, type RunCode } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
 
 /** What a compiled program gives the driver: main, its parameters and the grant it needs. */
@@ -29,7 +30,7 @@ export interface Program {
 export type Outcome =
   | { outcome: "finished"; steps: number }
   | { outcome: "failed"; value: string; site?: string; steps: number }
-  | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
+  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; steps: number }
   | { outcome: "cancelled"; reason: string; steps: number }
   | { outcome: "refused"; message: string };
 
@@ -121,7 +122,7 @@ export function outcomeOf(e: unknown): Outcome {
   const limit = engineLimit(e);
   if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
   const error = e instanceof Error ? e : new Error(String(e));
-  return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
+  return { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: error.message }), ...(error.stack ? { stack: error.stack } : {}), steps };
 }
 
 function safeText(value: unknown): string {
