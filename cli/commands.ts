@@ -21,6 +21,10 @@ cli
 
 cli.command("parse <file>", "Print the syntax tree of a program").action((file: string) => runParse(file));
 
+cli
+  .command("explain [code]", "Explain an error code (E-RT-DIVISION), with a wrong and a right example; alone, list every code")
+  .action(async (code: string | undefined) => (await import("./explain.js")).runExplain(code));
+
 cli.command("run <file>", `Run a program: ${RUN_SYNOPSIS}; FILE --help shows the program's options`);
 cli.command("record <file>", "Run a program live and write a recording of its calls: renyi record [--to OUT] [--redact NAME]... FILE [program options]");
 cli.command("reproduce <recording>", "Run a recorded program again from its recording, and compare: renyi reproduce REC [FILE]");

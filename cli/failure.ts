@@ -5,6 +5,7 @@
 
 import { EXIT } from "../vocabulary/outcomes.js";
 import { Refusal } from "./refusal.cjs";
+import { runWords } from "../vocabulary/problems/run.js";
 
 export { Refusal };
 
@@ -13,7 +14,8 @@ export function reportFailure(e: unknown): number {
   if (e instanceof Refusal) {
     process.stderr.write(`error: ${message}\n`);
   } else {
-    process.stderr.write(`error[E-INTERNAL]: Renyi itself failed: ${message}\n  = note: this is a bug in Renyi, not in the program; please report it with the file that caused it\n`);
+    const words = runWords("E-INTERNAL", { detail: message });
+    process.stderr.write(`error[E-INTERNAL]: ${words.message}\n${(words.notes ?? []).map((note) => `  = note: ${note}\n`).join("")}`);
     if (process.env["RENYI_DEBUG"] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
   }
   return EXIT.refused;

@@ -9,6 +9,7 @@ import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js"
 import type { SourceFile } from "../compiler/source.js";
 import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { EXIT } from "../vocabulary/outcomes.js";
+import { runMessage } from "../vocabulary/problems/run.js";
 import type { Outcome } from "../rtlib/run-main.js";
 
 /** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
@@ -32,7 +33,7 @@ export function outcomeText(outcome: Outcome, at: Located): string {
     case "cancelled":
       return outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n";
     case "failed":
-      return render("E-RT-FAILED", `main failed with ${outcome.value}`, outcome.site, at.sources());
+      return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }), outcome.site, at.sources());
     case "crashed":
       return crashText(outcome, at);
   }
@@ -50,7 +51,7 @@ function crashText(outcome: Extract<Outcome, { outcome: "crashed" }>, at: Locate
 /** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
 export function requestCrashText(outcome: Outcome, at: Located): string {
   const note = "the request was answered 500 and the server went on";
-  if (outcome.outcome === "failed") return render("E-RT-FAILED", `a request's handler failed with ${outcome.value}`, outcome.site, at.sources(), [note]);
+  if (outcome.outcome === "failed") return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "handler" }), outcome.site, at.sources(), [note]);
   if (outcome.outcome === "crashed") return crashText(outcome, at, [note]);
   return "";
 }

@@ -6,6 +6,7 @@
 //
 // The reader is the one way in for every command that takes a recording.
 
+import { runMessage, type RunFacts } from "../vocabulary/problems/run.js";
 import { readBounded } from "./read-bounded.js";
 import { readStrictJson, type Json } from "./strict-json.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
@@ -16,14 +17,18 @@ import {
   MANIFEST_FIELDS,
   MAX_RECORDING_BYTES,
   MAX_RECORDING_DEPTH,
-  RECORDING_CODES,
   REQUIRED_FIELDS,
   type JsonValue,
   type RecordedCall,
   type Recording,
 } from "../vocabulary/recording.js";
 
-export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: string; problem: string };
+export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
+
+/** A refused read: the code, its facts, and the message made from them. */
+function refused(facts: RunFacts<"E-RT-RECORDING">): ReadRecording {
+  return { ok: false, code: "E-RT-RECORDING", facts, problem: runMessage("E-RT-RECORDING", facts) };
+}
 
 class Refused extends Error {}
 
@@ -34,15 +39,15 @@ function refuse(message: string): never {
 /** Reads the recording at `path`. */
 export function readRecordingFile(path: string): ReadRecording {
   const read = readBounded(path, MAX_RECORDING_BYTES);
-  if (!read.ok) return { ok: false, code: RECORDING_CODES.invalid, problem: `I cannot read the recording ${path}: ${read.why}` };
+  if (!read.ok) return refused({ file: path, problem: "unreadable", detail: read.why });
   return readRecording(read.bytes, path);
 }
 
 /** Reads a recording's bytes; `name` is what messages call it. */
 export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRecording {
-  if (bytes.length > MAX_RECORDING_BYTES) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is larger than ${MAX_RECORDING_BYTES.toLocaleString("en")} bytes` };
+  if (bytes.length > MAX_RECORDING_BYTES) return refused({ file: name, problem: "too-large", detail: MAX_RECORDING_BYTES.toLocaleString("en") });
   const json = readStrictJson(bytes, MAX_RECORDING_DEPTH);
-  if (!json.ok) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is not valid JSON: ${json.problem}` };
+  if (!json.ok) return refused({ file: name, problem: "json", detail: json.problem });
   try {
     const recording = recordingOf(json.value);
     const grant = recording.grant.map((text, i) => {
@@ -52,7 +57,7 @@ export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRe
     });
     return { ok: true, recording, grant };
   } catch (e) {
-    if (e instanceof Refused) return { ok: false, code: RECORDING_CODES.invalid, problem: `${name} is refused: ${e.message}` };
+    if (e instanceof Refused) return refused({ file: name, problem: "field", detail: e.message });
     throw e;
   }
 }

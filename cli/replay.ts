@@ -4,7 +4,8 @@
 // before the run, and the run's end is compared with the recorded one.
 
 import { EXIT } from "../vocabulary/outcomes.js";
-import { RECORDING_CODES, type RecordedCall, type Recording } from "../vocabulary/recording.js";
+import type { RecordedCall, Recording } from "../vocabulary/recording.js";
+import { runWords } from "../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "./recording-reader.js";
 import { runManifest } from "./run-manifest.js";
 import type { RunPlan, RunSession } from "./run.js";
@@ -43,7 +44,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
  * difference for `renyi reproduce` and a note for `renyi run --replay`.
  */
 export function compareWithRecording(recording: Recording, outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, options: { unreachedIsDifference: boolean }): "same" | "differs" | "stopped" {
-  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && (outcome.code === RECORDING_CODES.mismatch || outcome.code === RECORDING_CODES.shape))) return "stopped";
+  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && (outcome.code === "E-RT-REPLAY-MISMATCH" || outcome.code === "E-RT-REPLAY-SHAPE"))) return "stopped";
   const differences: string[] = [];
   if (outcome.outcome !== recording.outcome) differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);
   if (recording.output !== undefined && tally !== undefined && (tally.stdout !== recording.output.stdout || tally.bytes !== recording.output.bytes)) {
@@ -56,7 +57,8 @@ export function compareWithRecording(recording: Recording, outcome: WorkerOutcom
     if (unreachedText !== undefined) process.stderr.write(`note: ${unreachedText}\n`);
     return "same";
   }
-  process.stderr.write(`error[${RECORDING_CODES.differs}]: the replay ended differently from the recorded run\n${differences.map((d) => `  = ${d}\n`).join("")}`);
+  const words = runWords("E-RT-REPLAY-DIFFERS", { differences });
+  process.stderr.write(`error[E-RT-REPLAY-DIFFERS]: ${words.message}\n${(words.notes ?? []).map((d) => `  = ${d}\n`).join("")}`);
   if (unreachedText !== undefined && !options.unreachedIsDifference) process.stderr.write(`note: ${unreachedText}\n`);
   return "differs";
 }

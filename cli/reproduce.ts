@@ -6,7 +6,7 @@
 // and every recorded call reached.
 
 import { EXIT } from "../vocabulary/outcomes.js";
-import { RECORDING_CODES } from "../vocabulary/recording.js";
+import { runMessage } from "../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "./recording-reader.js";
 import { compareWithRecording } from "./replay.js";
 import { extensionsOf, TOOLCHAIN } from "./run-manifest.js";
@@ -43,7 +43,7 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
   return runCommand([file, ...words], startWorker(), (compiled) => {
     const code = compiled.code();
     if (code !== recording.code) {
-      return { refused: `error[${RECORDING_CODES.code}]: ${file} is not the recorded program: its code hashes to ${code}, the recording's to ${recording.code}\n` };
+      return { refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file, code, recorded: recording.code })}\n` };
     }
     return {
       input: { replay: { calls: recording.calls, grant, writeConsole: true } },

@@ -5,12 +5,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { finished } from "node:stream/promises";
-import { error, renderText, type Diagnostic } from "../compiler/diagnostics.js";
+import { renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import { SourceFile } from "../compiler/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
+import { runMessage } from "../vocabulary/problems/run.js";
 import { parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
@@ -138,7 +139,10 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   // The validator (and acorn) load only for bundles: a .ry program does not need them.
   const { sha256, validateBundle } = await import("./validate.js");
   const { checkManifest, compareGrants, readBundleCode, readBundleMap, readBundleSources } = await import("./bundle-check.js");
-  const refuse = (message: string) => ({ diagnostics: [error("E-RT-REFUSED", { file, start: 0, end: 0 }, message)], sources: new Map<string, SourceFile>() });
+  const refuse = (reason: string) => {
+    const refused: Diagnostic = { code: "E-RT-REFUSED", severity: "error", message: runMessage("E-RT-REFUSED", { reason }), span: { file, start: 0, end: 0 }, notes: [], facts: { reason } };
+    return { diagnostics: [refused], sources: new Map<string, SourceFile>() };
+  };
   const checked = await checkManifest(file, trust);
   if (!checked.ok) return refuse(checked.problem);
   const { manifest, grant } = checked;
@@ -233,7 +237,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
         worker.unref();
-        const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: "the program's thread ended without a result", steps: 0 };
+        const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
         resolve(session === undefined ? code : session.onEnd(final, tally, code));
@@ -276,7 +280,9 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     });
     worker.once("error", (e: Error & { code?: string }) => {
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
-      outcome ??= { outcome: "crashed", code: outOfMemory ? "E-RT-LIMIT-MEMORY" : "E-RT-INTERNAL", message: outOfMemory ? "the program used more memory than its limit" : `an internal error: ${e.message}`, steps: 0 };
+      outcome ??= outOfMemory
+        ? { outcome: "crashed", code: "E-RT-LIMIT-MEMORY", message: runMessage("E-RT-LIMIT-MEMORY", {}), steps: 0 }
+        : { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }), steps: 0 };
     });
     worker.once("exit", end);
   });

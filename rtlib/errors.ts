@@ -3,6 +3,8 @@
 // stack, so failing is cheap). A crash ends the run: `crash with`, a limit, a
 // runtime check; it is an Error so that its stack can be mapped to a .ry line.
 
+import { runKind, runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
+
 export class Failure {
   constructor(
     readonly value: unknown,
@@ -11,38 +13,26 @@ export class Failure {
   ) {}
 }
 
-import type { RecordingCode } from "../vocabulary/recording.js";
-
-/** The runtime errors and their codes (spec/runtime.md has the table); those of recorded runs are listed in vocabulary/recording.ts. */
-export type CrashCode =
-  | RecordingCode
-  | "E-RT-CRASH"
-  | "E-RT-OVERFLOW"
-  | "E-RT-DIVISION"
-  | "E-RT-INDEX"
-  | "E-RT-FUEL"
-  | "E-RT-DEPTH"
-  | "E-RT-LIMIT-COLLECTION"
-  | "E-RT-LIMIT-HOST-CALLS"
-  | "E-RT-LIMIT-TIME"
-  | "E-RT-RESPONSE"
-  | "E-RT-UNHANDLED"
-  | "E-RT-CHECK"
-  | "E-RT-PERMISSION"
-  | "E-RT-BUDGET"
-  | "E-RT-INTERNAL";
+/** The runtime errors and their codes: the catalogue's run-time rows (vocabulary/problems/run.ts). */
+export type CrashCode = RunCode;
 
 export type CrashKind = "crash" | "limit" | "internal";
 
-export class Crash extends Error {
+/**
+ * A crash: its code and the facts it carries; its message is the catalogue's
+ * words for them, made here and nowhere else.
+ */
+export class Crash<C extends CrashCode = CrashCode> extends Error {
+  readonly kind: CrashKind;
   constructor(
-    readonly code: CrashCode,
-    message: string,
-    readonly kind: CrashKind = "crash",
+    readonly code: C,
+    readonly facts: RunFacts<C>,
     /** `file.ry:line:column` when the compiled code knows it; otherwise the stack is mapped. */
     public site?: string,
   ) {
-    super(message);
+    super(runMessage(code, facts));
+    const kind = runKind(code);
+    this.kind = kind === "limit" || kind === "internal" ? kind : "crash";
     this.name = "Crash";
   }
 }
@@ -55,8 +45,14 @@ export class Cancelled extends Error {
   }
 }
 
+/** `crash with MESSAGE`. */
 export function crash(message: unknown, site?: string): never {
-  throw new Crash("E-RT-CRASH", String(message), "crash", site);
+  throw new Crash("E-RT-CRASH", { problem: "crash-with", message: String(message) }, site);
+}
+
+/** A match whose value fits none of its arms (a value outside its checked type). */
+export function noArmFits(site?: string): never {
+  throw new Crash("E-RT-CRASH", { problem: "no-arm" }, site);
 }
 
 export function isFailure(e: unknown): e is Failure {
@@ -65,13 +61,13 @@ export function isFailure(e: unknown): e is Failure {
 
 /** A `check` that does not hold: the test fails, naming both sides. */
 export function checkFailed(kind: string, left: string, right: string, site: string): never {
-  const message =
-    kind === "is" ? `check failed: ${left} is not ${right}`
-    : kind === "is not" ? `check failed: both sides are ${left}`
-    : kind === "fails" ? "check failed: the call did not fail"
-    : kind === "fails with" ? `check failed: the call failed with ${left}, which the pattern does not match`
-    : "check failed: the condition is false";
-  throw new Crash("E-RT-CHECK", message, "crash", site);
+  const facts: RunFacts<"E-RT-CHECK"> =
+    kind === "is" ? { check: "is", left, right }
+    : kind === "is not" ? { check: "is not", left }
+    : kind === "fails" ? { check: "fails" }
+    : kind === "fails with" ? { check: "fails with", failure: left }
+    : { check: "holds" };
+  throw new Crash("E-RT-CHECK", facts, site);
 }
 
 /**
@@ -82,9 +78,9 @@ export function checkFailed(kind: string, left: string, right: string, site: str
  */
 export function engineLimit(e: unknown): Crash | undefined {
   if (!(e instanceof RangeError)) return undefined;
-  const wrap = (code: CrashCode, message: string) => Object.assign(new Crash(code, message, "limit"), { stack: e.stack });
-  if (/call stack/i.test(e.message)) return wrap("E-RT-DEPTH", "calls nested too deeply for the stack");
-  if (/invalid string length/i.test(e.message)) return wrap("E-RT-LIMIT-COLLECTION", "a text would be longer than the engine can hold");
-  if (/invalid array length|maximum size exceeded/i.test(e.message)) return wrap("E-RT-LIMIT-COLLECTION", "a list, map or set would be larger than the engine can hold");
+  const wrap = (crash: Crash) => Object.assign(crash, { stack: e.stack });
+  if (/call stack/i.test(e.message)) return wrap(new Crash("E-RT-DEPTH", { problem: "engine" }));
+  if (/invalid string length/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-text" }));
+  if (/invalid array length|maximum size exceeded/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-collection" }));
   return undefined;
 }

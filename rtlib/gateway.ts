@@ -68,28 +68,25 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   checkCancelled();
   checkTask();
   if (++S.hostCalls > S.maxHostCalls) {
-    throw new Crash("E-RT-LIMIT-HOST-CALLS", `the program made more than ${S.maxHostCalls.toLocaleString("en")} calls to the outside world`, "limit");
+    throw new Crash("E-RT-LIMIT-HOST-CALLS", { limit: S.maxHostCalls });
   }
   const refused = refusing(grant, primitive.need);
   if (refused !== undefined) {
     if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
-    throw new Crash(
-      "E-RT-PERMISSION",
-      `${primitive.name.replace(/^std\./, "")} needs ${needText(primitive.need)}, which the needs of ${refused.owner} do not allow`,
-    );
+    throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need: needText(primitive.need), owner: refused.owner });
   }
   if (grant !== undefined && answerer === undefined) { // refusing() has proved it a Grant
     const budget = budgetsOf(grant).take(primitive.need);
     if (!budget.ok) {
       if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
-      throw new Crash("E-RT-BUDGET", `${primitive.name.replace(/^std\./, "")} is over the budget ${budget.budget}`);
+      throw new Crash("E-RT-BUDGET", { call: primitive.name.replace(/^std\./, ""), budget: budget.budget });
     }
   }
   const started = observer === undefined ? 0 : performance.now();
   try {
     const result = (answerer === undefined ? await perform() : await answerer(primitive, args, perform)) as T;
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
-      throw new Crash("E-RT-INTERNAL", `${primitive.name} gave back a value that is not ${shapeText(primitive.result)}`, "internal");
+      throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
     return result;

@@ -4,7 +4,7 @@
 
 export { S, slow, tooDeep, resume, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
 export { served, serveWith, type ServingHost } from "./serving.js";
-export { Failure, Crash, Cancelled, crash, isFailure, checkFailed, engineLimit } from "./errors.js";
+export { Failure, Crash, Cancelled, crash, noArmFits, isFailure, checkFailed, engineLimit } from "./errors.js";
 export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";
 export { equals, compare } from "./equality.js";
 export { toText, floatText } from "./text.js";

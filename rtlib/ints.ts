@@ -1,13 +1,12 @@
 // Int arithmetic: whole numbers within ±(2^53 - 1). Leaving that range, or
 // dividing by zero, crashes (spec/runtime.md, section 2).
 
-import { runMessage } from "../vocabulary/problems/run.js";
 import { Crash } from "./errors.js";
 
 const MAX = 9007199254740991;
 
 function overflow(op: string, a: number, b: number): never {
-  throw new Crash("E-RT-OVERFLOW", `${a} ${op} ${b} is outside the range of Int (±9007199254740991)`);
+  throw new Crash("E-RT-OVERFLOW", { problem: "operation", left: a, operator: op, right: b });
 }
 
 export function iadd(a: number, b: number): number {
@@ -31,14 +30,14 @@ export function imul(a: number, b: number): number {
 
 /** Whole-number division, toward zero. */
 export function idiv(a: number, b: number): number {
-  if (b === 0) throw new Crash("E-RT-DIVISION", runMessage("E-RT-DIVISION", { left: String(a), operator: "/" }));
+  if (b === 0) throw new Crash("E-RT-DIVISION", { left: String(a), operator: "/" });
   const r = Math.trunc(a / b);
   return r === 0 ? 0 : r;
 }
 
 /** The remainder of whole-number division; its sign is the dividend's. */
 export function imod(a: number, b: number): number {
-  if (b === 0) throw new Crash("E-RT-DIVISION", runMessage("E-RT-DIVISION", { left: String(a), operator: "mod" }));
+  if (b === 0) throw new Crash("E-RT-DIVISION", { left: String(a), operator: "mod" });
   const r = a % b;
   return r === 0 ? 0 : r;
 }
@@ -48,14 +47,14 @@ export function fmod(a: number, b: number): number {
 }
 
 export function checkInt(n: number, what: string): number {
-  if (!Number.isSafeInteger(n)) throw new Crash("E-RT-OVERFLOW", `${what} gives ${n}, outside the range of Int`);
+  if (!Number.isSafeInteger(n)) throw new Crash("E-RT-OVERFLOW", { problem: "result", operation: what, result: n });
   return n;
 }
 
 /** `items[i]`: outside the list, the run crashes. */
 export function index<T>(items: readonly T[], i: number): T {
   if (i < 0 || i >= items.length || !Number.isInteger(i)) {
-    throw new Crash("E-RT-INDEX", `index ${i} is outside the list, which has ${items.length} item${items.length === 1 ? "" : "s"}`);
+    throw new Crash("E-RT-INDEX", { index: i, length: items.length });
   }
   return items[i]!;
 }

@@ -97,7 +97,7 @@ export const MAX_INSTANT_MS = 8_640_000_000_000_000;
 /** An Instant as ISO 8601 text; one outside the range that can be written is a crash, not an engine error. */
 export function isoText(milliseconds: number, what: string): string {
   if (!(Math.abs(milliseconds) <= MAX_INSTANT_MS)) {
-    throw new Crash("E-RT-OVERFLOW", `${what}: the instant ${milliseconds} ms from 1970 is outside the range of Instant (±${MAX_INSTANT_MS.toLocaleString("en")} ms, the years -271821 to 275760)`);
+    throw new Crash("E-RT-OVERFLOW", { problem: "instant", operation: what, milliseconds });
   }
   return new Date(milliseconds).toISOString();
 }

@@ -11,7 +11,7 @@ export { MAX_ELEMENTS, MAX_TEXT };
 
 export function checkCollection(size: number, what: string): void {
   if (size > MAX_ELEMENTS) {
-    throw new Crash("E-RT-LIMIT-COLLECTION", `${what} would build ${size.toLocaleString("en")} elements, more than the limit of ${MAX_ELEMENTS.toLocaleString("en")}`, "limit");
+    throw new Crash("E-RT-LIMIT-COLLECTION", { problem: "elements", building: what, size, limit: MAX_ELEMENTS });
   }
 }
 
@@ -21,11 +21,7 @@ export function checkText(length: number, what: string): void {
 }
 
 export function textTooLong(length: number, what: string): never {
-  throw new Crash(
-    "E-RT-LIMIT-COLLECTION",
-    `${what} would build a text of ${length.toLocaleString("en")} characters, more than the limit of ${MAX_TEXT.toLocaleString("en")}`,
-    "limit",
-  );
+  throw new Crash("E-RT-LIMIT-COLLECTION", { problem: "text", building: what, length, limit: MAX_TEXT });
 }
 
 /** `a + b` on texts. */

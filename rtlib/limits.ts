@@ -29,7 +29,7 @@ export interface LimitState {
 /** What one account (the run, or one request to a server) may still spend. */
 export interface Account {
   /** Whose account it is, for the messages: "the program" or "the request". */
-  readonly owner: string;
+  readonly owner: "the program" | "the request";
   fuel: number;
   readonly limit: number;
   hostCalls: number;
@@ -37,7 +37,8 @@ export interface Account {
   /** `performance.now()` after which the account's task is stopped; Infinity for none. */
   readonly deadline: number;
   /** The limit that stopped the task, once it is stopped: every later step or effect throws it. */
-  stopped?: { code: "E-RT-LIMIT-TIME"; message: string };
+  /** Set when the request ran past its time: the limit it had, in milliseconds. */
+  stopped?: { milliseconds: number };
 }
 
 const POLL_EVERY = 1024;
@@ -62,7 +63,7 @@ let loaded: Account = runAccount;
 /** Index 0: 0 while running, 1 when interrupted, 2 at the deadline. Shared with the main thread. */
 let cancelFlag: Int32Array | undefined;
 
-function account(owner: string, fuel: number, maxHostCalls: number, deadline: number): Account {
+function account(owner: Account["owner"], fuel: number, maxHostCalls: number, deadline: number): Account {
   return { owner, fuel, limit: fuel, hostCalls: 0, maxHostCalls, deadline };
 }
 
@@ -112,8 +113,8 @@ export function theRunAccount(): Account {
 }
 
 /** Stops the task of `a` at its next step or effect (a request past its time). */
-export function stop(a: Account, message: string): void {
-  a.stopped ??= { code: "E-RT-LIMIT-TIME", message };
+export function stop(a: Account, milliseconds: number): void {
+  a.stopped ??= { milliseconds };
   if (a === loaded) S.check = Infinity;
 }
 
@@ -127,7 +128,7 @@ export function stepsUsed(): number {
 export function slow(): void {
   checkStopped();
   if (S.fuel < 0) {
-    throw new Crash("E-RT-FUEL", `${loaded.owner} used all of its ${S.limit.toLocaleString("en")} steps of fuel`, "limit");
+    throw new Crash("E-RT-FUEL", { owner: loaded.owner, limit: S.limit });
   }
   checkCancelled();
   checkDeadline();
@@ -148,18 +149,14 @@ export function checkTask(): void {
 
 function checkStopped(): void {
   const stopped = loaded.stopped;
-  if (stopped !== undefined) throw new Crash(stopped.code, stopped.message, "limit");
+  if (stopped !== undefined) throw new Crash("E-RT-LIMIT-TIME", stopped);
 }
 
 function checkDeadline(): void {
   if (loaded.deadline !== Infinity && performance.now() > loaded.deadline) {
-    stop(loaded, `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`);
+    stop(loaded, REQUEST_LIMITS.timeoutMs);
     checkStopped();
   }
-}
-
-export function timeText(ms: number): string {
-  return ms % 1000 === 0 ? `${(ms / 1000).toLocaleString("en")} s` : `${ms.toLocaleString("en")} ms`;
 }
 
 /**
@@ -208,5 +205,5 @@ function roomOnStack(): boolean {
 export function tooDeep(): void {
   if (S.depth <= depthLimit && roomOnStack()) return;
   S.depth--;
-  throw new Crash("E-RT-DEPTH", S.depth < depthLimit ? `calls nested too deeply for the stack, at a depth of ${(S.depth + 1).toLocaleString("en")} (the limit, --max-depth, is ${depthLimit.toLocaleString("en")})` : `calls nested deeper than ${depthLimit}`, "limit");
+  throw new Crash("E-RT-DEPTH", S.depth < depthLimit ? { problem: "stack", depth: S.depth + 1, limit: depthLimit } : { problem: "limit", limit: depthLimit });
 }

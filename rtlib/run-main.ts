@@ -14,10 +14,8 @@ import { answerWith, observeWith, type Answerer, type Observer } from "./gateway
 import { configureInput, writeOut } from "./output.js";
 import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
+import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
-import { RECORDING_CODES } from "../vocabulary/recording.js";
-
-const REPLAY_GRANT = RECORDING_CODES.grant;
 
 /** What a compiled program gives the driver: main, its parameters and the grant it needs. */
 export interface Program {
@@ -32,9 +30,9 @@ export interface Program {
 export type Outcome =
   | { outcome: "finished"; steps: number }
   | { outcome: "failed"; value: string; site?: string; steps: number }
-  | { outcome: "crashed"; code: string; message: string; site?: string; stack?: string; steps: number }
+  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; steps: number }
   | { outcome: "cancelled"; reason: string; steps: number }
-  | { outcome: "refused"; message: string; code?: string };
+  | { outcome: "refused"; message: string; code?: RunCode };
 
 // The outcomes are the vocabulary's kinds, no more and no fewer: a kind added on one side only does not compile.
 const sameKinds: [Outcome["outcome"]] extends [OutcomeKind] ? ([OutcomeKind] extends [Outcome["outcome"]] ? true : never) : never = true;
@@ -66,7 +64,7 @@ export interface RunConfig {
   readonly replayer?: {
     readonly answer: Answerer;
     /** Why the recording may not be replayed under main's grant, or undefined. */
-    checkGrant(items: readonly GrantItem[]): string | undefined;
+    checkGrant(items: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined;
   };
   /** Told of the grant main runs with, once the command line has narrowed it (the run manifest lists it). */
   readonly onGrant?: (items: readonly GrantItem[]) => void;
@@ -118,7 +116,7 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   if (!grant.ok) return { outcome: "refused", message: grant.message };
   config.onGrant?.(grant.grant.items);
   const wider = config.replayer?.checkGrant(grant.grant.items);
-  if (wider !== undefined) return { outcome: "refused", code: REPLAY_GRANT, message: wider };
+  if (wider !== undefined) return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
   await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
   return { outcome: "finished", steps: stepsUsed() };
 }
@@ -136,7 +134,7 @@ export function outcomeOf(e: unknown): Outcome {
   const limit = engineLimit(e);
   if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
   const error = e instanceof Error ? e : new Error(String(e));
-  return { outcome: "crashed", code: "E-RT-INTERNAL", message: `an internal error: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}), steps };
+  return { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: error.message }), ...(error.stack ? { stack: error.stack } : {}), steps };
 }
 
 function safeText(value: unknown): string {

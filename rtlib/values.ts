@@ -175,7 +175,7 @@ const MAX_KEY = 4 * MAX_TEXT;
 let keyRoom = MAX_KEY;
 
 function keyTooLong(): never {
-  throw new Crash("E-RT-LIMIT-COLLECTION", `a map key or set item is too large to be a key: written out, it would be longer than ${MAX_KEY.toLocaleString("en")} characters`, "limit");
+  throw new Crash("E-RT-LIMIT-COLLECTION", { problem: "key", limit: MAX_KEY });
 }
 
 function spendKey(length: number): void {

@@ -65,20 +65,3 @@ export const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
 /** How deeply a recording's JSON may nest: arguments and outcomes are values of the program's types. */
 export const MAX_RECORDING_DEPTH = 64;
 
-/**
- * The codes of recording and replay, in one place (spec/runtime.md lists them):
- * a recording refused as it is read, its grant wider than the program's, a call
- * it does not hold, an outcome that does not fit the primitive's type, a replay
- * that ends differently from the recorded run, and a reproduction refused
- * because main is not the recorded code.
- */
-export const RECORDING_CODES = {
-  invalid: "E-RT-RECORDING",
-  grant: "E-RT-REPLAY-GRANT",
-  mismatch: "E-RT-REPLAY-MISMATCH",
-  shape: "E-RT-REPLAY-SHAPE",
-  differs: "E-RT-REPLAY-DIFFERS",
-  code: "E-RT-REPLAY-CODE",
-} as const;
-
-export type RecordingCode = (typeof RECORDING_CODES)[keyof typeof RECORDING_CODES];

@@ -10,7 +10,7 @@ import type { Ability } from "./abilities.js";
 import { requireAbility } from "./bounds.js";
 import { coveredBy } from "../../vocabulary/capabilities.js";
 import type { CExpr, Callee } from "./checked.js";
-import { article, type Context, type Frame } from "./context.js";
+import type { Context, Frame } from "./context.js";
 import type { Places } from "../diagnostics.js";
 import { ownerText } from "../../vocabulary/problems/grants.js";
 import type { SlotFact } from "../../vocabulary/problems/types.js";
@@ -18,7 +18,7 @@ import { canPassOn } from "./failures.js";
 import { resolveType } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { ABILITY_FUNCTIONS, COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
-import { closest, didYouMean, type FunctionSig, type ModuleScope } from "./scope.js";
+import { closest, type FunctionSig, type ModuleScope } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownModuleFunction } from "./suggest.js";
 import {
   declared,

@@ -3,7 +3,7 @@
 // any order and across modules. The library is declared the same way, from its
 // Renyi text (library.ts).
 
-import { diagnose, error, type Diagnostic } from "../diagnostics.js";
+import { diagnose, type Diagnostic } from "../diagnostics.js";
 import { importsOf } from "../frontend.js";
 import { lex } from "../lex/lexer.js";
 import { KEYWORD_SET } from "../lex/tokens.js";

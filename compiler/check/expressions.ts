@@ -14,7 +14,7 @@ import { resolveType } from "./declare.js";
 import { checkNeeds as needsOf } from "./grants.js";
 import type { CArm, CExpr, CHandler } from "./checked.js";
 import type { ValuePlace } from "../../vocabulary/problems/types.js";
-import { article, MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
+import { MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";

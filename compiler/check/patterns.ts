@@ -3,7 +3,6 @@
 import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
 import type { Context } from "./context.js";
-import { didYouMean } from "./scope.js";
 import { unknownCase, unknownField } from "./suggest.js";
 import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, type Type, type TypeDecl } from "./types.js";
 

@@ -33,7 +33,7 @@ export function lowerArms(lw: Lowerer, arms: readonly CArm[], subject: t.Identif
 }
 
 function noArmMatched(lw: Lowerer, span: { start: number }): t.Statement {
-  return t.expressionStatement(t.callExpression(lw.rt("crash"), [t.stringLiteral("no arm of the match fits the value"), site(lw, span)]));
+  return t.expressionStatement(t.callExpression(lw.rt("noArmFits"), [site(lw, span)]));
 }
 
 export function lowerMatchStatement(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }>): void {

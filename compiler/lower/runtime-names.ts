@@ -10,7 +10,7 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   // limits
   "S", "slow", "tooDeep", "resume",
   // failures and crashes
-  "Failure", "crash", "checkFailed",
+  "Failure", "crash", "noArmFits", "checkFailed",
   // arithmetic
   "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
   // values

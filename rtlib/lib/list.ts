@@ -131,7 +131,7 @@ export const take = (items: unknown[], n: number): unknown[] => items.slice(0, M
 export const drop = (items: unknown[], n: number): unknown[] => items.slice(Math.max(0, n));
 export const slice = (items: unknown[], start: number, end: number): unknown[] => items.slice(Math.max(0, start), Math.max(0, end));
 export const chunks = (items: unknown[], size: number): unknown[][] => {
-  if (size < 1) throw new Crash("E-RT-CRASH", `list.chunks needs a size of at least 1, not ${size}`);
+  if (size < 1) throw new Crash("E-RT-CRASH", { problem: "argument", call: "list.chunks", needs: "a size of at least 1", given: String(size) });
   const out: unknown[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;

@@ -8,7 +8,7 @@ export const absFloat = (n: number): number => Math.abs(n);
 export const min = (a: number, b: number): number => (b < a ? b : a);
 export const max = (a: number, b: number): number => (b > a ? b : a);
 function toInt(x: number, what: string): number {
-  if (!Number.isFinite(x)) throw new Crash("E-RT-OVERFLOW", `${what}(${x}) has no Int value`);
+  if (!Number.isFinite(x)) throw new Crash("E-RT-OVERFLOW", { problem: "no-int", call: what, value: x });
   const n = x === 0 ? 0 : x;
   return checkInt(n === 0 ? 0 : n, what);
 }
@@ -28,7 +28,7 @@ const MAX_DECIMALS = 100;
  * 1 + 309 + 1 + 100 characters (a sign, the digits, the point, the decimals), far below the text limit.
  */
 export const format = (x: number, decimals: number): string => {
-  if (!(decimals >= 0 && decimals <= MAX_DECIMALS)) throw new Crash("E-RT-CRASH", `math.format needs 0 to ${MAX_DECIMALS} decimals, not ${decimals}`);
+  if (!(decimals >= 0 && decimals <= MAX_DECIMALS)) throw new Crash("E-RT-CRASH", { problem: "argument", call: "math.format", needs: `0 to ${MAX_DECIMALS} decimals`, given: String(decimals) });
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
   // Past 1e21 toFixed writes an exponent; a Float that large has no fraction, so BigInt is exact.
   if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? "." + "0".repeat(decimals) : "");

@@ -14,7 +14,7 @@ import { FLOAT, INT, TEXT } from "../values.js";
 export const integer = (grant: Grant, low: number, high: number): Promise<number> =>
   call(grant, { name: "std.random.integer", need: RANDOM, result: INT }, { low, high }, async () => {
     const { randomInt, randomBytes } = await crypto();
-    if (high < low) throw new Crash("E-RT-CRASH", `random.integer(${low}, ${high}): the low end is above the high end`);
+    if (high < low) throw new Crash("E-RT-CRASH", { problem: "range", call: "random.integer", low, high });
     // randomInt takes ranges below 2^48; a wider one (any two Ints) is drawn as a BigInt.
     if (high - low < 2 ** 48 - 1) return low + randomInt(0, high - low + 1);
     return Number(BigInt(low) + uniformBelow(BigInt(high) - BigInt(low) + 1n, () => randomBytes(8).readBigUInt64BE()));

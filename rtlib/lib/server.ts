@@ -11,8 +11,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { call } from "../gateway.js";
 import { Cancelled, Crash, Failure } from "../errors.js";
+import type { RunFacts } from "../../vocabulary/problems/run.js";
 import type { Grant } from "../grants.js";
-import { checkCancelled, REQUEST_LIMITS, requestAccount, S, stop, switchTo, timeText } from "../limits.js";
+import { checkCancelled, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
@@ -74,15 +75,15 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** The server frames the body itself: a handler's framing headers could contradict it. */
 const FRAMING = new Set(["content-length", "transfer-encoding", "connection"]);
 
-/** Why a handler's Response cannot be sent, or undefined when it can. */
-export function responseProblem(response: ResponseValue): string | undefined {
+/** Why a handler's Response cannot be sent (the facts of its E-RT-RESPONSE), or undefined when it can. */
+export function responseProblem(response: ResponseValue): RunFacts<"E-RT-RESPONSE"> | undefined {
   const { status } = response;
-  if (!Number.isInteger(status) || status < 200 || status > 599) return `the handler's response has status ${status}, outside 200 to 599`;
+  if (!Number.isInteger(status) || status < 200 || status > 599) return { problem: "status", status };
   for (const [name, value] of response.headers.entries()) {
     const n = String(name);
-    if (!TOKEN.test(n)) return `the handler's response has a header name that is not a token: ${JSON.stringify(n)}`;
-    if (FRAMING.has(n.toLowerCase())) return `the handler's response sets ${n.toLowerCase()}, which the server sets itself`;
-    if (!FIELD_VALUE.test(String(value))) return `the handler's response has a value of header ${n} with a line break or a control character`;
+    if (!TOKEN.test(n)) return { problem: "header-name", name: n };
+    if (FRAMING.has(n.toLowerCase())) return { problem: "framing", header: n.toLowerCase() };
+    if (!FIELD_VALUE.test(String(value))) return { problem: "header-value", name: n };
   }
   return undefined;
 }
@@ -144,10 +145,9 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             timer = setTimeout(() => {
               if (over) return;
               over = true;
-              const message = `the request was not answered within its ${timeText(REQUEST_LIMITS.timeoutMs)}`;
-              stop(account, message);
+              stop(account, REQUEST_LIMITS.timeoutMs);
               reply(res, 500, "internal error\n");
-              crashed(withStack(new Crash("E-RT-LIMIT-TIME", message, "limit"), serveSite));
+              crashed(withStack(new Crash("E-RT-LIMIT-TIME", { milliseconds: REQUEST_LIMITS.timeoutMs }), serveSite));
               counted();
             }, REQUEST_LIMITS.timeoutMs);
             const previous = switchTo(account);

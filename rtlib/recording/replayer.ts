@@ -14,7 +14,8 @@ import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../
 import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
 import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
-import { RECORDING_CODES, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
+import type { JsonValue, RecordedCall } from "../../vocabulary/recording.js";
+import type { RunFacts } from "../../vocabulary/problems/run.js";
 import { encodeArguments, isHttpPrimitive } from "./encode.js";
 import { callKey, redactedNames } from "./key.js";
 import { callText, differences, nearest } from "./difference.js";
@@ -78,14 +79,16 @@ export class Replayer {
    * recorded call, must be covered by the program's grant (and each call's by
    * the header too).
    */
-  checkGrant(program: readonly GrantItem[]): string | undefined {
+  checkGrant(program: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined {
+    const needs = programText(program);
     for (const item of this.grant) {
-      if (!program.some((g) => covers(g, item))) return `the recording's grant has \`${grantText(item)}\`, which the program's needs do not cover (${programText(program)})`;
+      if (!program.some((g) => covers(g, item))) return { problem: "header", grant: grantText(item), needs, sequence: 0, capability: "" };
     }
     for (const call of this.calls) {
       const need = readNeedText(call.capability) as Need; // the reader has checked it
-      if (!this.grant.some((g) => covers(g, need))) return `call ${call.sequence} of the recording uses \`${call.capability}\`, which the recording's own grant does not cover`;
-      if (!program.some((g) => covers(g, need))) return `call ${call.sequence} of the recording uses \`${call.capability}\`, which the program's needs do not cover (${programText(program)})`;
+      const at = { grant: "", needs, sequence: call.sequence, capability: call.capability };
+      if (!this.grant.some((g) => covers(g, need))) return { problem: "call-beyond-header", ...at };
+      if (!program.some((g) => covers(g, need))) return { problem: "call", ...at };
     }
     return undefined;
   }
@@ -98,7 +101,7 @@ export class Replayer {
     if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encoded, queue);
     const entry = queue.calls[queue.next++]!;
     if (NOT_REPLAYABLE.has(primitive.name)) {
-      throw new Crash(RECORDING_CODES.mismatch, `${primitive.name.replace(/^std\./, "")} runs the program's own code inside it, which this version cannot replay yet`);
+      throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: primitive.name.replace(/^std\./, "") });
     }
     if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
     const value = this.decodeSuccess(primitive, entry, args);
@@ -115,22 +118,14 @@ export class Replayer {
   }
 
   private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
-    const lines = [`the replay stopped at a call the recording does not hold`, `  call made: ${callText(primitive, args)}`];
-    if (queue !== undefined) {
-      lines.push(`  the recording holds this call ${queue.calls.length} time${queue.calls.length === 1 ? "" : "s"}, and each has been answered`);
-    } else {
-      const near = nearest(primitive, args, this.unreached());
-      if (near === undefined) {
-        lines.push("  every recorded call has been answered");
-      } else {
-        lines.push(`  nearest recorded call (sequence ${near.sequence}): ${callText(near.primitive, near.arguments)}`);
-        const diff: string[] = [];
-        if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
-        differences(args, near.arguments, "arguments", diff);
-        lines.push("  differences:", ...diff.map((d) => `    ${d}`));
-      }
-    }
-    return new Crash(RECORDING_CODES.mismatch, lines.join("\n"));
+    const call = callText(primitive, args);
+    if (queue !== undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "answered", call, times: queue.calls.length });
+    const near = nearest(primitive, args, this.unreached());
+    if (near === undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, differences: [] });
+    const diff: string[] = [];
+    if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
+    differences(args, near.arguments, "arguments", diff);
+    return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, nearest: `(sequence ${near.sequence}): ${callText(near.primitive, near.arguments)}`, differences: diff });
   }
 
   private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
@@ -191,7 +186,7 @@ export class Replayer {
   }
 
   private shapeCrash(entry: RecordedCall, why: string): Crash {
-    return new Crash(RECORDING_CODES.shape, `call ${entry.sequence} of the recording (${entry.primitive}) cannot be replayed: ${why}`);
+    return new Crash("E-RT-REPLAY-SHAPE", { sequence: entry.sequence, primitive: entry.primitive, why });
   }
 }
 

@@ -40,6 +40,12 @@ export interface ProblemEntry<F> {
    * and are not checked or run by the tests.
    */
   readonly described?: true;
+  /**
+   * Run-time rows: how a run that meets the problem ends. A `crash` is the
+   * program's doing, a `limit` one of the run's limits reached, `internal` a
+   * fault of Renyi's own; `failed` and `refused` are outcomes of their own.
+   */
+  readonly kind?: "failed" | "crash" | "limit" | "refused" | "internal";
 }
 
 /** Declares a row with its fact shape `F` (the identity, typed). */

@@ -1,0 +1,139 @@
+// The errors of recorded runs (spec/recording.md): a recording refused as it is
+// read, and a replay that meets what the recording does not hold. Run-time rows,
+// joined to the others in run.ts.
+
+import { plural, problem } from "./entry.js";
+
+/** A command sequence is the only way to show these: they need a recording beside the program. */
+const RECORDED = `renyi record --to run.json weather.ry --city Berlin`;
+
+export const RECORDING_PROBLEMS = {
+  "E-RT-RECORDING": problem<{ file: string; problem: "unreadable" | "too-large" | "json" | "field"; detail: string }>({
+    title: "A recording that cannot be read",
+    kind: "refused",
+    facts: {
+      file: "the recording's path, or how it was given",
+      problem: "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON) or `field` (a field missing, of the wrong type, or out of order)",
+      detail: "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the field and what it should be",
+    },
+    render: (f) => ({
+      message:
+        f.problem === "unreadable" ? `I cannot read the recording ${f.file}: ${f.detail}`
+        : f.problem === "too-large" ? `${f.file} is larger than ${f.detail} bytes`
+        : f.problem === "json" ? `${f.file} is not valid JSON: ${f.detail}`
+        : `${f.file} is refused: ${f.detail}`,
+    }),
+    explanation: `A recording is read as hostile input: at most 256 MiB, strict JSON (no repeated keys,
+nesting at most 64 deep), and every field of the header and of each call checked against the
+format of spec/recording.md before anything is replayed. A recording edited by hand must keep
+that format: the sequence numbers in order, each capability written as a \`needs\` line writes it,
+each outcome \`success\` or \`failure\`.`,
+    wrong: `${RECORDED}\n# edit run.json: give two calls the same "sequence"\nrenyi run --replay run.json weather.ry`,
+    right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-GRANT": problem<{ problem: "header" | "call-beyond-header" | "call"; grant: string; needs: string; sequence: number; capability: string }>({
+    title: "A recording whose grant is wider than the program's",
+    kind: "refused",
+    facts: {
+      problem: "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant) or `call` (a call outside the program's needs)",
+      grant: "the recording's grant item the program does not cover",
+      needs: "the program's needs, as a `needs` line writes them",
+      sequence: "the call's sequence number in the recording",
+      capability: "the capability the call used",
+    },
+    render: (f) => ({
+      message:
+        f.problem === "header" ? `the recording's grant has \`${f.grant}\`, which the program's needs do not cover (${f.needs})`
+        : f.problem === "call-beyond-header" ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does not cover`
+        : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not cover (${f.needs})`,
+    }),
+    explanation: `A replay answers a program's calls from a recording; it must not let a program seem to do
+more than its needs allow. So before main runs, the recording's grant (its header) and the
+capability of every recorded call are checked against the grant main runs with: a recording made
+under wider needs than the program (or a test) now declares is refused, not replayed.`,
+    wrong: `${RECORDED}   # main needs network.http("api.open-meteo.com")\n# narrow main's needs to network.http("example.com")\nrenyi run --replay run.json weather.ry`,
+    right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-MISMATCH": problem<
+    | { problem: "not-replayable"; call: string }
+    | { problem: "answered"; call: string; times: number }
+    | { problem: "not-held"; call: string; nearest?: string; differences: readonly string[] }
+  >({
+    title: "A replay met a call the recording does not hold",
+    facts: {
+      problem: "`not-held` (no recorded call is like it), `answered` (each recorded call like it has been answered) or `not-replayable` (the call runs the program's own code inside it)",
+      call: "the call made, as primitive and arguments",
+      times: "how many times the recording holds the call",
+      nearest: "the nearest recorded call not yet answered, with its sequence number",
+      differences: "each field in which the call made and the nearest recorded call differ",
+    },
+    render: (f) => {
+      if (f.problem === "not-replayable") return { message: `${f.call} runs the program's own code inside it, which this version cannot replay yet` };
+      const lines = [`the replay stopped at a call the recording does not hold`, `  call made: ${f.call}`];
+      if (f.problem === "answered") lines.push(`  the recording holds this call ${plural(f.times, "time")}, and each has been answered`);
+      else if (f.nearest === undefined) lines.push("  every recorded call has been answered");
+      else lines.push(`  nearest recorded call ${f.nearest}`, "  differences:", ...f.differences.map((d) => `    ${d}`));
+      return { message: lines.join("\n") };
+    },
+    explanation: `A replay answers every call from the recording, matched by primitive and arguments (and
+by order only among identical calls). A call the recording does not hold means the program now
+does something the recorded run did not: its code changed, or its input did. The replay stops at
+that call and shows the nearest recorded call and the fields that differ, so that the change can
+be found; record again if the new behaviour is the right one.`,
+    wrong: `${RECORDED}\nrenyi run --replay run.json weather.ry --city Paris`,
+    right: `${RECORDED}\nrenyi run --replay run.json weather.ry --city Berlin`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-SHAPE": problem<{ sequence: number; primitive: string; why: string }>({
+    title: "A recorded outcome that does not fit the call",
+    facts: {
+      sequence: "the recorded call's sequence number",
+      primitive: "the primitive it answers",
+      why: "how the outcome does not fit the primitive's declared type",
+    },
+    render: (f) => ({ message: `call ${f.sequence} of the recording (${f.primitive}) cannot be replayed: ${f.why}` }),
+    explanation: `Each recorded outcome is decoded against the type the primitive declares, as a live
+answer would be; an outcome of another shape (an HTTP status edited to a text, a response missing
+its headers) cannot stand for a real answer and stops the replay. A response body whose JSON no
+longer fits the program's own types is not this error: it fails in the program's decoding, as it
+would in production.`,
+    wrong: `${RECORDED}\n# edit run.json: "status": 200 becomes "status": "200"\nrenyi run --replay run.json weather.ry`,
+    right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-DIFFERS": problem<{ differences: readonly string[] }>({
+    title: "A replay that ended differently from the recorded run",
+    facts: { differences: "each way the replay's end differs: its outcome, its output's hash and length, the recorded calls not reached" },
+    render: (f) => ({ message: "the replay ended differently from the recorded run", notes: f.differences }),
+    explanation: `Every call matched the recording, yet the run ended another way: another outcome
+(finished against failed), other output, or (for \`renyi reproduce\`) recorded calls the replay
+never reached. The program computes differently from the same answers: a change in its logic,
+not in what it asked the world.`,
+    wrong: `${RECORDED}\n# change how weather.ry prints the temperature\nrenyi reproduce run.json`,
+    right: `${RECORDED}\nrenyi reproduce run.json`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-CODE": problem<{ file: string; code: string; recorded: string }>({
+    title: "A program that is not the recorded one",
+    kind: "refused",
+    facts: {
+      file: "the program given",
+      code: "the content hash of its main module and every module it reaches",
+      recorded: "the hash the recording holds",
+    },
+    render: (f) => ({ message: `${f.file} is not the recorded program: its code hashes to ${f.code}, the recording's to ${f.recorded}` }),
+    explanation: `\`renyi reproduce\` (and a resumed run) replays the recorded program itself: the content hash
+of main's module and everything it reaches must be the recording's. A program edited since is
+another program; replay it with \`renyi run --replay\` to see where it now differs, or record it again.`,
+    wrong: `${RECORDED}\n# edit weather.ry\nrenyi reproduce run.json`,
+    right: `${RECORDED}\nrenyi reproduce run.json`,
+    described: true,
+  }),
+};
