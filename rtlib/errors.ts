@@ -60,15 +60,19 @@ export function isFailure(e: unknown): e is Failure {
   return e instanceof Failure;
 }
 
-/** A `check` that does not hold: the test fails, naming both sides. */
-export function checkFailed(kind: string, left: string, right: string, site: string): never {
-  const message =
-    kind === "is" ? `check failed: ${left} is not ${right}`
-    : kind === "is not" ? `check failed: both sides are ${left}`
-    : kind === "fails" ? "check failed: the call did not fail"
-    : kind === "fails with" ? `check failed: the call failed with ${left}, which the pattern does not match`
-    : "check failed: the condition is false";
-  throw new Crash("E-RT-CHECK", message, "crash", site);
+/**
+ * A `check` that did not hold: `expression` is the check as written (the
+ * compiler passes it), carried with both values on the crash for `renyi test`.
+ */
+export function checkFailed(kind: string, left: string, right: string, site: string, expression = ""): never {
+  const found =
+    kind === "is" ? `${left} is not ${right}`
+    : kind === "is not" ? `both sides are ${left}`
+    : kind === "fails" ? "the call did not fail"
+    : kind === "fails with" ? `the call failed with ${left}, which the pattern does not match`
+    : "the condition is false";
+  const message = expression === "" ? `check failed: ${found}` : `check failed: \`${expression}\`: ${found}`;
+  throw Object.assign(new Crash("E-RT-CHECK", message, "crash", site), { check: { kind, expression, left, right } });
 }
 
 /**

@@ -61,7 +61,7 @@ export * as process from "./lib/process.js";
 export * as foreign from "./lib/foreign.js";
 export * as server from "./lib/server.js";
 export { runIfMain } from "./entry.js";
-export { runMain, outcomeOf, type Outcome, type RunConfig, type Program } from "./run-main.js";
+export { runMain, runTest, outcomeOf, type Outcome, type RunConfig, type Program, type TestCase, type CheckFacts } from "./run-main.js";
 export { EXIT } from "../vocabulary/outcomes.js";
 export { narrow, rootGrant, Grant, Budgets, refusing, type GrantItem, type BudgetUnit } from "./grants.js";
 export { narrowByCommandLine } from "./command-line-grant.js";
