@@ -117,7 +117,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
 }
 
 /** A test's result from the outcome of its run. */
-export function resultOf(job: Pick<TestJob, "file" | "name">, outcome: Outcome, ms: number, output: string, crashSite: (outcome: Outcome) => string | undefined, timeoutSeconds: number): TestResult {
+export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string }, outcome: Outcome, ms: number, output: string, crashSite: (outcome: Outcome) => string | undefined, timeoutSeconds: number): TestResult {
   const base = { file: job.file, name: job.name, ms: Math.round(ms) };
   const printed = output === "" ? {} : { output };
   switch (outcome.outcome) {
@@ -132,7 +132,7 @@ export function resultOf(job: Pick<TestJob, "file" | "name">, outcome: Outcome, 
       return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...where, ...printed };
     }
     case "cancelled":
-      if (outcome.reason === "timeout") return { ...base, status: "crashed", code: "E-RT-LIMIT-TIME", message: `the test reached its time limit (${timeoutSeconds.toLocaleString("en")} s)`, ...printed };
+      if (outcome.reason === "timeout") return { ...base, status: "crashed", code: "E-RT-LIMIT-TIME", message: `the test reached its time limit (${timeoutSeconds.toLocaleString("en")} s)`, site: job.site, ...printed };
       return { ...base, status: "cancelled", message: "interrupted", ...printed };
     case "refused":
       return { ...base, status: "crashed", code: "E-RT-REFUSED", message: outcome.message, ...printed };

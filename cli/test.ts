@@ -108,5 +108,5 @@ async function runOne(entry: Entry, limits: TestLimits, running: Set<RunningTest
   const { outcome, ms, output } = await started.result;
   running.delete(started);
   const located = { path: entry.bundle, map: () => readMap(entry.bundle), sources: () => entry.sources };
-  return resultOf({ file, name: test.name }, outcome, ms, output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), limits.timeoutSeconds);
+  return resultOf({ file, name: test.name, site: test.site }, outcome, ms, output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), limits.timeoutSeconds);
 }

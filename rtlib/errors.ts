@@ -72,7 +72,7 @@ export function checkFailed(kind: string, left: string, right: string, site: str
     : kind === "fails with" ? `the call failed with ${left}, which the pattern does not match`
     : "the condition is false";
   const message = expression === "" ? `check failed: ${found}` : `check failed: \`${expression}\`: ${found}`;
-  throw Object.assign(new Crash("E-RT-CHECK", message, "crash", site), { check: { kind, expression, left, right } });
+  throw Object.assign(new Crash("E-RT-CHECK", message, "crash", site), { check: { kind, expression, left: String(left), right: String(right) } });
 }
 
 /**
