@@ -38,7 +38,7 @@ export interface TestResult {
   readonly check?: CheckFacts;
   /** Why a test was skipped. */
   readonly reason?: string;
-  /** What the test printed, when it did not pass. */
+  /** What the test printed (shown in text under a test that did not pass; always in --json). */
   readonly output?: string;
 }
 
@@ -122,7 +122,7 @@ export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string },
   const printed = output === "" ? {} : { output };
   switch (outcome.outcome) {
     case "finished":
-      return { ...base, status: "passed" };
+      return { ...base, status: "passed", ...printed };
     case "failed":
       return { ...base, status: "failed", code: "E-RT-FAILED", message: `the test failed with ${outcome.value}`, ...(outcome.site ? { site: outcome.site } : {}), ...printed };
     case "crashed": {
