@@ -28,7 +28,7 @@ export function fileLine(file: string): string {
 
 /** A test's line, and below it what went wrong, indented. */
 export function resultText(r: TestResult): string {
-  const head = `  ${r.status.padEnd(8)}${r.name}${r.status === "skipped" ? ` (${r.reason ?? "skipped"})` : ` (${formatMs(r.ms)})`}\n`;
+  const head = `  ${r.status.length < 8 ? r.status.padEnd(8) : `${r.status} `}${r.name}${r.status === "skipped" ? ` (${r.reason ?? "skipped"})` : ` (${formatMs(r.ms)})`}\n`;
   if (r.status === "passed" || r.status === "skipped") return head;
   const lines: string[] = [];
   if (r.check !== undefined && r.check.expression !== "") {

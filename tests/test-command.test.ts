@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,14 +23,19 @@ interface Ran {
   stderr: string;
 }
 
-/** `renyi test ARGS` in `cwd` (the fixtures' folder unless said), with the compile cache in a folder of its own. */
-function renyiTest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+/** `renyi test ARGS` in `cwd`, started: the child, and its end. */
+function startRenyiTest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): { child: ReturnType<typeof spawn>; done: Promise<Ran> } {
   const child = spawn(process.execPath, [RENYI, "test", ...args], { cwd: options.cwd ?? FIXTURES, env: { ...process.env, ...options.env, RENYI_CACHE_DIR: cache } });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  return { child, done: new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr }))) };
+}
+
+/** `renyi test ARGS` in `cwd` (the fixtures' folder unless said), with the compile cache in a folder of its own. */
+function renyiTest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  return startRenyiTest(args, options).done;
 }
 
 /** The output's last line: the summary, with the run's time taken off. */
@@ -143,6 +148,20 @@ test("a replays test is skipped with its reason, never passed, until the recordi
   assert.equal(ran.status, TEST_EXIT.passed, ran.stderr);
   assert.match(ran.stdout, / {2}skipped a forecast read from a recording \(replays needs the recording player\)\n/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 skipped");
+});
+
+test("Ctrl-C cancels the tests running and those not started, and exits 130", async () => {
+  // A module preloaded into every thread says when the first test's thread has started.
+  const folder = mkdtempSync(join(work, "interrupt-"));
+  const marker = join(folder, "started");
+  writeFileSync(join(folder, "hook.cjs"), `if (!require("node:worker_threads").isMainThread) require("node:fs").writeFileSync(${JSON.stringify(marker)}, "started");\n`);
+  const started = startRenyiTest(["--timeout", "600", "sleeper.ry"], { env: { NODE_OPTIONS: `--require ${join(folder, "hook.cjs")}` } });
+  while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+  started.child.kill("SIGINT");
+  const ran = await started.done;
+  assert.equal(ran.status, TEST_EXIT.cancelled, ran.stdout + ran.stderr);
+  assert.match(ran.stdout, / {2}cancelled a wait longer than the time limit/);
+  assert.match(summary(ran), /^\d passed, 0 failed, \d cancelled$/);
 });
 
 test("--filter runs only the tests whose names hold the text", async () => {
