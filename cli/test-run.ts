@@ -38,6 +38,8 @@ export interface TestResult {
   readonly check?: CheckFacts;
   /** Why a test was skipped. */
   readonly reason?: string;
+  /** A replays test's recording, resolved against the folder of the test's file. */
+  readonly recording?: string;
   /** What the test printed (shown in text under a test that did not pass; always in --json). */
   readonly output?: string;
 }

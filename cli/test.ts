@@ -101,7 +101,7 @@ async function runOne(entry: Entry, limits: TestLimits, running: Set<RunningTest
   const { file, test } = entry;
   if (test.replays !== undefined) {
     const plan = planReplay(test.replays);
-    return { file, name: test.name, status: "skipped", ms: 0, site: test.site, reason: plan.skip };
+    return { file, name: test.name, status: "skipped", ms: 0, site: test.site, reason: plan.skip, recording: test.replays };
   }
   const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName }, limits);
   running.add(started);
