@@ -7,6 +7,8 @@ import { runParse } from "./parse.js";
 import { runCommandLine } from "./command-line.js";
 import { Refusal } from "./failure.js";
 import { RUN_SYNOPSIS } from "./run-options.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import { TEST_TIMEOUT_SECONDS } from "./test-limits.js";
 import { VERSION } from "./version.cjs";
 
 const cli = cac("renyi");
@@ -25,12 +27,39 @@ cli
   .command("explain [code]", "Explain an error code (E-RT-DIVISION), with a wrong and a right example; alone, list every code")
   .action(async (code: string | undefined) => (await import("./explain.js")).runExplain(code));
 
+cli
+  .command("test [...paths]", "Run the test blocks of .ry files and folders (default: this folder)")
+  .option("--json", "Print every test's result as one JSON object")
+  .option("--filter <text>", "Run only the tests whose names hold this text")
+  .option("--fuel <n>", `Steps each test may take (default ${DEFAULT_LIMITS.fuel.toLocaleString("en")})`)
+  .option("--max-depth <n>", `How deeply calls may nest in each test (default ${DEFAULT_LIMITS.maxDepth})`)
+  .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
+  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown }) => {
+    const { runTests } = await import("./test.js");
+    const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
+    return runTests(paths, {
+      json: options.json === true,
+      ...filter,
+      fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),
+      maxDepth: wholeNumber("--max-depth", options.maxDepth, DEFAULT_LIMITS.maxDepth),
+      timeoutSeconds: wholeNumber("--timeout", options.timeout, TEST_TIMEOUT_SECONDS),
+    });
+  });
+
 cli.command("run <file>", `Run a program: ${RUN_SYNOPSIS}; FILE --help shows the program's options`);
 cli.command("record <file>", "Run a program live and write a recording of its calls: renyi record [--to OUT] [--redact NAME]... FILE [program options]");
 cli.command("reproduce <recording>", "Run a recorded program again from its recording, and compare: renyi reproduce REC [FILE]");
 
 cli.help();
 cli.version(VERSION);
+
+/** An option's value as a whole number above 0 (cac reads numbers itself, so the text is read again). */
+function wholeNumber(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new Refusal(`${name} takes a whole number above 0`);
+  return Number(text);
+}
 
 /** Runs the command `argv` (process.argv) names and returns its exit code. */
 export function main(argv: readonly string[]): Promise<number> {

@@ -48,6 +48,11 @@ function crashText(outcome: Extract<Outcome, { outcome: "crashed" }>, at: Locate
   return render(outcome.code, outcome.message, where, at.sources(), notes) + debug;
 }
 
+/** Where a crash happened, `file.ry:line:column`: as the compiled code knows it, or from its stack through the source map. */
+export function crashSite(outcome: Extract<Outcome, { outcome: "crashed" }>, at: Located): string | undefined {
+  return outcome.site ?? frameInBundle(outcome.stack, at)?.site;
+}
+
 /** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
 export function requestCrashText(outcome: Outcome, at: Located): string {
   const note = "the request was answered 500 and the server went on";

@@ -97,7 +97,7 @@ interface Compiled {
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
 
-const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
+export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);

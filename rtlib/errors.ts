@@ -59,15 +59,18 @@ export function isFailure(e: unknown): e is Failure {
   return e instanceof Failure;
 }
 
-/** A `check` that does not hold: the test fails, naming both sides. */
-export function checkFailed(kind: string, left: string, right: string, site: string): never {
+/**
+ * A `check` that did not hold: `expression` is the check as written (the
+ * compiler passes it), carried with both values on the crash for `renyi test`.
+ */
+export function checkFailed(kind: string, left: string, right: string, site: string, expression = ""): never {
   const facts: RunFacts<"E-RT-CHECK"> =
-    kind === "is" ? { check: "is", left, right }
-    : kind === "is not" ? { check: "is not", left }
-    : kind === "fails" ? { check: "fails" }
-    : kind === "fails with" ? { check: "fails with", failure: left }
-    : { check: "holds" };
-  throw new Crash("E-RT-CHECK", facts, site);
+    kind === "is" ? { expression, check: "is", left, right }
+    : kind === "is not" ? { expression, check: "is not", left }
+    : kind === "fails" ? { expression, check: "fails" }
+    : kind === "fails with" ? { expression, check: "fails with", failure: left }
+    : { expression, check: "holds" };
+  throw Object.assign(new Crash("E-RT-CHECK", facts, site), { check: { kind, expression, left: String(left), right: String(right) } });
 }
 
 /**

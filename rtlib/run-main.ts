@@ -30,9 +30,17 @@ export interface Program {
 export type Outcome =
   | { outcome: "finished"; steps: number }
   | { outcome: "failed"; value: string; site?: string; steps: number }
-  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; steps: number }
+  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number }
   | { outcome: "cancelled"; reason: string; steps: number }
   | { outcome: "refused"; message: string; code?: RunCode };
+
+/** A failed `check`: the check as written, and both sides' values as text (empty when it has no two sides). */
+export interface CheckFacts {
+  readonly kind: string;
+  readonly expression: string;
+  readonly left: string;
+  readonly right: string;
+}
 
 // The outcomes are the vocabulary's kinds, no more and no fewer: a kind added on one side only does not compile.
 const sameKinds: [Outcome["outcome"]] extends [OutcomeKind] ? ([OutcomeKind] extends [Outcome["outcome"]] ? true : never) : never = true;
@@ -90,7 +98,8 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
   }
 }
 
-async function runConfigured(load: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
+/** The limits and observers of a run, set before anything of the program runs. */
+function configure(config: Omit<RunConfig, "argv">): void {
   configureLimits(config.limits ?? {});
   observeWith(config.observers ?? []);
   answerWith(config.replayer?.answer);
@@ -100,6 +109,10 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
     const { onListening, onRequestCrash } = config;
     serveWith({ listening: () => onListening?.(), crashed: (e) => onRequestCrash?.(outcomeOf(e)) });
   }
+}
+
+async function runConfigured(load: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
+  configure(config);
   const program = typeof load === "function" ? await load() : load;
   if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = convertArguments(program.mainParameters ?? [], config.argv, { none: NONE, some });
@@ -121,6 +134,37 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   return { outcome: "finished", steps: stepsUsed() };
 }
 
+/** One `test` block of a compiled program, as its module's test table lists it. */
+export interface TestCase {
+  readonly name: string;
+  readonly run: (grant: unknown) => unknown;
+  /** The recording the test's effects are answered from (`replays "path"`), as written. */
+  readonly replays: string | null;
+  readonly grant: readonly GrantItem[];
+}
+
+/**
+ * Runs one test as main is run (`renyi test`, in a thread of its own): the
+ * limits and observers of `config`, and the test's own grant, built from its
+ * needs alone, so that it reaches nothing they do not name. `pick` chooses the
+ * test from the program's table once the program is loaded; `finished` is a
+ * test that passed. Never throws.
+ */
+export async function runTest(load: () => Promise<{ readonly tests?: readonly TestCase[] }>, pick: (tests: readonly TestCase[]) => TestCase | undefined, config: Omit<RunConfig, "argv" | "grant" | "allowHosts" | "atMost">): Promise<Outcome> {
+  try {
+    configure(config);
+    const test = pick((await load()).tests ?? []);
+    if (test === undefined) return { outcome: "refused", message: "the compiled program has no such test" };
+    if (test.grant.some((item) => item.path[0] === "python")) return { outcome: "refused", message: "the test needs python, which this version of Renyi knows but does not run yet" };
+    const grant = narrowByCommandLine(test.grant, [], []);
+    if (!grant.ok) return { outcome: "refused", message: grant.message };
+    await test.run(grant.grant);
+    return { outcome: "finished", steps: stepsUsed() };
+  } catch (e) {
+    return outcomeOf(e);
+  }
+}
+
 /** What main (or a request's handler) threw, as an outcome; anything unknown is an internal error. */
 export function outcomeOf(e: unknown): Outcome {
   const steps = stepsUsed();
@@ -129,7 +173,8 @@ export function outcomeOf(e: unknown): Outcome {
   }
   if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, steps };
   if (e instanceof Crash) {
-    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), steps };
+    const check = (e as Crash & { check?: CheckFacts }).check;
+    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), ...(check ? { check } : {}), steps };
   }
   const limit = engineLimit(e);
   if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };

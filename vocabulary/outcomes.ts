@@ -13,3 +13,19 @@ export const EXIT = {
 
 /** The ways a run can end: the kinds of rtlib's Outcome, which its type holds to exactly these. */
 export type OutcomeKind = keyof typeof EXIT;
+
+/**
+ * The exit codes of `renyi test` (spec/testing.md): every test run passed (or
+ * was skipped), a test failed or crashed, the command was refused (a path that
+ * is no .ry file or folder, a test file that does not compile), a test's
+ * recording was refreshed (reserved for `--refresh`: healed is not passed), or
+ * the run was interrupted. Where several apply, the first of refused,
+ * cancelled, failed, refreshed wins.
+ */
+export const TEST_EXIT = {
+  passed: 0,
+  failed: 1,
+  refused: 3,
+  refreshed: 4,
+  cancelled: 130,
+} as const;

@@ -8,6 +8,14 @@ import { lowerExpr, spillOrder, textOf } from "./expressions.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
 
+/**
+ * The check as written in the source, on one line: a failed check shows it
+ * beside both values (`check double(2) is 5` fails with `4 is not 5`).
+ */
+function writtenText(lw: Lowerer, span: { start: number; end: number }): t.StringLiteral {
+  return t.stringLiteral(lw.source.text.slice(span.start, span.end).replace(/\s*\n\s*/g, " ").trim());
+}
+
 export function lowerCheck(lw: Lowerer, condition: CExpr): void {
   // `check a is b` shows both sides when it fails.
   if (condition.kind === "Binary" && (condition.op === "is" || condition.op === "is not")) {
@@ -20,26 +28,28 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     lw.emit(
       t.ifStatement(
         t.unaryExpression("!", holds),
-        t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral(condition.op), textOf(lw, left, condition.left.type), textOf(lw, right, condition.right.type), site(lw, condition.span)])),
+        t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral(condition.op), textOf(lw, left, condition.left.type), textOf(lw, right, condition.right.type), site(lw, condition.span), writtenText(lw, condition.span)])),
       ),
     );
     return;
   }
   const value = lowerExpr(lw, condition);
-  lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span)]))));
+  lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span), writtenText(lw, condition.span)]))));
 }
 
-export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern): void {
+/** `check EXPR fails [with PATTERN]`; `statement` is the whole statement's span, shown from EXPR on. */
+export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern, statement: { end: number }): void {
   const caught = lw.temp("e");
+  const written = writtenText(lw, { start: expr.span.start, end: statement.end });
   const tryStatements = lw.collect(() => lw.emit(t.expressionStatement(lowerExpr(lw, expr))));
-  tryStatements.push(t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails"), t.stringLiteral(""), t.stringLiteral(""), site(lw, expr.span)])));
+  tryStatements.push(t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails"), t.stringLiteral(""), t.stringLiteral(""), site(lw, expr.span), written])));
   const code = lowerPattern(lw, pattern, t.memberExpression(caught, t.identifier("value")));
   const handler = [
     ...depthBack(lw),
     t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)),
     t.ifStatement(
       t.unaryExpression("!", allOf(code.tests)),
-      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span)])),
+      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span), written])),
     ),
   ];
   // The check's own failure must not be caught as the expression's: it is a Crash, not a Failure.

@@ -62,7 +62,7 @@ function lowerStatementInner(lw: Lowerer, s: CStatement): void {
     case "Check":
       return lowerCheck(lw, s.condition);
     case "CheckFails":
-      return lowerCheckFails(lw, s.expr, s.pattern);
+      return lowerCheckFails(lw, s.expr, s.pattern, s.span);
     case "RunConcurrently":
       return lowerRunConcurrently(lw, s);
     case "Expr": {

@@ -18,14 +18,14 @@ export function durationText(milliseconds: number): string {
 const MAX_INSTANT_MS = 8.64e15;
 
 export const RUN_PROBLEMS = {
-  "E-RT-FAILED": problem<{ value: string; in: "main" | "handler" }>({
+  "E-RT-FAILED": problem<{ value: string; in: "main" | "handler" | "test" }>({
     title: "A failure was not handled",
     kind: "failed",
     facts: {
       value: "the failure's value, written as the program would write it",
-      in: "`main` (the run ends `failed`) or `handler` (a request's handler of a server; the request is answered 500)",
+      in: "`main` (the run ends `failed`), `handler` (a request's handler of a server; the request is answered 500) or `test` (a test of `renyi test`, which fails)",
     },
-    render: (f) => ({ message: f.in === "main" ? `main failed with ${f.value}` : `a request's handler failed with ${f.value}` }),
+    render: (f) => ({ message: f.in === "main" ? `main failed with ${f.value}` : f.in === "test" ? `the test failed with ${f.value}` : `a request's handler failed with ${f.value}` }),
     explanation: `\`main\` may declare that it fails (\`or fails with AppError\`), and then a failure that
 reaches the end of \`main\` ends the run \`failed\` (exit code 1), reported at the place it was raised.
 That is right for a program whose caller is a script that reads the exit code; where a person
@@ -204,33 +204,31 @@ end`,
   }),
 
   "E-RT-CHECK": problem<
-    | { check: "is"; left: string; right: string }
-    | { check: "is not"; left: string }
-    | { check: "fails" }
-    | { check: "fails with"; failure: string }
-    | { check: "holds" }
+    { expression: string } & (
+      | { check: "is"; left: string; right: string }
+      | { check: "is not"; left: string }
+      | { check: "fails" }
+      | { check: "fails with"; failure: string }
+      | { check: "holds" }
+    )
   >({
     title: "A check in a test did not hold",
     kind: "crash",
     facts: {
+      expression: "the check as written in the source (empty when the compiled code does not carry it)",
       check: "the form of the check: `is`, `is not`, `fails`, `fails with`, or `holds` (a plain condition)",
       left: "the left side's value, written out",
       right: "the right side's value, written out",
       failure: "the failure the call failed with, written out",
     },
     render: (f) => {
-      switch (f.check) {
-        case "is":
-          return { message: `check failed: ${f.left} is not ${f.right}` };
-        case "is not":
-          return { message: `check failed: both sides are ${f.left}` };
-        case "fails":
-          return { message: "check failed: the call did not fail" };
-        case "fails with":
-          return { message: `check failed: the call failed with ${f.failure}, which the pattern does not match` };
-        case "holds":
-          return { message: "check failed: the condition is false" };
-      }
+      const found =
+        f.check === "is" ? `${f.left} is not ${f.right}`
+        : f.check === "is not" ? `both sides are ${f.left}`
+        : f.check === "fails" ? "the call did not fail"
+        : f.check === "fails with" ? `the call failed with ${f.failure}, which the pattern does not match`
+        : "the condition is false";
+      return { message: f.expression === "" ? `check failed: ${found}` : `check failed: \`${f.expression}\`: ${found}` };
     },
     explanation: `A \`check\` in a \`test\` states what must hold; when it does not, the test ends there
 and names both sides. Either the code under test is wrong, or the check expects the wrong
@@ -401,11 +399,16 @@ end`,
 end`,
   }),
 
-  "E-RT-LIMIT-TIME": problem<{ milliseconds: number }>({
+  "E-RT-LIMIT-TIME": problem<{ milliseconds: number; owner?: "request" | "test" }>({
     title: "A request to a server was not answered in time",
     kind: "limit",
-    facts: { milliseconds: "the request's time limit (`--request-timeout`), in milliseconds" },
-    render: (f) => ({ message: `the request was not answered within its ${durationText(f.milliseconds)}` }),
+    facts: {
+      milliseconds: "the time limit, in milliseconds: a request's (`--request-timeout`) or a test's (`renyi test --timeout`)",
+      owner: "`test` when a test of `renyi test` ran past its time; a request to a server otherwise",
+    },
+    render: (f) => ({
+      message: f.owner === "test" ? `the test reached its time limit (${durationText(f.milliseconds)})` : `the request was not answered within its ${durationText(f.milliseconds)}`,
+    }),
     explanation: `Each request to a server has a time limit, 30 seconds by default
 (\`--request-timeout SECONDS\`). A handler that waits or loops past it is stopped, the request is
 answered 500, and the server goes on. Make the handler's work shorter, or give requests more
@@ -480,11 +483,11 @@ end`,
     described: true,
   }),
 
-  "E-RT-LIMIT-MEMORY": problem({
+  "E-RT-LIMIT-MEMORY": problem<{ owner?: "test" }>({
     title: "The program used more memory than its limit",
     kind: "limit",
-    facts: {},
-    render: () => ({ message: "the program used more memory than its limit" }),
+    facts: { owner: "`test` when a test of `renyi test` used it; the program otherwise" },
+    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit` }),
     explanation: `A run's heap is limited to 1,024 MiB. Each list, map, set and text is limited in size
 on its own (\`E-RT-LIMIT-COLLECTION\`), but many of them together can still reach this limit. Keep
 less at once: work through large data in pieces.`,

@@ -1,0 +1,71 @@
+// A test file, compiled for `renyi test`: its own test blocks (not those of
+// the modules it uses, which are run as files of their own) and its program
+// compiled as `renyi run` compiles one, through the same compile cache.
+
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Diagnostic } from "../compiler/diagnostics.js";
+import type { SourceFile } from "../compiler/source.js";
+import type { TestDef } from "../compiler/parse/tree.js";
+import { testName } from "../compiler/lower/names.js";
+import { cachedPath, writeCached } from "./cache.cjs";
+import { bundleKey } from "./program-index.js";
+import { loadProgram } from "./program.js";
+import { loadSource } from "./files.js";
+import { mayHoldTests } from "./test-files.js";
+import { TOOLCHAIN } from "./run.js";
+
+const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
+
+/** One test block of a file, as written. */
+export interface FoundTest {
+  readonly name: string;
+  /** `file.ry:line:column` of its `test`. */
+  readonly site: string;
+  /** The recording it replays, resolved against the test's own file; undefined when it replays none. */
+  readonly replays?: string;
+  /** The name of its function in the compiled program. */
+  readonly functionName: string;
+}
+
+export type CompiledTestFile =
+  | { kind: "none" }
+  | { kind: "refused"; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }
+  | { kind: "compiled"; bundle: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> };
+
+/** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
+export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string): Promise<CompiledTestFile> {
+  const first = loadSource(file);
+  if (first.ok && !mayHoldTests(first.source.text)) return { kind: "none" };
+  const program = loadProgram(file);
+  if (program.problems.length > 0) return { kind: "refused", diagnostics: program.problems, sources: program.sources };
+  const entry = program.modules.find((m) => m.name === program.entry);
+  const blocks = (entry?.syntax.items ?? []).filter((item): item is TestDef => item.kind === "TestDef");
+  const source = program.sources.get(file);
+  const tests = blocks.map((block, index): FoundTest => {
+    const at = source?.position(block.span.start) ?? { line: 1, column: 1 };
+    return {
+      name: block.name.value,
+      site: `${file}:${at.line}:${at.column}`,
+      ...(block.replays === undefined ? {} : { replays: resolveRecording(file, block.replays.value) }),
+      functionName: testName(program.entry, index),
+    };
+  });
+  const syntaxProblems = program.modules.flatMap((m) => m.syntaxDiagnostics).filter((d) => d.severity === "error");
+  if (tests.length === 0 && syntaxProblems.length === 0) return { kind: "none" };
+  const key = bundleKey(TOOLCHAIN, program.entry, program.modules);
+  const path = cachedPath(key, ".cjs");
+  let warnings: Diagnostic[] = [];
+  if (!existsSync(path)) {
+    const { compileProgram } = await import("../compiler/build.js");
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs" });
+    if (result.bundle === undefined) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
+    warnings = result.diagnostics;
+    // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.
+    const { validateBundle } = await import("./validate.js");
+    const validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime: RUNTIME_PATH });
+    if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
+    writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
+  }
+  return { kind: "compiled", bundle: path, tests, warnings, sources: program.sources };
+}

@@ -1,0 +1,145 @@
+// Running one test in a thread of its own (cli/test-worker.cts) under its
+// limits, and what its outcome means for a test (spec/testing.md): a check
+// that did not hold, or a failure the test body did not handle, fails it;
+// any other crash, a limit reached, the time limit included, crashes it.
+
+import { Worker } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
+import type { CheckFacts, Outcome } from "../rtlib/run-main.js";
+import type { TestWorkerInput, TestWorkerMessage } from "./test-worker.cjs";
+import { runMessage } from "../vocabulary/problems/run.js";
+
+const WORKER_PATH = fileURLToPath(new URL("./test-worker.cjs", import.meta.url));
+
+/** How long a test stuck where it cannot read its cancel flag gets before its thread is ended. */
+const GRACE_MS = 2000;
+
+/** The most of a test's console output that is kept to show beside its result. */
+const MAX_OUTPUT = 64 * 1024;
+
+export interface TestLimits {
+  readonly fuel: number;
+  readonly maxDepth: number;
+  readonly timeoutSeconds: number;
+}
+
+export type TestStatus = "passed" | "failed" | "crashed" | "skipped" | "cancelled";
+
+export interface TestResult {
+  readonly file: string;
+  readonly name: string;
+  readonly status: TestStatus;
+  /** Milliseconds the test ran (in its thread, the program's loading included). */
+  readonly ms: number;
+  /** Where it failed or crashed, `file.ry:line:column`; for a skipped test, where it is. */
+  readonly site?: string;
+  /** A crash's code (E-RT-...); a failed check has E-RT-CHECK. */
+  readonly code?: string;
+  readonly message?: string;
+  readonly check?: CheckFacts;
+  /** Why a test was skipped. */
+  readonly reason?: string;
+  /** A replays test's recording, resolved against the folder of the test's file. */
+  readonly recording?: string;
+  /** What the test printed (shown in text under a test that did not pass; always in --json). */
+  readonly output?: string;
+}
+
+/** What a test run needs to know of a test to run it. */
+export interface TestJob {
+  readonly file: string;
+  readonly name: string;
+  readonly bundle: string;
+  readonly functionName: string;
+}
+
+/** A running test: its result, and a way to interrupt it (Ctrl-C). */
+export interface RunningTest {
+  readonly result: Promise<{ outcome: Outcome; ms: number; output: string }>;
+  interrupt(): void;
+}
+
+/** Starts `job` in a thread of its own; the result comes when the test has ended, however it ends. */
+export function startTest(job: TestJob, limits: TestLimits): RunningTest {
+  const cancel = new SharedArrayBuffer(4);
+  const flag = new Int32Array(cancel);
+  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, cancel };
+  const started = performance.now();
+  const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    if (output.length < MAX_OUTPUT) output += chunk.toString("utf8").slice(0, MAX_OUTPUT - output.length);
+  };
+  worker.stdout.on("data", keep);
+  worker.stderr.on("data", keep);
+  let forced: NodeJS.Timeout | undefined;
+  let stopped: Outcome | undefined;
+  // Cancellation is a flag the test reads every 1,024 steps and before every effect;
+  // a test stuck where it cannot read it has its thread ended after a grace period.
+  const stop = (reason: 1 | 2) => {
+    Atomics.store(flag, 0, reason);
+    forced ??= setTimeout(() => {
+      stopped = { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+      void worker.terminate();
+    }, GRACE_MS);
+  };
+  const deadline = setTimeout(() => stop(2), limits.timeoutSeconds * 1000);
+  const children = new Set<number>();
+  const result = new Promise<{ outcome: Outcome; ms: number; output: string }>((resolve) => {
+    let outcome: Outcome | undefined;
+    let ms: number | undefined;
+    worker.on("message", (message: TestWorkerMessage) => {
+      if ("child" in message) {
+        if (message.running) children.add(message.child);
+        else children.delete(message.child);
+        return;
+      }
+      outcome ??= message.outcome;
+      ms ??= message.ms;
+    });
+    worker.once("error", (e: Error & { code?: string }) => {
+      const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
+      outcome ??= outOfMemory
+        ? { outcome: "crashed", code: "E-RT-LIMIT-MEMORY", message: runMessage("E-RT-LIMIT-MEMORY", { owner: "test" }), steps: 0 }
+        : { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }), steps: 0 };
+    });
+    worker.once("exit", () => {
+      clearTimeout(deadline);
+      clearTimeout(forced);
+      // No child of a test outlives it, even one whose thread was ended by force.
+      for (const pid of children) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch {
+          // The group is gone already.
+        }
+      }
+      const final = outcome ?? stopped ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
+      resolve({ outcome: final, ms: ms ?? performance.now() - started, output });
+    });
+  });
+  return { result, interrupt: () => stop(1) };
+}
+
+/** A test's result from the outcome of its run. */
+export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string }, outcome: Outcome, ms: number, output: string, crashSite: (outcome: Outcome) => string | undefined, timeoutSeconds: number): TestResult {
+  const base = { file: job.file, name: job.name, ms: Math.round(ms) };
+  const printed = output === "" ? {} : { output };
+  switch (outcome.outcome) {
+    case "finished":
+      return { ...base, status: "passed", ...printed };
+    case "failed":
+      return { ...base, status: "failed", code: "E-RT-FAILED", message: runMessage("E-RT-FAILED", { value: outcome.value, in: "test" }), ...(outcome.site ? { site: outcome.site } : {}), ...printed };
+    case "crashed": {
+      const site = crashSite(outcome);
+      const where = site === undefined ? {} : { site };
+      if (outcome.code === "E-RT-CHECK") return { ...base, status: "failed", code: outcome.code, message: outcome.message, ...where, ...(outcome.check ? { check: outcome.check } : {}), ...printed };
+      return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...where, ...printed };
+    }
+    case "cancelled":
+      if (outcome.reason === "timeout") return { ...base, status: "crashed", code: "E-RT-LIMIT-TIME", message: runMessage("E-RT-LIMIT-TIME", { milliseconds: timeoutSeconds * 1000, owner: "test" }), site: job.site, ...printed };
+      return { ...base, status: "cancelled", message: "interrupted", ...printed };
+    case "refused":
+      return { ...base, status: "crashed", code: "E-RT-REFUSED", message: outcome.message, ...printed };
+  }
+}

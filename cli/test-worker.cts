@@ -1,0 +1,64 @@
+// The thread one test runs in (`renyi test`, spec/testing.md): a fresh runtime
+// and a fresh instance of the program for every test, so that nothing one test
+// leaves behind (a budget spent, a server, a child, the fuel used) reaches the
+// next, and a test that hangs can be stopped by ending its thread alone.
+//
+// It loads the runtime and the compiled program, runs the one test it was
+// given under that test's own grant and limits (rtlib/run-main.ts, runTest),
+// and sends how it ended with the time the test took.
+
+import { parentPort, workerData } from "node:worker_threads";
+import { loadProgram, loadRuntime } from "./code-cache.cjs";
+import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
+
+/** What the main thread gives the test's thread when it starts it. */
+export interface TestWorkerInput {
+  /** The compiled program (a CommonJS .cjs in the cache folder). */
+  readonly bundle: string;
+  /** The name of the test's function in the bundle (`weather$$test0`): which test of which module. */
+  readonly functionName: string;
+  readonly fuel: number;
+  readonly maxDepth: number;
+  /** Shared with the main thread: index 0 becomes 1 when interrupted, 2 at the test's deadline. */
+  readonly cancel: SharedArrayBuffer;
+}
+
+/** A child process started (running) or gone: the main thread kills the groups still running when the test ends. */
+export interface TestChildReport {
+  readonly child: number;
+  readonly running: boolean;
+}
+
+/** How the test ended, and how long it ran in its thread (loading the program included). */
+export interface TestWorkerResult {
+  readonly outcome: Outcome;
+  readonly ms: number;
+}
+
+export type TestWorkerMessage = TestChildReport | TestWorkerResult;
+
+const input = workerData as TestWorkerInput;
+const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
+const runtime = loadRuntime() as typeof Runtime;
+const started = performance.now();
+
+runtime
+  .runTest(
+    async () => loadProgram(input.bundle) as { tests?: readonly Runtime.TestCase[] },
+    (tests) => tests.find((test) => test.run.name === input.functionName),
+    {
+      limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel },
+      onChild: (child, running) => post({ child, running }),
+    },
+  )
+  .then(finish, (e: unknown) => finish(runtime.outcomeOf(e)));
+
+function finish(outcome: Outcome): void {
+  const ms = performance.now() - started;
+  runtime.stopChildren();
+  process.stdout.end();
+  process.stderr.end();
+  post({ outcome, ms });
+  process.exit(0);
+}
