@@ -10,9 +10,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { after, test } from "node:test";
+import { after, before, test } from "node:test";
 import { parseSource } from "../compiler/index.js";
 import type { GrantItem as GrantNode, TestDef } from "../compiler/parse/tree.js";
 import { covers } from "../vocabulary/capabilities.js";
@@ -31,6 +32,27 @@ function renyi(...args: string[]): { status: number | null; stdout: string; stde
   const ran = spawnSync(process.execPath, [RENYI, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cache } });
   return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }
+
+// Where the stand-ins listened when the recordings were made, something listens
+// now and counts connections: a replay that reached out would be seen.
+const STAND_IN_PORTS = [8801, 8802, 8811, 8090];
+const listeners: Server[] = [];
+let connections = 0;
+before(async () => {
+  for (const port of STAND_IN_PORTS) {
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (listening) listeners.push(server);
+    else console.log(`port ${port} is taken: connections to it are not counted`);
+  }
+});
+after(() => listeners.forEach((server) => server.close()));
 
 /** The exit code `renyi run` ends with for each outcome a recording can hold. */
 const EXIT: Record<string, number> = { finished: 0, failed: 1, crashed: 2, refused: 3, cancelled: 130 };
@@ -85,6 +107,11 @@ for (const path of recordings) {
     assert.match(reproduced.stderr, new RegExp(`reproduced: the run ${recording.outcome} as recorded`));
   });
 }
+
+test("no replay or reproduction connected to where the stand-ins listened", () => {
+  assert.equal(connections, 0);
+  console.log(`replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`);
+});
 
 /** Every `test` of a program with its `replays` path and its needs as grant items. */
 function replaysTests(file: string): { name: string; replays: string; needs: GrantItem[] }[] {
