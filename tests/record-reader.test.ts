@@ -14,8 +14,8 @@ import { readRecording } from "../cli/recording-reader.js";
 import { ROOT } from "./golden.js";
 import { renyi } from "./record-support.js";
 
-const stdout = "Berlin: 21.5 degrees, wind 12 km/h\n";
-const body = '{"current_weather": {"temperature": 21.5, "windspeed": 12}}';
+const stdout = "Berlin: 21.5 degrees, wind 11.9 km/h\n";
+const body = '{"current_weather": {"temperature": 21.5, "windspeed": 11.9}}';
 
 /** A recording as a person writes it from the specification's example. */
 const HAND_WRITTEN = {
@@ -41,7 +41,7 @@ const HAND_WRITTEN = {
       sequence: 2,
       capability: "console",
       primitive: "std.console.print",
-      arguments: { text: "Berlin: 21.5 degrees, wind 12 km/h" },
+      arguments: { text: "Berlin: 21.5 degrees, wind 11.9 km/h" },
       outcome: { success: null },
     },
   ],
