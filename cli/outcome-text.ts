@@ -4,12 +4,12 @@
 // crashes are shown at their .ry place, through the bundle's source map.
 
 import { pathToFileURL } from "node:url";
-import { error, renderText } from "../compiler/diagnostics.js";
+import { renderText, type Diagnostic } from "../compiler/diagnostics.js";
 import { decodeMappings, type SourceMapV3 } from "../compiler/emit/sourcemap.js";
 import type { SourceFile } from "../compiler/source.js";
 import { moduleOfPrefix } from "../compiler/lower/names.js";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { runMessage } from "../vocabulary/problems/run.js";
+import { runMessage, type RunCode } from "../vocabulary/problems/run.js";
 import type { Outcome } from "../rtlib/run-main.js";
 
 /** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
@@ -67,12 +67,12 @@ export function servedText(served: { answered: number; crashed: number }): strin
 }
 
 /** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
-function render(code: string, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
+function render(code: RunCode, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
   const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
   const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
   if (m === null || source === undefined) return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
   const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
-  const diagnostic = error(code, { file: source.path, start: offset, end: offset + 1 }, message, { notes });
+  const diagnostic: Diagnostic = { code, severity: "error", message, span: { file: source.path, start: offset, end: offset + 1 }, notes };
   return renderText([diagnostic], new Map([[source.path, source]]));
 }
 

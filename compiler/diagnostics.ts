@@ -3,6 +3,7 @@
 
 import { COMPILE_PROBLEMS, severityOf, type CompileCode, type CompileFacts } from "../vocabulary/problems/compile.js";
 import type { Rendered } from "../vocabulary/problems/entry.js";
+import type { Code } from "../vocabulary/problems/index.js";
 import { SourceFile, type Span } from "./source.js";
 
 export type Severity = "error" | "warning";
@@ -13,8 +14,11 @@ export interface Label {
 }
 
 export interface Diagnostic {
-  /** Stable code: E-SYN-*, E-NAME-*, E-TYPE-*, E-FAIL-*, E-MATCH-*, E-CAP-*, E-PURPOSE-*, W-*. */
-  readonly code: string;
+  /**
+   * A code of the catalogue (vocabulary/problems/): a compile-time code, or a
+   * run-time one where a command reports a run's refusal as a diagnostic.
+   */
+  readonly code: Code;
   readonly severity: Severity;
   /** One sentence: what was found. */
   readonly message: string;
@@ -69,15 +73,6 @@ export function diagnose<C extends CompileCode>(code: C, span: Span, facts: Comp
     ...(places.edits === undefined ? {} : { edits: places.edits }),
   };
 }
-
-type Extra = Partial<Omit<Diagnostic, "code" | "severity" | "message" | "span">>;
-
-function diagnostic(severity: Severity): (code: string, span: Span, message: string, extra?: Extra) => Diagnostic {
-  return (code, span, message, extra = {}) => ({ code, severity, message, span, notes: [], ...extra });
-}
-
-export const error = diagnostic("error");
-export const warning = diagnostic("warning");
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -6,7 +6,7 @@ import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compil
 import { article } from "../../vocabulary/problems/entry.js";
 import type { Owner } from "../../vocabulary/problems/grants.js";
 import type { ValuePlace } from "../../vocabulary/problems/types.js";
-import { diagnose, error, warning, type Diagnostic, type Places } from "../diagnostics.js";
+import { diagnose, type Diagnostic, type Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
 import type { Ability } from "./abilities.js";
@@ -121,14 +121,6 @@ export class Context {
   /** Reports a problem of the catalogue: its code, where, and its facts (warnings too: the code says which). */
   problem<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places?: Places): void {
     this.diagnostics.push(diagnose(code, span, facts, places));
-  }
-
-  error(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
-    this.diagnostics.push(error(code, span, message, extra));
-  }
-
-  warn(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
-    this.diagnostics.push(warning(code, span, message, extra));
   }
 
   // ---- scopes ----

@@ -4,7 +4,7 @@
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
 import { EDIT_TITLES, type Opener, type SyntaxGuide } from "../../vocabulary/problems/syntax.js";
-import { diagnose, error, type Diagnostic, type Places, type SuggestedEdit } from "../diagnostics.js";
+import { diagnose, type Diagnostic, type Places, type SuggestedEdit } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
@@ -201,10 +201,6 @@ export class Cursor {
   /** Reports a problem of the catalogue, unless its line is already known to be wrong. */
   problem<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places?: Places): void {
     this.add(span, () => diagnose(code, span, facts, places));
-  }
-
-  report(code: string, span: Span, message: string, extra: Partial<Diagnostic> = {}): void {
-    this.add(span, () => error(code, span, message, extra));
   }
 
   private add(span: Span, make: () => Diagnostic): void {
