@@ -7,14 +7,14 @@
 // entries all the same: the key is the call, not its place.
 
 import { Crash, Failure } from "../errors.js";
-import type { Answerer, Primitive } from "../gateway.js";
+import { LIVE, type Answerer, type Primitive } from "../gateway.js";
 import { decodeValue, shapeText } from "../json.js";
 import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
 import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../values.js";
 import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
 import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
-import { RECORDING_CODES, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
+import { RECORDING_CODES, REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import { encodeArguments, isHttpPrimitive } from "./encode.js";
 import { callKey, redactedNames } from "./key.js";
 import { callText, differences, nearest } from "./difference.js";
@@ -51,11 +51,19 @@ export interface ReplayOptions {
   readonly writeConsole?: boolean;
   /** Told of what each console.print of the replay writes, for the output's hash. */
   readonly onStdout?: (text: string) => void;
+  /**
+   * A resumed run (renyi run --resume): the first call the recording does not
+   * hold, or holds as a failure, goes live instead of stopping the run, and so
+   * does every call after it. Told of each entry answered, in matching order.
+   */
+  readonly resume?: { readonly onAnswered: (entry: RecordedCall) => void };
 }
 
 export class Replayer {
   private readonly index = new Map<string, Queue>();
   private readonly redacted = new Set<string>();
+  /** A resumed run has gone live: from then on every call is made (spec/recording.md, "Resuming a run"). */
+  private live = false;
 
   constructor(
     private readonly calls: readonly RecordedCall[],
@@ -92,11 +100,28 @@ export class Replayer {
 
   /** The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first call the recording does not hold. */
   readonly answer: Answerer = (primitive, args, perform) => {
+    if (this.live) return LIVE;
     const encoded = encodeArguments(args);
     const key = callKey(primitive.name, encoded, this.redacted);
     const queue = this.index.get(key);
+    const resume = this.options.resume;
+    if (resume !== undefined) {
+      const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
+      if (held === undefined || "failure" in held.outcome || NOT_REPLAYABLE.has(primitive.name)) {
+        this.live = true;
+        return LIVE;
+      }
+      queue!.next++;
+      resume.onAnswered(held);
+      // A redacted variable: the program is given its value, read now, not the placeholder.
+      if (primitive.name === "std.environment.get" && (held.outcome as { success: JsonValue }).success === REDACTED) return perform();
+      return this.answerWith(primitive, held, args, perform);
+    }
     if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encoded, queue);
-    const entry = queue.calls[queue.next++]!;
+    return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
+  };
+
+  private answerWith(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>, perform: () => unknown): unknown {
     if (NOT_REPLAYABLE.has(primitive.name)) {
       throw new Crash(RECORDING_CODES.mismatch, `${primitive.name.replace(/^std\./, "")} runs the program's own code inside it, which this version cannot replay yet`);
     }
@@ -105,7 +130,7 @@ export class Replayer {
     if (primitive.name === "std.console.print") this.options.onStdout?.(`${String(args["text"])}\n`);
     if (this.options.writeConsole === true && CONSOLE.has(primitive.name)) perform();
     return value;
-  };
+  }
 
   /** The recorded calls no call of the replay was answered with, in recorded order. */
   unreached(): RecordedCall[] {
