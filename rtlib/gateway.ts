@@ -96,7 +96,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const replayed = answered === LIVE ? undefined : true;
   const started = observer === undefined ? 0 : performance.now();
   try {
-    const result = (answered === LIVE ? await perform() : "thrown" in answered ? thrown(answered.thrown) : await answered.value) as T;
+    const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", `${primitive.name} gave back a value that is not ${shapeText(primitive.result)}`, "internal");
     }
@@ -108,16 +108,22 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   }
 }
 
-/** The answerer's answer, or what it threw (reported to the observers as the call's failure), or LIVE. */
-function answerFromRecording(primitive: Primitive, args: Record<string, unknown>, perform: () => unknown): typeof LIVE | { value: unknown } | { thrown: unknown } {
+/** What the answerer threw: read right after it is set, with no await in between, and then forgotten. */
+let thrownByAnswerer: unknown;
+const THREW: unique symbol = Symbol("threw");
+
+/** The answerer's answer, or LIVE, or THREW for what it threw (reported to the observers as the call's failure); a replay allocates nothing here. */
+function answerFromRecording(primitive: Primitive, args: Record<string, unknown>, perform: () => unknown): unknown {
   try {
-    const value = answerer!(primitive, args, perform);
-    return value === LIVE ? LIVE : { value };
+    return answerer!(primitive, args, perform);
   } catch (e) {
-    return { thrown: e };
+    thrownByAnswerer = e;
+    return THREW;
   }
 }
 
-function thrown(e: unknown): never {
+function rethrow(): never {
+  const e = thrownByAnswerer;
+  thrownByAnswerer = undefined;
   throw e;
 }
