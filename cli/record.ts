@@ -47,8 +47,8 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
     else redact.push(value);
   }
   const rest = argv.slice(i);
-  if (rest.includes("--replay") || rest.some((a) => a.startsWith("--replay="))) {
-    process.stderr.write("error: `renyi record` runs the program live; --replay answers every call from a recording instead\n");
+  if (rest.some((a) => /^--(replay|resume)(=|$)/.test(a))) {
+    process.stderr.write("error: `renyi record` runs the program live; --replay and --resume answer calls from a recording instead\n");
     return EXIT.refused;
   }
   return runCommand(rest, startWorker(), recordPlan(to, redact));

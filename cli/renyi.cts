@@ -28,6 +28,7 @@ async function renyi(): Promise<number> {
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
   if (process.argv[2] === "record") return (await import("./record.js")).recordCommand(process.argv.slice(3));
   if (process.argv[2] === "reproduce") return (await import("./reproduce.js")).reproduceCommand(process.argv.slice(3));
+  if (process.argv[2] === "grant") return (await import("./grant.js")).grantCommand(process.argv.slice(3));
   const { main } = await import("./commands.js");
   return main(process.argv);
 }

@@ -19,6 +19,10 @@ export interface RunOptions {
   trust: string[];
   /** A recording every effect is answered from (spec/recording.md). */
   replay?: string;
+  /** A recording whose calls are answered until the first it does not hold, then live (spec/recording.md, "Resuming a run"). */
+  resume?: string;
+  /** Where --resume writes the new recording. */
+  to?: string;
   /** Print the run manifest on standard error when the run ends. */
   manifest: boolean;
 }
@@ -30,7 +34,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" } | { flag: "manifest" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -47,6 +51,8 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--at-most", value: "CAP=N/UNIT", into: { repeated: "atMost" }, says: "a further budget, such as network.http=60/minute (repeatable)" },
   { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
   { name: "--replay", value: "REC", into: { file: "replay" }, says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs" },
+  { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
+  { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
 ];
 
@@ -59,6 +65,13 @@ function optionText(o: RunOption): string {
 
 const listed = RUN_OPTIONS.map(optionText);
 const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
+
+/** Options that do not go together, or undefined. */
+export function conflictingOptions(options: RunOptions): string | undefined {
+  if (options.to !== undefined && options.resume === undefined) return "--to names the recording --resume writes; give --resume REC too";
+  if (options.resume !== undefined && options.replay !== undefined) return "--resume goes live where the recording ends, --replay never does: give one of them";
+  return undefined;
+}
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {

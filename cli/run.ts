@@ -12,7 +12,7 @@ import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
 import { runMessage } from "../vocabulary/problems/run.js";
-import { parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
+import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
@@ -44,7 +44,8 @@ export interface CompiledProgram {
 
 export interface RunSession {
   readonly input: Pick<WorkerInput, "record" | "replay">;
-  readonly onRecorded?: (call: RecordedCall) => void;
+  /** Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was recorded. */
+  readonly onRecorded?: (call: RecordedCall, replayed: boolean) => void;
   /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
   readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;
 }
@@ -56,9 +57,11 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     return EXIT.finished;
   }
   const parsed = parseRunArguments(argv);
-  if ("problem" in parsed) {
+  // A command that brings its own plan (record, reproduce) has refused what it does not take.
+  const problem = "problem" in parsed ? parsed.problem : given === undefined ? conflictingOptions(parsed.options) : undefined;
+  if ("problem" in parsed || problem !== undefined) {
     void early.worker.terminate();
-    process.stderr.write(`error: ${parsed.problem}\n`);
+    process.stderr.write(`error: ${problem}\n`);
     return EXIT.refused;
   }
   const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file);
@@ -68,7 +71,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     return EXIT.refused;
   }
   // Replaying and the manifest load their code only when asked for.
-  const plan = given ?? (parsed.options.replay !== undefined || parsed.options.manifest ? (await import("./replay.js")).replayPlan : undefined);
+  const plan = given ?? (parsed.options.resume !== undefined ? (await import("./resume.js")).resumePlan : parsed.options.replay !== undefined || parsed.options.manifest ? (await import("./replay.js")).replayPlan : undefined);
   let session: RunSession | undefined;
   if (plan !== undefined) {
     const planned = plan({ program: compiled.program, file: parsed.file, code: compiled.code }, parsed);
@@ -268,7 +271,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         return;
       }
       if ("recorded" in message) {
-        session?.onRecorded?.(message.recorded);
+        session?.onRecorded?.(message.recorded, message.replayed === true);
         return;
       }
       if ("tally" in message) {

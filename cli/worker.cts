@@ -48,14 +48,18 @@ export interface WorkerInput {
     readonly calls: RecordedCall[];
     /** The recording's grant header, read back. */
     readonly grant: GrantItem[];
-    /** Perform console.print and console.error too (renyi reproduce). */
+    /** Perform console.print and console.error too (renyi reproduce, renyi run --resume). */
     readonly writeConsole: boolean;
+    /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
+    readonly resume?: boolean;
   };
 }
 
 /** A call the run has completed, as the recording writes it. */
 export interface RecordedMessage {
   readonly recorded: RecordedCall;
+  /** An entry of the recording a resumed run was answered with, as it was recorded. */
+  readonly replayed?: true;
 }
 
 /** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
@@ -112,11 +116,16 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const post = (message: WorkerMessage) => parentPort!.postMessage(message);
   if (input.record === true || input.replay !== undefined) printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
   const observers: Runtime.Observer[] = [];
+  const resume = input.replay?.resume === true;
   if (input.record === true) {
-    observers.push(runtime.recorder((recorded) => post({ recorded })));
-    if (input.replay === undefined) observers.push((call) => void (call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
+    // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
+    const record = runtime.recorder((recorded) => post({ recorded }));
+    observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
+    if (input.replay === undefined || resume) observers.push((call) => void (call.replayed !== true && call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
   }
-  if (input.replay !== undefined) replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint });
+  if (input.replay !== undefined) {
+    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
+  }
   return runtime.runMain(() => load(input.bundle), {
     argv: input.argv,
     limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs },

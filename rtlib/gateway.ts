@@ -21,6 +21,8 @@ export interface CallRecord {
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly outcome: { success: unknown } | { failure: unknown };
   readonly durationMs: number;
+  /** Answered from a recording rather than performed (a replay, or a resumed run before it went live). */
+  readonly replayed?: true;
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -38,10 +40,14 @@ export function observeWith(observers: readonly Observer[]): void {
 
 /**
  * Answers a call instead of performing it (a replay): what the call gives back,
- * or a throw. `perform` is the live call, for what a replay still does (the
- * console of `renyi reproduce`).
+ * or a throw; or LIVE, for a call to be made live after all, budget included (a
+ * resumed run, once it has gone live). `perform` is the live call, for what a
+ * replay still does (the console of `renyi reproduce`).
  */
 export type Answerer = (primitive: Primitive, args: Readonly<Record<string, unknown>>, perform: () => unknown) => unknown;
+
+/** What an answerer gives back for a call it does not answer: the gateway makes it live. */
+export const LIVE: unique symbol = Symbol("live");
 
 let answerer: Answerer | undefined;
 
@@ -75,23 +81,46 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
     throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need: needText(primitive.need), owner: refused.owner });
   }
-  if (grant !== undefined && answerer === undefined) { // refusing() has proved it a Grant
+  // A replay's answer first: the recorded outcome, or LIVE.
+  const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
+  if (grant !== undefined && answered === LIVE) { // refusing() has proved it a Grant
     const budget = budgetsOf(grant).take(primitive.need);
     if (!budget.ok) {
       if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
       throw new Crash("E-RT-BUDGET", { call: primitive.name.replace(/^std\./, ""), budget: budget.budget });
     }
   }
+  const replayed = answered === LIVE ? undefined : true;
   const started = observer === undefined ? 0 : performance.now();
   try {
-    const result = (answerer === undefined ? await perform() : await answerer(primitive, args, perform)) as T;
+    const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
     return result;
   } catch (e) {
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
     throw e;
   }
+}
+
+/** What the answerer threw: read right after it is set, with no await in between, and then forgotten. */
+let thrownByAnswerer: unknown;
+const THREW: unique symbol = Symbol("threw");
+
+/** The answerer's answer, or LIVE, or THREW for what it threw (reported to the observers as the call's failure); a replay allocates nothing here. */
+function answerFromRecording(primitive: Primitive, args: Record<string, unknown>, perform: () => unknown): unknown {
+  try {
+    return answerer!(primitive, args, perform);
+  } catch (e) {
+    thrownByAnswerer = e;
+    return THREW;
+  }
+}
+
+function rethrow(): never {
+  const e = thrownByAnswerer;
+  thrownByAnswerer = undefined;
+  throw e;
 }

@@ -23,10 +23,6 @@ export function argumentsKey(args: { readonly [name: string]: JsonValue }, redac
   return out + "}";
 }
 
-export function callKey(primitive: string, args: { readonly [name: string]: JsonValue }, redacted: ReadonlySet<string>): string {
-  return `${primitive} ${argumentsKey(args, redacted)}`;
-}
-
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,18 +7,22 @@
 // entries all the same: the key is the call, not its place.
 
 import { Crash, Failure } from "../errors.js";
-import type { Answerer, Primitive } from "../gateway.js";
+import { LIVE, type Answerer, type Primitive } from "../gateway.js";
 import { decodeValue, shapeText } from "../json.js";
 import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
 import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../values.js";
 import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
 import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
-import type { JsonValue, RecordedCall } from "../../vocabulary/recording.js";
+import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 import { encodeArguments, isHttpPrimitive } from "./encode.js";
-import { callKey, redactedNames } from "./key.js";
+import { argumentsKey, redactedNames } from "./key.js";
 import { callText, differences, nearest } from "./difference.js";
+
+/** Where soleText leaves the one text argument it found: a replay runs on one thread, and each is read right after it is set. */
+let soleName = "";
+let soleValue = "";
 
 /** The result types of primitives that declare none to the gateway. */
 const RESULT_SHAPES: Readonly<Record<string, Shape>> = {
@@ -52,11 +56,32 @@ export interface ReplayOptions {
   readonly writeConsole?: boolean;
   /** Told of what each console.print of the replay writes, for the output's hash. */
   readonly onStdout?: (text: string) => void;
+  /**
+   * A resumed run (renyi run --resume): the first call the recording does not
+   * hold, or holds as a failure, goes live instead of stopping the run, and so
+   * does every call after it. Told of each entry answered, in matching order.
+   */
+  readonly resume?: { readonly onAnswered: (entry: RecordedCall) => void };
+}
+
+/**
+ * The recorded calls of one primitive. A call whose one argument is a text (a
+ * variable's name, a URL, a line to print: most calls) is found by that text
+ * itself, under its argument's name, with no key built; any other by its
+ * canonical key (key.ts). Both are exact: a call of one text argument has the
+ * same canonical key as an entry exactly when the entry's one argument is the
+ * same text under the same name (see soleText).
+ */
+interface PrimitiveIndex {
+  readonly byText: Map<string, Map<string, Queue>>;
+  readonly byKey: Map<string, Queue>;
 }
 
 export class Replayer {
-  private readonly index = new Map<string, Queue>();
+  private readonly index = new Map<string, PrimitiveIndex>();
   private readonly redacted = new Set<string>();
+  /** A resumed run has gone live: from then on every call is made (spec/recording.md, "Resuming a run"). */
+  private live = false;
 
   constructor(
     private readonly calls: readonly RecordedCall[],
@@ -66,11 +91,49 @@ export class Replayer {
   ) {
     for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
-      const key = callKey(call.primitive, call.arguments, this.redacted);
-      const queue = this.index.get(key);
-      if (queue === undefined) this.index.set(key, { calls: [call], next: 0 });
+      let at = this.index.get(call.primitive);
+      if (at === undefined) this.index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
+      let queues: Map<string, Queue>;
+      let key: string;
+      if (this.soleText(call.arguments)) {
+        queues = at.byText.get(soleName) ?? at.byText.set(soleName, new Map()).get(soleName)!;
+        key = soleValue;
+      } else {
+        queues = at.byKey;
+        key = argumentsKey(call.arguments, this.redacted);
+      }
+      const queue = queues.get(key);
+      if (queue === undefined) queues.set(key, { calls: [call], next: 0 });
       else queue.calls.push(call);
     }
+  }
+
+  /**
+   * Whether `args` is one text argument that the canonical key would write as
+   * it is: not redacted, and not a body (compared by meaning). Its name and
+   * text are left in soleName and soleValue, so that finding a call allocates
+   * nothing.
+   */
+  private soleText(args: Readonly<Record<string, unknown>>): boolean {
+    let name: string | undefined;
+    for (const k in args) {
+      if (name !== undefined) return false;
+      name = k;
+    }
+    if (name === undefined || name === "body") return false;
+    const value = args[name];
+    if (typeof value !== "string" || (this.redacted.size > 0 && this.redacted.has(name.toLowerCase()))) return false;
+    soleName = name;
+    soleValue = value;
+    return true;
+  }
+
+  /** The queue of the recorded calls the call of `primitive` with `args` (as the program gave them) matches. */
+  private queueOf(primitive: string, args: Readonly<Record<string, unknown>>): Queue | undefined {
+    const at = this.index.get(primitive);
+    if (at === undefined) return undefined;
+    if (this.soleText(args)) return at.byText.get(soleName)?.get(soleValue);
+    return at.byKey.get(argumentsKey(encodeArguments(args), this.redacted));
   }
 
   /**
@@ -95,11 +158,26 @@ export class Replayer {
 
   /** The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first call the recording does not hold. */
   readonly answer: Answerer = (primitive, args, perform) => {
-    const encoded = encodeArguments(args);
-    const key = callKey(primitive.name, encoded, this.redacted);
-    const queue = this.index.get(key);
-    if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encoded, queue);
-    const entry = queue.calls[queue.next++]!;
+    if (this.live) return LIVE;
+    const queue = this.queueOf(primitive.name, args);
+    const resume = this.options.resume;
+    if (resume !== undefined) {
+      const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
+      if (held === undefined || "failure" in held.outcome || NOT_REPLAYABLE.has(primitive.name)) {
+        this.live = true;
+        return LIVE;
+      }
+      queue!.next++;
+      resume.onAnswered(held);
+      // A redacted variable: the program is given its value, read now, not the placeholder.
+      if (primitive.name === "std.environment.get" && (held.outcome as { success: JsonValue }).success === REDACTED) return perform();
+      return this.answerWith(primitive, held, args, perform);
+    }
+    if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encodeArguments(args), queue);
+    return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
+  };
+
+  private answerWith(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>, perform: () => unknown): unknown {
     if (NOT_REPLAYABLE.has(primitive.name)) {
       throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: primitive.name.replace(/^std\./, "") });
     }
@@ -108,12 +186,18 @@ export class Replayer {
     if (primitive.name === "std.console.print") this.options.onStdout?.(`${String(args["text"])}\n`);
     if (this.options.writeConsole === true && CONSOLE.has(primitive.name)) perform();
     return value;
-  };
+  }
 
   /** The recorded calls no call of the replay was answered with, in recorded order. */
   unreached(): RecordedCall[] {
     const left: RecordedCall[] = [];
-    for (const queue of this.index.values()) left.push(...queue.calls.slice(queue.next));
+    const take = (queue: Queue) => {
+      for (let i = queue.next; i < queue.calls.length; i++) left.push(queue.calls[i]!);
+    };
+    for (const at of this.index.values()) {
+      for (const queues of at.byText.values()) queues.forEach(take);
+      at.byKey.forEach(take);
+    }
     return left.sort((a, b) => a.sequence - b.sequence);
   }
 
