@@ -2,7 +2,8 @@
 // as UTF-8, with problems reported as diagnostics rather than exceptions.
 
 import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
-import { diagnose, type Diagnostic } from "../compiler/diagnostics.js";
+import { diagnose } from "../compiler/diagnose.js";
+import type { Diagnostic } from "../compiler/diagnostics.js";
 import { decodeSource, SourceFile } from "../compiler/source.js";
 
 export type Loaded = { ok: true; source: SourceFile } | { ok: false; diagnostic: Diagnostic; source?: SourceFile };

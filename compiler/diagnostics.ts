@@ -1,8 +1,8 @@
 // Diagnostics are data. Every phase returns them; only this file turns them
 // into text for people or JSON for tools, so both always say the same thing.
+// They are built from the catalogue of problems in diagnose.ts, which this file
+// does not import: a command that only shows a run's outcome loads no catalogue.
 
-import { COMPILE_PROBLEMS, severityOf, type CompileCode, type CompileFacts } from "../vocabulary/problems/compile.js";
-import type { Rendered } from "../vocabulary/problems/entry.js";
 import type { Code } from "../vocabulary/problems/index.js";
 import { SourceFile, type Span } from "./source.js";
 
@@ -52,27 +52,6 @@ export interface Places {
   readonly edits?: readonly SuggestedEdit[];
 }
 
-/**
- * A compile-time problem: its code, where, and its facts. The words come from
- * the catalogue's row for the code (vocabulary/problems/), never from the caller.
- */
-export function diagnose<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places: Places = {}): Diagnostic {
-  const render = COMPILE_PROBLEMS[code].render as (f: CompileFacts<C>) => Rendered;
-  const words = render(facts);
-  const labels = words.related ?? [];
-  return {
-    code,
-    severity: severityOf(code),
-    message: words.message,
-    span,
-    ...(words.label === undefined ? {} : { label: words.label }),
-    ...(places.related === undefined ? {} : { related: places.related.map((s, i) => ({ span: s, message: labels[i] ?? "" })) }),
-    notes: words.notes ?? [],
-    ...(words.hint === undefined ? {} : { hint: words.hint }),
-    facts,
-    ...(places.edits === undefined ? {} : { edits: places.edits }),
-  };
-}
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -11,7 +11,8 @@
 // they are read, so that an inference variable solved later in the body (a
 // lambda's parameter, an empty `{}`) is judged by what it turned out to be.
 
-import { diagnose, type Diagnostic } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { lacksAbility, type Ability } from "./abilities.js";
 import type { AbilityUse, Context, Instantiation } from "./context.js";

@@ -1,7 +1,8 @@
 // The checker's entry: syntax trees of a program's modules in, a checked tree
 // and diagnostics out. First every declaration (declare.ts), then every body.
 
-import { diagnose, type Diagnostic } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";

@@ -6,7 +6,8 @@ import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compil
 import { article } from "../../vocabulary/problems/entry.js";
 import type { Owner } from "../../vocabulary/problems/grants.js";
 import type { ValuePlace } from "../../vocabulary/problems/types.js";
-import { diagnose, type Diagnostic, type Places } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic, Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
 import type { Ability } from "./abilities.js";

@@ -3,7 +3,8 @@
 // any order and across modules. The library is declared the same way, from its
 // Renyi text (library.ts).
 
-import { diagnose, type Diagnostic } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { importsOf } from "../frontend.js";
 import { lex } from "../lex/lexer.js";
 import { KEYWORD_SET } from "../lex/tokens.js";

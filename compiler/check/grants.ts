@@ -1,7 +1,8 @@
 // `needs` lines: each grant item checked against the capability tree, budgets
 // and guards allowed only where a run's grant is declared (spec/types.md, section 6, "Grant clauses").
 
-import { diagnose, type Diagnostic } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import type * as S from "../parse/tree.js";
 import { capabilityInfo, coveredBy, knownCapabilities } from "../../vocabulary/capabilities.js";

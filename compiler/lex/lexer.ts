@@ -6,7 +6,8 @@
 // texts. Nothing here recurses, so no input can exhaust the stack.
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
-import { diagnose, type Diagnostic, type Places } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic, Places } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { EDIT_TITLES } from "../../vocabulary/problems/syntax.js";
 import { KEYWORDS, TokenList, type Keyword, type TokenKind } from "./tokens.js";

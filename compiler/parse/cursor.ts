@@ -4,7 +4,8 @@
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
 import { EDIT_TITLES, type Opener, type SyntaxGuide } from "../../vocabulary/problems/syntax.js";
-import { diagnose, type Diagnostic, type Places, type SuggestedEdit } from "../diagnostics.js";
+import { diagnose } from "../diagnose.js";
+import type { Diagnostic, Places, SuggestedEdit } from "../diagnostics.js";
 import type { Span } from "../source.js";
 import { describeToken, KEYWORD_SET, type TokenKind, type TokenList } from "../lex/tokens.js";
 import type { Ident } from "./tree.js";
