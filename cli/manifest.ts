@@ -8,6 +8,7 @@ import { capabilityInfo } from "../vocabulary/capabilities.js";
 import type { Manifest, ManifestNeed } from "../vocabulary/manifest.js";
 import { BUDGET_UNITS, grantText, isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
 import { readStrictJson, type Json } from "./strict-json.js";
+import { fieldsOf, list, refuse, ShapeRefused, text } from "./json-shape.js";
 
 /** A manifest is a few kilobytes; a megabyte is room for thousands of modules. */
 export const MANIFEST_LIMIT = 1 << 20;
@@ -16,12 +17,6 @@ export type ReadManifest = { ok: true; manifest: Manifest; grant: GrantItem[] | 
 
 const HASH = /^sha256:[0-9a-f]{64}$/;
 const MAX_ENTRIES = 10_000;
-
-class Refused extends Error {}
-
-function refuse(message: string): never {
-  throw new Refused(message);
-}
 
 /** Reads a manifest's bytes: the manifest and the run's grant, or why it is refused. */
 export function readManifest(bytes: Uint8Array): ReadManifest {
@@ -32,49 +27,27 @@ export function readManifest(bytes: Uint8Array): ReadManifest {
     const items = manifest.needs.map((need, i) => grantItemOf(need, `needs[${i}]`));
     const texts = items.map(grantText);
     if (texts.length !== manifest.grant.length || texts.some((t, i) => t !== manifest.grant[i])) {
-      refuse(`its \`grant\` lines do not say what its \`needs\` grant: the needs read ${list(texts)}, the grant lines ${list(manifest.grant)}`);
+      refuse(`its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant lines ${listed(manifest.grant)}`);
     }
     // A main without needs takes no grant: the compiler writes `mainGrant = null`.
     return { ok: true, manifest, grant: items.length === 0 ? null : items };
   } catch (e) {
-    if (e instanceof Refused) return { ok: false, problem: `the grant manifest is refused: ${e.message}` };
+    if (e instanceof ShapeRefused) return { ok: false, problem: `the grant manifest is refused: ${e.message}` };
     throw e;
   }
 }
 
-function list(texts: readonly string[]): string {
+function listed(texts: readonly string[]): string {
   return texts.length === 0 ? "nothing" : texts.map((t) => `\`${t}\``).join(", ");
 }
 
 // ---- the shape ----
 
-type JsonObject = { [key: string]: Json };
+const fields = fieldsOf("a manifest");
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
-/** The object's fields, refusing one that is missing or one the manifest does not have. */
-function fields(value: Json | undefined, where: string, required: readonly string[], optional: readonly string[] = []): JsonObject {
-  if (!isObject(value)) refuse(`${where} must be an object`);
-  for (const key of Object.keys(value)) {
-    if (!required.includes(key) && !optional.includes(key)) refuse(`${where} has a field ${JSON.stringify(key)}, which a manifest does not have`);
-  }
-  for (const key of required) if (!(key in value)) refuse(`${where} has no field \`${key}\``);
-  return value;
-}
 
-function text(value: Json | undefined, where: string, pattern?: RegExp): string {
-  if (typeof value !== "string" || value === "") refuse(`${where} must be a text that is not empty`);
-  if (pattern !== undefined && !pattern.test(value)) refuse(`${where} is not of the form ${pattern.source}`);
-  return value;
-}
 
-function array(value: Json | undefined, where: string): Json[] {
-  if (!Array.isArray(value)) refuse(`${where} must be a list`);
-  if (value.length > MAX_ENTRIES) refuse(`${where} has more than ${MAX_ENTRIES} entries`);
-  return value;
-}
 
 function manifestOf(value: Json): Manifest {
   const at = fields(value, "the manifest", ["program", "toolchain", "entry", "source", "sources", "code", "bundle", "map", "grant", "needs"], ["built_at"]);
@@ -84,7 +57,7 @@ function manifestOf(value: Json): Manifest {
     toolchain: text(at["toolchain"], "`toolchain`"),
     entry: "main",
     source: text(at["source"], "`source`"),
-    sources: array(at["sources"], "`sources`").map((s, i) => {
+    sources: list(at["sources"], "`sources`", MAX_ENTRIES).map((s, i) => {
       const where = `sources[${i}]`;
       const source = fields(s, where, ["module", "file", "hash"]);
       return { module: text(source["module"], `${where}.module`), file: text(source["file"], `${where}.file`), hash: text(source["hash"], `${where}.hash`, HASH) };
@@ -92,8 +65,8 @@ function manifestOf(value: Json): Manifest {
     code: text(at["code"], "`code`", HASH),
     bundle: text(at["bundle"], "`bundle`", HASH),
     map: text(at["map"], "`map`", HASH),
-    grant: array(at["grant"], "`grant`").map((g, i) => text(g, `grant[${i}]`)),
-    needs: array(at["needs"], "`needs`").map((n, i) => needOf(n, `needs[${i}]`)),
+    grant: list(at["grant"], "`grant`", MAX_ENTRIES).map((g, i) => text(g, `grant[${i}]`)),
+    needs: list(at["needs"], "`needs`", MAX_ENTRIES).map((n, i) => needOf(n, `needs[${i}]`)),
   };
   if ("built_at" in at) manifest.built_at = text(at["built_at"], "`built_at`", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/);
   return manifest;
@@ -117,7 +90,7 @@ function needOf(value: Json, where: string): ManifestNeed {
   }
   if ("guard" in at) {
     const guard = fields(at["guard"], `${where}.guard`, ["sinks"]);
-    need.guard = { sinks: array(guard["sinks"], `${where}.guard.sinks`).map((s, i) => text(s, `${where}.guard.sinks[${i}]`)) };
+    need.guard = { sinks: list(guard["sinks"], `${where}.guard.sinks`, MAX_ENTRIES).map((s, i) => text(s, `${where}.guard.sinks[${i}]`)) };
   }
   return need;
 }

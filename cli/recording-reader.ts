@@ -9,6 +9,9 @@
 import { runMessage, type RunFacts } from "../vocabulary/problems/run.js";
 import { readBounded } from "./read-bounded.js";
 import { readStrictJson, type Json } from "./strict-json.js";
+import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "./json-shape.js";
+
+const fields = fieldsOf("a recording");
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";
@@ -28,12 +31,6 @@ export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[]
 /** A refused read: the code, its facts, and the message made from them. */
 function refused(facts: RunFacts<"E-RT-RECORDING">): ReadRecording {
   return { ok: false, code: "E-RT-RECORDING", facts, problem: runMessage("E-RT-RECORDING", facts) };
-}
-
-class Refused extends Error {}
-
-function refuse(message: string): never {
-  throw new Refused(message);
 }
 
 /** Reads the recording at `path`. */
@@ -57,7 +54,7 @@ export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRe
     });
     return { ok: true, recording, grant };
   } catch (e) {
-    if (e instanceof Refused) return refused({ file: name, problem: "field", detail: e.message });
+    if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
     throw e;
   }
 }
@@ -68,30 +65,9 @@ export function refusalText(read: { code: string; problem: string }): string {
 }
 
 
-type JsonObject = { [key: string]: Json };
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
-function fields(value: Json | undefined, where: string, allowed: readonly string[], required: readonly string[]): JsonObject {
-  if (!isObject(value)) refuse(`${where} must be an object`);
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) refuse(`${where} has a field ${JSON.stringify(key)}, which a recording does not have`);
-  for (const key of required) if (!(key in value)) refuse(`${where} has no field \`${key}\``);
-  return value;
-}
 
-function text(value: Json | undefined, where: string, pattern?: RegExp): string {
-  if (typeof value !== "string" || value === "") refuse(`${where} must be a text that is not empty`);
-  if (pattern !== undefined && !pattern.test(value)) refuse(`${where} is not of the form ${pattern.source}`);
-  return value;
-}
-
-function list(value: Json | undefined, where: string, max: number): Json[] {
-  if (!Array.isArray(value)) refuse(`${where} must be a list`);
-  if (value.length > max) refuse(`${where} has more than ${max.toLocaleString("en")} entries`);
-  return value;
-}
 
 function whole(value: Json | undefined, where: string, least: number): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) refuse(`${where} must be a whole number of at least ${least}`);
@@ -110,7 +86,7 @@ const PRIMITIVE = /^std(?:\.[a-z_]+){2}$/;
 const MAX_LIST = 10_000;
 
 function recordingOf(value: Json): Recording {
-  const at = fields(value, "the recording", [...MANIFEST_FIELDS, "calls"], REQUIRED_FIELDS);
+  const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "calls"]);
   const outcome = at["outcome"];
   if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome)) refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
   const recording: Recording = {
@@ -131,7 +107,7 @@ function recordingOf(value: Json): Recording {
     });
   }
   if ("environment" in at) {
-    const environment = fields(at["environment"], "`environment`", Object.keys(at["environment"] ?? {}), []);
+    const environment = fields(at["environment"], "`environment`", [], Object.keys(at["environment"] ?? {}));
     recording.environment = {};
     for (const [name, hash] of Object.entries(environment)) {
       if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>"))) refuse(`environment.${name} must be a sha256: hash, "<redacted>" or null`);
@@ -140,7 +116,7 @@ function recordingOf(value: Json): Recording {
   }
   if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
   if ("output" in at) {
-    const output = fields(at["output"], "`output`", ["stdout", "bytes"], ["stdout", "bytes"]);
+    const output = fields(at["output"], "`output`", ["stdout", "bytes"]);
     recording.output = { stdout: text(output["stdout"], "output.stdout", HASH), bytes: whole(output["bytes"], "output.bytes", 0) };
   }
   let last = 0;
@@ -154,13 +130,13 @@ function recordingOf(value: Json): Recording {
 }
 
 function callOf(value: Json, where: string): RecordedCall {
-  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome", "duration_ms", "at_ms"], ["sequence", "capability", "primitive", "arguments", "outcome"]);
+  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome"], ["duration_ms", "at_ms"]);
   const capability = text(at["capability"], `${where}.capability`);
   const need = readNeedText(capability);
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
   const args = at["arguments"];
   if (!isObject(args)) refuse(`${where}.arguments must be an object`);
-  const outcome = fields(at["outcome"], `${where}.outcome`, ["success", "failure"], []);
+  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure"]);
   const kinds = Object.keys(outcome);
   if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
   const call: RecordedCall = {
