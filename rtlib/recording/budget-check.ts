@@ -26,7 +26,13 @@ const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
  * `at_ms` count towards a `per run` budget only.
  */
 export function recordedOverBudget(calls: readonly RecordedCall[], items: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-BUDGET"> | undefined {
-  const needs = calls.map((c) => readNeedText(c.capability) as Need); // the reader has checked each
+  // A recording names few capabilities many times: each text is read once.
+  const read = new Map<string, Need>();
+  const needs = calls.map((c) => {
+    let need = read.get(c.capability);
+    if (need === undefined) read.set(c.capability, (need = readNeedText(c.capability) as Need)); // the reader has checked each
+    return need;
+  });
   for (const item of items) {
     const budget = item.budget;
     if (budget === undefined) continue;
