@@ -44,6 +44,7 @@ export function resultText(r: TestResult): string {
   } else if (r.message !== undefined) {
     lines.push(r.message);
   }
+  if (r.note !== undefined) lines.push(r.note);
   if (r.output !== undefined) lines.push("output:", ...r.output.replace(/\n$/, "").split("\n").map((l) => `  ${l}`));
   return head + lines.flatMap((l) => l.split("\n")).map((l) => `      ${l}\n`).join("");
 }

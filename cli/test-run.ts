@@ -43,6 +43,8 @@ export interface TestResult {
   readonly reason?: string;
   /** A replays test's recording, resolved against the folder of the test's file. */
   readonly recording?: string;
+  /** A line shown under what went wrong (a refresh that wrote nothing says so). */
+  readonly note?: string;
   /** What the test printed (shown in text under a test that did not pass; always in --json). */
   readonly output?: string;
 }

@@ -121,7 +121,7 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
   const result = { ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), options.timeoutSeconds), ...recording };
   if (refresh) {
     // Only a body that ended is recorded: a recording of a failed live run would make a fixture of the failure.
-    if (result.status !== "passed") return { ...result, message: `${result.message ?? result.status}\nthe recording was not written: the live run of the test did not pass` };
+    if (result.status !== "passed") return { ...result, note: "the recording was not written: the live run of the test did not pass" };
     const problem = writeRefreshed(test.replays!, { file, program: entry.program, code: entry.code(), grant: end.grant ?? [], outcome: end.outcome.outcome, calls: end.recorded, ...(plan?.ok ? { previous: plan.recording } : {}) });
     if (problem !== undefined) return { ...result, status: "crashed", code: "E-RT-RECORDING", message: problem };
     return { ...result, status: "refreshed", message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}` };

@@ -217,6 +217,13 @@ end
   assert.equal(after.status, TEST_EXIT.passed, after.stdout + after.stderr);
   assert.equal(seen.length, 1);
 
+  // A live body that does not pass writes nothing: port 9 refuses the connection.
+  const staleBefore = readFileSync(join(folder, "fixtures", "stale.json"), "utf8");
+  const broken = await renyiTest(["--refresh", "another test", "tests.ry"], folder);
+  assert.equal(broken.status, TEST_EXIT.failed, broken.stdout + broken.stderr);
+  assert.match(broken.stdout, /failed {2}another test .*\n(.*\n)* {6}the recording was not written: the live run of the test did not pass\n/);
+  assert.equal(readFileSync(join(folder, "fixtures", "stale.json"), "utf8"), staleBefore);
+
   const unknown = await renyiTest(["--refresh", "no such test", "tests.ry"], folder);
   assert.equal(unknown.status, TEST_EXIT.refused);
   assert.match(unknown.stderr, /--refresh: no replays test is named "no such test"/);
