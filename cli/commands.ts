@@ -31,15 +31,21 @@ cli
   .command("test [...paths]", "Run the test blocks of .ry files and folders (default: this folder)")
   .option("--json", "Print every test's result as one JSON object")
   .option("--filter <text>", "Run only the tests whose names hold this text")
+  .option("--strict", "Fail a replays test that leaves entries of its recording unused")
+  .option("--refresh <name>", "Record the replays test NAME again, running its body live (exit 4)")
   .option("--fuel <n>", `Steps each test may take (default ${DEFAULT_LIMITS.fuel.toLocaleString("en")})`)
   .option("--max-depth <n>", `How deeply calls may nest in each test (default ${DEFAULT_LIMITS.maxDepth})`)
   .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
-  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown }) => {
+  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown }) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
+    if (options.refresh === true || options.refresh === "") throw new Refusal("--refresh needs the name of a replays test");
+    const refresh = options.refresh === undefined ? {} : { refresh: String(options.refresh) };
     return runTests(paths, {
       json: options.json === true,
+      strict: options.strict === true,
       ...filter,
+      ...refresh,
       fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),
       maxDepth: wholeNumber("--max-depth", options.maxDepth, DEFAULT_LIMITS.maxDepth),
       timeoutSeconds: wholeNumber("--timeout", options.timeout, TEST_TIMEOUT_SECONDS),

@@ -9,6 +9,7 @@ import type { SourceFile } from "../compiler/source.js";
 import type { TestDef } from "../compiler/parse/tree.js";
 import { testName } from "../compiler/lower/names.js";
 import { cachedPath, writeCached } from "./cache.cjs";
+import { codeHash } from "./code-hash.js";
 import { bundleKey } from "./program-index.js";
 import { loadProgram } from "./program.js";
 import { loadSource } from "./files.js";
@@ -31,7 +32,7 @@ export interface FoundTest {
 export type CompiledTestFile =
   | { kind: "none" }
   | { kind: "refused"; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }
-  | { kind: "compiled"; bundle: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> };
+  | { kind: "compiled"; bundle: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
 
 /** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
 export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string): Promise<CompiledTestFile> {
@@ -67,5 +68,5 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
     if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
-  return { kind: "compiled", bundle: path, tests, warnings, sources: program.sources };
+  return { kind: "compiled", bundle: path, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
 }

@@ -1,18 +1,95 @@
-// The one place where a test that `replays "path"` gets its effects answered
-// (spec/testing.md, "Replays tests"). The recording player is not part of
-// `renyi test` yet: such a test is reported as skipped, with the reason, and
-// never as passed; nothing of it runs, so it reaches nothing.
+// The one place where a test that `replays "path"` is joined to the recording
+// player (spec/testing.md, "Replays tests"): its recording read by the one
+// reader before the test starts, its calls handed to the test's thread, where
+// the player answers every effect (rtlib/recording/replayer.ts) and the
+// recording is checked against the test's grant and budgets (rtlib/run-main.ts,
+// runTest); then --strict's entries left unused, and --refresh's recording
+// written again from a live run of the test's body.
 
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
+import { writeAtomically } from "./cache.cjs";
+import { readRecordingFile } from "./recording-reader.js";
+import { Redaction } from "./redaction.js";
+import { runManifest } from "./run-manifest.js";
+import { redactedNames } from "../rtlib/recording/key.js";
+import { grantText, type GrantItem } from "../vocabulary/needs.js";
+import type { OutcomeKind } from "../vocabulary/outcomes.js";
+import { REDACTED, type RecordedCall, type Recording } from "../vocabulary/recording.js";
+import { runWords } from "../vocabulary/problems/run.js";
+import type { TestResult } from "./test-run.js";
 
 /** A recording's path as a test writes it, resolved against the folder of the test's own file. */
 export function recordingPath(testFile: string, written: string): string {
   return resolve(dirname(testFile), written);
 }
 
-/** What becomes of a replays test: skipped, with the reason (the player will answer it here). */
-export type ReplayPlan = { readonly skip: string };
+/** A replays test's recording, read: what its thread answers calls from, or why it cannot be read. */
+export type ReplayPlan =
+  | { readonly ok: true; readonly recording: Recording; readonly replay: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[] } }
+  | { readonly ok: false; readonly code: "E-RT-RECORDING"; readonly message: string };
 
-export function planReplay(_recording: string): ReplayPlan {
-  return { skip: "replays needs the recording player" };
+export function planReplay(recording: string): ReplayPlan {
+  const read = readRecordingFile(recording);
+  if (!read.ok) return { ok: false, code: read.code, message: read.problem };
+  return { ok: true, recording: read.recording, replay: { calls: read.recording.calls, grant: read.grant } };
+}
+
+/** The most unused entries a --strict failure lists. */
+const LISTED = 10;
+
+/**
+ * --strict: a replays test that passed but left recorded entries unused fails,
+ * E-RT-REPLAY-UNUSED, listing them; any other result stands.
+ */
+export function strictResult(result: TestResult, recording: Recording, unreached: readonly number[] | undefined): TestResult {
+  if (result.status !== "passed" || unreached === undefined || unreached.length === 0) return result;
+  const bySequence = new Map(recording.calls.map((c) => [c.sequence, c]));
+  const calls = unreached.slice(0, LISTED).map((s) => {
+    const call = bySequence.get(s)!;
+    return `call ${s}: ${call.primitive.replace(/^std\./, "")} ${JSON.stringify(call.arguments)}`;
+  });
+  if (unreached.length > LISTED) calls.push(`and ${(unreached.length - LISTED).toLocaleString("en")} more`);
+  const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls });
+  return { ...result, status: "failed", code: "E-RT-REPLAY-UNUSED", message: [words.message, ...(words.notes ?? []).map((n) => `  ${n}`)].join("\n") };
+}
+
+/** What a refreshed recording is written from: the test, its program, and what its live run did. */
+export interface Refreshed {
+  readonly file: string;
+  readonly program: string;
+  readonly code: string;
+  readonly grant: readonly GrantItem[];
+  readonly outcome: OutcomeKind;
+  readonly calls: readonly RecordedCall[];
+  /** The recording written before, if it could be read: the names it redacted are redacted again. */
+  readonly previous?: Recording;
+}
+
+/**
+ * Writes the recording of a live run of the test's body to `path`, whole or
+ * not at all (a temporary file renamed into place), as `renyi record` writes
+ * one: the run manifest, then the calls. A name the previous recording
+ * redacted (a header, an argument, an environment variable) is redacted in the
+ * new one too, so that refreshing a fixture never writes a secret into it.
+ * Gives back why it could not be written, or undefined.
+ */
+export function writeRefreshed(path: string, refreshed: Refreshed): string | undefined {
+  const names = new Set<string>();
+  for (const call of refreshed.previous?.calls ?? []) {
+    redactedNames(call.arguments, names);
+    const variable = call.arguments["name"];
+    if (call.primitive === "std.environment.get" && typeof variable === "string" && "success" in call.outcome && call.outcome.success === REDACTED) names.add(variable.toLowerCase());
+  }
+  for (const [name, hash] of Object.entries(refreshed.previous?.environment ?? {})) if (hash === REDACTED) names.add(name.toLowerCase());
+  const redaction = new Redaction([...names]);
+  const calls = refreshed.calls.map((c) => redaction.call(c));
+  const source = relative(dirname(path), refreshed.file) || refreshed.file;
+  const header = runManifest({ program: refreshed.program, source, code: refreshed.code, argv: [], grant: refreshed.grant.map(grantText), outcome: refreshed.outcome, calls });
+  const recording = redaction.scrub({ ...header, calls } as never);
+  try {
+    writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");
+    return undefined;
+  } catch (e) {
+    return `I cannot write the recording ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
 }

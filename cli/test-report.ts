@@ -4,17 +4,17 @@
 
 import type { TestResult, TestStatus } from "./test-run.js";
 
-const ORDER: readonly TestStatus[] = ["passed", "failed", "crashed", "skipped", "cancelled"];
+const ORDER: readonly TestStatus[] = ["passed", "refreshed", "failed", "crashed", "skipped", "cancelled"];
 
 export type Counts = Record<TestStatus, number>;
 
 export function countResults(results: readonly TestResult[]): Counts {
-  const counts: Counts = { passed: 0, failed: 0, crashed: 0, skipped: 0, cancelled: 0 };
+  const counts: Counts = { passed: 0, refreshed: 0, failed: 0, crashed: 0, skipped: 0, cancelled: 0 };
   for (const r of results) counts[r.status]++;
   return counts;
 }
 
-/** `2 passed, 1 failed`, with crashed, skipped and cancelled when there are any, and how long the run took. */
+/** `2 passed, 1 failed`, with refreshed, crashed, skipped and cancelled when there are any, and how long the run took. */
 export function summaryLine(counts: Counts, ms: number, refusedFiles: number): string {
   const parts = ORDER.filter((s) => s === "passed" || s === "failed" || counts[s] > 0).map((s) => `${counts[s]} ${s}`);
   if (refusedFiles > 0) parts.push(`${refusedFiles} file${refusedFiles === 1 ? "" : "s"} refused`);
@@ -44,8 +44,9 @@ export function resultText(r: TestResult): string {
   } else if (r.message !== undefined) {
     lines.push(r.message);
   }
+  if (r.note !== undefined) lines.push(r.note);
   if (r.output !== undefined) lines.push("output:", ...r.output.replace(/\n$/, "").split("\n").map((l) => `  ${l}`));
-  return head + lines.map((l) => `      ${l}\n`).join("");
+  return head + lines.flatMap((l) => l.split("\n")).map((l) => `      ${l}\n`).join("");
 }
 
 /** The whole run as one JSON object (--json). */

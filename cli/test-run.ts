@@ -7,6 +7,8 @@ import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import type { CheckFacts, Outcome } from "../rtlib/run-main.js";
 import type { TestWorkerInput, TestWorkerMessage } from "./test-worker.cjs";
+import type { RecordedCall } from "../vocabulary/recording.js";
+import type { GrantItem } from "../vocabulary/needs.js";
 import { runMessage } from "../vocabulary/problems/run.js";
 
 const WORKER_PATH = fileURLToPath(new URL("./test-worker.cjs", import.meta.url));
@@ -23,7 +25,7 @@ export interface TestLimits {
   readonly timeoutSeconds: number;
 }
 
-export type TestStatus = "passed" | "failed" | "crashed" | "skipped" | "cancelled";
+export type TestStatus = "passed" | "failed" | "crashed" | "skipped" | "cancelled" | "refreshed";
 
 export interface TestResult {
   readonly file: string;
@@ -41,6 +43,8 @@ export interface TestResult {
   readonly reason?: string;
   /** A replays test's recording, resolved against the folder of the test's file. */
   readonly recording?: string;
+  /** A line shown under what went wrong (a refresh that wrote nothing says so). */
+  readonly note?: string;
   /** What the test printed (shown in text under a test that did not pass; always in --json). */
   readonly output?: string;
 }
@@ -51,11 +55,26 @@ export interface TestJob {
   readonly name: string;
   readonly bundle: string;
   readonly functionName: string;
+  /** A replays test: the calls its effects are answered from. */
+  readonly replay?: TestWorkerInput["replay"];
+  /** Run live, every completed call kept (--refresh). */
+  readonly record?: boolean;
+}
+
+/** How a test's run ended, with what a replay left unused and what a live run recorded. */
+export interface TestRunEnd {
+  readonly outcome: Outcome;
+  readonly ms: number;
+  readonly output: string;
+  readonly unreached?: readonly number[];
+  readonly recorded: readonly RecordedCall[];
+  /** The grant the test ran with, when it was recorded. */
+  readonly grant?: readonly GrantItem[];
 }
 
 /** A running test: its result, and a way to interrupt it (Ctrl-C). */
 export interface RunningTest {
-  readonly result: Promise<{ outcome: Outcome; ms: number; output: string }>;
+  readonly result: Promise<TestRunEnd>;
   interrupt(): void;
 }
 
@@ -63,7 +82,7 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, cancel };
+  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}) };
   const started = performance.now();
   const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } });
   let output = "";
@@ -85,10 +104,21 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   };
   const deadline = setTimeout(() => stop(2), limits.timeoutSeconds * 1000);
   const children = new Set<number>();
-  const result = new Promise<{ outcome: Outcome; ms: number; output: string }>((resolve) => {
+  const recorded: RecordedCall[] = [];
+  const result = new Promise<TestRunEnd>((resolve) => {
     let outcome: Outcome | undefined;
     let ms: number | undefined;
+    let unreached: readonly number[] | undefined;
+    let grant: readonly GrantItem[] | undefined;
     worker.on("message", (message: TestWorkerMessage) => {
+      if ("grant" in message) {
+        grant = message.grant;
+        return;
+      }
+      if ("recorded" in message) {
+        recorded.push(message.recorded);
+        return;
+      }
       if ("child" in message) {
         if (message.running) children.add(message.child);
         else children.delete(message.child);
@@ -96,6 +126,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
       }
       outcome ??= message.outcome;
       ms ??= message.ms;
+      unreached ??= message.unreached;
     });
     worker.once("error", (e: Error & { code?: string }) => {
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -115,7 +146,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
         }
       }
       const final = outcome ?? stopped ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
-      resolve({ outcome: final, ms: ms ?? performance.now() - started, output });
+      resolve({ outcome: final, ms: ms ?? performance.now() - started, output, recorded, ...(unreached !== undefined ? { unreached } : {}), ...(grant !== undefined ? { grant } : {}) });
     });
   });
   return { result, interrupt: () => stop(1) };
@@ -133,6 +164,8 @@ export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string },
     case "crashed": {
       const site = crashSite(outcome);
       const where = site === undefined ? {} : { site };
+      // A recording that exceeds the test's budgets fails it, as a check would (spec/testing.md).
+      if (outcome.code === "E-RT-REPLAY-BUDGET") return { ...base, status: "failed", code: outcome.code, message: outcome.message, site: job.site, ...printed };
       if (outcome.code === "E-RT-CHECK") return { ...base, status: "failed", code: outcome.code, message: outcome.message, ...where, ...(outcome.check ? { check: outcome.check } : {}), ...printed };
       return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...where, ...printed };
     }
@@ -140,6 +173,6 @@ export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string },
       if (outcome.reason === "timeout") return { ...base, status: "crashed", code: "E-RT-LIMIT-TIME", message: runMessage("E-RT-LIMIT-TIME", { milliseconds: timeoutSeconds * 1000, owner: "test" }), site: job.site, ...printed };
       return { ...base, status: "cancelled", message: "interrupted", ...printed };
     case "refused":
-      return { ...base, status: "crashed", code: "E-RT-REFUSED", message: outcome.message, ...printed };
+      return { ...base, status: "crashed", code: outcome.code ?? "E-RT-REFUSED", message: outcome.message, site: job.site, ...printed };
   }
 }

@@ -11,6 +11,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { RecordedCall } from "../vocabulary/recording.js" with { "resolution-mode": "import" };
+import type { GrantItem } from "../vocabulary/needs.js" with { "resolution-mode": "import" };
 
 /** What the main thread gives the test's thread when it starts it. */
 export interface TestWorkerInput {
@@ -22,6 +24,20 @@ export interface TestWorkerInput {
   readonly maxDepth: number;
   /** Shared with the main thread: index 0 becomes 1 when interrupted, 2 at the test's deadline. */
   readonly cancel: SharedArrayBuffer;
+  /** A replays test: every call answered from these recorded calls (cli/test-replays.ts). */
+  readonly replay?: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[] };
+  /** `--refresh`: the test runs live and each call it completes is sent as a TestRecordedCall. */
+  readonly record?: boolean;
+}
+
+/** The grant the test runs with, sent when it is recorded (--refresh): the recording's header lists it. */
+export interface TestGrantReport {
+  readonly grant: readonly GrantItem[];
+}
+
+/** A call the test completed, as a recording writes it (--refresh). */
+export interface TestRecordedCall {
+  readonly recorded: RecordedCall;
 }
 
 /** A child process started (running) or gone: the main thread kills the groups still running when the test ends. */
@@ -34,14 +50,17 @@ export interface TestChildReport {
 export interface TestWorkerResult {
   readonly outcome: Outcome;
   readonly ms: number;
+  /** A replays test's recorded calls that no call of the test was answered with, by sequence number. */
+  readonly unreached?: readonly number[];
 }
 
-export type TestWorkerMessage = TestChildReport | TestWorkerResult;
+export type TestWorkerMessage = TestChildReport | TestGrantReport | TestRecordedCall | TestWorkerResult;
 
 const input = workerData as TestWorkerInput;
 const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
 const runtime = loadRuntime() as typeof Runtime;
 const started = performance.now();
+const replayer = input.replay === undefined ? undefined : new runtime.Replayer(input.replay.calls, input.replay.grant);
 
 runtime
   .runTest(
@@ -50,6 +69,8 @@ runtime
     {
       limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel },
       onChild: (child, running) => post({ child, running }),
+      ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),
+      ...(input.record === true ? { observers: [runtime.recorder((recorded) => post({ recorded }))], onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) } : {}),
     },
   )
   .then(finish, (e: unknown) => finish(runtime.outcomeOf(e)));
@@ -59,6 +80,7 @@ function finish(outcome: Outcome): void {
   runtime.stopChildren();
   process.stdout.end();
   process.stderr.end();
-  post({ outcome, ms });
+  const unreached = replayer?.unreached().map((c) => c.sequence);
+  post({ outcome, ms, ...(unreached !== undefined ? { unreached } : {}) });
   process.exit(0);
 }

@@ -12,7 +12,7 @@ import { crashSite } from "./outcome-text.js";
 import { readMap } from "./run.js";
 import { compileTestFile, type FoundTest } from "./test-compile.js";
 import { findTestFiles } from "./test-files.js";
-import { planReplay, recordingPath } from "./test-replays.js";
+import { planReplay, recordingPath, strictResult, writeRefreshed } from "./test-replays.js";
 import { countResults, fileLine, jsonReport, resultText, summaryLine } from "./test-report.js";
 import { resultOf, startTest, type RunningTest, type TestLimits, type TestResult } from "./test-run.js";
 
@@ -20,10 +20,14 @@ export interface TestOptions extends TestLimits {
   readonly json: boolean;
   /** Only the tests whose names hold this text (any case). */
   readonly filter?: string;
+  /** Fail a replays test that leaves entries of its recording unused. */
+  readonly strict?: boolean;
+  /** The name of the replays test whose recording is made again from a live run of its body. */
+  readonly refresh?: string;
 }
 
-/** One test to report: run in a thread, or settled before it starts (skipped). */
-type Entry = { file: string; test: FoundTest; bundle: string; sources: ReadonlyMap<string, SourceFile> };
+/** One test to run in a thread of its own. */
+type Entry = { file: string; test: FoundTest; bundle: string; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
 
 export async function runTests(paths: readonly string[], options: TestOptions): Promise<number> {
   const began = performance.now();
@@ -41,7 +45,10 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
     }
     if (compiled.warnings.length > 0 && !options.json) process.stderr.write(renderText(compiled.warnings, compiled.sources));
     const wanted = options.filter === undefined ? compiled.tests : compiled.tests.filter((t) => t.name.toLowerCase().includes(options.filter!.toLowerCase()));
-    for (const test of wanted) entries.push({ file, test, bundle: compiled.bundle, sources: compiled.sources });
+    for (const test of wanted) entries.push({ file, test, bundle: compiled.bundle, sources: compiled.sources, program: compiled.program, code: compiled.code });
+  }
+  if (options.refresh !== undefined && refused.length === 0 && !entries.some((e) => e.test.name === options.refresh && e.test.replays !== undefined)) {
+    throw new Refusal(`--refresh: no replays test is named "${options.refresh}"${entries.some((e) => e.test.name === options.refresh) ? " (a test of that name replays no recording)" : ""}`);
   }
 
   const results: (TestResult | undefined)[] = entries.map(() => undefined);
@@ -86,6 +93,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
     refused.length > 0 ? TEST_EXIT.refused
     : counts.cancelled > 0 ? TEST_EXIT.cancelled
     : counts.failed + counts.crashed > 0 ? TEST_EXIT.failed
+    : counts.refreshed > 0 ? TEST_EXIT.refreshed
     : TEST_EXIT.passed;
   const ms = performance.now() - began;
   if (options.json) {
@@ -97,16 +105,26 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
   return code;
 }
 
-async function runOne(entry: Entry, limits: TestLimits, running: Set<RunningTest>): Promise<TestResult> {
+async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTest>): Promise<TestResult> {
   const { file, test } = entry;
-  if (test.replays !== undefined) {
-    const plan = planReplay(test.replays);
-    return { file, name: test.name, status: "skipped", ms: 0, site: test.site, reason: plan.skip, recording: test.replays };
-  }
-  const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName }, limits);
+  const refresh = test.replays !== undefined && test.name === options.refresh;
+  const plan = test.replays === undefined ? undefined : planReplay(test.replays);
+  const recording = test.replays === undefined ? {} : { recording: test.replays };
+  // A recording that cannot be read fails its test, unless the test is refreshed: then it is written anew.
+  if (plan !== undefined && !plan.ok && !refresh) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
+  const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
+  const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}) }, options);
   running.add(started);
-  const { outcome, ms, output } = await started.result;
+  const end = await started.result;
   running.delete(started);
   const located = { path: entry.bundle, map: () => readMap(entry.bundle), sources: () => entry.sources };
-  return resultOf({ file, name: test.name, site: test.site }, outcome, ms, output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), limits.timeoutSeconds);
+  const result = { ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), options.timeoutSeconds), ...recording };
+  if (refresh) {
+    // Only a body that ended is recorded: a recording of a failed live run would make a fixture of the failure.
+    if (result.status !== "passed") return { ...result, note: "the recording was not written: the live run of the test did not pass" };
+    const problem = writeRefreshed(test.replays!, { file, program: entry.program, code: entry.code(), grant: end.grant ?? [], outcome: end.outcome.outcome, calls: end.recorded, ...(plan?.ok ? { previous: plan.recording } : {}) });
+    if (problem !== undefined) return { ...result, status: "crashed", code: "E-RT-RECORDING", message: problem };
+    return { ...result, status: "refreshed", message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}` };
+  }
+  return options.strict === true && plan?.ok ? strictResult(result, plan.recording, end.unreached) : result;
 }

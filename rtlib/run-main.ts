@@ -16,6 +16,8 @@ import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
+import { recordedOverBudget } from "./recording/budget-check.js";
+import type { RecordedCall } from "../vocabulary/recording.js";
 
 /** What a compiled program gives the driver: main, its parameters and the grant it needs. */
 export interface Program {
@@ -150,7 +152,14 @@ export interface TestCase {
  * test from the program's table once the program is loaded; `finished` is a
  * test that passed. Never throws.
  */
-export async function runTest(load: () => Promise<{ readonly tests?: readonly TestCase[] }>, pick: (tests: readonly TestCase[]) => TestCase | undefined, config: Omit<RunConfig, "argv" | "grant" | "allowHosts" | "atMost">): Promise<Outcome> {
+export async function runTest(
+  load: () => Promise<{ readonly tests?: readonly TestCase[] }>,
+  pick: (tests: readonly TestCase[]) => TestCase | undefined,
+  config: Omit<RunConfig, "argv" | "grant" | "allowHosts" | "atMost"> & {
+    /** A replays test's recorded calls: checked against the test's budgets before it runs (budgets are not enforced in a replay). */
+    readonly recorded?: readonly RecordedCall[];
+  },
+): Promise<Outcome> {
   try {
     configure(config);
     const test = pick((await load()).tests ?? []);
@@ -158,6 +167,11 @@ export async function runTest(load: () => Promise<{ readonly tests?: readonly Te
     if (test.grant.some((item) => item.path[0] === "python")) return { outcome: "refused", message: "the test needs python, which this version of Renyi knows but does not run yet" };
     const grant = narrowByCommandLine(test.grant, [], []);
     if (!grant.ok) return { outcome: "refused", message: grant.message };
+    config.onGrant?.(grant.grant.items);
+    const wider = config.replayer?.checkGrant(grant.grant.items);
+    if (wider !== undefined) return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
+    const over = config.recorded === undefined ? undefined : recordedOverBudget(config.recorded, test.grant);
+    if (over !== undefined) return { outcome: "crashed", code: "E-RT-REPLAY-BUDGET", message: runMessage("E-RT-REPLAY-BUDGET", over), steps: 0 };
     await test.run(grant.grant);
     return { outcome: "finished", steps: stepsUsed() };
   } catch (e) {

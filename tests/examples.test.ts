@@ -1,4 +1,6 @@
-// The corpus under examples/: every program passes `renyi check`, and every
+// The corpus under examples/: every program passes `renyi check`, every test
+// passes `renyi test examples/` (its replays tests answered from their
+// recordings), and every
 // recording under examples/fixtures/ replays (`renyi run --replay REC PROGRAM`,
 // under the recorded arguments) and reproduces (`renyi reproduce REC`) offline,
 // from the repository's folder as the recordings name their sources. Nothing
@@ -108,7 +110,19 @@ for (const path of recordings) {
   });
 }
 
-test("no replay or reproduction connected to where the stand-ins listened", () => {
+test("renyi test examples/ passes every test, each replays test answered from its recording offline", () => {
+  const ran = renyi("test", "--json", "examples");
+  const report = JSON.parse(ran.stdout) as { tests: { file: string; name: string; status: string; recording?: string; message?: string }[]; exitCode: number };
+  const notPassed = report.tests.filter((t) => t.status !== "passed");
+  assert.deepEqual(notPassed, [], ran.stderr);
+  assert.equal(ran.status, 0, ran.stderr);
+  const replayed = report.tests.filter((t) => t.recording !== undefined);
+  assert.equal(replayed.length, 14);
+  for (const t of replayed) assert.ok(t.recording!.startsWith(FIXTURES), `${t.name}: ${t.recording}`);
+  console.log(`renyi test examples/: ${report.tests.length} tests passed, ${replayed.length} of them replays tests`);
+});
+
+test("no replay, reproduction or replays test connected to where the stand-ins listened", () => {
   assert.equal(connections, 0);
   console.log(`replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`);
 });

@@ -127,7 +127,7 @@ test("--json: one object with every test's result, the refused files, the counts
       ["failing.ry", "a condition that is false", "failed"],
       ["crash.ry", "dividing by zero crashes", "crashed"],
       ["crash.ry", "the next test still runs", "passed"],
-      ["replayed.ry", "a forecast read from a recording", "skipped"],
+      ["replayed.ry", "a forecast read from a recording", "passed"],
       ["replayed.ry", "a plain test beside it", "passed"],
     ],
   );
@@ -139,15 +139,15 @@ test("--json: one object with every test's result, the refused files, the counts
   assert.equal(report.tests[3]!.site, "crash.ry:2:10");
   assert.ok(report.tests.every((t) => typeof t.ms === "number"));
   assert.deepEqual(report.refused, []);
-  assert.deepEqual({ ...report.summary, ms: 0 }, { passed: 3, failed: 2, crashed: 1, skipped: 1, cancelled: 0, refusedFiles: 0, ms: 0 });
+  assert.deepEqual({ ...report.summary, ms: 0 }, { passed: 4, refreshed: 0, failed: 2, crashed: 1, skipped: 0, cancelled: 0, refusedFiles: 0, ms: 0 });
   assert.equal(report.exitCode, TEST_EXIT.failed);
 });
 
-test("a replays test is skipped with its reason, never passed, until the recording player answers it", async () => {
+test("a replays test is answered from its recording, beside its file, offline", async () => {
   const ran = await renyiTest(["replayed.ry"]);
   assert.equal(ran.status, TEST_EXIT.passed, ran.stderr);
-  assert.match(ran.stdout, / {2}skipped a forecast read from a recording \(replays needs the recording player\)\n/);
-  assert.equal(summary(ran), "1 passed, 0 failed, 1 skipped");
+  assert.match(ran.stdout, / {2}passed {2}a forecast read from a recording \(\d+ ms\)\n/);
+  assert.equal(summary(ran), "2 passed, 0 failed");
 });
 
 test("Ctrl-C cancels the tests running and those not started, and exits 130", async () => {
@@ -229,7 +229,7 @@ dgram.createSocket = function (...args) { note("udp"); return createSocket.apply
   const port = (server.address() as { port: number }).port;
   try {
     const env = { NODE_OPTIONS: `--require ${join(folder, "hook.cjs")}` };
-    // main would reach the server, and a replays test needs the network: neither may open a socket.
+    // main would reach the server, and a replays test would if it were live: neither may open a socket.
     writeFileSync(
       join(folder, "offline.ry"),
       `public function main()
@@ -242,15 +242,29 @@ test "a test without needs"
   check 1 is 1
 end
 
-test "a replays test" needs network.http("127.0.0.1") replays "nowhere.json"
+test "a replays test" needs network.http("127.0.0.1") replays "answered.json"
   let r be http.get("http://127.0.0.1:${port}/") otherwise fail
   check r.status is 200
+  check r.body is "recorded"
 end
 `,
     );
+    // Its recording answers the call the server would have answered.
+    writeFileSync(
+      join(folder, "answered.json"),
+      JSON.stringify({
+        program: "offline",
+        toolchain: "renyi 0.1.0",
+        source: "offline.ry",
+        code: "sha256:00",
+        grant: ['network.http("127.0.0.1")'],
+        outcome: "finished",
+        calls: [{ sequence: 1, capability: 'network.http("127.0.0.1")', primitive: "std.http.get", arguments: { url: `http://127.0.0.1:${port}/` }, outcome: { success: { status: 200, headers: {}, body: "recorded" } } }],
+      }),
+    );
     const offline = await renyiTest(["offline.ry"], { cwd: folder, env });
     assert.equal(offline.status, TEST_EXIT.passed, offline.stdout + offline.stderr);
-    assert.equal(summary(offline), "1 passed, 0 failed, 1 skipped");
+    assert.equal(summary(offline), "2 passed, 0 failed");
     const notes = readFileSync(log, "utf8").split("\n").filter((l) => l !== "");
     // The hook was in the command's thread and in the test's.
     assert.ok(notes.filter((n) => n === "loaded").length >= 2, notes.join(", "));

@@ -136,4 +136,50 @@ another program; replay it with \`renyi run --replay\` to see where it now diffe
     right: `${RECORDED}\nrenyi reproduce run.json`,
     described: true,
   }),
+
+  "E-RT-REPLAY-BUDGET": problem<{ budget: string; capability: string; calls: number; first: number; last: number; span: number }>({
+    title: "A recording whose calls exceed a budget of the test's needs",
+    kind: "failed",
+    facts: {
+      budget: "the test's budgeted need, as its needs line writes it",
+      capability: "the capability of the calls counted under it",
+      calls: "how many calls the recording makes in one window of the budget's unit (for `per run`, in all)",
+      first: "the sequence number of the first call counted",
+      last: "the sequence number of the call that exceeds the budget",
+      span: "the milliseconds between the first and the last call counted (by their `at_ms`); -1 for a `per run` budget",
+    },
+    render: (f) => ({
+      message:
+        f.span < 0
+          ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} and more), more than the test's \`${f.budget}\` allows`
+          : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's \`${f.budget}\` allows`,
+      notes: ["budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program could not make"],
+    }),
+    explanation: `A replay takes no budget: its calls are answered from the recording, not made. But a
+replays test stands for the live run, so its recording is checked against the budgets of the
+test's needs before the test runs, by the time each call was made (its \`at_ms\`): more calls of
+a budgeted capability in any window of the budget's unit (a sliding window, as the gateway
+counts) than the budget allows fails the test. The recording was made under wider limits than
+the test now declares: record it again under the test's needs, or widen the budget.`,
+    wrong: `test "three pages" needs network.http("api.example.com") at most 2 per minute replays "pages.json"\n# pages.json holds three calls to api.example.com made within a second\nrenyi test pages.ry`,
+    right: `test "three pages" needs network.http("api.example.com") at most 3 per minute replays "pages.json"\nrenyi test pages.ry`,
+    described: true,
+  }),
+
+  "E-RT-REPLAY-UNUSED": problem<{ count: number; calls: readonly string[] }>({
+    title: "A replays test that left recorded calls unused (--strict)",
+    kind: "failed",
+    facts: {
+      count: "how many recorded calls the test did not use",
+      calls: "each unused call, with its sequence number, primitive and arguments (at most 10 are listed)",
+    },
+    render: (f) => ({ message: `the test did not use ${plural(f.count, "recorded call")} of its recording`, notes: f.calls }),
+    explanation: `With \`renyi test --strict\`, a replays test must use every entry of its recording: an
+entry no call of the test was answered with means the test no longer does what was recorded (a
+request dropped, a retry gone), or the recording holds more than the test. Remove the entries,
+or refresh the recording with \`renyi test --refresh NAME\`.`,
+    wrong: `renyi test --strict weather.ry   # fixtures/weather/berlin.json holds a call weather.ry no longer makes`,
+    right: `renyi test --refresh "the forecast for Berlin is read" weather.ry\nrenyi test --strict weather.ry`,
+    described: true,
+  }),
 };
