@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { decodeSource } from "../compiler/source.js";
 import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
-import { readBounded } from "./read-bounded.js";
+import { readBounded } from "../report/read-bounded.js";
 
 export interface IndexedModule {
   readonly name: string;

@@ -7,8 +7,8 @@
 // The reader is the one way in for every command that takes a recording.
 
 import { runMessage, type RunFacts } from "../vocabulary/problems/run.js";
-import { readBounded } from "./read-bounded.js";
-import { readStrictJson, type Json } from "./strict-json.js";
+import { readBounded } from "../report/read-bounded.js";
+import { readStrictJson, type Json } from "../report/strict-json.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";

@@ -13,7 +13,7 @@ import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./prog
 import { EXIT } from "../vocabulary/outcomes.js";
 import { runMessage } from "../vocabulary/problems/run.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
-import { exitCodeOf, outcomeText, requestCrashText, servedText } from "./outcome-text.js";
+import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../report/outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
 import type { RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { RecordedCall } from "../vocabulary/recording.js";
