@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { finished } from "node:stream/promises";
-import { renderText, type Diagnostic } from "../compiler/diagnostics.js";
-import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
-import { SourceFile } from "../compiler/source.js";
+import { renderText, type Diagnostic } from "../report/diagnostics.js";
+import type { SourceMapV3 } from "../report/source-map.js";
+import { SourceFile } from "../report/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
