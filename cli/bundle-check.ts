@@ -5,21 +5,21 @@
 // shows, each against its hash. Every file is read as hostile: bounded, and
 // only if it is a regular file.
 
-import { dirname, join } from "node:path";
-import type { SourceMapV3 } from "../compiler/emit/sourcemap.js";
-import { SourceFile } from "../compiler/source.js";
 import type { GrantItem } from "../vocabulary/needs.js";
-import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
+import { manifestPathOf } from "../report/bundle-files.js";
+import { readBounded } from "../report/read-bounded.js";
 import { bundleGrant } from "./bundle-grant.js";
 import type { Manifest } from "../vocabulary/manifest.js";
 import { grantText } from "../vocabulary/needs.js";
-import { canonical, MANIFEST_LIMIT, readManifest } from "./manifest.js";
+import { canonical, MANIFEST_LIMIT, readManifest } from "../report/manifest.js";
 import { readPublicKey, verifyManifest, type TrustedKey } from "./signing.js";
-import { sha256 } from "./validate.js";
+
+// The source map and the sources are read by report/bundle-files.ts, which a
+// bundle run by Node uses too, to show a crash at its .ry place.
+export { readBundleMap, readBundleSources } from "../report/bundle-files.js";
 
 /** A bundle larger than this is refused unread; the largest example's is under 100 KB. */
 const BUNDLE_LIMIT = 64 << 20;
-const MAP_LIMIT = 128 << 20;
 
 type Checked<T> = ({ ok: true } & T) | { ok: false; problem: string };
 
@@ -33,7 +33,7 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
     if (!key.ok) return key;
     keys.push(key.key);
   }
-  const manifestPath = file.replace(/\.mjs$/, ".grant.json");
+  const manifestPath = manifestPathOf(file);
   const read = readBounded(manifestPath, MANIFEST_LIMIT);
   if (!read.ok) {
     return { ok: false, problem: read.missing ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build` : `I cannot read the grant manifest ${manifestPath}: ${read.why}` };
@@ -87,42 +87,4 @@ function isGrantItem(item: unknown): item is GrantItem {
     (budget === undefined || (typeof budget === "object" && budget !== null)) &&
     (guard === undefined || (typeof guard === "object" && guard !== null && Array.isArray((guard as { sinks?: unknown }).sinks) && (guard as { sinks: unknown[] }).sinks.every(need)))
   );
-}
-
-const EMPTY_MAP: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
-
-/** The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position. */
-export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: SourceMapV3 }> {
-  const read = readBounded(`${file}.map`, MAP_LIMIT);
-  if (!read.ok) return read.missing ? { ok: true, map: EMPTY_MAP } : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.why}` };
-  if (sha256(read.bytes) !== manifest.map) return { ok: false, problem: `the source map's hash does not match its manifest: ${file}.map was changed after it was built` };
-  try {
-    const map = JSON.parse(read.bytes.toString("utf8")) as SourceMapV3;
-    if (map.version === 3 && Array.isArray(map.sources) && map.sources.every((s) => typeof s === "string") && typeof map.mappings === "string" && /^[A-Za-z0-9+/,;]*$/.test(map.mappings)) {
-      return { ok: true, map: { version: 3, sources: map.sources, names: [], mappings: map.mappings } };
-    }
-  } catch {
-    // Refused below.
-  }
-  return { ok: false, problem: `the source map ${file}.map is not a source map` };
-}
-
-/**
- * The program's sources, to show the line of a failure or a crash: each only if
- * it is the file the bundle was built from (its hash is the manifest's).
- */
-export function readBundleSources(file: string, manifest: Manifest): Map<string, SourceFile> {
-  const sources = new Map<string, SourceFile>();
-  for (const source of manifest.sources) {
-    const read = readBounded(join(dirname(file), source.file), MAX_SOURCE_BYTES);
-    if (!read.ok) continue;
-    let text: string;
-    try {
-      text = strictUtf8.decode(read.bytes);
-    } catch {
-      continue;
-    }
-    if (sha256(text) === source.hash) sources.set(source.file, new SourceFile(source.file, text));
-  }
-  return sources;
 }

@@ -3,12 +3,8 @@
 // and the run manifest of a recording write it as `code`, and `renyi
 // reproduce` refuses a program whose hash is not the recorded one.
 
-import { createHash } from "node:crypto";
-
-export function sha256Text(text: string | Uint8Array): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
+import { sha256 } from "../report/sha256.js";
 
 export function codeHash(modules: readonly { readonly name: string; readonly text: string }[]): string {
-  return sha256Text(modules.map((m) => `${m.name}\n${m.text}`).join("\n"));
+  return sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n"));
 }

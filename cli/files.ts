@@ -1,7 +1,7 @@
 // Reading source files for the commands: bytes from disk, decoded and checked
 // as UTF-8, with problems reported as diagnostics rather than exceptions.
 
-import { MAX_SOURCE_BYTES, readBounded } from "./read-bounded.js";
+import { MAX_SOURCE_BYTES, readBounded } from "../report/read-bounded.js";
 import { diagnose } from "../compiler/diagnose.js";
 import type { Diagnostic } from "../compiler/diagnostics.js";
 import { decodeSource, SourceFile } from "../compiler/source.js";

@@ -11,10 +11,10 @@
 // that does not exist never compiles, so it is never in the index.
 
 import { existsSync, readFileSync } from "node:fs";
-import { decodeSource } from "../compiler/source.js";
+import { decodeSource } from "../report/source.js";
 import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
-import { readBounded } from "./read-bounded.js";
+import { readBounded } from "../report/read-bounded.js";
 
 export interface IndexedModule {
   readonly name: string;

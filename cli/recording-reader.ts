@@ -7,9 +7,9 @@
 // The reader is the one way in for every command that takes a recording.
 
 import { runMessage, type RunFacts } from "../vocabulary/problems/run.js";
-import { readBounded } from "./read-bounded.js";
-import { readStrictJson, type Json } from "./strict-json.js";
-import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "./json-shape.js";
+import { readBounded } from "../report/read-bounded.js";
+import { readStrictJson, type Json } from "../report/strict-json.js";
+import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "../report/json-shape.js";
 
 const fields = fieldsOf("a recording");
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";

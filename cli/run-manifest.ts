@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { sha256Text } from "./code-hash.js";
+import { sha256 } from "../report/sha256.js";
 import { VERSION } from "./version.cjs";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { readGrantText } from "../vocabulary/grant-text.js";
@@ -34,7 +34,7 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     const name = call.arguments["name"];
     if (call.primitive !== "std.environment.get" || typeof name !== "string" || !("success" in call.outcome)) continue;
     const value = call.outcome.success;
-    environment[name] = value === null ? null : value === REDACTED ? REDACTED : sha256Text(String(value));
+    environment[name] = value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
   }
   const revision = gitRevision(dirname(resolve(inputs.source)));
   const extensions = extensionsOf(inputs.grant);
@@ -70,7 +70,7 @@ export function extensionsOf(grant: readonly string[]): string[] {
     if (typeof item === "string" || item.path[0] !== "foreign" || typeof item.scope !== "string") continue;
     let hash = "missing";
     try {
-      hash = sha256Text(readFileSync(resolve(item.scope)));
+      hash = sha256(readFileSync(resolve(item.scope)));
     } catch {
       // The module is not there: the extension says so.
     }

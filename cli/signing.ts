@@ -5,7 +5,7 @@
 // `renyic keygen` writes them and as `openssl genpkey -algorithm ed25519` does.
 
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { readBounded } from "./read-bounded.js";
+import { readBounded } from "../report/read-bounded.js";
 
 /**
  * What is signed: this label, then the manifest's bytes. The label keeps a

@@ -6,7 +6,6 @@
 // few of JavaScript's globals, and property names of the shape the compiler
 // gives record fields and library functions. Anything else is refused.
 
-import { createHash } from "node:crypto";
 import { parse } from "acorn";
 import { ALLOWED_GLOBALS, isEmittedPropertyName, isLibraryFunctionName } from "../compiler/lower/names.js";
 import { LIBRARY_NAMESPACES, PROGRAM_RUNTIME } from "../compiler/lower/runtime-names.js";
@@ -14,9 +13,7 @@ import { Scopes } from "../compiler/emit/scopes.js";
 
 export const RUNTIME_SPECIFIER = "renyi/runtime";
 
-export function sha256(text: string | Buffer): string {
-  return "sha256:" + createHash("sha256").update(text).digest("hex");
-}
+export { sha256 } from "../report/sha256.js";
 
 /** `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it again. */
 export type Validation = { ok: true; importStart: number; importEnd: number; body: readonly object[] } | { ok: false; problem: string };

@@ -39,10 +39,11 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
 
 /**
  * Shows the outcome as `renyi run` does, with the module that renders it for
- * both (cli/bundle-outcome.ts): resolved beside the runtime's one file
+ * both (report/bundle-outcome.ts, which imports nothing of the compiler or the
+ * command line): resolved beside the runtime's one file
  * (dist/runtime-import.cjs), which is what a bundle's `renyi/runtime` loads.
  */
 async function ended(outcome: Outcome, url: string): Promise<number> {
-  const { endBundleRun } = await hostImport<{ endBundleRun: (outcome: Outcome, url: string) => number }>("./cli/bundle-outcome.js");
+  const { endBundleRun } = await hostImport<{ endBundleRun: (outcome: Outcome, url: string) => number }>("./report/bundle-outcome.js");
   return endBundleRun(outcome, url);
 }

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
 import { checkManifest } from "../cli/bundle-check.js";
-import { readManifest } from "../cli/manifest.js";
-import { readStrictJson } from "../cli/strict-json.js";
+import { readManifest } from "../report/manifest.js";
+import { readStrictJson } from "../report/strict-json.js";
 import { sha256 } from "../cli/validate.js";
 import { ROOT } from "./golden.js";
 

@@ -2,7 +2,7 @@
 // (fixtures/run/*.golden) is built with `renyic build`, then run with `renyi
 // run DIR/NAME.mjs` and with `node DIR/NAME.mjs`, and the two give the same
 // exit code, the same standard output and the same standard error, which is
-// what rtlib/run-main.ts and cli/outcome-text.ts make one.
+// what rtlib/run-main.ts and report/outcome-text.ts make one.
 //
 // Fixtures whose arguments hold renyi options (--fuel, --max-depth:
 // depth_limit, fuel_limit) are left out: `node NAME.mjs` has no such options.

@@ -1,18 +1,10 @@
 // Source maps: Base64 VLQ encoding of decoded mappings (the Source Map v3
-// format), and a readable dump of them for tests.
+// format), and a readable dump of them for tests. Decoding lives in
+// report/source-map.ts, which shows a crash at its .ry place at run time.
 
-export type Segment = [generatedColumn: number, source: number, line: number, column: number];
+import { BASE64, decodeMappings, type Segment, type SourceMapV3 } from "../../report/source-map.js";
 
-export interface SourceMapV3 {
-  version: 3;
-  file?: string;
-  sources: string[];
-  sourcesContent?: (string | null)[];
-  names: string[];
-  mappings: string;
-}
-
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+export { decodeMappings, type Segment, type SourceMapV3 } from "../../report/source-map.js";
 
 const BASE64_CODES = Uint8Array.from(BASE64, (ch) => ch.charCodeAt(0));
 const SEMICOLON = 59;
@@ -93,48 +85,6 @@ export function encodeMappings(lines: readonly (readonly Segment[])[]): string {
     for (const [g, s, l, c] of segments) writer.segment(g, s, l, c);
   });
   return writer.toString();
-}
-
-function decodeVlq(text: string): number[][][] {
-  return text.split(";").map((line) =>
-    line === ""
-      ? []
-      : line.split(",").map((segment) => {
-          const values: number[] = [];
-          let shift = 0;
-          let value = 0;
-          for (const ch of segment) {
-            const digit = BASE64.indexOf(ch);
-            value += (digit & 31) << shift;
-            if (digit & 32) shift += 5;
-            else {
-              values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-              value = 0;
-              shift = 0;
-            }
-          }
-          return values;
-        }),
-  );
-}
-
-/** Absolute mappings of a v3 map: for each generated line, [column, source, line, column], all 0-based. */
-export function decodeMappings(map: SourceMapV3): Segment[][] {
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  return decodeVlq(map.mappings).map((segments) => {
-    let generated = 0;
-    return segments
-      .filter((s) => s.length >= 4)
-      .map((s) => {
-        generated += s[0]!;
-        source += s[1]!;
-        line += s[2]!;
-        column += s[3]!;
-        return [generated, source, line, column] as Segment;
-      });
-  });
 }
 
 /**

@@ -4,6 +4,8 @@
 // temporaries (`$t1`), runtime imports (`$iadd`), definitions of a module
 // (`weather$fetch`). That keeps them apart from any local a program declares.
 
+import { modulePrefix } from "../../vocabulary/module-prefix.js";
+
 /**
  * The globals compiled code uses; a bundle may name no other (the compiler's
  * free-name check and the bundle validator both hold it to these). Each is
@@ -26,6 +28,8 @@ const RESERVED = new Set([
   "Boolean", "Error", "JSON", "globalThis", "async", "of", "get", "set", "static",
   ...ALLOWED_GLOBALS,
 ]);
+
+export { modulePrefix, moduleOfPrefix } from "../../vocabulary/module-prefix.js";
 
 export function localName(name: string): string {
   return RESERVED.has(name) ? `${name}$` : name;
@@ -59,23 +63,6 @@ export function isEmittedPropertyName(name: string): boolean {
 
 export function propertyName(name: string): string {
   return SPECIAL_PROPERTIES.has(name) ? `${name}$` : name;
-}
-
-/** A module's definitions are prefixed by its path: `lib/weather` defines `lib$weather$fetch`. */
-export function modulePrefix(module: string): string {
-  // A `use`d module's path is made of names, but the entry's name is its file's, which may
-  // hold any character (`my-app.ry`, `2024.ry`): a character a JavaScript name cannot hold
-  // there is written `$$` and its code in hexadecimal, then `$`. No path makes `$$` (its
-  // segments are never empty), so two modules never get the same prefix.
-  return module.replace(/[^A-Za-z0-9_/]|^[0-9]/gu, (ch) => `$$${ch.codePointAt(0)!.toString(16)}$`).replace(/\//g, "$");
-}
-
-/** The module path a prefix was made from: the inverse of modulePrefix. */
-export function moduleOfPrefix(prefix: string): string {
-  return prefix
-    .split(/(\$\$[0-9a-f]+\$)/)
-    .map((part, i) => (i % 2 === 1 ? String.fromCodePoint(parseInt(part.slice(2, -1), 16)) : part.replace(/\$/g, "/")))
-    .join("");
 }
 
 // Every name a bundle declares at its top level is one of these. A program's

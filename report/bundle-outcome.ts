@@ -4,21 +4,20 @@
 // manifest beside the bundle names, and the exit code of the same table.
 
 import { fileURLToPath } from "node:url";
-import type { SourceFile } from "../compiler/source.js";
-import type { Outcome } from "../rtlib/run-main.js";
-import { checkManifest, readBundleMap, readBundleSources } from "./bundle-check.js";
-import { exitCodeOf, outcomeText, type Located } from "./outcome-text.js";
+import type { Manifest } from "../vocabulary/manifest.js";
+import { readBundleManifest, readBundleMap, readBundleSources } from "./bundle-files.js";
+import { exitCodeOf, outcomeText, type Located, type ShownOutcome } from "./outcome-text.js";
+import type { SourceFile } from "./source.js";
 
 /** Writes what the outcome shows to standard error and gives back the exit code. */
-export function endBundleRun(outcome: Outcome, bundleUrl: string): number {
+export function endBundleRun(outcome: ShownOutcome, bundleUrl: string): number {
   process.stderr.write(outcomeText(outcome, located(fileURLToPath(bundleUrl))));
   return exitCodeOf(outcome);
 }
 
 /** The bundle's map and sources, through its manifest; a place without them is shown as a bare position. */
 function located(path: string): Located {
-  const checked = checkManifest(path, []);
-  const manifest = checked.ok ? checked.manifest : undefined;
+  const manifest: Manifest | undefined = readBundleManifest(path);
   let sources: ReadonlyMap<string, SourceFile> | undefined;
   return {
     path,
