@@ -21,7 +21,8 @@ import * as http from "../rtlib/lib/http.js";
 import * as processes from "../rtlib/lib/process.js";
 import { configureIncoming } from "../rtlib/lib/incoming.js";
 import { configureLimits } from "../rtlib/limits.js";
-import { freePort, outcome, startProgram } from "./support.js";
+import { spawn } from "node:child_process";
+import { freePort, outcome, RENYI, startProgram } from "./support.js";
 
 const MiB = 1024 * 1024;
 const LIMIT = 4 * MiB;
@@ -179,6 +180,35 @@ function peakOf(pid: number): number {
   return Number(/\d+/.exec(line)![0]) * 1024;
 }
 
+test("renyi record, then renyi reproduce: TooLarge is recorded as the call's failure and given back without a server", async () => {
+  const big = createServer((_req, res) => {
+    res.writeHead(200);
+    stream(res, 100 * 1000 * 1000);
+  });
+  await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
+  const bigPort = (big.address() as { port: number }).port;
+  writeFileSync(join(work, "big.ry"), `public function main(port: Int) or fails with HttpError
+  purpose: Fetch a body too large and say so.
+  needs console, network.http
+  let response be http.get("http://127.0.0.1:{port}/big") otherwise
+    when HttpError.TooLarge(limit: limit) then
+      console.print("too large: past {limit} bytes")
+      return
+    when _ then fail
+  end
+  console.print("accepted {response.body.length()}")
+end
+`);
+  const recorded = await renyi(["record", "big.ry", "--port", String(bigPort)]);
+  assert.equal(recorded.status, 0, recorded.stderr);
+  assert.equal(recorded.stdout, `too large: past ${64 * MiB} bytes\n`);
+  await new Promise((resolve) => big.close(resolve));
+  const reproduced = await renyi(["reproduce", "big.recording.json"]);
+  assert.equal(reproduced.status, 0, reproduced.stderr);
+  assert.equal(reproduced.stdout, recorded.stdout);
+  assert.match(reproduced.stderr, /^reproduced: the run finished as recorded/);
+});
+
 test("renyi run: a program handles a 100 MB response as HttpError.TooLarge at the default 64 MiB limit, and a server answers a 512 MiB chunked body 413 without holding it", async () => {
   const program = startProgram(
     work,
@@ -238,4 +268,14 @@ async function bigServer(): Promise<number> {
   await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
   after(() => big.close());
   return (big.address() as { port: number }).port;
+}
+
+/** `renyi ARGS` in the work folder, to its end (not spawnSync: the server it talks to is in this process). */
+function renyi(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [RENYI, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
 }
