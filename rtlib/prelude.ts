@@ -102,6 +102,7 @@ export const HttpError = variantType("HttpError", [
   ["InvalidUrl", [["url", T]]],
   ["Timeout", [["url", T]]],
   ["Unreachable", [["url", T], ["reason", T]]],
+  ["TooLarge", [["url", T], ["limit", INT]]],
 ]);
 export const FileError = variantType("FileError", [
   ["PermissionDenied", [["path", T]]],

@@ -74,6 +74,7 @@ function explain(e: HttpError) returns Text
     when HttpError.InvalidUrl(url) then return "invalid: {url}"
     when HttpError.Timeout(_) then return "timed out"
     when HttpError.Unreachable(_, reason) then return "unreachable: {reason}"
+    when HttpError.TooLarge(_, limit) then return "too large: past {limit} bytes"
   end
 end
 `;

@@ -65,6 +65,7 @@ public type HttpError is variant
   InvalidUrl(url: Text)
   Timeout(url: Text)
   Unreachable(url: Text, reason: Text)
+  TooLarge(url: Text, limit: Int)
 end
 
 public type FileError is variant

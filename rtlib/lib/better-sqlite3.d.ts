@@ -2,6 +2,8 @@
 declare module "better-sqlite3" {
   interface Statement {
     all(...parameters: unknown[]): Record<string, unknown>[];
+    /** Rows one at a time; leaving the loop early resets the statement. */
+    iterate(...parameters: unknown[]): IterableIterator<Record<string, unknown>>;
     run(...parameters: unknown[]): { changes: number };
   }
   interface Database {

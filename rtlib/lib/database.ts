@@ -16,6 +16,7 @@ import { resolve } from "node:path";
 import { fsPromises } from "../builtins.js";
 import { onDisk, OutOfScope } from "./beneath.js";
 import { refusal } from "./sql-refusals.js";
+import { counted, INCOMING } from "./incoming.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -88,6 +89,35 @@ function rowValue(row: Record<string, unknown>, shape: Shape): unknown {
   return out;
 }
 
+/** What one value of a row counts for: a text or blob its bytes, anything else eight. */
+function sizeOf(value: unknown): number {
+  if (typeof value === "string") return Buffer.byteLength(value, "utf8");
+  if (value instanceof Uint8Array) return value.length;
+  return 8;
+}
+
+/**
+ * The rows of a result, read one at a time (SQLite steps the statement) and
+ * counted, rows and bytes: past either limit for data coming in, the statement
+ * is stopped (leaving the loop resets it) and the query fails with Sql, having
+ * held no more than the limit.
+ */
+function boundedRows(statement: ReturnType<Sqlite["prepare"]>, parameters: unknown[]): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  let size = 0;
+  for (const row of statement.iterate(...parameters)) {
+    for (const key in row) size += sizeOf(row[key]);
+    if (rows.length >= INCOMING.rows) {
+      throw new Failure(DbError.make("Sql", `the result has more than ${counted(INCOMING.rows)} rows, the limit for data coming in`));
+    }
+    if (size > INCOMING.bytes) {
+      throw new Failure(DbError.make("Sql", `the result passed the limit of ${counted(INCOMING.bytes)} bytes for data coming in`));
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
 export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
     try {
@@ -108,7 +138,7 @@ export const query = (grant: Grant, db: unknown, sql: string, parameters: unknow
   return call(grant, { ...primitive("query", path), ...rows }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
     let rows: Record<string, unknown>[];
     try {
-      rows = prepare(db, sql).all(...bindable(parameters));
+      rows = boundedRows(prepare(db, sql), bindable(parameters));
     } catch (e) {
       throw dbError(e);
     }

@@ -14,6 +14,13 @@ import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
 import { FileError } from "../prelude.js";
 import { Failure } from "../errors.js";
 import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
+import { Gathered, INCOMING, overLimit } from "./incoming.js";
+
+/** A file past the limit for data coming in: read up to the limit and no further. */
+class TooLarge extends Error {}
+
+/** How much one read asks for: a file's whole size when it is small, never more than this. */
+const READ_CHUNK = 1024 * 1024;
 
 function primitive(name: string, access: "read" | "write", path: string): Primitive {
   return {
@@ -27,6 +34,7 @@ function primitive(name: string, access: "read" | "write", path: string): Primit
 /** A failure of the file system as the program's FileError. */
 function fileError(path: string, e: unknown): Failure {
   if (e instanceof OutOfScope) return new Failure(FileError.make("PermissionDenied", path));
+  if (e instanceof TooLarge) return new Failure(FileError.make("Failed", path, overLimit("the file")));
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return new Failure(FileError.make("NotFound", path));
   const reasons: Record<string, string> = {
@@ -91,9 +99,28 @@ async function readWhole(grant: Grant, path: string): Promise<Buffer> {
   const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
   try {
     if (beneath) await checkOpened(handle.fd, real, path);
-    return await handle.readFile();
+    return await readBounded(handle);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * An open file's bytes, read a chunk at a time and counted, so that a file
+ * past the limit (or one that grows while it is read, or a device with no end)
+ * stops the reading at the limit: no more than the limit is ever held.
+ */
+async function readBounded(handle: import("node:fs/promises").FileHandle): Promise<Buffer> {
+  const { size } = await handle.stat();
+  if (size > INCOMING.bytes) throw new TooLarge();
+  const gathered = new Gathered();
+  // One more byte than the file says it has, so that a small file is read in one go and its end seen.
+  // A size of 0 may be a file the system sizes only when read (/proc): read it in full chunks.
+  const chunk = size === 0 ? 64 * 1024 : Math.min(size + 1, READ_CHUNK);
+  for (;;) {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(chunk), 0, chunk, null);
+    if (bytesRead === 0) return gathered.take();
+    if (!gathered.add(buffer.subarray(0, bytesRead))) throw new TooLarge();
   }
 }
 
@@ -177,7 +204,12 @@ export const append_text = (grant: Grant, path: string, text: string): Promise<n
       const fs = await fsPromises();
       let before = "";
       try {
-        before = await fs.readFile(await onDisk(grant, writeNeed(path), path, true), "utf8");
+        const handle = await fs.open(await onDisk(grant, writeNeed(path), path, true), fs.constants.O_RDONLY);
+        try {
+          before = (await readBounded(handle)).toString("utf8");
+        } finally {
+          await handle.close();
+        }
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }

@@ -10,6 +10,7 @@ import type { Grant } from "../grants.js";
 import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
+import { Gathered, INCOMING } from "./incoming.js";
 
 class Hop {
   constructor(
@@ -99,10 +100,11 @@ async function send(method: string, url: URL, body: string | undefined, headers:
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const bytes = new Uint8Array(await response.body.arrayBuffer());
+    const bytes = await bodyOf(response, url);
     return new Hop(response.statusCode, headersOf(response.headers), bytes);
   } catch (e) {
     if (cancelled !== undefined) throw cancelled;
+    if (e instanceof Failure) throw e;
     const code = (e as { code?: string }).code ?? "";
     if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
       throw new Failure(HttpError.make("Timeout", url.href));
@@ -113,6 +115,28 @@ async function send(method: string, url: URL, body: string | undefined, headers:
   } finally {
     clearInterval(poll);
   }
+}
+
+/**
+ * The body, read as it arrives and counted: past the limit for data coming in
+ * (a Content-Length that says so, or the bytes themselves) the connection is
+ * dropped and the call fails with TooLarge, having held no more than the limit.
+ */
+async function bodyOf(response: import("undici").Dispatcher.ResponseData, url: URL): Promise<Uint8Array> {
+  const tooLarge = () => new Failure(HttpError.make("TooLarge", url.href, INCOMING.bytes));
+  const declared = Number(response.headers["content-length"] ?? 0);
+  if (declared > INCOMING.bytes) {
+    response.body.destroy();
+    throw tooLarge();
+  }
+  const gathered = new Gathered();
+  for await (const chunk of response.body) {
+    if (!gathered.add(chunk as Buffer)) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+  }
+  return new Uint8Array(gathered.take());
 }
 
 /**

@@ -12,6 +12,7 @@ import { ProcessError, ProcessResult } from "../prelude.js";
 import { record } from "../values.js";
 import { hostImport } from "../host-import.js";
 import { childGone, childStarted } from "../children.js";
+import { Gathered, overLimit } from "./incoming.js";
 
 /**
  * All a child's environment: PATH, so that a program is found where the runner
@@ -57,10 +58,19 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
             reject(e);
           }
         }, 50);
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on("data", (d: Buffer) => out.push(d));
-        child.stderr.on("data", (d: Buffer) => err.push(d));
+        // Each stream is counted as it arrives: past the limit for data coming in, the child's group
+        // is killed and the call fails, having held no more than the limit of either.
+        const out = new Gathered();
+        const err = new Gathered();
+        const gather = (into: Gathered, name: string) => (d: Buffer) => {
+          if (into.over) return;
+          if (into.add(d)) return;
+          clearInterval(poll);
+          gone();
+          reject(new Failure(ProcessError.make("Failed", program, overLimit(name))));
+        };
+        child.stdout.on("data", gather(out, "its standard output"));
+        child.stderr.on("data", gather(err, "its standard error"));
         child.on("error", (e: NodeJS.ErrnoException) => {
           clearInterval(poll);
           gone();
@@ -73,7 +83,8 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
           clearInterval(poll);
           gone();
           const exitCode = code ?? (signal !== null ? 128 : 1);
-          resolve(ProcessResult.desc.make([exitCode, Buffer.concat(out).toString("utf8"), Buffer.concat(err).toString("utf8")]));
+          if (out.over || err.over) return;
+          resolve(ProcessResult.desc.make([exitCode, out.take().toString("utf8"), err.take().toString("utf8")]));
         });
         child.stdin.on("error", () => {
           // A program that does not read its input closes the pipe early; that is not a failure.
