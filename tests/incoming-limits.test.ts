@@ -84,6 +84,20 @@ before(async () => {
 });
 after(() => server.close());
 
+/** A program that fetches /big and handles a body past the limit as HttpError.TooLarge. */
+const FETCH_BIG = `public function main(port: Int) or fails with HttpError
+  purpose: Fetch a body too large and say so.
+  needs console, network.http
+  let response be http.get("http://127.0.0.1:{port}/big") otherwise
+    when HttpError.TooLarge(limit: limit) then
+      console.print("too large: past {limit} bytes")
+      return
+    when _ then fail
+  end
+  console.print("accepted {response.body.length()}")
+end
+`;
+
 test("a response body past the limit fails with HttpError.TooLarge, read no further than the limit", async () => {
   const grant = rootGrant([{ path: ["network", "http"], scope: `127.0.0.1:${port}` }], "main");
   const base = `http://127.0.0.1:${port}`;
@@ -187,18 +201,7 @@ test("renyi record, then renyi reproduce: TooLarge is recorded as the call's fai
   });
   await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
   const bigPort = (big.address() as { port: number }).port;
-  writeFileSync(join(work, "big.ry"), `public function main(port: Int) or fails with HttpError
-  purpose: Fetch a body too large and say so.
-  needs console, network.http
-  let response be http.get("http://127.0.0.1:{port}/big") otherwise
-    when HttpError.TooLarge(limit: limit) then
-      console.print("too large: past {limit} bytes")
-      return
-    when _ then fail
-  end
-  console.print("accepted {response.body.length()}")
-end
-`);
+  writeFileSync(join(work, "big.ry"), FETCH_BIG);
   const recorded = await renyi(["record", "big.ry", "--port", String(bigPort)]);
   assert.equal(recorded.status, 0, recorded.stderr);
   assert.equal(recorded.stdout, `too large: past ${64 * MiB} bytes\n`);
@@ -209,21 +212,12 @@ end
   assert.match(reproduced.stderr, /^reproduced: the run finished as recorded/);
 });
 
-test("renyi run: a program handles a 100 MB response as HttpError.TooLarge at the default 64 MiB limit, and a server answers a 512 MiB chunked body 413 without holding it", async () => {
+// Once in six runs here this test hung (the server program idle, the client
+// still sending): bounded, so that a hang fails the test instead of the suite.
+test("renyi run: a program handles a 100 MB response as HttpError.TooLarge at the default 64 MiB limit, and a server answers a 512 MiB chunked body 413 without holding it", { timeout: 120_000 }, async () => {
   const program = startProgram(
     work,
-    `public function main(port: Int) or fails with HttpError
-  purpose: Fetch a body too large and say so.
-  needs console, network.http
-  let response be http.get("http://127.0.0.1:{port}/big") otherwise
-    when HttpError.TooLarge(limit: limit) then
-      console.print("too large: past {limit} bytes")
-      return
-    when _ then fail
-  end
-  console.print("accepted {response.body.length()}")
-end
-`,
+    FETCH_BIG,
     { after: ["--port", String(await bigServer())] },
   );
   const result = await program.done;
