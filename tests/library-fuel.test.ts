@@ -205,3 +205,17 @@ test("every library function whose work grows with its input charges at least th
   configureLimits({});
   console.log(`library fuel: ${cases} cases over ${growing.length} functions`);
 });
+
+test("random.shuffle charges the list it shuffles, as list.reverse does: the two programs need the same fuel, exactly", () => {
+  const program = (name: string, call: string): string =>
+    write(`${name}.ry`, `public function main()\n  purpose: Reorder a list.\n  needs console, random\n  let xs be list.range(0, 1000)\n  let ys be ${call}\n  console.print("{ys.length()}")\nend\n`);
+  // list.range and the reordering charge 1,000 steps each.
+  const least = leastFuel(program("reversing", "list.reverse(xs)"), 2000, 2100);
+  const shuffling = program("shuffling", "random.shuffle(xs)");
+  const fits = run("--fuel", String(least), shuffling);
+  assert.equal(fits.status, 0, fits.stderr);
+  assert.equal(fits.stdout, "1000\n");
+  const short = run("--fuel", String(least - 1), shuffling);
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /E-RT-FUEL/);
+});
