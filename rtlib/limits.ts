@@ -207,3 +207,20 @@ export function tooDeep(): void {
   S.depth--;
   throw new Crash("E-RT-DEPTH", S.depth < depthLimit ? { problem: "stack", depth: S.depth + 1, limit: depthLimit } : { problem: "limit", limit: depthLimit });
 }
+
+/**
+ * Library work charged by its size (spec/runtime.md, "Library work"): a library
+ * function whose cost grows with its input charges that size against the same
+ * fuel as compiled code, once per call and before the work where the size is
+ * known, so that a list of millions under a small `--fuel` stops at once. The
+ * same test as compiled code's: one subtraction and compare when fuel is
+ * plentiful, the slow path (which ends the run with E-RT-FUEL) otherwise.
+ */
+export function chargeWork(steps: number): void {
+  if ((S.fuel -= steps) < S.check) slow();
+}
+
+/** The charge of sorting n items: n times the bits of n - 1 (⌈log₂ n⌉), an exact integer on every machine. */
+export function sortSteps(n: number): number {
+  return n < 2 ? n : n * (32 - Math.clz32(n - 1));
+}

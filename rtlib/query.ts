@@ -1,11 +1,15 @@
 // Helpers for queries: stable multi-key sorting and grouping in order of first appearance.
+// Each charges its work as fuel before it starts (spec/runtime.md, "Library
+// work"); the clauses' own steps are charged by the compiled code per row.
 
 import { compare } from "./equality.js";
+import { chargeWork, sortSteps } from "./limits.js";
 import { Group } from "./prelude.js";
 import { keyOf } from "./values.js";
 
 /** Sorts rows by keys computed for each (stable); `descending[i]` flips key i. */
 export function sortRows<T>(rows: T[], keys: (row: T) => unknown[], descending: boolean[]): T[] {
+  chargeWork(rows.length + sortSteps(rows.length));
   const keyed = rows.map((row) => ({ row, key: keys(row) }));
   keyed.sort((a, b) => {
     for (let i = 0; i < descending.length; i++) {
@@ -19,6 +23,7 @@ export function sortRows<T>(rows: T[], keys: (row: T) => unknown[], descending: 
 
 /** Groups rows by key, groups in order of their first row; each group a Group(key, items). */
 export function groupBy<T>(rows: T[], key: (row: T) => unknown, item: (row: T) => unknown): unknown[] {
+  chargeWork(rows.length);
   const groups = new Map<unknown, [unknown, unknown[]]>();
   for (const row of rows) {
     const k = key(row);
@@ -55,6 +60,7 @@ export async function mapConcurrent<T, U>(items: readonly T[], limit: number, ta
 
 /** `select distinct`: the first of each equal value, in order. */
 export function distinct(items: unknown[]): unknown[] {
+  chargeWork(items.length);
   const seen = new Set<unknown>();
   const out: unknown[] = [];
   for (const item of items) {

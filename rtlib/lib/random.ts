@@ -6,6 +6,7 @@ import { crypto } from "../builtins.js";
 
 const RANDOM = { path: ["random"] };
 import { Crash } from "../errors.js";
+import { chargeWork } from "../limits.js";
 import { NONE, Some } from "../prelude.js";
 import { FLOAT, INT, TEXT } from "../values.js";
 
@@ -29,10 +30,15 @@ function uniformBelow(n: bigint, draw64: () => bigint): bigint {
   }
 }
 export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM, result: FLOAT }, {}, () => Math.random());
-export const choice = (grant: Grant, items: unknown[]): Promise<unknown> =>
-  call(grant, { name: "std.random.choice", need: RANDOM }, { items }, async () => (items.length === 0 ? NONE : new Some(items[(await crypto()).randomInt(0, items.length)])));
-export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> =>
-  call(grant, { name: "std.random.shuffle", need: RANDOM }, { items }, async () => {
+// choice and shuffle pass the list to the gateway (which records it) and shuffle
+// copies it: the list's length is charged as fuel first (spec/runtime.md, "Library work").
+export const choice = (grant: Grant, items: unknown[]): Promise<unknown> => {
+  chargeWork(items.length);
+  return call(grant, { name: "std.random.choice", need: RANDOM }, { items }, async () => (items.length === 0 ? NONE : new Some(items[(await crypto()).randomInt(0, items.length)])));
+};
+export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> => {
+  chargeWork(items.length);
+  return call(grant, { name: "std.random.shuffle", need: RANDOM }, { items }, async () => {
     const { randomInt } = await crypto();
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
@@ -41,4 +47,6 @@ export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> =>
     }
     return out;
   });
+};
 export const uuid = (grant: Grant): Promise<string> => call(grant, { name: "std.random.uuid", need: RANDOM, result: TEXT }, {}, async () => (await crypto()).randomUUID());
+
