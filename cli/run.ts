@@ -178,6 +178,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     maxDepth: options.maxDepth,
     requestFuel: options.requestFuel,
     requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls },
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),
