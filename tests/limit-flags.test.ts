@@ -191,3 +191,27 @@ test("a value that is not a limit is refused with exit 3, on the command line an
   }
   console.log(`refused limit values: ${cases} cases`);
 });
+
+test("renyi test takes --max-collection, --max-text and --max-host-calls for each test, as renyi run does", async () => {
+  writeFileSync(
+    join(work, "sizes.ry"),
+    `test "two thousand numbers"
+  check list.length(list.range(0, 2000)) is 2000
+end
+
+test "a long text"
+  check text.length(text.repeat("ab", 1000)) is 2000
+end
+`,
+  );
+  const free = await runChild([RENYI, "test", "sizes.ry"]);
+  assert.equal(free.status, 0, free.stdout);
+  const lowered = await runChild([RENYI, "test", "--max-collection", "1000", "--max-text", "1000", "--max-host-calls", "5", "sizes.ry"]);
+  assert.equal(lowered.status, 1);
+  assert.match(lowered.stdout, /crashed two thousand numbers .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: list.range would build 2,000 elements, more than the limit of 1,000 /);
+  assert.match(lowered.stdout, /crashed a long text .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: text.repeat would build a text of 2,000 characters, more than the limit of 1,000 /);
+  for (const [option, value] of [["--max-collection", "0"], ["--max-text", "100000000"], ["--max-host-calls", "x"]]) {
+    const refused = await runChild([RENYI, "test", option!, value!, "sizes.ry"]);
+    assert.equal(refused.status, 3, `${option} ${value}`);
+  }
+});
