@@ -38,8 +38,9 @@ cli
   .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
   .option("--max-collection <n>", `Elements in one list, map or set in each test (default and most ${DEFAULT_LIMITS.maxCollection.toLocaleString("en")})`)
   .option("--max-text <n>", `Characters in one text in each test (default and most ${DEFAULT_LIMITS.maxText.toLocaleString("en")})`)
+  .option("--max-memory <mib>", `MiB of heap each test's thread may use (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
   .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${DEFAULT_LIMITS.maxHostCalls.toLocaleString("en")})`)
-  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown }) => {
+  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
     if (options.refresh === true || options.refresh === "") throw new Refusal("--refresh needs the name of a replays test");
@@ -52,6 +53,7 @@ cli
       fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),
       maxDepth: wholeNumber("--max-depth", options.maxDepth, DEFAULT_LIMITS.maxDepth),
       timeoutSeconds: wholeNumber("--timeout", options.timeout, TEST_TIMEOUT_SECONDS),
+      maxMemoryMib: wholeNumber("--max-memory", options.maxMemory, DEFAULT_LIMITS.maxMemoryMib),
       more: {
         maxCollection: wholeNumber("--max-collection", options.maxCollection, DEFAULT_LIMITS.maxCollection, HIGHEST_LIMITS.maxCollection),
         maxText: wholeNumber("--max-text", options.maxText, DEFAULT_LIMITS.maxText, HIGHEST_LIMITS.maxText),

@@ -14,10 +14,14 @@ export interface MoreLimits {
   maxHostCalls: number;
 }
 
+/** `--max-memory`: the worker's heap, set when the thread starts, so not one of the run configuration's limits. */
+type HeapOption = "maxMemoryMib";
+
 export interface RunOptions extends MoreLimits {
   fuel: number;
   maxDepth: number;
   timeoutSeconds: number;
+  maxMemoryMib: number;
   /** Whether --timeout was given: only then does it stop a program that serves. */
   timeoutGiven: boolean;
   requestFuel: number;
@@ -36,7 +40,7 @@ export interface RunOptions extends MoreLimits {
   manifest: boolean;
 }
 
-type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits;
+type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
 type Repeated = "allowHosts" | "atMost" | "trust";
 
 interface RunOption {
@@ -56,6 +60,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--timeout", value: "SECONDS", into: { numeric: "timeoutSeconds" }, says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)` },
   { name: "--max-collection", value: "N", into: { numeric: "maxCollection" }, says: `elements in one list, map or set (default and most ${n(D.maxCollection)})` },
   { name: "--max-text", value: "N", into: { numeric: "maxText" }, says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})` },
+  { name: "--max-memory", value: "MIB", into: { numeric: "maxMemoryMib" }, says: `MiB of heap the program's thread may use (default ${n(D.maxMemoryMib)})` },
   { name: "--max-output-lines", value: "N", into: { numeric: "maxOutputLines" }, says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})` },
   { name: "--max-output-bytes", value: "N", into: { numeric: "maxOutputBytes" }, says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})` },
   { name: "--max-host-calls", value: "N", into: { numeric: "maxHostCalls" }, says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})` },
@@ -89,7 +94,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), allowHosts: [], atMost: [], trust: [], manifest: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

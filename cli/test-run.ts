@@ -23,6 +23,8 @@ export interface TestLimits {
   readonly fuel: number;
   readonly maxDepth: number;
   readonly timeoutSeconds: number;
+  /** The heap of each test's thread, in MiB (`renyi test --max-memory`). */
+  readonly maxMemoryMib: number;
   /** The limits a test has as a run has them (`renyi test --max-host-calls` ...); output is the test report's. */
   readonly more: TestMoreLimits;
 }
@@ -86,7 +88,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const flag = new Int32Array(cancel);
   const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: limits.more, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}) };
   const started = performance.now();
-  const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } });
+  const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMib, stackSizeMb: 16 } });
   let output = "";
   const keep = (chunk: Buffer) => {
     if (output.length < MAX_OUTPUT) output += chunk.toString("utf8").slice(0, MAX_OUTPUT - output.length);

@@ -92,6 +92,16 @@ end
   end
 end
 `,
+  memory: `public function main()
+  purpose: Hold ten lists of a million numbers.
+  needs console
+  var kept be []
+  for each i in 1 to 10
+    set kept to kept + [list.range(0, 1000000)]
+  end
+  console.print(list.length(kept).to_text())
+end
+`,
   forever: `public function main()
   purpose: Count for ever.
   needs console
@@ -161,7 +171,25 @@ test("--timeout is honoured by renyi run and, as RENYI_TIMEOUT, by node NAME.mjs
   }
 });
 
-const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-collection", "--max-text", "--max-output-lines", "--max-output-bytes", "--max-host-calls"];
+test("--max-memory sets the heap of the program's thread; a bundle run with node is told to use node's own option", async () => {
+  const free = await runChild([RENYI, "run", "memory.ry"]);
+  assert.equal(free.status, 0, free.stderr);
+  assert.equal(free.stdout, "10\n");
+  for (const file of ["memory.ry", "memory.mjs"]) {
+    const limited = await runChild([RENYI, "run", "--max-memory", "64", file]);
+    assert.equal(limited.status, 2, limited.stderr);
+    assert.match(limited.stderr, /^error\[E-RT-LIMIT-MEMORY\]: the program used more memory than its limit \(--max-memory MIB allows more\)\n/);
+  }
+  const viaNode = await runChild(["memory.mjs"], { RENYI_MAX_MEMORY: "64" });
+  assert.equal(viaNode.status, 3);
+  assert.match(viaNode.stderr, /RENYI_MAX_MEMORY is not read: .*node --max-old-space-size=MIB NAME\.mjs/);
+  writeFileSync(join(work, "memory_test.ry"), `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`);
+  const tested = await runChild([RENYI, "test", "--max-memory", "64", "memory_test.ry"]);
+  assert.equal(tested.status, 1, tested.stdout);
+  assert.match(tested.stdout, /error\[E-RT-LIMIT-MEMORY\]: the test used more memory than its limit \(renyi test --max-memory MIB allows more\)/);
+});
+
+const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-memory", "--max-collection", "--max-text", "--max-output-lines", "--max-output-bytes", "--max-host-calls"];
 
 test("a value that is not a limit is refused with exit 3, on the command line and in the environment", async () => {
   let cases = 0;
@@ -171,7 +199,7 @@ test("a value that is not a limit is refused with exit 3, on the command line an
       assert.equal(flag.status, 3, `${option}=${value}: ${flag.stderr}`);
       assert.match(flag.stderr, new RegExp(`^error: ${option} takes a whole number above 0\\n`));
       // The empty value is an unset variable's: the default.
-      if (value === "") continue;
+      if (value === "" || option === "--max-memory") continue;
       const env = await runChild(["loop.mjs"], { [variable(option)]: value });
       assert.equal(env.status, 3, `${variable(option)}=${value}: ${env.stderr}`);
       assert.match(env.stderr, new RegExp(`${variable(option)} \\(the limit ${option} sets\\) takes a whole number above 0`));

@@ -20,6 +20,11 @@ export const DEFAULT_LIMITS = {
   maxCollection: 10_000_000,
   /** Characters in one text (`--max-text`): MAX_TEXT. */
   maxText: 64 * 1024 * 1024,
+  /**
+   * MiB of heap the thread a program runs in may use (`--max-memory`): the
+   * engine's own limit, set when the thread starts (spec/runtime.md, "Limits").
+   */
+  maxMemoryMib: 1024,
   /** Lines the program may print on each of stdout and stderr (`--max-output-lines`). */
   maxOutputLines: 10_000,
   /** Bytes the program may print on each of stdout and stderr (`--max-output-bytes`): 4 MiB. */

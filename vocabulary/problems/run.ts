@@ -495,8 +495,9 @@ end`,
     title: "The program used more memory than its limit",
     kind: "limit",
     facts: { owner: "`test` when a test of `renyi test` used it; the program otherwise" },
-    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit` }),
-    explanation: `A run's heap is limited to 1,024 MiB. Each list, map, set and text is limited in size
+    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit (${f.owner === "test" ? "renyi test " : ""}--max-memory MIB allows more)` }),
+    explanation: `A run's heap is limited to 1,024 MiB (\`--max-memory MIB\`; a bundle run with \`node\` has
+node's own heap limit, \`node --max-old-space-size=MIB NAME.mjs\`). Each list, map, set and text is limited in size
 on its own (\`E-RT-LIMIT-COLLECTION\`), but many of them together can still reach this limit. Keep
 less at once: work through large data in pieces.`,
     wrong: `public function main()
