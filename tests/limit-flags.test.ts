@@ -150,12 +150,20 @@ const variable = (option: string): string => `RENYI_${option.slice(2).toUpperCas
 
 for (const c of CASES) {
   test(`${c.option} ${c.value} is honoured by renyi run and, as ${variable(c.option)}, by node ${c.program}.mjs`, async () => {
-    const free = await runChild([RENYI, "run", `${c.program}.ry`]);
-    assert.equal(free.status, 0, free.stderr);
-    assert.match(free.stdout, c.unlimited);
-    const ways = [await runChild([RENYI, "run", c.option, c.value, `${c.program}.ry`]), await runChild([RENYI, "run", `${c.option}=${c.value}`, `${c.program}.mjs`]), await runChild([`${c.program}.mjs`], { [variable(c.option)]: c.value })];
-    for (const [i, ran] of ways.entries()) {
-      const way = ["renyi run FILE.ry", "renyi run NAME.mjs", "node NAME.mjs"][i];
+    // Without the limit the program runs to its end (once, for the first case of each program); renyi run NAME.mjs takes the options too (once, for --fuel).
+    const first = CASES.find((other) => other.program === c.program) === c;
+    const runs: [string, Promise<Ran>][] = [
+      ["renyi run FILE.ry", runChild([RENYI, "run", c.option, c.value, `${c.program}.ry`])],
+      ["node NAME.mjs", runChild([`${c.program}.mjs`], { [variable(c.option)]: c.value })],
+      ...(c.option === "--fuel" ? [["renyi run NAME.mjs", runChild([RENYI, "run", `${c.option}=${c.value}`, `${c.program}.mjs`])] as [string, Promise<Ran>]] : []),
+    ];
+    const free = first ? await runChild([`${c.program}.mjs`]) : undefined;
+    if (free !== undefined) {
+      assert.equal(free.status, 0, free.stderr);
+      assert.match(free.stdout, c.unlimited);
+    }
+    for (const [way, running] of runs) {
+      const ran = await running;
       assert.equal(ran.status, c.status, `${way}: ${ran.stderr}`);
       if (c.limited.stdout !== undefined) assert.match(ran.stdout, c.limited.stdout, way);
       if (c.limited.stderr !== undefined) assert.match(ran.stderr, c.limited.stderr, way);
@@ -165,16 +173,14 @@ for (const c of CASES) {
 }
 
 test("--timeout is honoured by renyi run and, as RENYI_TIMEOUT, by node NAME.mjs: the run is cancelled", async () => {
-  for (const ran of [await runChild([RENYI, "run", "--fuel", "900000000000000", "--timeout", "1", "forever.ry"]), await runChild(["forever.mjs"], { RENYI_TIMEOUT: "1", RENYI_FUEL: "900000000000000" })]) {
+  for (const ran of await Promise.all([runChild([RENYI, "run", "--fuel", "900000000000000", "--timeout", "1", "forever.ry"]), runChild(["forever.mjs"], { RENYI_TIMEOUT: "1", RENYI_FUEL: "900000000000000" })])) {
     assert.equal(ran.status, 130, ran.stderr);
     assert.match(ran.stderr, /cancelled: the run reached its time limit \(--timeout SECONDS allows more\)\n$/);
   }
 });
 
 test("--max-memory sets the heap of the program's thread; a bundle run with node is told to use node's own option", async () => {
-  const free = await runChild([RENYI, "run", "memory.ry"]);
-  assert.equal(free.status, 0, free.stderr);
-  assert.equal(free.stdout, "10\n");
+  // (Without the option, the same program finishes: tests/values-limits.test.ts runs larger ones under the default heap.)
   for (const file of ["memory.ry", "memory.mjs"]) {
     const limited = await runChild([RENYI, "run", "--max-memory", "64", file]);
     assert.equal(limited.status, 2, limited.stderr);
@@ -189,35 +195,45 @@ test("--max-memory sets the heap of the program's thread; a bundle run with node
   assert.match(tested.stdout, /error\[E-RT-LIMIT-MEMORY\]: the test used more memory than its limit \(renyi test --max-memory MIB allows more\)/);
 });
 
-const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-memory", "--max-collection", "--max-text", "--max-output-lines", "--max-output-bytes", "--max-host-calls"];
+const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-memory", "--max-collection", "--max-text", "--max-output-lines", "--max-output-bytes", "--max-host-calls", "--request-fuel", "--request-timeout"];
+const BAD = ["0", "-1", "x", "1.5", "1e3", "99999999999999999999", ""];
 
-test("a value that is not a limit is refused with exit 3, on the command line and in the environment", async () => {
+test("a value that is not a limit is refused, by renyi run's reader and by the runtime's entry", async () => {
+  const { parseRunArguments } = await import("../cli/run-options.js");
+  const { limitsFromEnvironment } = await import("../rtlib/entry.js");
   let cases = 0;
   for (const option of OPTIONS) {
-    for (const value of ["0", "-1", "x", "1.5", "99999999999999999999", ""]) {
-      const flag = await runChild([RENYI, "run", `${option}=${value}`, "loop.ry"]);
-      assert.equal(flag.status, 3, `${option}=${value}: ${flag.stderr}`);
-      assert.match(flag.stderr, new RegExp(`^error: ${option} takes a whole number above 0\\n`));
-      // The empty value is an unset variable's: the default.
-      if (value === "" || option === "--max-memory") continue;
-      const env = await runChild(["loop.mjs"], { [variable(option)]: value });
-      assert.equal(env.status, 3, `${variable(option)}=${value}: ${env.stderr}`);
-      assert.match(env.stderr, new RegExp(`${variable(option)} \\(the limit ${option} sets\\) takes a whole number above 0`));
-      assert.equal(env.stdout, "");
-      cases += 2;
+    for (const value of BAD) {
+      const parsed = parseRunArguments([`${option}=${value}`, "loop.ry"]);
+      assert.ok("problem" in parsed && parsed.problem === `${option} takes a whole number above 0`, `${option}=${value}`);
+      cases++;
+      if (option === "--max-memory") continue;
+      const env = limitsFromEnvironment({ [variable(option)]: value });
+      assert.ok("problem" in env && env.problem.startsWith(`${variable(option)} (the limit ${option} sets) takes a whole number above 0`), `${variable(option)}=${value}`);
+      cases++;
     }
+    // A good value is read, both ways.
+    assert.ok("file" in parseRunArguments([option, "7", "loop.ry"]), option);
+    if (option !== "--max-memory") assert.ok("limits" in limitsFromEnvironment({ [variable(option)]: "7" }), option);
   }
   // The size limits may be lowered, never raised: past them the engine's own limits come first.
   for (const [option, highest] of [["--max-collection", "10,000,000"], ["--max-text", "67,108,864"]] as const) {
-    const flag = await runChild([RENYI, "run", option, "100000000", "loop.ry"]);
-    assert.equal(flag.status, 3);
-    assert.match(flag.stderr, new RegExp(`^error: ${option} may lower the limit, not raise it: at most ${highest}\\n`));
-    const env = await runChild(["loop.mjs"], { [variable(option)]: "100000000" });
-    assert.equal(env.status, 3);
-    assert.match(env.stderr, new RegExp(`may lower the limit, not raise it: at most ${highest}`));
+    const parsed = parseRunArguments([option, "100000000", "loop.ry"]);
+    assert.ok("problem" in parsed && parsed.problem === `${option} may lower the limit, not raise it: at most ${highest}`);
+    const env = limitsFromEnvironment({ [variable(option)]: "100000000" });
+    assert.ok("problem" in env && env.problem.endsWith(`may lower the limit, not raise it: at most ${highest}`));
     cases += 2;
   }
   console.log(`refused limit values: ${cases} cases`);
+});
+
+test("a refused limit ends renyi run and node NAME.mjs with exit 3 before the program runs", async () => {
+  const [flag, env] = await Promise.all([runChild([RENYI, "run", "--max-host-calls", "0", "prints.ry"]), runChild(["prints.mjs"], { RENYI_MAX_HOST_CALLS: "lots" })]);
+  assert.equal(flag.status, 3);
+  assert.equal(flag.stderr, "error: --max-host-calls takes a whole number above 0\n");
+  assert.equal(env.status, 3);
+  assert.match(env.stderr, /RENYI_MAX_HOST_CALLS \(the limit --max-host-calls sets\) takes a whole number above 0, not "lots"/);
+  assert.equal(flag.stdout + env.stdout, "");
 });
 
 test("renyi test takes --max-collection, --max-text and --max-host-calls for each test, as renyi run does", async () => {
