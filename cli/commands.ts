@@ -7,7 +7,7 @@ import { runParse } from "./parse.js";
 import { runCommandLine } from "./command-line.js";
 import { Refusal } from "./failure.js";
 import { RUN_SYNOPSIS } from "./run-options.js";
-import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import { DEFAULT_LIMITS, HIGHEST_LIMITS } from "../vocabulary/limits.js";
 import { TEST_TIMEOUT_SECONDS } from "./test-limits.js";
 import { VERSION } from "./version.cjs";
 
@@ -36,7 +36,11 @@ cli
   .option("--fuel <n>", `Steps each test may take (default ${DEFAULT_LIMITS.fuel.toLocaleString("en")})`)
   .option("--max-depth <n>", `How deeply calls may nest in each test (default ${DEFAULT_LIMITS.maxDepth})`)
   .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
-  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown }) => {
+  .option("--max-collection <n>", `Elements in one list, map or set in each test (default and most ${DEFAULT_LIMITS.maxCollection.toLocaleString("en")})`)
+  .option("--max-text <n>", `Characters in one text in each test (default and most ${DEFAULT_LIMITS.maxText.toLocaleString("en")})`)
+  .option("--max-memory <mib>", `MiB of heap each test's thread may use (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
+  .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${DEFAULT_LIMITS.maxHostCalls.toLocaleString("en")})`)
+  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
     if (options.refresh === true || options.refresh === "") throw new Refusal("--refresh needs the name of a replays test");
@@ -49,6 +53,12 @@ cli
       fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),
       maxDepth: wholeNumber("--max-depth", options.maxDepth, DEFAULT_LIMITS.maxDepth),
       timeoutSeconds: wholeNumber("--timeout", options.timeout, TEST_TIMEOUT_SECONDS),
+      maxMemoryMib: wholeNumber("--max-memory", options.maxMemory, DEFAULT_LIMITS.maxMemoryMib),
+      more: {
+        maxCollection: wholeNumber("--max-collection", options.maxCollection, DEFAULT_LIMITS.maxCollection, HIGHEST_LIMITS.maxCollection),
+        maxText: wholeNumber("--max-text", options.maxText, DEFAULT_LIMITS.maxText, HIGHEST_LIMITS.maxText),
+        maxHostCalls: wholeNumber("--max-host-calls", options.maxHostCalls, DEFAULT_LIMITS.maxHostCalls),
+      },
     });
   });
 
@@ -61,10 +71,11 @@ cli.help();
 cli.version(VERSION);
 
 /** An option's value as a whole number above 0 (cac reads numbers itself, so the text is read again). */
-function wholeNumber(name: string, value: unknown, fallback: number): number {
+function wholeNumber(name: string, value: unknown, fallback: number, highest?: number): number {
   if (value === undefined) return fallback;
   const text = String(value);
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new Refusal(`${name} takes a whole number above 0`);
+  if (highest !== undefined && Number(text) > highest) throw new Refusal(`${name} may lower the limit, not raise it: at most ${highest.toLocaleString("en")}`);
   return Number(text);
 }
 

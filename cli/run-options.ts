@@ -3,12 +3,25 @@
 // with cac: cac takes about 18 ms to load, on the path of every run, and
 // everything after the program's file belongs to the program anyway.
 
-import { DEFAULT_LIMITS as D } from "../vocabulary/limits.js";
+import { DEFAULT_LIMITS as D, HIGHEST_LIMITS } from "../vocabulary/limits.js";
 
-export interface RunOptions {
+/** The limits beyond fuel, depth and time, passed to the run as they are (rtlib/run-main.ts, RunConfig). */
+export interface MoreLimits {
+  maxCollection: number;
+  maxText: number;
+  maxOutputLines: number;
+  maxOutputBytes: number;
+  maxHostCalls: number;
+}
+
+/** `--max-memory`: the worker's heap, set when the thread starts, so not one of the run configuration's limits. */
+type HeapOption = "maxMemoryMib";
+
+export interface RunOptions extends MoreLimits {
   fuel: number;
   maxDepth: number;
   timeoutSeconds: number;
+  maxMemoryMib: number;
   /** Whether --timeout was given: only then does it stop a program that serves. */
   timeoutGiven: boolean;
   requestFuel: number;
@@ -27,7 +40,7 @@ export interface RunOptions {
   manifest: boolean;
 }
 
-type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds";
+type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
 type Repeated = "allowHosts" | "atMost" | "trust";
 
 interface RunOption {
@@ -45,6 +58,12 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: `steps the program may take (default ${n(D.fuel)})` },
   { name: "--max-depth", value: "N", into: { numeric: "maxDepth" }, says: `how deeply calls may nest (default ${n(D.maxDepth)})` },
   { name: "--timeout", value: "SECONDS", into: { numeric: "timeoutSeconds" }, says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)` },
+  { name: "--max-collection", value: "N", into: { numeric: "maxCollection" }, says: `elements in one list, map or set (default and most ${n(D.maxCollection)})` },
+  { name: "--max-text", value: "N", into: { numeric: "maxText" }, says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})` },
+  { name: "--max-memory", value: "MIB", into: { numeric: "maxMemoryMib" }, says: `MiB of heap the program's thread may use (default ${n(D.maxMemoryMib)})` },
+  { name: "--max-output-lines", value: "N", into: { numeric: "maxOutputLines" }, says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})` },
+  { name: "--max-output-bytes", value: "N", into: { numeric: "maxOutputBytes" }, says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})` },
+  { name: "--max-host-calls", value: "N", into: { numeric: "maxHostCalls" }, says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})` },
   { name: "--request-fuel", value: "N", into: { numeric: "requestFuel" }, says: `steps each request to a server may take (default ${n(D.requestFuel)})` },
   { name: "--request-timeout", value: "SECONDS", into: { numeric: "requestTimeoutSeconds" }, says: `time each request to a server may take (default ${n(D.requestTimeoutSeconds)})` },
   { name: "--allow-host", value: "HOST", into: { repeated: "allowHosts" }, says: "only this host for network.http (repeatable; narrows the grant)" },
@@ -75,7 +94,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, allowHosts: [], atMost: [], trust: [], manifest: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {
@@ -102,11 +121,23 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
       options[option.into.repeated].push(value);
       continue;
     }
-    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return { problem: `${name} takes a whole number above 0` };
-    options[option.into.numeric] = Number(value);
+    const number = wholeNumber(name, value, HIGHEST_LIMITS[option.into.numeric as keyof typeof HIGHEST_LIMITS]);
+    if (typeof number === "string") return { problem: number };
+    options[option.into.numeric] = number;
     if (option.into.numeric === "timeoutSeconds") options.timeoutGiven = true;
   }
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
+}
+
+export function defaultMoreLimits(): MoreLimits {
+  return { maxCollection: D.maxCollection, maxText: D.maxText, maxOutputLines: D.maxOutputLines, maxOutputBytes: D.maxOutputBytes, maxHostCalls: D.maxHostCalls };
+}
+
+/** A limit's value: a whole number above 0 and at most `highest`, or why not. */
+export function wholeNumber(name: string, value: string | undefined, highest: number | undefined): number | string {
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${name} takes a whole number above 0`;
+  if (highest !== undefined && Number(value) > highest) return `${name} may lower the limit, not raise it: at most ${n(highest)}`;
+  return Number(value);
 }
 
 const OPTION_LINES = RUN_OPTIONS.map((o) => {

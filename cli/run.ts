@@ -11,6 +11,7 @@ import { SourceFile } from "../report/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import { runMessage } from "../vocabulary/problems/run.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../report/outcome-text.js";
@@ -63,6 +64,11 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     void early.worker.terminate();
     process.stderr.write(`error: ${problem}\n`);
     return EXIT.refused;
+  }
+  // The early thread has the default heap; a run given another is started again with it.
+  if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) {
+    void early.worker.terminate();
+    early = startWorker(parsed.options.maxMemoryMib);
   }
   const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
@@ -178,6 +184,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     maxDepth: options.maxDepth,
     requestFuel: options.requestFuel,
     requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls },
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),

@@ -11,7 +11,8 @@ export interface EarlyWorker {
   readonly cancel: SharedArrayBuffer;
 }
 
-export function startWorker(): EarlyWorker {
+/** `heapMib`: the thread's heap limit, DEFAULT_LIMITS.maxMemoryMib (vocabulary/limits.ts) unless `--max-memory` says otherwise. */
+export function startWorker(heapMib = 1024): EarlyWorker {
   const cancel = new SharedArrayBuffer(4);
   // The worker's output comes through streams the main thread reads to their end,
   // so that nothing the program printed is lost when its thread stops. Its code is
@@ -21,7 +22,7 @@ export function startWorker(): EarlyWorker {
     stdin: true,
     stdout: true,
     stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 },
+    resourceLimits: { maxOldGenerationSizeMb: heapMib, stackSizeMb: 16 },
   });
   return { worker, cancel };
 }

@@ -14,6 +14,13 @@ import type { Outcome } from "../rtlib/index.js" with { "resolution-mode": "impo
 import type { RecordedCall } from "../vocabulary/recording.js" with { "resolution-mode": "import" };
 import type { GrantItem } from "../vocabulary/needs.js" with { "resolution-mode": "import" };
 
+/** The limits beyond fuel, depth and time that a test has as a run has them. */
+export interface TestMoreLimits {
+  readonly maxCollection: number;
+  readonly maxText: number;
+  readonly maxHostCalls: number;
+}
+
 /** What the main thread gives the test's thread when it starts it. */
 export interface TestWorkerInput {
   /** The compiled program (a CommonJS .cjs in the cache folder). */
@@ -22,6 +29,7 @@ export interface TestWorkerInput {
   readonly functionName: string;
   readonly fuel: number;
   readonly maxDepth: number;
+  readonly limits: TestMoreLimits;
   /** Shared with the main thread: index 0 becomes 1 when interrupted, 2 at the test's deadline. */
   readonly cancel: SharedArrayBuffer;
   /** A replays test: every call answered from these recorded calls (cli/test-replays.ts). */
@@ -67,7 +75,7 @@ runtime
     async () => loadProgram(input.bundle) as { tests?: readonly Runtime.TestCase[] },
     (tests) => tests.find((test) => test.run.name === input.functionName),
     {
-      limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel },
+      limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel, ...input.limits },
       onChild: (child, running) => post({ child, running }),
       ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),
       ...(input.record === true ? { observers: [runtime.recorder((recorded) => post({ recorded }))], onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) } : {}),

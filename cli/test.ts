@@ -1,5 +1,6 @@
 // `renyi test [PATHS] [--json] [--filter TEXT] [--fuel N] [--max-depth N]
-// [--timeout SECONDS]` (spec/testing.md): finds the test blocks of .ry files,
+// [--timeout SECONDS] [--max-collection N] [--max-text N] [--max-host-calls N]`
+// (spec/testing.md): finds the test blocks of .ry files,
 // runs each in a thread of its own under its own needs and limits, a few at a
 // time, and reports each as it ends, then a summary line.
 

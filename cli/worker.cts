@@ -13,6 +13,7 @@ import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { GrantItem, Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { RecordedCall } from "../vocabulary/recording.js" with { "resolution-mode": "import" };
+import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
@@ -33,6 +34,8 @@ export interface WorkerInput {
   /** Each request's fuel and time when the program serves (spec/runtime.md). */
   readonly requestFuel: number;
   readonly requestTimeoutMs: number;
+  /** The command line's other limits: collections, output, host calls. */
+  readonly limits: MoreLimits;
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
   /**
@@ -128,7 +131,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   }
   return runtime.runMain(() => load(input.bundle), {
     argv: input.argv,
-    limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs },
+    limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs, ...input.limits },
     ...(input.grant !== undefined ? { grant: input.grant } : {}),
     allowHosts: input.allowHosts,
     atMost: input.atMost,

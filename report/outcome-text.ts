@@ -41,7 +41,7 @@ export function outcomeText(outcome: ShownOutcome, at: Located): string {
     case "refused":
       return `error${outcome.code === undefined ? "" : `[${outcome.code}]`}: ${outcome.message}\n`;
     case "cancelled":
-      return outcome.reason === "timeout" ? "cancelled: the run reached its time limit\n" : "cancelled: interrupted\n";
+      return outcome.reason === "timeout" ? "cancelled: the run reached its time limit (--timeout SECONDS allows more)\n" : "cancelled: interrupted\n";
     case "failed":
       return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }), outcome.site, at.sources());
     case "crashed":

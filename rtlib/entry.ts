@@ -2,7 +2,11 @@
 // with `await $runIfMain(import.meta.url, main, mainParameters, mainGrant[, mainPurpose])`,
 // which runs main when the bundle is the program node was started with, and
 // does nothing when the bundle is imported (as `renyi run` does, in its worker).
-// The run is runMain's, as `renyi run`'s is, with the default limits.
+// The run is runMain's, as `renyi run`'s is, with the default limits, or
+// those the environment sets: `RENYI_FUEL`, `RENYI_MAX_HOST_CALLS` and the
+// rest, one for each of `renyi run`'s limit options (spec/runtime.md,
+// "Limits"). They are read here, by the runtime, before the program is
+// loaded: the program has no access to the environment, and cannot change them.
 
 import { EXIT } from "../vocabulary/outcomes.js";
 import { pathToFileURL } from "node:url";
@@ -11,7 +15,59 @@ import type { MainParameter } from "./arguments.js";
 import type { GrantItem } from "./grants.js";
 import { hostImport } from "./host-import.js";
 import { stopChildren } from "./children.js";
-import { runMain, type Outcome } from "./run-main.js";
+import { runMain, type Outcome, type RunConfig } from "./run-main.js";
+import { ENVIRONMENT_LIMITS, environmentName, HIGHEST_LIMITS } from "../vocabulary/limits.js";
+
+type Limits = NonNullable<RunConfig["limits"]>;
+
+/** The limits the environment sets, or why one of them cannot be used. */
+export function limitsFromEnvironment(env: NodeJS.ProcessEnv): { limits: Limits & { timeoutMs?: number } } | { problem: string } {
+  const limits: Record<string, number> = {};
+  // The heap is the engine's, fixed when node starts: not the runtime's to set, and not silently ignored either.
+  if (env["RENYI_MAX_MEMORY"] !== undefined) return { problem: "RENYI_MAX_MEMORY is not read: a bundle run with node has node's own heap limit, set with node --max-old-space-size=MIB NAME.mjs (or run it with renyi run --max-memory MIB NAME.mjs)" };
+  const read = (option: string, highest?: number): number | string | undefined => {
+    const name = environmentName(option);
+    const value = env[name];
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${name} (the limit ${option} sets) takes a whole number above 0, not ${JSON.stringify(value.slice(0, 40))}`;
+    if (highest !== undefined && Number(value) > highest) return `${name} (the limit ${option} sets) may lower the limit, not raise it: at most ${highest.toLocaleString("en")}`;
+    return Number(value);
+  };
+  for (const { option, key } of ENVIRONMENT_LIMITS) {
+    const value = read(option, HIGHEST_LIMITS[key]);
+    if (typeof value === "string") return { problem: value };
+    if (value !== undefined) limits[key] = value;
+  }
+  const requestTimeout = read("--request-timeout");
+  if (typeof requestTimeout === "string") return { problem: requestTimeout };
+  const timeout = read("--timeout");
+  if (typeof timeout === "string") return { problem: timeout };
+  return {
+    limits: {
+      ...limits,
+      ...(requestTimeout !== undefined ? { requestTimeoutMs: requestTimeout * 1000 } : {}),
+      // As under `renyi run` a program that serves is stopped only by a timeout given, a bundle run directly has a deadline only when RENYI_TIMEOUT gives one.
+      ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+    },
+  };
+}
+
+/**
+ * The run's deadline: a thread of its own sets the cancellation flag when the
+ * time is up (the program's thread may be in a loop that never yields to a
+ * timer), and the program stops at its next check, as under `renyi run`.
+ */
+async function deadline(cancel: SharedArrayBuffer, ms: number): Promise<{ stop(): void }> {
+  const { Worker } = await hostImport<typeof import("node:worker_threads")>("node:worker_threads");
+  const timer = new Worker(
+    `const { workerData } = require("node:worker_threads");
+const flag = new Int32Array(workerData.cancel);
+if (Atomics.wait(flag, 0, 0, workerData.ms) === "timed-out") Atomics.store(flag, 0, 2);`,
+    { eval: true, workerData: { cancel, ms } },
+  );
+  timer.unref();
+  return { stop: () => void timer.terminate() };
+}
 
 /**
  * Whether the bundle is the script node was started with (node runs a
@@ -32,7 +88,16 @@ async function isMainModule(url: string): Promise<boolean> {
 
 export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null, mainPurpose?: string): Promise<void> {
   if (main === undefined || !(await isMainModule(url))) return;
-  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2) });
+  const fromEnvironment = limitsFromEnvironment(process.env);
+  if ("problem" in fromEnvironment) {
+    process.exitCode = await ended({ outcome: "refused", message: fromEnvironment.problem }, url);
+    return;
+  }
+  const { timeoutMs, ...limits } = fromEnvironment.limits;
+  const cancel = new SharedArrayBuffer(4);
+  const timer = timeoutMs === undefined ? undefined : await deadline(cancel, timeoutMs);
+  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2), limits: { ...limits, cancel } });
+  timer?.stop();
   stopChildren();
   process.exitCode = outcome.outcome === "finished" ? EXIT.finished : await ended(outcome, url);
 }

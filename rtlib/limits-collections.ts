@@ -5,9 +5,23 @@
 
 import { Crash } from "./errors.js";
 
-import { MAX_ELEMENTS, MAX_TEXT } from "../vocabulary/limits.js";
+import { MAX_ELEMENTS as HIGHEST_ELEMENTS, MAX_TEXT as HIGHEST_TEXT } from "../vocabulary/limits.js";
+import { configureIncoming } from "./lib/incoming.js";
 
-export { MAX_ELEMENTS, MAX_TEXT };
+/**
+ * The run's limits, live bindings that every module importing them sees
+ * change: set by the host that starts a run (`--max-collection`,
+ * `--max-text`), never above the defaults, never by a program.
+ */
+export let MAX_ELEMENTS: number = HIGHEST_ELEMENTS;
+export let MAX_TEXT: number = HIGHEST_TEXT;
+
+/** For the host that starts a run: data coming in is held to the text limit too (rtlib/lib/incoming.ts). */
+export function configureCollections(limits: { maxCollection?: number; maxText?: number }): void {
+  MAX_ELEMENTS = Math.min(limits.maxCollection ?? HIGHEST_ELEMENTS, HIGHEST_ELEMENTS);
+  MAX_TEXT = Math.min(limits.maxText ?? HIGHEST_TEXT, HIGHEST_TEXT);
+  configureIncoming({ bytes: MAX_TEXT, rows: MAX_ELEMENTS });
+}
 
 export function checkCollection(size: number, what: string): void {
   if (size > MAX_ELEMENTS) {

@@ -4,8 +4,21 @@
 // stream, and the rest is counted, not written.
 
 import { hostImport } from "./host-import.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
-export const outputLimits = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 };
+/** Set by the host that starts a run (`--max-output-lines`, `--max-output-bytes`), never by a program. */
+export const outputLimits: { maxLines: number; maxBytes: number } = { maxLines: DEFAULT_LIMITS.maxOutputLines, maxBytes: DEFAULT_LIMITS.maxOutputBytes };
+
+export function configureOutput(limits: { maxOutputLines?: number; maxOutputBytes?: number }): void {
+  outputLimits.maxLines = limits.maxOutputLines ?? DEFAULT_LIMITS.maxOutputLines;
+  outputLimits.maxBytes = limits.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes;
+}
+
+/** `4 MiB` when it is a whole number of MiB, `1,000 bytes` otherwise. */
+function bytesText(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes.toLocaleString("en")} bytes`;
+}
 export const outputState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
 /** What `console.error` wrote: the same limits as stdout, counted apart. */
 export const errorState = { lines: 0, bytes: 0, dropped: 0, truncated: false };
@@ -31,7 +44,7 @@ function admit(state: OutputState, text: string): "write" | "truncate" | "drop" 
 }
 
 function truncatedLine(what: string): string {
-  return `[output truncated: the program ${what} more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${outputLimits.maxBytes / 1024 / 1024} MiB]\n`;
+  return `[output truncated: the program ${what} more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${bytesText(outputLimits.maxBytes)} (--max-output-lines, --max-output-bytes)]\n`;
 }
 
 export function writeOut(text: string): void {

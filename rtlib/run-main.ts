@@ -11,7 +11,8 @@ import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
 import { answerWith, observeWith, type Answerer, type Observer } from "./gateway.js";
-import { configureInput, writeOut } from "./output.js";
+import { configureInput, configureOutput, writeOut } from "./output.js";
+import { configureCollections } from "./limits-collections.js";
 import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
@@ -59,6 +60,13 @@ export interface RunConfig {
     readonly cancel?: SharedArrayBuffer;
     readonly requestFuel?: number;
     readonly requestTimeoutMs?: number;
+    readonly maxHostCalls?: number;
+    /** Elements in one list, map or set, and characters in one text: at most the defaults. */
+    readonly maxCollection?: number;
+    readonly maxText?: number;
+    /** Lines and bytes on each of stdout and stderr before the output is truncated. */
+    readonly maxOutputLines?: number;
+    readonly maxOutputBytes?: number;
   };
   /**
    * The grant main runs with (null: main needs nothing): a bundle's, from its
@@ -103,6 +111,8 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
 /** The limits and observers of a run, set before anything of the program runs. */
 function configure(config: Omit<RunConfig, "argv">): void {
   configureLimits(config.limits ?? {});
+  configureCollections(config.limits ?? {});
+  configureOutput(config.limits ?? {});
   observeWith(config.observers ?? []);
   answerWith(config.replayer?.answer);
   if (config.onInput !== undefined) configureInput(config.onInput);

@@ -122,7 +122,7 @@ end
   assert.deepEqual(modest.map((a) => a.status), [200, 200, 200, 200]);
   const result = await stopped(program);
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /error\[E-RT-FUEL\]: the request used all of its 8,000 steps of fuel\n  --> /);
+  assert.match(result.stderr, /error\[E-RT-FUEL\]: the request used all of its 8,000 steps of fuel \(--request-fuel N gives more\)\n  --> /);
   assert.match(result.stderr, /served 18 requests, 1 of them crashed/);
 });
 
@@ -153,7 +153,7 @@ end
   assert.equal((await get(port, "/")).body, "ok");
   const result = await stopped(program);
   assert.equal(result.status, 130, result.stderr);
-  const limits = result.stderr.match(/error\[E-RT-LIMIT-TIME\]: the request was not answered within its 1 s\n  --> [^\n]*:(\d+):\d+/g) ?? [];
+  const limits = result.stderr.match(/error\[E-RT-LIMIT-TIME\]: the request was not answered within its 1 s \(--request-timeout SECONDS allows more\)\n  --> [^\n]*:(\d+):\d+/g) ?? [];
   assert.equal(limits.length, 2, result.stderr);
   // The loop is stopped where it runs; the wait is reported at the serve it came through.
   assert.deepEqual(limits.map((l) => Number(/:(\d+):\d+$/.exec(l)![1])).sort((a, b) => a - b), [4, 12]);
@@ -219,7 +219,7 @@ end
   assert.equal((await get(port, "/", "abc")).body, "3");
   const result = await program.done;
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled: the run reached its time limit\n$/);
+  assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled: the run reached its time limit \(--timeout SECONDS allows more\)\n$/);
 });
 
 test("property: a response the server accepts is one Node sends, and none with CR, LF or NUL in a header is accepted", async () => {

@@ -83,7 +83,7 @@ test("a test that uses a capability its needs do not name is refused at compile 
 test("a test that loops for ever is ended by its fuel, and the test after it runs", async () => {
   const ran = await renyiTest(["--fuel", "3000000", "forever.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, / {2}crashed a loop that never ends \(\d+ ms\)\n {6}error\[E-RT-FUEL\]: the program used all of its 3,000,000 steps of fuel\n {8}--> forever\.ry:4:5\n/);
+  assert.match(ran.stdout, / {2}crashed a loop that never ends \(\d+ ms\)\n {6}error\[E-RT-FUEL\]: the program used all of its 3,000,000 steps of fuel \(--fuel N gives more\)\n {8}--> forever\.ry:4:5\n/);
   assert.match(ran.stdout, / {2}passed {2}a test after the endless one/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 crashed");
 });
@@ -91,7 +91,7 @@ test("a test that loops for ever is ended by its fuel, and the test after it run
 test("a test that waits past its time limit is stopped, and the test after it runs", async () => {
   const ran = await renyiTest(["--timeout", "1", "sleeper.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, / {2}crashed a wait longer than the time limit \([\d.]+ m?s\)\n {6}error\[E-RT-LIMIT-TIME\]: the test reached its time limit \(1 s\)\n {8}--> sleeper\.ry:1:1\n/);
+  assert.match(ran.stdout, / {2}crashed a wait longer than the time limit \([\d.]+ m?s\)\n {6}error\[E-RT-LIMIT-TIME\]: the test reached its time limit \(1 s; renyi test --timeout SECONDS allows more\)\n {8}--> sleeper\.ry:1:1\n/);
   assert.match(ran.stdout, / {2}passed {2}a test after the sleeping one/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 crashed");
 });

@@ -148,5 +148,5 @@ test("what a program writes on stderr has the output limit stdout has", () => {
   const lines = r.stderr.trimEnd().split("\n");
   assert.equal(lines.length, 10_001);
   assert.equal(lines[9_999], "line 10000");
-  assert.match(lines[10_000]!, /^\[output truncated: the program wrote on stderr more than 10,000 lines or 4 MiB\]$/);
+  assert.match(lines[10_000]!, /^\[output truncated: the program wrote on stderr more than 10,000 lines or 4 MiB \(--max-output-lines, --max-output-bytes\)\]$/);
 });

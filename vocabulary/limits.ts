@@ -14,15 +14,57 @@ export const DEFAULT_LIMITS = {
   requestFuel: 10_000_000,
   /** Seconds each request to a server may take (`--request-timeout`). */
   requestTimeoutSeconds: 30,
-  /** Calls through the gateway a run may make. */
+  /** Calls through the gateway a run may make (`--max-host-calls`). */
   maxHostCalls: 100_000,
+  /** Elements in one list, map or set (`--max-collection`): MAX_ELEMENTS. */
+  maxCollection: 10_000_000,
+  /** Characters in one text (`--max-text`): MAX_TEXT. */
+  maxText: 64 * 1024 * 1024,
+  /**
+   * MiB of heap the thread a program runs in may use (`--max-memory`): the
+   * engine's own limit, set when the thread starts (spec/runtime.md, "Limits").
+   */
+  maxMemoryMib: 1024,
+  /** Lines the program may print on each of stdout and stderr (`--max-output-lines`). */
+  maxOutputLines: 10_000,
+  /** Bytes the program may print on each of stdout and stderr (`--max-output-bytes`): 4 MiB. */
+  maxOutputBytes: 4 * 1024 * 1024,
 } as const;
 
-/** The most elements a list, map or set may have. */
-export const MAX_ELEMENTS = 10_000_000;
+/** The most elements a list, map or set may have; `--max-collection` may lower it, never raise it. */
+export const MAX_ELEMENTS = DEFAULT_LIMITS.maxCollection;
 
-/** The most characters a text may have, in UTF-16 code units (the engine's length): 64 Mi, 64 MiB of ASCII. */
-export const MAX_TEXT = 64 * 1024 * 1024;
+/**
+ * The most characters a text may have, in UTF-16 code units (the engine's
+ * length): 64 Mi, 64 MiB of ASCII. `--max-text` may lower it, never raise it:
+ * the checks rely on the engine's own limit being eight times this one.
+ */
+export const MAX_TEXT = DEFAULT_LIMITS.maxText;
+
+/** The limits a command line may only lower: above these the engine's own limits would be reached first. */
+export const HIGHEST_LIMITS: { readonly [K in keyof typeof DEFAULT_LIMITS]?: number } = { maxCollection: MAX_ELEMENTS, maxText: MAX_TEXT };
 
 /** The largest source file the commands read: far beyond any program a person writes or reviews. */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The limits a bundle run directly (`node DIR/NAME.mjs`) takes from the
+ * environment, read by the runtime's entry before the program is loaded (the
+ * program itself has no access to the environment): each is `RENYI_` and the
+ * option's name, `RENYI_MAX_HOST_CALLS` for `--max-host-calls`.
+ */
+export const ENVIRONMENT_LIMITS = [
+  { option: "--fuel", key: "fuel" },
+  { option: "--max-depth", key: "maxDepth" },
+  { option: "--max-collection", key: "maxCollection" },
+  { option: "--max-text", key: "maxText" },
+  { option: "--max-output-lines", key: "maxOutputLines" },
+  { option: "--max-output-bytes", key: "maxOutputBytes" },
+  { option: "--max-host-calls", key: "maxHostCalls" },
+  { option: "--request-fuel", key: "requestFuel" },
+] as const satisfies readonly { option: string; key: keyof typeof DEFAULT_LIMITS }[];
+
+/** `RENYI_MAX_HOST_CALLS` for `--max-host-calls`. */
+export function environmentName(option: string): string {
+  return `RENYI_${option.slice(2).toUpperCase().replace(/-/g, "_")}`;
+}

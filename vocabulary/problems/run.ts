@@ -5,9 +5,13 @@
 
 import { problem, plural, type FactsOf, type Rendered } from "./entry.js";
 import { RECORDING_PROBLEMS } from "./recording.js";
+import { MAX_ELEMENTS, MAX_TEXT } from "../limits.js";
 
 /** `1,000`: counts in run-time messages are written with thousands separators. */
 const n = (count: number): string => count.toLocaleString("en");
+
+/** How a collection limit the command line lowered is raised again; at the most a run may have, nothing raises it. */
+const raise = (option: string, limit: number, highest: number): string => (limit < highest ? ` (${option} N allows more, up to ${n(highest)})` : "");
 
 /** A time limit as its message says it: `1 s`, `1,500 ms`. */
 export function durationText(milliseconds: number): string {
@@ -258,9 +262,10 @@ end`,
       owner: "`the program` (the run's fuel, `--fuel`) or `the request` (one request to a server, `--request-fuel`)",
       limit: "the steps it had",
     },
-    render: (f) => ({ message: `${f.owner} used all of its ${n(f.limit)} steps of fuel` }),
+    render: (f) => ({ message: `${f.owner} used all of its ${n(f.limit)} steps of fuel (${f.owner === "the program" ? "--fuel" : "--request-fuel"} N gives more)` }),
     explanation: `Every run has fuel: one step per statement and expression evaluated, 200,000,000 by
-default (\`--fuel N\`), and each request to a server its own (\`--request-fuel N\`). A program that
+default (\`--fuel N\`, or \`RENYI_FUEL=N\` for a bundle run with \`node\`), and each request to a
+server its own (\`--request-fuel N\`). A program that
 loops for ever stops here instead of hanging. If the program is meant to do that much work,
 give it more fuel; otherwise look for the loop that does not end.`,
     wrong: `public function main()
@@ -293,7 +298,7 @@ end`,
     render: (f) => {
       switch (f.problem) {
         case "limit":
-          return { message: `calls nested deeper than ${f.limit}` };
+          return { message: `calls nested deeper than ${f.limit} (--max-depth N allows more)` };
         case "stack":
           return { message: `calls nested too deeply for the stack, at a depth of ${n(f.depth)} (the limit, --max-depth, is ${n(f.limit)})` };
         case "engine":
@@ -345,9 +350,9 @@ end`,
     render: (f) => {
       switch (f.problem) {
         case "elements":
-          return { message: `${f.building} would build ${n(f.size)} elements, more than the limit of ${n(f.limit)}` };
+          return { message: `${f.building} would build ${n(f.size)} elements, more than the limit of ${n(f.limit)}${raise("--max-collection", f.limit, MAX_ELEMENTS)}` };
         case "text":
-          return { message: `${f.building} would build a text of ${n(f.length)} characters, more than the limit of ${n(f.limit)}` };
+          return { message: `${f.building} would build a text of ${n(f.length)} characters, more than the limit of ${n(f.limit)}${raise("--max-text", f.limit, MAX_TEXT)}` };
         case "key":
           return { message: `a map key or set item is too large to be a key: written out, it would be longer than ${n(f.limit)} characters` };
         case "engine-text":
@@ -358,7 +363,9 @@ end`,
     },
     explanation: `A list, map or set holds at most 10,000,000 elements, and a text at most 67,108,864
 characters; building one larger ends the run, checked before it is built wherever the size is
-known, so that a program never takes the whole machine's memory. Work through large data in
+known, so that a program never takes the whole machine's memory. \`--max-collection N\` and
+\`--max-text N\` (\`RENYI_MAX_COLLECTION\`, \`RENYI_MAX_TEXT\` for a bundle run with \`node\`) lower
+these limits; nothing raises them past the defaults. Work through large data in
 pieces (a query, a stream of lines) rather than holding it all.`,
     wrong: `public function main()
   purpose: Sum the numbers below twenty million.
@@ -378,9 +385,10 @@ end`,
     title: "Too many calls to the outside world",
     kind: "limit",
     facts: { limit: "the calls a run (or one request) may make" },
-    render: (f) => ({ message: `the program made more than ${n(f.limit)} calls to the outside world` }),
+    render: (f) => ({ message: `the program made more than ${n(f.limit)} calls to the outside world (--max-host-calls N allows more)` }),
     explanation: `Every effect (printing a line, a request, a query) is one call through the gateway, and
-a run makes at most 100,000 of them. A program that calls out in a loop that does not end stops
+a run makes at most 100,000 of them (\`--max-host-calls N\`, or \`RENYI_MAX_HOST_CALLS=N\` for a bundle
+run with \`node\`). A program that calls out in a loop that does not end stops
 here. Make fewer, larger calls: print one text joined from many lines, query once for many rows.`,
     wrong: `public function main()
   purpose: Print the numbers to a hundred thousand and one.
@@ -407,7 +415,7 @@ end`,
       owner: "`test` when a test of `renyi test` ran past its time; a request to a server otherwise",
     },
     render: (f) => ({
-      message: f.owner === "test" ? `the test reached its time limit (${durationText(f.milliseconds)})` : `the request was not answered within its ${durationText(f.milliseconds)}`,
+      message: f.owner === "test" ? `the test reached its time limit (${durationText(f.milliseconds)}; renyi test --timeout SECONDS allows more)` : `the request was not answered within its ${durationText(f.milliseconds)} (--request-timeout SECONDS allows more)`,
     }),
     explanation: `Each request to a server has a time limit, 30 seconds by default
 (\`--request-timeout SECONDS\`). A handler that waits or loops past it is stopped, the request is
@@ -487,8 +495,9 @@ end`,
     title: "The program used more memory than its limit",
     kind: "limit",
     facts: { owner: "`test` when a test of `renyi test` used it; the program otherwise" },
-    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit` }),
-    explanation: `A run's heap is limited to 1,024 MiB. Each list, map, set and text is limited in size
+    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit (${f.owner === "test" ? "renyi test " : ""}--max-memory MIB allows more)` }),
+    explanation: `A run's heap is limited to 1,024 MiB (\`--max-memory MIB\`; a bundle run with \`node\` has
+node's own heap limit, \`node --max-old-space-size=MIB NAME.mjs\`). Each list, map, set and text is limited in size
 on its own (\`E-RT-LIMIT-COLLECTION\`), but many of them together can still reach this limit. Keep
 less at once: work through large data in pieces.`,
     wrong: `public function main()
