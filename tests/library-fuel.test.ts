@@ -55,7 +55,7 @@ test("the attacker's loop of range, reverse and sort over nine million items end
   // before it builds anything.
   const first = run("--fuel", "300", attack);
   assert.equal(first.status, 2, first.stderr);
-  assert.match(first.stderr, /^error\[E-RT-FUEL\]: the program used all of its 300 steps of fuel\n {2}--> .*attack\.ry:5:18\n/);
+  assert.match(first.stderr, /^error\[E-RT-FUEL\]: the program used all of its 300 steps of fuel \(--fuel N gives more\)\n {2}--> .*attack\.ry:5:18\n/);
   assert.equal(first.stdout, "");
   // Exact: the same run ends in the same place, with the same message.
   const second = run("--fuel", "300", attack);
