@@ -14,7 +14,7 @@ export interface MoreLimits {
   maxHostCalls: number;
 }
 
-/** `--max-memory`: the worker's heap, set when the thread starts, so not one of the run configuration's limits. */
+/** `--max-memory`: the live memory the program may keep; it also sets the heap of the program's thread, when the thread starts. */
 type HeapOption = "maxMemoryMib";
 
 export interface RunOptions extends MoreLimits {
@@ -38,6 +38,8 @@ export interface RunOptions extends MoreLimits {
   to?: string;
   /** Print the run manifest on standard error when the run ends. */
   manifest: boolean;
+  /** Run the whole command in a process of its own under the operating system's limits (cli/isolate.ts). */
+  isolate: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -47,7 +49,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -60,7 +62,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--timeout", value: "SECONDS", into: { numeric: "timeoutSeconds" }, says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)` },
   { name: "--max-collection", value: "N", into: { numeric: "maxCollection" }, says: `elements in one list, map or set (default and most ${n(D.maxCollection)})` },
   { name: "--max-text", value: "N", into: { numeric: "maxText" }, says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})` },
-  { name: "--max-memory", value: "MIB", into: { numeric: "maxMemoryMib" }, says: `MiB of heap the program's thread may use (default ${n(D.maxMemoryMib)})` },
+  { name: "--max-memory", value: "MIB", into: { numeric: "maxMemoryMib" }, says: `MiB of memory the program may keep live (default ${n(D.maxMemoryMib)})` },
   { name: "--max-output-lines", value: "N", into: { numeric: "maxOutputLines" }, says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})` },
   { name: "--max-output-bytes", value: "N", into: { numeric: "maxOutputBytes" }, says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})` },
   { name: "--max-host-calls", value: "N", into: { numeric: "maxHostCalls" }, says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})` },
@@ -73,6 +75,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
   { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
+  { name: "--isolate", value: "", into: { flag: "isolate" }, says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)" },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
@@ -94,7 +97,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

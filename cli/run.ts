@@ -11,7 +11,7 @@ import { SourceFile } from "../report/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import { DEFAULT_LIMITS, heapLimitMib } from "../vocabulary/limits.js";
 import { runMessage } from "../vocabulary/problems/run.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../report/outcome-text.js";
@@ -65,10 +65,15 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(`error: ${problem}\n`);
     return EXIT.refused;
   }
-  // The early thread has the default heap; a run given another is started again with it.
+  // Under --isolate the whole command runs again in a process of its own, with the operating system's limits.
+  if (parsed.options.isolate) {
+    void early.worker.terminate();
+    return (await import("./isolate.js")).runIsolated(parsed.options);
+  }
+  // The early thread has the default heap; a run given another memory limit is started again with the heap that goes with it.
   if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) {
     void early.worker.terminate();
-    early = startWorker(parsed.options.maxMemoryMib);
+    early = startWorker(heapLimitMib(parsed.options.maxMemoryMib));
   }
   const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file);
   if ("diagnostics" in compiled) {
@@ -184,7 +189,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     maxDepth: options.maxDepth,
     requestFuel: options.requestFuel,
     requestTimeoutMs: options.requestTimeoutSeconds * 1000,
-    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls },
+    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls, maxMemoryMib: options.maxMemoryMib },
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),

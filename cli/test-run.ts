@@ -6,6 +6,7 @@
 import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import type { CheckFacts, Outcome } from "../rtlib/run-main.js";
+import { heapLimitMib } from "../vocabulary/limits.js";
 import type { TestMoreLimits, TestWorkerInput, TestWorkerMessage } from "./test-worker.cjs";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import type { GrantItem } from "../vocabulary/needs.js";
@@ -23,7 +24,7 @@ export interface TestLimits {
   readonly fuel: number;
   readonly maxDepth: number;
   readonly timeoutSeconds: number;
-  /** The heap of each test's thread, in MiB (`renyi test --max-memory`). */
+  /** The live memory each test may keep, in MiB (`renyi test --max-memory`); its thread's heap is heapLimitMib of it. */
   readonly maxMemoryMib: number;
   /** The limits a test has as a run has them (`renyi test --max-host-calls` ...); output is the test report's. */
   readonly more: TestMoreLimits;
@@ -86,9 +87,9 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: limits.more, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}) };
+  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}) };
   const started = performance.now();
-  const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMib, stackSizeMb: 16 } });
+  const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 } });
   let output = "";
   const keep = (chunk: Buffer) => {
     if (output.length < MAX_OUTPUT) output += chunk.toString("utf8").slice(0, MAX_OUTPUT - output.length);

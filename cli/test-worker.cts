@@ -19,6 +19,8 @@ export interface TestMoreLimits {
   readonly maxCollection: number;
   readonly maxText: number;
   readonly maxHostCalls: number;
+  /** The live memory the test may keep, in MiB (rtlib/limits-memory.ts). */
+  readonly maxMemoryMib?: number;
 }
 
 /** What the main thread gives the test's thread when it starts it. */

@@ -34,8 +34,8 @@ export interface WorkerInput {
   /** Each request's fuel and time when the program serves (spec/runtime.md). */
   readonly requestFuel: number;
   readonly requestTimeoutMs: number;
-  /** The command line's other limits: collections, output, host calls. */
-  readonly limits: MoreLimits;
+  /** The command line's other limits: collections, output, host calls, and the live memory the program may keep. */
+  readonly limits: MoreLimits & { readonly maxMemoryMib: number };
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
   /**

@@ -23,8 +23,6 @@ type Limits = NonNullable<RunConfig["limits"]>;
 /** The limits the environment sets, or why one of them cannot be used. */
 export function limitsFromEnvironment(env: NodeJS.ProcessEnv): { limits: Limits & { timeoutMs?: number } } | { problem: string } {
   const limits: Record<string, number> = {};
-  // The heap is the engine's, fixed when node starts: not the runtime's to set, and not silently ignored either.
-  if (env["RENYI_MAX_MEMORY"] !== undefined) return { problem: "RENYI_MAX_MEMORY is not read: a bundle run with node has node's own heap limit, set with node --max-old-space-size=MIB NAME.mjs (or run it with renyi run --max-memory MIB NAME.mjs)" };
   const read = (option: string, highest?: number): number | string | undefined => {
     const name = environmentName(option);
     const value = env[name];

@@ -85,5 +85,7 @@ export function engineLimit(e: unknown): Crash | undefined {
   if (/call stack/i.test(e.message)) return wrap(new Crash("E-RT-DEPTH", { problem: "engine" }));
   if (/invalid string length/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-text" }));
   if (/invalid array length|maximum size exceeded/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-collection" }));
+  // Memory outside the heap (a byte buffer) the operating system refused: under `renyi run --isolate`, past the process's limit.
+  if (/array buffer allocation failed/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-MEMORY", { problem: "process" }));
   return undefined;
 }

@@ -5,7 +5,8 @@
 //
 // `check` sits at most 1,024 steps below the fuel left, so the slow path runs
 // at least every 1,024 steps: it stops the run when the fuel is gone and
-// polls the cancellation flag the main thread sets.
+// polls the cancellation flag the main thread sets, and reads the thread's
+// memory (limits-memory.ts).
 //
 // The counters in `S` belong to one account at a time: the run's, or, while a
 // server answers, the request whose code is running (spec/runtime.md, "Limits
@@ -13,6 +14,7 @@
 // and loads another's.
 
 import { Cancelled, Crash } from "./errors.js";
+import { checkMemory } from "./limits-memory.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
 export interface LimitState {
@@ -132,6 +134,7 @@ export function slow(): void {
   }
   checkCancelled();
   checkDeadline();
+  checkMemory();
   S.check = Math.max(0, S.fuel - POLL_EVERY);
 }
 
@@ -145,6 +148,7 @@ export function checkCancelled(): void {
 export function checkTask(): void {
   checkStopped();
   checkDeadline();
+  checkMemory();
 }
 
 function checkStopped(): void {

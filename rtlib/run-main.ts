@@ -13,6 +13,7 @@ import { toText } from "./text.js";
 import { answerWith, observeWith, type Answerer, type Observer } from "./gateway.js";
 import { configureInput, configureOutput, writeOut } from "./output.js";
 import { configureCollections } from "./limits-collections.js";
+import { configureMemory } from "./limits-memory.js";
 import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
@@ -67,6 +68,8 @@ export interface RunConfig {
     /** Lines and bytes on each of stdout and stderr before the output is truncated. */
     readonly maxOutputLines?: number;
     readonly maxOutputBytes?: number;
+    /** MiB of live memory the program's thread may hold (rtlib/limits-memory.ts). */
+    readonly maxMemoryMib?: number;
   };
   /**
    * The grant main runs with (null: main needs nothing): a bundle's, from its
@@ -113,6 +116,7 @@ function configure(config: Omit<RunConfig, "argv">): void {
   configureLimits(config.limits ?? {});
   configureCollections(config.limits ?? {});
   configureOutput(config.limits ?? {});
+  configureMemory(config.limits ?? {});
   observeWith(config.observers ?? []);
   answerWith(config.replayer?.answer);
   if (config.onInput !== undefined) configureInput(config.onInput);
@@ -172,6 +176,7 @@ export async function runTest(
 ): Promise<Outcome> {
   try {
     configure(config);
+    configureMemory({ ...config.limits, memoryOwner: "test" });
     const test = pick((await load()).tests ?? []);
     if (test === undefined) return { outcome: "refused", message: "the compiled program has no such test" };
     if (test.grant.some((item) => item.path[0] === "python")) return { outcome: "refused", message: "the test needs python, which this version of Renyi knows but does not run yet" };

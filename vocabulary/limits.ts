@@ -21,10 +21,11 @@ export const DEFAULT_LIMITS = {
   /** Characters in one text (`--max-text`): MAX_TEXT. */
   maxText: 64 * 1024 * 1024,
   /**
-   * MiB of heap the thread a program runs in may use (`--max-memory`): the
-   * engine's own limit, set when the thread starts (spec/runtime.md, "Limits").
+   * MiB of memory the program may keep live (`--max-memory`): the live bytes of
+   * the thread it runs in, read at the fuel check's slow path and before every
+   * effect (spec/runtime.md, "What the memory limit counts").
    */
-  maxMemoryMib: 1024,
+  maxMemoryMib: 512,
   /** Lines the program may print on each of stdout and stderr (`--max-output-lines`). */
   maxOutputLines: 10_000,
   /** Bytes the program may print on each of stdout and stderr (`--max-output-bytes`): 4 MiB. */
@@ -44,6 +45,27 @@ export const MAX_TEXT = DEFAULT_LIMITS.maxText;
 /** The limits a command line may only lower: above these the engine's own limits would be reached first. */
 export const HIGHEST_LIMITS: { readonly [K in keyof typeof DEFAULT_LIMITS]?: number } = { maxCollection: MAX_ELEMENTS, maxText: MAX_TEXT };
 
+/**
+ * The heap limit of the thread a program runs in, the engine's hard bound above
+ * the accounted limit: twice it, and at least 256 MiB more. Between two
+ * readings of the accounting (at most 1,024 steps) one operation may add its
+ * own result, which the collection limits bound (a text of 64 Mi UTF-16 units
+ * takes up to 128 MiB, a list of 10,000,000 numbers about 80 MiB).
+ */
+export function heapLimitMib(maxMemoryMib: number): number {
+  return maxMemoryMib + Math.max(maxMemoryMib, 256);
+}
+
+/**
+ * The data segment a process run with `renyi run --isolate` may use (RLIMIT_DATA):
+ * the thread's heap limit, and 256 MiB for node itself, the compiler and the
+ * memory of the runtime's native parts (`renyi run` of a small program starts
+ * in less than 200 MiB of it).
+ */
+export function isolationDataMib(maxMemoryMib: number): number {
+  return heapLimitMib(maxMemoryMib) + 256;
+}
+
 /** The largest source file the commands read: far beyond any program a person writes or reviews. */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 
@@ -62,6 +84,7 @@ export const ENVIRONMENT_LIMITS = [
   { option: "--max-output-bytes", key: "maxOutputBytes" },
   { option: "--max-host-calls", key: "maxHostCalls" },
   { option: "--request-fuel", key: "requestFuel" },
+  { option: "--max-memory", key: "maxMemoryMib" },
 ] as const satisfies readonly { option: string; key: keyof typeof DEFAULT_LIMITS }[];
 
 /** `RENYI_MAX_HOST_CALLS` for `--max-host-calls`. */

@@ -12,7 +12,7 @@ import type { Grant } from "../grants.js";
 import type { Need } from "../../vocabulary/needs.js";
 import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
 import { FileError } from "../prelude.js";
-import { Failure } from "../errors.js";
+import { engineLimit, Failure } from "../errors.js";
 import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
 import { Gathered, INCOMING, overLimit } from "./incoming.js";
 
@@ -55,7 +55,8 @@ async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    throw fileError(path, e);
+    // Memory the process was refused is the run's limit, not the file's failure.
+    throw engineLimit(e) ?? fileError(path, e);
   }
 }
 

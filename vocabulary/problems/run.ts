@@ -491,13 +491,25 @@ end`,
     described: true,
   }),
 
-  "E-RT-LIMIT-MEMORY": problem<{ owner?: "test" }>({
+  "E-RT-LIMIT-MEMORY": problem<{ owner?: "test"; limit?: number; live?: number; problem?: "process" }>({
     title: "The program used more memory than its limit",
     kind: "limit",
-    facts: { owner: "`test` when a test of `renyi test` used it; the program otherwise" },
-    render: (f) => ({ message: `the ${f.owner ?? "program"} used more memory than its limit (${f.owner === "test" ? "renyi test " : ""}--max-memory MIB allows more)` }),
-    explanation: `A run's heap is limited to 1,024 MiB (\`--max-memory MIB\`; a bundle run with \`node\` has
-node's own heap limit, \`node --max-old-space-size=MIB NAME.mjs\`). Each list, map, set and text is limited in size
+    facts: {
+      owner: "`test` when a test of `renyi test` used it; the program otherwise",
+      limit: "the limit in MiB, when the accounting of live bytes found it passed (absent: the thread's heap, the hard bound above it, was reached within one operation)",
+      live: "the MiB still live after a full collection",
+      problem: "`process` when the operating system refused memory to a process run with `--isolate`",
+    },
+    render: (f) => {
+      const who = f.owner ?? "program";
+      const raise = `${f.owner === "test" ? "renyi test " : ""}--max-memory MIB allows more`;
+      if (f.problem === "process") return { message: `the ${who}'s process ran out of the memory its isolation allows (${raise})` };
+      if (f.limit !== undefined) return { message: `the ${who} kept ${n(f.live ?? f.limit)} MiB of memory live, more than its limit of ${n(f.limit)} MiB (${raise})` };
+      return { message: `the ${who} used more memory than its limit (${raise})` };
+    },
+    explanation: `A run may keep 512 MiB of memory live (\`--max-memory MIB\`, or \`RENYI_MAX_MEMORY=MIB\` for a bundle
+run with \`node\`): its texts, lists, maps, records and bytes, counted as the live bytes of the
+thread it runs in, after garbage is collected. Each list, map, set and text is limited in size
 on its own (\`E-RT-LIMIT-COLLECTION\`), but many of them together can still reach this limit. Keep
 less at once: work through large data in pieces.`,
     wrong: `public function main()

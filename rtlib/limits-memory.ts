@@ -1,0 +1,61 @@
+// The memory limit (spec/runtime.md, "What the memory limit counts"): the live
+// bytes of the program's thread, read from the engine's own statistics of this
+// thread's heap (its JavaScript objects, and the bytes outside it that the
+// engine accounts for: byte buffers, and what the libraries' native parts
+// report), at the slow path of the fuel check and before every effect.
+//
+// JavaScript has no deterministic drop, so what the reading shows includes
+// garbage the engine has not collected yet. A reading past the limit is
+// therefore not the end: the garbage is collected, twice (the first full
+// collection finds dead byte buffers, whose memory is given back when the next
+// one starts), and only what is still live after that ends the run.
+
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { Crash } from "./errors.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+
+const MIB = 1024 * 1024;
+
+let limitMib: number = DEFAULT_LIMITS.maxMemoryMib;
+let limitBytes = limitMib * MIB;
+/** Who the messages name: a test of `renyi test`, or the program. */
+let owner: "test" | undefined;
+
+export function configureMemory(options: { maxMemoryMib?: number; memoryOwner?: "test" }): void {
+  limitMib = options.maxMemoryMib ?? DEFAULT_LIMITS.maxMemoryMib;
+  limitBytes = limitMib * MIB;
+  owner = options.memoryOwner;
+}
+
+/** The bytes the engine counts for this thread: its heap in use, and the memory outside it it knows of. */
+function reading(): number {
+  const h = getHeapStatistics();
+  return h.used_heap_size + h.external_memory;
+}
+
+/** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
+export function checkMemory(): void {
+  if (reading() <= limitBytes) return;
+  collect();
+  collect();
+  const live = reading();
+  if (live > limitBytes) throw new Crash("E-RT-LIMIT-MEMORY", { ...(owner !== undefined ? { owner } : {}), limit: limitMib, live: Math.ceil(live / MIB) });
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full collection. The engine offers it to code only behind a flag; the flag
+ * is set the first time it is needed (a run that stays below its limit never
+ * sets it), and the function is taken from a fresh context, since flags set
+ * after start-up apply to contexts made after them. The program cannot reach
+ * it: compiled code has no access to globals (the validator).
+ */
+function collect(): void {
+  if (gc === undefined) {
+    setFlagsFromString("--expose-gc");
+    gc = runInNewContext("gc") as () => void;
+  }
+  gc();
+}
