@@ -37,8 +37,8 @@ function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
   const lower = (flag: string, value: number) =>
     `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || exit ${LIMITS_NOT_SET}; fi`;
   const cpu = cpuSeconds === undefined ? [] : [
-    // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL.
-    `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -H -t ${cpuSeconds + 5} && ulimit -S -t ${cpuSeconds} || exit ${LIMITS_NOT_SET}; fi`,
+    // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a hard limit below the soft one is refused.
+    `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
   ];
   return [`ulimit -c 0 || exit ${LIMITS_NOT_SET}`, lower("-d", dataKib), lower("-n", ISOLATED_OPEN_FILES), ...cpu, 'exec "$0" "$@"'].join("\n");
 }
@@ -78,22 +78,30 @@ export function runIsolated(options: RunOptions): Promise<number> {
   });
 }
 
-/** Passes the child's standard error on a line at a time, holding back from the first line of a native report. */
+/**
+ * Passes the child's standard error on a line at a time, holding back from the
+ * first line of a native report (and the empty lines just before it).
+ */
 function heldBack(): { write(text: string): void; end(flush: boolean): string } {
   let partial = "";
+  let blank = "";
   let held: string | undefined;
   return {
     write(text) {
       const lines = (partial + text).split("\n");
       partial = lines.pop()!;
       for (const line of lines) {
-        if (held === undefined && NATIVE_REPORT.test(line)) held = "";
+        if (held === undefined && NATIVE_REPORT.test(line)) held = blank;
         if (held !== undefined) held += `${line}\n`;
-        else process.stderr.write(`${line}\n`);
+        else if (line === "") blank += "\n";
+        else {
+          process.stderr.write(`${blank}${line}\n`);
+          blank = "";
+        }
       }
     },
     end(flush) {
-      const rest = (held ?? "") + partial;
+      const rest = (held ?? blank) + partial;
       if (flush) process.stderr.write(rest);
       return rest;
     },

@@ -34,6 +34,24 @@ function reading(): number {
   return h.used_heap_size + h.external_memory;
 }
 
+/**
+ * The fuel check's slow path reads the memory once 4,096 steps have been
+ * charged since the last reading (a library call charged by its size may pass
+ * that in one go): a reading costs about 0.3 µs, as much as a few hundred
+ * steps of compiled code, and the slow path runs every 1,024 (bench/RESULTS.md,
+ * "The memory limit").
+ */
+const READ_EVERY = 4096;
+let fuelAtReading = Infinity;
+
+/** At the fuel check's slow path, with the fuel left. */
+export function pollMemory(fuel: number): void {
+  // The fuel rises only when another account is loaded (a request to a server): read then too.
+  if (fuel <= fuelAtReading && fuelAtReading - fuel < READ_EVERY) return;
+  fuelAtReading = fuel;
+  checkMemory();
+}
+
 /** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
 export function checkMemory(): void {
   if (reading() <= limitBytes) return;

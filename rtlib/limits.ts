@@ -14,7 +14,7 @@
 // and loads another's.
 
 import { Cancelled, Crash } from "./errors.js";
-import { checkMemory } from "./limits-memory.js";
+import { checkMemory, pollMemory } from "./limits-memory.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
 export interface LimitState {
@@ -134,7 +134,7 @@ export function slow(): void {
   }
   checkCancelled();
   checkDeadline();
-  checkMemory();
+  pollMemory(S.fuel);
   S.check = Math.max(0, S.fuel - POLL_EVERY);
 }
 
