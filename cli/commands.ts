@@ -38,7 +38,7 @@ cli
   .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
   .option("--max-collection <n>", `Elements in one list, map or set in each test (default and most ${DEFAULT_LIMITS.maxCollection.toLocaleString("en")})`)
   .option("--max-text <n>", `Characters in one text in each test (default and most ${DEFAULT_LIMITS.maxText.toLocaleString("en")})`)
-  .option("--max-memory <mib>", `MiB of heap each test's thread may use (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
+  .option("--max-memory <mib>", `MiB of memory each test may keep live (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
   .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${DEFAULT_LIMITS.maxHostCalls.toLocaleString("en")})`)
   .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
     const { runTests } = await import("./test.js");
