@@ -32,6 +32,7 @@ cli
   .option("--json", "Print every test's result as one JSON object")
   .option("--filter <text>", "Run only the tests whose names hold this text")
   .option("--strict", "Fail a replays test that leaves entries of its recording unused")
+  .option("--explain", "Narrate each test's run under its line (spec/runtime.md, \"Narrated runs\")")
   .option("--refresh <name>", "Record the replays test NAME again, running its body live (exit 4)")
   .option("--fuel <n>", `Steps each test may take (default ${DEFAULT_LIMITS.fuel.toLocaleString("en")})`)
   .option("--max-depth <n>", `How deeply calls may nest in each test (default ${DEFAULT_LIMITS.maxDepth})`)
@@ -40,7 +41,7 @@ cli
   .option("--max-text <n>", `Characters in one text in each test (default and most ${DEFAULT_LIMITS.maxText.toLocaleString("en")})`)
   .option("--max-memory <mib>", `MiB of memory each test may keep live (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
   .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${DEFAULT_LIMITS.maxHostCalls.toLocaleString("en")})`)
-  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
+  .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; explain?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
     if (options.refresh === true || options.refresh === "") throw new Refusal("--refresh needs the name of a replays test");
@@ -48,6 +49,7 @@ cli
     return runTests(paths, {
       json: options.json === true,
       strict: options.strict === true,
+      explain: options.explain === true,
       ...filter,
       ...refresh,
       fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),

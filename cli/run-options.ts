@@ -40,6 +40,8 @@ export interface RunOptions extends MoreLimits {
   manifest: boolean;
   /** Run the whole command in a process of its own under the operating system's limits (cli/isolate.ts). */
   isolate: boolean;
+  /** Narrate the run on standard error (spec/runtime.md, "Narrated runs"). */
+  explain: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -49,7 +51,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -76,6 +78,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
   { name: "--isolate", value: "", into: { flag: "isolate" }, says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)" },
+  { name: "--explain", value: "", into: { flag: "explain" }, says: "narrate the run on standard error: a line per call to a\ndefinition (its purpose, arguments and result), per effect, and\nper failure with the otherwise that caught it" },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
@@ -97,7 +100,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

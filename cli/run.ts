@@ -75,7 +75,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     void early.worker.terminate();
     early = startWorker(heapLimitMib(parsed.options.maxMemoryMib));
   }
-  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file);
+  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file, parsed.options.explain);
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -112,20 +112,23 @@ interface Compiled {
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
 
 export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
+/** The narrated variant of a program (--explain) is cached under keys of its own. */
+export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
 
-async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
-  const indexed = lookUpByIndex(TOOLCHAIN, file);
+async function compileWithCache(file: string, narrate = false): Promise<Compiled | NotCompiled> {
+  const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
+  const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
-  const key = bundleKey(TOOLCHAIN, program.entry, program.modules);
+  const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   if (!existsSync(path)) {
     // The code generator is loaded only when there is something to compile.
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs" });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", narrate });
     if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.
@@ -134,7 +137,7 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
-  writeIndex(TOOLCHAIN, file, program.entry, program.modules);
+  writeIndex(toolchain, file, program.entry, program.modules);
   return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules) };
 }
 
@@ -193,8 +196,11 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),
+    ...(options.explain ? { explain: true } : {}),
     ...session?.input,
   };
+  // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
+  if (options.explain && path.endsWith(".mjs")) process.stderr.write("(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n");
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
   // the terminal's input is piped into when the program first reads (InputRequest).

@@ -14,7 +14,7 @@ import { bundleKey } from "./program-index.js";
 import { loadProgram } from "./program.js";
 import { loadSource } from "./files.js";
 import { mayHoldTests } from "./test-files.js";
-import { TOOLCHAIN } from "./run.js";
+import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./run.js";
 
 const RUNTIME_PATH = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
 
@@ -35,7 +35,8 @@ export type CompiledTestFile =
   | { kind: "compiled"; bundle: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
 
 /** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
-export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string): Promise<CompiledTestFile> {
+/** `narrate`: compile the narrated variant (`renyi test --explain`), cached apart. */
+export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string, narrate = false): Promise<CompiledTestFile> {
   const first = loadSource(file);
   if (first.ok && !mayHoldTests(first.source.text)) return { kind: "none" };
   const program = loadProgram(file);
@@ -54,12 +55,12 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   });
   const syntaxProblems = program.modules.flatMap((m) => m.syntaxDiagnostics).filter((d) => d.severity === "error");
   if (tests.length === 0 && syntaxProblems.length === 0) return { kind: "none" };
-  const key = bundleKey(TOOLCHAIN, program.entry, program.modules);
+  const key = bundleKey(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   let warnings: Diagnostic[] = [];
   if (!existsSync(path)) {
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs" });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", narrate });
     if (result.bundle === undefined) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.

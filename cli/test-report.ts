@@ -29,7 +29,8 @@ export function fileLine(file: string): string {
 /** A test's line, and below it what went wrong, indented. */
 export function resultText(r: TestResult): string {
   const head = `  ${r.status.length < 8 ? r.status.padEnd(8) : `${r.status} `}${r.name}${r.status === "skipped" ? ` (${r.reason ?? "skipped"})` : ` (${formatMs(r.ms)})`}\n`;
-  if (r.status === "passed" || r.status === "skipped") return head;
+  const narrated = r.narration === undefined ? "" : r.narration.replace(/\n$/, "").split("\n").map((l) => `      ${l}\n`).join("");
+  if (r.status === "passed" || r.status === "skipped") return head + narrated;
   const lines: string[] = [];
   if (r.check !== undefined && r.check.expression !== "") {
     lines.push(`check \`${r.check.expression}\` did not hold${r.site ? ` at ${r.site}` : ""}`);
@@ -46,7 +47,7 @@ export function resultText(r: TestResult): string {
   }
   if (r.note !== undefined) lines.push(r.note);
   if (r.output !== undefined) lines.push("output:", ...r.output.replace(/\n$/, "").split("\n").map((l) => `  ${l}`));
-  return head + lines.flatMap((l) => l.split("\n")).map((l) => `      ${l}\n`).join("");
+  return head + narrated + lines.flatMap((l) => l.split("\n")).map((l) => `      ${l}\n`).join("");
 }
 
 /** The whole run as one JSON object (--json). */

@@ -52,6 +52,8 @@ export interface TestResult {
   readonly note?: string;
   /** What the test printed (shown in text under a test that did not pass; always in --json). */
   readonly output?: string;
+  /** The narration of the test's run (--explain). */
+  readonly narration?: string;
 }
 
 /** What a test run needs to know of a test to run it. */
@@ -64,6 +66,8 @@ export interface TestJob {
   readonly replay?: TestWorkerInput["replay"];
   /** Run live, every completed call kept (--refresh). */
   readonly record?: boolean;
+  /** Narrate the test's run (--explain). */
+  readonly explain?: boolean;
 }
 
 /** How a test's run ended, with what a replay left unused and what a live run recorded. */
@@ -75,6 +79,8 @@ export interface TestRunEnd {
   readonly recorded: readonly RecordedCall[];
   /** The grant the test ran with, when it was recorded. */
   readonly grant?: readonly GrantItem[];
+  /** The narration of the test's run (--explain). */
+  readonly narration?: string;
 }
 
 /** A running test: its result, and a way to interrupt it (Ctrl-C). */
@@ -87,7 +93,7 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}) };
+  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
   const started = performance.now();
   const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 } });
   let output = "";
@@ -115,6 +121,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
     let ms: number | undefined;
     let unreached: readonly number[] | undefined;
     let grant: readonly GrantItem[] | undefined;
+    let narration: string | undefined;
     worker.on("message", (message: TestWorkerMessage) => {
       if ("grant" in message) {
         grant = message.grant;
@@ -132,6 +139,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
       outcome ??= message.outcome;
       ms ??= message.ms;
       unreached ??= message.unreached;
+      narration ??= message.narration;
     });
     worker.once("error", (e: Error & { code?: string }) => {
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
@@ -151,7 +159,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
         }
       }
       const final = outcome ?? stopped ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
-      resolve({ outcome: final, ms: ms ?? performance.now() - started, output, recorded, ...(unreached !== undefined ? { unreached } : {}), ...(grant !== undefined ? { grant } : {}) });
+      resolve({ outcome: final, ms: ms ?? performance.now() - started, output, recorded, ...(unreached !== undefined ? { unreached } : {}), ...(grant !== undefined ? { grant } : {}), ...(narration !== undefined ? { narration } : {}) });
     });
   });
   return { result, interrupt: () => stop(1) };

@@ -38,6 +38,8 @@ export interface TestWorkerInput {
   readonly replay?: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[] };
   /** `--refresh`: the test runs live and each call it completes is sent as a TestRecordedCall. */
   readonly record?: boolean;
+  /** `--explain`: the test's run is narrated, and the narration sent with its result. */
+  readonly explain?: boolean;
 }
 
 /** The grant the test runs with, sent when it is recorded (--refresh): the recording's header lists it. */
@@ -62,6 +64,8 @@ export interface TestWorkerResult {
   readonly ms: number;
   /** A replays test's recorded calls that no call of the test was answered with, by sequence number. */
   readonly unreached?: readonly number[];
+  /** The narration of the test's run (--explain): sent whole with the result, so that tests running side by side do not mix their lines. */
+  readonly narration?: string;
 }
 
 export type TestWorkerMessage = TestChildReport | TestGrantReport | TestRecordedCall | TestWorkerResult;
@@ -71,6 +75,7 @@ const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
 const runtime = loadRuntime() as typeof Runtime;
 const started = performance.now();
 const replayer = input.replay === undefined ? undefined : new runtime.Replayer(input.replay.calls, input.replay.grant);
+let narration: string | undefined;
 
 runtime
   .runTest(
@@ -79,6 +84,7 @@ runtime
     {
       limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel, ...input.limits },
       onChild: (child, running) => post({ child, running }),
+      ...(input.explain === true ? { narration: { write: (text: string) => void (narration = (narration ?? "") + text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
       ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),
       ...(input.record === true ? { observers: [runtime.recorder((recorded) => post({ recorded }))], onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) } : {}),
     },
@@ -91,6 +97,6 @@ function finish(outcome: Outcome): void {
   process.stdout.end();
   process.stderr.end();
   const unreached = replayer?.unreached().map((c) => c.sequence);
-  post({ outcome, ms, ...(unreached !== undefined ? { unreached } : {}) });
+  post({ outcome, ms, ...(unreached !== undefined ? { unreached } : {}), ...(narration !== undefined ? { narration } : {}) });
   process.exit(0);
 }

@@ -23,6 +23,8 @@ export interface TestOptions extends TestLimits {
   readonly filter?: string;
   /** Fail a replays test that leaves entries of its recording unused. */
   readonly strict?: boolean;
+  /** Narrate each test's run, shown under its line (and as `narration` in --json). */
+  readonly explain?: boolean;
   /** The name of the replays test whose recording is made again from a live run of its body. */
   readonly refresh?: string;
 }
@@ -37,7 +39,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
   const entries: Entry[] = [];
   const refused: { file: string; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }[] = [];
   for (const file of found.files) {
-    const compiled = await compileTestFile(file, recordingPath);
+    const compiled = await compileTestFile(file, recordingPath, options.explain === true);
     if (compiled.kind === "none") continue;
     if (compiled.kind === "refused") {
       refused.push({ file, diagnostics: compiled.diagnostics, sources: compiled.sources });
@@ -114,12 +116,12 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
   // A recording that cannot be read fails its test, unless the test is refreshed: then it is written anew.
   if (plan !== undefined && !plan.ok && !refresh) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
   const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
-  const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}) }, options);
+  const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}), ...(options.explain === true ? { explain: true } : {}) }, options);
   running.add(started);
   const end = await started.result;
   running.delete(started);
   const located = { path: entry.bundle, map: () => readMap(entry.bundle), sources: () => entry.sources };
-  const result = { ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), options.timeoutSeconds), ...recording };
+  const result = { ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), options.timeoutSeconds), ...recording, ...(end.narration !== undefined ? { narration: end.narration } : {}) };
   if (refresh) {
     // Only a body that ended is recorded: a recording of a failed live run would make a fixture of the failure.
     if (result.status !== "passed") return { ...result, note: "the recording was not written: the live run of the test did not pass" };

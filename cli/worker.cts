@@ -44,6 +44,8 @@ export interface WorkerInput {
    * compiled itself, whose own grant is its source's.
    */
   readonly grant?: GrantItem[] | null;
+  /** Narrate the run on stderr (renyi run --explain). */
+  readonly explain?: boolean;
   /** Record every call (renyi record, renyi run --manifest): each is sent as a RecordedMessage. */
   readonly record?: boolean;
   /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
@@ -137,6 +139,8 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     atMost: input.atMost,
     ...(observers.length > 0 ? { observers } : {}),
     ...(replayer !== undefined ? { replayer } : {}),
+    // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
+    ...(input.explain === true ? { narration: { write: (text: string) => void process.stderr.write(text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
     ...(printed !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
     onInput: () => post({ input: true }),
     onChild: (child, running) => post({ child, running }),

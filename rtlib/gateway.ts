@@ -3,8 +3,8 @@
 // cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
 // guard check of issue "guards" goes here); the budget; the call itself (live,
 // or answered by the run's replayer, which takes no budget: spec/recording.md);
-// then the observers (recording and narration), which the run's configuration
-// lists (run-main.ts).
+// then the observers (recording), which the run's configuration lists
+// (run-main.ts), and the narrator of a narrated run (narration.ts).
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
@@ -13,6 +13,7 @@ import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";
 import type { Shape } from "./values.js";
+import { effectNarrator, type EffectNarration } from "./narration.js";
 
 export interface CallRecord {
   readonly primitive: string;
@@ -70,6 +71,14 @@ export interface Primitive {
   readonly result?: Shape;
 }
 
+/** The narrator of a narrated run (`--explain`), set before the run starts; undefined otherwise. */
+let narrator: EffectNarration | undefined;
+
+/** Takes the run's narrator, if it has one (run-main.ts, after configureNarration). */
+export function narrateEffects(): void {
+  narrator = effectNarrator();
+}
+
 export async function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
   checkCancelled();
   checkTask();
@@ -91,16 +100,20 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     }
   }
   const replayed = answered === LIVE ? undefined : true;
-  const started = observer === undefined ? 0 : performance.now();
+  // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
+  const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
+  const started = observer === undefined && narrating === undefined ? 0 : performance.now();
   try {
     const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
+    if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
+    if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }
 }

@@ -10,7 +10,8 @@ import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
 import { toText } from "./text.js";
-import { answerWith, observeWith, type Answerer, type Observer } from "./gateway.js";
+import { answerWith, narrateEffects, observeWith, type Answerer, type Observer } from "./gateway.js";
+import { configureNarration, finishNarration, type NarrationConfig } from "./narration.js";
 import { configureInput, configureOutput, writeOut } from "./output.js";
 import { configureCollections } from "./limits-collections.js";
 import { configureMemory } from "./limits-memory.js";
@@ -87,6 +88,8 @@ export interface RunConfig {
     /** Why the recording may not be replayed under main's grant, or undefined. */
     checkGrant(items: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined;
   };
+  /** Narrate the run (`--explain`, spec/runtime.md, "Narrated runs"): where its lines go; none by default. */
+  readonly narration?: NarrationConfig;
   /** Told of the grant main runs with, once the command line has narrowed it (the run manifest lists it). */
   readonly onGrant?: (items: readonly GrantItem[]) => void;
   /** Told when the program first reads its input. */
@@ -108,6 +111,8 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
     return await runConfigured(program, config);
   } catch (e) {
     return outcomeOf(e);
+  } finally {
+    finishNarration();
   }
 }
 
@@ -118,6 +123,8 @@ function configure(config: Omit<RunConfig, "argv">): void {
   configureOutput(config.limits ?? {});
   configureMemory(config.limits ?? {});
   observeWith(config.observers ?? []);
+  configureNarration(config.narration);
+  narrateEffects();
   answerWith(config.replayer?.answer);
   if (config.onInput !== undefined) configureInput(config.onInput);
   if (config.onChild !== undefined) configureChildren(config.onChild);
@@ -191,6 +198,8 @@ export async function runTest(
     return { outcome: "finished", steps: stepsUsed() };
   } catch (e) {
     return outcomeOf(e);
+  } finally {
+    finishNarration();
   }
 }
 

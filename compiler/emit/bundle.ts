@@ -34,6 +34,12 @@ export interface BundleOptions {
    * exports at the end differ, so the two have the same source map.
    */
   readonly format?: "module" | "commonjs";
+  /**
+   * Compile the narrated variant of the program (`renyi run --explain`,
+   * spec/runtime.md, "Narrated runs"): each named function tells the runtime's
+   * narrator of its calls. Off by default, and then nothing of it is emitted.
+   */
+  readonly narrate?: boolean;
 }
 
 export interface BundleResult {
@@ -49,7 +55,7 @@ interface Chunk {
 }
 
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!));
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));

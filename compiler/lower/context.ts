@@ -41,6 +41,8 @@ export class Lowerer {
   constructor(
     readonly module: string,
     readonly source: SourceFile,
+    /** Compile the narrated variant (`--explain`, narration.ts); false for every other compile. */
+    readonly narrate = false,
   ) {}
 
   /** Gives a node the position of a Renyi span, so the source map points into the .ry file. */

@@ -9,6 +9,7 @@ import { chargeStatement, handlerSteps } from "./fuel.js";
 import { lowerArms } from "./match.js";
 import { classRef } from "./shapes.js";
 import { site } from "./site.js";
+import { caughtHere } from "./narration.js";
 import { lowerStatement } from "./statements.js";
 
 function failure(lw: Lowerer, value: t.Expression, at: t.Expression): t.Expression {
@@ -53,6 +54,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
   const handler = lw.collect(() => {
     for (const back of depthBack(lw)) lw.emit(back);
     lw.emit(t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)));
+    for (const narrated of caughtHere(lw, caught, e.span)) lw.emit(narrated);
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
     const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);

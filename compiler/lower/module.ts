@@ -12,6 +12,7 @@ import { descriptorName, functionName, onlyValueName, propertyName, testName, te
 import { shapeOf } from "./shapes.js";
 import { functionBody } from "./functions.js";
 import { grantValue, needsValue } from "./grants.js";
+import { narratedBody } from "./narration.js";
 
 export interface LoweredModule {
   readonly module: string;
@@ -22,10 +23,11 @@ export interface LoweredModule {
   readonly runtime: ReadonlySet<string>;
 }
 
-export function lowerModule(module: CModule, source: SourceFile): LoweredModule {
-  const lw = new Lowerer(module.name, source);
+/** `narrate`: compile the narrated variant, naming main of the entry module `main` (narration.ts). */
+export function lowerModule(module: CModule, source: SourceFile, narrate?: { readonly entry: string }): LoweredModule {
+  const lw = new Lowerer(module.name, source, narrate !== undefined);
   const types = module.types.flatMap((decl) => lowerType(lw, decl));
-  const functions = module.functions.map((f) => lowerFunction(lw, f));
+  const functions = module.functions.map((f) => lowerFunction(lw, f, narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`));
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
   const testTable = module.tests.length === 0 ? [] : [testList(module, tests)];
   const code = [...lw.hoisted.values(), ...functions, ...tests.map((x) => x.declaration), ...testTable];
@@ -116,7 +118,7 @@ function enterGrant(lw: Lowerer, needs: readonly CheckedGrantItem[], owner: stri
   return { param, declaration };
 }
 
-function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
+function lowerFunction(lw: Lowerer, f: CFunction, shownName: string): t.Statement {
   lw.async = isEffectful(f);
   lw.grant = undefined;
   lw.owned.clear();
@@ -132,7 +134,8 @@ function lowerFunction(lw: Lowerer, f: CFunction): t.Statement {
       lw.emit(lw.atDeep(t.ifStatement(t.binaryExpression("===", id, t.identifier("undefined")), t.blockStatement(statements)), p.default.span));
     }
   });
-  const body = functionBody(lw, f.body, f.span);
+  let body = functionBody(lw, f.body, f.span);
+  if (lw.narrate) body = t.blockStatement(narratedBody(lw, f, shownName, body.body));
   body.body.unshift(...(entry ? [entry.declaration] : []), ...defaults);
   const declaration = t.functionDeclaration(t.identifier(functionName(f.module, f.name)), params, body, false, lw.async);
   return lw.atDeep(declaration, { ...f.span, end: f.span.start + 8 });

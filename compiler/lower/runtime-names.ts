@@ -23,6 +23,8 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   "shapeList", "shapeSet", "shapeMap", "shapePair", "shapeRecord", "shapeVariant", "shapeParam",
   // grants: only narrowing one the program was given
   "narrow",
+  // a narrated run (`--explain`): compiled in only when the lowering is asked to narrate
+  "narration",
   // `node NAME.mjs`
   "runIfMain",
   ...LIBRARY_MODULES,

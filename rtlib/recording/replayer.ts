@@ -177,7 +177,11 @@ export class Replayer {
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
+  /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
+  lastAnswered: RecordedCall | undefined;
+
   private answerWith(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>, perform: () => unknown): unknown {
+    this.lastAnswered = entry;
     if (NOT_REPLAYABLE.has(primitive.name)) {
       throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: primitive.name.replace(/^std\./, "") });
     }
