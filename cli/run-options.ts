@@ -38,6 +38,8 @@ export interface RunOptions extends MoreLimits {
   to?: string;
   /** Print the run manifest on standard error when the run ends. */
   manifest: boolean;
+  /** Print the execution record as the last line of standard output when the run ends. */
+  json: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -47,7 +49,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "json" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -73,6 +75,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
   { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
+  { name: "--json", value: "", into: { flag: "json" }, says: "print the execution record, one line of JSON, as the last line\nof standard output when the run ends (even when it was refused)" },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
@@ -94,7 +97,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

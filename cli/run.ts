@@ -16,12 +16,13 @@ import { runMessage } from "../vocabulary/problems/run.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../report/outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
+import type { ExecutionLog, RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import { codeHash } from "./code-hash.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
+import { fileHash, RecordSubject, writeRecord } from "./execution-record.js";
 
 // The runtime as one file (scripts/bundle.mjs): the CommonJS module the
 // worker and the programs compiled for it require, and the ES module a bundle
@@ -63,8 +64,12 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
   if ("problem" in parsed || problem !== undefined) {
     void early.worker.terminate();
     process.stderr.write(`error: ${problem}\n`);
+    // A --json before the file is honoured even when the rest of the command line is not.
+    const asked = argv.findIndex((a) => !a.startsWith("--"));
+    if (argv.slice(0, asked === -1 ? argv.length : asked).includes("--json")) writeRecord(new RecordSubject(argv[asked] ?? "").refusedWith(`error: ${problem}`, EXIT.refused), true);
     return EXIT.refused;
   }
+  const subject = parsed.options.json ? new RecordSubject(parsed.file) : undefined;
   // The early thread has the default heap; a run given another is started again with it.
   if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) {
     void early.worker.terminate();
@@ -74,8 +79,10 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
+    if (subject !== undefined) writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
     return EXIT.refused;
   }
+  subject?.compiled(compiled.program, compiled.code, compiled.bundle);
   // Replaying and the manifest load their code only when asked for.
   const plan = given ?? (parsed.options.resume !== undefined ? (await import("./resume.js")).resumePlan : parsed.options.replay !== undefined || parsed.options.manifest ? (await import("./replay.js")).replayPlan : undefined);
   let session: RunSession | undefined;
@@ -84,11 +91,12 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     if ("refused" in planned) {
       void early.worker.terminate();
       process.stderr.write(planned.refused);
+      if (subject !== undefined) writeRecord(subject.refusedWith(planned.refused, EXIT.refused), true);
       return EXIT.refused;
     }
     session = planned;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject);
 }
 
 interface Compiled {
@@ -102,6 +110,8 @@ interface Compiled {
   /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
   program: string;
   code: () => string;
+  /** The hash of the bundle that runs: the compiled file, or a bundle's as its manifest names it. */
+  bundle: () => string;
 }
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
@@ -110,7 +120,7 @@ export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: fileHash(cachedPath(indexed.key, ".cjs")) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
@@ -130,7 +140,7 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules) };
+  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: fileHash(path) };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -170,11 +180,11 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   const path = writeCached(key, ".mjs", runnable, JSON.stringify(map.map));
   const loadedMap = map.map;
   let sources: Map<string, SourceFile> | undefined;
-  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code };
+  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code, bundle: () => manifest.bundle };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
@@ -189,6 +199,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),
     ...session?.input,
+    ...(subject !== undefined ? { log: true } : {}),
   };
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
@@ -202,10 +213,14 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   process.stdout.once("error", () => worker.stdout.resume());
   process.stderr.once("error", () => worker.stderr.resume());
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
+  // The execution record goes on a line of its own after the program's output.
+  let endsLine = true;
+  if (subject !== undefined) worker.stdout.on("data", (chunk: Buffer) => void (chunk.length > 0 && (endsLine = chunk[chunk.length - 1] === 10)));
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;
     let served: { answered: number; crashed: number } | undefined;
     let tally: RunTally["tally"] | undefined;
+    let log: ExecutionLog["log"] | undefined;
     let forced: NodeJS.Timeout | undefined;
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
@@ -250,7 +265,9 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
-        resolve(session === undefined ? code : session.onEnd(final, tally, code));
+        const exit = session === undefined ? code : session.onEnd(final, tally, code);
+        if (subject !== undefined) writeRecord(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
+        resolve(exit);
       });
     };
     worker.on("message", (message: WorkerMessage) => {
@@ -283,6 +300,10 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       }
       if ("tally" in message) {
         tally = message.tally;
+        return;
+      }
+      if ("log" in message) {
+        log = message.log;
         return;
       }
       outcome ??= message;

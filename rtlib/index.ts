@@ -40,6 +40,7 @@ export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { tadd, tinterp } from "./limits-collections.js";
 export { call as gatewayCall, observeWith, type Observer, type CallRecord } from "./gateway.js";
+export { hostCallLog, type HostCallEntry, type HostCallLog } from "./host-call-log.js";
 export { outputState, errorState, outputLimits, configureInput } from "./output.js";
 export { configureChildren, stopChildren } from "./children.js";
 
