@@ -4,10 +4,8 @@
 // ended. Built here and nowhere else; its fields in the order RECORD_FIELDS lists.
 
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { toJson, type Diagnostic } from "../report/diagnostics.js";
 import { crashSite, type Located } from "../report/outcome-text.js";
-import { sha256 } from "../report/sha256.js";
 import type { SourceFile } from "../report/source.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage } from "../vocabulary/problems/run.js";
@@ -92,6 +90,11 @@ export class RecordSubject {
     return this.record({ grant: null, steps: 0, hostCalls: [], served: null, outcome: "refused", exit, error });
   }
 
+  /** Prints `record` as the last line of standard output (writeRecord). */
+  write(record: ExecutionRecord, outputEndsLine: boolean): void {
+    writeRecord(record, outputEndsLine);
+  }
+
   private record(run: Pick<ExecutionRecord, "grant" | "steps" | "hostCalls" | "served" | "outcome" | "exit" | "error">): ExecutionRecord {
     return {
       execution: this.execution,
@@ -105,11 +108,6 @@ export class RecordSubject {
       ...run,
     };
   }
-}
-
-/** The hash of a compiled program's file, as it runs. */
-export function fileHash(path: string): () => string {
-  return () => sha256(readFileSync(path));
 }
 
 function errorOf(outcome: WorkerOutcome, at: Located): RecordError | null {

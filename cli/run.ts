@@ -22,7 +22,9 @@ import { codeHash } from "./code-hash.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
-import { fileHash, RecordSubject, writeRecord } from "./execution-record.js";
+import { sha256 } from "../report/sha256.js";
+// The execution record's module loads only under --json.
+import type { RecordSubject } from "./execution-record.js";
 
 // The runtime as one file (scripts/bundle.mjs): the CommonJS module the
 // worker and the programs compiled for it require, and the ES module a bundle
@@ -66,10 +68,14 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     process.stderr.write(`error: ${problem}\n`);
     // A --json before the file is honoured even when the rest of the command line is not.
     const asked = argv.findIndex((a) => !a.startsWith("--"));
-    if (argv.slice(0, asked === -1 ? argv.length : asked).includes("--json")) writeRecord(new RecordSubject(argv[asked] ?? "").refusedWith(`error: ${problem}`, EXIT.refused), true);
+    if (argv.slice(0, asked === -1 ? argv.length : asked).includes("--json")) {
+      const { RecordSubject, writeRecord } = await import("./execution-record.js");
+      writeRecord(new RecordSubject(argv[asked] ?? "").refusedWith(`error: ${problem}`, EXIT.refused), true);
+    }
     return EXIT.refused;
   }
-  const subject = parsed.options.json ? new RecordSubject(parsed.file) : undefined;
+  const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
+  const subject = recording === undefined ? undefined : new recording.RecordSubject(parsed.file);
   // The early thread has the default heap; a run given another is started again with it.
   if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) {
     void early.worker.terminate();
@@ -79,7 +85,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
-    if (subject !== undefined) writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
+    if (subject !== undefined) recording!.writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
     return EXIT.refused;
   }
   subject?.compiled(compiled.program, compiled.code, compiled.bundle);
@@ -91,7 +97,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     if ("refused" in planned) {
       void early.worker.terminate();
       process.stderr.write(planned.refused);
-      if (subject !== undefined) writeRecord(subject.refusedWith(planned.refused, EXIT.refused), true);
+      if (subject !== undefined) recording!.writeRecord(subject.refusedWith(planned.refused, EXIT.refused), true);
       return EXIT.refused;
     }
     session = planned;
@@ -120,7 +126,7 @@ export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 
 async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
   const indexed = lookUpByIndex(TOOLCHAIN, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: fileHash(cachedPath(indexed.key, ".cjs")) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(readFileSync(cachedPath(indexed.key, ".cjs"))) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
@@ -140,7 +146,7 @@ async function compileWithCache(file: string): Promise<Compiled | NotCompiled> {
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(TOOLCHAIN, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: fileHash(path) };
+  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(readFileSync(path)) };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -266,7 +272,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);
-        if (subject !== undefined) writeRecord(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
+        if (subject !== undefined) subject.write(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
         resolve(exit);
       });
     };

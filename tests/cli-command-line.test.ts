@@ -114,7 +114,10 @@ test("renyi run's usage, its refusal and its reader come from one table: every o
   // A flag takes no value: the usage lists it alone.
   const flag = parseRunArguments(["--manifest", "x.ry"]);
   assert.ok("file" in flag && flag.options.manifest && flag.file === "x.ry");
-  assert.ok("problem" in refusal && refusal.problem.includes("--manifest and") === false && /--manifest\b/.test(refusal.problem));
+  const json = parseRunArguments(["--json", "x.ry"]);
+  assert.ok("file" in json && json.options.json && !json.options.manifest);
+  // The flags are listed without a value, the last after "and".
+  assert.ok("problem" in refusal && /--manifest and --json, before the file/.test(refusal.problem));
   for (const [name, value] of listed) {
     const parsed = parseRunArguments([name, value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run", name === "--trust" ? "x.mjs" : "x.ry"]);
     assert.ok("file" in parsed, `${name}: ${"problem" in parsed ? parsed.problem : ""}`);
