@@ -42,6 +42,8 @@ export interface RunOptions extends MoreLimits {
   isolate: boolean;
   /** Narrate the run on standard error (spec/runtime.md, "Narrated runs"). */
   explain: boolean;
+  /** Print the execution record as the last line of standard output when the run ends. */
+  json: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -51,7 +53,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" | "json" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -79,6 +81,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
   { name: "--isolate", value: "", into: { flag: "isolate" }, says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)" },
   { name: "--explain", value: "", into: { flag: "explain" }, says: "narrate the run on standard error: a line per call to a\ndefinition (its purpose, arguments and result), per effect, and\nper failure with the otherwise that caught it" },
+  { name: "--json", value: "", into: { flag: "json" }, says: "print the execution record, one line of JSON, as the last line\nof standard output when the run ends (even when it was refused)" },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
@@ -100,7 +103,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

@@ -16,12 +16,15 @@ import { runMessage } from "../vocabulary/problems/run.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "./run-options.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../report/outcome-text.js";
 import { BUILD_ID, VERSION } from "./version.cjs";
-import type { RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
+import type { ExecutionLog, RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import { codeHash } from "./code-hash.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
 import { longTimeout } from "../rtlib/waits.js";
+import { sha256 } from "../report/sha256.js";
+// The execution record's module loads only under --json.
+import type { RecordSubject } from "./execution-record.js";
 
 // The runtime as one file (scripts/bundle.mjs): the CommonJS module the
 // worker and the programs compiled for it require, and the ES module a bundle
@@ -63,6 +66,12 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
   if ("problem" in parsed || problem !== undefined) {
     void early.worker.terminate();
     process.stderr.write(`error: ${problem}\n`);
+    // A --json before the file is honoured even when the rest of the command line is not.
+    const asked = argv.findIndex((a) => !a.startsWith("--"));
+    if (argv.slice(0, asked === -1 ? argv.length : asked).includes("--json")) {
+      const { RecordSubject, writeRecord } = await import("./execution-record.js");
+      writeRecord(new RecordSubject(argv[asked] ?? "").refusedWith(`error: ${problem}`, EXIT.refused), true);
+    }
     return EXIT.refused;
   }
   // Under --isolate the whole command runs again in a process of its own, with the operating system's limits.
@@ -70,6 +79,8 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     void early.worker.terminate();
     return (await import("./isolate.js")).runIsolated(parsed.options);
   }
+  const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
+  const subject = recording === undefined ? undefined : new recording.RecordSubject(parsed.file);
   // The early thread has the default heap; a run given another memory limit is started again with the heap that goes with it.
   if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) {
     void early.worker.terminate();
@@ -79,8 +90,10 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
+    if (subject !== undefined) recording!.writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
     return EXIT.refused;
   }
+  subject?.compiled(compiled.program, compiled.code, compiled.bundle);
   // Replaying and the manifest load their code only when asked for.
   const plan = given ?? (parsed.options.resume !== undefined ? (await import("./resume.js")).resumePlan : parsed.options.replay !== undefined || parsed.options.manifest ? (await import("./replay.js")).replayPlan : undefined);
   let session: RunSession | undefined;
@@ -89,11 +102,12 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     if ("refused" in planned) {
       void early.worker.terminate();
       process.stderr.write(planned.refused);
+      if (subject !== undefined) recording!.writeRecord(subject.refusedWith(planned.refused, EXIT.refused), true);
       return EXIT.refused;
     }
     session = planned;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject);
 }
 
 interface Compiled {
@@ -107,6 +121,8 @@ interface Compiled {
   /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
   program: string;
   code: () => string;
+  /** The hash of the bundle that runs: the compiled file, or a bundle's as its manifest names it. */
+  bundle: () => string;
 }
 
 type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
@@ -118,7 +134,7 @@ export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
 async function compileWithCache(file: string, narrate = false): Promise<Compiled | NotCompiled> {
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules) };
+  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(readFileSync(cachedPath(indexed.key, ".cjs"))) };
   // The parser is loaded only when the index does not know the program.
   const { loadProgram } = await import("./program.js");
   const program = loadProgram(file);
@@ -138,7 +154,7 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
     writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(toolchain, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules) };
+  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(readFileSync(path)) };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -178,11 +194,11 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   const path = writeCached(key, ".mjs", runnable, JSON.stringify(map.map));
   const loadedMap = map.map;
   let sources: Map<string, SourceFile> | undefined;
-  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code };
+  return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code, bundle: () => manifest.bundle };
 }
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
@@ -198,6 +214,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     ...(grant !== undefined ? { grant } : {}),
     ...(options.explain ? { explain: true } : {}),
     ...session?.input,
+    ...(subject !== undefined ? { log: true } : {}),
   };
   // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
   if (options.explain && path.endsWith(".mjs")) process.stderr.write("(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n");
@@ -213,10 +230,14 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   process.stdout.once("error", () => worker.stdout.resume());
   process.stderr.once("error", () => worker.stderr.resume());
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
+  // The execution record goes on a line of its own after the program's output.
+  let endsLine = true;
+  if (subject !== undefined) worker.stdout.on("data", (chunk: Buffer) => void (chunk.length > 0 && (endsLine = chunk[chunk.length - 1] === 10)));
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;
     let served: { answered: number; crashed: number } | undefined;
     let tally: RunTally["tally"] | undefined;
+    let log: ExecutionLog["log"] | undefined;
     let forced: NodeJS.Timeout | undefined;
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
@@ -261,7 +282,9 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
-        resolve(session === undefined ? code : session.onEnd(final, tally, code));
+        const exit = session === undefined ? code : session.onEnd(final, tally, code);
+        if (subject !== undefined) subject.write(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
+        resolve(exit);
       });
     };
     worker.on("message", (message: WorkerMessage) => {
@@ -294,6 +317,10 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
       }
       if ("tally" in message) {
         tally = message.tally;
+        return;
+      }
+      if ("log" in message) {
+        log = message.log;
         return;
       }
       outcome ??= message;

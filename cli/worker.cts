@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadProgram, loadRuntime } from "./code-cache.cjs";
 import type * as Runtime from "../rtlib/index.js" with { "resolution-mode": "import" };
-import type { GrantItem, Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
+import type { GrantItem, HostCallEntry, Outcome } from "../rtlib/index.js" with { "resolution-mode": "import" };
 import type { RecordedCall } from "../vocabulary/recording.js" with { "resolution-mode": "import" };
 import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
 
@@ -58,6 +58,8 @@ export interface WorkerInput {
     /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
     readonly resume?: boolean;
   };
+  /** Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the outcome. */
+  readonly log?: boolean;
 }
 
 /** A call the run has completed, as the recording writes it. */
@@ -103,13 +105,25 @@ export interface ServedTotals {
   readonly served: { readonly answered: number; readonly crashed: number };
 }
 
-export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | RecordedMessage | RunTally | WorkerOutcome;
+/** Sent before the outcome under --json: what the execution record lists of the run (cli/execution-record.ts). */
+export interface ExecutionLog {
+  readonly log: {
+    /** main's grant once the command line narrowed it, as its needs line writes each item; null when the run was refused before. */
+    readonly grant: string[] | null;
+    readonly calls: HostCallEntry[];
+    readonly handlerCalls: number;
+  };
+}
+
+export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | RecordedMessage | RunTally | ExecutionLog | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
 let printed: { hash: import("node:crypto").Hash; bytes: number } | undefined;
 let replayer: Runtime.Replayer | undefined;
 /** main's grant as the manifest writes it, once known. */
 let grantTexts: string[] | undefined;
+/** The run's host calls, kept under --json. */
+let log: Runtime.HostCallLog | undefined;
 
 function tallyPrint(text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -128,6 +142,10 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
     if (input.replay === undefined || resume) observers.push((call) => void (call.replayed !== true && call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
   }
+  if (input.log === true) {
+    log = runtime.hostCallLog();
+    observers.push(log.observe);
+  }
   if (input.replay !== undefined) {
     replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
   }
@@ -141,7 +159,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     ...(replayer !== undefined ? { replayer } : {}),
     // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
     ...(input.explain === true ? { narration: { write: (text: string) => void process.stderr.write(text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
-    ...(printed !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
+    ...(printed !== undefined || log !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
     onInput: () => post({ input: true }),
     onChild: (child, running) => post({ child, running }),
     onListening: () => post({ serving: true }),
@@ -171,6 +189,7 @@ function finish(outcome: WorkerOutcome): void {
     const unreached = replayer?.unreached().map((c) => c.sequence);
     parentPort!.postMessage({ tally: { stdout: `sha256:${printed.hash.digest("hex")}`, bytes: printed.bytes, ...(unreached !== undefined ? { unreached } : {}), ...(grantTexts !== undefined ? { grant: grantTexts } : {}) } } satisfies RunTally);
   }
+  if (log !== undefined) parentPort!.postMessage({ log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() } } satisfies ExecutionLog);
   parentPort!.postMessage(outcome);
   process.exit(0);
 }

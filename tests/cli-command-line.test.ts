@@ -117,7 +117,9 @@ test("renyi run's usage, its refusal and its reader come from one table: every o
   const isolate = parseRunArguments(["--isolate", "x.ry"]);
   assert.ok("file" in isolate && isolate.options.isolate && isolate.file === "x.ry");
   // Each flag is listed without a value: followed by a comma, "and", or nothing.
-  assert.ok("problem" in refusal && /--manifest(,| and)/.test(refusal.problem) && /--isolate, before the file$/.test(refusal.problem), "problem" in refusal ? refusal.problem : "");
+  assert.ok("problem" in refusal && /--manifest(,| and)/.test(refusal.problem) && /--isolate, --explain and --json, before the file$/.test(refusal.problem), "problem" in refusal ? refusal.problem : "");
+  const json = parseRunArguments(["--json", "x.ry"]);
+  assert.ok("file" in json && json.options.json && !json.options.manifest);
   for (const [name, value] of listed) {
     const parsed = parseRunArguments([name, value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run", name === "--trust" ? "x.mjs" : "x.ry"]);
     assert.ok("file" in parsed, `${name}: ${"problem" in parsed ? parsed.problem : ""}`);
