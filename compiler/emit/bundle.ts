@@ -40,6 +40,12 @@ export interface BundleOptions {
    * narrator of its calls. Off by default, and then nothing of it is emitted.
    */
   readonly narrate?: boolean;
+  /**
+   * Emit fuel checks and no other limit's checks in the compiled code (no call
+   * depth, no text size): for bench/limits.ts only, which measures what those
+   * checks cost against fuel alone. No command compiles this way.
+   */
+  readonly onlyFuel?: boolean;
 }
 
 export interface BundleResult {
@@ -55,7 +61,7 @@ interface Chunk {
 }
 
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined));
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));

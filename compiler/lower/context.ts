@@ -43,6 +43,11 @@ export class Lowerer {
     readonly source: SourceFile,
     /** Compile the narrated variant (`--explain`, narration.ts); false for every other compile. */
     readonly narrate = false,
+    /**
+     * Emit the fuel checks and no other limit's (no call depth, no text size):
+     * only for bench/limits.ts, which measures what the other limits cost.
+     */
+    readonly onlyFuel = false,
   ) {}
 
   /** Gives a node the position of a Renyi span, so the source map points into the .ry file. */

@@ -154,8 +154,9 @@ function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expressi
   // Numbers and Booleans write a few characters each: such a template needs no check.
   const short = (part: CExpr | string) => typeof part === "string" || isCon(resolve(part.type), "Int") || isCon(resolve(part.type), "Float") || isCon(resolve(part.type), "Boolean");
   // One value and no literal text is that value's text, already within the limit.
-  if (pieces.length === 1 || (e.parts.every(short) && pieces.length <= 2 * VALUES_PER_TEMPLATE + 1)) return (checkedTemplate(lw, pieces) as t.CallExpression).arguments[0] as t.Expression;
-  return checkedTemplate(lw, pieces);
+  const template = checkedTemplate(lw, pieces);
+  const unchecked = pieces.length === 1 || (e.parts.every(short) && pieces.length <= 2 * VALUES_PER_TEMPLATE + 1);
+  return unchecked && template.type === "CallExpression" ? (template.arguments[0] as t.Expression) : template;
 }
 
 /** Values one template may hold: each within the text limit, seven and the source's literal text stay below the engine's own limit. */
@@ -195,6 +196,7 @@ function checkedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
     expressions.push(p);
   }
   quasis.push(t.templateElement({ raw: escapeTemplate(text), cooked: text }, true));
+  if (lw.onlyFuel) return t.templateLiteral(quasis, expressions);
   return t.callExpression(lw.rt("tinterp"), [t.templateLiteral(quasis, expressions)]);
 }
 
@@ -249,7 +251,7 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
     default: {
       if (isCon(type, "Int")) return t.callExpression(lw.rt(INT_OPS[e.op]!), [left!, right!]);
       if (isCon(type, "List")) return t.callExpression(lw.rt("concat"), [left!, right!]);
-      if (isCon(type, "Text") && e.op === "+") return t.callExpression(lw.rt("tadd"), [left!, right!]);
+      if (isCon(type, "Text") && e.op === "+") return lw.onlyFuel ? t.binaryExpression("+", left!, right!) : t.callExpression(lw.rt("tadd"), [left!, right!]);
       if (e.op === "mod") return t.binaryExpression("%", left!, right!);
       return t.binaryExpression(e.op as "+" | "-" | "*" | "/", left!, right!);
     }

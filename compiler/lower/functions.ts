@@ -41,6 +41,7 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
   if (!lw.async) {
+    if (lw.onlyFuel) return lowerBlock(lw, body);
     // Synchronous code runs to its end with no other task in between: a counter will do.
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
     const block = lowerBlock(lw, body);
