@@ -29,7 +29,8 @@ interface Measured { steps: number; ms: number; outcome: string }
 function record(file: string, fuel: number): Measured {
   const result = spawnSync(process.execPath, [RENYI, "run", "--json", "--fuel", String(fuel), file], { encoding: "utf8", env, maxBuffer: 1 << 26 });
   const last = result.stdout.trimEnd().split("\n").pop() ?? "";
-  const parsed = JSON.parse(last) as Measured;
+  const parsed = JSON.parse(last) as Measured & { error: { code: string } | null };
+  if (parsed.outcome !== "finished" && parsed.error?.code !== "E-RT-FUEL") throw new Error(`${file}: ${parsed.outcome} ${JSON.stringify(parsed.error)}`);
   return { steps: parsed.steps, ms: parsed.ms, outcome: parsed.outcome };
 }
 
@@ -46,9 +47,9 @@ const write = (name: string, text: string) => {
   writeFileSync(file, text);
   return file;
 };
-const hello = write("hello.ry", 'public function main()\n  needs console\n  console.print("hello")\nend\n');
-const runawayLoop = write("runaway-loop.ry", "public function main()\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n  end\nend\n");
-const runawayRecursion = write("runaway-recursion.ry", "function down(n: Int) returns Int\n  if n == 0\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\npublic function main()\n  var i be 0\n  while true\n    set i to i + down(500)\n  end\nend\n");
+const hello = write("hello.ry", 'public function main()\n  purpose: Say hello.\n  needs console\n  console.print("hello")\nend\n');
+const runawayLoop = write("runaway-loop.ry", "public function main()\n  purpose: Count forever.\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n  end\nend\n");
+const runawayRecursion = write("runaway-recursion.ry", "function down(n: Int) returns Int\n  if n < 1\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\npublic function main()\n  purpose: Recurse forever.\n  var i be 0\n  while true\n    set i to (i + down(200)) mod 1000\n  end\nend\n");
 
 const startup = measure(hello, 1_000_000).ms;
 console.log(`start-up (hello.ry): ${startup} ms, taken off each run's time below`);
