@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
@@ -69,6 +70,6 @@ for (const [name, file, fuel] of programs) {
 const fastest = rates.reduce((a, b) => (b.rate > a.rate ? b : a));
 const slowest = rates.reduce((a, b) => (b.rate < a.rate ? b : a));
 console.log(`fastest: ${fastest.name}, ${fastest.rate.toExponential(2)} steps/s; slowest: ${slowest.name}, ${slowest.rate.toExponential(2)} steps/s`);
-for (const fuel of [2e8, 1e10, 3e10, 1e11]) {
-  console.log(`fuel ${fuel.toExponential(0)}: a runaway loop stops after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ${(fuel / slowest.rate / 60).toFixed(1)} min`);
+for (const fuel of [2e8, 1e10, DEFAULT_LIMITS.fuel, 1e11]) {
+  console.log(`fuel ${fuel.toExponential(0)}${fuel === DEFAULT_LIMITS.fuel ? " (the default)" : ""}: a runaway loop stops after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ${(fuel / slowest.rate / 60).toFixed(1)} min`);
 }

@@ -21,6 +21,7 @@ import type { RecordedCall } from "../vocabulary/recording.js";
 import { codeHash } from "./code-hash.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
+import { onCtrlC } from "./interrupts.js";
 import { longTimeout } from "../rtlib/waits.js";
 import { sha256 } from "../report/sha256.js";
 // The execution record's module loads only under --json.
@@ -197,6 +198,9 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
   return { path, map: () => loadedMap, sources: () => (sources ??= readBundleSources(file, manifest)), grant, program: manifest.program, code: () => manifest.code, bundle: () => manifest.bundle };
 }
 
+/** How long a cancelled program has to stop on its own before its thread is stopped by force. */
+const FORCED_AFTER_MS = 2000;
+
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
 export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject): Promise<number> {
   const { worker } = early;
@@ -241,15 +245,15 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     let forced: NodeJS.Timeout | undefined;
     // Cancellation is a flag the program reads every 1,024 steps and before every effect;
     // a program stuck where it cannot read it is stopped after a grace period.
+    const stopNow = (reason: 1 | 2) => {
+      outcome ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+      void worker.terminate();
+    };
     const cancelRun = (reason: 1 | 2) => {
       Atomics.store(flag, 0, reason);
-      forced ??= setTimeout(() => {
-        outcome ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
-        void worker.terminate();
-      }, 2000);
+      forced ??= setTimeout(() => stopNow(reason), FORCED_AFTER_MS);
     };
-    const interrupt = () => cancelRun(1);
-    process.on("SIGINT", interrupt);
+    const ctrlC = onCtrlC(() => cancelRun(1), () => stopNow(1));
     // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
     const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
     // The run is over at its outcome (or, without one, when the thread stops); it is
@@ -273,13 +277,14 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         process.stdin.unpipe(worker.stdin!);
         process.stdin.destroy();
       }
-      process.off("SIGINT", interrupt);
+      ctrlC.off();
       deadline.clear();
       clearTimeout(forced);
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
         worker.unref();
-        const final = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
+        const reached = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
+        const final = reached.outcome === "cancelled" && reached.reason === "timeout" ? { ...reached, timeoutMs: options.timeoutSeconds * 1000 } : reached;
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);

@@ -87,6 +87,8 @@ export interface TestRunEnd {
 export interface RunningTest {
   readonly result: Promise<TestRunEnd>;
   interrupt(): void;
+  /** Ends the test's thread at once (a second Ctrl-C). */
+  halt(): void;
 }
 
 /** Starts `job` in a thread of its own; the result comes when the test has ended, however it ends. */
@@ -106,12 +108,13 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   let stopped: Outcome | undefined;
   // Cancellation is a flag the test reads every 1,024 steps and before every effect;
   // a test stuck where it cannot read it has its thread ended after a grace period.
+  const halt = (reason: 1 | 2) => {
+    stopped ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+    void worker.terminate();
+  };
   const stop = (reason: 1 | 2) => {
     Atomics.store(flag, 0, reason);
-    forced ??= setTimeout(() => {
-      stopped = { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
-      void worker.terminate();
-    }, GRACE_MS);
+    forced ??= setTimeout(() => halt(reason), GRACE_MS);
   };
   const deadline = setTimeout(() => stop(2), limits.timeoutSeconds * 1000);
   const children = new Set<number>();
@@ -162,7 +165,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
       resolve({ outcome: final, ms: ms ?? performance.now() - started, output, recorded, ...(unreached !== undefined ? { unreached } : {}), ...(grant !== undefined ? { grant } : {}), ...(narration !== undefined ? { narration } : {}) });
     });
   });
-  return { result, interrupt: () => stop(1) };
+  return { result, interrupt: () => stop(1), halt: () => halt(1) };
 }
 
 /** A test's result from the outcome of its run. */

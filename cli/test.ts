@@ -4,6 +4,7 @@
 // runs each in a thread of its own under its own needs and limits, a few at a
 // time, and reports each as it ends, then a summary line.
 
+import { onCtrlC } from "./interrupts.js";
 import { availableParallelism } from "node:os";
 import { renderText, toJson, type Diagnostic } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
@@ -72,11 +73,15 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
 
   let interrupted = false;
   const running = new Set<RunningTest>();
-  const onInterrupt = () => {
-    interrupted = true;
-    for (const r of running) r.interrupt();
-  };
-  process.on("SIGINT", onInterrupt);
+  const ctrlC = onCtrlC(
+    () => {
+      interrupted = true;
+      for (const r of running) r.interrupt();
+    },
+    () => {
+      for (const r of running) r.halt();
+    },
+  );
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < entries.length) {
@@ -88,7 +93,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
   };
   const lanes = Math.max(1, Math.min(4, availableParallelism(), entries.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  process.off("SIGINT", onInterrupt);
+  ctrlC.off();
 
   const all = results as TestResult[];
   const counts = countResults(all);

@@ -19,7 +19,7 @@ export type ShownOutcome =
   | { readonly outcome: "finished" }
   | { readonly outcome: "failed"; readonly value: string; readonly site?: string }
   | { readonly outcome: "crashed"; readonly code: RunCode; readonly message: string; readonly site?: string; readonly stack?: string }
-  | { readonly outcome: "cancelled"; readonly reason: string }
+  | { readonly outcome: "cancelled"; readonly reason: string; readonly site?: string; readonly stack?: string; readonly timeoutMs?: number }
   | { readonly outcome: "refused"; readonly message: string; readonly code?: RunCode };
 
 /** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
@@ -41,7 +41,7 @@ export function outcomeText(outcome: ShownOutcome, at: Located): string {
     case "refused":
       return `error${outcome.code === undefined ? "" : `[${outcome.code}]`}: ${outcome.message}\n`;
     case "cancelled":
-      return outcome.reason === "timeout" ? "cancelled: the run reached its time limit (--timeout SECONDS allows more)\n" : "cancelled: interrupted\n";
+      return cancelledText(outcome, at);
     case "failed":
       return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }), outcome.site, at.sources());
     case "crashed":
@@ -58,8 +58,20 @@ function crashText(outcome: Extract<ShownOutcome, { outcome: "crashed" }>, at: L
   return render(outcome.code, outcome.message, where, at.sources(), notes) + debug;
 }
 
-/** Where a crash happened, `file.ry:line:column`: as the compiled code knows it, or from its stack through the source map. */
-export function crashSite(outcome: Extract<ShownOutcome, { outcome: "crashed" }>, at: Located): string | undefined {
+/**
+ * A cancelled run: interrupted (Ctrl-C), or at its time limit (E-RT-TIMEOUT), with
+ * the place the program had reached when it stopped, when it was in its own code.
+ */
+function cancelledText(outcome: Extract<ShownOutcome, { outcome: "cancelled" }>, at: Located): string {
+  const frame = frameInBundle(outcome.stack, at);
+  const where = outcome.site ?? frame?.site;
+  const place = where === undefined ? "" : `  --> ${where}${frame?.definition === undefined ? "" : `, in ${frame.definition}`}\n`;
+  if (outcome.reason !== "timeout") return `cancelled: interrupted\n${place}`;
+  return `cancelled[E-RT-TIMEOUT]: ${runMessage("E-RT-TIMEOUT", outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs })}\n${place}`;
+}
+
+/** Where a crash (or a cancellation) happened, `file.ry:line:column`: as the compiled code knows it, or from its stack through the source map. */
+export function crashSite(outcome: { readonly site?: string; readonly stack?: string }, at: Located): string | undefined {
   return outcome.site ?? frameInBundle(outcome.stack, at)?.site;
 }
 

@@ -97,7 +97,8 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2), limits: { ...limits, cancel } });
   timer?.stop();
   stopChildren();
-  process.exitCode = outcome.outcome === "finished" ? EXIT.finished : await ended(outcome, url);
+  const shown = outcome.outcome === "cancelled" && outcome.reason === "timeout" && timeoutMs !== undefined ? { ...outcome, timeoutMs } : outcome;
+  process.exitCode = shown.outcome === "finished" ? EXIT.finished : await ended(shown, url);
 }
 
 /**

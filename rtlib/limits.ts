@@ -16,6 +16,7 @@
 import { Cancelled, Crash } from "./errors.js";
 import { checkMemory, pollMemory } from "./limits-memory.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import { longTimeout } from "./waits.js";
 
 export interface LimitState {
   fuel: number;
@@ -139,9 +140,50 @@ export function slow(): void {
 }
 
 export function checkCancelled(): void {
-  if (cancelFlag === undefined) return;
+  const cancelled = cancellationAsked();
+  if (cancelled !== undefined) throw cancelled;
+}
+
+/** The cancellation asked for, if one was. */
+export function cancellationAsked(): Cancelled | undefined {
+  if (cancelFlag === undefined) return undefined;
   const flag = Atomics.load(cancelFlag, 0);
-  if (flag !== 0) throw new Cancelled(flag === 2 ? "timeout" : "interrupt");
+  return flag === 0 ? undefined : new Cancelled(flag === 2 ? "timeout" : "interrupt");
+}
+
+/** How often a wait (a request in flight, a sleep, a server, a child, a busy database) looks for a cancellation. */
+export const WAIT_POLL_MS = 25;
+
+/**
+ * Watches for a cancellation while the task waits on the outside world, where
+ * no step runs to see it: `then` is called once with it. Returns the function
+ * that stops watching, to be called when the wait ends either way.
+ */
+export function watchCancellation(then: (cancelled: Cancelled) => void): () => void {
+  if (cancelFlag === undefined) return () => {};
+  const poll = setInterval(() => {
+    const cancelled = cancellationAsked();
+    if (cancelled === undefined) return;
+    clearInterval(poll);
+    then(cancelled);
+  }, WAIT_POLL_MS);
+  return () => clearInterval(poll);
+}
+
+/** Waits `ms` milliseconds (however many: waits.ts), or until the run is cancelled, which it throws. */
+export function cancellableWait(ms: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const asked = cancellationAsked();
+    if (asked !== undefined) return reject(asked);
+    const timer = longTimeout(() => {
+      stopWatching();
+      resolve();
+    }, ms);
+    const stopWatching = watchCancellation((cancelled) => {
+      timer.clear();
+      reject(cancelled);
+    });
+  });
 }
 
 /** Before every effect: the running task's account is not stopped nor past its time. */

@@ -5,7 +5,7 @@
 
 import { convertArguments, helpText, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
-import { configureLimits, stepsUsed } from "./limits.js";
+import { cancellationAsked, configureLimits, stepsUsed } from "./limits.js";
 import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
@@ -36,7 +36,7 @@ export type Outcome =
   | { outcome: "finished"; steps: number }
   | { outcome: "failed"; value: string; site?: string; steps: number }
   | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number }
-  | { outcome: "cancelled"; reason: string; steps: number }
+  | { outcome: "cancelled"; reason: string; site?: string; stack?: string; steps: number; /** The time limit, when the host that set it says (reason "timeout"). */ timeoutMs?: number }
   | { outcome: "refused"; message: string; code?: RunCode };
 
 /** A failed `check`: the check as written, and both sides' values as text (empty when it has no two sides). */
@@ -206,10 +206,16 @@ export async function runTest(
 /** What main (or a request's handler) threw, as an outcome; anything unknown is an internal error. */
 export function outcomeOf(e: unknown): Outcome {
   const steps = stepsUsed();
+  if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, ...(e.stack ? { stack: e.stack } : {}), steps };
+  // A run that stopped on a failure or a crash after its cancellation was asked for
+  // (a request aborted, a child killed) was cancelled: it ends so, at the error's place.
+  const asked = cancellationAsked();
+  if (asked !== undefined && (e instanceof Failure || e instanceof Crash)) {
+    return { outcome: "cancelled", reason: asked.reason, ...(e.site ? { site: e.site } : {}), ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}), steps };
+  }
   if (e instanceof Failure) {
     return { outcome: "failed", value: safeText(e.value), ...(e.site ? { site: e.site } : {}), steps };
   }
-  if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, steps };
   if (e instanceof Crash) {
     const check = (e as Crash & { check?: CheckFacts }).check;
     return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), ...(check ? { check } : {}), steps };

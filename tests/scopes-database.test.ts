@@ -65,7 +65,7 @@ test("the statement reader: first words as SQLite's tokenizer reads them", () =>
   // `--` runs to a newline only, as in SQLite: a carriage return does not end it. A string as a
   // pragma's name (which SQLite takes) is refused: the reader refuses what it does not expect.
   let cases = 0;
-  const refused = ["ATTACH 'a' AS b", "\u000bATTACH 'a' AS b", "/**/attach'a'as b", "EXPLAIN QUERY PLAN ATTACH 'a' AS b", "VACUUM INTO 'a'", "VACUUM [main] INTO 'a'", "VACUUM main 'a'", "PRAGMA x", "PRAGMA 'user_version'", "PRAGMA", "( SELECT 1 )"];
+  const refused = ["ATTACH 'a' AS b", "\u000bATTACH 'a' AS b", "/**/attach'a'as b", "EXPLAIN QUERY PLAN ATTACH 'a' AS b", "VACUUM INTO 'a'", "VACUUM [main] INTO 'a'", "VACUUM main 'a'", "PRAGMA x", "PRAGMA 'user_version'", "PRAGMA", "( SELECT 1 )", "PRAGMA busy_timeout = 60000", "pragma main.BUSY_TIMEOUT=1"];
   const allowed = ["SELECT 'ATTACH'", "select 1 /* VACUUM INTO 'x' */", "VACUUM", "VACUUM main;", "PRAGMA foreign_keys = ON", "PRAGMA main.table_info(t)", "", "  -- only a comment", "--x\rATTACH 'a' AS b", "INSERT INTO attach VALUES (1)", "WITH x AS (SELECT 1) SELECT * FROM x"];
   for (const sql of refused) {
     assert.notEqual(refusal(sql), undefined, sql);

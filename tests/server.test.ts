@@ -219,7 +219,7 @@ end
   assert.equal((await get(port, "/", "abc")).body, "3");
   const result = await program.done;
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled: the run reached its time limit \(--timeout SECONDS allows more\)\n$/);
+  assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 3 s \(--timeout SECONDS allows more\)\n$/);
 });
 
 test("property: a response the server accepts is one Node sends, and none with CR, LF or NUL in a header is accepted", async () => {

@@ -4,8 +4,12 @@
 
 /** The defaults of `renyi run`'s options, and of the runtime when it is run without them. */
 export const DEFAULT_LIMITS = {
-  /** Steps a run may take (`--fuel`). */
-  fuel: 200_000_000,
+  /**
+   * Steps a run may take (`--fuel`): minutes of work, as measured by
+   * bench/fuel-rate.ts (spec/runtime.md, "The default fuel"); a loop that
+   * never ends stops in under a minute.
+   */
+  fuel: 60_000_000_000,
   /** How deeply calls may nest (`--max-depth`). */
   maxDepth: 256,
   /** Wall-clock seconds a run may take (`--timeout`): 30 minutes. */

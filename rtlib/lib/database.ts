@@ -5,7 +5,7 @@
 
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
-import { Failure } from "../errors.js";
+import { Cancelled, Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
@@ -17,6 +17,7 @@ import { fsPromises } from "../builtins.js";
 import { onDisk, OutOfScope } from "./beneath.js";
 import { refusal } from "./sql-refusals.js";
 import { counted, INCOMING } from "./incoming.js";
+import { cancellableWait, checkCancelled } from "../limits.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -32,8 +33,33 @@ function primitive(name: string, path: string): Primitive {
   };
 }
 
-function dbError(e: unknown): Failure {
-  if (isFailure(e)) return e;
+/** How long a statement waits for a database another connection holds before it fails "database is locked". */
+const BUSY_WAIT_MS = 1000;
+
+/**
+ * Runs `work`, and runs it again while another connection holds the database,
+ * for up to BUSY_WAIT_MS. SQLite's own busy timeout would block the thread,
+ * where no cancellation is seen; this waits between tries, and a cancellation
+ * (Ctrl-C, the deadline) ends the wait. A statement that found the database
+ * busy did nothing, so running it again is safe.
+ */
+async function whileBusy<T>(work: () => T): Promise<T> {
+  const until = performance.now() + BUSY_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      return work();
+    } catch (e) {
+      if ((e as { code?: string }).code !== "SQLITE_BUSY" || performance.now() + pause > until) throw e;
+    }
+    // A pause shorter than the cancellation's poll would never see it: look first.
+    checkCancelled();
+    await cancellableWait(pause);
+  }
+}
+
+/** What a statement threw, as the failure the program sees; a cancellation stays one. */
+function dbError(e: unknown): Failure | Cancelled {
+  if (isFailure(e) || e instanceof Cancelled) return e;
   const code = (e as { code?: string }).code ?? "";
   const message = e instanceof Error ? e.message : String(e);
   return new Failure(code.startsWith("SQLITE_CONSTRAINT") ? DbError.make("Constraint", message) : DbError.make("Sql", message));
@@ -123,7 +149,7 @@ export const open = (grant: Grant, path: string): Promise<unknown> =>
     try {
       SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
       // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
-      if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 1000 }));
+      if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 0 }));
       return DatabaseRecord.desc.make([path]);
     } catch (e) {
       if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
@@ -135,10 +161,10 @@ export const query = (grant: Grant, db: unknown, sql: string, parameters: unknow
   const path = (db as { path: string }).path;
   // The rows' type, when the program gave one: what a replay decodes the recorded rows as.
   const rows = shape === undefined ? {} : { result: listOf(shape.k === "list" ? shape.item : shape) };
-  return call(grant, { ...primitive("query", path), ...rows }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+  return call(grant, { ...primitive("query", path), ...rows }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, async () => {
     let rows: Record<string, unknown>[];
     try {
-      rows = boundedRows(prepare(db, sql), bindable(parameters));
+      rows = await whileBusy(() => boundedRows(prepare(db, sql), bindable(parameters)));
     } catch (e) {
       throw dbError(e);
     }
@@ -160,9 +186,9 @@ export const query = (grant: Grant, db: unknown, sql: string, parameters: unknow
 
 export const execute = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = []): Promise<unknown> => {
   const path = (db as { path: string }).path;
-  return call(grant, { ...primitive("execute", path), result: INT }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, () => {
+  return call(grant, { ...primitive("execute", path), result: INT }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, async () => {
     try {
-      return prepare(db, sql).run(...bindable(parameters)).changes;
+      return await whileBusy(() => prepare(db, sql).run(...bindable(parameters)).changes);
     } catch (e) {
       throw dbError(e);
     }
@@ -181,7 +207,7 @@ export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => un
     }
     try {
       const result = await work(db);
-      sqlite.exec("COMMIT");
+      await whileBusy(() => sqlite.exec("COMMIT"));
       return result;
     } catch (e) {
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");

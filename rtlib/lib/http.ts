@@ -5,7 +5,7 @@
 
 import { call, type Primitive } from "../gateway.js";
 import { Failure } from "../errors.js";
-import { checkCancelled } from "../limits.js";
+import { watchCancellation } from "../limits.js";
 import type { Grant } from "../grants.js";
 import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
@@ -82,14 +82,10 @@ async function send(method: string, url: URL, body: string | undefined, headers:
   // Cancellation (Ctrl-C, the deadline) interrupts a request in flight.
   const controller = new AbortController();
   let cancelled: unknown;
-  const poll = setInterval(() => {
-    try {
-      checkCancelled();
-    } catch (e) {
-      cancelled = e;
-      controller.abort();
-    }
-  }, 50);
+  const stopWatching = watchCancellation((e) => {
+    cancelled = e;
+    controller.abort();
+  });
   try {
     const response = await undiciRequest(url, {
       signal: controller.signal,
@@ -113,7 +109,7 @@ async function send(method: string, url: URL, body: string | undefined, headers:
     const reason = cause ?? code ?? (e instanceof Error ? e.message : String(e));
     throw new Failure(HttpError.make("Unreachable", url.href, reason === "" ? (e instanceof Error ? e.message : String(e)) : reason));
   } finally {
-    clearInterval(poll);
+    stopWatching();
   }
 }
 

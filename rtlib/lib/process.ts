@@ -7,7 +7,7 @@
 import { call } from "../gateway.js";
 import { Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
-import { checkCancelled } from "../limits.js";
+import { watchCancellation } from "../limits.js";
 import { ProcessError, ProcessResult } from "../prelude.js";
 import { record } from "../values.js";
 import { hostImport } from "../host-import.js";
@@ -49,15 +49,10 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
           if (pid !== undefined) childGone(pid);
         };
         // Cancellation (Ctrl-C, the deadline) kills the child's group and ends the call.
-        const poll = setInterval(() => {
-          try {
-            checkCancelled();
-          } catch (e) {
-            clearInterval(poll);
-            gone();
-            reject(e);
-          }
-        }, 50);
+        const stopWatching = watchCancellation((cancelled) => {
+          gone();
+          reject(cancelled);
+        });
         // Each stream is counted as it arrives: past the limit for data coming in, the child's group
         // is killed and the call fails, having held no more than the limit of either.
         const out = new Gathered();
@@ -65,14 +60,14 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
         const gather = (into: Gathered, name: string) => (d: Buffer) => {
           if (into.over) return;
           if (into.add(d)) return;
-          clearInterval(poll);
+          stopWatching();
           gone();
           reject(new Failure(ProcessError.make("Failed", program, overLimit(name))));
         };
         child.stdout.on("data", gather(out, "its standard output"));
         child.stderr.on("data", gather(err, "its standard error"));
         child.on("error", (e: NodeJS.ErrnoException) => {
-          clearInterval(poll);
+          stopWatching();
           gone();
           reject(new Failure(e.code === "ENOENT" ? ProcessError.make("NotFound", program) : ProcessError.make("Failed", program, e.message)));
         });
@@ -80,7 +75,7 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
         // (and nothing holds its output open, which would keep the call waiting).
         child.on("exit", gone);
         child.on("close", (code, signal) => {
-          clearInterval(poll);
+          stopWatching();
           gone();
           const exitCode = code ?? (signal !== null ? 128 : 1);
           if (out.over || err.over) return;

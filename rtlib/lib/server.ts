@@ -13,7 +13,7 @@ import { call } from "../gateway.js";
 import { Cancelled, Crash, Failure } from "../errors.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 import type { Grant } from "../grants.js";
-import { checkCancelled, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
+import { watchCancellation, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
@@ -121,7 +121,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
         const end = (error?: unknown) => {
           if (ended) return;
           ended = true;
-          clearInterval(poll);
+          stopWatching();
           server.close(() => (error === undefined ? resolve(null) : reject(error)));
           server.closeAllConnections();
         };
@@ -203,17 +203,11 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           void answer(req, res);
         });
         server.on("error", (e: NodeJS.ErrnoException) => {
-          clearInterval(poll);
+          stopWatching();
           reject(new Failure(e.code === "EADDRINUSE" ? StartError.make("InUse", port) : StartError.make("PermissionDenied", port)));
         });
         // Cancellation (Ctrl-C, the deadline) stops the server gracefully.
-        const poll = setInterval(() => {
-          try {
-            checkCancelled();
-          } catch (e) {
-            if (e instanceof Cancelled) end(e);
-          }
-        }, 50);
+        const stopWatching = watchCancellation(end);
         server.listen(port, () => servingHost().listening());
       });
     },

@@ -11,7 +11,7 @@
 
 /** Pragmas about this database file and this connection alone. Any other is refused. */
 const PRAGMAS = new Set([
-  "analysis_limit", "application_id", "auto_vacuum", "automatic_index", "busy_timeout", "cache_size", "cache_spill",
+  "analysis_limit", "application_id", "auto_vacuum", "automatic_index", "cache_size", "cache_spill",
   "cell_size_check", "collation_list", "data_version", "database_list", "defer_foreign_keys", "encoding",
   "foreign_key_check", "foreign_key_list", "foreign_keys", "freelist_count", "function_list", "ignore_check_constraints",
   "incremental_vacuum", "index_info", "index_list", "index_xinfo", "integrity_check", "journal_mode", "journal_size_limit",
@@ -97,6 +97,8 @@ export function refusal(sql: string): string | undefined {
       // PRAGMA [schema.]name
       let name = words[at + 1];
       if (words[at + 2]?.text === ".") name = words[at + 3];
+      // SQLite's own busy wait blocks the thread, where a cancellation is not seen: the wait is database.ts's.
+      if (name?.text === "busy_timeout") return "PRAGMA busy_timeout is refused: a statement waits up to a second for a database another connection holds, and a cancellation ends the wait";
       if (name === undefined || name.kind === "other" || !PRAGMAS.has(name.text)) {
         return `PRAGMA ${name?.text ?? ""} is refused: only pragmas about this database file and this connection may be used`.replace("PRAGMA  is", "this PRAGMA is");
       }

@@ -6,7 +6,7 @@ import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
 import { record } from "../values.js";
 import { isoText, MAX_INSTANT_MS } from "../json.js";
-import { longTimeout } from "../waits.js";
+import { cancellableWait } from "../limits.js";
 
 type Rec = Record<string, number>;
 
@@ -20,9 +20,12 @@ export const today = (grant: Grant): Promise<unknown> =>
     const d = new Date();
     return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
   });
-/** A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long. */
+/** A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long; a cancellation ends it. */
 export const sleep = (grant: Grant, duration: unknown): Promise<null> =>
-  call(grant, { name: "std.time.sleep", need: TIME }, { duration }, () => new Promise<null>((resolve) => void longTimeout(() => resolve(null), (duration as Rec)["milliseconds"]!)));
+  call(grant, { name: "std.time.sleep", need: TIME }, { duration }, async () => {
+    await cancellableWait((duration as Rec)["milliseconds"]!);
+    return null;
+  });
 
 export const milliseconds = (n: number): unknown => Duration.desc.make([n]);
 export const seconds = (n: number): unknown => Duration.desc.make([imul(n, 1000)]);

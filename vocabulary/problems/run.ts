@@ -263,11 +263,12 @@ end`,
       limit: "the steps it had",
     },
     render: (f) => ({ message: `${f.owner} used all of its ${n(f.limit)} steps of fuel (${f.owner === "the program" ? "--fuel" : "--request-fuel"} N gives more)` }),
-    explanation: `Every run has fuel: one step per statement and expression evaluated, 200,000,000 by
-default (\`--fuel N\`, or \`RENYI_FUEL=N\` for a bundle run with \`node\`), and each request to a
-server its own (\`--request-fuel N\`). A program that
-loops for ever stops here instead of hanging. If the program is meant to do that much work,
-give it more fuel; otherwise look for the loop that does not end.`,
+    explanation: `Every run has fuel: one step per statement and expression evaluated, and for a
+library call one step per item or character of work. The default, 60,000,000,000 steps, is
+minutes of work, and stops a loop that never ends in under a minute (\`--fuel N\`, or
+\`RENYI_FUEL=N\` for a bundle run with \`node\`); each request to a server has its own
+(\`--request-fuel N\`). If the program is meant to do that much work, give it more fuel;
+otherwise look for the loop that does not end.`,
     wrong: `public function main()
   purpose: Count for ever.
   needs console
@@ -405,6 +406,23 @@ end`,
     return i.to_text()
   end), "\\n"))
 end`,
+  }),
+
+  "E-RT-TIMEOUT": problem<{ milliseconds?: number }>({
+    title: "The run reached its time limit",
+    kind: "limit",
+    facts: { milliseconds: "the run's wall-time limit, in milliseconds (`--timeout SECONDS`, `RENYI_TIMEOUT` for a bundle run with `node`)" },
+    render: (f) => ({ message: `the run reached its time limit${f.milliseconds === undefined ? "" : ` of ${durationText(f.milliseconds)}`} (--timeout SECONDS allows more)` }),
+    explanation: `Every run has a wall-time limit, 30 minutes by default (\`--timeout SECONDS\`); a
+program that serves has none unless \`--timeout\` is given. At the limit the run is cancelled,
+as Ctrl-C cancels it: the program stops at its next step or inside the wait it is in (a request
+in flight, a sleep, a busy database), every task it started stops with it, a recording in
+progress is written, and the run ends \`cancelled\` (exit code 130) with this code and the place
+it had reached. If the program is meant to run that long, give it more time; otherwise look for
+the wait or the loop that does not end.`,
+    wrong: `renyi run --timeout 60 crawl.ry   # a crawl of ten thousand pages, a second each`,
+    right: `renyi run --timeout 14400 crawl.ry`,
+    described: true,
   }),
 
   "E-RT-LIMIT-TIME": problem<{ milliseconds: number; owner?: "request" | "test" }>({

@@ -1,0 +1,234 @@
+// Cancellation (spec/runtime.md, "Cancellation"): Ctrl-C or the deadline ends a
+// run `cancelled` (exit 130) within half a second, wherever the program is: in a
+// tight loop, waiting on a slow server, asleep, waiting for a busy database, in
+// concurrent tasks; a second Ctrl-C stops a program that cannot see the first,
+// and a recording in progress is written either way. Real child processes,
+// a real HTTP server on 127.0.0.1 and a real SQLite file.
+
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
+import { RENYI, startProgram, type Started } from "./support.js";
+import { configureLimits } from "../rtlib/limits.js";
+import { outcomeOf } from "../rtlib/run-main.js";
+import { Crash, Failure } from "../rtlib/errors.js";
+
+const work = mkdtempSync(join(tmpdir(), "renyi-cancel-"));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** The goal: a run ends within this long of Ctrl-C. */
+const LATENCY_MS = 500;
+
+/** Waits until the program has printed `marker`, then `delayMs` more. */
+function printed(started: Started, marker: string, delayMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const look = () => {
+      if (started.output().includes(marker)) {
+        started.child.stdout.off("data", look);
+        setTimeout(resolve, delayMs);
+      }
+    };
+    started.child.stdout.on("data", look);
+    look();
+  });
+}
+
+/** Presses Ctrl-C once the program printed `marker` (and `delayMs` more), and times how long the run takes to end. */
+async function ctrlC(started: Started, marker: string, delayMs = 100): Promise<{ ms: number; status: number | null; stdout: string; stderr: string }> {
+  await printed(started, marker, delayMs);
+  const pressed = performance.now();
+  started.child.kill("SIGINT");
+  const ended = await started.done;
+  return { ms: performance.now() - pressed, ...ended };
+}
+
+test("Ctrl-C ends a program in a tight loop within half a second, at the place it had reached", async () => {
+  const started = startProgram(work, `public function main()
+  purpose: Spin.
+  needs console
+  console.print("spinning")
+  var i be 0
+  while true
+    set i to i + 1
+  end
+end
+`);
+  const ended = await ctrlC(started, "spinning");
+  assert.equal(ended.status, 130, ended.stderr);
+  assert.ok(ended.ms < LATENCY_MS, `ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+  assert.match(ended.stderr, /^cancelled: interrupted\n {2}--> [^\n]*p\w+\.ry:[67]:\d+, in `main` of module `p\w+`\n$/);
+  console.log(`tight loop: ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+});
+
+test("Ctrl-C aborts a request to a server that does not answer", async () => {
+  const sockets = new Set<import("node:net").Socket>();
+  const server: Server = createServer(() => {
+    // Never answers.
+  });
+  server.on("connection", (s) => sockets.add(s));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const started = startProgram(work, `public function main()
+  purpose: Wait on a server that never answers.
+  needs console, network.http("127.0.0.1")
+  console.print("asking")
+  let r be http.get("http://127.0.0.1:${port}/hang") otherwise crash with "failed"
+  console.print("answered {r.status}")
+end
+`);
+    const ended = await ctrlC(started, "asking", 200);
+    assert.equal(ended.status, 130, ended.stderr);
+    assert.doesNotMatch(ended.stdout, /answered/);
+    assert.ok(ended.ms < LATENCY_MS, `ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+    console.log(`request in flight: ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("Ctrl-C ends a sleep, and every concurrent task the program started", async () => {
+  const started = startProgram(work, `function nap(hours: Int) returns Int
+  purpose: Sleep for hours.
+  needs time
+  time.sleep(time.hours(hours))
+  return hours
+end
+
+public function main()
+  purpose: Sleep in two tasks at once.
+  needs console, time
+  console.print("sleeping")
+  run concurrently
+    let a be nap(1)
+    let b be nap(2)
+  end
+  console.print("woke {a} {b}")
+end
+`);
+  const ended = await ctrlC(started, "sleeping");
+  assert.equal(ended.status, 130, ended.stderr);
+  assert.doesNotMatch(ended.stdout, /woke/);
+  assert.ok(ended.ms < LATENCY_MS, `ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+  assert.match(ended.stderr, /^cancelled: interrupted\n/);
+  console.log(`two sleeping tasks: ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+});
+
+test("Ctrl-C ends the wait for a database another connection holds", async () => {
+  const file = join(work, "held.db");
+  const holder = new Database(file);
+  holder.exec("CREATE TABLE IF NOT EXISTS t (x INTEGER)");
+  holder.exec("BEGIN EXCLUSIVE");
+  try {
+    // Each try waits up to a second for the lock; the program tries for ever.
+    const started = startProgram(work, `public function main()
+  purpose: Write to a database another connection holds, until stopped.
+  needs console, filesystem.database("held.db")
+  let db be database.open("held.db") otherwise crash with "no database"
+  console.print("writing")
+  var tries be 0
+  while true
+    let changed be database.execute(db, "INSERT INTO t (x) VALUES (1)") otherwise -1
+    set tries to tries + 1
+  end
+end
+`);
+    const ended = await ctrlC(started, "writing", 50);
+    assert.equal(ended.status, 130, ended.stderr);
+    // SQLite's own busy wait would hold the thread for the rest of its second.
+    assert.ok(ended.ms < LATENCY_MS, `ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+    console.log(`busy database: ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+  }
+});
+
+/** A program that cannot see a cancellation for seconds at a time: each sort of five million items runs to its end. */
+const SORTING = `public function main()
+  purpose: Sort long lists until stopped.
+  needs console
+  let scrambled be list.map(list.range(0, 5_000_000), function (i: Int) returns Int
+    return (i * 7919) mod 5_000_011
+  end)
+  console.print("sorting")
+  var n be 0
+  while true
+    let s be scrambled.sort()
+    set n to n + s.length()
+  end
+end
+`;
+
+test("a second Ctrl-C stops at once a program that has not yet seen the first; the recording is written", async () => {
+  writeFileSync(join(work, "sorting.ry"), SORTING);
+  const child = spawn(process.execPath, [RENYI, "record", "--fuel", "1000000000000", "--to", "sorting.recording.json", "sorting.ry"], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  await printed({ child, done: done.then(() => ({ status: null, stdout, stderr })), output: () => stdout }, "sorting", 100);
+  child.kill("SIGINT");
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const second = performance.now();
+  child.kill("SIGINT");
+  const status = await done;
+  const ms = performance.now() - second;
+  assert.equal(status, 130, stderr);
+  // The thread is stopped in the middle of a sort, with two lists of five million items to let go:
+  // on a loaded machine that alone took 600 ms. Without the second press the run would end 1.6 s
+  // after it, when the grace period of the first one ran out.
+  assert.ok(ms < 1000, `ended ${ms.toFixed(0)} ms after the second Ctrl-C`);
+  const recording = JSON.parse(readFileSync(join(work, "sorting.recording.json"), "utf8")) as { outcome: string; calls: { primitive: string }[] };
+  assert.equal(recording.outcome, "cancelled");
+  assert.deepEqual(recording.calls.map((c) => c.primitive), ["std.console.print"]);
+  console.log(`second Ctrl-C: ended ${ms.toFixed(0)} ms after it`);
+});
+
+test("the deadline (--timeout) cancels the run with E-RT-TIMEOUT at the place it had reached, in text and in the execution record", async () => {
+  const source = `public function main()
+  purpose: Spin.
+  needs console
+  var i be 0
+  while true
+    set i to i + 1
+  end
+end
+`;
+  const text = await startProgram(work, source, { before: ["--timeout", "1"] }).done;
+  assert.equal(text.status, 130, text.stderr);
+  assert.match(text.stderr, /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+, in `main` of module `p\w+`\n$/);
+  const json = await startProgram(work, source, { before: ["--timeout", "1", "--json"] }).done;
+  assert.equal(json.status, 130, json.stderr);
+  const record = JSON.parse(json.stdout.trim().split("\n").at(-1)!) as { outcome: string; exit: number; error: { code: string; message: string; line: number | null } };
+  assert.equal(record.outcome, "cancelled");
+  assert.equal(record.exit, 130);
+  assert.equal(record.error.code, "E-RT-TIMEOUT");
+  assert.match(record.error.message, /time limit of 1 s/);
+  assert.ok(record.error.line === 5 || record.error.line === 6, `line ${record.error.line}`);
+});
+
+test("a run that stops on an error after its cancellation was asked for ends cancelled, at the error's place", () => {
+  const cancel = new SharedArrayBuffer(4);
+  configureLimits({ cancel });
+  try {
+    // Before the cancellation, an error is the run's outcome.
+    assert.equal(outcomeOf(new Failure("no")).outcome, "failed");
+    Atomics.store(new Int32Array(cancel), 0, 1);
+    const failed = outcomeOf(new Failure("no", "x.ry:3:5"));
+    assert.deepEqual({ ...failed, steps: 0 }, { outcome: "cancelled", reason: "interrupt", site: "x.ry:3:5", steps: 0 });
+    Atomics.store(new Int32Array(cancel), 0, 2);
+    const crashed = outcomeOf(new Crash("E-RT-CRASH", { problem: "crash-with", message: "gone" }, "x.ry:4:1"));
+    assert.equal(crashed.outcome, "cancelled");
+    assert.equal((crashed as { reason: string }).reason, "timeout");
+  } finally {
+    configureLimits({});
+  }
+});
