@@ -21,7 +21,7 @@ export type Validation = { ok: true; importStart: number; importEnd: number; bod
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 
 /** What a bundle exports, besides main: the names `renyi run` and `renyi test` read. */
-const EXPORTS = new Set(["main", "mainParameters", "mainGrant", "mainPurpose", "tests"]);
+const EXPORTS = new Set(["main", "mainParameters", "mainGrant", "mainPurpose", "origins", "tests"]);
 
 /**
  * An ES module built by `renyic build` ("module"), or the CommonJS form

@@ -1,5 +1,5 @@
 // Running a bundle directly (`node DIR/NAME.mjs --city Paris`): the bundle ends
-// with `await $runIfMain(import.meta.url, main, mainParameters, mainGrant[, mainPurpose])`,
+// with `await $runIfMain(import.meta.url, main, mainParameters, mainGrant[, mainPurpose[, origins]])`,
 // which runs main when the bundle is the program node was started with, and
 // does nothing when the bundle is imported (as `renyi run` does, in its worker).
 // The run is runMain's, as `renyi run`'s is, with the default limits, or
@@ -84,7 +84,7 @@ async function isMainModule(url: string): Promise<boolean> {
   }
 }
 
-export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null, mainPurpose?: string): Promise<void> {
+export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null, mainPurpose?: string, origins = false): Promise<void> {
   if (main === undefined || !(await isMainModule(url))) return;
   const fromEnvironment = limitsFromEnvironment(process.env);
   if ("problem" in fromEnvironment) {
@@ -94,7 +94,7 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   const { timeoutMs, ...limits } = fromEnvironment.limits;
   const cancel = new SharedArrayBuffer(4);
   const timer = timeoutMs === undefined ? undefined : await deadline(cancel, timeoutMs);
-  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2), limits: { ...limits, cancel } });
+  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, origins, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2), limits: { ...limits, cancel } });
   timer?.stop();
   stopChildren();
   const shown = outcome.outcome === "cancelled" && outcome.reason === "timeout" && timeoutMs !== undefined ? { ...outcome, timeoutMs } : outcome;

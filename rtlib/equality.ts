@@ -3,9 +3,12 @@
 // field by field, variants by the order of their cases, then their fields.
 
 import { descOf, Pair, RMap, RSet } from "./values.js";
+import { Guarded, plain } from "./origins.js";
 
 export function equals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  // A key or a row of a query in a program with guards: the value is what is compared.
+  if (a instanceof Guarded || b instanceof Guarded) return equals(plain(a), plain(b));
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
     // NaN is not equal to itself; everything else that is not an object compared above.
     return false;
@@ -50,6 +53,7 @@ export function equals(a: unknown, b: unknown): boolean {
 /** -1, 0 or 1. Only called on types the checker found orderable. */
 export function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
+  if (a instanceof Guarded || b instanceof Guarded) return compare(plain(a), plain(b));
   switch (typeof a) {
     case "number":
       return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;

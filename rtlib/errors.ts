@@ -3,6 +3,7 @@
 // stack, so failing is cheap). A crash ends the run: `crash with`, a limit, a
 // runtime check; it is an Error so that its stack can be mapped to a .ry line.
 
+import { CONSOLE_SINK, Guarded, refusal } from "./origins.js";
 import { runKind, runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 
 export class Failure {
@@ -47,7 +48,19 @@ export class Cancelled extends Error {
 
 /** `crash with MESSAGE`. */
 export function crash(message: unknown, site?: string): never {
-  throw new Crash("E-RT-CRASH", { problem: "crash-with", message: String(message) }, site);
+  throw new Crash("E-RT-CRASH", { problem: "crash-with", message: String(toConsole(message, "the crash's message", site)) }, site);
+}
+
+/**
+ * What leaves through the console at the end of a run (a crash's message, a
+ * check's values): plain, when the guards of what it carries allow the
+ * console; otherwise the run crashes with E-RT-GUARD, which names no data.
+ */
+function toConsole(value: unknown, what: string, site?: string): unknown {
+  if (!(value instanceof Guarded)) return value;
+  const refused = refusal(value.origins, CONSOLE_SINK);
+  if (refused !== undefined) throw new Crash("E-RT-GUARD", { call: what, ...refused }, site);
+  return value.value;
 }
 
 /** A match whose value fits none of its arms (a value outside its checked type). */
@@ -63,7 +76,9 @@ export function isFailure(e: unknown): e is Failure {
  * A `check` that did not hold: `expression` is the check as written (the
  * compiler passes it), carried with both values on the crash for `renyi test`.
  */
-export function checkFailed(kind: string, left: string, right: string, site: string, expression = ""): never {
+export function checkFailed(kind: string, guardedLeft: unknown, guardedRight: unknown, site: string, expression = ""): never {
+  const left = String(toConsole(guardedLeft, "the check's values", site));
+  const right = String(toConsole(guardedRight, "the check's values", site));
   const facts: RunFacts<"E-RT-CHECK"> =
     kind === "is" ? { expression, check: "is", left, right }
     : kind === "is not" ? { expression, check: "is not", left }

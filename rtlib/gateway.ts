@@ -1,13 +1,15 @@
 // The capability gateway: the one function through which every effect of a
 // compiled program passes (spec/effects.md, section 1). In order:
-// cancellation, the running request's time and the host-call limit; the grant, innermost first; (the
-// guard check of issue "guards" goes here); the budget; the call itself (live,
+// cancellation, the running request's time and the host-call limit; the grant, innermost first; the
+// guards (what the arguments carry may go where the call goes, origins.ts); the budget; the call itself (live,
 // or answered by the run's replayer, which takes no budget: spec/recording.md);
 // then the observers (recording), which the run's configuration lists
 // (run-main.ts), and the narrator of a narrated run (narration.ts).
 
 import { Crash, Failure } from "./errors.js";
-import { budgetsOf, needText, refusing, type Grant } from "./grants.js";
+import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
+import { guarding, guardsCovering, join, refusal, type CallOrigins } from "./origins.js";
+import { Guarded as GuardedFailure } from "./prelude.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -90,6 +92,8 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
     throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need: needText(primitive.need), owner: refused.owner });
   }
+  // The guards: what the call's arguments carry must be allowed to go where the call goes.
+  const origins = guarding() ? callOrigins(grant!, primitive) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
   if (grant !== undefined && answered === LIVE) { // refusing() has proved it a Grant
@@ -105,6 +109,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
   try {
     const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need));
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
@@ -112,10 +117,32 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
+    // A failure's value (a response's status and body) came through the capability too.
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need));
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }
+}
+
+/**
+ * The origins a call of a guarded run carries (its library call's, on the grant
+ * it was given), checked against the call's effect before the budget and the call:
+ * a guard that does not allow it refuses the call, which fails with
+ * `Guarded(origin, sink)` when it can fail and ends the run with E-RT-GUARD when
+ * it cannot. Every call of compiled code carries them; one that does not was made
+ * by the runtime itself, outside the library's entry points, and is refused as a
+ * fault of Renyi's rather than let through unchecked.
+ */
+function callOrigins(grant: Grant, primitive: Primitive): CallOrigins {
+  const carried = carriedBy(grant);
+  if (carried === undefined) throw new Crash("E-RT-INTERNAL", { problem: "thrown", detail: `${primitive.name} was called without its arguments' origins in a run with guards` });
+  const refused = refusal(carried.args, primitive.need);
+  if (refused !== undefined) {
+    if (primitive.denied !== undefined) throw new Failure(GuardedFailure.desc.make([refused.origin, refused.sink]));
+    throw new Crash("E-RT-GUARD", { call: primitive.name.replace(/^std\./, ""), ...refused });
+  }
+  return carried;
 }
 
 /** What the answerer threw: read right after it is set, with no await in between, and then forgotten. */

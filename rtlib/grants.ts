@@ -5,6 +5,7 @@
 
 import { covers, normalisePath } from "../vocabulary/capabilities.js";
 import { needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
+import type { CallOrigins } from "./origins.js";
 
 export { needText, type BudgetUnit, type GrantItem };
 
@@ -32,9 +33,28 @@ export class Grant {
 
 const BUDGETS = new WeakMap<Grant, Budgets>();
 
-/** The budgets of the run a grant belongs to. */
+/** The budgets of the run a grant belongs to (a grant carrying a call's origins is its grant's). */
 export function budgetsOf(grant: Grant): Budgets {
-  return BUDGETS.get(grant)!;
+  return BUDGETS.get(grant) ?? BUDGETS.get(Object.getPrototypeOf(grant) as Grant)!;
+}
+
+const CARRIED = new WeakMap<Grant, CallOrigins>();
+
+/**
+ * The grant a library call of a guarded run is given (rtlib/origin-ops.ts): the
+ * same grant, carrying the call's origins to every call it makes through the
+ * gateway, however many and after however many awaits (each hop of a
+ * redirected request). It allows exactly what `grant` allows.
+ */
+export function carrying(grant: Grant, origins: CallOrigins): Grant {
+  const carrier = Object.freeze(Object.create(grant) as Grant);
+  CARRIED.set(carrier, origins);
+  return carrier;
+}
+
+/** The origins a grant carries for the library call it was given to, if it is such a grant. */
+export function carriedBy(grant: Grant): CallOrigins | undefined {
+  return CARRIED.get(grant);
 }
 
 function frozenItem(item: GrantItem): GrantItem {

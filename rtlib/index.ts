@@ -45,6 +45,7 @@ export { hostCallLog, type HostCallEntry, type HostCallLog } from "./host-call-l
 export { outputState, errorState, outputLimits, configureInput } from "./output.js";
 export { configureChildren, stopChildren } from "./children.js";
 
+export * as origins from "./origin-ops.js";
 export * as text from "./lib/text.js";
 export * as list from "./lib/list.js";
 export * as map from "./lib/map.js";

@@ -13,6 +13,7 @@
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { S } from "./limits.js";
 import { quote, toText } from "./text.js";
+import { plain } from "./origins.js";
 import type { Primitive } from "./gateway.js";
 import type { Need } from "../vocabulary/needs.js";
 
@@ -36,7 +37,9 @@ const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 export function shown(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === "string" ? quote(value) : toText(value);
+    // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").
+    const shown = plain(value);
+    text = typeof shown === "string" ? quote(shown) : toText(shown);
   } catch {
     // A value too long to write as text: the narration says so and the program goes on.
     text = "<a value too long to show>";

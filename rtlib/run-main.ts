@@ -19,6 +19,7 @@ import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
+import { configureGuards, CONSOLE_SINK, guardsOf, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
 
@@ -29,6 +30,8 @@ export interface Program {
   readonly mainGrant?: readonly GrantItem[] | null;
   /** main's `purpose:` line, shown by `--help`. */
   readonly mainPurpose?: string;
+  /** Compiled with the origin operators, as a program that declares a guard is. */
+  readonly origins?: boolean;
 }
 
 /** How a run ended: what the worker sends the main thread, and what both ways of running report. */
@@ -118,6 +121,7 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
 
 /** The limits and observers of a run, set before anything of the program runs. */
 function configure(config: Omit<RunConfig, "argv">): void {
+  configureGuards([]);
   configureLimits(config.limits ?? {});
   configureCollections(config.limits ?? {});
   configureOutput(config.limits ?? {});
@@ -148,6 +152,8 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   const items = config.grant !== undefined ? config.grant : (program.mainGrant ?? null);
   const python = items?.find((item) => item.path[0] === "python");
   if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
+  const guarded = startGuards(items ?? [], program.origins === true, "main's needs");
+  if (guarded !== undefined) return guarded;
   const grant = narrowByCommandLine(items ?? [], config.allowHosts ?? [], config.atMost ?? []);
   if (!grant.ok) return { outcome: "refused", message: grant.message };
   config.onGrant?.(grant.grant.items);
@@ -155,6 +161,20 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   if (wider !== undefined) return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
   await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
   return { outcome: "finished", steps: stepsUsed() };
+}
+
+/**
+ * The run's guards, from the declared grant (main's needs or the test's, before
+ * the command line narrows it; a replay derives them the same way): refused past
+ * 64, or when the program was compiled without the origin operators (a bundle
+ * built by another compiler), since its values could not carry origins.
+ */
+function startGuards(items: readonly GrantItem[], compiledWithOrigins: boolean, whose: string): Outcome | undefined {
+  const guards = guardsOf(items);
+  if (guards === undefined) return { outcome: "refused", message: `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may have at most ${MAX_GUARDS}` };
+  if (guards.length > 0 && !compiledWithOrigins) return { outcome: "refused", message: `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; compile it again with this version of Renyi` };
+  configureGuards(guards);
+  return undefined;
 }
 
 /** One `test` block of a compiled program, as its module's test table lists it. */
@@ -174,7 +194,7 @@ export interface TestCase {
  * test that passed. Never throws.
  */
 export async function runTest(
-  load: () => Promise<{ readonly tests?: readonly TestCase[] }>,
+  load: () => Promise<{ readonly tests?: readonly TestCase[]; readonly origins?: boolean }>,
   pick: (tests: readonly TestCase[]) => TestCase | undefined,
   config: Omit<RunConfig, "argv" | "grant" | "allowHosts" | "atMost"> & {
     /** A replays test's recorded calls: checked against the test's budgets before it runs (budgets are not enforced in a replay). */
@@ -184,8 +204,11 @@ export async function runTest(
   try {
     configure(config);
     configureMemory({ ...config.limits, memoryOwner: "test" });
-    const test = pick((await load()).tests ?? []);
+    const loaded = await load();
+    const test = pick(loaded.tests ?? []);
     if (test === undefined) return { outcome: "refused", message: "the compiled program has no such test" };
+    const guarded = startGuards(test.grant, loaded.origins === true, "the test's needs");
+    if (guarded !== undefined) return guarded;
     if (test.grant.some((item) => item.path[0] === "python")) return { outcome: "refused", message: "the test needs python, which this version of Renyi knows but does not run yet" };
     const grant = narrowByCommandLine(test.grant, [], []);
     if (!grant.ok) return { outcome: "refused", message: grant.message };
@@ -214,7 +237,10 @@ export function outcomeOf(e: unknown): Outcome {
     return { outcome: "cancelled", reason: asked.reason, ...(e.site ? { site: e.site } : {}), ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}), steps };
   }
   if (e instanceof Failure) {
-    return { outcome: "failed", value: safeText(e.value), ...(e.site ? { site: e.site } : {}), steps };
+    // The failure's value leaves through the console: its guards must allow that.
+    const refused = refusal(originsOf(e.value), CONSOLE_SINK);
+    if (refused !== undefined) return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: "the failure it ended with", ...refused }), ...(e.site ? { site: e.site } : {}), steps };
+    return { outcome: "failed", value: safeText(plain(e.value)), ...(e.site ? { site: e.site } : {}), steps };
   }
   if (e instanceof Crash) {
     const check = (e as Crash & { check?: CheckFacts }).check;

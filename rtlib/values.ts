@@ -15,6 +15,7 @@
 
 import { Crash } from "./errors.js";
 import { checkCollection, MAX_ELEMENTS, MAX_TEXT } from "./limits-collections.js";
+import { Guarded } from "./origins.js";
 
 /** A field of a record or case: its Renyi name, its JavaScript property, its JSON key and its shape. */
 export interface FieldDesc {
@@ -157,6 +158,8 @@ export function keyOf(value: unknown): unknown {
     case "string":
       return value.charCodeAt(0) === 0 ? "\u0000" + JSON.stringify(value) : value;
   }
+  // A key in a query of a program with guards: the key is the value's, never its origins'.
+  if (value instanceof Guarded) return keyOf(value.value);
   keyRoom = MAX_KEY;
   try {
     return "\u0000" + canonical(value);

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import type generateModule from "@babel/generator";
 import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
-import type { Program } from "../check/checked.js";
+import type { CheckedGrantItem, Program } from "../check/checked.js";
 import { grantValue } from "../lower/grants.js";
 import { lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
 import { functionName, testTableName } from "../lower/names.js";
@@ -61,7 +61,8 @@ interface Chunk {
 }
 
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true));
+  const guarded = declaresGuard(program, options.entry);
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
@@ -80,6 +81,18 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
   const code = bundle.toString() + "\n";
   return { code, map: composeMap(chunks, options.file) };
+}
+
+/**
+ * Whether an entry point of the program (main of the entry module, or a test)
+ * declares a guard: then values may carry origins, and every module is
+ * compiled with the origin operators (spec/runtime.md, "Origins: what the
+ * compiler emits"). Only an entry point's needs make a run's guards.
+ */
+function declaresGuard(program: Program, entry: string): boolean {
+  const guardIn = (needs: readonly CheckedGrantItem[]) => needs.some((n) => n.guard !== undefined);
+  const main = program.modules.find((m) => m.name === entry)?.functions.find((f) => f.name === "main");
+  return (main !== undefined && guardIn(main.needs)) || program.modules.some((m) => m.tests.some((test) => guardIn(test.needs)));
 }
 
 /**
@@ -125,6 +138,8 @@ function exportsOf(program: Program, options: BundleOptions): Exported {
     // What `--help` after the program's file shows above its options.
     if (main.purpose !== undefined) values.push({ name: "mainPurpose", value: t.stringLiteral(main.purpose) });
   }
+  // Compiled with the origin operators: a run with guards refuses a program compiled without them.
+  if (declaresGuard(program, options.entry)) values.push({ name: "origins", value: t.booleanLiteral(true) });
   const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(testTableName(m.name)));
   values.push({ name: "tests", value: t.arrayExpression(testLists.map((l) => t.spreadElement(l))) });
   return main === undefined ? { values } : { main: t.identifier(functionName(main.module, main.name)), values };
@@ -150,7 +165,8 @@ function footer(program: Program, options: BundleOptions): t.Statement[] {
       main,
       t.identifier("mainParameters"),
       t.identifier("mainGrant"),
-      ...(values.some((v) => v.name === "mainPurpose") ? [t.identifier("mainPurpose")] : []),
+      ...(values.some((v) => v.name === "mainPurpose") ? [t.identifier("mainPurpose")] : values.some((v) => v.name === "origins") ? [t.identifier("undefined")] : []),
+      ...(values.some((v) => v.name === "origins") ? [t.identifier("origins")] : []),
     ]);
     // Before the tests' export, where it has always been: the goldens show the order.
     out.splice(out.length - 1, 0, t.expressionStatement(t.awaitExpression(runIfMain)));

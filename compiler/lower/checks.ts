@@ -23,7 +23,7 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     const right = lw.temp("r");
     const [l, r] = spillOrder(lw, [condition.left, condition.right]);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(left, l!), t.variableDeclarator(right, r!)]));
-    const same = t.callExpression(lw.rt("equals"), [left, right]);
+    const same = t.callExpression(lw.guarded ? lw.g("equals") : lw.rt("equals"), [left, right]);
     const holds = condition.op === "is" ? same : t.unaryExpression("!", same);
     lw.emit(
       t.ifStatement(
@@ -49,7 +49,7 @@ export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern, sta
     t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)),
     t.ifStatement(
       t.unaryExpression("!", allOf(code.tests)),
-      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span), written])),
+      t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("fails with"), t.callExpression(lw.guarded ? lw.g("toText") : lw.rt("toText"), [t.memberExpression(caught, t.identifier("value"))]), t.stringLiteral(""), site(lw, expr.span), written])),
     ),
   ];
   // The check's own failure must not be caught as the expression's: it is a Crash, not a Failure.

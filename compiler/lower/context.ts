@@ -48,7 +48,19 @@ export class Lowerer {
      * only for bench/limits.ts, which measures what the other limits cost.
      */
     readonly onlyFuel = false,
+    /**
+     * A guard is declared (`only to`, on main's needs or a test's): values may carry
+     * origins, and the operators go through the runtime's origin operators
+     * (`$origins.iadd`, rtlib/origin-ops.ts). False for every program without a guard,
+     * which then compiles to the plain operators and pays nothing for guards.
+     */
+    readonly guarded = false,
   ) {}
+
+  /** `$origins.name`: an origin operator (only in a program with guards). */
+  g(name: string): t.MemberExpression {
+    return t.memberExpression(this.rt("origins"), t.identifier(name));
+  }
 
   /** Gives a node the position of a Renyi span, so the source map points into the .ry file. */
   at<T extends t.Node>(node: T, span: Span | undefined): T {

@@ -45,10 +45,10 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Call":
       return lowerCall(lw, e);
     case "Field":
-      return t.memberExpression(lowerExpr(lw, e.object), t.identifier(propertyName(e.name)));
+      return fieldOf(lw, lowerExpr(lw, e.object), e.name);
     case "Index": {
       const [object, index] = spillOrder(lw, [e.object, e.index]);
-      return t.callExpression(lw.rt("index"), [object!, index!]);
+      return t.callExpression(lw.guarded ? lw.g("index") : lw.rt("index"), [object!, index!]);
     }
     case "With":
       return lowerWith(lw, e);
@@ -58,17 +58,20 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
       return lowerBinary(lw, e);
     case "Otherwise":
       return lowerOtherwise(lw, e);
-    case "List":
-      return t.arrayExpression(spillOrder(lw, e.items));
+    case "List": {
+      const items = t.arrayExpression(spillOrder(lw, e.items));
+      return lw.guarded && e.items.length > 0 ? t.callExpression(lw.g("list"), [items]) : items;
+    }
     case "Map": {
       const flat = spillOrder(lw, e.entries.flatMap((x) => [x.key, x.value]));
       const pairs: t.Expression[] = [];
       for (let i = 0; i < flat.length; i += 2) pairs.push(t.arrayExpression([flat[i]!, flat[i + 1]!]));
+      if (lw.guarded && pairs.length > 0) return t.callExpression(lw.g("map"), [t.arrayExpression(pairs)]);
       return t.newExpression(lw.rt("RMap"), pairs.length === 0 ? [] : [t.arrayExpression(pairs)]);
     }
     case "Pair": {
       const [first, second] = spillOrder(lw, [e.first, e.second]);
-      return t.newExpression(lw.rt("Pair"), [first!, second!]);
+      return lw.guarded ? t.callExpression(lw.g("pair"), [first!, second!]) : t.newExpression(lw.rt("Pair"), [first!, second!]);
     }
     case "Lambda":
       return lowerLambda(lw, e);
@@ -83,6 +86,16 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Invalid":
       throw new Error("an invalid expression reached the code generator");
   }
+}
+
+/** `record.field`; with guards, the field carries the record's origins. */
+function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expression {
+  return lw.guarded ? t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]) : t.memberExpression(record, t.identifier(propertyName(name)));
+}
+
+/** `new Cls(fields)`; with guards, built from plain fields and carrying their origins. */
+function construct(lw: Lowerer, cls: t.Expression, fields: t.Expression[]): t.Expression {
+  return lw.guarded && fields.length > 0 ? t.callExpression(lw.g("make"), [cls, t.arrayExpression(fields)]) : t.newExpression(cls, fields);
 }
 
 // ---- reading names ----
@@ -153,6 +166,8 @@ function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expressi
   if (pieces.every((p) => typeof p === "string")) return t.stringLiteral(pieces.join(""));
   // Numbers and Booleans write a few characters each: such a template needs no check.
   const short = (part: CExpr | string) => typeof part === "string" || isCon(resolve(part.type), "Int") || isCon(resolve(part.type), "Float") || isCon(resolve(part.type), "Boolean");
+  // With guards, the pieces are joined by the runtime, which carries their origins.
+  if (lw.guarded) return guardedTemplate(lw, pieces);
   // One value and no literal text is that value's text, already within the limit.
   const template = checkedTemplate(lw, pieces);
   const unchecked = pieces.length === 1 || (e.parts.every(short) && pieces.length <= 2 * VALUES_PER_TEMPLATE + 1);
@@ -200,6 +215,20 @@ function checkedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
   return t.callExpression(lw.rt("tinterp"), [t.templateLiteral(quasis, expressions)]);
 }
 
+/** `$origins.interp(["a ", " b"], [x])`: the literal pieces around the values. */
+function guardedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expression {
+  const strings: string[] = [""];
+  const values: t.Expression[] = [];
+  for (const p of pieces) {
+    if (typeof p === "string") strings[strings.length - 1] += p;
+    else {
+      values.push(p);
+      strings.push("");
+    }
+  }
+  return t.callExpression(lw.g("interp"), [t.arrayExpression(strings.map((x) => t.stringLiteral(x))), t.arrayExpression(values)]);
+}
+
 function escapeTemplate(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\r/g, "\\r");
 }
@@ -208,8 +237,8 @@ function escapeTemplate(text: string): string {
 export function textOf(lw: Lowerer, value: t.Expression, type: Type): t.Expression {
   const r = resolve(type);
   if (isCon(r, "Text") || isCon(r, "Int") || isCon(r, "Boolean")) return value;
-  if (isCon(r, "Float")) return t.callExpression(lw.rt("floatText"), [value]);
-  return t.callExpression(lw.rt("toText"), [value, shapeOf(lw, type)]);
+  if (isCon(r, "Float")) return t.callExpression(lw.guarded ? lw.g("floatText") : lw.rt("floatText"), [value]);
+  return t.callExpression(lw.guarded ? lw.g("toText") : lw.rt("toText"), [value, shapeOf(lw, type)]);
 }
 
 // ---- operators ----
@@ -221,7 +250,9 @@ function lowerUnary(lw: Lowerer, e: Extract<CExpr, { kind: "Unary" }>): t.Expres
     return value < 0 || Object.is(value, -0) ? t.unaryExpression("-", t.numericLiteral(-value)) : t.numericLiteral(value);
   }
   const operand = lowerExpr(lw, e.operand);
+  // A Boolean never carries origins.
   if (e.op === "not") return t.unaryExpression("!", operand);
+  if (lw.guarded) return t.callExpression(lw.g(isCon(e.type, "Int") ? "ineg" : "neg"), [operand]);
   if (isCon(e.type, "Int")) return t.callExpression(lw.rt("isub"), [t.numericLiteral(0), operand]);
   return t.unaryExpression("-", operand);
 }
@@ -232,6 +263,7 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
   if (e.op === "and" || e.op === "or") return lowerShortCircuit(lw, e);
   const [left, right] = spillOrder(lw, [e.left, e.right], true);
   const type = resolve(e.operand);
+  if (lw.guarded) return guardedBinary(lw, e.op, type, left!, right!);
   switch (e.op) {
     case "is":
     case "is not": {
@@ -255,6 +287,36 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
       if (e.op === "mod") return t.binaryExpression("%", left!, right!);
       return t.binaryExpression(e.op as "+" | "-" | "*" | "/", left!, right!);
     }
+  }
+}
+
+const COMPARISONS: Record<string, string> = { "<": "lt", "<=": "le", ">": "gt", ">=": "ge" };
+const FLOAT_OPS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div", mod: "rem" };
+
+/** An operator with guards: through the runtime's origin operators (rtlib/origin-ops.ts). */
+function guardedBinary(lw: Lowerer, op: string, type: Type, left: t.Expression, right: t.Expression): t.Expression {
+  const g = (name: string, ...args: t.Expression[]) => t.callExpression(lw.g(name), args);
+  switch (op) {
+    case "is":
+    case "is not": {
+      const same = g(isPrimitive(type) ? "same" : "equals", left, right);
+      return op === "is" ? same : t.unaryExpression("!", same);
+    }
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return g(COMPARISONS[op]!, left, right);
+      return t.binaryExpression(op, g("compare", left, right), t.numericLiteral(0));
+    case "to":
+      return g("rangeInclusive", left, right);
+    case "until":
+      return g("range", left, right);
+    default:
+      if (isCon(type, "Int")) return g(INT_OPS[op]!, left, right);
+      if (isCon(type, "List")) return g("concat", left, right);
+      if (isCon(type, "Text") && op === "+") return g("tadd", left, right);
+      return g(FLOAT_OPS[op]!, left, right);
   }
 }
 
@@ -300,9 +362,9 @@ function lowerWith(lw: Lowerer, e: Extract<CExpr, { kind: "With" }>): t.Expressi
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(record, values[0]!)]));
   const args = e.decl.fields.map((f) => {
     const i = e.updates.findIndex((u) => u.name === f.name);
-    return i >= 0 ? values[i + 1]! : t.memberExpression(record, t.identifier(propertyName(f.name)));
+    return i >= 0 ? values[i + 1]! : fieldOf(lw, record, f.name);
   });
-  return t.newExpression(classRef(lw, e.decl), args);
+  return construct(lw, classRef(lw, e.decl), args);
 }
 
 // ---- calls ----
@@ -341,20 +403,24 @@ function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee
     case "Value":
       return t.callExpression(fn!, args);
     case "Record":
-      return t.newExpression(classRef(lw, callee.decl), args);
+      return construct(lw, classRef(lw, callee.decl), args);
     case "Case":
-      return t.newExpression(classRef(lw, callee.decl, callee.caseName), args);
+      return construct(lw, classRef(lw, callee.decl, callee.caseName), args);
     case "Ability":
       if (callee.ability === "to_text") {
         // An Int or a Boolean is written as it is inside a template literal, but `n.to_text()` is a Text.
         const r = resolve(callee.of);
-        if (isCon(r, "Int") || isCon(r, "Boolean")) return t.templateLiteral([t.templateElement({ raw: "" }), t.templateElement({ raw: "" }, true)], [args[0]!]);
+        if (isCon(r, "Int") || isCon(r, "Boolean")) {
+          if (lw.guarded) return guardedTemplate(lw, ["", args[0]!, ""]);
+          return t.templateLiteral([t.templateElement({ raw: "" }), t.templateElement({ raw: "" }, true)], [args[0]!]);
+        }
         return textOf(lw, args[0]!, callee.of);
       }
       if (callee.ability === "to_json") {
+        if (lw.guarded) return t.callExpression(lw.g("toJson"), [args[0]!, shapeOf(lw, callee.of)]);
         return t.callExpression(t.memberExpression(t.identifier("JSON"), t.identifier("parse")), [t.callExpression(lw.rt("encodeJson"), [args[0]!, shapeOf(lw, callee.of)])]);
       }
-      return t.callExpression(lw.rt("decodeJson"), [args[0]!, shapeOf(lw, callee.of)]);
+      return t.callExpression(lw.guarded ? lw.g("fromJson") : lw.rt("decodeJson"), [args[0]!, shapeOf(lw, callee.of)]);
     case "Library":
       return libraryCall(lw, e, callee.module, callee.name, args);
   }
@@ -372,8 +438,12 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   // A library function given an effectful function awaits it: the `...Async` twin.
   const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional");
   if (takesAsync) fn = `${fn}Async`;
-  if (libraryTakesGrant(module, name)) args = [grantOf(lw), ...args];
-  return t.callExpression(lw.lib(module === "process" ? "process" : module, fn), args);
+  const primitive = libraryTakesGrant(module, name);
+  if (primitive) args = [grantOf(lw), ...args];
+  const callee = lw.lib(module === "process" ? "process" : module, fn);
+  // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to the gateway.
+  if (lw.guarded) return t.callExpression(lw.g(module === "server" && name === "serve" ? "serve" : primitive ? "effect" : "pure"), [callee, t.arrayExpression(args)]);
+  return t.callExpression(callee, args);
 }
 
 // ---- evaluation order ----

@@ -8,6 +8,8 @@ import type { Lowerer } from "./context.js";
 
 /** The JavaScript iterable for `source`, the lowered value of `syntax`. */
 export function iterableOf(lw: Lowerer, source: t.Expression, syntax: CExpr): t.Expression {
+  // With guards, each item carries the container's origins (rtlib/origin-ops.ts).
+  if (lw.guarded) return t.callExpression(lw.g("items"), [source]);
   const r = resolve(syntax.type);
   if (r.kind === "Con" && r.name === "Set") return t.callExpression(t.memberExpression(source, t.identifier("values")), []);
   if (r.kind === "Con" && r.name === "Map") {

@@ -25,6 +25,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   const result = lw.temp("q");
   let i = 0;
   let selected = false;
+  const counts: t.Identifier[] = [];
   while (i < clauses.length) {
     const clause = clauses[i]!;
     if (clause.kind === "From" || clause.kind === "Where" || clause.kind === "Let") {
@@ -72,15 +73,23 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       // A group's items are the values of the latest `from`.
       const itemIndex = lastFromIndex(e.clauses.slice(0, i), names);
       const item =
-        names.length === 1 ? row : itemIndex.length === 1 ? t.memberExpression(row, t.numericLiteral(itemIndex[0]!), true) : t.newExpression(lw.rt("Pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true)));
+        names.length === 1 ? row : itemIndex.length === 1 ? t.memberExpression(row, t.numericLiteral(itemIndex[0]!), true) : lw.guarded ? t.callExpression(lw.g("pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true))) : t.newExpression(lw.rt("Pair"), itemIndex.map((j) => t.memberExpression(row, t.numericLiteral(j), true)));
       lw.emit(
         t.variableDeclaration("const", [
-          t.variableDeclarator(next, t.callExpression(lw.rt("groupBy"), [source, t.arrowFunctionExpression([row], t.blockStatement(keyBody)), t.arrowFunctionExpression([row], item)])),
+          t.variableDeclarator(next, t.callExpression(lw.guarded ? lw.g("groupBy") : lw.rt("groupBy"), [source, t.arrowFunctionExpression([row], t.blockStatement(keyBody)), t.arrowFunctionExpression([row], item)])),
         ]),
       );
       names = [clause.into];
     } else if (clause.kind === "Take" || clause.kind === "Drop") {
-      const count = t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), lowerExpr(lw, clause.count)]);
+      let given = lowerExpr(lw, clause.count);
+      if (lw.guarded) {
+        // The count may carry origins: the rows it takes are counted plain, and the result carries them.
+        const temp = lw.temp("count");
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, given)]));
+        counts.push(temp);
+        given = t.callExpression(lw.g("plain"), [temp]);
+      }
+      const count = t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), given]);
       const args = clause.kind === "Take" ? [t.numericLiteral(0), count] : [count];
       lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, t.callExpression(t.memberExpression(source, t.identifier("slice")), args))]));
     }
@@ -88,6 +97,8 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   }
   if (!selected) lowerSelect(lw, e, rows!, names, result);
   if (e.distinct) lw.emit(t.expressionStatement(t.assignmentExpression("=", result, t.callExpression(lw.rt("distinct"), [result]))));
+  // With guards, the result holds its items plain and carries their union.
+  if (lw.guarded) return counts.reduce<t.Expression>((value, count) => t.callExpression(lw.g("tag"), [value, t.callExpression(lw.g("originsOf"), [count])]), t.callExpression(lw.g("list"), [result]));
   return result;
 }
 
@@ -197,6 +208,7 @@ function isFieldPathOf(e: CExpr, name: Local): boolean {
 
 /** A comparison of two keys: the engine's `<` for primitives (whose order it is), the runtime's `compare` for the rest. */
 function compareCode(lw: Lowerer, key: CExpr, left: t.Expression, right: t.Expression): t.Expression {
+  if (lw.guarded) return t.callExpression(lw.g("compare"), [left, right]);
   return isPrimitive(key.type)
     ? t.conditionalExpression(t.binaryExpression("<", left, right), t.numericLiteral(-1), t.conditionalExpression(t.binaryExpression(">", left, right), t.numericLiteral(1), t.numericLiteral(0)))
     : t.callExpression(lw.rt("compare"), [left, right]);

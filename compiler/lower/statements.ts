@@ -153,6 +153,22 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
 }
 
 function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
+  const form = inPlaceCalls(lw, local, value);
+  if (form === undefined || !lw.guarded) return form === undefined ? undefined : { inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args), copy: t.callExpression(form.copy.fn, form.copy.args) };
+  // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.
+  const target = lw.local(local);
+  return {
+    inPlace: t.assignmentExpression("=", target, t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)])),
+    copy: t.callExpression(lw.g("pure"), [form.copy.fn, t.arrayExpression(form.copy.args)]),
+  };
+}
+
+interface Call {
+  readonly fn: t.Expression;
+  readonly args: t.Expression[];
+}
+
+function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call; copy: Call } | undefined {
   const target = lw.local(local);
   const isSelf = (e: CExpr | undefined) => e !== undefined && e.kind === "Local" && e.local.id === local.id;
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List") && value.right.kind === "List") {
@@ -163,8 +179,8 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
       return temp;
     });
     return {
-      inPlace: t.callExpression(lw.rt("pushInPlace"), [target, ...items]),
-      copy: t.callExpression(lw.rt("concat"), [target, t.arrayExpression(items)]),
+      inPlace: { fn: lw.rt("pushInPlace"), args: [target, ...items] },
+      copy: { fn: lw.rt("concat"), args: [target, t.arrayExpression(items)] },
     };
   }
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List")) {
@@ -172,8 +188,8 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
     const temp = lw.temp("m");
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, more)]));
     return {
-      inPlace: t.callExpression(lw.rt("appendInPlace"), [target, temp]),
-      copy: t.callExpression(lw.rt("concat"), [target, temp]),
+      inPlace: { fn: lw.rt("appendInPlace"), args: [target, temp] },
+      copy: { fn: lw.rt("concat"), args: [target, temp] },
     };
   }
   if (value.kind === "Call" && value.callee.kind === "Library" && isSelf(value.args[0])) {
@@ -188,8 +204,8 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
     });
     const module = key === "list.append" ? "list" : value.callee.module;
     return {
-      inPlace: key === "list.append" ? t.callExpression(lw.rt("appendInPlace"), [target, t.arrayExpression(temps)]) : t.callExpression(lw.lib(module, twin), [target, ...temps]),
-      copy: t.callExpression(lw.lib(module, value.callee.name), [target, ...temps]),
+      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, t.arrayExpression(temps)] } : { fn: lw.lib(module, twin), args: [target, ...temps] },
+      copy: { fn: lw.lib(module, value.callee.name), args: [target, ...temps] },
     };
   }
   return undefined;
@@ -227,12 +243,21 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
 function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>): boolean {
   const range = s.iterable;
   if (range.kind !== "Binary" || (range.op !== "to" && range.op !== "until") || s.pattern.kind !== "Bind") return false;
-  const [from, to] = spillOrder(lw, [range.left, range.right]);
+  let [from, to] = spillOrder(lw, [range.left, range.right]);
   const end = lw.temp("end");
   const counter = lw.temp("n");
+  // With guards, the counter counts plain numbers, and each number carries the bounds' origins.
+  let origins: t.Identifier | undefined;
+  if (lw.guarded) {
+    const [first, last] = [lw.temp("from"), lw.temp("to")];
+    origins = lw.temp("o");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(first, from!), t.variableDeclarator(last, to!)]));
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("joined"), [first, last]))]));
+    [from, to] = [t.callExpression(lw.g("plain"), [first]), t.callExpression(lw.g("plain"), [last])];
+  }
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(end, to!)]));
   const body = lowerBlock(lw, s.body);
-  const bind = t.variableDeclaration("const", [t.variableDeclarator(lw.local(s.pattern.local), counter)]);
+  const bind = t.variableDeclaration("const", [t.variableDeclarator(lw.local(s.pattern.local), origins === undefined ? counter : t.callExpression(lw.g("tag"), [counter, origins]))]);
   lw.emit(
     t.forStatement(
       t.variableDeclaration("let", [t.variableDeclarator(counter, from!)]),

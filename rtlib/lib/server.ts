@@ -183,7 +183,8 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
               // The run is stopping (Ctrl-C, its time limit): not the request's fault.
               reply(res, 503, "the server is stopping\n");
             } else {
-              reply(res, 500, "internal error\n");
+              // A response refused by a guard says why (its message names no data); any other crash says nothing.
+              reply(res, 500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
               crashed(e);
               counted();
             }

@@ -552,6 +552,39 @@ end`,
     described: true,
   }),
 
+  "E-RT-GUARD": problem<{ call: string; origin: string; sink: string; allows: string }>({
+    title: "Guarded data on its way somewhere its guard does not allow",
+    kind: "crash",
+    facts: {
+      call: "where the data was leaving: the library function (`console.print`), or `the crash's message`, `main's failure`, `the response`",
+      origin: "the guarded capability the data came through (`environment(\"API_KEY\")`)",
+      sink: "where it was going (`console`, `network.http(\"evil.example\")`)",
+      allows: "the sinks the guard names (`network.http(\"api.example.com\")`)",
+    },
+    render: (f) => ({ message: `${f.call} was refused: it carries data from ${f.origin}, which may go only to ${f.allows}, not to ${f.sink}` }),
+    explanation: `A capability in main's grant (or a test's) may carry a guard: \`only to SINK or SINK\`.
+Everything read through it, and everything computed from what was read (texts made from it,
+numbers counted from it, lists and records holding it), carries its origin, and may leave the
+program only through one of the sinks. A call that would send it elsewhere does not happen: a
+call that can fail fails with \`Guarded(origin, sink)\`; one that cannot (\`console.print\`)
+ends the run with this error, which never shows the data. A crash's message and the failure main
+ends with leave through the console, and are checked the same way. Either send the data only
+where its guard allows, or widen the guard if the data may really go there. Guards follow data,
+not decisions: a Boolean computed from guarded data (\`key.is_empty()\`) carries no origin.`,
+    wrong: `public function main()
+  purpose: Print a secret.
+  needs console, environment("HOME") only to network.http("127.0.0.1")
+  let home be environment.get("HOME").or_else("none")
+  console.print("the home folder is {home}")
+end`,
+    right: `public function main()
+  purpose: Say whether a secret is set, and no more.
+  needs console, environment("HOME") only to network.http("127.0.0.1")
+  let home be environment.get("HOME")
+  console.print("a home folder is set: {home.is_some()}")
+end`,
+  }),
+
   "E-RT-PERMISSION": problem<{ call: string; need: string; owner: string }>({
     title: "A call outside the needs it runs under",
     kind: "crash",

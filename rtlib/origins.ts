@@ -1,0 +1,177 @@
+// Origins on values (spec/runtime.md, "Origins on values"): the one module through
+// which the operators of compiled code, the library and the gateway see guarded
+// data. A run's guards are the capabilities of its declared grant that carry
+// `only to`, in declaration order; a guard's position is its bit. A value read
+// through a guarded capability, and every value computed from it, is wrapped
+// outermost in a Guarded holding the set of its origins; a list, map, set,
+// pair or record holds plain items and carries the union of their origins on
+// its own wrapper. Nothing, Booleans and functions never carry origins.
+
+import { covers } from "../vocabulary/capabilities.js";
+import { needText, type GrantItem, type Need } from "../vocabulary/needs.js";
+
+/** The most guards a run may have: two 32-bit masks. */
+export const MAX_GUARDS = 64;
+
+/**
+ * A set of guards, as two 32-bit masks. Sets are interned (one object per
+ * distinct set), so that the union of a set with itself, the common case in a
+ * loop over one guarded source, is one comparison, and every other union is
+ * computed once and then looked up.
+ */
+export class Origins {
+  private static readonly known = new Map<string, Origins>();
+  private readonly unions = new Map<Origins, Origins>();
+
+  private constructor(
+    readonly lo: number,
+    readonly hi: number,
+  ) {}
+
+  static of(lo: number, hi: number): Origins {
+    const key = `${lo >>> 0}:${hi >>> 0}`;
+    let found = Origins.known.get(key);
+    if (found === undefined) {
+      found = new Origins(lo >>> 0, hi >>> 0);
+      Origins.known.set(key, found);
+    }
+    return found;
+  }
+
+  /** The set of one guard. */
+  static bit(index: number): Origins {
+    return index < 32 ? Origins.of((1 << index) >>> 0, 0) : Origins.of(0, (1 << (index - 32)) >>> 0);
+  }
+
+  union(other: Origins): Origins {
+    if (other === this) return this;
+    let found = this.unions.get(other);
+    if (found === undefined) {
+      found = Origins.of(this.lo | other.lo, this.hi | other.hi);
+      this.unions.set(other, found);
+    }
+    return found;
+  }
+
+  /** The guards in the set, by their position. */
+  indices(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < 32; i++) if ((this.lo >>> i) & 1) out.push(i);
+    for (let i = 0; i < 32; i++) if ((this.hi >>> i) & 1) out.push(32 + i);
+    return out;
+  }
+}
+
+/** A value with origins: always outermost, its value always plain. */
+export class Guarded {
+  constructor(
+    readonly value: unknown,
+    readonly origins: Origins,
+  ) {}
+}
+
+/** The value without its origins. */
+export function plain(value: unknown): unknown {
+  return value instanceof Guarded ? value.value : value;
+}
+
+/** The origins a value carries, if any. */
+export function originsOf(value: unknown): Origins | undefined {
+  return value instanceof Guarded ? value.origins : undefined;
+}
+
+/** The union of two sets of origins, either of which may be none. */
+export function join(a: Origins | undefined, b: Origins | undefined): Origins | undefined {
+  if (a === undefined) return b;
+  if (b === undefined || a === b) return a;
+  return a.union(b);
+}
+
+/** The union of the origins of every value in `values`. */
+export function joinAll(values: readonly unknown[]): Origins | undefined {
+  let origins: Origins | undefined;
+  for (const v of values) if (v instanceof Guarded) origins = join(origins, v.origins);
+  return origins;
+}
+
+/** `value` carrying `origins` as well as its own; Nothing, Booleans and functions carry none. */
+export function tag(value: unknown, origins: Origins | undefined): unknown {
+  if (origins === undefined) return value;
+  if (value instanceof Guarded) return value.origins === origins ? value : new Guarded(value.value, join(value.origins, origins)!);
+  if (value === null || value === undefined || typeof value === "boolean" || typeof value === "function") return value;
+  return new Guarded(value, origins);
+}
+
+// ---- the run's guards ----
+
+/** A guard: a capability of the declared grant that carries `only to`, and its sinks. */
+export interface Guard {
+  readonly index: number;
+  readonly capability: Need;
+  readonly sinks: readonly Need[];
+}
+
+let guards: readonly Guard[] = [];
+
+/** The guards of a grant, in declaration order; undefined past MAX_GUARDS (the run is refused). */
+export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
+  const out: Guard[] = [];
+  for (const item of items) {
+    if (item.guard === undefined) continue;
+    out.push({ index: out.length, capability: { path: item.path, ...(item.scope === undefined ? {} : { scope: item.scope }) }, sinks: item.guard.sinks });
+  }
+  return out.length > MAX_GUARDS ? undefined : out;
+}
+
+/** Sets the run's guards (run-main.ts, before the program's first step; a replay derives them from the grant again). */
+export function configureGuards(runGuards: readonly Guard[]): void {
+  guards = runGuards;
+}
+
+/** Whether the run has any guard: without one, no value ever carries origins. */
+export function guarding(): boolean {
+  return guards.length > 0;
+}
+
+/** The guards whose capability covers a call's effect: what its result carries. */
+export function guardsCovering(need: Need): Origins | undefined {
+  let origins: Origins | undefined;
+  for (const g of guards) if (covers(g.capability, need)) origins = join(origins, Origins.bit(g.index));
+  return origins;
+}
+
+/** A guard that refuses data of its origin going to `need`: what a refused call names. */
+export interface Refusal {
+  /** The guarded capability, `filesystem.read("secrets")`. */
+  readonly origin: string;
+  /** The effect refused, `network.http("evil.example")`. */
+  readonly sink: string;
+  /** What the guard allows, `network.http("api.example.com") or console`. */
+  readonly allows: string;
+}
+
+/** The first guard among `origins` none of whose sinks covers `need`, if any. */
+export function refusal(origins: Origins | undefined, need: Need): Refusal | undefined {
+  if (origins === undefined) return undefined;
+  for (const index of origins.indices()) {
+    const g = guards[index];
+    if (g === undefined) continue;
+    if (g.sinks.some((sink) => covers(sink, need))) continue;
+    return { origin: needText(g.capability), sink: needText(need), allows: g.sinks.map(needText).join(" or ") };
+  }
+  return undefined;
+}
+
+/** Where data leaves through the console: the failure main ends with, a crash's message, what a test prints. */
+export const CONSOLE_SINK: Need = { path: ["console"] };
+
+/**
+ * What a library call of a guarded run carries to the gateway and back: the
+ * union of its arguments' origins, checked at every call it makes (each hop of
+ * a redirected request), and the guards whose capabilities covered its calls,
+ * which its result will carry.
+ */
+export interface CallOrigins {
+  readonly args: Origins | undefined;
+  result: Origins | undefined;
+}

