@@ -9,7 +9,7 @@ export const DEFAULT_LIMITS = {
    * bench/fuel-rate.ts (spec/runtime.md, "The default fuel"); a loop that
    * never ends stops in under a minute.
    */
-  fuel: 60_000_000_000,
+  fuel: 50_000_000_000,
   /** How deeply calls may nest (`--max-depth`). */
   maxDepth: 256,
   /** Wall-clock seconds a run may take (`--timeout`): 30 minutes. */

@@ -264,7 +264,7 @@ end`,
     },
     render: (f) => ({ message: `${f.owner} used all of its ${n(f.limit)} steps of fuel (${f.owner === "the program" ? "--fuel" : "--request-fuel"} N gives more)` }),
     explanation: `Every run has fuel: one step per statement and expression evaluated, and for a
-library call one step per item or character of work. The default, 60,000,000,000 steps, is
+library call one step per item or character of work. The default, 50,000,000,000 steps, is
 minutes of work, and stops a loop that never ends in under a minute (\`--fuel N\`, or
 \`RENYI_FUEL=N\` for a bundle run with \`node\`); each request to a server has its own
 (\`--request-fuel N\`). If the program is meant to do that much work, give it more fuel;
