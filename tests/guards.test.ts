@@ -11,11 +11,12 @@
 
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startProgram } from "./support.js";
+import { freePort, RENYI, startProgram } from "./support.js";
 
 const SECRET = "hunter2-Zq9";
 /** Forms of the secret a leak might take: as it is, shouted, reversed, spelled out. */
@@ -289,4 +290,58 @@ async function getWhenUp(port: number): Promise<{ status: number; body: string }
     }
   }
   throw new Error("the server never came up");
+}
+
+test("a replay enforces the same guards: a program edited to print what it sent is refused offline", async () => {
+  const dir = join(work, "replayed");
+  mkdirSync(dir, { recursive: true });
+  const head = `public function main()
+  purpose: Send the key where it may go.
+  needs console, network.http("127.0.0.1:${sink.port}"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}")
+  let secret be environment.get("SECRET").or_else("")
+`;
+  writeFileSync(join(dir, "send.ry"), `${head}  let r be http.post("http://127.0.0.1:${sink.port}/", secret) otherwise crash with "refused"\n  console.print("sent {r.status}")\nend\n`);
+  const recorded = await runIn(dir, ["record", "--to", "send.recording.json", "send.ry"], { SECRET });
+  assert.equal(recorded.status, 0, recorded.stderr);
+  const recording = JSON.parse(readFileSync(join(dir, "send.recording.json"), "utf8")) as { grant: string[] };
+  assert.ok(recording.grant.some((item) => item === `environment("SECRET") only to network.http("127.0.0.1:${sink.port}")`), JSON.stringify(recording.grant));
+  // The same program replays; the edited one prints the key, and is stopped before anything is printed.
+  const again = await runIn(dir, ["run", "--replay", "send.recording.json", "send.ry"], {});
+  assert.equal(again.status, 0, again.stderr);
+  writeFileSync(join(dir, "send.ry"), `${head}  console.print(secret)\nend\n`);
+  const edited = await runIn(dir, ["run", "--replay", "send.recording.json", "send.ry"], {});
+  assert.equal(edited.status, 2, edited.stderr);
+  assert.equal(edited.stdout, "");
+  assert.match(edited.stderr, /error\[E-RT-GUARD\]: console\.print was refused: it carries data from environment\("SECRET"\)/);
+  assert.ok(!leaked(edited.stderr));
+});
+
+test("a test's own guard holds in renyi test", async () => {
+  const dir = join(work, "tested");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "keys_test.ry"), `test "the key stays in" needs console, environment("SECRET") only to network.http("127.0.0.1")
+  console.print(environment.get("SECRET").or_else("none"))
+end
+
+test "a decision about the key may be printed" needs console, environment("SECRET") only to network.http("127.0.0.1")
+  console.print("set: {environment.get("SECRET").is_some()}")
+end
+`);
+  const ran = await runIn(dir, ["test", "keys_test.ry"], { SECRET });
+  assert.equal(ran.status, 1, ran.stdout + ran.stderr);
+  assert.match(ran.stdout, /crashed the key stays in[\s\S]*E-RT-GUARD/);
+  assert.match(ran.stdout, /passed +a decision about the key may be printed/);
+  assert.ok(!leaked(ran.stdout + ran.stderr), ran.stdout);
+});
+
+/** `renyi ARGS` in `dir`, with the environment given added. */
+function runIn(dir: string, args: readonly string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RENYI, ...args], { cwd: dir, env: { ...process.env, ...env, RENYI_CACHE_DIR: join(work, "cache") }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
