@@ -26,6 +26,8 @@ export interface CallRecord {
   readonly durationMs: number;
   /** Answered from a recording rather than performed (a replay, or a resumed run before it went live). */
   readonly replayed?: true;
+  /** Its arguments carried origins (a run with guards): its scope may be made of guarded data, and the execution record does not show it. */
+  readonly guarded?: true;
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -90,7 +92,10 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const refused = refusing(grant, primitive.need);
   if (refused !== undefined) {
     if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
-    throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need: needText(primitive.need), owner: refused.owner });
+    // A scope made of guarded data is not shown: the capability alone is named.
+    const carried = guarding() && grant !== undefined ? carriedBy(grant) : undefined;
+    const need = carried?.args !== undefined ? needText({ path: primitive.need.path }) : needText(primitive.need);
+    throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need, owner: refused.owner });
   }
   // The guards: what the call's arguments carry must be allowed to go where the call goes.
   const origins = guarding() ? callOrigins(grant!, primitive) : undefined;
@@ -113,13 +118,13 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
     if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need));
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }) });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }

@@ -52,7 +52,8 @@ export function hostCallLog(): HostCallLog {
 
 function targetOf(call: CallRecord): string | undefined {
   const scope = call.need.scope;
-  if (scope === undefined) return undefined;
+  // A call that carried guarded data may have a scope made of it: the record goes to standard output.
+  if (scope === undefined || call.guarded === true) return undefined;
   const url = call.arguments["url"];
   if (call.primitive.startsWith("std.http.") && typeof url === "string") {
     // The query and the fragment often carry keys; user and password are never shown.

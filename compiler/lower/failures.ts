@@ -1,5 +1,6 @@
 // Lowering failures: `fail`, and `otherwise` with its handlers.
 
+import { construct } from "./guarded.js";
 import * as t from "./js.js";
 import type { CExpr, CHandler, CStatement, Wrap } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
@@ -17,7 +18,8 @@ function failure(lw: Lowerer, value: t.Expression, at: t.Expression): t.Expressi
 }
 
 function wrapped(lw: Lowerer, wrap: Wrap, value: t.Expression): t.Expression {
-  return t.newExpression(classRef(lw, wrap.decl, wrap.caseName), [value]);
+  // With guards, the case holds the failure plain and carries its origins.
+  return construct(lw, classRef(lw, wrap.decl, wrap.caseName), [value]);
 }
 
 export function lowerFail(lw: Lowerer, s: Extract<CStatement, { kind: "Fail" }>): void {

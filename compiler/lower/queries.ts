@@ -25,7 +25,8 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   const result = lw.temp("q");
   let i = 0;
   let selected = false;
-  const counts: t.Identifier[] = [];
+  // With guards: the origins the result carries besides its rows' (a count's, sort keys'), each held in a temporary.
+  const carried: t.Expression[] = [];
   while (i < clauses.length) {
     const clause = clauses[i]!;
     if (clause.kind === "From" || clause.kind === "Where" || clause.kind === "Let") {
@@ -59,7 +60,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
     const source: t.Expression = rows ?? t.arrayExpression([t.arrayExpression([])]);
     const next = lw.temp("rows");
     if (clause.kind === "Sort") {
-      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, sortRowsCode(lw, source, names, clause.keys))]));
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(next, sortRowsCode(lw, source, names, clause.keys, carried))]));
     } else if (clause.kind === "Group") {
       const row = lw.temp("row");
       const keyBody = lw.synchronous(() =>
@@ -86,7 +87,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
         // The count may carry origins: the rows it takes are counted plain, and the result carries them.
         const temp = lw.temp("count");
         lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, given)]));
-        counts.push(temp);
+        carried.push(t.callExpression(lw.g("originsOf"), [temp]));
         given = t.callExpression(lw.g("plain"), [temp]);
       }
       const count = t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), given]);
@@ -98,7 +99,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   if (!selected) lowerSelect(lw, e, rows!, names, result);
   if (e.distinct) lw.emit(t.expressionStatement(t.assignmentExpression("=", result, t.callExpression(lw.rt("distinct"), [result]))));
   // With guards, the result holds its items plain and carries their union.
-  if (lw.guarded) return counts.reduce<t.Expression>((value, count) => t.callExpression(lw.g("tag"), [value, t.callExpression(lw.g("originsOf"), [count])]), t.callExpression(lw.g("list"), [result]));
+  if (lw.guarded) return carried.reduce<t.Expression>((value, origins) => t.callExpression(lw.g("tag"), [value, origins]), t.callExpression(lw.g("list"), [result]));
   return result;
 }
 
@@ -146,7 +147,7 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
  * comparison written for the keys' types (stable: Array.prototype.sort is),
  * then the rows taken back out.
  */
-function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: { value: CExpr; descending: boolean }[]): t.Expression {
+function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: { value: CExpr; descending: boolean }[], carried: t.Expression[]): t.Expression {
   if (names.length === 1 && keys.every((k) => isFieldPathOf(k.value, names[0]!) && isPrimitive(k.value.type))) return sortByFieldsCode(lw, source, names[0]!, keys);
   const row = lw.temp("row");
   const keyBody = lw.synchronous(() => lw.collect(() => {
@@ -156,7 +157,16 @@ function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: {
     lw.emit(t.returnStatement(t.arrayExpression([...keys.map((k) => lowerExpr(lw, k.value)), row])));
   }));
   const comparator = comparatorCode(lw, keys, (index, keyed) => t.memberExpression(keyed, t.numericLiteral(index), true));
-  const keyed = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
+  let keyed: t.Expression = t.callExpression(t.memberExpression(source, t.identifier("map")), [t.arrowFunctionExpression([row], t.blockStatement(keyBody))]);
+  if (lw.guarded) {
+    // The order the keys give is data: the result carries the keys' origins.
+    const rows = lw.temp("keyed");
+    const origins = lw.temp("ko");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(rows, keyed)]));
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("keyOrigins"), [rows, t.numericLiteral(keys.length)]))]));
+    carried.push(origins);
+    keyed = rows;
+  }
   const sorted = t.callExpression(t.memberExpression(keyed, t.identifier("sort")), [comparator]);
   return t.callExpression(t.memberExpression(sorted, t.identifier("map")), [t.arrowFunctionExpression([row], t.memberExpression(row, t.numericLiteral(keys.length), true))]);
 }

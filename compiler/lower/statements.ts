@@ -163,6 +163,11 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
   };
 }
 
+/** A list of the given items, as a list literal is built: with guards, its items plain and the list carrying their origins. */
+function listOf(lw: Lowerer, items: t.Expression[]): t.Expression {
+  return lw.guarded ? t.callExpression(lw.g("list"), [t.arrayExpression(items)]) : t.arrayExpression(items);
+}
+
 interface Call {
   readonly fn: t.Expression;
   readonly args: t.Expression[];
@@ -180,7 +185,7 @@ function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call;
     });
     return {
       inPlace: { fn: lw.rt("pushInPlace"), args: [target, ...items] },
-      copy: { fn: lw.rt("concat"), args: [target, t.arrayExpression(items)] },
+      copy: { fn: lw.rt("concat"), args: [target, listOf(lw, items)] },
     };
   }
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List")) {
@@ -204,7 +209,7 @@ function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call;
     });
     const module = key === "list.append" ? "list" : value.callee.module;
     return {
-      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, t.arrayExpression(temps)] } : { fn: lw.lib(module, twin), args: [target, ...temps] },
+      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, listOf(lw, temps)] } : { fn: lw.lib(module, twin), args: [target, ...temps] },
       copy: { fn: lw.lib(module, value.callee.name), args: [target, ...temps] },
     };
   }

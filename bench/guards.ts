@@ -1,0 +1,71 @@
+// bench/guards: what provenance guards cost on bench/compute's programs, in three
+// modes, each built as `renyic build` builds it and run with `node NAME.mjs`,
+// interleaved, median of several (whole processes):
+//   plain    the program as it is: no guard, the plain operators;
+//   idle     the same program with a guard no data passes through on main
+//            (bench/idle-guard.ts): the origin operators, and every call checked;
+//   guarded  bench/guards/NAME.ry: the same work with guarded data flowing through
+//            the hot loop (a guarded number the loop's total starts from, guarded
+//            names in the records, a guarded prefix on every text).
+// Goals (the issue's): idle at most 1.1x plain, guarded at most 2x.
+//
+// Caveats: the guarded programs differ from the plain ones by one environment
+// read and a few operands; they print the same results. The machine is shared
+// and noisy; whole-process times include Node's start-up (about 40 ms).
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileProgram } from "../compiler/build.js";
+import { parseSource } from "../compiler/index.js";
+import { withIdleGuard } from "./idle-guard.js";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+// Inside the package, so that a bundle's `import "renyi/runtime"` resolves to this build's runtime.
+const OUT = join(ROOT, "dist", "bench", "guards-bundles");
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
+const env = { ...process.env, RENYI_FUEL: "1000000000000" };
+
+function build(name: string, mode: string, text: string): string {
+  const file = join(OUT, `${name}.ry`);
+  const syntax = parseSource(file, text);
+  const out = `${name}.${mode}.mjs`;
+  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out });
+  if (result.bundle === undefined) throw new Error(`${name} (${mode}): ${result.diagnostics.find((d) => d.severity === "error")?.message}`);
+  const path = join(OUT, out);
+  writeFileSync(path, result.bundle.code);
+  return path;
+}
+
+function time(path: string): { ms: number; out: string } {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [path], { encoding: "utf8", env });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${path} failed: ${result.stderr}`);
+  return { ms, out: result.stdout };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const geomean = (xs: number[]) => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
+
+mkdirSync(OUT, { recursive: true });
+const idleRatios: number[] = [];
+const guardedRatios: number[] = [];
+console.log("program      plain ms   idle ms   guarded ms   idle/plain   guarded/plain");
+for (const name of ["recursion", "loops", "records", "text", "json"]) {
+  const source = readFileSync(join(ROOT, "bench", "compute", `${name}.ry`), "utf8");
+  const paths = {
+    plain: build(name, "plain", source),
+    idle: build(name, "idle", withIdleGuard(source)!),
+    guarded: build(name, "guarded", readFileSync(join(ROOT, "bench", "guards", `${name}.ry`), "utf8")),
+  };
+  const expected = time(paths.plain).out;
+  for (const mode of ["idle", "guarded"] as const) if (time(paths[mode]).out !== expected) throw new Error(`${name}: the ${mode} variant prints another result`);
+  const ms: Record<keyof typeof paths, number[]> = { plain: [], idle: [], guarded: [] };
+  for (let i = 0; i < RUNS; i++) for (const mode of ["plain", "idle", "guarded"] as const) ms[mode].push(time(paths[mode]).ms);
+  const [p, i, g] = [median(ms.plain), median(ms.idle), median(ms.guarded)];
+  idleRatios.push(i / p);
+  guardedRatios.push(g / p);
+  console.log(`${name.padEnd(10)} ${p.toFixed(0).padStart(10)} ${i.toFixed(0).padStart(9)} ${g.toFixed(0).padStart(12)} ${(i / p).toFixed(2).padStart(12)} ${(g / p).toFixed(2).padStart(15)}`);
+}
+console.log(`geometric mean: idle ${geomean(idleRatios).toFixed(2)} (goal at most 1.1), guarded ${geomean(guardedRatios).toFixed(2)} (goal at most 2); worst: idle ${Math.max(...idleRatios).toFixed(2)}, guarded ${Math.max(...guardedRatios).toFixed(2)}`);
