@@ -50,6 +50,7 @@ export { configureChildren, stopChildren } from "./children.js";
 // inlined (bench/guards measured 3x to 7x on loops with no guarded data).
 import * as originOps from "./origin-ops.js";
 export const origins = Object.freeze({ ...originOps });
+export { Guarded as GuardedValue } from "./origins.js";
 export * as text from "./lib/text.js";
 export * as list from "./lib/list.js";
 export * as map from "./lib/map.js";

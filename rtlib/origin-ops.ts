@@ -297,31 +297,61 @@ export { plain, originsOf, tag };
  * origins of what the function values returned.
  */
 function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void): unknown {
-  const argsOrigins = joinAll(args);
-  const carried: CallOrigins = { args: argsOrigins, result: undefined };
-  const fromFunctions: CallOrigins = { args: argsOrigins, result: undefined };
-  const given = args.map((a, i) => {
-    if (effectful && i === 0) return a instanceof Grant ? carrying(a, carried) : a;
+  const call = new LibraryCall(joinAll(args), effectful);
+  // `args` is the array compiled code made for this call: its items are replaced in place.
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (effectful && i === 0) {
+      if (a instanceof Grant) args[0] = carrying(a, call.carried);
+      continue;
+    }
     const v = plain(a);
-    return typeof v === "function" ? wrapFunction(v as (...xs: unknown[]) => unknown, argsOrigins, fromFunctions, check) : v;
-  });
-  const origins = () => join(effectful ? (carried.result === undefined ? undefined : join(carried.result, argsOrigins)) : argsOrigins, fromFunctions.result);
-  const resultOf = (value: unknown) => tag(value, origins());
-  // A failure may echo the call's own arguments (`InvalidUrl(url)`, `Timeout(url)`, `PermissionDenied(path)`),
-  // raised before the gateway or after it: it carries them, and a crash that names them is checked as a print.
-  const failureOf = (e: unknown) => {
-    const all = join(origins(), argsOrigins);
-    if (e instanceof Failure) return new Failure(tag(e.value, all), e.site);
-    return e instanceof Crash ? crashThroughConsole(e, all) : e;
-  };
+    args[i] = typeof v === "function" ? wrapFunction(v as (...xs: unknown[]) => unknown, call.argsOrigins, call.fromFunctions, check) : v;
+  }
   let returned: unknown;
   try {
-    returned = fn(...given);
+    returned = fn(...args);
   } catch (e) {
-    throw failureOf(e);
+    throw call.failure(e);
   }
-  if (returned instanceof Promise) return returned.then(resultOf, (e: unknown) => Promise.reject(failureOf(e)));
-  return resultOf(returned);
+  if (returned instanceof Promise) return returned.then((value: unknown) => call.result(value), (e: unknown) => Promise.reject(call.failure(e)));
+  return call.result(returned);
+}
+
+/** One library call's origins, as it goes (a class, not closures: none is made per call). */
+class LibraryCall {
+  /** What the gateway adds: the guards whose capabilities covered the calls it made. */
+  readonly carried: CallOrigins;
+  /** What the function values it was given returned. */
+  readonly fromFunctions: CallOrigins;
+
+  constructor(
+    readonly argsOrigins: Origins | undefined,
+    readonly effectful: boolean,
+  ) {
+    this.carried = { args: argsOrigins, result: undefined };
+    this.fromFunctions = { args: argsOrigins, result: undefined };
+  }
+
+  origins(): Origins | undefined {
+    const own = this.effectful ? (this.carried.result === undefined ? undefined : join(this.carried.result, this.argsOrigins)) : this.argsOrigins;
+    return join(own, this.fromFunctions.result);
+  }
+
+  result(value: unknown): unknown {
+    return tag(value, this.origins());
+  }
+
+  /**
+   * A failure may echo the call's own arguments (`InvalidUrl(url)`, `Timeout(url)`,
+   * `PermissionDenied(path)`), raised before the gateway or after it: it carries
+   * them, and a crash that names them is checked as a print.
+   */
+  failure(e: unknown): unknown {
+    const all = join(this.origins(), this.argsOrigins);
+    if (e instanceof Failure) return new Failure(tag(e.value, all), e.site);
+    return e instanceof Crash ? crashThroughConsole(e, all) : e;
+  }
 }
 
 /**
@@ -351,9 +381,16 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
   };
 }
 
-/** A library function without effects. */
+/**
+ * A library function without effects. Given no value with origins and no
+ * function (the common case), its result can carry none: it is called as it is.
+ */
 export function pure(fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
-  return libraryCall(fn, args, false);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a instanceof Guarded || typeof a === "function") return libraryCall(fn, args, false);
+  }
+  return fn(...args);
 }
 
 /** A primitive: its first argument is the grant. */

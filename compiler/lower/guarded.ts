@@ -7,7 +7,13 @@ import { propertyName } from "./names.js";
 
 /** `record.field`; with guards, the field carries the record's origins. */
 export function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expression {
-  return lw.guarded ? t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]) : t.memberExpression(record, t.identifier(propertyName(name)));
+  const read = t.memberExpression(record, t.identifier(propertyName(name)));
+  if (!lw.guarded) return read;
+  const guarded = t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]);
+  // A name is read twice at no cost: the plain record's field is then read right here, where its
+  // shape is known, rather than in one runtime function that every record type goes through.
+  if (record.type !== "Identifier") return guarded;
+  return t.conditionalExpression(t.binaryExpression("instanceof", record, lw.rt("GuardedValue")), guarded, read);
 }
 
 /** `new Cls(fields)`; with guards, built from plain fields and carrying their origins. */

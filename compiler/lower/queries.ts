@@ -218,10 +218,11 @@ function isFieldPathOf(e: CExpr, name: Local): boolean {
 
 /** A comparison of two keys: the engine's `<` for primitives (whose order it is), the runtime's `compare` for the rest. */
 function compareCode(lw: Lowerer, key: CExpr, left: t.Expression, right: t.Expression): t.Expression {
-  if (lw.guarded) return t.callExpression(lw.g("compare"), [left, right]);
+  const less = lw.guarded ? t.callExpression(lw.g("lt"), [left, right]) : t.binaryExpression("<", left, right);
+  const more = lw.guarded ? t.callExpression(lw.g("gt"), [left, right]) : t.binaryExpression(">", left, right);
   return isPrimitive(key.type)
-    ? t.conditionalExpression(t.binaryExpression("<", left, right), t.numericLiteral(-1), t.conditionalExpression(t.binaryExpression(">", left, right), t.numericLiteral(1), t.numericLiteral(0)))
-    : t.callExpression(lw.rt("compare"), [left, right]);
+    ? t.conditionalExpression(less, t.numericLiteral(-1), t.conditionalExpression(more, t.numericLiteral(1), t.numericLiteral(0)))
+    : t.callExpression(lw.guarded ? lw.g("compare") : lw.rt("compare"), [left, right]);
 }
 
 /** Which row positions hold the latest `from`'s bound names (its item, for groups). */

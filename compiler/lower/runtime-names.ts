@@ -24,7 +24,7 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   // grants: only narrowing one the program was given
   "narrow",
   // the operators of a program with guards (rtlib/origin-ops.ts): compiled in only when a guard is declared
-  "origins",
+  "origins", "GuardedValue",
   // a narrated run (`--explain`): compiled in only when the lowering is asked to narrate
   "narration",
   // `node NAME.mjs`
