@@ -8,7 +8,7 @@
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { guarding, guardsCovering, join, refusal, type CallOrigins } from "./origins.js";
+import { guarding, guardsCovering, join, pathScoped, realScope, refusal, type CallOrigins } from "./origins.js";
 import { Guarded as GuardedFailure } from "./prelude.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
@@ -97,8 +97,10 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     const need = carried?.args !== undefined ? needText({ path: primitive.need.path }) : needText(primitive.need);
     throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need, owner: refused.owner });
   }
-  // The guards: what the call's arguments carry must be allowed to go where the call goes.
-  const origins = guarding() ? callOrigins(grant!, primitive) : undefined;
+  // The guards: what the call's arguments carry must be allowed to go where the call goes
+  // (for a path, where it really leads, read before the check and again for the result).
+  const real = guarding() && pathScoped(primitive.need) ? await realScope(String(primitive.need.scope)) : undefined;
+  const origins = guarding() ? callOrigins(grant!, primitive, real) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
   if (grant !== undefined && answered === LIVE) { // refusing() has proved it a Grant
@@ -114,7 +116,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
   try {
     const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need));
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
     }
@@ -123,7 +125,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need));
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
@@ -139,10 +141,10 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
  * by the runtime itself, outside the library's entry points, and is refused as a
  * fault of Renyi's rather than let through unchecked.
  */
-function callOrigins(grant: Grant, primitive: Primitive): CallOrigins {
+function callOrigins(grant: Grant, primitive: Primitive, real: string | undefined): CallOrigins {
   const carried = carriedBy(grant);
   if (carried === undefined) throw new Crash("E-RT-INTERNAL", { problem: "thrown", detail: `${primitive.name} was called without its arguments' origins in a run with guards` });
-  const refused = refusal(carried.args, primitive.need);
+  const refused = refusal(carried.args, primitive.need, real);
   if (refused !== undefined) {
     if (primitive.denied !== undefined) throw new Failure(GuardedFailure.desc.make([refused.origin, refused.sink]));
     throw new Crash("E-RT-GUARD", { call: primitive.name.replace(/^std\./, ""), ...refused });

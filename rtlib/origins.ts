@@ -7,7 +7,10 @@
 // pair or record holds plain items and carries the union of their origins on
 // its own wrapper. Nothing, Booleans and functions never carry origins.
 
-import { covers } from "../vocabulary/capabilities.js";
+import { realpathSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import { dirname, join as joinPath, resolve } from "node:path";
+import { capabilityInfo, covers } from "../vocabulary/capabilities.js";
 import { needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 
 /** The most guards a run may have: two 32-bit masks. */
@@ -111,6 +114,78 @@ export interface Guard {
   readonly sinks: readonly Need[];
 }
 
+// ---- paths, as the file system has them ----
+//
+// A path's scope as written is not where it leads: `/abs/secrets/key.txt`, a link
+// `keylink.txt` to `secrets/key.txt`, or `out/esc/x` with `out/esc` a link out of
+// `out`, name files a textual comparison puts on the wrong side of a guard. For
+// a call whose capability has a path scope, the guards compare real paths too:
+// a guard's capability covers the call when either comparison says so (what is
+// read through a link into `secrets` is guarded), and a sink allows it only when
+// both do (what is written through a link out of `out` is not allowed there).
+
+/** Whether a capability's scope is a path (filesystem.read, write, database). */
+export function pathScoped(need: Need): boolean {
+  return need.scope !== undefined && capabilityInfo(need.path)?.scope === "path";
+}
+
+/** The real path a scope leads to now: the longest part that exists, its links followed, and the rest as written. */
+export async function realScope(scope: string): Promise<string> {
+  let existing = resolve(scope);
+  let rest = "";
+  for (;;) {
+    try {
+      return joinPath(await realpath(existing), rest);
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return resolve(scope);
+      rest = rest === "" ? existing.slice(parent.length + 1) : joinPath(existing.slice(parent.length + 1), rest);
+      existing = parent;
+    }
+  }
+}
+
+/** realScope, at once: for the grant's own scopes, read when the run's guards are set. */
+function realScopeNow(scope: string): string {
+  let existing = resolve(scope);
+  let rest = "";
+  for (;;) {
+    try {
+      return joinPath(realpathSync(existing), rest);
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return resolve(scope);
+      rest = rest === "" ? existing.slice(parent.length + 1) : joinPath(existing.slice(parent.length + 1), rest);
+      existing = parent;
+    }
+  }
+}
+
+const realScopes = new Map<string, string>();
+
+/** Whether the real path `real` is the scope's real path or beneath it. */
+function realBeneath(real: string, scope: string | number | undefined): boolean {
+  if (scope === undefined) return true;
+  let root = realScopes.get(String(scope));
+  if (root === undefined) {
+    root = realScopeNow(String(scope));
+    realScopes.set(String(scope), root);
+  }
+  return real === root || real.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+/** Whether a guard's capability covers a call: as written, or, for a path, where it really leads. */
+function guardCovers(g: Guard, need: Need, real: string | undefined): boolean {
+  if (covers(g.capability, need)) return true;
+  return real !== undefined && pathScoped(g.capability) && covers({ path: g.capability.path }, { path: need.path }) && realBeneath(real, g.capability.scope);
+}
+
+/** Whether a sink allows a call: as written, and, for a path, where it really leads. */
+function sinkAllows(sink: Need, need: Need, real: string | undefined): boolean {
+  if (!covers(sink, need)) return false;
+  return real === undefined || !pathScoped(sink) || realBeneath(real, sink.scope);
+}
+
 let guards: readonly Guard[] = [];
 
 /** The guards of a grant, in declaration order; undefined past MAX_GUARDS (the run is refused). */
@@ -126,6 +201,7 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
 /** Sets the run's guards (run-main.ts, before the program's first step; a replay derives them from the grant again). */
 export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
+  realScopes.clear();
 }
 
 /** Whether the run has any guard: without one, no value ever carries origins. */
@@ -133,10 +209,10 @@ export function guarding(): boolean {
   return guards.length > 0;
 }
 
-/** The guards whose capability covers a call's effect: what its result carries. */
-export function guardsCovering(need: Need): Origins | undefined {
+/** The guards whose capability covers a call's effect: what its result carries. `real`: where a path scope really leads. */
+export function guardsCovering(need: Need, real?: string): Origins | undefined {
   let origins: Origins | undefined;
-  for (const g of guards) if (covers(g.capability, need)) origins = join(origins, Origins.bit(g.index));
+  for (const g of guards) if (guardCovers(g, need, real)) origins = join(origins, Origins.bit(g.index));
   return origins;
 }
 
@@ -150,13 +226,13 @@ export interface Refusal {
   readonly allows: string;
 }
 
-/** The first guard among `origins` none of whose sinks covers `need`, if any. */
-export function refusal(origins: Origins | undefined, need: Need): Refusal | undefined {
+/** The first guard among `origins` none of whose sinks allows `need`, if any. `real`: where a path scope really leads. */
+export function refusal(origins: Origins | undefined, need: Need, real?: string): Refusal | undefined {
   if (origins === undefined) return undefined;
   for (const index of origins.indices()) {
     const g = guards[index];
     if (g === undefined) continue;
-    if (g.sinks.some((sink) => covers(sink, need))) continue;
+    if (g.sinks.some((sink) => sinkAllows(sink, need, real))) continue;
     // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data refused.
     return { origin: needText(g.capability), sink: needText({ path: need.path }), allows: g.sinks.map(needText).join(" or ") };
   }

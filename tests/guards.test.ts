@@ -12,7 +12,7 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -385,4 +385,40 @@ test("the execution record names no scope made of guarded data", async () => {
   const get = record.hostCalls.find((c) => c.operation === "std.http.get")!;
   assert.equal(get.target, undefined);
   assert.ok(!leaked(ran.stdout), ran.stdout);
+});
+
+test("paths are compared where they lead: an absolute path or a link into a guarded folder is guarded, a link out of a sink is not a sink", async () => {
+  const dir = join(work, "linked");
+  mkdirSync(join(dir, "secrets"), { recursive: true });
+  mkdirSync(join(dir, "out"), { recursive: true });
+  mkdirSync(join(dir, "elsewhere"), { recursive: true });
+  writeFileSync(join(dir, "secrets", "key.txt"), SECRET);
+  symlinkSync(join(dir, "secrets", "key.txt"), join(dir, "keylink.txt"));
+  symlinkSync(join(dir, "elsewhere"), join(dir, "out", "esc"));
+  const program = (body: string) => `public function main()
+  purpose: Reach the secret by another name.
+  needs console, filesystem.read, filesystem.write, filesystem.read("secrets") only to filesystem.write("out")
+${body.split("\n").map((l) => `  ${l}`).join("\n")}
+end
+`;
+  const cases: [string, string, boolean][] = [
+    ["an absolute path", `let s be filesystem.read_text("${join(dir, "secrets", "key.txt")}") otherwise crash with "no file"\nconsole.print(s)`, false],
+    ["a link to the file", 'let s be filesystem.read_text("keylink.txt") otherwise crash with "no file"\nconsole.print(s)', false],
+    ["a link out of the sink", 'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/esc/leak.txt", s) otherwise crash with "blocked"', false],
+    ["the sink itself", 'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/kept.txt", s) otherwise crash with "refused"\nconsole.print("kept")', true],
+  ];
+  for (const [name, body, allowed] of cases) {
+    writeFileSync(join(dir, "p.ry"), program(body));
+    const ran = await runIn(dir, ["run", "p.ry"], {});
+    if (allowed) {
+      assert.equal(ran.status, 0, `${name}: ${ran.stderr}`);
+      assert.equal(readFileSync(join(dir, "out", "kept.txt"), "utf8"), SECRET);
+    } else {
+      assert.notEqual(ran.status, 0, `${name}: ${ran.stdout}`);
+      assert.equal(ran.stdout, "", name);
+      assert.match(ran.stderr, /E-RT-GUARD|blocked/, `${name}: ${ran.stderr}`);
+      assert.ok(!leaked(ran.stderr), name);
+    }
+  }
+  assert.deepEqual(readdirSync(join(dir, "elsewhere")), []);
 });
