@@ -9,10 +9,11 @@ import { propertyName } from "./names.js";
 export function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expression {
   const read = t.memberExpression(record, t.identifier(propertyName(name)));
   if (!lw.guarded) return read;
-  const guarded = t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]);
-  // A name is read twice at no cost: the plain record's field is then read right here, where its
-  // shape is known, rather than in one runtime function that every record type goes through.
-  if (record.type !== "Identifier") return guarded;
+  // A name is read twice at no cost: the field is then read right here, where its record's shape
+  // is known, rather than in one runtime function that every record type goes through.
+  if (record.type !== "Identifier") return t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]);
+  const inner = t.memberExpression(t.memberExpression(record, t.identifier("value")), t.identifier(propertyName(name)));
+  const guarded = t.callExpression(lw.g("tag"), [inner, t.memberExpression(record, t.identifier("origins"))]);
   return t.conditionalExpression(t.binaryExpression("instanceof", record, lw.rt("GuardedValue")), guarded, read);
 }
 

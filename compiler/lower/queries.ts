@@ -182,7 +182,13 @@ function sortRowsCode(lw: Lowerer, source: t.Expression, names: Local[], keys: {
 function sortByFieldsCode(lw: Lowerer, source: t.Expression, name: Local, keys: { value: CExpr; descending: boolean }[]): t.Expression {
   const keyFunctions = keys.map((k) => {
     const key = lw.temp("key");
-    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(key, t.arrowFunctionExpression([lw.local(name)], lowerExpr(lw, k.value)))]));
+    let read: t.ArrowFunctionExpression = t.arrowFunctionExpression([lw.local(name)], lowerExpr(lw, k.value));
+    if (lw.guarded) {
+      // The keys only order the rows; what the rows carry, the result carries. They are read from the plain row.
+      const row = lw.temp("row");
+      read = t.arrowFunctionExpression([row], t.blockStatement([t.variableDeclaration("const", [t.variableDeclarator(lw.local(name), t.callExpression(lw.g("plain"), [row]))]), t.returnStatement(lowerExpr(lw, k.value))]));
+    }
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(key, read)]));
     return key;
   });
   // The rows are an array the query itself built, never the program's list, so sorting them in place is unobservable.
