@@ -422,3 +422,25 @@ end
   }
   assert.deepEqual(readdirSync(join(dir, "elsewhere")), []);
 });
+
+test("a bundle built with guards passes the validator and is held to them; a run with guards refuses code compiled without origins", async () => {
+  const dir = join(work, "bundled");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "leak.ry"), `public function main()
+  purpose: Print a secret.
+  needs console, environment("SECRET") only to network.http("127.0.0.1")
+  console.print(environment.get("SECRET").or_else("none"))
+end
+`);
+  const build = await new Promise<number | null>((resolve) => spawn(process.execPath, [join(RENYI, "..", "renyic.js"), "build", "leak.ry", "--out", "out"], { cwd: dir, stdio: "ignore" }).on("close", resolve));
+  assert.equal(build, 0);
+  const ran = await runIn(dir, ["run", "out/leak.mjs"], { SECRET });
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.match(ran.stderr, /E-RT-GUARD/);
+  assert.ok(!leaked(ran.stdout + ran.stderr));
+  // The runtime itself: guards declared, but no origin operators compiled in.
+  const { runMain } = await import("../rtlib/run-main.js");
+  const refused = await runMain({ main: () => undefined, mainParameters: [], mainGrant: [{ path: ["environment"], scope: "SECRET", guard: { sinks: [{ path: ["console"] }] } }] }, { argv: [] });
+  assert.equal(refused.outcome, "refused");
+  assert.match((refused as { message: string }).message, /compiled without the origins they need/);
+});
