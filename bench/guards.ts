@@ -13,42 +13,14 @@
 // read and a few operands; they print the same results. The machine is shared
 // and noisy; whole-process times include Node's start-up (about 40 ms).
 
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileProgram } from "../compiler/build.js";
-import { parseSource } from "../compiler/index.js";
+import { buildBundle, geomean, median, ROOT, RUNS, timeBundle as time } from "./bundles.js";
 import { withIdleGuard } from "./idle-guard.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
-// Inside the package, so that a bundle's `import "renyi/runtime"` resolves to this build's runtime.
 const OUT = join(ROOT, "dist", "bench", "guards-bundles");
-const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
-const env = { ...process.env, RENYI_FUEL: "1000000000000" };
+const build = (name: string, mode: string, text: string): string => buildBundle(OUT, name, mode, text);
 
-function build(name: string, mode: string, text: string): string {
-  const file = join(OUT, `${name}.ry`);
-  const syntax = parseSource(file, text);
-  const out = `${name}.${mode}.mjs`;
-  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out });
-  if (result.bundle === undefined) throw new Error(`${name} (${mode}): ${result.diagnostics.find((d) => d.severity === "error")?.message}`);
-  const path = join(OUT, out);
-  writeFileSync(path, result.bundle.code);
-  return path;
-}
-
-function time(path: string): { ms: number; out: string } {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [path], { encoding: "utf8", env });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${path} failed: ${result.stderr}`);
-  return { ms, out: result.stdout };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const geomean = (xs: number[]) => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
-
-mkdirSync(OUT, { recursive: true });
 const idleRatios: number[] = [];
 const guardedRatios: number[] = [];
 console.log("program      plain ms   idle ms   guarded ms   idle/plain   guarded/plain");

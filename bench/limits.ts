@@ -12,42 +12,17 @@
 // memory limit") are in both: they are part of fuel's own slow path or of a
 // library call that does the work anyway. The machine is shared and noisy.
 
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileProgram } from "../compiler/build.js";
-import { parseSource } from "../compiler/index.js";
+import { buildBundle, geomean, median, ROOT, RUNS, timeBundle as time } from "./bundles.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const DIR = join(ROOT, "bench", "compute");
-// Inside the package, so that a bundle's `import "renyi/runtime"` resolves to this build's runtime.
 const OUT = join(ROOT, "dist", "bench", "limits-bundles");
-const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
-const env = { ...process.env, RENYI_FUEL: "1000000000000" };
 
 function build(name: string, onlyFuel: boolean): string {
-  const file = join(DIR, `${name}.ry`);
-  const text = readFileSync(file, "utf8");
-  const syntax = parseSource(file, text);
-  const out = `${name}${onlyFuel ? ".fuel-only" : ""}.mjs`;
-  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out, ...(onlyFuel ? { onlyFuel } : {}) });
-  if (result.bundle === undefined) throw new Error(`${name}: ${result.diagnostics[0]?.message}`);
-  const path = join(OUT, out);
-  writeFileSync(path, result.bundle.code);
-  return path;
+  return buildBundle(OUT, name, onlyFuel ? "fuel-only" : "all", readFileSync(join(DIR, `${name}.ry`), "utf8"), onlyFuel ? { onlyFuel } : {});
 }
 
-function time(path: string): { ms: number; out: string } {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [path], { encoding: "utf8", env });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${path} failed: ${result.stderr}`);
-  return { ms, out: result.stdout };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-mkdirSync(OUT, { recursive: true });
 const ratios: number[] = [];
 console.log("program      all limits ms   fuel only ms   ratio");
 for (const name of ["recursion", "loops", "records", "text", "json"]) {
@@ -64,5 +39,4 @@ for (const name of ["recursion", "loops", "records", "text", "json"]) {
   ratios.push(ratio);
   console.log(`${name.padEnd(10)} ${median(a).toFixed(0).padStart(15)} ${median(f).toFixed(0).padStart(14)} ${ratio.toFixed(2).padStart(7)}`);
 }
-const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
-console.log(`geometric mean: ${geomean.toFixed(2)}; worst: ${Math.max(...ratios).toFixed(2)} (goal: at most 1.1)`);
+console.log(`geometric mean: ${geomean(ratios).toFixed(2)}; worst: ${Math.max(...ratios).toFixed(2)} (goal: at most 1.1)`);

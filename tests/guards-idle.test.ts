@@ -8,13 +8,12 @@
 // of expression and statement the fixtures hold.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { after, test } from "node:test";
 import { goldenFiles, readSections, ROOT } from "./golden.js";
-import { RENYI } from "./support.js";
+import { renyiIn } from "./support.js";
 import { withIdleGuard } from "../bench/idle-guard.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-guards-idle-"));
@@ -25,16 +24,6 @@ function withoutGuardWarning(stderr: string): string {
   return stderr.replace(/warning\[W-GUARD-NO-SINK\][\s\S]*?(?=\n(?:error|warning)\[|\n[^ \n|=]|$)\n?/g, "");
 }
 
-function run(args: readonly string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 test("every run fixture ends as its golden file says with an idle guard declared", async () => {
   const cases = goldenFiles(join(ROOT, "fixtures", "run")).map((path) => {
@@ -59,7 +48,7 @@ test("every run fixture ends as its golden file says with an idle guard declared
         const split = words.indexOf("PROGRAM");
         const options = split < 0 ? [] : words.slice(0, split);
         const programArgs = split < 0 ? words : words.slice(split + 1);
-        const result = await run([RENYI, "run", ...options, `${name}.ry`, ...programArgs], dir);
+        const result = await renyiIn(dir, ["run", ...options, `${name}.ry`, ...programArgs], {}, join(work, "cache"));
         assert.equal(result.stdout.trimEnd(), (sections.get("stdout") ?? "").trimEnd(), `${name}: stdout differs with an idle guard`);
         assert.equal(withoutGuardWarning(result.stderr).trimEnd(), (sections.get("stderr") ?? "").trimEnd(), `${name}: stderr differs with an idle guard`);
         assert.equal(String(result.status), (sections.get("exit") ?? "").trim(), `${name}: exit code differs with an idle guard: ${result.stderr}`);

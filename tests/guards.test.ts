@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, RENYI, startProgram } from "./support.js";
+import { freePort, RENYI, renyiIn, startProgram } from "./support.js";
 
 const SECRET = "hunter2-Zq9";
 /** Forms of the secret a leak might take: as it is, shouted, reversed, spelled out. */
@@ -349,14 +349,7 @@ end
 
 /** `renyi ARGS` in `dir`, with the environment given added. */
 function runIn(dir: string, args: readonly string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RENYI, ...args], { cwd: dir, env: { ...process.env, ...env, RENYI_CACHE_DIR: join(work, "cache") }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  return renyiIn(dir, args, env, join(work, "cache"));
 }
 
 test("a failure wrapped by otherwise fail keeps the origins of what it wraps", async () => {

@@ -35,6 +35,18 @@ export function startProgram(work: string, source: string, options: { before?: r
   return { child, done, output: () => stdout };
 }
 
+/** `renyi ARGS` in `cwd`, the environment given added (and the compile cache at `cache`), to its end. */
+export function renyiIn(cwd: string, args: readonly string[], env: Record<string, string>, cache: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RENYI, ...args], { cwd, env: { ...process.env, ...env, RENYI_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** A library call's outcome as text: `ok VALUE`, or the failure's value. */
 export async function outcome(call: Promise<unknown>): Promise<string> {
   try {
