@@ -67,11 +67,14 @@ export class Origins {
 
 /** A value with origins: always outermost, its value always plain. */
 export class Guarded {
+  /** On the prototype: what compiled code tests a record for (recordIsGuarded in compiler/lower/guarded.ts). */
+  declare readonly guarded$: true;
   constructor(
     readonly value: unknown,
     readonly origins: Origins,
   ) {}
 }
+Object.defineProperty(Guarded.prototype, "guarded$", { value: true });
 
 /** The value without its origins. */
 export function plain(value: unknown): unknown {

@@ -2,6 +2,7 @@
 // The value is always a plain identifier or a property of one, so testing it
 // several times evaluates nothing twice.
 
+import { plainOf } from "./guarded.js";
 import * as t from "./js.js";
 import type { CPattern, Local } from "../check/checked.js";
 import { resolve, type Type } from "../check/types.js";
@@ -22,7 +23,7 @@ export function lowerPattern(lw: Lowerer, pattern: CPattern, value: t.Expression
   // With guards, a pattern looks into the plain value, and what it binds inside carries the value's origins.
   const looksInside = lw.guarded && pattern.kind !== "Bind" && pattern.kind !== "Wildcard";
   const origins = looksInside ? t.callExpression(lw.g("originsOf"), [value]) : undefined;
-  walk(lw, pattern, looksInside ? t.callExpression(lw.g("plain"), [value]) : value, tests, binds, origins);
+  walk(lw, pattern, looksInside ? plainOf(lw, value) : value, tests, binds, origins);
   return { tests, binds };
 }
 

@@ -1,6 +1,7 @@
 // Lowering queries: `from`, `where`, `let`, `sort`, `group`, `take`, `drop`
 // and `select`, with `distinct` and `concurrently`.
 
+import { plainOf, plainRecord } from "./guarded.js";
 import * as t from "./js.js";
 import type { CExpr, Local } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
@@ -88,7 +89,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
         const temp = lw.temp("count");
         lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, given)]));
         carried.push(t.callExpression(lw.g("originsOf"), [temp]));
-        given = t.callExpression(lw.g("plain"), [temp]);
+        given = plainOf(lw, temp);
       }
       const count = t.callExpression(t.memberExpression(t.identifier("Math"), t.identifier("max")), [t.numericLiteral(0), given]);
       const args = clause.kind === "Take" ? [t.numericLiteral(0), count] : [count];
@@ -186,7 +187,7 @@ function sortByFieldsCode(lw: Lowerer, source: t.Expression, name: Local, keys: 
     if (lw.guarded) {
       // The keys only order the rows; what the rows carry, the result carries. They are read from the plain row.
       const row = lw.temp("row");
-      read = t.arrowFunctionExpression([row], t.blockStatement([t.variableDeclaration("const", [t.variableDeclarator(lw.local(name), t.callExpression(lw.g("plain"), [row]))]), t.returnStatement(lowerExpr(lw, k.value))]));
+      read = t.arrowFunctionExpression([row], t.blockStatement([t.variableDeclaration("const", [t.variableDeclarator(lw.local(name), keys.every((x) => x.value.kind === "Field") ? plainRecord(row) : plainOf(lw, row))]), t.returnStatement(lowerExpr(lw, k.value))]));
     }
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(key, read)]));
     return key;

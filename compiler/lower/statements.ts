@@ -1,6 +1,7 @@
 // Lowering blocks and statements: one function per kind. The kinds with more
 // to them have files of their own: failures, match, checks, concurrency.
 
+import { plainOf } from "./guarded.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
 import { isCon, resolve } from "../check/types.js";
@@ -258,7 +259,7 @@ function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>
     origins = lw.temp("o");
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(first, from!), t.variableDeclarator(last, to!)]));
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("joined"), [first, last]))]));
-    [from, to] = [t.callExpression(lw.g("plain"), [first]), t.callExpression(lw.g("plain"), [last])];
+    [from, to] = [plainOf(lw, first), plainOf(lw, last)];
   }
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(end, to!)]));
   const body = lowerBlock(lw, s.body);
