@@ -47,6 +47,26 @@ function lifted(a: unknown, b: unknown, op: (a: never, b: never) => unknown): un
   }
 }
 
+/**
+ * `lifted` for operands of a number or text type, where a Guarded is the only
+ * object an operand can be (no `instanceof` against the runtime's binding).
+ */
+function liftedPrimitive(a: unknown, b: unknown, op: (a: never, b: never) => unknown): unknown {
+  const ga = typeof a === "object" ? (a as Guarded) : undefined;
+  const gb = typeof b === "object" ? (b as Guarded) : undefined;
+  const origins = ga === undefined ? gb!.origins : gb === undefined || gb.origins === ga.origins ? ga.origins : ga.origins.union(gb.origins);
+  return liftedWith(ga === undefined ? a : ga.value, gb === undefined ? b : gb.value, origins, op);
+}
+
+function liftedWith(a: unknown, b: unknown, origins: Origins, op: (a: never, b: never) => unknown): unknown {
+  try {
+    // A number, a text or a range's list: never Nothing, a Boolean, a function or a Guarded, so wrapped as it is.
+    return new Guarded((op as (a: unknown, b: unknown) => unknown)(a, b), origins);
+  } catch (e) {
+    throw e instanceof Crash ? crashThroughConsole(e, origins) : e;
+  }
+}
+
 const addPlain = (a: number, b: number): number => a + b;
 const subPlain = (a: number, b: number): number => a - b;
 const mulPlain = (a: number, b: number): number => a * b;
@@ -61,19 +81,19 @@ function both(a: unknown, b: unknown): Origins | undefined {
 // ---- arithmetic, texts, ranges ----
 
 export function add(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, addPlain) : (a as number) + (b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, addPlain) : (a as number) + (b as number);
 }
 export function sub(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, subPlain) : (a as number) - (b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, subPlain) : (a as number) - (b as number);
 }
 export function mul(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, mulPlain) : (a as number) * (b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, mulPlain) : (a as number) * (b as number);
 }
 export function div(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, divPlain) : (a as number) / (b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, divPlain) : (a as number) / (b as number);
 }
 export function rem(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, remPlain) : (a as number) % (b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, remPlain) : (a as number) % (b as number);
 }
 export function neg(a: unknown): unknown {
   return typeof a === "object" ? tag(-((a as Guarded).value as number), (a as Guarded).origins) : -(a as number);
@@ -82,34 +102,34 @@ export function ineg(a: unknown): unknown {
   return typeof a === "object" ? tag(isubPlain(0, (a as Guarded).value as number), (a as Guarded).origins) : isubPlain(0, a as number);
 }
 export function iadd(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, iaddPlain) : iaddPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, iaddPlain) : iaddPlain(a as number, b as number);
 }
 export function isub(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, isubPlain) : isubPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, isubPlain) : isubPlain(a as number, b as number);
 }
 export function imul(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, imulPlain) : imulPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, imulPlain) : imulPlain(a as number, b as number);
 }
 export function idiv(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, idivPlain) : idivPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, idivPlain) : idivPlain(a as number, b as number);
 }
 export function imod(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, imodPlain) : imodPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, imodPlain) : imodPlain(a as number, b as number);
 }
 export function fmod(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, fmodPlain) : fmodPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, fmodPlain) : fmodPlain(a as number, b as number);
 }
 export function tadd(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, taddPlain) : taddPlain(a as string, b as string);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, taddPlain) : taddPlain(a as string, b as string);
 }
 export function concat(a: unknown, b: unknown): unknown {
   return !Array.isArray(a) || !Array.isArray(b) ? lifted(a, b, concatPlain) : concatPlain(a as unknown[], b as unknown[]);
 }
 export function rangeInclusive(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, rangeInclusivePlain) : rangeInclusivePlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, rangeInclusivePlain) : rangeInclusivePlain(a as number, b as number);
 }
 export function range(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? lifted(a, b, rangePlain) : rangePlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, rangePlain) : rangePlain(a as number, b as number);
 }
 export function index(items: unknown, i: unknown): unknown {
   return !Array.isArray(items) || typeof i === "object" ? lifted(items, i, listIndex) : listIndex(items as unknown[], i as number);
