@@ -195,6 +195,22 @@ export function interp(strings: readonly string[], values: readonly unknown[]): 
   }
 }
 
+// An interpolation of one, two or three values, the common cases, with no array made
+// per evaluation: when no value carries origins (none is an object), the text is joined
+// as a template literal joins it.
+
+export function interp1(s0: string, v0: unknown, s1: string): unknown {
+  return typeof v0 !== "object" ? tinterp(s0 + (v0 as string) + s1) : interp([s0, s1], [v0]);
+}
+
+export function interp2(s0: string, v0: unknown, s1: string, v1: unknown, s2: string): unknown {
+  return typeof v0 !== "object" && typeof v1 !== "object" ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2) : interp([s0, s1, s2], [v0, v1]);
+}
+
+export function interp3(s0: string, v0: unknown, s1: string, v1: unknown, s2: string, v2: unknown, s3: string): unknown {
+  return typeof v0 !== "object" && typeof v1 !== "object" && typeof v2 !== "object" ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2 + (v2 as string) + s3) : interp([s0, s1, s2, s3], [v0, v1, v2]);
+}
+
 // ---- containers: plain items, the union on the container ----
 
 /** Strips the items of a fresh array in place; gives back their union. */
