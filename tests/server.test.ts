@@ -4,7 +4,7 @@
 // requests interleave; the final report counts the crashed requests.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +17,19 @@ const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const work = mkdtempSync(join(tmpdir(), "renyi-server-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
+// A test that fails before it stops its server would leave the program running, and
+// this file would never end: whatever is still running when the tests are done is killed.
+const running = new Set<ChildProcess>();
+after(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 function start(source: string, renyiOptions: string[], ...args: string[]) {
   const file = join(work, `server${Math.random().toString(36).slice(2)}.ry`);
   writeFileSync(file, source);
   const child = spawn(process.execPath, [RENYI, "run", ...renyiOptions, file, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  running.add(child);
+  child.on("exit", () => running.delete(child));
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -29,6 +38,9 @@ function start(source: string, renyiOptions: string[], ...args: string[]) {
   return { child, done, file, stderr: () => stderr };
 }
 
+
+/** How long a request may go without a byte either way before it fails: no request can hang the file. */
+const QUIET_MS = 15_000;
 
 /** One request on a fresh connection: status and body. */
 function get(port: number, path: string, body?: string, expectContinue = false): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
@@ -39,8 +51,11 @@ function get(port: number, path: string, body?: string, expectContinue = false):
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
       res.on("end", () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
+      // Node reports a response cut short (the connection closed mid-body) only to an 'error' listener.
+      res.on("error", reject);
     });
     req.on("error", reject);
+    req.setTimeout(QUIET_MS, () => req.destroy(new Error(`${path}: nothing came or went for ${QUIET_MS} ms`)));
     // Asking first, the body is sent only if the server says to go on.
     if (expectContinue) req.on("continue", () => req.end(body));
     else req.end(body);
@@ -215,11 +230,13 @@ end
 `, ["--timeout", "3"], "--port", String(port));
   await whenUp(port);
   assert.equal((await get(port, "/", "x".repeat(11 * 1024 * 1024), true)).status, 413);
+  // Sent without asking first, the body is still arriving when the 413 is: it reaches the client all the same.
+  assert.equal((await get(port, "/", "x".repeat(11 * 1024 * 1024))).status, 413);
   assert.equal((await get(port, "/", "x".repeat(1024 * 1024), true)).body, String(1024 * 1024));
   assert.equal((await get(port, "/", "abc")).body, "3");
   const result = await program.done;
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /served 4 requests, 0 of them crashed\ncancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 3 s \(--timeout SECONDS allows more\)\n$/);
+  assert.match(result.stderr, /served 5 requests, 0 of them crashed\ncancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 3 s \(--timeout SECONDS allows more\)\n$/);
 });
 
 test("property: a response the server accepts is one Node sends, and none with CR, LF or NUL in a header is accepted", async () => {

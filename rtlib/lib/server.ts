@@ -88,6 +88,33 @@ export function responseProblem(response: ResponseValue): RunFacts<"E-RT-RESPONS
   return undefined;
 }
 
+/** How long a client still sending a body too large is read, and dropped, after its 413. */
+const LINGER_MS = 5000;
+
+/**
+ * Answers 413 to a request whose body is still arriving, then closes the connection.
+ * Closing a socket with bytes of the body still unread makes the kernel reset the
+ * connection, and a client still writing then sees EPIPE or ECONNRESET instead of the
+ * 413. So the answer is written whole but ended (which closes the connection) only
+ * once the rest of the body has been read and dropped, or the client, answered, has
+ * gone, or LINGER_MS have passed.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = "request body too large\n";
+  res.writeHead(413, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" });
+  res.write(text);
+  const close = () => {
+    clearTimeout(timer);
+    if (!res.writableEnded && !res.destroyed) res.end();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  if (req.complete || req.destroyed) return close();
+  req.once("end", close);
+  req.once("close", close);
+  req.resume();
+}
+
 /** A fixed answer that names no data. */
 function reply(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent || res.writableEnded) return;
@@ -177,7 +204,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             if (e instanceof ClientGone) {
               // Nobody is left to answer.
             } else if (e instanceof TooLarge) {
-              reply(res, 413, "request body too large\n", true);
+              refuseTooLarge(req, res);
               counted();
             } else if (e instanceof Cancelled) {
               // The run is stopping (Ctrl-C, its time limit): not the request's fault.
