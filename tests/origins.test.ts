@@ -1,0 +1,73 @@
+// The representation of origins (rtlib/origins.ts): sets of guards interned and
+// joined as sets are, values wrapped outermost and never twice, the values that
+// never carry origins, and the limit of 64 guards a run may have.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Guarded, guardsOf, join, MAX_GUARDS, Origins, originsOf, plain, tag } from "../rtlib/origins.js";
+import { runMain } from "../rtlib/run-main.js";
+import type { GrantItem } from "../vocabulary/needs.js";
+
+/** A small deterministic generator (xorshift), so that a failure names its seed. */
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+function someSet(next: () => number): { origins: Origins; bits: Set<number> } {
+  const bits = new Set<number>();
+  const count = 1 + Math.floor(next() * 4);
+  for (let i = 0; i < count; i++) bits.add(Math.floor(next() * MAX_GUARDS));
+  let origins: Origins | undefined;
+  for (const b of bits) origins = join(origins, Origins.bit(b));
+  return { origins: origins!, bits };
+}
+
+test("property: unions of sets of guards are the unions of their bits, interned, commutative, associative and idempotent", () => {
+  const next = random(20261201);
+  let cases = 0;
+  for (; cases < 2000; cases++) {
+    const a = someSet(next);
+    const b = someSet(next);
+    const c = someSet(next);
+    const ab = a.origins.union(b.origins);
+    assert.deepEqual(new Set(ab.indices()), new Set([...a.bits, ...b.bits]));
+    assert.equal(ab, b.origins.union(a.origins), "interned: the same set is the same object");
+    assert.equal(ab.union(c.origins), a.origins.union(b.origins.union(c.origins)));
+    assert.equal(a.origins.union(a.origins), a.origins);
+    assert.equal(join(undefined, a.origins), a.origins);
+    assert.equal(join(a.origins, undefined), a.origins);
+  }
+  console.log(`origins: ${cases} cases`);
+});
+
+test("a value is wrapped outermost and once; Nothing, Booleans and functions never carry origins", () => {
+  const one = Origins.bit(0);
+  const two = Origins.bit(40);
+  const text = tag("key", one);
+  assert.ok(text instanceof Guarded);
+  assert.equal(plain(text), "key");
+  const again = tag(text, two) as Guarded;
+  assert.equal(again.value, "key", "never a wrapper inside a wrapper");
+  assert.deepEqual(again.origins.indices(), [0, 40]);
+  assert.equal(tag(text, one), text);
+  for (const never of [null, true, false, () => 1]) assert.equal(tag(never, one), never);
+  assert.equal(tag(7, undefined), 7);
+  assert.equal(originsOf(7), undefined);
+  assert.deepEqual(tag([1, 2], one), new Guarded([1, 2], one));
+});
+
+test("a run may have 64 guards and no more", async () => {
+  const items = (n: number): GrantItem[] => Array.from({ length: n }, (_, i) => ({ path: ["environment"], scope: `K${i}`, guard: { sinks: [{ path: ["console"] }] } }));
+  assert.equal(guardsOf(items(64))?.length, 64);
+  assert.equal(guardsOf(items(65)), undefined);
+  assert.deepEqual(guardsOf(items(3))!.map((g) => g.index), [0, 1, 2]);
+  const refused = await runMain({ main: () => undefined, mainParameters: [], mainGrant: items(65), origins: true }, { argv: [] });
+  assert.equal(refused.outcome, "refused");
+  assert.match((refused as { message: string }).message, /declare 65 guards \(`only to`\); a run may have at most 64/);
+});
