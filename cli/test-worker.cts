@@ -89,7 +89,7 @@ runtime
       ...(input.record === true ? { observers: [runtime.recorder((recorded) => post({ recorded }))], onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) } : {}),
     },
   )
-  .then(finish, (e: unknown) => finish(runtime.outcomeOf(e)));
+  .then(finish, (e: unknown) => finish(runtime.runOutcomeOf(e)));
 
 function finish(outcome: Outcome): void {
   const ms = performance.now() - started;

@@ -171,7 +171,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
 parentPort!.once("message", (input: WorkerInput) => void start(input));
 
 function start(input: WorkerInput): void {
-  run(input).then(finish, (e: unknown) => finish(runtime.outcomeOf(e)));
+  run(input).then(finish, (e: unknown) => finish(runtime.runOutcomeOf(e)));
 }
 
 /**

@@ -113,7 +113,7 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
   try {
     return await runConfigured(program, config);
   } catch (e) {
-    return outcomeOf(e);
+    return runOutcomeOf(e);
   } finally {
     finishNarration();
   }
@@ -220,22 +220,33 @@ export async function runTest(
     await test.run(grant.grant);
     return { outcome: "finished", steps: stepsUsed() };
   } catch (e) {
-    return outcomeOf(e);
+    return runOutcomeOf(e);
   } finally {
     finishNarration();
   }
 }
 
-/** What main (or a request's handler) threw, as an outcome; anything unknown is an internal error. */
+/**
+ * What main threw, as the run's outcome: a run that stopped on a failure or a
+ * crash after its cancellation was asked for (a request aborted, a child killed)
+ * was cancelled, and ends so, at the error's place.
+ */
+export function runOutcomeOf(e: unknown): Outcome {
+  const asked = cancellationAsked();
+  if (asked !== undefined && (e instanceof Failure || e instanceof Crash)) {
+    return { outcome: "cancelled", reason: asked.reason, ...(e.site ? { site: e.site } : {}), ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}), steps: stepsUsed() };
+  }
+  return outcomeOf(e);
+}
+
+/**
+ * What main or a request's handler threw, as an outcome; anything unknown is an
+ * internal error. A request's crash is reported as what it was, even when the run's
+ * cancellation came while it was being reported.
+ */
 export function outcomeOf(e: unknown): Outcome {
   const steps = stepsUsed();
   if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, ...(e.stack ? { stack: e.stack } : {}), steps };
-  // A run that stopped on a failure or a crash after its cancellation was asked for
-  // (a request aborted, a child killed) was cancelled: it ends so, at the error's place.
-  const asked = cancellationAsked();
-  if (asked !== undefined && (e instanceof Failure || e instanceof Crash)) {
-    return { outcome: "cancelled", reason: asked.reason, ...(e.site ? { site: e.site } : {}), ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}), steps };
-  }
   if (e instanceof Failure) {
     // The failure's value leaves through the console: its guards must allow that.
     const refused = refusal(originsOf(e.value), CONSOLE_SINK);

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { RENYI, startProgram, type Started } from "./support.js";
 import { configureLimits } from "../rtlib/limits.js";
-import { outcomeOf } from "../rtlib/run-main.js";
+import { outcomeOf, runOutcomeOf } from "../rtlib/run-main.js";
 import { Crash, Failure } from "../rtlib/errors.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-cancel-"));
@@ -220,12 +220,14 @@ test("a run that stops on an error after its cancellation was asked for ends can
   configureLimits({ cancel });
   try {
     // Before the cancellation, an error is the run's outcome.
-    assert.equal(outcomeOf(new Failure("no")).outcome, "failed");
+    assert.equal(runOutcomeOf(new Failure("no")).outcome, "failed");
     Atomics.store(new Int32Array(cancel), 0, 1);
-    const failed = outcomeOf(new Failure("no", "x.ry:3:5"));
+    // A request's crash is reported as it was, whenever the run's cancellation came.
+    assert.equal(outcomeOf(new Failure("no")).outcome, "failed");
+    const failed = runOutcomeOf(new Failure("no", "x.ry:3:5"));
     assert.deepEqual({ ...failed, steps: 0 }, { outcome: "cancelled", reason: "interrupt", site: "x.ry:3:5", steps: 0 });
     Atomics.store(new Int32Array(cancel), 0, 2);
-    const crashed = outcomeOf(new Crash("E-RT-CRASH", { problem: "crash-with", message: "gone" }, "x.ry:4:1"));
+    const crashed = runOutcomeOf(new Crash("E-RT-CRASH", { problem: "crash-with", message: "gone" }, "x.ry:4:1"));
     assert.equal(crashed.outcome, "cancelled");
     assert.equal((crashed as { reason: string }).reason, "timeout");
   } finally {
