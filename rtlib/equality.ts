@@ -21,9 +21,8 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a instanceof Pair) return b instanceof Pair && equals(a.first, b.first) && equals(a.second, b.second);
   if (a instanceof RMap) {
     if (!(b instanceof RMap) || a.size !== b.size) return false;
-    for (const [key, [, value]] of a.entriesByKey) {
-      const other = b.entriesByKey.get(key);
-      if (other === undefined || !equals(value, other[1])) return false;
+    for (const [key, value] of a.valuesByKey) {
+      if (!b.valuesByKey.has(key) || !equals(value, b.valuesByKey.get(key))) return false;
     }
     return true;
   }

@@ -236,51 +236,70 @@ function byFirst(a: readonly [string, string], b: readonly [string, string]): nu
 
 /** Map<K, V>: entries in the order they were first put. */
 export class RMap {
-  readonly entriesByKey: Map<unknown, [unknown, unknown]>;
+  /** Each entry's value by the canonical form of its key (keyOf), in the order keys were first put. */
+  readonly valuesByKey: Map<unknown, unknown>;
+  /**
+   * The key as it was given, for the keys whose canonical form is not the key
+   * itself (a list, a record, a text that starts with U+0000, -0): none at all for
+   * a map of Ints or texts, which then costs one engine Map and nothing per entry
+   * (an entry used to be a [key, value] array beside it: twice the memory).
+   */
+  private originalKeys: Map<unknown, unknown> | undefined;
 
   constructor(entries?: Iterable<[unknown, unknown]>) {
-    this.entriesByKey = new Map();
+    this.valuesByKey = new Map();
     if (entries !== undefined) for (const [k, v] of entries) this.setInPlace(k, v);
   }
 
   get size(): number {
-    return this.entriesByKey.size;
+    return this.valuesByKey.size;
   }
 
+  /** The value of a key, or undefined (no Renyi value is undefined). */
   get(key: unknown): unknown {
-    const entry = this.entriesByKey.get(keyOf(key));
-    return entry === undefined ? undefined : entry[1];
+    return this.valuesByKey.get(keyOf(key));
   }
 
   has(key: unknown): boolean {
-    return this.entriesByKey.has(keyOf(key));
+    return this.valuesByKey.has(keyOf(key));
   }
 
   /** Changes this map; only for a map no other value can see (see the ownership rule). */
   setInPlace(key: unknown, value: unknown): this {
     const k = keyOf(key);
-    if (this.entriesByKey.size >= MAX_ELEMENTS && !this.entriesByKey.has(k)) checkCollection(this.entriesByKey.size + 1, "putting a key into a map");
-    this.entriesByKey.set(k, [key, value]);
+    if (this.valuesByKey.size >= MAX_ELEMENTS && !this.valuesByKey.has(k)) checkCollection(this.valuesByKey.size + 1, "putting a key into a map");
+    this.valuesByKey.set(k, value);
+    // The key last put is the one given back, as for any equal keys (0 and -0.0 are one key).
+    if (k !== key || Object.is(key, -0)) (this.originalKeys ??= new Map()).set(k, key);
+    else this.originalKeys?.delete(k);
     return this;
   }
 
   deleteInPlace(key: unknown): this {
-    this.entriesByKey.delete(keyOf(key));
+    const k = keyOf(key);
+    this.valuesByKey.delete(k);
+    this.originalKeys?.delete(k);
     return this;
   }
 
   copy(): RMap {
     const copy = new RMap();
-    for (const [k, entry] of this.entriesByKey) copy.entriesByKey.set(k, entry);
+    for (const [k, v] of this.valuesByKey) copy.valuesByKey.set(k, v);
+    if (this.originalKeys !== undefined) copy.originalKeys = new Map(this.originalKeys);
     return copy;
   }
 
+  /** The key as it was given for a canonical key of this map. */
+  keyFor(canonical: unknown): unknown {
+    const originals = this.originalKeys;
+    return originals !== undefined && originals.has(canonical) ? originals.get(canonical) : canonical;
+  }
+
   *entries(): IterableIterator<[unknown, unknown]> {
-    yield* this.entriesByKey.values();
+    for (const [k, v] of this.valuesByKey) yield [this.keyFor(k), v];
   }
 }
 
-/** Set<T>: items in the order they were first added. */
 export class RSet {
   readonly itemsByKey: Map<unknown, unknown>;
 

@@ -5,8 +5,8 @@ import { NONE, Some } from "../prelude.js";
 import { Pair, RMap } from "../values.js";
 
 export const get = (m: RMap, key: unknown): unknown => {
-  const entry = m.entriesByKey.get(keyOfAny(key));
-  return entry === undefined ? NONE : new Some(entry[1]);
+  const value = m.valuesByKey.get(keyOfAny(key));
+  return value === undefined ? NONE : new Some(value);
 };
 export const contains = (m: RMap, key: unknown): boolean => m.has(key);
 // What copies or passes over a map charges its entries as fuel, before it starts

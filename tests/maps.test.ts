@@ -1,0 +1,64 @@
+// Maps (rtlib/values.ts, RMap) against a naive model: a list of entries compared
+// with the language's equality. Keys of every kind a map may have: Ints, texts
+// (one that starts with U+0000, which has a canonical form of its own), Floats
+// with -0.0 beside 0.0 (one key, as the two are equal), Booleans, lists and pairs. The model and the map must
+// agree on every get, on the size, and on the entries in the order their keys
+// were first put, with each key given back as it was put.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, RMap } from "../rtlib/values.js";
+import { equals } from "../rtlib/equality.js";
+
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+const KEYS: unknown[] = [0, 1, 2, -5, 2 ** 40, "a", "b", "", "\u0000a", "\u0000", 0.5, -0, true, false, [1, 2], [1, 2, 3], [], new Pair(1, "x"), new Pair(1, "y")];
+
+test("property: a map agrees with a list of entries on every get, its size and its entries in order", () => {
+  const next = random(1201);
+  let operations = 0;
+  for (let round = 0; round < 300; round++) {
+    let map = new RMap();
+    const model: [unknown, unknown][] = [];
+    for (let step = 0; step < 40; step++, operations++) {
+      const key = KEYS[Math.floor(next() * KEYS.length)];
+      const i = model.findIndex(([k]) => equals(k, key));
+      const choice = next();
+      if (choice < 0.6) {
+        const value = Math.floor(next() * 100);
+        // A copy half the time: a change in place must not be seen by the map it was copied from.
+        if (next() < 0.5) {
+          const before = map;
+          const size = before.size;
+          map = map.copy();
+          map.setInPlace(key, value);
+          assert.equal(before.size, size);
+        } else map.setInPlace(key, value);
+        // The key last put is the one given back (0 and -0.0 are one key).
+        if (i >= 0) model[i] = [key, value];
+        else model.push([key, value]);
+      } else if (choice < 0.8) {
+        map.deleteInPlace(key);
+        if (i >= 0) model.splice(i, 1);
+      }
+      const expected = model.find(([k]) => equals(k, key))?.[1];
+      assert.deepEqual(map.get(key), expected, `get ${String(key)}`);
+      assert.equal(map.size, model.length);
+    }
+    const entries = [...map.entries()];
+    assert.equal(entries.length, model.length);
+    entries.forEach(([k, v], j) => {
+      assert.ok(equals(k, model[j]![0]) && Object.is(k, -0) === Object.is(model[j]![0], -0), `key ${j}`);
+      assert.equal(v, model[j]![1]);
+    });
+  }
+  console.log(`maps: ${operations} operations against the model`);
+});
