@@ -43,7 +43,8 @@ function explained(code: string, row: ProblemEntry<unknown>): string {
   return out.join("\n");
 }
 
-function whenText(code: string, row: ProblemEntry<unknown>): string {
+/** When the problem is met: at compile time (an error or a warning), at run time, or Renyi's own. */
+export function whenText(code: string, row: ProblemEntry<unknown>): string {
   if (row.kind !== undefined) return code.startsWith("E-RT-") ? `at run time: ${row.kind}` : `Renyi's own: ${row.kind}`;
   return code.startsWith("W-") ? "at compile time: a warning" : "at compile time: an error";
 }

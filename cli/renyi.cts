@@ -29,6 +29,8 @@ async function renyi(): Promise<number> {
   if (process.argv[2] === "record") return (await import("./record.js")).recordCommand(process.argv.slice(3));
   if (process.argv[2] === "reproduce") return (await import("./reproduce.js")).reproduceCommand(process.argv.slice(3));
   if (process.argv[2] === "grant") return (await import("./grant.js")).grantCommand(process.argv.slice(3));
+  // The protocol's SDK is loaded by this command alone.
+  if (process.argv[2] === "mcp") return (await import("./mcp.js")).mcpCommand(process.argv.slice(3));
   const { main } = await import("./commands.js");
   return main(process.argv);
 }

@@ -65,6 +65,8 @@ export function brokenRules(imports: readonly Import[]): string[] {
     const to = folderOf(i);
     const isPackage = !i.specifier.startsWith(".") && !i.specifier.startsWith("node:");
     if (from === "vocabulary" && isPackage) broken.push(`${i.file}:${i.line} imports ${i.specifier} (vocabulary imports no package)`);
+    // The protocol's SDK is loaded by `renyi mcp` alone, whose files are cli/mcp*.ts.
+    if (/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(i.specifier) && !/^cli\/mcp[^/]*\.ts$/.test(i.file)) broken.push(`${i.file}:${i.line} imports ${i.specifier} (only cli/mcp*.ts imports the protocol's SDK)`);
     if (to !== undefined && FORBIDDEN[from]?.includes(to)) broken.push(`${i.file}:${i.line} imports ${i.specifier} (${from} may not import ${to})`);
   }
   return broken;
@@ -88,8 +90,11 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
     ...importsOf("cli/run.ts", 'const m = await import("../rtlib/index.js");\nimport { w } from "../compiler/build.js";'),
     ...importsOf("rtlib/entry.ts", 'const { f } = await hostImport<{ f: (o: Outcome) => number }>("./cli/bundle-outcome.js");\nawait hostImport("./report/bundle-outcome.js");\nhostImport<typeof import("node:fs")>("node:fs");'),
     ...importsOf("report/outcome-text.ts", 'import { renderText } from "./diagnostics.js";\nimport { moduleOfPrefix } from "../compiler/lower/names.js";\nimport { EXIT } from "../vocabulary/outcomes.js";'),
+    ...importsOf("compiler/index.ts", 'import { z } from "zod";'),
+    ...importsOf("cli/run.ts", 'import { Client } from "@modelcontextprotocol/sdk/client/index.js";'),
+    ...importsOf("cli/mcp.ts", 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";'),
   ];
-  assert.equal(made.length, 16);
+  assert.equal(made.length, 20);
   assert.deepEqual(brokenRules(made), [
     "compiler/check/grants.ts:1 imports ../../rtlib/capabilities.js (compiler may not import rtlib)",
     "rtlib/grants.ts:1 imports ../cli/exit.js (rtlib may not import cli)",
@@ -98,6 +103,8 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
     "vocabulary/needs.ts:2 imports acorn (vocabulary imports no package)",
     "rtlib/entry.ts:1 imports ./cli/bundle-outcome.js (rtlib may not import cli)",
     "report/outcome-text.ts:2 imports ../compiler/lower/names.js (report may not import compiler)",
+    "compiler/index.ts:1 imports zod (only cli/mcp*.ts imports the protocol's SDK)",
+    "cli/run.ts:1 imports @modelcontextprotocol/sdk/client/index.js (only cli/mcp*.ts imports the protocol's SDK)",
   ]);
 });
 

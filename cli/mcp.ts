@@ -1,0 +1,287 @@
+// `renyi mcp`: a Model Context Protocol server over standard input and output
+// (spec/mcp.md). Its tools answer with what the commands already compute:
+// `check` with the diagnostics `renyi check --json` gives, `grant` with main's
+// needs as the needs line and the manifest write them, `explain` with the
+// catalogue's entry. Loaded only by this command (renyi.cts), so that no other
+// command's start-up loads the protocol's SDK.
+//
+// Everything a client sends is hostile input: a source too large, one that is
+// not text, or arguments of the wrong shape is answered with an error result,
+// and the server goes on serving.
+
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { checkProgramFrom } from "../compiler/index.js";
+import { grantItemOf } from "../compiler/check/grants.js";
+import { toJson, type JsonDiagnostic } from "../compiler/diagnostics.js";
+import { SourceFile } from "../compiler/source.js";
+import { canonical } from "../report/manifest.js";
+import { sha256 } from "../report/sha256.js";
+import type { ManifestNeed } from "../vocabulary/manifest.js";
+import { grantText, needText, type GrantItem } from "../vocabulary/needs.js";
+import { entryOf, isCode } from "../vocabulary/problems/index.js";
+import { EXIT } from "../vocabulary/outcomes.js";
+import { explanation, whenText } from "./explain.js";
+import { VERSION } from "./version.cjs";
+
+/** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
+export const MAX_SOURCE_BYTES = 1 << 20;
+/** The most modules one request may give beside its entry. */
+export const MAX_MODULES = 64;
+
+export const MCP_USAGE = `Usage: renyi mcp
+
+Serves the Model Context Protocol over standard input and output, for a client that starts
+it (spec/mcp.md). Its tools: check (a program's diagnostics, with suggested edits), grant
+(main's needs, budgets and guards, with the grant's hash) and explain (a code of the catalogue).
+`;
+
+export async function mcpCommand(argv: readonly string[]): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(MCP_USAGE);
+    return EXIT.finished;
+  }
+  if (argv.length > 0) {
+    process.stderr.write(`error: \`renyi mcp\` takes no arguments yet (${argv[0]})\n${MCP_USAGE}`);
+    return EXIT.refused;
+  }
+  const server = mcpServer();
+  const transport = new StdioServerTransport();
+  // A line that is not a message is reported here and dropped; the next one is served.
+  transport.onerror = (e) => process.stderr.write(`renyi mcp: ${e.message}\n`);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close().catch(() => undefined);
+  return EXIT.finished;
+}
+
+// ---- the tools ----
+
+// A module's name is its path from the entry's folder without `.ry` (`lib/shapes` for `use lib.shapes`).
+const MODULE_NAME = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/, "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` names lib/shapes");
+
+const CHECK_INPUT = {
+  source: z.string().describe("The program's entry module: Renyi source text (at most 1 MiB with its modules)"),
+  name: MODULE_NAME.optional().describe("The entry module's name (default `program`); its file is NAME.ry"),
+  modules: z
+    .array(z.object({ name: MODULE_NAME, source: z.string() }).strict())
+    .max(MAX_MODULES)
+    .optional()
+    .describe("Further modules the entry's `use` lines bring in, by name"),
+};
+
+const SPAN = { file: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number() };
+const DIAGNOSTIC = z.object({
+  code: z.string(),
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+  ...SPAN,
+  notes: z.array(z.string()),
+  hint: z.string().optional(),
+  facts: z.record(z.string(), z.unknown()).optional(),
+  edits: z.array(z.object({ title: z.string(), replacement: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number() })).optional(),
+});
+
+const CHECK_OUTPUT = { ok: z.boolean(), files: z.array(z.string()), diagnostics: z.array(DIAGNOSTIC) };
+
+const GRANT_ITEM = z.object({
+  text: z.string(),
+  capability: z.string(),
+  scope: z.union([z.string(), z.number()]).optional(),
+  budget: z.object({ count: z.number(), unit: z.string() }).optional(),
+  guard: z.object({ sinks: z.array(z.string()) }).optional(),
+});
+const GRANT_OUTPUT = { program: z.string(), needs: z.array(GRANT_ITEM), hash: z.string() };
+
+const EXPLAIN_OUTPUT = {
+  code: z.string(),
+  title: z.string(),
+  when: z.string(),
+  explanation: z.string(),
+  facts: z.record(z.string(), z.string()),
+  wrong: z.string(),
+  right: z.string(),
+  described: z.boolean(),
+};
+
+/** The server with its tools, not yet connected. */
+export function mcpServer(): McpServer {
+  const server = new McpServer({ name: "renyi", version: VERSION });
+  server.registerTool(
+    "check",
+    {
+      title: "Check a Renyi program",
+      description:
+        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is true when there is no error.",
+      inputSchema: CHECK_INPUT,
+      outputSchema: CHECK_OUTPUT,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => guarded(() => checkTool(input)),
+  );
+  server.registerTool(
+    "grant",
+    {
+      title: "Main's grant",
+      description:
+        "What running a Renyi program would grant it: main's needs, one line each, with their budgets (`at most N per UNIT`) and guards (`only to ...`), as the needs line and the grant manifest write them, and as data, with the sha256 hash of the grant's canonical JSON. An error when the program does not compile or has no main.",
+      inputSchema: CHECK_INPUT,
+      outputSchema: GRANT_OUTPUT,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => guarded(() => grantTool(input)),
+  );
+  server.registerTool(
+    "explain",
+    {
+      title: "Explain a diagnostic code",
+      description: "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
+      inputSchema: { code: z.string().max(100).describe("A code, as a diagnostic names it: E-CAP-MISSING") },
+      outputSchema: EXPLAIN_OUTPUT,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => guarded(() => explainTool(input.code)),
+  );
+  return server;
+}
+
+/** A tool's answer; a fault of Renyi's own becomes an error result, never the end of the server. */
+function guarded(answer: () => CallToolResult): CallToolResult {
+  try {
+    return answer();
+  } catch (e) {
+    return refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function refused(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+interface ProgramInput {
+  source: string;
+  name?: string | undefined;
+  modules?: { name: string; source: string }[] | undefined;
+}
+
+type Checked = { refused: string } | { entry: string; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
+
+/** The program of a request, checked; refused when its text is too large or not text. */
+function checkedProgram(input: ProgramInput): Checked {
+  const entry = input.name ?? "program";
+  const texts = new Map<string, string>([[entry, input.source]]);
+  for (const m of input.modules ?? []) {
+    if (texts.has(m.name)) return { refused: `the module \`${m.name}\` is given twice` };
+    texts.set(m.name, m.source);
+  }
+  // The cheap bound first: no UTF-16 unit is less than one byte of UTF-8.
+  let units = 0;
+  for (const text of texts.values()) units += text.length;
+  let bytes = units > MAX_SOURCE_BYTES ? units : 0;
+  if (bytes === 0) for (const text of texts.values()) bytes += Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SOURCE_BYTES) return { refused: `the source is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request` };
+  for (const [name, text] of texts) {
+    const bad = notText(text);
+    if (bad !== undefined) return { refused: `the source of \`${name}\` is not text: ${bad}` };
+  }
+  const result = checkProgramFrom({ entry, read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined) });
+  const sources = new Map(result.sources.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]));
+  return { entry, result, sources };
+}
+
+/** Why a text cannot be a source file (it has no UTF-8 form, or is binary), or nothing. */
+function notText(text: string): string | undefined {
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  if (lone !== null) return `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, which UTF-8 cannot encode`;
+  const nul = text.indexOf("\0");
+  if (nul >= 0) return `a NUL character at offset ${nul}, as in a binary file`;
+  return undefined;
+}
+
+function checkTool(input: ProgramInput): CallToolResult {
+  const checked = checkedProgram(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
+  const ok = !diagnostics.some((d) => d.severity === "error");
+  const files = [...checked.sources.keys()];
+  const structured = { ok, files, diagnostics };
+  return { content: [{ type: "text", text: checkSummary(ok, files.length, diagnostics) }], structuredContent: structured };
+}
+
+function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiagnostic[]): string {
+  if (diagnostics.length === 0) return `Checked ${plural(files, "file")}: no problems found.`;
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const lines = diagnostics.map((d) => `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`);
+  const head = ok ? `No errors, ${plural(diagnostics.length, "warning")}:` : `${plural(errors, "error")}, ${plural(diagnostics.length - errors, "warning")}:`;
+  return [head, ...lines].join("\n");
+}
+
+function grantTool(input: ProgramInput): CallToolResult {
+  const checked = checkedProgram(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const program = checked.result.program;
+  if (program === undefined) {
+    const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
+    const first = diagnostics.filter((d) => d.severity === "error").slice(0, 5).map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
+    return refused([`the program does not compile, so it has no grant (the \`check\` tool gives every diagnostic):`, ...first].join("\n"));
+  }
+  if (program.main === undefined) return refused(`the program has no \`main\` in its entry module \`${checked.entry}\`, so running it grants nothing`);
+  const items = program.main.needs.map(grantItemOf);
+  const needs = items.map(manifestNeed);
+  // The hash is of the manifest's `needs` as canonical JSON: keys sorted, no spaces.
+  const hash = sha256(canonical(needs));
+  const lines = items.length === 0 ? ["main needs nothing: it may use no capability."] : ["main needs:", ...items.map((item) => `  ${grantText(item)}`)];
+  lines.push(`grant hash: ${hash}`);
+  return {
+    content: [{ type: "text", text: lines.join("\n") }],
+    structuredContent: { program: checked.entry, needs: items.map((item, i) => ({ text: grantText(item), ...needs[i]! })), hash },
+  };
+}
+
+/** A grant item as the grant manifest's `needs` writes it (vocabulary/manifest.ts). */
+function manifestNeed(item: GrantItem): ManifestNeed {
+  return {
+    capability: item.path.join("."),
+    ...(item.scope !== undefined ? { scope: item.scope } : {}),
+    ...(item.budget ? { budget: { count: item.budget.count, unit: item.budget.unit } } : {}),
+    ...(item.guard ? { guard: { sinks: item.guard.sinks.map(needText) } } : {}),
+  };
+}
+
+function explainTool(text: string): CallToolResult {
+  const code = text.toUpperCase();
+  if (!isCode(code)) {
+    // explanation() refuses it with the closest code, in the words `renyi explain` uses.
+    try {
+      explanation(text);
+    } catch (e) {
+      return refused(e instanceof Error ? e.message : String(e));
+    }
+    return refused(`\`${text}\` is not a code of Renyi's`);
+  }
+  const row = entryOf(code);
+  return {
+    content: [{ type: "text", text: explanation(code) }],
+    structuredContent: {
+      code,
+      title: row.title,
+      when: whenText(code, row),
+      explanation: row.explanation.trim(),
+      facts: { ...(row.facts as Record<string, string>) },
+      wrong: row.wrong.trim(),
+      right: row.right.trim(),
+      described: row.described === true,
+    },
+  };
+}
+
+const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
