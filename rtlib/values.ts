@@ -289,6 +289,15 @@ export class RMap {
     return copy;
   }
 
+  /**
+   * `map.get(m, key).or_else(fallback)` without the Some between them: what
+   * compiled code calls for that pair (compiler/lower/expressions.ts).
+   */
+  getOr(key: unknown, fallback: unknown): unknown {
+    const value = this.valuesByKey.get(keyOf(key));
+    return value === undefined ? fallback : value;
+  }
+
   /** The key as it was given for a canonical key of this map. */
   keyFor(canonical: unknown): unknown {
     const originals = this.originalKeys;
@@ -298,6 +307,11 @@ export class RMap {
   *entries(): IterableIterator<[unknown, unknown]> {
     for (const [k, v] of this.valuesByKey) yield [this.keyFor(k), v];
   }
+}
+
+/** `map.get(m, key).or_else(fallback)`, compiled as one call that makes no Some (no library function of its own). */
+export function mapGetOr(m: RMap, key: unknown, fallback: unknown): unknown {
+  return m.getOr(key, fallback);
 }
 
 export class RSet {

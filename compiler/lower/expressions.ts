@@ -440,6 +440,11 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   // A library function given an effectful function awaits it: the `...Async` twin.
   const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional");
   if (takesAsync) fn = `${fn}Async`;
+  // `m.get(k).or_else(x)`: one call that makes no Some (the map is a value: reading it after x is the same).
+  const inner = args[0];
+  if (!lw.guarded && module === "optional" && name === "or_else" && e.args[0]?.kind === "Call" && e.args[0].callee.kind === "Library" && e.args[0].callee.module === "map" && e.args[0].callee.name === "get" && inner?.type === "CallExpression" && args.length === 2) {
+    return t.callExpression(lw.rt("mapGetOr"), [...(inner.arguments as t.Expression[]), args[1]!]);
+  }
   const primitive = libraryTakesGrant(module, name);
   if (primitive) args = [grantOf(lw), ...args];
   const callee = lw.lib(module === "process" ? "process" : module, fn);
