@@ -5,25 +5,16 @@
 // agree on every get, on the size, and on the entries in the order their keys
 // were first put, with each key given back as it was put.
 
+import { seeded } from "./support.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, RMap } from "../rtlib/values.js";
 import { equals } from "../rtlib/equality.js";
 
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 const KEYS: unknown[] = [0, 1, 2, -5, 2 ** 40, "a", "b", "", "\u0000a", "\u0000", 0.5, -0, true, false, [1, 2], [1, 2, 3], [], new Pair(1, "x"), new Pair(1, "y")];
 
 test("property: a map agrees with a list of entries on every get, its size and its entries in order", () => {
-  const next = random(1201);
+  const next = seeded(1201);
   let operations = 0;
   for (let round = 0; round < 300; round++) {
     let map = new RMap();

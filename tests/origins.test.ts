@@ -2,22 +2,12 @@
 // joined as sets are, values wrapped outermost and never twice, the values that
 // never carry origins, and the limit of 64 guards a run may have.
 
+import { seeded } from "./support.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Guarded, guardsOf, join, MAX_GUARDS, Origins, originsOf, plain, tag } from "../rtlib/origins.js";
 import { runMain } from "../rtlib/run-main.js";
 import type { GrantItem } from "../vocabulary/needs.js";
-
-/** A small deterministic generator (xorshift), so that a failure names its seed. */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 function someSet(next: () => number): { origins: Origins; bits: Set<number> } {
   const bits = new Set<number>();
@@ -29,7 +19,7 @@ function someSet(next: () => number): { origins: Origins; bits: Set<number> } {
 }
 
 test("property: unions of sets of guards are the unions of their bits, interned, commutative, associative and idempotent", () => {
-  const next = random(20261201);
+  const next = seeded(20261201);
   let cases = 0;
   for (; cases < 2000; cases++) {
     const a = someSet(next);

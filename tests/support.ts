@@ -47,6 +47,17 @@ export function renyiIn(cwd: string, args: readonly string[], env: Record<string
   });
 }
 
+/** A small deterministic generator (xorshift): the same numbers for the same seed, so that a failing property names its seed. */
+export function seeded(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
 /** A library call's outcome as text: `ok VALUE`, or the failure's value. */
 export async function outcome(call: Promise<unknown>): Promise<string> {
   try {
