@@ -93,9 +93,14 @@ export function refusing(grant: Grant | undefined, need: Need): Grant | undefine
   // No grant, or something that is not one (compiled code cannot make a Grant): nothing is allowed.
   if (!(grant instanceof Grant)) return new Grant([], undefined, "this program", new Budgets());
   for (let g: Grant | undefined = grant; g !== undefined; g = g.parent) {
-    if (!g.items.some((item) => covers(item, need))) return g;
+    if (!anyCovers(g.items, need)) return g;
   }
   return undefined;
+}
+
+function anyCovers(items: readonly GrantItem[], need: Need): boolean {
+  for (let i = 0; i < items.length; i++) if (covers(items[i]!, need)) return true;
+  return false;
 }
 
 /**

@@ -14,7 +14,7 @@
 // and loads another's.
 
 import { Cancelled, Crash } from "./errors.js";
-import { checkMemory, pollMemory } from "./limits-memory.js";
+import { checkMemoryBeforeEffect, pollMemory } from "./limits-memory.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import { longTimeout } from "./waits.js";
 
@@ -190,7 +190,7 @@ export function cancellableWait(ms: number): Promise<void> {
 export function checkTask(): void {
   checkStopped();
   checkDeadline();
-  checkMemory();
+  checkMemoryBeforeEffect();
 }
 
 function checkStopped(): void {

@@ -101,10 +101,10 @@ export function scopeCovers(kind: ScopeKind, granted: string | number, needed: s
 export function covers(granted: Need, needed: Need, neededIsPrimitive = false): boolean {
   const g = granted.path;
   const n = needed.path;
-  const prefix = g.length <= n.length && g.every((part, i) => part === n[i]);
-  if (!prefix) {
+  // Every call through the gateway asks this of each grant around it: loops, no closures.
+  if (!startsWith(n, g)) {
     // `network.http("a.com")` statically admits a primitive that needs `network`.
-    return neededIsPrimitive && n.length < g.length && n.every((part, i) => part === g[i]);
+    return neededIsPrimitive && n.length < g.length && startsWith(g, n);
   }
   if (granted.scope === undefined) return true;
   if (needed.scope === undefined) return neededIsPrimitive;
@@ -113,6 +113,13 @@ export function covers(granted: Need, needed: Need, neededIsPrimitive = false): 
   if (granted.scope === needed.scope) return true;
   const info = capabilityInfo(n);
   return scopeCovers(info?.scope ?? "name", granted.scope, needed.scope);
+}
+
+/** Whether `path` begins with every part of `prefix`. */
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** The granted capability that covers `needed`, if any. */

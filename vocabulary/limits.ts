@@ -26,8 +26,8 @@ export const DEFAULT_LIMITS = {
   maxText: 64 * 1024 * 1024,
   /**
    * MiB of memory the program may keep live (`--max-memory`): the live bytes of
-   * the thread it runs in, read at the fuel check's slow path and before every
-   * effect (spec/runtime.md, "What the memory limit counts").
+   * the thread it runs in, read at the fuel check's slow path and before an
+   * effect, at most once a millisecond (spec/runtime.md, "What the memory limit counts").
    */
   maxMemoryMib: 512,
   /** Lines the program may print on each of stdout and stderr (`--max-output-lines`). */
