@@ -7,7 +7,7 @@
 //   guarded  bench/guards/NAME.ry: the same work with guarded data flowing through
 //            the hot loop (a guarded number the loop's total starts from, guarded
 //            names in the records, a guarded prefix on every text).
-// Goals (the issue's): idle at most 1.1x plain, guarded at most 2x.
+// Goals: idle at most 1.1x plain, guarded at most 2x.
 //
 // Caveats: the guarded programs differ from the plain ones by one environment
 // read and a few operands; they print the same results. The machine is shared

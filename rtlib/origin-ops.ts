@@ -329,7 +329,7 @@ export { plain, originsOf, tag };
  * effects, the arguments' origins; for a primitive, the bits of the guards whose
  * capabilities covered its calls, and the arguments' origins only when there
  * was such a guard (data sent where its guard allows and answered by the outside
- * world comes back as the outside world's, as the seed states); for both, the
+ * world comes back as the outside world's); for both, the
  * origins of what the function values returned.
  */
 function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void): unknown {

@@ -167,7 +167,7 @@ const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; std
   "sent to the sink in a header": { body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.headers.includes(SECRET.toUpperCase()) },
   "sent to the sink in the URL, from a record": { body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.url.includes(SECRET) },
   "a decision about it printed": { body: 'console.print("set: {not secret.is_empty()}")', stdout: /^set: true\n$/ },
-  // The limit the seed states: control flow is not followed, so the number of a loop's turns is a decision, not data.
+  // A stated limit: control flow is not followed, so the number of a loop's turns is a decision, not data.
   "an implicit flow, counting a loop's turns (not followed, as stated)": { body: "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")", stdout: /^11\n$/ },
   "library functions as values, on data with no origin": { body: 'let p be console.print\np("{list.map(["a"], text.upper)}")', stdout: /^\["A"\]\n$/ },
   "unrelated work printed": { body: 'let n be 6 * 7\nconsole.print("{n} {[1, 2].length()}")', stdout: /^42 2\n$/ },
