@@ -59,6 +59,14 @@ export function recordingsFolder(given: string | undefined): string {
   return given !== undefined ? resolve(given) : join(cacheDirectory(), "recordings");
 }
 
+/** The commands running now, ended when the server ends. */
+const children = new Set<import("node:child_process").ChildProcess>();
+
+/** Ends every run still going: the server is ending. */
+export function stopRuns(): void {
+  for (const child of children) child.kill("SIGKILL");
+}
+
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -107,6 +115,7 @@ interface Spawned {
 function spawned(argv: readonly string[], input: string, cwd: string, timeout: number): Promise<Spawned> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    children.add(child);
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];
@@ -142,6 +151,7 @@ function spawned(argv: readonly string[], input: string, cwd: string, timeout: n
     }, (timeout + 15) * 1000);
     child.on("error", () => undefined);
     child.on("close", (code, signal) => {
+      children.delete(child);
       clearTimeout(guard);
       resolve({ head: Buffer.concat(heads), tail: Buffer.concat(tails).subarray(-MAX_KEPT_BYTES), bytes, stderr: Buffer.concat(errs), stderrBytes, exit: code ?? (signal !== null ? 2 : 2), killed });
     });

@@ -26,7 +26,7 @@ import { EXIT } from "../vocabulary/outcomes.js";
 import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, runProgram, runTimeoutSeconds, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, runProgram, runTimeoutSeconds, stopRuns, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -72,6 +72,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  stopRuns();
   await server.close().catch(() => undefined);
   return EXIT.finished;
 }

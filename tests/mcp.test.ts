@@ -11,6 +11,8 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { judge, parseMcpArguments, type Ceiling } from "../cli/mcp-ceiling.js";
+import type { GrantItem } from "../vocabulary/needs.js";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
 
@@ -320,3 +322,30 @@ test("mcp: unknown or malformed options are refused with exit code 3", async () 
 function readdir(): string[] {
   return readdirSync(recordings).sort();
 }
+
+test("mcp ceiling: covering by --allow and --allow-host, narrowing a host-less network.http, and budgets", () => {
+  const ceiling = (...argv: string[]): Ceiling => {
+    const parsed = parseMcpArguments(argv);
+    assert.ok(!("problem" in parsed), JSON.stringify(parsed));
+    return parsed.ceiling;
+  };
+  const http = (scope?: string, count?: number): GrantItem => ({ path: ["network", "http"], ...(scope !== undefined ? { scope } : {}), ...(count !== undefined ? { budget: { count, unit: "minute" } } : {}) });
+  assert.deepEqual(judge([], ceiling()), { within: true, runFlags: [] });
+  assert.equal(judge([{ path: ["console"] }], ceiling()).within, false);
+  // A parent capability covers its children; a path scope covers what lies under it.
+  assert.equal(judge([http("a.com"), { path: ["filesystem", "read"], scope: "data/in.csv" }], ceiling("--allow", "network", "--allow", 'filesystem.read("data")')).within, true);
+  assert.equal(judge([http("api.a.com")], ceiling("--allow-host=*.a.com")).within, true);
+  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), { within: false, outside: ['main needs network.http("b.com")'], flags: ["--allow-host b.com"] });
+  // network.http for any host runs narrowed to the ceiling's hosts.
+  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), { within: true, runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"] });
+  assert.equal(judge([http()], ceiling()).within, false);
+  // A budget as tight as the ceiling's is within; none, or a looser one, is narrowed.
+  assert.deepEqual(judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: [] });
+  assert.deepEqual(judge([http("a.com", 600)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
+  assert.deepEqual(judge([http("a.com")], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
+  // ...unless another item's tighter budget keeps the run from being narrowed.
+  const mixed = judge([http("a.com", 10), http("b.com")], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
+  assert.equal(mixed.within, false);
+  // An --at-most that matches nothing main needs changes nothing.
+  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [] });
+});
