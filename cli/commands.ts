@@ -67,7 +67,7 @@ cli
 cli.command("run <file>", `Run a program: ${RUN_SYNOPSIS}; FILE --help shows the program's options`);
 cli.command("record <file>", "Run a program live and write a recording of its calls: renyi record [--to OUT] [--redact NAME]... FILE [program options]");
 cli.command("reproduce <recording>", "Run a recorded program again from its recording, and compare: renyi reproduce REC [FILE]");
-cli.command("mcp", "Serve the Model Context Protocol over standard input and output: the tools check, grant and explain (spec/mcp.md)");
+cli.command("mcp", "Serve the Model Context Protocol over standard input and output: the tools check, grant, explain and run, within the ceiling its flags set (spec/mcp.md)");
 cli.command("grant <recording>", "Print the narrowest needs line that covers a recording's calls, and where main's are wider: renyi grant REC [FILE] [--json]");
 
 cli.help();

@@ -25,17 +25,31 @@ import { entryOf, isCode } from "../vocabulary/problems/index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
 import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
+import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, runProgram, runTimeoutSeconds, stopRuns, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
 /** The most modules one request may give beside its entry. */
 export const MAX_MODULES = 64;
 
-export const MCP_USAGE = `Usage: renyi mcp
+export const MCP_USAGE = `Usage: renyi mcp [--allow CAPABILITY]... [--allow-host HOST]... [--at-most CAP=N/UNIT]... [--recordings DIR]
 
 Serves the Model Context Protocol over standard input and output, for a client that starts
 it (spec/mcp.md). Its tools: check (a program's diagnostics, with suggested edits), grant
-(main's needs, budgets and guards, with the grant's hash) and explain (a code of the catalogue).
+(main's needs, budgets and guards, with the grant's hash), explain (a code of the catalogue)
+and run (runs a program whose grant lies within the ceiling, and records the run).
+
+The ceiling, what a program run by the run tool may be granted (nothing when none is given):
+  --allow CAPABILITY       a capability as a needs line writes it: console,
+                           'network.http("api.example.com")', 'filesystem.read("data")' (repeatable)
+  --allow-host HOST        network.http to this host (repeatable)
+  --at-most CAP=N/UNIT     a budget main's use of CAP may not exceed, such as
+                           network.http=60/minute (repeatable)
+  --recordings DIR         where the run tool writes recordings (default: the cache's
+                           recordings folder)
+
+A run may take ${DEFAULT_RUN_TIMEOUT_SECONDS} seconds (RENYI_MCP_TIMEOUT=SECONDS sets another), and ${MAX_CONCURRENT_RUNS} run at once.
 `;
 
 export async function mcpCommand(argv: readonly string[]): Promise<number> {
@@ -43,11 +57,12 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(MCP_USAGE);
     return EXIT.finished;
   }
-  if (argv.length > 0) {
-    process.stderr.write(`error: \`renyi mcp\` takes no arguments yet (${argv[0]})\n${MCP_USAGE}`);
+  const options = parseMcpArguments(argv);
+  if ("problem" in options) {
+    process.stderr.write(`error: ${options.problem}\n`);
     return EXIT.refused;
   }
-  const server = mcpServer();
+  const server = mcpServer(options);
   const transport = new StdioServerTransport();
   // A line that is not a message is reported here and dropped; the next one is served.
   transport.onerror = (e) => process.stderr.write(`renyi mcp: ${e.message}\n`);
@@ -57,6 +72,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  stopRuns();
   await server.close().catch(() => undefined);
   return EXIT.finished;
 }
@@ -113,8 +129,28 @@ const EXPLAIN_OUTPUT = {
   described: z.boolean(),
 };
 
+const RUN_INPUT = {
+  ...CHECK_INPUT,
+  name: z.string().max(200).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the entry module's name is one word of letters, digits and _").optional().describe("The entry module's name (default `program`); its file is NAME.ry"),
+  arguments: z.array(z.string().max(1 << 16)).max(1_000).optional().describe("main's options, as on the command line after the program's file: [\"--name\", \"Ada\"]"),
+  input: z.string().optional().describe("The program's standard input (at most 1 MiB with the sources)"),
+};
+
+const RUN_OUTPUT = {
+  outcome: z.enum(["finished", "failed", "crashed", "cancelled", "refused"]),
+  exit: z.number(),
+  output: z.string(),
+  outputTruncated: z.boolean(),
+  errors: z.string(),
+  error: z.object({ code: z.string().nullable(), message: z.string(), file: z.string().nullable(), line: z.number().nullable(), column: z.number().nullable() }).optional(),
+  steps: z.number(),
+  effects: z.array(z.string()),
+  recording: z.string(),
+  timeoutSeconds: z.number(),
+};
+
 /** The server with its tools, not yet connected. */
-export function mcpServer(): McpServer {
+export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [], atMost: [] } }): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
   server.registerTool(
     "check",
@@ -151,6 +187,17 @@ export function mcpServer(): McpServer {
     },
     (input) => guarded(() => explainTool(input.code)),
   );
+  server.registerTool(
+    "run",
+    {
+      title: "Run a Renyi program",
+      description: `Runs a Renyi program live and records the run, if main's grant lies within the ceiling the person who started the server set (${ceilingText(options.ceiling)}); otherwise says which flags the person would have to add, and nothing runs. A program that does not compile gets its diagnostics. The result: how the run ended, its exit code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds.`,
+      inputSchema: RUN_INPUT,
+      outputSchema: RUN_OUTPUT,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    (input) => guardedAsync(() => runTool(input, options)),
+  );
   return server;
 }
 
@@ -158,6 +205,14 @@ export function mcpServer(): McpServer {
 function guarded(answer: () => CallToolResult): CallToolResult {
   try {
     return answer();
+  } catch (e) {
+    return refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function guardedAsync(answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await answer();
   } catch (e) {
     return refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -173,10 +228,10 @@ interface ProgramInput {
   modules?: { name: string; source: string }[] | undefined;
 }
 
-type Checked = { refused: string } | { entry: string; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
+type Checked = { refused: string } | { entry: string; texts: Map<string, string>; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
 
 /** The program of a request, checked; refused when its text is too large or not text. */
-function checkedProgram(input: ProgramInput): Checked {
+function checkedProgram(input: ProgramInput, standardInput = ""): Checked {
   const entry = input.name ?? "program";
   const texts = new Map<string, string>([[entry, input.source]]);
   for (const m of input.modules ?? []) {
@@ -184,18 +239,18 @@ function checkedProgram(input: ProgramInput): Checked {
     texts.set(m.name, m.source);
   }
   // The cheap bound first: no UTF-16 unit is less than one byte of UTF-8.
-  let units = 0;
+  let units = standardInput.length;
   for (const text of texts.values()) units += text.length;
   let bytes = units > MAX_SOURCE_BYTES ? units : 0;
-  if (bytes === 0) for (const text of texts.values()) bytes += Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_SOURCE_BYTES) return { refused: `the source is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request` };
+  if (bytes === 0) for (const text of [...texts.values(), standardInput]) bytes += Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SOURCE_BYTES) return { refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request` };
   for (const [name, text] of texts) {
     const bad = notText(text);
     if (bad !== undefined) return { refused: `the source of \`${name}\` is not text: ${bad}` };
   }
   const result = checkProgramFrom({ entry, read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined) });
   const sources = new Map(result.sources.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]));
-  return { entry, result, sources };
+  return { entry, texts, result, sources };
 }
 
 /** Why a text cannot be a source file (it has no UTF-8 form, or is binary), or nothing. */
@@ -225,17 +280,23 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
   return [head, ...lines].join("\n");
 }
 
-function grantTool(input: ProgramInput): CallToolResult {
-  const checked = checkedProgram(input);
-  if ("refused" in checked) return refused(checked.refused);
+/** main's grant, or why the program has none: it does not compile, or it has no main. */
+function mainGrant(checked: Exclude<Checked, { refused: string }>, doing: string): GrantItem[] | { refused: string } {
   const program = checked.result.program;
   if (program === undefined) {
     const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
     const first = diagnostics.filter((d) => d.severity === "error").slice(0, 5).map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
-    return refused([`the program does not compile, so it has no grant (the \`check\` tool gives every diagnostic):`, ...first].join("\n"));
+    return { refused: [`the program does not compile, so ${doing} (the \`check\` tool gives every diagnostic):`, ...first].join("\n") };
   }
-  if (program.main === undefined) return refused(`the program has no \`main\` in its entry module \`${checked.entry}\`, so running it grants nothing`);
-  const items = program.main.needs.map(grantItemOf);
+  if (program.main === undefined) return { refused: `the program has no \`main\` in its entry module \`${checked.entry}\`, so ${doing === "it has no grant" ? "running it grants nothing" : "there is nothing to run"}` };
+  return program.main.needs.map(grantItemOf);
+}
+
+function grantTool(input: ProgramInput): CallToolResult {
+  const checked = checkedProgram(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const items = mainGrant(checked, "it has no grant");
+  if ("refused" in items) return refused(items.refused);
   const needs = items.map(manifestNeed);
   // The hash is of the manifest's `needs` as canonical JSON: keys sorted, no spaces.
   const hash = sha256(canonical(needs));
@@ -282,6 +343,47 @@ function explainTool(text: string): CallToolResult {
       described: row.described === true,
     },
   };
+}
+
+/** The ceiling as its flags write it, for the run tool's description. */
+function ceilingText(ceiling: Ceiling): string {
+  const flags = [...ceiling.allow.map((n) => `--allow ${needText(n)}`), ...ceiling.hosts.map((h) => `--allow-host ${h}`), ...ceiling.atMost.map((a) => `--at-most ${a.text}`)];
+  return flags.length === 0 ? "none: only a program that needs nothing runs" : flags.join(" ");
+}
+
+interface RunInput extends ProgramInput {
+  arguments?: string[] | undefined;
+  input?: string | undefined;
+}
+
+async function runTool(input: RunInput, options: McpOptions): Promise<CallToolResult> {
+  const checked = checkedProgram(input, input.input ?? "");
+  if ("refused" in checked) return refused(checked.refused);
+  const items = mainGrant(checked, "nothing runs");
+  if ("refused" in items) return refused(items.refused);
+  const verdict = judge(items, options.ceiling);
+  if (!verdict.within) {
+    return refused(
+      [
+        "main's grant does not lie within the ceiling this server was started with, so nothing ran:",
+        ...verdict.outside.map((line) => `  ${line}`),
+        "To run it, the person who starts `renyi mcp` would have to add:",
+        `  ${[...new Set(verdict.flags)].join(" ")}`,
+        `The ceiling: ${ceilingText(options.ceiling)}.`,
+      ].join("\n"),
+    );
+  }
+  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing: verdict.runFlags, recordings: recordingsFolder(options.recordings) });
+  return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
+}
+
+function runSummary(r: RunResult): string {
+  const lines = [`The run ${r.outcome} (exit code ${r.exit}) in ${plural(r.steps, "step")}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`];
+  if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
+  if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
+  if (r.outputTruncated) lines.push(`[output truncated at 64 KiB]`);
+  if (r.errors !== "") lines.push("Standard error:", r.errors.replace(/\n$/, ""));
+  return lines.join("\n");
 }
 
 const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;

@@ -4,18 +4,26 @@
 // refusal is also seen not to stop the next request.
 
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { judge, parseMcpArguments, type Ceiling } from "../cli/mcp-ceiling.js";
+import type { GrantItem } from "../vocabulary/needs.js";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
 
 let client: Client;
 let stderr = "";
+// The run tool's recordings go here; its runs may take 2 seconds.
+const recordings = mkdtempSync(join(tmpdir(), "renyi-mcp-recordings-"));
+const CEILING = ["--allow", "console", "--allow-host", "api.example.com", "--at-most", "network.http=60/minute", "--recordings", recordings];
 
 before(async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp"], cwd: ROOT, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", ...CEILING], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "2" } });
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   client = new Client({ name: "renyi-tests", version: "1.0.0" });
   await client.connect(transport);
@@ -23,6 +31,7 @@ before(async () => {
 
 after(async () => {
   await client.close();
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -73,11 +82,11 @@ const GUARDED = `public function main()
 end
 `;
 
-test("mcp: the server is named renyi and lists check, grant and explain with their schemas", async () => {
+test("mcp: the server is named renyi and lists check, grant, explain and run with their schemas", async () => {
   assert.equal(client.getServerVersion()?.name, "renyi");
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  assert.deepEqual([...byName.keys()].sort(), ["check", "explain", "grant"]);
+  assert.deepEqual([...byName.keys()].sort(), ["check", "explain", "grant", "run"]);
   for (const name of ["check", "grant"]) {
     const schema = byName.get(name)!.inputSchema as { properties: Record<string, { type?: string }>; required?: string[] };
     assert.equal(schema.properties["source"]?.type, "string", `${name}: source is a string`);
@@ -203,4 +212,140 @@ test("mcp: a source over 1 MiB, one that is not text, and arguments of the wrong
   assert.equal(after.isError, undefined, text(after));
   assert.equal((after.structuredContent as { code: string }).code, "E-RT-DIVISION");
   assert.equal(stderr, "");
+});
+
+// ---- the run tool and the ceiling ----
+
+interface RunResult {
+  outcome: string;
+  exit: number;
+  output: string;
+  outputTruncated: boolean;
+  errors: string;
+  error?: { code: string | null; message: string };
+  steps: number;
+  effects: string[];
+  recording: string;
+}
+
+const ECHO = `public function main(times: Int = 1)
+  purpose: Echo the first line of the input, some times over.
+  needs console
+  let line be console.read_line()
+  for each i in 1 to times
+    match line
+      when Some(text) then console.print("{i}: {text}")
+      when None then console.print("{i}: nothing")
+    end
+  end
+end
+`;
+
+test("mcp run: a program within the ceiling runs, with its arguments and input, and its run is recorded", async () => {
+  const result = await call("run", { source: ECHO, name: "echo", arguments: ["--times", "2"], input: "hello\n" });
+  assert.equal(result.isError, undefined, text(result));
+  const run = result.structuredContent as unknown as RunResult;
+  assert.equal(run.outcome, "finished", run.errors);
+  assert.equal(run.exit, 0);
+  assert.equal(run.output, "1: hello\n2: hello\n");
+  assert.equal(run.outputTruncated, false);
+  assert.ok(run.steps > 0);
+  assert.ok(run.effects.some((line) => line.startsWith("std.console.read_line")), run.effects.join("\n"));
+  assert.match(run.recording, /^rec-[0-9a-f]{12}$/);
+  const file = join(recordings, `${run.recording}.recording.json`);
+  assert.ok(existsSync(file), "the recording is written into the --recordings folder");
+  const recording = JSON.parse(readFileSync(file, "utf8")) as { outcome: string; calls: unknown[] };
+  assert.equal(recording.outcome, "finished");
+  assert.ok(recording.calls.length >= 1);
+  assert.match(text(result), /The run finished \(exit code 0\)/);
+});
+
+test("mcp run: a program outside the ceiling is refused, naming the flags to add, and nothing runs", async () => {
+  const before = new Set(readdir());
+  const source = `public function main()
+  purpose: Fetch a page and print a variable.
+  needs console, network.http("other.example.org"), environment("HOME")
+  console.print("ran")
+end
+`;
+  const result = await call("run", { source });
+  assert.equal(result.isError, true);
+  const said = text(result);
+  assert.match(said, /does not lie within the ceiling/);
+  assert.match(said, /--allow-host other\.example\.org/);
+  assert.match(said, /--allow 'environment\("HOME"\)'/);
+  assert.doesNotMatch(said, /--allow 'console'/, "console is within the ceiling");
+  assert.deepEqual(readdir(), [...before], "no recording was written");
+  // A budget looser than the ceiling's is outside it too.
+  const looser = await call("run", { source: GUARDED.replace("60 per minute", "600 per minute").replace(`environment("API_KEY") only to network.http("api.example.com"), `, "") });
+  assert.equal(looser.isError, undefined, "a looser budget is narrowed by --at-most: " + text(looser));
+  // A program that does not compile gets its diagnostics.
+  const broken = await call("run", { source: "public function main()\n  purpose: Nothing.\n  console.print(\"x\")\nend\n" });
+  assert.equal(broken.isError, true);
+  assert.match(text(broken), /does not compile[^]*E-CAP-MISSING/);
+});
+
+test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {
+  const started = performance.now();
+  const result = await call("run", { source: `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n` });
+  const run = result.structuredContent as unknown as RunResult;
+  assert.equal(run.outcome, "cancelled", text(result));
+  assert.equal(run.error?.code, "E-RT-TIMEOUT");
+  assert.ok(performance.now() - started < 10_000);
+  const next = await call("explain", { code: "E-RT-TIMEOUT" });
+  assert.equal(next.isError, undefined);
+});
+
+test("mcp run: output beyond 64 KiB is truncated, and says so", async () => {
+  const result = await call("run", { source: `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n    console.print("line {i}")\n  end\nend\n` });
+  const run = result.structuredContent as unknown as RunResult;
+  assert.equal(run.outputTruncated, true, text(result));
+  assert.ok(Buffer.byteLength(run.output) <= 64 * 1024);
+  assert.ok(run.output.startsWith("line 1\nline 2\n"));
+  assert.match(text(result), /output truncated at 64 KiB/);
+});
+
+test("mcp: unknown or malformed options are refused with exit code 3", async () => {
+  const { spawnSync } = await import("node:child_process");
+  for (const [args, said] of [
+    [["--bogus"], /has no option --bogus/],
+    [["--allow", "telepathy"], /--allow takes a capability/],
+    [["--at-most", "network.http=fast"], /--at-most takes CAPABILITY=COUNT\/UNIT/],
+    [["--allow-host"], /--allow-host needs a value/],
+  ] as const) {
+    const ran = spawnSync(process.execPath, [RENYI, "mcp", ...args], { encoding: "utf8", input: "" });
+    assert.equal(ran.status, 3, ran.stderr);
+    assert.match(ran.stderr, said);
+  }
+});
+
+function readdir(): string[] {
+  return readdirSync(recordings).sort();
+}
+
+test("mcp ceiling: covering by --allow and --allow-host, narrowing a host-less network.http, and budgets", () => {
+  const ceiling = (...argv: string[]): Ceiling => {
+    const parsed = parseMcpArguments(argv);
+    assert.ok(!("problem" in parsed), JSON.stringify(parsed));
+    return parsed.ceiling;
+  };
+  const http = (scope?: string, count?: number): GrantItem => ({ path: ["network", "http"], ...(scope !== undefined ? { scope } : {}), ...(count !== undefined ? { budget: { count, unit: "minute" } } : {}) });
+  assert.deepEqual(judge([], ceiling()), { within: true, runFlags: [] });
+  assert.equal(judge([{ path: ["console"] }], ceiling()).within, false);
+  // A parent capability covers its children; a path scope covers what lies under it.
+  assert.equal(judge([http("a.com"), { path: ["filesystem", "read"], scope: "data/in.csv" }], ceiling("--allow", "network", "--allow", 'filesystem.read("data")')).within, true);
+  assert.equal(judge([http("api.a.com")], ceiling("--allow-host=*.a.com")).within, true);
+  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), { within: false, outside: ['main needs network.http("b.com")'], flags: ["--allow-host b.com"] });
+  // network.http for any host runs narrowed to the ceiling's hosts.
+  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), { within: true, runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"] });
+  assert.equal(judge([http()], ceiling()).within, false);
+  // A budget as tight as the ceiling's is within; none, or a looser one, is narrowed.
+  assert.deepEqual(judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: [] });
+  assert.deepEqual(judge([http("a.com", 600)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
+  assert.deepEqual(judge([http("a.com")], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
+  // ...unless another item's tighter budget keeps the run from being narrowed.
+  const mixed = judge([http("a.com", 10), http("b.com")], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
+  assert.equal(mixed.within, false);
+  // An --at-most that matches nothing main needs changes nothing.
+  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [] });
 });

@@ -1,0 +1,132 @@
+// The ceiling of `renyi mcp` (spec/mcp.md, "The ceiling"): what the person who
+// started the server allows the programs its `run` tool runs. `--allow CAPABILITY`
+// and `--allow-host HOST` say which capabilities main may be granted,
+// `--at-most CAP=N/UNIT` how often it may use them. A program runs only when
+// main's grant lies within the ceiling; otherwise the tool names the flags the
+// person would have to add, and nothing runs.
+
+import { covers, scopeCovers } from "../vocabulary/capabilities.js";
+import { readNeedText } from "../vocabulary/grant-text.js";
+import { isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
+
+export interface AtMost {
+  /** The flag's value as given: `network.http=60/minute`. */
+  readonly text: string;
+  readonly need: Need;
+  readonly count: number;
+  readonly unit: BudgetUnit;
+}
+
+export interface Ceiling {
+  readonly allow: readonly Need[];
+  readonly hosts: readonly string[];
+  readonly atMost: readonly AtMost[];
+}
+
+export interface McpOptions {
+  readonly ceiling: Ceiling;
+  /** The folder the run tool writes its recordings to; undefined: `<cache>/recordings`. */
+  readonly recordings?: string;
+}
+
+const HOST = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?$/;
+
+/** `renyi mcp`'s options, or why they are refused. */
+export function parseMcpArguments(argv: readonly string[]): McpOptions | { problem: string } {
+  const allow: Need[] = [];
+  const hosts: string[] = [];
+  const atMost: AtMost[] = [];
+  let recordings: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf("=");
+    const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    if (!["--allow", "--allow-host", "--at-most", "--recordings"].includes(name)) {
+      return { problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT and --recordings DIR` };
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === "") return { problem: `${name} needs a value` };
+    switch (name) {
+      case "--allow": {
+        const need = readNeedText(value);
+        if (typeof need === "string") return { problem: `--allow takes a capability as a \`needs\` line writes it, such as console, 'network.http("api.example.com")' or 'filesystem.read("data")': ${need}` };
+        allow.push(need);
+        break;
+      }
+      case "--allow-host":
+        if (!HOST.test(value)) return { problem: `--allow-host takes a host, such as api.example.com, *.example.com or localhost:8080; not ${JSON.stringify(value)}` };
+        hosts.push(value.toLowerCase());
+        break;
+      case "--at-most": {
+        const m = /^(.+)=(\d+)\/([a-z]+)$/.exec(value);
+        const need = m === null ? "" : readNeedText(m[1]!);
+        const count = m === null ? 0 : Number(m[2]);
+        if (m === null || typeof need === "string" || !isBudgetUnit(m[3]!) || !Number.isSafeInteger(count) || count < 1) {
+          return { problem: `--at-most takes CAPABILITY=COUNT/UNIT, a count above 0 and a unit of second, minute, hour, day or run, such as --at-most 'network.http=60/minute'; not ${value}${typeof need === "string" && need !== "" ? ` (${need})` : ""}` };
+        }
+        atMost.push({ text: value, need, count, unit: m[3] as BudgetUnit });
+        break;
+      }
+      case "--recordings":
+        recordings = value;
+        break;
+    }
+  }
+  return { ceiling: { allow, hosts, atMost }, ...(recordings !== undefined ? { recordings } : {}) };
+}
+
+/** What the ceiling makes of main's grant: the flags `renyi run` is given to narrow it, or what lies outside. */
+export type CeilingVerdict = { within: true; runFlags: string[] } | { within: false; outside: string[]; flags: string[] };
+
+const isHttp = (need: Need): boolean => need.path.length === 2 && need.path[0] === "network" && need.path[1] === "http";
+
+/**
+ * Whether main's grant lies within the ceiling: every item is covered by an
+ * `--allow`, or, for network.http with a host, by an `--allow-host`; and every
+ * `--at-most` bounds the items it matches. A network.http item without a host
+ * lies within when `--allow-host` is given: the run is narrowed to those hosts.
+ * An item without a budget, or with a looser one, is bounded by passing the
+ * `--at-most` on to the run.
+ */
+export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVerdict {
+  const outside: string[] = [];
+  const flags: string[] = [];
+  const runFlags: string[] = [];
+  const byHost = (item: GrantItem): boolean => isHttp(item) && typeof item.scope === "string" && ceiling.hosts.some((h) => scopeCovers("host", h, item.scope!));
+  let narrowHosts = false;
+  for (const item of items) {
+    if (ceiling.allow.some((a) => covers(a, item)) || byHost(item)) continue;
+    if (isHttp(item) && item.scope === undefined && ceiling.hosts.length > 0) {
+      narrowHosts = true;
+      continue;
+    }
+    const text = needText(item);
+    outside.push(`main needs ${text}`);
+    flags.push(isHttp(item) && typeof item.scope === "string" ? `--allow-host ${item.scope}` : `--allow '${text}'`);
+  }
+  if (narrowHosts) {
+    // The run is given only the ceiling's hosts: each scoped network.http item must then be one of them.
+    const loose = items.filter((item) => isHttp(item) && item.scope !== undefined && !byHost(item));
+    for (const item of loose) {
+      outside.push(`main needs ${needText(item)} beside network.http for any host, which runs only with the hosts --allow-host names`);
+      flags.push(`--allow-host ${String(item.scope)}`);
+    }
+    if (loose.length === 0) for (const host of ceiling.hosts) runFlags.push("--allow-host", host);
+  }
+  for (const bound of ceiling.atMost) {
+    const matching = items.filter((item) => covers(bound.need, item) || covers(item, bound.need));
+    const bounded = (item: GrantItem) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count <= bound.count;
+    const unbounded = matching.filter((item) => !bounded(item));
+    if (unbounded.length === 0) continue;
+    // `renyi run --at-most` refuses a budget looser than one main declares for the same unit.
+    if (matching.some((item) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count < bound.count)) {
+      for (const item of unbounded) {
+        outside.push(`main needs ${needText(item)} ${item.budget === undefined ? "without a budget" : `at most ${item.budget.count} per ${item.budget.unit}`}, and --at-most ${bound.text} bounds it`);
+        flags.push(`--at-most ${needText(item)}=${item.budget?.count ?? "N"}/${item.budget?.unit ?? bound.unit} in place of --at-most ${bound.text} (or \`at most ${bound.count} per ${bound.unit}\` on that item of main's needs)`);
+      }
+      continue;
+    }
+    runFlags.push("--at-most", bound.text);
+  }
+  return outside.length === 0 ? { within: true, runFlags } : { within: false, outside, flags };
+}
