@@ -11,7 +11,7 @@ import { iadd as iaddPlain, idiv as idivPlain, imod as imodPlain, imul as imulPl
 import { equals as equalsPlain, compare as comparePlain } from "./equality.js";
 import { floatText as floatTextPlain, toText as toTextPlain } from "./text.js";
 import { decode, encode } from "./json.js";
-import { concat as concatPlain, rangeInclusive as rangeInclusivePlain, range as rangePlain } from "./lib/list.js";
+import { concat as concatPlain, pushInPlace as pushInPlacePlain, rangeInclusive as rangeInclusivePlain, range as rangePlain } from "./lib/list.js";
 import { tadd as taddPlain, tinterp } from "./limits-collections.js";
 import { Pair, RMap, RSet, type Shape } from "./values.js";
 import { groupBy as groupByPlain } from "./query.js";
@@ -310,6 +310,19 @@ export function inPlace(fn: (...args: unknown[]) => unknown, args: unknown[]): u
   const origins = stripInPlace(args);
   fn(...args);
   return tag(args[0], origins);
+}
+
+/**
+ * `set v to v + [x]` in place, the most common change of a list in a loop: with
+ * nothing carrying origins, the item is pushed and the list given back as it is,
+ * with no array of arguments made.
+ */
+export function pushOne(target: unknown, item: unknown): unknown {
+  if (!(target instanceof Guarded) && !(typeof item === "object" && item instanceof Guarded)) {
+    pushInPlacePlain(target as unknown[], item);
+    return target;
+  }
+  return inPlace(pushInPlacePlain as (...args: unknown[]) => unknown, [target, item]);
 }
 
 /** The value a match or a pattern looks at, and the origins its bindings carry. */

@@ -158,8 +158,10 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
   if (form === undefined || !lw.guarded) return form === undefined ? undefined : { inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args), copy: t.callExpression(form.copy.fn, form.copy.args) };
   // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.
   const target = lw.local(local);
+  // One item pushed (`set v to v + [x]`): no array of arguments made when nothing carries origins.
+  const pushed = form.inPlace.fn.type === "Identifier" && form.inPlace.fn.name === "$pushInPlace" && form.inPlace.args.length === 2;
   return {
-    inPlace: t.assignmentExpression("=", target, t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)])),
+    inPlace: t.assignmentExpression("=", target, pushed ? t.callExpression(lw.g("pushOne"), form.inPlace.args) : t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)])),
     copy: t.callExpression(lw.g("pure"), [form.copy.fn, t.arrayExpression(form.copy.args)]),
   };
 }
