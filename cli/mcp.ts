@@ -237,11 +237,11 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
     {
       title: "Run a Renyi program's tests",
       description:
-        "Runs the `test` blocks of a Renyi program as `renyi test --json` does, in a folder holding only the sources given: a test that `replays` a recording by its path finds none there and says so. The result is renyi test's JSON report: each test's status, and the counts.",
+        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. The result is renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input) => guardedAsync(() => testTool(input)),
+    (input) => guardedAsync(() => testTool(input, options)),
   );
   return server;
 }
@@ -441,12 +441,45 @@ function replaySummary(r: ReplayResult, recording: string): string {
   return lines.join("\n");
 }
 
-async function testTool(input: ProgramInput): Promise<CallToolResult> {
+async function testTool(input: ProgramInput, options: McpOptions): Promise<CallToolResult> {
   const checked = checkedProgram(input);
   if ("refused" in checked) return refused(checked.refused);
+  const outside = testsOutside(checked, options.ceiling);
+  if (outside !== undefined) return refused(outside);
   const ran = await testProgram(checked.texts, checked.entry);
   if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
   return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
+}
+
+/**
+ * Why the tests may not run, or nothing: a test that runs live (one that
+ * replays no recording) is granted its own needs, which must lie within the
+ * ceiling as main's must for the run tool. `renyi test` takes no narrowing
+ * flags, so a test the ceiling would have to narrow does not run either.
+ */
+function testsOutside(checked: Exclude<Checked, { refused: string }>, ceiling: Ceiling): string | undefined {
+  // A program that does not compile runs no test: renyi test reports it.
+  const tests = checked.result.program?.modules.find((m) => m.name === checked.entry)?.tests ?? [];
+  const outside: string[] = [];
+  const flags: string[] = [];
+  for (const t of tests) {
+    if (t.replays !== undefined) continue;
+    const items = t.needs.map(grantItemOf);
+    const verdict = judge(items, ceiling);
+    if (!verdict.within) {
+      outside.push(...verdict.outside.map((line) => `test "${t.name}": ${line.replace(/^main needs/, "needs")}`));
+      flags.push(...verdict.flags);
+    } else if (verdict.runFlags.length > 0) {
+      outside.push(`test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`);
+    }
+  }
+  if (outside.length === 0) return undefined;
+  return [
+    "a test's needs do not lie within the ceiling this server was started with, so no test ran:",
+    ...outside.map((line) => `  ${line}`),
+    ...(flags.length > 0 ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`] : []),
+    `The ceiling: ${ceilingText(ceiling)}.`,
+  ].join("\n");
 }
 
 function testSummary(report: Record<string, unknown>): string {

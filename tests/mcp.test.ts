@@ -377,6 +377,11 @@ end
   assert.equal(report.exitCode, 1);
   assert.match(text(result), /^1 passed, 1 failed/);
   assert.match(text(result), /failed arithmetic is wrong/);
+
+  // A test runs live under its own needs: they must lie within the ceiling too.
+  const wide = await call("test", { source: `${TWO_LINES}\ntest "reads a file" needs filesystem.read("data")\n  check 1 is 1\nend\n` });
+  assert.equal(wide.isError, true, text(wide));
+  assert.match(text(wide), /test "reads a file": needs filesystem\.read\("data"\)[\s\S]*--allow 'filesystem\.read\("data"\)'/);
 });
 
 test("mcp: unknown or malformed options are refused with exit code 3", async () => {
