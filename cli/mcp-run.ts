@@ -6,7 +6,7 @@
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,20 +82,103 @@ async function turn(): Promise<() => void> {
 
 /** Runs the program as `renyi record --json` does, in a process of its own. */
 export async function runProgram(request: RunRequest): Promise<RunResult> {
+  makeFolders(request.recordings);
+  const id = `rec-${randomBytes(6).toString("hex")}`;
+  const timeout = runTimeoutSeconds();
+  const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), ...request.narrowing, `${request.entry}.ry`, ...request.args];
+  const ran = await renyiIn(request.texts, argv, request.input ?? "", timeout);
+  return { ...resultOf(ran, timeout, "renyi record"), recording: id, timeoutSeconds: timeout };
+}
+
+/** A recording's id: what the run tool names it, and all the replay tool accepts. */
+export const RECORDING_ID = /^rec-[0-9a-f]{12}$/;
+
+export interface ReplayRequest {
+  readonly texts: ReadonlyMap<string, string>;
+  readonly entry: string;
+  /** An id RECORDING_ID accepts, never a path. */
+  readonly recording: string;
+  readonly recordings: string;
+}
+
+export type ReplayResult = Omit<RunResult, "recording" | "timeoutSeconds"> & { mismatch?: string };
+
+/**
+ * Replays the program, edited or not, as `renyi run --replay --json` does, in a
+ * process of its own: every call is answered from the recording, none is made.
+ * Refused (a text) when the id is not one or names no recording in the folder.
+ */
+export async function replayProgram(request: ReplayRequest): Promise<ReplayResult | { refused: string }> {
+  if (!RECORDING_ID.test(request.recording)) return { refused: `\`${request.recording}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it` };
+  const file = join(request.recordings, `${request.recording}.recording.json`);
+  if (!existsSync(file)) return { refused: `there is no recording ${request.recording} in this server's recordings folder` };
+  // The run is replayed under the arguments it was recorded with, as `renyi reproduce` does.
+  let args: string[] = [];
+  try {
+    const recorded = (JSON.parse(readFileSync(file, "utf8")) as { arguments?: unknown }).arguments;
+    if (Array.isArray(recorded) && recorded.every((a) => typeof a === "string")) args = recorded as string[];
+  } catch {
+    // An unreadable recording is for the replay to refuse, in its own words.
+  }
+  const timeout = runTimeoutSeconds();
+  // --console: the replay prints what the program prints, so that the result shows it.
+  const argv = ["run", "--replay", file, "--console", "--json", "--timeout", String(timeout), `${request.entry}.ry`, ...args];
+  const ran = await renyiIn(request.texts, argv, "", timeout);
+  const result: ReplayResult = resultOf(ran, timeout, "renyi run --replay");
+  const mismatch = mismatchText(result.errors);
+  return mismatch === undefined ? result : { ...result, mismatch };
+}
+
+/** The first mismatch (or difference at the end) as renyi prints it: the error line and its lines below. */
+function mismatchText(errors: string): string | undefined {
+  const lines = errors.split("\n");
+  const at = lines.findIndex((l) => /^error\[E-RT-REPLAY-(MISMATCH|DIFFERS|SHAPE|GRANT)\]/.test(l));
+  if (at < 0) return undefined;
+  let end = at + 1;
+  while (end < lines.length && /^\s/.test(lines[end]!)) end++;
+  return lines.slice(at, end).join("\n");
+}
+
+export interface TestReport {
+  report?: { [key: string]: unknown };
+  exit: number;
+  errors: string;
+  /** Why there is no report: the command ended without one. */
+  problem?: string;
+}
+
+/** Runs the program's tests as `renyi test --json` does, in a process of its own. */
+export async function testProgram(texts: ReadonlyMap<string, string>, entry: string): Promise<TestReport> {
+  const timeout = runTimeoutSeconds();
+  const ran = await renyiIn(texts, ["test", "--json", `${entry}.ry`], "", timeout);
+  const errors = cut(ran.stderr, ran.stderrBytes).text;
+  if (ran.bytes <= MAX_KEPT_BYTES) {
+    try {
+      const report = JSON.parse(ran.tail.toString("utf8")) as unknown;
+      if (typeof report === "object" && report !== null && !Array.isArray(report)) return { report: report as { [key: string]: unknown }, exit: ran.exit, errors };
+    } catch {
+      // Not a report: said below.
+    }
+  }
+  const problem = ran.killed ? `the tests did not end within ${timeout + 15} seconds and were killed` : ran.bytes > MAX_KEPT_BYTES ? "the report of renyi test --json is too large to read" : `renyi test ended with exit code ${ran.exit} and no report`;
+  return { exit: ran.exit, errors, problem };
+}
+
+/**
+ * Runs `renyi ARGV` in a fresh folder holding only the sources, written under
+ * their names, with the input on its standard input; at most
+ * MAX_CONCURRENT_RUNS at once. The folder is removed when the command ends.
+ */
+async function renyiIn(texts: ReadonlyMap<string, string>, argv: readonly string[], input: string, timeout: number): Promise<Spawned> {
   const done = await turn();
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-"));
   try {
-    for (const [name, text] of request.texts) {
+    for (const [name, text] of texts) {
       const file = join(folder, `${name}.ry`);
       makeFolders(dirname(file));
       writeFileSync(file, text);
     }
-    makeFolders(request.recordings);
-    const id = `rec-${randomBytes(6).toString("hex")}`;
-    const timeout = runTimeoutSeconds();
-    const argv = [RENYI, "record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), ...request.narrowing, `${request.entry}.ry`, ...request.args];
-    const ran = await spawned(argv, request.input ?? "", folder, timeout);
-    return resultOf(ran, id, timeout);
+    return await spawned([RENYI, ...argv], input, folder, timeout);
   } finally {
     rmSync(folder, { recursive: true, force: true });
     done();
@@ -201,7 +284,7 @@ export function effectLine(call: HostCall): string {
   return `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ms)${call.replayed ? " replayed" : ""}`;
 }
 
-function resultOf(ran: Spawned, id: string, timeoutSeconds: number): RunResult {
+function resultOf(ran: Spawned, timeoutSeconds: number, command: string): Omit<RunResult, "recording" | "timeoutSeconds"> {
   const { record, outputBytes } = splitRecord(ran);
   const output = cut(ran.head, outputBytes);
   // The command's own line about the recording is the tool's to say.
@@ -211,7 +294,7 @@ function resultOf(ran: Spawned, id: string, timeoutSeconds: number): RunResult {
   const effects = calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
   if (calls.length > MAX_EFFECT_LINES) effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
   const outcome = record?.outcome ?? (ran.killed ? "cancelled" : "crashed");
-  const error = record?.error ?? (record === undefined ? { code: null, message: ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `renyi record ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
+  const error = record?.error ?? (record === undefined ? { code: null, message: ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `${command} ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
   return {
     outcome,
     exit: record?.exit ?? ran.exit,
@@ -221,7 +304,5 @@ function resultOf(ran: Spawned, id: string, timeoutSeconds: number): RunResult {
     ...(error !== undefined ? { error } : {}),
     steps: record?.steps ?? 0,
     effects,
-    recording: id,
-    timeoutSeconds,
   };
 }

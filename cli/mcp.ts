@@ -26,7 +26,7 @@ import { EXIT } from "../vocabulary/outcomes.js";
 import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, runProgram, runTimeoutSeconds, stopRuns, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -38,7 +38,9 @@ export const MCP_USAGE = `Usage: renyi mcp [--allow CAPABILITY]... [--allow-host
 Serves the Model Context Protocol over standard input and output, for a client that starts
 it (spec/mcp.md). Its tools: check (a program's diagnostics, with suggested edits), grant
 (main's needs, budgets and guards, with the grant's hash), explain (a code of the catalogue)
-and run (runs a program whose grant lies within the ceiling, and records the run).
+run (runs a program whose grant lies within the ceiling, and records the run), replay
+(replays a program, edited or not, against a recording the run tool made, offline) and test
+(runs a program's test blocks).
 
 The ceiling, what a program run by the run tool may be granted (nothing when none is given):
   --allow CAPABILITY       a capability as a needs line writes it: console,
@@ -149,6 +151,26 @@ const RUN_OUTPUT = {
   timeoutSeconds: z.number(),
 };
 
+const REPLAY_INPUT = {
+  ...CHECK_INPUT,
+  recording: z.string().max(200).describe("The id of a recording the run tool made: rec- and 12 hexadecimal digits (rec-0123456789ab)"),
+  name: RUN_INPUT.name,
+};
+
+const REPLAY_OUTPUT = {
+  outcome: RUN_OUTPUT.outcome,
+  exit: z.number(),
+  output: z.string(),
+  outputTruncated: z.boolean(),
+  errors: z.string(),
+  error: RUN_OUTPUT.error,
+  steps: z.number(),
+  effects: z.array(z.string()),
+  mismatch: z.string().optional(),
+};
+
+const TEST_INPUT = { ...CHECK_INPUT, name: RUN_INPUT.name };
+
 /** The server with its tools, not yet connected. */
 export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [], atMost: [] } }): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
@@ -197,6 +219,29 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     (input) => guardedAsync(() => runTool(input, options)),
+  );
+  server.registerTool(
+    "replay",
+    {
+      title: "Replay a Renyi program against a recording",
+      description:
+        "Replays a Renyi program, as given or edited since, against a recording the run tool made (its id, rec-0123456789ab), offline: every call is answered from the recording and none is made, so no ceiling applies. The program runs under the arguments it was recorded with. The result is the run tool's without the recording, and, when the edited program made a call the recording does not hold or ended otherwise, `mismatch`: the first difference as renyi prints it, field by field.",
+      inputSchema: REPLAY_INPUT,
+      outputSchema: REPLAY_OUTPUT,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => guardedAsync(() => replayTool(input, options)),
+  );
+  server.registerTool(
+    "test",
+    {
+      title: "Run a Renyi program's tests",
+      description:
+        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. The result is renyi test's JSON report: each test's status, and the counts.`,
+      inputSchema: TEST_INPUT,
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    (input) => guardedAsync(() => testTool(input, options)),
   );
   return server;
 }
@@ -375,6 +420,76 @@ async function runTool(input: RunInput, options: McpOptions): Promise<CallToolRe
   }
   const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing: verdict.runFlags, recordings: recordingsFolder(options.recordings) });
   return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
+}
+
+async function replayTool(input: ProgramInput & { recording: string }, options: McpOptions): Promise<CallToolResult> {
+  const checked = checkedProgram(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const items = mainGrant(checked, "nothing runs");
+  if ("refused" in items) return refused(items.refused);
+  const result = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: recordingsFolder(options.recordings) });
+  if ("refused" in result) return refused(result.refused);
+  return { content: [{ type: "text", text: replaySummary(result, input.recording) }], structuredContent: { ...result } };
+}
+
+function replaySummary(r: ReplayResult, recording: string): string {
+  const lines = [`The replay against ${recording} ${r.outcome} (exit code ${r.exit}) in ${plural(r.steps, "step")}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`];
+  if (r.mismatch !== undefined) lines.push(r.mismatch);
+  else if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
+  if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
+  if (r.outputTruncated) lines.push(`[output truncated at 64 KiB]`);
+  return lines.join("\n");
+}
+
+async function testTool(input: ProgramInput, options: McpOptions): Promise<CallToolResult> {
+  const checked = checkedProgram(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const outside = testsOutside(checked, options.ceiling);
+  if (outside !== undefined) return refused(outside);
+  const ran = await testProgram(checked.texts, checked.entry);
+  if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
+  return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
+}
+
+/**
+ * Why the tests may not run, or nothing: a test that runs live (one that
+ * replays no recording) is granted its own needs, which must lie within the
+ * ceiling as main's must for the run tool. `renyi test` takes no narrowing
+ * flags, so a test the ceiling would have to narrow does not run either.
+ */
+function testsOutside(checked: Exclude<Checked, { refused: string }>, ceiling: Ceiling): string | undefined {
+  // A program that does not compile runs no test: renyi test reports it.
+  const tests = checked.result.program?.modules.find((m) => m.name === checked.entry)?.tests ?? [];
+  const outside: string[] = [];
+  const flags: string[] = [];
+  for (const t of tests) {
+    if (t.replays !== undefined) continue;
+    const items = t.needs.map(grantItemOf);
+    const verdict = judge(items, ceiling);
+    if (!verdict.within) {
+      outside.push(...verdict.outside.map((line) => `test "${t.name}": ${line.replace(/^main needs/, "needs")}`));
+      flags.push(...verdict.flags);
+    } else if (verdict.runFlags.length > 0) {
+      outside.push(`test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`);
+    }
+  }
+  if (outside.length === 0) return undefined;
+  return [
+    "a test's needs do not lie within the ceiling this server was started with, so no test ran:",
+    ...outside.map((line) => `  ${line}`),
+    ...(flags.length > 0 ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`] : []),
+    `The ceiling: ${ceilingText(ceiling)}.`,
+  ].join("\n");
+}
+
+function testSummary(report: Record<string, unknown>): string {
+  const summary = (report["summary"] ?? {}) as Record<string, number>;
+  const counts = ["passed", "refreshed", "failed", "crashed", "skipped", "cancelled"].filter((s) => s === "passed" || s === "failed" || (summary[s] ?? 0) > 0).map((s) => `${summary[s] ?? 0} ${s}`);
+  if ((summary["refusedFiles"] ?? 0) > 0) counts.push(`${summary["refusedFiles"]} file${summary["refusedFiles"] === 1 ? "" : "s"} refused`);
+  const lines = [`${counts.join(", ")} (exit code ${String(report["exitCode"])}).`];
+  const tests = Array.isArray(report["tests"]) ? (report["tests"] as { name?: string; status?: string; message?: string; code?: string }[]) : [];
+  for (const t of tests) if (t.status !== "passed" && t.status !== "skipped") lines.push(`  ${t.status} ${t.name}${t.code !== undefined ? ` [${t.code}]` : ""}${t.message !== undefined ? `: ${t.message}` : ""}`);
+  return lines.join("\n");
 }
 
 function runSummary(r: RunResult): string {

@@ -18,7 +18,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     const read = readRecordingFile(parsed.options.replay);
     if (!read.ok) return { refused: refusalText(read) };
     recording = read.recording;
-    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: false } });
+    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console } });
   }
   const calls: RecordedCall[] = [];
   return {

@@ -44,6 +44,8 @@ export interface RunOptions extends MoreLimits {
   explain: boolean;
   /** Print the execution record as the last line of standard output when the run ends. */
   json: boolean;
+  /** With --replay: console.print and console.error are performed as well as answered. */
+  console: boolean;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -53,7 +55,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" | "json" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -76,6 +78,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--at-most", value: "CAP=N/UNIT", into: { repeated: "atMost" }, says: "a further budget, such as network.http=60/minute (repeatable)" },
   { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
   { name: "--replay", value: "REC", into: { file: "replay" }, says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs" },
+  { name: "--console", value: "", into: { flag: "console" }, says: "with --replay: perform console.print and console.error as well,\nas renyi reproduce does, so that the replay shows what it prints" },
   { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
   { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
@@ -98,12 +101,13 @@ const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.lengt
 export function conflictingOptions(options: RunOptions): string | undefined {
   if (options.to !== undefined && options.resume === undefined) return "--to names the recording --resume writes; give --resume REC too";
   if (options.resume !== undefined && options.replay !== undefined) return "--resume goes live where the recording ends, --replay never does: give one of them";
+  if (options.console && options.replay === undefined) return "--console performs the console calls a replay answers; give --replay REC too";
   return undefined;
 }
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
 export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false, json: false };
+  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false, json: false, console: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {

@@ -82,11 +82,11 @@ const GUARDED = `public function main()
 end
 `;
 
-test("mcp: the server is named renyi and lists check, grant, explain and run with their schemas", async () => {
+test("mcp: the server is named renyi and lists check, grant, explain, replay, run and test with their schemas", async () => {
   assert.equal(client.getServerVersion()?.name, "renyi");
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  assert.deepEqual([...byName.keys()].sort(), ["check", "explain", "grant", "run"]);
+  assert.deepEqual([...byName.keys()].sort(), ["check", "explain", "grant", "replay", "run", "test"]);
   for (const name of ["check", "grant"]) {
     const schema = byName.get(name)!.inputSchema as { properties: Record<string, { type?: string }>; required?: string[] };
     assert.equal(schema.properties["source"]?.type, "string", `${name}: source is a string`);
@@ -303,6 +303,85 @@ test("mcp run: output beyond 64 KiB is truncated, and says so", async () => {
   assert.ok(Buffer.byteLength(run.output) <= 64 * 1024);
   assert.ok(run.output.startsWith("line 1\nline 2\n"));
   assert.match(text(result), /output truncated at 64 KiB/);
+});
+
+// ---- the replay and test tools ----
+
+interface ReplayResult extends Omit<RunResult, "recording" | "timeoutSeconds"> {
+  mismatch?: string;
+}
+
+const TWO_LINES = `public function main(name: Text = "Ada")
+  purpose: Greet twice.
+  needs console
+  console.print("Hello, {name}")
+  console.print("Bye, {name}")
+end
+`;
+
+test("mcp replay: a recorded run replays as it ran; an edited program that prints another text is a mismatch, field by field", async () => {
+  const ran = await call("run", { source: TWO_LINES, name: "greet", arguments: ["--name", "Grace"] });
+  const run = ran.structuredContent as unknown as RunResult;
+  assert.equal(run.outcome, "finished", text(ran));
+
+  const same = await call("replay", { recording: run.recording, source: TWO_LINES, name: "greet" });
+  assert.equal(same.isError, undefined, text(same));
+  const replayed = same.structuredContent as unknown as ReplayResult;
+  assert.equal(replayed.outcome, "finished", text(same));
+  assert.equal(replayed.exit, 0);
+  assert.equal(replayed.output, run.output);
+  assert.equal(replayed.mismatch, undefined);
+  assert.equal(replayed.effects.length, run.effects.length);
+  assert.match(text(same), /The replay against rec-[0-9a-f]{12} finished/);
+
+  const edited = await call("replay", { recording: run.recording, source: TWO_LINES.replace("Bye, {name}", "Farewell, {name}"), name: "greet" });
+  assert.equal(edited.isError, undefined, text(edited));
+  const differs = edited.structuredContent as unknown as ReplayResult;
+  assert.notEqual(differs.outcome, "finished", text(edited));
+  assert.equal(differs.error?.code, "E-RT-REPLAY-MISMATCH", text(edited));
+  assert.match(differs.mismatch ?? "", /^error\[E-RT-REPLAY-MISMATCH\]/);
+  assert.match(differs.mismatch ?? "", /arguments\.text: "Farewell, Grace" here, "Bye, Grace" in the recording/);
+  assert.equal(differs.output, "Hello, Grace\n");
+  assert.match(text(edited), /did not go as recorded[\s\S]*Farewell, Grace/);
+});
+
+test("mcp replay: an id that is a path, or names no recording, is refused, and the server goes on", async () => {
+  for (const recording of ["../x", "rec-../../x", "rec-0123456789ab/../../x", `${recordings}/rec-0123456789ab`, "REC-0123456789AB"]) {
+    const result = await call("replay", { recording, source: TWO_LINES });
+    assert.equal(result.isError, true, recording);
+    assert.match(text(result), /is not a recording's id/, recording);
+  }
+  const missing = await call("replay", { recording: "rec-000000000000", source: TWO_LINES });
+  assert.equal(missing.isError, true);
+  assert.match(text(missing), /no recording rec-000000000000/);
+  const still = await call("explain", { code: "E-CAP-MISSING" });
+  assert.equal(still.isError, undefined);
+});
+
+test("mcp test: a program's tests run, and the report counts one passed and one failed", async () => {
+  const source = `${TWO_LINES}
+test "arithmetic holds"
+  check 1 + 1 is 2
+end
+
+test "arithmetic is wrong"
+  check 1 + 1 is 3
+end
+`;
+  const result = await call("test", { source });
+  assert.equal(result.isError, undefined, text(result));
+  const report = result.structuredContent as { tests: { name: string; status: string }[]; summary: { passed: number; failed: number }; exitCode: number };
+  assert.equal(report.summary.passed, 1, text(result));
+  assert.equal(report.summary.failed, 1);
+  assert.deepEqual(report.tests.map((t) => [t.name, t.status]), [["arithmetic holds", "passed"], ["arithmetic is wrong", "failed"]]);
+  assert.equal(report.exitCode, 1);
+  assert.match(text(result), /^1 passed, 1 failed/);
+  assert.match(text(result), /failed arithmetic is wrong/);
+
+  // A test runs live under its own needs: they must lie within the ceiling too.
+  const wide = await call("test", { source: `${TWO_LINES}\ntest "reads a file" needs filesystem.read("data")\n  check 1 is 1\nend\n` });
+  assert.equal(wide.isError, true, text(wide));
+  assert.match(text(wide), /test "reads a file": needs filesystem\.read\("data"\)[\s\S]*--allow 'filesystem\.read\("data"\)'/);
 });
 
 test("mcp: unknown or malformed options are refused with exit code 3", async () => {

@@ -100,6 +100,15 @@ test("with the server gone, the replay answers every call from the recording and
   assert.equal(ran.stdout, "");
 });
 
+test("with --console, the replay prints what the program prints, from the recording; without --replay it is refused", async () => {
+  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "--console", "glue.ry", "--label", "live", "--token", "<redacted>"]);
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, liveStdout);
+  const alone = await renyi(work, ["run", "--console", "glue.ry"]);
+  assert.equal(alone.status, 3);
+  assert.match(alone.stderr, /--console performs the console calls a replay answers; give --replay REC too/);
+});
+
 test("renyi reproduce runs the recorded program under its recorded arguments, console written", async () => {
   const ran = await renyi(work, ["reproduce", "glue.recording.json"]);
   assert.equal(ran.status, 0, ran.stderr);
