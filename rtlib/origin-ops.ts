@@ -1,10 +1,10 @@
 // The operators of compiled code in a program with guards (spec/runtime.md,
-// "Origins: what the compiler emits"): `$origins.iadd(a, b)` where a program without
+// section 9, "What the compiler emits"): `$origins.iadd(a, b)` where a program without
 // guards has `$iadd(a, b)`. Each strips its operands, computes as the plain
 // operator does, and tags the result with the union of their origins; an
 // operator whose result is a Boolean (a comparison) strips and tags nothing.
-// A value with no origins takes one `instanceof` test per operand, and then
-// exactly the plain operator's path.
+// A value with no origins takes one test per operand (below), and then exactly
+// the plain operator's path.
 
 import { CONSOLE_SINK, Guarded, join, joinAll, originsOf, plain, refusal, tag, type CallOrigins, type Origins } from "./origins.js";
 import { iadd as iaddPlain, idiv as idivPlain, imod as imodPlain, imul as imulPlain, index as listIndex, isub as isubPlain, fmod as fmodPlain } from "./ints.js";
@@ -39,12 +39,22 @@ import { Crash, Failure } from "./errors.js";
  * values made from them, and leaves through the console as a print would.
  */
 function lifted(a: unknown, b: unknown, op: (a: never, b: never) => unknown): unknown {
-  const origins = both(a, b);
+  const origins = joined(a, b);
   try {
     return tag((op as (a: unknown, b: unknown) => unknown)(plain(a), plain(b)), origins);
   } catch (e) {
-    throw e instanceof Crash ? crashThroughConsole(e, origins) : e;
+    throw thrownWith(e, origins);
   }
+}
+
+/**
+ * What an operation on values with origins threw: a failure's value carries them
+ * (a decoding error quotes the text it read), and a crash whose message was made
+ * from them is checked as a print (crashThroughConsole).
+ */
+function thrownWith(e: unknown, origins: Origins | undefined): unknown {
+  if (e instanceof Failure) return new Failure(tag(e.value, origins), e.site);
+  return e instanceof Crash ? crashThroughConsole(e, origins) : e;
 }
 
 /**
@@ -54,8 +64,7 @@ function lifted(a: unknown, b: unknown, op: (a: never, b: never) => unknown): un
 function liftedPrimitive(a: unknown, b: unknown, op: (a: never, b: never) => unknown): unknown {
   const ga = typeof a === "object" ? (a as Guarded) : undefined;
   const gb = typeof b === "object" ? (b as Guarded) : undefined;
-  const origins = ga === undefined ? gb!.origins : gb === undefined || gb.origins === ga.origins ? ga.origins : ga.origins.union(gb.origins);
-  return liftedWith(ga === undefined ? a : ga.value, gb === undefined ? b : gb.value, origins, op);
+  return liftedWith(ga === undefined ? a : ga.value, gb === undefined ? b : gb.value, join(ga?.origins, gb?.origins)!, op);
 }
 
 function liftedWith(a: unknown, b: unknown, origins: Origins, op: (a: never, b: never) => unknown): unknown {
@@ -63,7 +72,7 @@ function liftedWith(a: unknown, b: unknown, origins: Origins, op: (a: never, b: 
     // A number, a text or a range's list: never Nothing, a Boolean, a function or a Guarded, so wrapped as it is.
     return new Guarded((op as (a: unknown, b: unknown) => unknown)(a, b), origins);
   } catch (e) {
-    throw e instanceof Crash ? crashThroughConsole(e, origins) : e;
+    throw thrownWith(e, origins);
   }
 }
 
@@ -72,11 +81,6 @@ const subPlain = (a: number, b: number): number => a - b;
 const mulPlain = (a: number, b: number): number => a * b;
 const divPlain = (a: number, b: number): number => a / b;
 const remPlain = (a: number, b: number): number => a % b;
-
-/** The union of two operands' origins, at least one of which has some. */
-function both(a: unknown, b: unknown): Origins | undefined {
-  return join(originsOf(a), originsOf(b));
-}
 
 // ---- arithmetic, texts, ranges ----
 
@@ -161,12 +165,35 @@ export function ge(a: unknown, b: unknown): boolean {
 
 // ---- values as text and JSON ----
 
-export const toText = (value: unknown, shape?: Shape): unknown => (value instanceof Guarded ? tag(toTextPlain(value.value, shape), value.origins) : toTextPlain(value, shape));
+export function toText(value: unknown, shape?: Shape): unknown {
+  if (!(value instanceof Guarded)) return toTextPlain(value, shape);
+  try {
+    return tag(toTextPlain(value.value, shape), value.origins);
+  } catch (e) {
+    throw thrownWith(e, value.origins);
+  }
+}
 export function floatText(x: unknown): unknown {
   return typeof x === "object" ? tag(floatTextPlain((x as Guarded).value as number), (x as Guarded).origins) : floatTextPlain(x as number);
 }
-export const toJson = (value: unknown, shape: Shape): unknown => tag(JSON.parse(encode(plain(value), shape)), originsOf(value));
-export const fromJson = (value: unknown, shape: Shape): unknown => tag(decode(plain(value) as string, shape), originsOf(value));
+export function toJson(value: unknown, shape: Shape): unknown {
+  const origins = originsOf(value);
+  try {
+    return tag(JSON.parse(encode(plain(value), shape)), origins);
+  } catch (e) {
+    throw thrownWith(e, origins);
+  }
+}
+
+/** `T.from_json(text)`: its failure (a syntax error quotes the text) carries the text's origins too. */
+export function fromJson(value: unknown, shape: Shape): unknown {
+  const origins = originsOf(value);
+  try {
+    return tag(decode(plain(value) as string, shape), origins);
+  } catch (e) {
+    throw thrownWith(e, origins);
+  }
+}
 
 /**
  * An interpolation: its literal pieces and its values, which are texts already
@@ -191,7 +218,7 @@ export function interp(strings: readonly string[], values: readonly unknown[]): 
   try {
     return tag(tinterp(text), origins);
   } catch (e) {
-    throw e instanceof Crash ? crashThroughConsole(e, origins) : e;
+    throw thrownWith(e, origins);
   }
 }
 
@@ -397,9 +424,7 @@ class LibraryCall {
    * them, and a crash that names them is checked as a print.
    */
   failure(e: unknown): unknown {
-    const all = join(this.origins(), this.argsOrigins);
-    if (e instanceof Failure) return new Failure(tag(e.value, all), e.site);
-    return e instanceof Crash ? crashThroughConsole(e, all) : e;
+    return thrownWith(e, join(this.origins(), this.argsOrigins));
   }
 }
 

@@ -158,6 +158,7 @@ const ATTACKS: Record<string, string> = {
   "named in the scope of a refused call": "let v be environment.get(secret)",
   "in a division's message": "let n be secret.length() * 1000\nlet z be n / 0",
   "in an index's message": "let xs be [1]\nlet x be xs[secret.length() * 1000]",
+  "quoted by a decoding failure": 'let h be Holder.from_json(secret) otherwise\n  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\nend\nconsole.print(h.value)',
   "ordered by a query's sort": 'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
 };
 
