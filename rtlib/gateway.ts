@@ -8,7 +8,7 @@
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { guarding, guardsCovering, join, pathScoped, realScope, refusal, type CallOrigins } from "./origins.js";
+import { guarding, guardsCovering, join, pathScoped, realScopeOfCall, refusal, type CallOrigins } from "./origins.js";
 import { Guarded as GuardedFailure } from "./prelude.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
@@ -99,7 +99,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   }
   // The guards: what the call's arguments carry must be allowed to go where the call goes
   // (for a path, where it really leads, read before the check and again for the result).
-  const real = guarding() && pathScoped(primitive.need) ? await realScope(String(primitive.need.scope)) : undefined;
+  const real = guarding() && pathScoped(primitive.need) ? await realScopeOfCall(String(primitive.need.scope)) : undefined;
   const origins = guarding() ? callOrigins(grant!, primitive, real) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);

@@ -7,9 +7,8 @@
 // pair or record holds plain items and carries the union of their origins on
 // its own wrapper. Nothing, Booleans and functions never carry origins.
 
-import { realpathSync } from "node:fs";
-import { realpath } from "node:fs/promises";
 import { dirname, join as joinPath, resolve } from "node:path";
+import { fsPromises } from "./builtins.js";
 import { capabilityInfo, covers } from "../vocabulary/capabilities.js";
 import { needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 
@@ -133,7 +132,9 @@ export function pathScoped(need: Need): boolean {
 }
 
 /** The real path a scope leads to now: the longest part that exists, its links followed, and the rest as written. */
-export async function realScope(scope: string): Promise<string> {
+async function realScope(scope: string): Promise<string> {
+  // Loaded by the first call with a path in a run with guards, not when every program starts (builtins.ts).
+  const { realpath } = await fsPromises();
   let existing = resolve(scope);
   let rest = "";
   for (;;) {
@@ -148,32 +149,28 @@ export async function realScope(scope: string): Promise<string> {
   }
 }
 
-/** realScope, at once: for the grant's own scopes, read when the run's guards are set. */
-function realScopeNow(scope: string): string {
-  let existing = resolve(scope);
-  let rest = "";
-  for (;;) {
-    try {
-      return joinPath(realpathSync(existing), rest);
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return resolve(scope);
-      rest = rest === "" ? existing.slice(parent.length + 1) : joinPath(existing.slice(parent.length + 1), rest);
-      existing = parent;
-    }
-  }
-}
-
+/** The real paths of the guards' and their sinks' path scopes, read once, at the run's first call with a path. */
 const realScopes = new Map<string, string>();
+let realScopesRead: Promise<void> | undefined;
+
+/**
+ * Where a call's path scope really leads, the guards' own scopes read first
+ * (once): what the gateway compares a call with a path by, in a run with guards.
+ */
+export async function realScopeOfCall(scope: string): Promise<string> {
+  realScopesRead ??= (async () => {
+    for (const g of guards) {
+      for (const need of [g.capability, ...g.sinks]) if (pathScoped(need)) realScopes.set(String(need.scope), await realScope(String(need.scope)));
+    }
+  })();
+  await realScopesRead;
+  return realScope(scope);
+}
 
 /** Whether the real path `real` is the scope's real path or beneath it. */
 function realBeneath(real: string, scope: string | number | undefined): boolean {
   if (scope === undefined) return true;
-  let root = realScopes.get(String(scope));
-  if (root === undefined) {
-    root = realScopeNow(String(scope));
-    realScopes.set(String(scope), root);
-  }
+  const root = realScopes.get(String(scope)) ?? resolve(String(scope));
   return real === root || real.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
@@ -205,6 +202,7 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
 export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
   realScopes.clear();
+  realScopesRead = undefined;
 }
 
 /** Whether the run has any guard: without one, no value ever carries origins. */

@@ -17,7 +17,7 @@ import { fsPromises } from "../builtins.js";
 import { onDisk, OutOfScope } from "./beneath.js";
 import { refusal } from "./sql-refusals.js";
 import { counted, INCOMING } from "./incoming.js";
-import { cancellableWait, checkCancelled } from "../limits.js";
+import { cancellableWait } from "../limits.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -51,8 +51,7 @@ async function whileBusy<T>(work: () => T): Promise<T> {
     } catch (e) {
       if ((e as { code?: string }).code !== "SQLITE_BUSY" || performance.now() + pause > until) throw e;
     }
-    // A pause shorter than the cancellation's poll would never see it: look first.
-    checkCancelled();
+    // (cancellableWait looks for a cancellation first: a pause shorter than its poll would never see one.)
     await cancellableWait(pause);
   }
 }
