@@ -159,7 +159,7 @@ function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expr
   // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.
   const target = lw.local(local);
   // One item pushed (`set v to v + [x]`): no array of arguments made when nothing carries origins.
-  const pushed = form.inPlace.fn.type === "Identifier" && form.inPlace.fn.name === "$pushInPlace" && form.inPlace.args.length === 2;
+  const pushed = form.pushesOne === true;
   return {
     inPlace: t.assignmentExpression("=", target, pushed ? t.callExpression(lw.g("pushOne"), form.inPlace.args) : t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)])),
     copy: t.callExpression(lw.g("pure"), [form.copy.fn, t.arrayExpression(form.copy.args)]),
@@ -176,7 +176,7 @@ interface Call {
   readonly args: t.Expression[];
 }
 
-function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call; copy: Call } | undefined {
+function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call; copy: Call; pushesOne?: true } | undefined {
   const target = lw.local(local);
   const isSelf = (e: CExpr | undefined) => e !== undefined && e.kind === "Local" && e.local.id === local.id;
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List") && value.right.kind === "List") {
@@ -189,6 +189,7 @@ function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call;
     return {
       inPlace: { fn: lw.rt("pushInPlace"), args: [target, ...items] },
       copy: { fn: lw.rt("concat"), args: [target, listOf(lw, items)] },
+      ...(items.length === 1 ? { pushesOne: true as const } : {}),
     };
   }
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List")) {
