@@ -33,6 +33,8 @@ export interface RunRequest {
   /** `--allow-host` and `--at-most` flags that narrow main's grant to the ceiling. */
   readonly narrowing: readonly string[];
   readonly recordings: string;
+  /** Aborted when the client cancels the request: the run is interrupted as Ctrl-C would. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface RunResult {
@@ -70,9 +72,25 @@ export function stopRuns(): void {
 let running = 0;
 const waiting: (() => void)[] = [];
 
-async function turn(): Promise<() => void> {
-  if (running >= MAX_CONCURRENT_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
+/** A place among the runs going on, once one is free: undefined when the request is cancelled while it waits. */
+async function turn(signal: AbortSignal | undefined): Promise<(() => void) | undefined> {
+  if (signal?.aborted) return undefined;
+  if (running >= MAX_CONCURRENT_RUNS) {
+    const waited = await new Promise<boolean>((resolve) => {
+      const go = (): void => {
+        signal?.removeEventListener("abort", stop);
+        resolve(true);
+      };
+      const stop = (): void => {
+        const at = waiting.indexOf(go);
+        if (at >= 0) waiting.splice(at, 1);
+        resolve(false);
+      };
+      waiting.push(go);
+      signal?.addEventListener("abort", stop, { once: true });
+    });
+    if (!waited) return undefined;
+  } else running++;
   return () => {
     const next = waiting.shift();
     if (next !== undefined) next();
@@ -86,7 +104,7 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   const id = `rec-${randomBytes(6).toString("hex")}`;
   const timeout = runTimeoutSeconds();
   const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), ...request.narrowing, `${request.entry}.ry`, ...request.args];
-  const ran = await renyiIn(request.texts, argv, request.input ?? "", timeout);
+  const ran = await renyiIn(request.texts, argv, request.input ?? "", { killAfter: timeout + 15, signal: request.signal });
   return { ...resultOf(ran, timeout, "renyi record"), recording: id, timeoutSeconds: timeout };
 }
 
@@ -99,6 +117,7 @@ export interface ReplayRequest {
   /** An id RECORDING_ID accepts, never a path. */
   readonly recording: string;
   readonly recordings: string;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export type ReplayResult = Omit<RunResult, "recording" | "timeoutSeconds"> & { mismatch?: string };
@@ -123,7 +142,7 @@ export async function replayProgram(request: ReplayRequest): Promise<ReplayResul
   const timeout = runTimeoutSeconds();
   // --console: the replay prints what the program prints, so that the result shows it.
   const argv = ["run", "--replay", file, "--console", "--json", "--timeout", String(timeout), `${request.entry}.ry`, ...args];
-  const ran = await renyiIn(request.texts, argv, "", timeout);
+  const ran = await renyiIn(request.texts, argv, "", { killAfter: timeout + 15, signal: request.signal });
   const result: ReplayResult = resultOf(ran, timeout, "renyi run --replay");
   const mismatch = mismatchText(result.errors);
   return mismatch === undefined ? result : { ...result, mismatch };
@@ -145,23 +164,29 @@ export interface TestReport {
   errors: string;
   /** Why there is no report: the command ended without one. */
   problem?: string;
+  cancelled: boolean;
 }
 
-/** Runs the program's tests as `renyi test --json` does, in a process of its own. */
-export async function testProgram(texts: ReadonlyMap<string, string>, entry: string): Promise<TestReport> {
+/**
+ * Runs the program's tests as `renyi test --json` does, in a process of its
+ * own. The run timeout bounds each test and the call as a whole: when it
+ * passes, the command is interrupted as Ctrl-C would, and reports the tests
+ * that did not end as cancelled.
+ */
+export async function testProgram(texts: ReadonlyMap<string, string>, entry: string, signal?: AbortSignal): Promise<TestReport> {
   const timeout = runTimeoutSeconds();
-  const ran = await renyiIn(texts, ["test", "--json", `${entry}.ry`], "", timeout);
+  const ran = await renyiIn(texts, ["test", "--json", "--timeout", String(timeout), `${entry}.ry`], "", { interruptAfter: timeout, killAfter: timeout + 15, signal });
   const errors = cut(ran.stderr, ran.stderrBytes).text;
   if (ran.bytes <= MAX_KEPT_BYTES) {
     try {
       const report = JSON.parse(ran.tail.toString("utf8")) as unknown;
-      if (typeof report === "object" && report !== null && !Array.isArray(report)) return { report: report as { [key: string]: unknown }, exit: ran.exit, errors };
+      if (typeof report === "object" && report !== null && !Array.isArray(report)) return { report: report as { [key: string]: unknown }, exit: ran.exit, errors, cancelled: ran.cancelled };
     } catch {
       // Not a report: said below.
     }
   }
-  const problem = ran.killed ? `the tests did not end within ${timeout + 15} seconds and were killed` : ran.bytes > MAX_KEPT_BYTES ? "the report of renyi test --json is too large to read" : `renyi test ended with exit code ${ran.exit} and no report`;
-  return { exit: ran.exit, errors, problem };
+  const problem = ran.cancelled ? "the request was cancelled" : ran.killed ? `the tests did not end within ${timeout + 15} seconds and were killed` : ran.bytes > MAX_KEPT_BYTES ? "the report of renyi test --json is too large to read" : `renyi test ended with exit code ${ran.exit} and no report`;
+  return { exit: ran.exit, errors, problem, cancelled: ran.cancelled };
 }
 
 /**
@@ -169,8 +194,9 @@ export async function testProgram(texts: ReadonlyMap<string, string>, entry: str
  * their names, with the input on its standard input; at most
  * MAX_CONCURRENT_RUNS at once. The folder is removed when the command ends.
  */
-async function renyiIn(texts: ReadonlyMap<string, string>, argv: readonly string[], input: string, timeout: number): Promise<Spawned> {
-  const done = await turn();
+async function renyiIn(texts: ReadonlyMap<string, string>, argv: readonly string[], input: string, bounds: Bounds): Promise<Spawned> {
+  const done = await turn(bounds.signal);
+  if (done === undefined) return { head: Buffer.alloc(0), tail: Buffer.alloc(0), bytes: 0, stderr: Buffer.alloc(0), stderrBytes: 0, exit: 130, killed: false, cancelled: true };
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-"));
   try {
     for (const [name, text] of texts) {
@@ -178,7 +204,7 @@ async function renyiIn(texts: ReadonlyMap<string, string>, argv: readonly string
       makeFolders(dirname(file));
       writeFileSync(file, text);
     }
-    return await spawned([RENYI, ...argv], input, folder, timeout);
+    return await spawned([RENYI, ...argv], input, folder, bounds);
   } finally {
     rmSync(folder, { recursive: true, force: true });
     done();
@@ -193,9 +219,22 @@ interface Spawned {
   stderrBytes: number;
   exit: number;
   killed: boolean;
+  /** The client cancelled the request: the command was interrupted, or never began. */
+  cancelled: boolean;
 }
 
-function spawned(argv: readonly string[], input: string, cwd: string, timeout: number): Promise<Spawned> {
+interface Bounds {
+  /** Seconds after which the command is interrupted as Ctrl-C would (SIGINT), if it has no timeout of its own. */
+  readonly interruptAfter?: number;
+  /** Seconds after which a command that would not end is killed. */
+  readonly killAfter: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Seconds between the interruption of a command and its killing, when it does not end. */
+const INTERRUPT_GRACE_SECONDS = 5;
+
+function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bounds): Promise<Spawned> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
     children.add(child);
@@ -207,6 +246,7 @@ function spawned(argv: readonly string[], input: string, cwd: string, timeout: n
     const errs: Buffer[] = [];
     let stderrBytes = 0;
     let killed = false;
+    let cancelled = false;
     child.stdout.on("data", (chunk: Buffer) => {
       bytes += chunk.length;
       if (headBytes < MAX_RESULT_TEXT + 4) {
@@ -227,16 +267,31 @@ function spawned(argv: readonly string[], input: string, cwd: string, timeout: n
     });
     child.stdin.on("error", () => undefined);
     child.stdin.end(input);
-    // The command's own --timeout ends the run; this ends a command that would not end.
-    const guard = setTimeout(() => {
+    // The command's own --timeout ends a run; these end a command that would not end.
+    const timers: NodeJS.Timeout[] = [];
+    const kill = (): void => {
       killed = true;
       child.kill("SIGKILL");
-    }, (timeout + 15) * 1000);
+    };
+    // A command interrupted writes what it has (a recording, a report) and ends; one that does not is killed.
+    const interrupt = (): void => {
+      child.kill("SIGINT");
+      timers.push(setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000));
+    };
+    timers.push(setTimeout(kill, bounds.killAfter * 1000));
+    if (bounds.interruptAfter !== undefined) timers.push(setTimeout(interrupt, bounds.interruptAfter * 1000));
+    const onAbort = (): void => {
+      cancelled = true;
+      interrupt();
+    };
+    bounds.signal?.addEventListener("abort", onAbort, { once: true });
+    if (bounds.signal?.aborted) onAbort();
     child.on("error", () => undefined);
-    child.on("close", (code, signal) => {
+    child.on("close", (code) => {
       children.delete(child);
-      clearTimeout(guard);
-      resolve({ head: Buffer.concat(heads), tail: Buffer.concat(tails).subarray(-MAX_KEPT_BYTES), bytes, stderr: Buffer.concat(errs), stderrBytes, exit: code ?? (signal !== null ? 2 : 2), killed });
+      for (const timer of timers) clearTimeout(timer);
+      bounds.signal?.removeEventListener("abort", onAbort);
+      resolve({ head: Buffer.concat(heads), tail: Buffer.concat(tails).subarray(-MAX_KEPT_BYTES), bytes, stderr: Buffer.concat(errs), stderrBytes, exit: code ?? 2, killed, cancelled });
     });
   });
 }
@@ -293,8 +348,8 @@ function resultOf(ran: Spawned, timeoutSeconds: number, command: string): Omit<R
   const calls = record?.hostCalls ?? [];
   const effects = calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
   if (calls.length > MAX_EFFECT_LINES) effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
-  const outcome = record?.outcome ?? (ran.killed ? "cancelled" : "crashed");
-  const error = record?.error ?? (record === undefined ? { code: null, message: ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `${command} ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
+  const outcome = ran.cancelled ? "cancelled" : (record?.outcome ?? (ran.killed ? "cancelled" : "crashed"));
+  const error = record?.error ?? (record === undefined ? { code: null, message: ran.cancelled ? "the request was cancelled" : ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `${command} ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
   return {
     outcome,
     exit: record?.exit ?? ran.exit,

@@ -7,11 +7,12 @@
 //
 // Everything a client sends is hostile input: a source too large, one that is
 // not text, or arguments of the wrong shape is answered with an error result,
-// and the server goes on serving.
+// and the server goes on serving. Every call is written to the audit log in
+// the recordings folder (mcp-audit.ts); a grant beyond the ceiling runs only
+// when the person approves it, asked through the client (elicitation).
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { checkProgramFrom } from "../compiler/index.js";
 import { grantItemOf } from "../compiler/check/grants.js";
@@ -26,6 +27,9 @@ import { EXIT } from "../vocabulary/outcomes.js";
 import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
+import { AuditLog, type AuditEntry } from "./mcp-audit.js";
+import { registerResources } from "./mcp-resources.js";
+import { LineTransport } from "./mcp-transport.js";
 import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
@@ -64,8 +68,15 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     process.stderr.write(`error: ${options.problem}\n`);
     return EXIT.refused;
   }
-  const server = mcpServer(options);
-  const transport = new StdioServerTransport();
+  let audit: AuditLog;
+  try {
+    audit = AuditLog.open(recordingsFolder(options.recordings));
+  } catch (e) {
+    process.stderr.write(`error: renyi mcp cannot write its audit log in ${recordingsFolder(options.recordings)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.refused;
+  }
+  const server = mcpServer(options, audit);
+  const transport = new LineTransport();
   // A line that is not a message is reported here and dropped; the next one is served.
   transport.onerror = (e) => process.stderr.write(`renyi mcp: ${e.message}\n`);
   const closed = new Promise<void>((resolve) => {
@@ -76,6 +87,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   await closed;
   stopRuns();
   await server.close().catch(() => undefined);
+  audit.close();
   return EXIT.finished;
 }
 
@@ -171,9 +183,23 @@ const REPLAY_OUTPUT = {
 
 const TEST_INPUT = { ...CHECK_INPUT, name: RUN_INPUT.name };
 
-/** The server with its tools, not yet connected. */
-export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [], atMost: [] } }): McpServer {
+/** What a tool call says of itself to the audit log beside its outcome; filled in as the call goes. */
+type Facts = { -readonly [K in keyof AuditEntry]?: AuditEntry[K] };
+
+/** What the tools share: the options, the audit log, and the grants the person approved for the server's life. */
+interface Context {
+  readonly server: McpServer;
+  readonly options: McpOptions;
+  readonly audit: AuditLog | undefined;
+  readonly approved: Set<string>;
+}
+
+type Extra = { signal: AbortSignal };
+
+/** The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the tools alone). */
+export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [], atMost: [] } }, audit?: AuditLog): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
+  const context: Context = { server, options, audit, approved: new Set() };
   server.registerTool(
     "check",
     {
@@ -184,7 +210,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: CHECK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => guarded(() => checkTool(input)),
+    (input) => audited(context, "check", async (facts) => checkTool(input, facts)),
   );
   server.registerTool(
     "grant",
@@ -196,7 +222,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: GRANT_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => guarded(() => grantTool(input)),
+    (input) => audited(context, "grant", async (facts) => grantTool(input, facts)),
   );
   server.registerTool(
     "explain",
@@ -207,18 +233,18 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: EXPLAIN_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => guarded(() => explainTool(input.code)),
+    (input) => audited(context, "explain", async (facts) => explainTool(input.code, facts)),
   );
   server.registerTool(
     "run",
     {
       title: "Run a Renyi program",
-      description: `Runs a Renyi program live and records the run, if main's grant lies within the ceiling the person who started the server set (${ceilingText(options.ceiling)}); otherwise says which flags the person would have to add, and nothing runs. A program that does not compile gets its diagnostics. The result: how the run ended, its exit code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds.`,
+      description: `Runs a Renyi program live and records the run. A program whose main's grant lies within the ceiling the person who started the server set (${ceilingText(options.ceiling)}) runs at once; one whose grant goes beyond it runs only if the person approves that grant, asked through the client, which shows them the grant in words (a client that cannot ask is told which flags the person would have to add, and nothing runs). A program that does not compile gets its diagnostics. The result: how the run ended, its exit code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds; cancelling the request interrupts it.`,
       inputSchema: RUN_INPUT,
       outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    (input) => guardedAsync(() => runTool(input, options)),
+    (input, extra) => audited(context, "run", (facts) => runTool(input, context, facts, extra)),
   );
   server.registerTool(
     "replay",
@@ -230,38 +256,43 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: REPLAY_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => guardedAsync(() => replayTool(input, options)),
+    (input, extra) => audited(context, "replay", (facts) => replayTool(input, options, facts, extra)),
   );
   server.registerTool(
     "test",
     {
       title: "Run a Renyi program's tests",
       description:
-        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. The result is renyi test's JSON report: each test's status, and the counts.`,
+        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input) => guardedAsync(() => testTool(input, options)),
+    (input, extra) => audited(context, "test", (facts) => testTool(input, options, facts, extra)),
   );
+  registerResources(server, recordingsFolder(options.recordings));
   return server;
 }
 
-/** A tool's answer; a fault of Renyi's own becomes an error result, never the end of the server. */
-function guarded(answer: () => CallToolResult): CallToolResult {
+/**
+ * A tool's answer, written to the audit log when it is given; a fault of
+ * Renyi's own becomes an error result, never the end of the server.
+ */
+async function audited(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+  const started = performance.now();
+  const facts: Facts = {};
+  let result: CallToolResult;
   try {
-    return answer();
+    result = await answer(facts);
   } catch (e) {
-    return refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
+    result = refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
   }
+  const outcome = facts.outcome ?? (result.isError === true ? "refused" : "answered");
+  const reason = facts.reason ?? (result.isError === true ? text(result).split("\n")[0] : undefined);
+  context.audit?.write({ ...facts, tool, outcome, ...(reason !== undefined ? { reason } : {}), ms: Math.round(performance.now() - started) });
+  return result;
 }
 
-async function guardedAsync(answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await answer();
-  } catch (e) {
-    return refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
+const text = (result: CallToolResult): string => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 function refused(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
@@ -273,11 +304,13 @@ interface ProgramInput {
   modules?: { name: string; source: string }[] | undefined;
 }
 
-type Checked = { refused: string } | { entry: string; texts: Map<string, string>; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
+type CheckedProgram = { entry: string; texts: Map<string, string>; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
+type Checked = { refused: string } | CheckedProgram;
 
 /** The program of a request, checked; refused when its text is too large or not text. */
-function checkedProgram(input: ProgramInput, standardInput = ""): Checked {
+function checkedProgram(input: ProgramInput, facts: Facts, standardInput = ""): Checked {
   const entry = input.name ?? "program";
+  facts.program = entry;
   const texts = new Map<string, string>([[entry, input.source]]);
   for (const m of input.modules ?? []) {
     if (texts.has(m.name)) return { refused: `the module \`${m.name}\` is given twice` };
@@ -293,6 +326,7 @@ function checkedProgram(input: ProgramInput, standardInput = ""): Checked {
     const bad = notText(text);
     if (bad !== undefined) return { refused: `the source of \`${name}\` is not text: ${bad}` };
   }
+  facts.sources = sha256(JSON.stringify([...texts]));
   const result = checkProgramFrom({ entry, read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined) });
   const sources = new Map(result.sources.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]));
   return { entry, texts, result, sources };
@@ -307,8 +341,8 @@ function notText(text: string): string | undefined {
   return undefined;
 }
 
-function checkTool(input: ProgramInput): CallToolResult {
-  const checked = checkedProgram(input);
+function checkTool(input: ProgramInput, facts: Facts): CallToolResult {
+  const checked = checkedProgram(input, facts);
   if ("refused" in checked) return refused(checked.refused);
   const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
   const ok = !diagnostics.some((d) => d.severity === "error");
@@ -326,7 +360,7 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
 }
 
 /** main's grant, or why the program has none: it does not compile, or it has no main. */
-function mainGrant(checked: Exclude<Checked, { refused: string }>, doing: string): GrantItem[] | { refused: string } {
+function mainGrant(checked: CheckedProgram, doing: string): GrantItem[] | { refused: string } {
   const program = checked.result.program;
   if (program === undefined) {
     const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
@@ -337,20 +371,25 @@ function mainGrant(checked: Exclude<Checked, { refused: string }>, doing: string
   return program.main.needs.map(grantItemOf);
 }
 
-function grantTool(input: ProgramInput): CallToolResult {
-  const checked = checkedProgram(input);
+function grantTool(input: ProgramInput, facts: Facts): CallToolResult {
+  const checked = checkedProgram(input, facts);
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "it has no grant");
   if ("refused" in items) return refused(items.refused);
   const needs = items.map(manifestNeed);
-  // The hash is of the manifest's `needs` as canonical JSON: keys sorted, no spaces.
-  const hash = sha256(canonical(needs));
+  const hash = grantHash(items);
+  facts.grant = hash;
   const lines = items.length === 0 ? ["main needs nothing: it may use no capability."] : ["main needs:", ...items.map((item) => `  ${grantText(item)}`)];
   lines.push(`grant hash: ${hash}`);
   return {
     content: [{ type: "text", text: lines.join("\n") }],
     structuredContent: { program: checked.entry, needs: items.map((item, i) => ({ text: grantText(item), ...needs[i]! })), hash },
   };
+}
+
+/** The hash of a grant: sha256 of the manifest's `needs` as canonical JSON (keys sorted, no spaces). */
+function grantHash(items: readonly GrantItem[]): string {
+  return sha256(canonical(items.map(manifestNeed)));
 }
 
 /** A grant item as the grant manifest's `needs` writes it (vocabulary/manifest.ts). */
@@ -363,8 +402,9 @@ function manifestNeed(item: GrantItem): ManifestNeed {
   };
 }
 
-function explainTool(text: string): CallToolResult {
+function explainTool(text: string, facts: Facts): CallToolResult {
   const code = text.toUpperCase();
+  facts.code = code.slice(0, 100);
   if (!isCode(code)) {
     // explanation() refuses it with the closest code, in the words `renyi explain` uses.
     try {
@@ -401,34 +441,131 @@ interface RunInput extends ProgramInput {
   input?: string | undefined;
 }
 
-async function runTool(input: RunInput, options: McpOptions): Promise<CallToolResult> {
-  const checked = checkedProgram(input, input.input ?? "");
+async function runTool(input: RunInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const checked = checkedProgram(input, facts, input.input ?? "");
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
-  const verdict = judge(items, options.ceiling);
-  if (!verdict.within) {
-    return refused(
-      [
-        "main's grant does not lie within the ceiling this server was started with, so nothing ran:",
-        ...verdict.outside.map((line) => `  ${line}`),
-        "To run it, the person who starts `renyi mcp` would have to add:",
-        `  ${[...new Set(verdict.flags)].join(" ")}`,
-        `The ceiling: ${ceilingText(options.ceiling)}.`,
-      ].join("\n"),
-    );
+  const hash = grantHash(items);
+  facts.grant = hash;
+  if (context.audit !== undefined && !context.audit.writable) return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
+  const verdict = judge(items, context.options.ceiling);
+  let narrowing: readonly string[];
+  if (verdict.within) {
+    narrowing = verdict.runFlags;
+    facts.approvedBy = "ceiling";
+  } else {
+    const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, hash, extra.signal);
+    if (asked === "approved" || asked === "approved-earlier" || asked === "approved-remembered") {
+      // The person approved main's grant as it is written: it runs as declared, not narrowed to the ceiling.
+      narrowing = [];
+      facts.approvedBy = asked === "approved-earlier" ? "person-earlier" : "person";
+      if (asked === "approved-remembered") context.approved.add(hash);
+      context.audit?.write({ event: "approved", tool: "run", outcome: "approved", program: facts.program!, sources: facts.sources!, grant: hash, approvedBy: facts.approvedBy });
+    } else {
+      if (asked !== "unsupported" && asked !== "cancelled") facts.outcome = "declined";
+      if (asked === "cancelled") facts.outcome = "cancelled";
+      return refused(beyondCeiling(verdict, context.options.ceiling, asked));
+    }
   }
-  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing: verdict.runFlags, recordings: recordingsFolder(options.recordings) });
+  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: recordingsFolder(context.options.recordings), signal: extra.signal });
+  Object.assign(facts, runFacts(result), { recording: result.recording });
   return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
 }
 
-async function replayTool(input: ProgramInput & { recording: string }, options: McpOptions): Promise<CallToolResult> {
-  const checked = checkedProgram(input);
+/** A run's outcome, exit code and error, for the audit log. */
+function runFacts(result: Omit<RunResult, "recording" | "timeoutSeconds">): Facts {
+  return { outcome: result.outcome, exit: result.exit, ...(result.error?.code != null ? { code: result.error.code } : {}), ...(result.error !== undefined ? { reason: result.error.message.split("\n")[0]! } : {}) };
+}
+
+/** What the person answered, or why they could not be asked. */
+type Asked = "approved" | "approved-remembered" | "approved-earlier" | "declined" | "dismissed" | "unsupported" | "cancelled" | { failed: string };
+
+/** How long the person may take to answer. */
+const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * Puts main's grant to the person through the client (MCP elicitation): the
+ * client shows them the message and a form; the agent that called the tool
+ * never sees the question and cannot answer it.
+ */
+async function askPerson(context: Context, checked: CheckedProgram, items: readonly GrantItem[], outside: readonly string[], hash: string, signal: AbortSignal): Promise<Asked> {
+  const elicitation = context.server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+  // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
+  if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined)) return "unsupported";
+  const purpose = checked.result.program?.main?.purpose;
+  const message = [
+    `A program an agent wrote asks to run with a grant beyond what renyi mcp was started with.`,
+    ...(purpose !== undefined ? ["", `Its purpose: ${purpose}`] : []),
+    "",
+    items.length === 0 ? "main needs nothing." : "main needs:",
+    ...items.map((item) => `  ${grantText(item)}`),
+    "",
+    "Beyond the ceiling:",
+    ...outside.map((line) => `  ${line}`),
+    "",
+    `Grant hash: ${hash}`,
+    "",
+    "Approve to run this program once with exactly this grant, recorded. The agent cannot answer this for you.",
+  ].join("\n");
+  try {
+    const answer = await context.server.server.request(
+      {
+        method: "elicitation/create",
+        params: {
+          ...(elicitation.form !== undefined ? { mode: "form" } : {}),
+          message,
+          requestedSchema: {
+            type: "object",
+            properties: {
+              approve: { type: "boolean", title: "Run it with this grant", description: "Yes runs the program once, live, with main's grant as shown.", default: false },
+              remember: { type: "boolean", title: "Also allow this grant again until the server stops", description: "Later runs of programs with exactly this grant (the same hash) run without asking.", default: false },
+            },
+            required: ["approve"],
+          },
+        },
+      },
+      ElicitResultSchema,
+      { signal, timeout: APPROVAL_TIMEOUT_MS },
+    );
+    if (answer.action === "decline") return "declined";
+    if (answer.action === "cancel") return "dismissed";
+    const content = answer.content ?? {};
+    if (content["approve"] !== true) return "declined";
+    return content["remember"] === true ? "approved-remembered" : "approved";
+  } catch (e) {
+    if (signal.aborted) return "cancelled";
+    return { failed: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Why a grant beyond the ceiling did not run, with what the person would have to allow. */
+function beyondCeiling(verdict: Extract<ReturnType<typeof judge>, { within: false }>, ceiling: Ceiling, asked: Asked): string {
+  const why =
+    asked === "declined" ? "the person declined to run it with that grant, so nothing ran:"
+    : asked === "dismissed" ? "the person dismissed the question without approving the grant, so nothing ran:"
+    : asked === "cancelled" ? "the request was cancelled while the person was being asked, so nothing ran:"
+    : typeof asked === "object" ? `the person could not be asked (${asked.failed}), so nothing ran:`
+    : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
+  return [
+    why,
+    ...verdict.outside.map((line) => `  ${line}`),
+    "To run it without asking, the person who starts `renyi mcp` would have to add:",
+    `  ${[...new Set(verdict.flags)].join(" ")}`,
+    `The ceiling: ${ceilingText(ceiling)}.`,
+  ].join("\n");
+}
+
+async function replayTool(input: ProgramInput & { recording: string }, options: McpOptions, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const checked = checkedProgram(input, facts);
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
-  const result = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: recordingsFolder(options.recordings) });
+  facts.grant = grantHash(items);
+  facts.recording = input.recording.slice(0, 200);
+  const result = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: recordingsFolder(options.recordings), signal: extra.signal });
   if ("refused" in result) return refused(result.refused);
+  Object.assign(facts, runFacts(result));
   return { content: [{ type: "text", text: replaySummary(result, input.recording) }], structuredContent: { ...result } };
 }
 
@@ -441,12 +578,15 @@ function replaySummary(r: ReplayResult, recording: string): string {
   return lines.join("\n");
 }
 
-async function testTool(input: ProgramInput, options: McpOptions): Promise<CallToolResult> {
-  const checked = checkedProgram(input);
+async function testTool(input: ProgramInput, options: McpOptions, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const checked = checkedProgram(input, facts);
   if ("refused" in checked) return refused(checked.refused);
   const outside = testsOutside(checked, options.ceiling);
   if (outside !== undefined) return refused(outside);
-  const ran = await testProgram(checked.texts, checked.entry);
+  facts.approvedBy = "ceiling";
+  const ran = await testProgram(checked.texts, checked.entry, extra.signal);
+  if (ran.cancelled) facts.outcome = "cancelled";
+  else if (ran.report !== undefined) facts.exit = ran.exit;
   if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
   return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
 }
@@ -457,7 +597,7 @@ async function testTool(input: ProgramInput, options: McpOptions): Promise<CallT
  * ceiling as main's must for the run tool. `renyi test` takes no narrowing
  * flags, so a test the ceiling would have to narrow does not run either.
  */
-function testsOutside(checked: Exclude<Checked, { refused: string }>, ceiling: Ceiling): string | undefined {
+function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undefined {
   // A program that does not compile runs no test: renyi test reports it.
   const tests = checked.result.program?.modules.find((m) => m.name === checked.entry)?.tests ?? [];
   const outside: string[] = [];
