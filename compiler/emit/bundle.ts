@@ -13,6 +13,7 @@ import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { freeNames } from "./free-names.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
+import { borrowedParameters } from "../borrow/index.js";
 
 // @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
 // its function is the module's `default`.
@@ -62,7 +63,8 @@ interface Chunk {
 
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
   const guarded = declaresGuard(program, options.entry);
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded));
+  const borrows = borrowedParameters(program);
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));

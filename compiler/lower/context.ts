@@ -7,6 +7,7 @@ import type { SourceFile, Span } from "../source.js";
 import type { Local } from "../check/checked.js";
 import { hoistedName, localName } from "./names.js";
 import { PROGRAM_RUNTIME } from "./runtime-names.js";
+import { borrowKey, type Borrows } from "../borrow/index.js";
 
 export class Lowerer {
   /** Where lowered statements go; expressions that need statements put them here first. */
@@ -55,7 +56,12 @@ export class Lowerer {
      * which then compiles to the plain operators and pays nothing for guards.
      */
     readonly guarded = false,
+    /** The parameters of the program's functions that only borrow their argument (compiler/borrow). */
+    readonly borrows: Borrows = new Set(),
   ) {}
+
+  /** Whether parameter `index` of a function of the program only borrows its argument: a `var` passed to it stays its value's only owner. */
+  readonly borrowsParameter = (module: string, name: string, index: number): boolean => this.borrows.has(borrowKey(module, name, index));
 
   /**
    * An origin operator (only in a program with guards), as a module-level constant

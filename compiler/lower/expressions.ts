@@ -20,6 +20,7 @@ import { lowerMatchValue } from "./match.js";
 import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
 import { construct, fieldOf } from "./guarded.js";
+import { lookingChildren } from "../borrow/index.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -48,7 +49,7 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Field":
       return fieldOf(lw, lowerExpr(lw, e.object), e.name);
     case "Index": {
-      const [object, index] = spillOrder(lw, [e.object, e.index]);
+      const [object, index] = spillOrder(lw, [e.object, e.index], lookingChildren(e, lw.borrowsParameter));
       return t.callExpression(lw.guarded ? lw.g("index") : lw.rt("index"), [object!, index!]);
     }
     case "With":
@@ -371,20 +372,11 @@ function lowerWith(lw: Lowerer, e: Extract<CExpr, { kind: "With" }>): t.Expressi
 
 // ---- calls ----
 
-/** Library functions whose list, map or set arguments are only looked at, never kept. */
-const BORROWING = new Set([
-  "list.length", "list.count", "list.is_empty", "list.get", "list.first", "list.last", "list.contains", "list.index_of",
-  "list.sum", "list.average", "list.min", "list.max", "list.any", "list.all", "list.find",
-  "map.get", "map.contains", "map.length", "map.is_empty", "sets.contains", "sets.length", "sets.is_empty",
-  "text.join", "json.encode",
-]);
-
 function lowerCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>): t.Expression {
   const callee = e.callee;
-  const borrowing = callee.kind === "Library" && BORROWING.has(`${callee.module}.${callee.name}`);
   const present = e.args.filter((a): a is CExpr => a !== undefined);
   const calleeValue = callee.kind === "Value" ? [callee.expr] : [];
-  const lowered = spillOrder(lw, [...calleeValue, ...present], borrowing);
+  const lowered = spillOrder(lw, [...calleeValue, ...present], lookingChildren(e, lw.borrowsParameter));
   const fn = callee.kind === "Value" ? lowered.shift()! : undefined;
   // Arguments in parameter order; a left-out argument is `undefined`, so the parameter's default applies.
   let k = 0;
@@ -464,13 +456,13 @@ function isConstant(e: t.Expression): boolean {
  * statements, the earlier ones are saved in temporaries before those
  * statements, so that they still run first.
  */
-export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing = false): t.Expression[] {
+export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing: boolean | ReadonlySet<CExpr> = false): t.Expression[] {
   const out: t.Expression[] = [];
   const ends: number[] = [];
   let lastWithStatements = -1;
   exprs.forEach((e, i) => {
     const before = lw.sink.length;
-    out.push(borrowing ? lowerBorrowed(lw, e) : lowerExpr(lw, e));
+    out.push(borrowing === true || (borrowing !== false && borrowing.has(e)) ? lowerBorrowed(lw, e) : lowerExpr(lw, e));
     ends.push(lw.sink.length);
     if (lw.sink.length > before) lastWithStatements = i;
   });

@@ -6,7 +6,7 @@ import * as t from "./js.js";
 import type { CExpr, Local } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
 import { awaited, depthBack } from "./depth.js";
-import { lowerExpr } from "./expressions.js";
+import { lowerBorrowed, lowerExpr } from "./expressions.js";
 import { chargeStatement, exprSteps } from "./fuel.js";
 import { iterableOf } from "./iterables.js";
 import { collectLocals, isPrimitive, lowerPattern } from "./patterns.js";
@@ -120,7 +120,8 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
   if (k === run.length) return innermost();
   const c = run[k]!;
   if (c.kind === "From") {
-    const source = lowerExpr(lw, c.source);
+    // A query walks its source and gives it back never: a `var` read here stays its value's only owner.
+    const source = lowerBorrowed(lw, c.source);
     const item = lw.temp("i");
     const code = lowerPattern(lw, c.pattern, item);
     const inner = lw.collect(() => {

@@ -5,6 +5,7 @@ import { plainOf } from "./guarded.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
 import { isCon, resolve } from "../check/types.js";
+import { libraryMakesNew } from "../borrow/index.js";
 import type { Lowerer } from "./context.js";
 import { lowerCheck, lowerCheckFails } from "./checks.js";
 import { lowerRunConcurrently } from "./concurrency.js";
@@ -96,7 +97,7 @@ function isFresh(value: CExpr): boolean {
     case "Binary":
       return value.op === "+";
     case "Call":
-      return value.callee.kind === "Library";
+      return value.callee.kind === "Library" && libraryMakesNew(value.callee.module, value.callee.name);
     default:
       return false;
   }
