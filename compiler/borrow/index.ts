@@ -14,11 +14,11 @@
 // or to a function value), until nothing changes. Recursion is thereby
 // covered. Anything not recognised as looking counts as escaping.
 
-import type { CBlock, CExpr, CFunction, CStatement, Program } from "../check/checked.js";
+import type { CBlock, CExpr, CFunction, CStatement, Local, Program } from "../check/checked.js";
 import { resolve, type Type } from "../check/types.js";
 import { holdsInPlace, lookingChildren, fieldHoldsInPlace, recordHoldsInPlace } from "./looking.js";
 
-export { holdsInPlace, lookingChildren, fieldHoldsInPlace, libraryMakesNew, recordHoldsInPlace } from "./looking.js";
+export { holdsInPlace, lookingChildren, fieldHoldsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "./looking.js";
 
 /** The borrowing parameters, as `module.function#index`. */
 export type Borrows = ReadonlySet<string>;
@@ -94,6 +94,21 @@ function escaping(body: CBlock, watched: ReadonlyMap<number, string>, borrowed: 
   };
   block(body, false);
   return escaped;
+}
+
+/**
+ * Every read of a local in the expression, with the expression it is a direct
+ * child of (undefined when the expression is the local itself, or when the
+ * local is read in a statement, as in a block of a `match` arm).
+ */
+export function forEachLocalRead(root: CExpr, visit: (local: Local, parent: CExpr | undefined) => void): void {
+  const expr = (e: CExpr, parent: CExpr | undefined): void => {
+    if (e.kind === "Local") return visit(e.local, parent);
+    forEachChild(e, (child) => expr(child, e), block, statement);
+  };
+  const statement = (s: CStatement): void => forEachStatementChild(s, (child) => expr(child, undefined), block, statement);
+  const block = (b: CBlock): void => b.statements.forEach(statement);
+  expr(root, undefined);
 }
 
 /** Calls `onExpr` on each direct child expression of `e`, `onBlock` on each block, `onStatement` on each statement. */

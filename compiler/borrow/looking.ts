@@ -41,7 +41,8 @@ export function recordHoldsInPlace(type: Type): boolean {
   return r.kind === "Con" && r.decl?.shape === "record" && r.decl.fields.some((f) => mayHoldInPlace(f.type));
 }
 
-function mayHoldInPlace(type: Type): boolean {
+/** A list, map or set, or a type parameter, which may be one. */
+export function mayHoldInPlace(type: Type): boolean {
   const r = resolve(type);
   return holdsInPlace(r) || r.kind !== "Con";
 }

@@ -20,7 +20,7 @@ import { lowerMatchValue } from "./match.js";
 import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
 import { construct, fieldOf } from "./guarded.js";
-import { lookingChildren } from "../borrow/index.js";
+import { fieldHoldsInPlace, lookingChildren } from "../borrow/index.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -47,7 +47,8 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Call":
       return lowerCall(lw, e);
     case "Field":
-      return fieldOf(lw, lowerExpr(lw, e.object), e.name);
+      // A field that holds no list, map or set is a plain value or a record of its own: reading it leaves a `var` the owner of its record.
+      return fieldOf(lw, fieldHoldsInPlace(e) ? lowerExpr(lw, e.object) : lowerBorrowed(lw, e.object), e.name);
     case "Index": {
       const [object, index] = spillOrder(lw, [e.object, e.index], lookingChildren(e, lw.borrowsParameter));
       return t.callExpression(lw.guarded ? lw.g("index") : lw.rt("index"), [object!, index!]);
@@ -105,7 +106,10 @@ function lowerLocalRead(lw: Lowerer, e: Extract<CExpr, { kind: "Local" }>, borro
 
 /** A local read that does not keep the value (the callee only looks at it). */
 export function lowerBorrowed(lw: Lowerer, e: CExpr): t.Expression {
-  return e.kind === "Local" ? lw.at(lowerLocalRead(lw, e, true), e.span) : lowerExpr(lw, e);
+  if (e.kind === "Local") return lw.at(lowerLocalRead(lw, e, true), e.span);
+  // Looking at a record's field looks at the record.
+  if (e.kind === "Field") return lw.at(fieldOf(lw, lowerBorrowed(lw, e.object), e.name), e.span);
+  return lowerExpr(lw, e);
 }
 
 /**

@@ -1,11 +1,12 @@
 // Lowering blocks and statements: one function per kind. The kinds with more
 // to them have files of their own: failures, match, checks, concurrency.
 
-import { plainOf } from "./guarded.js";
+import { construct, fieldOf, plainOf } from "./guarded.js";
+import { classRef } from "./shapes.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
-import { isCon, resolve } from "../check/types.js";
-import { libraryMakesNew } from "../borrow/index.js";
+import { isCon } from "../check/types.js";
+import { fieldHoldsInPlace, forEachLocalRead, holdsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "../borrow/index.js";
 import type { Lowerer } from "./context.js";
 import { lowerCheck, lowerCheckFails } from "./checks.js";
 import { lowerRunConcurrently } from "./concurrency.js";
@@ -103,9 +104,21 @@ function isFresh(value: CExpr): boolean {
   }
 }
 
+/**
+ * A `var` that may own its value: a list, map or set, or a record with a field
+ * that may hold one (the record and those fields owned together).
+ */
 function ownable(local: Local): boolean {
-  const r = resolve(local.type);
-  return r.kind === "Con" && (r.name === "List" || r.name === "Map" || r.name === "Set") && r.decl === undefined;
+  return holdsInPlace(local.type) || recordHoldsInPlace(local.type);
+}
+
+/** Whether the value is new, and, for a record, every list, map or set it holds is new too. */
+function isFreshFor(local: Local, value: CExpr): boolean {
+  if (holdsInPlace(local.type)) return isFresh(value);
+  if (value.kind !== "Call" || value.callee.kind !== "Record") return false;
+  const fields = value.callee.decl.fields;
+  // A field left out takes its default, which other records may share.
+  return value.args.every((arg, i) => !mayHoldInPlace(fields[i]!.type) || (arg !== undefined && isFresh(arg)));
 }
 
 function lowerVar(lw: Lowerer, local: Local, value: CExpr): void {
@@ -113,7 +126,7 @@ function lowerVar(lw: Lowerer, local: Local, value: CExpr): void {
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.local(local), v)]));
   if (ownable(local)) {
     lw.owned.add(local.id);
-    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.ownFlag(local), t.booleanLiteral(isFresh(value)))]));
+    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.ownFlag(local), t.booleanLiteral(isFreshFor(local, value)))]));
   }
 }
 
@@ -139,6 +152,14 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
     return;
   }
   const flag = lw.ownFlag(local);
+  const record = recordInPlace(lw, local, value);
+  if (record !== undefined) {
+    lw.emit(t.ifStatement(flag, t.blockStatement(record), t.blockStatement(lw.collect(() => {
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(withMakesOwned(value as Extract<CExpr, { kind: "With" }>)))));
+    }))));
+    return;
+  }
   const inPlace = inPlaceForm(lw, local, value);
   if (inPlace !== undefined) {
     lw.emit(
@@ -151,11 +172,79 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
     return;
   }
   lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
-  lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(isFresh(value)))));
+  lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(isFreshFor(local, value)))));
+}
+
+/** Whether `r with ...` makes a record that owns what it holds: every field that may hold a list, map or set is given a new one. */
+function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
+  return value.decl.fields.every((f) => !mayHoldInPlace(f.type) || value.updates.some((u) => u.name === f.name && isFresh(u.value)));
+}
+
+/**
+ * `set acc to acc with items: acc.items + [x], count: acc.count + 1`, when `acc`
+ * owns its record (spec/runtime.md, "Value semantics without copying"): each
+ * list, map or set field updated by one of the in-place forms (`acc.f + ...`,
+ * `list.append(acc.f, x)`, `acc.f.put(k, v)`, ...) changes in place, and a new
+ * record is made around the fields, so a list kept in a record grows in
+ * linear time. Only when every such field is updated in place or given a new
+ * value, and `acc` is read nowhere else but through its plain fields (a read
+ * of what changes in place would see it changed, since the changes are made
+ * once every value is computed). Undefined when the statement has not this form.
+ */
+function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] | undefined {
+  if (lw.guarded || value.kind !== "With" || !isSelf(value.record, local)) return undefined;
+  const decl = value.decl;
+  const holding = (name: string): boolean => mayHoldInPlace(decl.fields.find((f) => f.name === name)!.type);
+  const targets = new Map<string, CExpr>();
+  for (const u of value.updates) {
+    if (!holding(u.name)) continue;
+    const target = inPlaceTarget(u.value);
+    if (target !== undefined && target.kind === "Field" && target.name === u.name && isSelf(target.object, local)) targets.set(u.name, target);
+    else if (!isFresh(u.value)) return undefined;
+  }
+  for (const u of value.updates) {
+    let elsewhere = false;
+    forEachLocalRead(u.value, (read, parent) => {
+      if (read.id !== local.id) return;
+      const plainField = parent?.kind === "Field" && !fieldHoldsInPlace(parent);
+      if (!plainField && parent !== targets.get(u.name)) elsewhere = true;
+    });
+    if (elsewhere) return undefined;
+  }
+  return lw.collect(() => {
+    const record = lw.temp("r");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(record, lw.local(local))]));
+    const fields = new Map<string, t.Expression>();
+    const changes: t.Expression[] = [];
+    for (const u of value.updates) {
+      const target = targets.get(u.name);
+      if (target !== undefined) {
+        const inPlace = inPlaceCalls(lw, fieldOf(lw, record, u.name), (e) => e === target, u.value)!.inPlace;
+        changes.push(t.callExpression(inPlace.fn, inPlace.args));
+        fields.set(u.name, fieldOf(lw, record, u.name));
+      } else {
+        const temp = lw.temp("m");
+        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, lowerExpr(lw, u.value))]));
+        fields.set(u.name, temp);
+      }
+    }
+    for (const change of changes) lw.emit(t.expressionStatement(change));
+    const args = decl.fields.map((f) => fields.get(f.name) ?? fieldOf(lw, record, f.name));
+    lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.local(local), construct(lw, classRef(lw, decl), args))));
+  });
+}
+
+const isSelf = (e: CExpr | undefined, local: Local): boolean => e !== undefined && e.kind === "Local" && e.local.id === local.id;
+
+/** The value an in-place form changes (`v` in `v + more`, `list.append(v, x)`, `v.put(k, x)`), or undefined. */
+function inPlaceTarget(value: CExpr): CExpr | undefined {
+  if (value.kind === "Binary" && value.op === "+" && isCon(value.type, "List")) return value.left;
+  if (value.kind === "Call" && value.callee.kind === "Library" && IN_PLACE[`${value.callee.module}.${value.callee.name}`] !== undefined) return value.args[0];
+  return undefined;
 }
 
 function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
-  const form = inPlaceCalls(lw, local, value);
+  const form = inPlaceCalls(lw, lw.local(local), (e) => isSelf(e, local), value);
   if (form === undefined || !lw.guarded) return form === undefined ? undefined : { inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args), copy: t.callExpression(form.copy.fn, form.copy.args) };
   // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.
   const target = lw.local(local);
@@ -177,9 +266,9 @@ interface Call {
   readonly args: t.Expression[];
 }
 
-function inPlaceCalls(lw: Lowerer, local: Local, value: CExpr): { inPlace: Call; copy: Call; pushesOne?: true } | undefined {
-  const target = lw.local(local);
-  const isSelf = (e: CExpr | undefined) => e !== undefined && e.kind === "Local" && e.local.id === local.id;
+/** The in-place and the copying call for `value`, an in-place form of the value `isTarget` recognises, which `target` reads. */
+function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) => boolean, value: CExpr): { inPlace: Call; copy: Call; pushesOne?: true } | undefined {
+  const isSelf = (e: CExpr | undefined): boolean => e !== undefined && isTarget(e);
   if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List") && value.right.kind === "List") {
     // `set v to v + [a, b]`: the items go straight onto the list.
     const items = spillOrder(lw, value.right.items).map((item) => {
