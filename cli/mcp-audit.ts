@@ -28,7 +28,9 @@ export interface AuditEntry {
   readonly recording?: string;
   readonly exit?: number;
   readonly code?: string;
-  /** The refusal's first line, or the error's message. */
+  /** Where a run's error arose: FILE:LINE:COLUMN. */
+  readonly at?: string;
+  /** Why the call was refused: the refusal's first line, which quotes no data a program read. */
   readonly reason?: string;
   readonly ms?: number;
   /** `approved`: the line written before an approved run begins. */

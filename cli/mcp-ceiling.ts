@@ -75,23 +75,30 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
   return { ceiling: { allow, hosts, atMost }, ...(recordings !== undefined ? { recordings } : {}) };
 }
 
-/** What the ceiling makes of main's grant: the flags `renyi run` is given to narrow it, or what lies outside. */
-export type CeilingVerdict = { within: true; runFlags: string[] } | { within: false; outside: string[]; flags: string[] };
+/**
+ * What the ceiling makes of main's grant: the flags `renyi run` is given to
+ * narrow it, and what the narrowing changes (for the person's question, should
+ * the grant go beyond the ceiling and be approved as declared); or what lies
+ * outside, and the flags that would admit it.
+ */
+export type CeilingVerdict = { within: true; runFlags: string[]; narrowed: string[] } | { within: false; outside: string[]; flags: string[]; narrowed: string[] };
 
 const isHttp = (need: Need): boolean => need.path.length === 2 && need.path[0] === "network" && need.path[1] === "http";
 
 /**
  * Whether main's grant lies within the ceiling: every item is covered by an
  * `--allow`, or, for network.http with a host, by an `--allow-host`; and every
- * `--at-most` bounds the items it matches. A network.http item without a host
- * lies within when `--allow-host` is given: the run is narrowed to those hosts.
- * An item without a budget, or with a looser one, is bounded by passing the
- * `--at-most` on to the run.
+ * `--at-most` bounds the items it matches, together. A network.http item
+ * without a host lies within when `--allow-host` is given: the run is narrowed
+ * to those hosts. Items whose budgets are missing, looser, or add up to more
+ * than the `--at-most` are bounded by passing the `--at-most` on to the run,
+ * which counts their calls together.
  */
 export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVerdict {
   const outside: string[] = [];
   const flags: string[] = [];
   const runFlags: string[] = [];
+  const narrowed: string[] = [];
   const byHost = (item: GrantItem): boolean => isHttp(item) && typeof item.scope === "string" && ceiling.hosts.some((h) => scopeCovers("host", h, item.scope!));
   let narrowHosts = false;
   for (const item of items) {
@@ -112,21 +119,24 @@ export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVer
       flags.push(`--allow-host ${String(item.scope)}`);
     }
     if (loose.length === 0) for (const host of ceiling.hosts) runFlags.push("--allow-host", host);
+    narrowed.push(`main needs network.http for any host, which the ceiling narrows to ${ceiling.hosts.join(", ")}`);
   }
   for (const bound of ceiling.atMost) {
     const matching = items.filter((item) => covers(bound.need, item) || covers(item, bound.need));
     const bounded = (item: GrantItem) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count <= bound.count;
     const unbounded = matching.filter((item) => !bounded(item));
-    if (unbounded.length === 0) continue;
+    // Budgets are counted item by item: two items of 2 per run each make 4 calls, which --at-most 3/run does not admit.
+    const total = matching.reduce((sum, item) => sum + (item.budget?.count ?? 0), 0);
+    if (matching.length === 0 || (unbounded.length === 0 && total <= bound.count)) continue;
     // `renyi run --at-most` refuses a budget looser than one main declares for the same unit.
     if (matching.some((item) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count < bound.count)) {
-      for (const item of unbounded) {
-        outside.push(`main needs ${needText(item)} ${item.budget === undefined ? "without a budget" : `at most ${item.budget.count} per ${item.budget.unit}`}, and --at-most ${bound.text} bounds it`);
-        flags.push(`--at-most ${needText(item)}=${item.budget?.count ?? "N"}/${item.budget?.unit ?? bound.unit} in place of --at-most ${bound.text} (or \`at most ${bound.count} per ${bound.unit}\` on that item of main's needs)`);
-      }
+      const what = matching.map((item) => `${needText(item)} ${item.budget === undefined ? "without a budget" : `at most ${item.budget.count} per ${item.budget.unit}`}`).join(" and ");
+      outside.push(`main needs ${what}, more than --at-most ${bound.text} admits${matching.length > 1 ? " together" : ""}`);
+      flags.push(`--at-most ${needText(bound.need)}=${matching.every((item) => item.budget?.unit === bound.unit) ? total : "N"}/${bound.unit} in place of --at-most ${bound.text} (or budgets on main's needs that add up to at most ${bound.count} per ${bound.unit})`);
       continue;
     }
     runFlags.push("--at-most", bound.text);
+    narrowed.push(`main's use of ${needText(bound.need)} (${matching.map((item) => `${needText(item)}${item.budget === undefined ? "" : ` at most ${item.budget.count} per ${item.budget.unit}`}`).join(", ")}), which the ceiling bounds to ${bound.count} per ${bound.unit} in all`);
   }
-  return outside.length === 0 ? { within: true, runFlags } : { within: false, outside, flags };
+  return outside.length === 0 ? { within: true, runFlags, narrowed } : { within: false, outside, flags, narrowed };
 }

@@ -61,12 +61,20 @@ export function recordingsFolder(given: string | undefined): string {
   return given !== undefined ? resolve(given) : join(cacheDirectory(), "recordings");
 }
 
-/** The commands running now, ended when the server ends. */
-const children = new Set<import("node:child_process").ChildProcess>();
+/** The commands running now, each with what interrupts it, ended when the server ends. */
+const children = new Map<import("node:child_process").ChildProcess, () => void>();
 
-/** Ends every run still going: the server is ending. */
+/**
+ * Interrupts every command still going, as Ctrl-C would (the server is
+ * ending): each writes its recording and ends, or is killed 5 seconds later.
+ */
 export function stopRuns(): void {
-  for (const child of children) child.kill("SIGKILL");
+  for (const interrupt of children.values()) interrupt();
+}
+
+/** The file of a recording the run tool wrote, when it was written. */
+export function recordingWritten(folder: string, id: string): boolean {
+  return RECORDING_ID.test(id) && existsSync(join(folder, `${id}.recording.json`));
 }
 
 let running = 0;
@@ -237,7 +245,6 @@ const INTERRUPT_GRACE_SECONDS = 5;
 function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bounds): Promise<Spawned> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
-    children.add(child);
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];
@@ -274,10 +281,14 @@ function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bo
       child.kill("SIGKILL");
     };
     // A command interrupted writes what it has (a recording, a report) and ends; one that does not is killed.
+    let interrupted = false;
     const interrupt = (): void => {
+      if (interrupted) return;
+      interrupted = true;
       child.kill("SIGINT");
       timers.push(setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000));
     };
+    children.set(child, interrupt);
     timers.push(setTimeout(kill, bounds.killAfter * 1000));
     if (bounds.interruptAfter !== undefined) timers.push(setTimeout(interrupt, bounds.interruptAfter * 1000));
     const onAbort = (): void => {

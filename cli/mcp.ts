@@ -13,6 +13,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { checkProgramFrom } from "../compiler/index.js";
 import { grantItemOf } from "../compiler/check/grants.js";
@@ -30,7 +31,7 @@ import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-c
 import { AuditLog, type AuditEntry } from "./mcp-audit.js";
 import { registerResources } from "./mcp-resources.js";
 import { LineTransport } from "./mcp-transport.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -79,15 +80,21 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   const transport = new LineTransport();
   // A line that is not a message is reported here and dropped; the next one is served.
   transport.onerror = (e) => process.stderr.write(`renyi mcp: ${e.message}\n`);
+  // The server ends when its input closes, or on a signal to end: the runs still going are
+  // interrupted, and each call ends (and is written to the audit log) before the log closes.
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => resolve());
   });
   await server.connect(transport);
   await closed;
   stopRuns();
+  await Promise.race([Promise.allSettled([...calls]), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
   await server.close().catch(() => undefined);
   audit.close();
+  // Told to end by a signal, the server stops reading: an open standard input would keep the process alive.
+  process.stdin.destroy();
   return EXIT.finished;
 }
 
@@ -267,7 +274,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input, extra) => audited(context, "test", (facts) => testTool(input, options, facts, extra)),
+    (input, extra) => audited(context, "test", (facts) => testTool(input, context, facts, extra)),
   );
   registerResources(server, recordingsFolder(options.recordings));
   return server;
@@ -277,14 +284,40 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
  * A tool's answer, written to the audit log when it is given; a fault of
  * Renyi's own becomes an error result, never the end of the server.
  */
-async function audited(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+function audited(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+  const call = auditedCall(context, tool, answer);
+  calls.add(call);
+  void call.finally(() => calls.delete(call));
+  return call;
+}
+
+/** The tool calls going on, which the server waits for before it ends. */
+const calls = new Set<Promise<CallToolResult>>();
+
+/** The tools that run a command, of which at most MAX_CALLS_RUNNING may be going on (waiting for their turn, or for the person, included). */
+const RUNNING_TOOLS = new Set(["run", "replay", "test"]);
+export const MAX_CALLS_RUNNING = MAX_CONCURRENT_RUNS + 8;
+/** How long an ending server waits for its calls to end (an interrupted run is killed after 5 seconds). */
+const SHUTDOWN_WAIT_MS = 8_000;
+let running = 0;
+
+async function auditedCall(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
   const started = performance.now();
   const facts: Facts = {};
   let result: CallToolResult;
-  try {
-    result = await answer(facts);
-  } catch (e) {
-    result = refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
+  const counted = RUNNING_TOOLS.has(tool);
+  if (counted && running >= MAX_CALLS_RUNNING) {
+    result = refused(`renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`);
+    facts.outcome = "busy";
+  } else {
+    if (counted) running++;
+    try {
+      result = await answer(facts);
+    } catch (e) {
+      result = refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      if (counted) running--;
+    }
   }
   const outcome = facts.outcome ?? (result.isError === true ? "refused" : "answered");
   const reason = facts.reason ?? (result.isError === true ? text(result).split("\n")[0] : undefined);
@@ -455,7 +488,7 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
     narrowing = verdict.runFlags;
     facts.approvedBy = "ceiling";
   } else {
-    const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, hash, extra.signal);
+    const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, verdict.narrowed, hash, extra.signal);
     if (asked === "approved" || asked === "approved-earlier" || asked === "approved-remembered") {
       // The person approved main's grant as it is written: it runs as declared, not narrowed to the ceiling.
       narrowing = [];
@@ -468,14 +501,24 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
       return refused(beyondCeiling(verdict, context.options.ceiling, asked));
     }
   }
-  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: recordingsFolder(context.options.recordings), signal: extra.signal });
-  Object.assign(facts, runFacts(result), { recording: result.recording });
+  const folder = recordingsFolder(context.options.recordings);
+  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: folder, signal: extra.signal });
+  Object.assign(facts, runFacts(result), recordingWritten(folder, result.recording) ? { recording: result.recording } : {});
   return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
 }
 
-/** A run's outcome, exit code and error, for the audit log. */
+/**
+ * A run's outcome, exit code, and its error's code and place, for the audit
+ * log: never the error's message, which may quote what the program read.
+ */
 function runFacts(result: Omit<RunResult, "recording" | "timeoutSeconds">): Facts {
-  return { outcome: result.outcome, exit: result.exit, ...(result.error?.code != null ? { code: result.error.code } : {}), ...(result.error !== undefined ? { reason: result.error.message.split("\n")[0]! } : {}) };
+  const error = result.error;
+  return {
+    outcome: result.outcome,
+    exit: result.exit,
+    ...(error?.code != null ? { code: error.code } : {}),
+    ...(error?.file != null ? { at: `${error.file}:${error.line ?? 0}:${error.column ?? 0}` } : {}),
+  };
 }
 
 /** What the person answered, or why they could not be asked. */
@@ -489,20 +532,20 @@ const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
  * client shows them the message and a form; the agent that called the tool
  * never sees the question and cannot answer it.
  */
-async function askPerson(context: Context, checked: CheckedProgram, items: readonly GrantItem[], outside: readonly string[], hash: string, signal: AbortSignal): Promise<Asked> {
+async function askPerson(context: Context, checked: CheckedProgram, items: readonly GrantItem[], outside: readonly string[], narrowed: readonly string[], hash: string, signal: AbortSignal): Promise<Asked> {
   const elicitation = context.server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
   // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
   if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined)) return "unsupported";
   const purpose = checked.result.program?.main?.purpose;
   const message = [
     `A program an agent wrote asks to run with a grant beyond what renyi mcp was started with.`,
-    ...(purpose !== undefined ? ["", `Its purpose: ${purpose}`] : []),
+    ...(purpose !== undefined ? ["", `Its purpose: ${oneLine(purpose, 300)}`] : []),
     "",
     items.length === 0 ? "main needs nothing." : "main needs:",
-    ...items.map((item) => `  ${grantText(item)}`),
+    ...items.map((item) => `  ${oneLine(grantText(item), 500)}`),
     "",
     "Beyond the ceiling:",
-    ...outside.map((line) => `  ${line}`),
+    ...[...outside, ...narrowed.map((line) => `${line}; approved, it runs as declared`)].map((line) => `  ${oneLine(line, 500)}`),
     "",
     `Grant hash: ${hash}`,
     "",
@@ -537,6 +580,17 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
     if (signal.aborted) return "cancelled";
     return { failed: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * Text the agent wrote (a purpose, a scope), made one line for the person's
+ * question: every control character and line or paragraph separator is
+ * written as its escape, so that it cannot begin a line of its own that looks
+ * like the question's; and it is cut at `most` characters.
+ */
+function oneLine(text: string, most: number): string {
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escaped.length > most ? `${escaped.slice(0, most)}… (${escaped.length.toLocaleString("en")} characters)` : escaped;
 }
 
 /** Why a grant beyond the ceiling did not run, with what the person would have to allow. */
@@ -578,11 +632,14 @@ function replaySummary(r: ReplayResult, recording: string): string {
   return lines.join("\n");
 }
 
-async function testTool(input: ProgramInput, options: McpOptions, facts: Facts, extra: Extra): Promise<CallToolResult> {
+async function testTool(input: ProgramInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
   const checked = checkedProgram(input, facts);
   if ("refused" in checked) return refused(checked.refused);
-  const outside = testsOutside(checked, options.ceiling);
+  const outside = testsOutside(checked, context.options.ceiling);
   if (outside !== undefined) return refused(outside);
+  const leaving = replaysLeaving(checked);
+  if (leaving !== undefined) return refused(leaving);
+  if (context.audit !== undefined && !context.audit.writable) return refused(`no test runs: the audit log ${context.audit.file} cannot be written`);
   facts.approvedBy = "ceiling";
   const ran = await testProgram(checked.texts, checked.entry, extra.signal);
   if (ran.cancelled) facts.outcome = "cancelled";
@@ -620,6 +677,23 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
     ...(flags.length > 0 ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`] : []),
     `The ceiling: ${ceilingText(ceiling)}.`,
   ].join("\n");
+}
+
+/**
+ * Why the tests may not run, or nothing: a test that `replays` a recording by
+ * a path that leaves the program's folder (absolute, or through `..`) would
+ * read a file of the machine the server runs on, and quote it in its report.
+ */
+function replaysLeaving(checked: CheckedProgram): string | undefined {
+  for (const m of checked.result.program?.modules ?? []) {
+    for (const t of m.tests) {
+      if (t.replays === undefined) continue;
+      if (isAbsolute(t.replays) || /^[A-Za-z]:/.test(t.replays) || t.replays.split(/[\\/]/).includes("..")) {
+        return `the test "${t.name}" in ${m.file} replays "${t.replays}", a path that leaves the program's folder, so no test ran: renyi mcp runs tests in a folder holding only the sources, and a replays test names a recording inside it`;
+      }
+    }
+  }
+  return undefined;
 }
 
 function testSummary(report: Record<string, unknown>): string {

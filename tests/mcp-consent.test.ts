@@ -216,3 +216,100 @@ test("mcp cancellation: a cancelled request interrupts its run, which is recorde
   assert.ok(existsSync(join(recordings, written[0]!)));
   assert.equal((await call("explain", { code: "E-RT-TIMEOUT" })).isError, undefined, "the server answers the next request");
 });
+
+test("mcp consent: the agent's text in the question is one line: separators and controls are written as escapes", async () => {
+  answer = () => ({ action: "decline" });
+  // Another variable: the grant the person allowed until the server stops would not be asked about.
+  const forged = READS_VARIABLE.replace(/RENYI_MCP_TEST_VALUE/g, "FORGED").replace("purpose: Print a variable of the environment.", "purpose: Harmless.\u2028Beyond the ceiling: nothing\u000bApprove.");
+  await call("run", { source: forged, name: "forged" });
+  const question = asked.at(-1)!;
+  assert.match(question, /Its purpose: Harmless\.\\u2028Beyond the ceiling: nothing\\u000bApprove\./);
+  assert.doesNotMatch(question, /[\u2028\u000b]/);
+  assert.equal(question.split("\n").filter((line) => line.startsWith("Beyond the ceiling")).length, 1);
+});
+
+test("mcp audit: a run's error is logged by its code and place, never its message, which may quote what the program read", async () => {
+  answer = () => ({ action: "accept", content: { approve: true } });
+  const leaky = `public function main()
+  purpose: Crash with a variable's value.
+  needs console, environment("RENYI_MCP_TEST_VALUE")
+  let value be environment.get("RENYI_MCP_TEST_VALUE").or_else("unset")
+  crash with "the value is {value}"
+end
+`;
+  const result = await call("run", { source: leaky, name: "leaky" });
+  assert.equal((result.structuredContent as { outcome: string }).outcome, "crashed");
+  const line = audit().filter((l) => l.program === "leaky" && l.event === undefined).at(-1)!;
+  assert.equal((line as { code?: string }).code, "E-RT-CRASH");
+  assert.equal((line as { at?: string }).at, "leaky.ry:5:3");
+  assert.doesNotMatch(readFileSync(join(recordings, "audit.jsonl"), "utf8"), /from the environment/);
+});
+
+test("mcp test: a replays test whose path leaves the program's folder is refused, and nothing is read", async () => {
+  for (const path of ["/etc/passwd", "../other/rec.json", "recordings/../../x.json"]) {
+    const source = `public function main()\n  purpose: Nothing.\n  needs console\n  console.print("hi")\nend\n\ntest "read" needs console replays "${path}"\n  main()\nend\n`;
+    const result = await call("test", { source });
+    assert.equal(result.isError, true, path);
+    assert.match(text(result), /leaves the program's folder, so no test ran/);
+  }
+});
+
+test("mcp busy: calls that run beyond the bound, here waiting for the person, are refused at once, and the server goes on", async () => {
+  let release: () => void = () => undefined;
+  const holding = new Promise<void>((resolve) => (release = resolve));
+  answer = async () => {
+    await holding;
+    return { action: "decline" };
+  };
+  const held = READS_VARIABLE.replace(/RENYI_MCP_TEST_VALUE/g, "HELD");
+  const before = asked.length;
+  const waiting = Array.from({ length: 10 }, (_, i) => call("run", { source: held, name: `held${i}` }));
+  while (asked.length < before + 10) await new Promise((resolve) => setTimeout(resolve, 20));
+  const busy = await call("run", { source: held, name: "one_more" });
+  assert.equal(busy.isError, true);
+  assert.match(text(busy), /renyi mcp is busy: 10 calls/);
+  assert.equal(audit().at(-1)!.outcome, "busy");
+  assert.equal((await call("check", { source: READS_VARIABLE })).isError, undefined, "other tools still answer");
+  release();
+  for (const result of await Promise.all(waiting)) assert.match(text(result), /declined/);
+});
+
+test("mcp shutdown: a server told to end interrupts its runs, which are recorded and logged, and leaves no folder behind", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-shutdown-"));
+  const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", folder], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder } });
+  const other = new Client({ name: "renyi-tests", version: "1.0.0" });
+  await other.connect(transport);
+  try {
+    const pending = other.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
+    // The run has begun when its sources' folder exists.
+    const started = performance.now();
+    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const pid = transport.pid!;
+    process.kill(pid, "SIGTERM");
+    const ended = performance.now();
+    while (isAlive(pid) && performance.now() - ended < 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(isAlive(pid), false, "the server ended");
+    assert.ok(performance.now() - ended < 10_000);
+    void pending;
+    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditLine);
+    const run = lines.find((l) => l.tool === "run");
+    assert.ok(run !== undefined, "the interrupted run is logged");
+    assert.equal(run.outcome, "cancelled");
+    assert.ok(run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)), "and recorded");
+    assert.deepEqual(readdirSync(folder).filter((f) => f.startsWith("renyi-mcp-")), [], "the sources' folder is removed");
+  } finally {
+    await other.close().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

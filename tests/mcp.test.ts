@@ -409,22 +409,31 @@ test("mcp ceiling: covering by --allow and --allow-host, narrowing a host-less n
     return parsed.ceiling;
   };
   const http = (scope?: string, count?: number): GrantItem => ({ path: ["network", "http"], ...(scope !== undefined ? { scope } : {}), ...(count !== undefined ? { budget: { count, unit: "minute" } } : {}) });
-  assert.deepEqual(judge([], ceiling()), { within: true, runFlags: [] });
+  assert.deepEqual(judge([], ceiling()), { within: true, runFlags: [], narrowed: [] });
   assert.equal(judge([{ path: ["console"] }], ceiling()).within, false);
   // A parent capability covers its children; a path scope covers what lies under it.
   assert.equal(judge([http("a.com"), { path: ["filesystem", "read"], scope: "data/in.csv" }], ceiling("--allow", "network", "--allow", 'filesystem.read("data")')).within, true);
   assert.equal(judge([http("api.a.com")], ceiling("--allow-host=*.a.com")).within, true);
-  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), { within: false, outside: ['main needs network.http("b.com")'], flags: ["--allow-host b.com"] });
+  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), { within: false, outside: ['main needs network.http("b.com")'], flags: ["--allow-host b.com"], narrowed: [] });
   // network.http for any host runs narrowed to the ceiling's hosts.
-  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), { within: true, runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"] });
+  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), { within: true, runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"], narrowed: ["main needs network.http for any host, which the ceiling narrows to a.com, b.com"] });
   assert.equal(judge([http()], ceiling()).within, false);
   // A budget as tight as the ceiling's is within; none, or a looser one, is narrowed.
-  assert.deepEqual(judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: [] });
-  assert.deepEqual(judge([http("a.com", 600)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
-  assert.deepEqual(judge([http("a.com")], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: ["--at-most", "network.http=60/minute"] });
+  assert.deepEqual(judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: [], narrowed: [] });
+  assert.deepEqual(judge([http("a.com", 600)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")).runFlags, ["--at-most", "network.http=60/minute"]);
+  const unbudgeted = judge([http("a.com")], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute"));
+  assert.deepEqual(unbudgeted.runFlags, ["--at-most", "network.http=60/minute"]);
+  assert.deepEqual(unbudgeted.narrowed, ['main\'s use of network.http (network.http("a.com")), which the ceiling bounds to 60 per minute in all']);
+  // Budgets add up: two hosts at 60 a minute each make 120, which a ceiling of 60 bounds by narrowing the run...
+  const two = judge([http("a.com", 60), http("b.com", 60)], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
+  assert.deepEqual([two.within, "runFlags" in two ? two.runFlags : []], [true, ["--at-most", "network.http=60/minute"]]);
+  // ...and a ceiling of 100, which renyi run would refuse as wider than either budget, cannot: they lie outside.
+  const wider = judge([http("a.com", 60), http("b.com", 60)], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=100/minute"));
+  assert.equal(wider.within, false);
+  assert.match("outside" in wider ? wider.outside.join("\n") : "", /at most 60 per minute and network\.http\("b\.com"\) at most 60 per minute, more than --at-most network\.http=100\/minute admits together/);
   // ...unless another item's tighter budget keeps the run from being narrowed.
   const mixed = judge([http("a.com", 10), http("b.com")], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
   assert.equal(mixed.within, false);
   // An --at-most that matches nothing main needs changes nothing.
-  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [] });
+  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [], narrowed: [] });
 });
