@@ -39,3 +39,15 @@ export function timeBundle(path: string): { ms: number; out: string } {
 
 export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 export const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s, r) => s + Math.log(r), 0) / xs.length);
+
+const IN_PROCESS = join(ROOT, "dist", "bench", "in-process.js");
+
+/** Runs a bundle or a JavaScript file in a process of its own and times it inside: the program's work, without Node's start-up. */
+export function timeInProcess(path: string, args: readonly string[] = []): { ms: number; out: string; maxRssKiB: number } {
+  const result = spawnSync(process.execPath, [IN_PROCESS, path, ...args], { encoding: "utf8", env });
+  if (result.status !== 0) throw new Error(`${path} failed: ${result.stderr}`);
+  const m = /in-process-ms ([\d.]+)/.exec(result.stderr);
+  const rss = /max-rss-kib (\d+)/.exec(result.stderr);
+  if (m === null || rss === null) throw new Error(`${path}: no in-process time in ${result.stderr}`);
+  return { ms: Number(m[1]), out: result.stdout, maxRssKiB: Number(rss[1]) };
+}

@@ -3,7 +3,9 @@
 
 import { Crash } from "./errors.js";
 
-const MAX = 9007199254740991;
+// The bound 2^53 - 1 is written as a literal in each operator: the runtime's
+// bundler turns a module's `const` into a `var`, which the engine then reads
+// and compares as a variable on every operation.
 
 function overflow(op: string, a: number, b: number): never {
   throw new Crash("E-RT-OVERFLOW", { problem: "operation", left: a, operator: op, right: b });
@@ -11,19 +13,19 @@ function overflow(op: string, a: number, b: number): never {
 
 export function iadd(a: number, b: number): number {
   const r = a + b;
-  if (r > MAX || r < -MAX) overflow("+", a, b);
+  if (r > 9007199254740991 || r < -9007199254740991) overflow("+", a, b);
   return r;
 }
 
 export function isub(a: number, b: number): number {
   const r = a - b;
-  if (r > MAX || r < -MAX) overflow("-", a, b);
+  if (r > 9007199254740991 || r < -9007199254740991) overflow("-", a, b);
   return r;
 }
 
 export function imul(a: number, b: number): number {
   const r = a * b;
-  if (r > MAX || r < -MAX) overflow("*", a, b);
+  if (r > 9007199254740991 || r < -9007199254740991) overflow("*", a, b);
   // -0 is not an Int.
   return r === 0 ? 0 : r;
 }

@@ -37,13 +37,14 @@ function reading(): number {
 }
 
 /**
- * The fuel check's slow path reads the memory once 4,096 steps have been
+ * The fuel check's slow path reads the memory once 65,536 steps have been
  * charged since the last reading (a library call charged by its size may pass
  * that in one go): a reading costs about 0.3 µs, as much as a few hundred
- * steps of compiled code, and the slow path runs every 1,024 (bench/RESULTS.md,
- * "The memory limit").
+ * steps of compiled code, and the slow path runs every 16,384 (bench/RESULTS.md,
+ * "The memory limit"). Read every 4,096 steps, the readings took 12 ms of a
+ * 160 ms loop of arithmetic (a CPU profile of bench/compute/primes).
  */
-const READ_EVERY = 4096;
+const READ_EVERY = 65536;
 let fuelAtReading = Infinity;
 
 /** At the fuel check's slow path, with the fuel left. */

@@ -3,8 +3,8 @@
 //
 //   if ((S.fuel -= 7) < S.check) slow();
 //
-// `check` sits at most 1,024 steps below the fuel left, so the slow path runs
-// at least every 1,024 steps: it stops the run when the fuel is gone and
+// `check` sits at most 16,384 steps below the fuel left, so the slow path runs
+// at least every 16,384 steps (16 µs of loops at the measured rates): it stops the run when the fuel is gone and
 // polls the cancellation flag the main thread sets, and reads the thread's
 // memory (limits-memory.ts).
 //
@@ -44,7 +44,7 @@ export interface Account {
   stopped?: { milliseconds: number };
 }
 
-const POLL_EVERY = 1024;
+const POLL_EVERY = 16384;
 
 export const S: LimitState = {
   fuel: DEFAULT_LIMITS.fuel,

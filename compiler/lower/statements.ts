@@ -377,14 +377,18 @@ function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>):
   lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), source, t.blockStatement([...binds, ...body.body])));
 }
 
+/**
+ * `while (true) { if (!condition) { charge the condition; break; } charge the condition and the body; body }`:
+ * one fuel charge a turn (spec/runtime.md, "Fuel"), the condition's steps
+ * taken with the body's when it holds, alone when it ends the loop.
+ */
 function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): void {
-  // while (true) { charge the condition; if (!condition) break; body }
+  const conditionSteps = exprSteps(s.condition);
   const statements = lw.collect(() => {
-    const charge = chargeStatement(lw, exprSteps(s.condition), s.span);
-    if (charge !== undefined) lw.emit(charge);
     const condition = lowerExpr(lw, s.condition);
-    lw.emit(t.ifStatement(t.unaryExpression("!", condition), t.breakStatement()));
+    const charge = chargeStatement(lw, conditionSteps, s.span);
+    lw.emit(t.ifStatement(t.unaryExpression("!", condition), charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()])));
   });
-  const body = lowerBlock(lw, s.body);
+  const body = lowerBlock(lw, s.body, conditionSteps);
   lw.emit(t.whileStatement(t.booleanLiteral(true), t.blockStatement([...statements, ...body.body])));
 }

@@ -1,0 +1,208 @@
+// bench/table: every performance goal in one run, side by side, printed as a
+// table with the goals (`npm run bench`). Each row times Renyi and its anchor
+// (hand-written JavaScript, `node`, esbuild's figure) interleaved, a run of
+// each in turn, and takes the medians, so that a slow moment of this shared
+// machine falls on both. The growth rows time n and 4n items: linear work
+// gives a ratio near 4, quadratic near 16.
+//
+// Caveats: "in process" is the program's own time (bench/in-process.ts:
+// Node's start-up and the runtime's loading left out); "whole process" is the
+// wall time of the command. Memory is the process's peak resident set above
+// the same program's with one item, both sides alike. Figures move by 10 to
+// 20% between runs on this machine; the goals are ratios for that reason.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileProgram } from "../compiler/build.js";
+import { parseSource } from "../compiler/index.js";
+import { buildBundle, geomean, median, ROOT, timeInProcess } from "./bundles.js";
+import { measureGateway } from "./gateway.js";
+import { generateRenyi } from "./programs.js";
+
+const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
+const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
+const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
+const OUT = join(ROOT, "dist", "bench", "table-bundles");
+const work = mkdtempSync(join(tmpdir(), "renyi-bench-table-"));
+
+interface Row {
+  readonly what: string;
+  readonly renyi: string;
+  readonly anchor: string;
+  readonly figure: number;
+  readonly goal: string;
+  readonly met: boolean;
+}
+const rows: Row[] = [];
+function row(r: Row): void {
+  rows.push(r);
+  console.log(`${r.met ? "met    " : "not met"}  ${r.what}: ${r.renyi} against ${r.anchor} = ${r.figure.toFixed(2)} (goal ${r.goal})`);
+}
+
+const bundleOf = (dir: string, name: string): string => buildBundle(OUT, name, "table", readFileSync(join(ROOT, "bench", dir, `${name}.ry`), "utf8"));
+
+/** A Renyi bundle and its JavaScript, in process, interleaved: medians of time and of memory above one item. */
+function inProcess(bundle: string, js: string, args: readonly string[] = [], runs = RUNS): { renyi: number; js: number; renyiKiB: number; jsKiB: number } {
+  const first = timeInProcess(bundle, args);
+  const expected = timeInProcess(js, args);
+  if (first.out !== expected.out) throw new Error(`${bundle}: prints ${first.out} where the JavaScript prints ${expected.out}`);
+  const r: number[] = [];
+  const j: number[] = [];
+  const rk: number[] = [];
+  const jk: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const a = timeInProcess(bundle, args);
+    const b = timeInProcess(js, args);
+    r.push(a.ms);
+    j.push(b.ms);
+    rk.push(a.maxRssKiB);
+    jk.push(b.maxRssKiB);
+  }
+  return { renyi: median(r), js: median(j), renyiKiB: median(rk), jsKiB: median(jk) };
+}
+
+function wall(args: readonly string[], env: NodeJS.ProcessEnv = process.env): { ms: number; out: string } {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { encoding: "utf8", env, maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr}`);
+  return { ms, out: result.stdout };
+}
+
+const fmt = (ms: number): string => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+
+// ---- value semantics and maps: 1M items, and growth n against 4n ----
+
+for (const [name, what] of [
+  ["list_through_call", "a list built by `items + [i]`, passed to a function each turn"],
+  ["list_in_record", "a list kept in a record, `acc with items: acc.items + [i]`"],
+] as const) {
+  const bundle = bundleOf("growth", name);
+  const js = join(ROOT, "bench", "growth", `${name}.js`);
+  const m = inProcess(bundle, js, ["--n", "1000000"]);
+  row({ what: `${what}, 1M items, in process`, renyi: fmt(m.renyi), anchor: `JavaScript's push ${fmt(m.js)}`, figure: m.renyi / m.js, goal: "at most 2", met: m.renyi / m.js <= 2 });
+  const small = inProcess(bundle, js, ["--n", "250000"]);
+  const growth = m.renyi / small.renyi;
+  row({ what: `${what}: growth from 250k to 1M items`, renyi: `${fmt(small.renyi)} to ${fmt(m.renyi)}`, anchor: `JavaScript's ${(m.js / small.js).toFixed(2)}`, figure: growth, goal: "linear: near 4, at most 6", met: growth <= 6 });
+}
+{
+  const bundle = bundleOf("growth", "map_int");
+  const js = join(ROOT, "bench", "growth", "map_int.js");
+  const one = inProcess(bundle, js, ["--n", "1"], 3);
+  const small = inProcess(bundle, js, ["--n", "250000"]);
+  const big = inProcess(bundle, js, ["--n", "1000000"]);
+  row({ what: "a map with Int keys, 1M `put` then `get`, in process", renyi: fmt(big.renyi), anchor: `JavaScript's Map ${fmt(big.js)}`, figure: big.renyi / big.js, goal: "at most 1.5", met: big.renyi / big.js <= 1.5 });
+  row({ what: "the same at 250k, against JavaScript", renyi: fmt(small.renyi), anchor: fmt(small.js), figure: small.renyi / small.js, goal: "flat in n: as at 1M", met: Math.abs(small.renyi / small.js - big.renyi / big.js) <= 0.5 });
+  const memory = (big.renyiKiB - one.renyiKiB) / (big.jsKiB - one.jsKiB);
+  row({ what: "the map's memory at 1M, peak above one item", renyi: `${((big.renyiKiB - one.renyiKiB) / 1024).toFixed(0)} MiB`, anchor: `${((big.jsKiB - one.jsKiB) / 1024).toFixed(0)} MiB`, figure: memory, goal: "at most 1.3", met: memory <= 1.3 });
+  const growth = big.renyi / small.renyi;
+  row({ what: "the map: growth from 250k to 1M keys", renyi: `${fmt(small.renyi)} to ${fmt(big.renyi)}`, anchor: `JavaScript's ${(big.js / small.js).toFixed(2)}`, figure: growth, goal: "linear: near 4, at most 6", met: growth <= 6 });
+}
+
+// ---- compute: in process and whole process ----
+
+const computeIn: number[] = [];
+const computeWhole: number[] = [];
+for (const name of ["primes", "recursion", "loops", "records", "text", "json"]) {
+  const bundle = bundleOf("compute", name);
+  const js = join(ROOT, "bench", "compute", `${name}.js`);
+  const m = inProcess(bundle, js);
+  computeIn.push(m.renyi / m.js);
+  const whole: number[] = [];
+  const wholeJs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    whole.push(wall([RENYI, "run", join(ROOT, "bench", "compute", `${name}.ry`)], { ...process.env, RENYI_CACHE_DIR: join(work, "cache") }).ms);
+    wholeJs.push(wall([js]).ms);
+  }
+  computeWhole.push(median(whole) / median(wholeJs));
+  if (name === "primes" || name === "recursion") {
+    const label = name === "primes" ? "loops and arithmetic (a trial-division prime count)" : "recursion (fib(32))";
+    row({ what: `${label}, in process`, renyi: fmt(m.renyi), anchor: `JavaScript ${fmt(m.js)}`, figure: m.renyi / m.js, goal: "at most 1.3", met: m.renyi / m.js <= 1.3 });
+  }
+}
+row({ what: "bench/compute's six programs, geometric mean in process", renyi: computeIn.map((r) => r.toFixed(2)).join(" "), anchor: "JavaScript", figure: geomean(computeIn), goal: "at most 1.25", met: geomean(computeIn) <= 1.25 });
+row({ what: "the same, whole process (`renyi run` against `node`)", renyi: computeWhole.map((r) => r.toFixed(2)).join(" "), anchor: "node", figure: geomean(computeWhole), goal: "reported beside the in-process figure", met: true });
+
+// ---- start-up and first runs ----
+
+{
+  const helloJs = join(work, "hello.js");
+  writeFileSync(helloJs, 'console.log("Hello, world!")\n');
+  const hello = join(ROOT, "examples", "hello.ry");
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const node: number[] = [];
+  for (let i = 0; i < RUNS * 2; i++) {
+    const cache = join(work, `cold-${i}`);
+    cold.push(wall([RENYI, "run", hello], { ...process.env, RENYI_CACHE_DIR: cache }).ms);
+    warm.push(wall([RENYI, "run", hello], { ...process.env, RENYI_CACHE_DIR: cache }).ms);
+    node.push(wall([helloJs]).ms);
+  }
+  row({ what: "`renyi run hello.ry` with an empty cache", renyi: fmt(median(cold)), anchor: `node hello.js ${fmt(median(node))}`, figure: median(cold) / median(node), goal: "at most 2", met: median(cold) / median(node) <= 2 });
+  row({ what: "`renyi run hello.ry` with a warm cache", renyi: fmt(median(warm)), anchor: `node hello.js ${fmt(median(node))}`, figure: median(warm) / median(node), goal: "at most 1.3", met: median(warm) / median(node) <= 1.3 });
+}
+{
+  const program = `${generateRenyi(3000)}\npublic function main()\n  purpose: Print a summary of nothing.\n  needs console\n  console.print(summarise_0([], 3))\nend\n`;
+  const file = join(work, "three_thousand.ry");
+  writeFileSync(file, program);
+  const first: number[] = [];
+  const again: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const cache = join(work, `first-${i}`);
+    first.push(wall([RENYI, "run", file], { ...process.env, RENYI_CACHE_DIR: cache }).ms);
+    again.push(wall([RENYI, "run", file], { ...process.env, RENYI_CACHE_DIR: cache }).ms);
+  }
+  row({ what: `first \`renyi run\` of a new ${program.split("\n").length.toLocaleString("en")}-line program`, renyi: fmt(median(first)), anchor: `a warm run ${fmt(median(again))}`, figure: median(first) / median(again), goal: "at most 2", met: median(first) / median(again) <= 2 });
+}
+
+// ---- the compiler on 100,000 lines, whole process ----
+
+{
+  const source = generateRenyi(100_000);
+  const lines = source.split("\n").length - 1;
+  const file = join(work, "big.ry");
+  writeFileSync(file, `${source}\npublic function main()\n  purpose: Nothing.\n  needs console\n  console.print("done")\nend\n`);
+  const check: number[] = [];
+  const build: number[] = [];
+  const peaks: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    check.push(wall([RENYI, "check", file]).ms);
+    const out = join(work, `build-${i}`);
+    mkdirSync(out, { recursive: true });
+    const started = process.hrtime.bigint();
+    const built = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, RENYIC, "build", file, "--out", out], { encoding: "utf8" });
+    build.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (built.status !== 0) throw new Error(`renyic build failed: ${built.stderr}`);
+    peaks.push(Number(/(\d+)\s*$/.exec(built.stderr.trim())?.[1] ?? "0") / 1024);
+  }
+  const checkRate = lines / (median(check) / 1000);
+  const buildRate = lines / (median(build) / 1000);
+  row({ what: `\`renyi check\` on ${lines.toLocaleString("en")} lines, whole process`, renyi: `${Math.round(checkRate).toLocaleString("en")} lines/s`, anchor: "150,000 lines/s", figure: checkRate / 150_000, goal: "at least 1", met: checkRate >= 150_000 });
+  row({ what: `\`renyic build\` on ${lines.toLocaleString("en")} lines, whole process`, renyi: `${Math.round(buildRate).toLocaleString("en")} lines/s`, anchor: "50,000 lines/s", figure: buildRate / 50_000, goal: "at least 1", met: buildRate >= 50_000 });
+  row({ what: "`renyic build`'s peak memory on the same", renyi: `${median(peaks).toFixed(0)} MiB`, anchor: "300 MiB", figure: median(peaks) / 300, goal: "at most 1", met: median(peaks) <= 300 });
+  // The compiler in process, for the record: what the pipeline costs without Node's start-up.
+  const compile = () => {
+    const syntax = parseSource("bench.ry", source);
+    compileProgram([{ name: "bench", file: "bench.ry", text: source, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: "bench", file: "bench.mjs" });
+  };
+  compile();
+  const start = process.hrtime.bigint();
+  compile();
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  console.log(`         (in process, parse + check + lower + print with its map: ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s)`);
+}
+
+// ---- the gateway ----
+
+{
+  const g = await measureGateway();
+  row({ what: "`environment.get` through the gateway, per call", renyi: `${g.environmentGet.toFixed(0)} ns`, anchor: `the awaited direct read ${g.awaited.toFixed(0)} ns`, figure: (g.environmentGet - g.awaited) / 1000, goal: "at most 0.5 µs more", met: g.environmentGet - g.awaited <= 500 });
+  row({ what: "`time.now` through the gateway, per call", renyi: `${g.timeNow.toFixed(0)} ns`, anchor: `Date.now() awaited ${g.timeNowDirect.toFixed(0)} ns`, figure: (g.timeNow - g.timeNowDirect) / 1000, goal: "at most 0.5 µs more", met: g.timeNow - g.timeNowDirect <= 500 });
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log(`\n| what | Renyi | anchor | ratio | goal | |\n|---|---|---|---|---|---|`);
+for (const r of rows) console.log(`| ${r.what} | ${r.renyi} | ${r.anchor} | ${r.figure.toFixed(2)} | ${r.goal} | ${r.met ? "met" : "not met"} |`);
+console.log(`\n${new Date().toISOString().slice(0, 10)}: ${rows.filter((r) => r.met).length} of ${rows.length} rows meet their goal.`);
