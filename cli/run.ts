@@ -145,7 +145,7 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
   if (!existsSync(path)) {
     // The code generator is loaded only when there is something to compile.
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", narrate });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate });
     if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.

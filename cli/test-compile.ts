@@ -60,7 +60,7 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   let warnings: Diagnostic[] = [];
   if (!existsSync(path)) {
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", narrate });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate });
     if (result.bundle === undefined) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.

@@ -61,9 +61,9 @@ function compileBothWays(program: GeneratedProgram): { outcome: Outcome; problem
   try {
     esm = compileProgram(modules, { runtime: "renyi/runtime", entry: program.entry, file: `${program.entry}.mjs`, format: "module" });
     if (esm.program !== undefined) {
-      // The CommonJS form from the same checked program, as compileProgram would make it, without checking it twice.
+      // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without checking it twice.
       const sources = new Map([[program.entry, new SourceFile(file, program.source)]]);
-      cjsCode = bundleProgram(esm.program, sources, { runtime: CJS_RUNTIME, entry: program.entry, file: `${program.entry}.cjs`, format: "commonjs" }).code;
+      cjsCode = bundleProgram(esm.program, sources, { runtime: CJS_RUNTIME, entry: program.entry, file: `${program.entry}.cjs`, format: "commonjs", printer: "own" }).code;
     }
   } catch (e) {
     const problem = `the compiler threw (an internal error): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;

@@ -12,12 +12,15 @@ import { lowerModule, mainParameters, type LoweredModule } from "../lower/module
 import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { freeNames } from "./free-names.js";
+import { printStatements } from "./print.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 import { borrowedParameters } from "../borrow/index.js";
 
 // @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
 // its function is the module's `default`.
-const generate = (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule }).default;
+// Loaded on first use: a compile with the compiler's own printer loads no part of Babel.
+let babelGenerate: typeof generateModule | undefined;
+const generate: typeof generateModule = (...args) => (babelGenerate ??= (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule }).default)(...args);
 
 export interface BundleOptions {
   /** The module specifier the bundle imports the runtime from. */
@@ -35,6 +38,13 @@ export interface BundleOptions {
    * exports at the end differ, so the two have the same source map.
    */
   readonly format?: "module" | "commonjs";
+  /**
+   * Which printer writes the code: "babel" (the default), @babel/generator, for
+   * the bundles and maps people read (`renyic build`); "own", the compiler's
+   * printer (print.ts), for the code `renyi run` and `renyi test` cache and
+   * run, several times faster, which loads no part of Babel.
+   */
+  readonly printer?: "babel" | "own";
   /**
    * Compile the narrated variant of the program (`renyi run --explain`,
    * spec/runtime.md, "Narrated runs"): each named function tells the runtime's
@@ -72,12 +82,15 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const commonjs = options.format === "commonjs";
   const footerStatements = commonjs ? commonjsExports(program, options) : footer(program, options);
   assertNoFreeNames([...lowered.flatMap((m) => [...m.types, ...m.code]), ...footerStatements], runtime, commonjs);
-  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : printPlain(t.program([runtimeImport([...runtime].sort(), options.runtime)]));
+  const own = options.printer === "own";
+  const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
+  const mapped = own ? printOwnMapped : printMapped;
+  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : plain([runtimeImport([...runtime].sort(), options.runtime)]);
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
-    ...lowered.map((m) => printMapped(m.types, m, sources)),
-    ...lowered.map((m) => printMapped(m.code, m, sources)),
-    { code: printPlain(t.program(footerStatements)), mappings: [] },
+    ...lowered.map((m) => mapped(m.types, m, sources)),
+    ...lowered.map((m) => mapped(m.code, m, sources)),
+    { code: plain(footerStatements), mappings: [] },
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
@@ -184,6 +197,11 @@ function printMapped(statements: t.Statement[], module: LoweredModule, sources: 
   const source = [...sources.values()].find((s) => s.path === module.file)!;
   const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: module.file, comments: false }, { [module.file]: source.text });
   return { code: result.code, file: module.file, mappings: result.decodedMap?.mappings ?? [] };
+}
+
+function printOwnMapped(statements: t.Statement[], module: LoweredModule): Chunk {
+  const printed = printStatements(statements, true);
+  return { code: printed.code, file: module.file, mappings: printed.mappings };
 }
 
 /** The bundle's map: each chunk's mappings moved down by the lines before it (chunks are joined whole). */

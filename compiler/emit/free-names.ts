@@ -4,14 +4,11 @@
 // such as `require` or `process`. Checked on the lowered tree before it is
 // printed; a free name is a fault of the compiler's, reported as one, never run.
 
-import { createRequire } from "node:module";
 import type * as T from "@babel/types";
 
+import { CHILD_KEYS } from "../lower/js.js";
 import { ALLOWED_GLOBALS } from "../lower/names.js";
 import { Scopes } from "./scopes.js";
-
-// Which fields of each node type hold children, from @babel/types (required, for the reason lower/js.ts gives).
-const VISITOR_KEYS = (createRequire(import.meta.url)("@babel/types") as typeof T).VISITOR_KEYS;
 
 type AnyNode = T.Node & Record<string, unknown>;
 
@@ -126,7 +123,10 @@ class Walker {
   }
 
   private children(n: T.Node): void {
-    for (const key of VISITOR_KEYS[n.type] ?? []) {
+    const keys = CHILD_KEYS[n.type];
+    // A kind the table does not know would go unseen: a fault of the compiler's.
+    if (keys === undefined) throw new Error(`internal: the compiled program holds a ${n.type}, which the check of its names does not know`);
+    for (const key of keys) {
       const value = (n as AnyNode)[key];
       if (Array.isArray(value)) for (const v of value) this.node(v as T.Node | null);
       else this.node(value as T.Node | null);

@@ -1,0 +1,79 @@
+// The compiler's own printer (compiler/emit/print.ts), which writes the code
+// `renyi run` and `renyi test` run, against @babel/generator, which writes
+// `renyic build`'s bundles: both print the same lowered tree, so JavaScript's
+// own parser (acorn) must read the same program from each, node for node, on
+// every fixture that compiles, every example and generated programs. A missing
+// parenthesis, a wrong escape or a dropped node shows up as a difference.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { test } from "node:test";
+import { parse } from "acorn";
+import { compileProgram } from "../compiler/build.js";
+import { bundleProgram } from "../compiler/emit/bundle.js";
+import { parseSource } from "../compiler/index.js";
+import { SourceFile } from "../compiler/source.js";
+import { goldenFiles, readSections, ROOT } from "./golden.js";
+import { generateProgram } from "./program-generator.js";
+
+/** The tree acorn reads, without positions and spellings: what the program means, not how it is laid out. */
+function meaning(code: string): unknown {
+  const tree = parse(code, { ecmaVersion: "latest", sourceType: "module" });
+  return JSON.parse(JSON.stringify(tree, (key, value: unknown) => (key === "start" || key === "end" || key === "raw" || key === "loc" || key === "range" ? undefined : value)));
+}
+
+interface Compared {
+  readonly compiled: boolean;
+}
+
+function compare(name: string, text: string): Compared {
+  const file = `${name}.ry`;
+  const syntax = parseSource(file, text);
+  const modules = [{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }];
+  const checked = compileProgram(modules, { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` });
+  if (checked.program === undefined) return { compiled: false };
+  const sources = new Map([[name, new SourceFile(file, text)]]);
+  for (const narrate of [false, true]) {
+    for (const format of ["module", "commonjs"] as const) {
+      const options = { runtime: "renyi/runtime", entry: name, file: `${name}.js`, format, narrate };
+      const babel = bundleProgram(checked.program, sources, { ...options, printer: "babel" });
+      const own = bundleProgram(checked.program, sources, { ...options, printer: "own" });
+      assert.deepEqual(meaning(own.code), meaning(babel.code), `${name} (${format}${narrate ? ", narrated" : ""}): the two printers print different programs`);
+      // The map points into the program's one source.
+      assert.ok(own.map.mappings.replace(/;/g, "").length > 0, `${name}: the own printer's map is empty`);
+      assert.deepEqual(own.map.sources, [file], `${name}: the map names ${own.map.sources.join(", ")}`);
+    }
+  }
+  return { compiled: true };
+}
+
+function sourcesOfFixtures(): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const folder of ["emit", "run", "narrated", "testing", "check"]) {
+    for (const path of goldenFiles(join(ROOT, "fixtures", folder))) {
+      const text = readSections(path).get("source");
+      if (text !== undefined) out.push({ name: basename(path, ".golden").replace(/[^A-Za-z0-9_]/g, "_"), text });
+    }
+  }
+  for (const file of readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".ry"))) out.push({ name: basename(file, ".ry"), text: readFileSync(join(ROOT, "examples", file), "utf8") });
+  return out;
+}
+
+test("printers: the compiler's printer and Babel's print the same program for every fixture and example that compiles", () => {
+  let compiled = 0;
+  const all = sourcesOfFixtures();
+  for (const { name, text } of all) if (compare(name, text).compiled) compiled++;
+  console.log(`printers: ${compiled} of ${all.length} fixtures and examples compiled and compared in 4 forms each`);
+  assert.ok(compiled >= 50, `only ${compiled} programs compiled: the comparison says little`);
+});
+
+test("printers: the same on 150 generated programs", () => {
+  let compiled = 0;
+  for (let i = 0; i < 150; i++) {
+    const program = generateProgram(5000 + i, {});
+    if (compare(program.entry, program.source).compiled) compiled++;
+  }
+  console.log(`printers: ${compiled} of 150 generated programs compiled and compared`);
+  assert.ok(compiled >= 100);
+});
