@@ -8,6 +8,7 @@ import { runCommandLine } from "./command-line.js";
 import { Refusal } from "./failure.js";
 import { RUN_SYNOPSIS } from "./run-options.js";
 import { DEFAULT_LIMITS, HIGHEST_LIMITS } from "../vocabulary/limits.js";
+import { grouped } from "../vocabulary/numbers.js";
 import { TEST_TIMEOUT_SECONDS } from "./test-limits.js";
 import { VERSION } from "./version.cjs";
 
@@ -34,13 +35,13 @@ cli
   .option("--strict", "Fail a replays test that leaves entries of its recording unused")
   .option("--explain", "Narrate each test's run under its line (spec/runtime.md, \"Narrated runs\")")
   .option("--refresh <name>", "Record the replays test NAME again, running its body live (exit 4)")
-  .option("--fuel <n>", `Steps each test may take (default ${DEFAULT_LIMITS.fuel.toLocaleString("en")})`)
+  .option("--fuel <n>", `Steps each test may take (default ${grouped(DEFAULT_LIMITS.fuel)})`)
   .option("--max-depth <n>", `How deeply calls may nest in each test (default ${DEFAULT_LIMITS.maxDepth})`)
   .option("--timeout <seconds>", `Wall time each test may take (default ${TEST_TIMEOUT_SECONDS})`)
-  .option("--max-collection <n>", `Elements in one list, map or set in each test (default and most ${DEFAULT_LIMITS.maxCollection.toLocaleString("en")})`)
-  .option("--max-text <n>", `Characters in one text in each test (default and most ${DEFAULT_LIMITS.maxText.toLocaleString("en")})`)
-  .option("--max-memory <mib>", `MiB of memory each test may keep live (default ${DEFAULT_LIMITS.maxMemoryMib.toLocaleString("en")})`)
-  .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${DEFAULT_LIMITS.maxHostCalls.toLocaleString("en")})`)
+  .option("--max-collection <n>", `Elements in one list, map or set in each test (default and most ${grouped(DEFAULT_LIMITS.maxCollection)})`)
+  .option("--max-text <n>", `Characters in one text in each test (default and most ${grouped(DEFAULT_LIMITS.maxText)})`)
+  .option("--max-memory <mib>", `MiB of memory each test may keep live (default ${grouped(DEFAULT_LIMITS.maxMemoryMib)})`)
+  .option("--max-host-calls <n>", `Calls through the gateway each test may make (default ${grouped(DEFAULT_LIMITS.maxHostCalls)})`)
   .action(async (paths: string[], options: { json?: boolean; filter?: unknown; strict?: boolean; explain?: boolean; refresh?: unknown; fuel?: unknown; maxDepth?: unknown; timeout?: unknown; maxCollection?: unknown; maxText?: unknown; maxHostCalls?: unknown; maxMemory?: unknown }) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
@@ -78,7 +79,7 @@ function wholeNumber(name: string, value: unknown, fallback: number, highest?: n
   if (value === undefined) return fallback;
   const text = String(value);
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new Refusal(`${name} takes a whole number above 0`);
-  if (highest !== undefined && Number(text) > highest) throw new Refusal(`${name} may lower the limit, not raise it: at most ${highest.toLocaleString("en")}`);
+  if (highest !== undefined && Number(text) > highest) throw new Refusal(`${name} may lower the limit, not raise it: at most ${grouped(highest)}`);
   return Number(text);
 }
 

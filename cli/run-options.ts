@@ -4,6 +4,7 @@
 // everything after the program's file belongs to the program anyway.
 
 import { DEFAULT_LIMITS as D, HIGHEST_LIMITS } from "../vocabulary/limits.js";
+import { grouped } from "../vocabulary/numbers.js";
 
 /** The limits beyond fuel, depth and time, passed to the run as they are (rtlib/run-main.ts, RunConfig). */
 export interface MoreLimits {
@@ -60,7 +61,7 @@ interface RunOption {
   readonly says: string;
 }
 
-const n = (value: number): string => value.toLocaleString("en");
+const n = grouped;
 
 const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: `steps the program may take (default ${n(D.fuel)})` },
