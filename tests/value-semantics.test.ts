@@ -58,6 +58,8 @@ const OPS: readonly Op[] = [
   { text: (_, n) => `let s${n} be box_peek(r)`, run: (s) => save(s, { kind: "int", value: peek(s.r.items) + s.r.n }) },
   { text: (_, n) => `let s${n} be box_keep(r)`, run: (s) => save(s, { kind: "list", value: s.r.items }) },
   { text: (_, n) => `let s${n} be a`, run: (s) => save(s, { kind: "list", value: s.a }) },
+  { text: (_, n) => `let s${n} be from x in a select x`, run: (s) => save(s, { kind: "list", value: s.a }) },
+  { text: (_, n) => `let s${n} be from x in r.items where x > 2 select x`, run: (s) => save(s, { kind: "list", value: s.r.items.filter((x) => x > 2) }) },
   { text: (_, n) => `let s${n} be [a, b]`, run: (s) => save(s, { kind: "lists", value: [s.a, s.b] }) },
   { text: (_, n) => `let s${n} be r`, run: (s) => save(s, { kind: "box", value: s.r }) },
   { text: (k) => `set r to r with items: r.items + [${k}]`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k] }) },

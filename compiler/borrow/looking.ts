@@ -5,9 +5,10 @@
 // their value (compiler/lower/statements.ts, expressions.ts): a read in one of
 // these positions leaves a `var` the only owner of its value.
 
-import type { CExpr } from "../check/checked.js";
+import type { CBlock, CExpr, CStatement } from "../check/checked.js";
 import { libraryScopes } from "../check/declare.js";
 import { resolve, type Type } from "../check/types.js";
+import { forEachChild, forEachStatementChild } from "./walk.js";
 
 /**
  * Library functions that only look at their arguments: `all` of them, or only
@@ -58,6 +59,9 @@ export function fieldHoldsInPlace(e: Extract<CExpr, { kind: "Field" }>): boolean
  */
 export function lookingChildren(e: CExpr, borrows: (module: string, name: string, index: number) => boolean): ReadonlySet<CExpr> {
   const out = new Set<CExpr>();
+  // A `set` inside the expression (in an arm of a `match` or an `otherwise`) may change in
+  // place a value read earlier in it and used after: nothing in it then only looks.
+  if (changesVar(e)) return out;
   const add = (c: CExpr | undefined): void => {
     if (c !== undefined) out.add(c);
   };
@@ -110,4 +114,34 @@ export function lookingChildren(e: CExpr, borrows: (module: string, name: string
 export function libraryMakesNew(module: string, name: string): boolean {
   const returns = libraryScopes().library.get(module)?.functions.get(name)?.returns;
   return returns !== undefined && holdsInPlace(returns);
+}
+
+const changing = new WeakMap<CExpr, boolean>();
+
+/**
+ * Whether evaluating the expression may run a `set` (in a block of a `match`
+ * arm or an `otherwise` handler; a function value's body is counted too, though
+ * it cannot change a `var` around it). Remembered per node: the lowering asks
+ * of every expression with looking children.
+ */
+export function changesVar(e: CExpr): boolean {
+  const known = changing.get(e);
+  if (known !== undefined) return known;
+  let found = false;
+  const statement = (s: CStatement): void => {
+    if (found) return;
+    if (s.kind === "Set") {
+      found = true;
+      return;
+    }
+    forEachStatementChild(s, expr, block, statement);
+  };
+  const block = (b: CBlock): void => b.statements.forEach(statement);
+  const expr = (x: CExpr): void => {
+    if (found) return;
+    if (changesVar(x)) found = true;
+  };
+  forEachChild(e, expr, block, statement);
+  changing.set(e, found);
+  return found;
 }

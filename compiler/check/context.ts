@@ -32,6 +32,8 @@ export interface Frame {
   /** Needs of the calls made in this frame (a lambda's type carries them). */
   readonly needs: Need[];
   loops: number;
+  /** Queries being checked around the code: `return`, and `stop` or `skip` of no loop inside them, cannot leave one. */
+  queries: number;
   /** The scope depth at which this frame's locals start. */
   readonly scopeBase: number;
 }
@@ -135,8 +137,8 @@ export class Context {
     }
   }
 
-  withFrame<T>(frame: Omit<Frame, "scopeBase" | "needs" | "loops">, read: (frame: Frame) => T): T {
-    const full: Frame = { ...frame, needs: [], loops: 0, scopeBase: this.scopes.length };
+  withFrame<T>(frame: Omit<Frame, "scopeBase" | "needs" | "loops" | "queries">, read: (frame: Frame) => T): T {
+    const full: Frame = { ...frame, needs: [], loops: 0, queries: 0, scopeBase: this.scopes.length };
     this.frames.push(full);
     const saved = { collector: this.collector, handling: this.handling, taskBase: this.taskBase };
     this.collector = undefined;

@@ -24,6 +24,20 @@ function pure<T>(ctx: Context, clause: string, span: S.Query["span"], check: () 
 }
 
 export function checkQuery(ctx: Context, query: S.Query): CExpr {
+  // Inside a query no loop around it can be left, nor the function: see leavesQuery (statements.ts).
+  const frame = ctx.frame;
+  const loops = frame.loops;
+  frame.queries++;
+  frame.loops = 0;
+  try {
+    return checkQueryClauses(ctx, query);
+  } finally {
+    frame.queries--;
+    frame.loops = loops;
+  }
+}
+
+function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
   return ctx.withScope(() => {
     const clauses: CClause[] = [];
     // The value each row of the query stands for: the last `from` variable's.

@@ -52,6 +52,7 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
     case "Stop":
     case "Skip":
       if (leavesTask(ctx, span, statement.kind === "Stop" ? "stop" : "skip")) return { kind: statement.kind, span };
+      if (leavesQuery(ctx, span, statement.kind === "Stop" ? "stop" : "skip")) return { kind: statement.kind, span };
       if (ctx.frame.loops === 0) {
         ctx.problem("E-TYPE-LOOP-CONTROL", span, { statement: statement.kind === "Stop" ? "stop" : "skip" });
       }
@@ -137,7 +138,7 @@ function checkForEach(ctx: Context, statement: S.ForEach): CStatement {
 
 function checkReturn(ctx: Context, statement: S.Return): CStatement {
   const frame = ctx.frame;
-  leavesTask(ctx, statement.span, "return");
+  if (!leavesTask(ctx, statement.span, "return")) leavesQuery(ctx, statement.span, "return");
   if (frame.kind === "test") {
     ctx.problem("E-TYPE-RETURN", statement.span, { problem: "in a test" });
   }
@@ -232,6 +233,17 @@ function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStat
 }
 
 /** `return`, `stop` or `skip` where it would leave a concurrent task: refused. */
+/**
+ * `return`, or `stop` and `skip` of a loop around a query, in a query (in an
+ * arm of a `match` or an `otherwise` in its clauses): a query makes its list
+ * from every row and cannot be left halfway (E-TYPE-QUERY-LEAVE).
+ */
+function leavesQuery(ctx: Context, span: Span, what: "return" | "stop" | "skip"): boolean {
+  if (ctx.frame.queries === 0 || (what !== "return" && ctx.frame.loops > 0)) return false;
+  ctx.problem("E-TYPE-QUERY-LEAVE", span, { statement: what });
+  return true;
+}
+
 function leavesTask(ctx: Context, span: Span, what: "return" | "stop" | "skip"): boolean {
   if (ctx.taskBase === undefined || (what !== "return" && ctx.frame.loops > 0)) return false;
   ctx.problem("E-TYPE-TASK-LEAVE", span, { statement: what });

@@ -7,6 +7,7 @@ import type { CExpr, Local } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
 import { awaited, depthBack } from "./depth.js";
 import { lowerBorrowed, lowerExpr } from "./expressions.js";
+import { lookingChildren } from "../borrow/index.js";
 import { chargeStatement, exprSteps } from "./fuel.js";
 import { iterableOf } from "./iterables.js";
 import { collectLocals, isPrimitive, lowerPattern } from "./patterns.js";
@@ -24,6 +25,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   let rows: t.Identifier | undefined;
   const clauses = e.clauses;
   const result = lw.temp("q");
+  const looking = lookingChildren(e, lw.borrowsParameter);
   let i = 0;
   let selected = false;
   // With guards: the origins the result carries besides its rows' (a count's, sort keys'), each held in a temporary.
@@ -42,7 +44,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       const innermost = () =>
         last ? selectInto(lw, e, result) : lw.emit(t.expressionStatement(t.callExpression(lw.rt("pushRow"), [out, rowOf(lw, after)])));
       const body = lw.collect(() => {
-        const nested = lw.collect(() => nestRun(lw, run, 0, innermost));
+        const nested = lw.collect(() => nestRun(lw, run, 0, innermost, looking));
         if (rows === undefined) {
           for (const s of nested) lw.emit(s);
         } else {
@@ -116,31 +118,32 @@ function unpackRow(lw: Lowerer, row: t.Expression, names: Local[]): t.Statement[
 }
 
 /** Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does. */
-function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void): void {
+function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void, looking: ReadonlySet<CExpr>): void {
   if (k === run.length) return innermost();
   const c = run[k]!;
   if (c.kind === "From") {
-    // A query walks its source and gives it back never: a `var` read here stays its value's only owner.
-    const source = lowerBorrowed(lw, c.source);
+    // A query walks its source and gives it back never: a `var` read here stays its value's
+    // only owner, unless the query may change one (a `set` in an arm) while it walks.
+    const source = looking.has(c.source) ? lowerBorrowed(lw, c.source) : lowerExpr(lw, c.source);
     const item = lw.temp("i");
     const code = lowerPattern(lw, c.pattern, item);
     const inner = lw.collect(() => {
       const charge = chargeStatement(lw, 1, c.source.span);
       if (charge) lw.emit(charge);
       for (const b of code.binds) lw.emit(b);
-      nestRun(lw, run, k + 1, innermost);
+      nestRun(lw, run, k + 1, innermost, looking);
     });
     lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(inner)));
   } else if (c.kind === "Where") {
     const charge = chargeStatement(lw, exprSteps(c.condition), c.condition.span);
     if (charge) lw.emit(charge);
     const condition = lowerExpr(lw, c.condition);
-    lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost)))));
+    lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost, looking)))));
   } else if (c.kind === "Let") {
     const charge = chargeStatement(lw, exprSteps(c.value), c.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
-    nestRun(lw, run, k + 1, innermost);
+    nestRun(lw, run, k + 1, innermost, looking);
   }
 }
 

@@ -6,7 +6,7 @@ import { classRef } from "./shapes.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
 import { isCon } from "../check/types.js";
-import { fieldHoldsInPlace, forEachLocalRead, holdsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "../borrow/index.js";
+import { changesVar, fieldHoldsInPlace, forEachLocalRead, holdsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "../borrow/index.js";
 import type { Lowerer } from "./context.js";
 import { lowerCheck, lowerCheckFails } from "./checks.js";
 import { lowerRunConcurrently } from "./concurrency.js";
@@ -192,7 +192,8 @@ function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
  * once every value is computed). Undefined when the statement has not this form.
  */
 function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] | undefined {
-  if (lw.guarded || value.kind !== "With" || !isSelf(value.record, local)) return undefined;
+  // A `set` inside the update (in an arm) could change in place what the update reads: it copies.
+  if (lw.guarded || value.kind !== "With" || !isSelf(value.record, local) || changesVar(value)) return undefined;
   const decl = value.decl;
   const holding = (name: string): boolean => mayHoldInPlace(decl.fields.find((f) => f.name === name)!.type);
   const targets = new Map<string, CExpr>();
@@ -244,6 +245,8 @@ function inPlaceTarget(value: CExpr): CExpr | undefined {
 }
 
 function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
+  // `set v to v + [x]` where computing x runs a `set` (in an arm) of v: v is read before x, so it copies.
+  if (changesVar(value)) return undefined;
   const form = inPlaceCalls(lw, lw.local(local), (e) => isSelf(e, local), value);
   if (form === undefined || !lw.guarded) return form === undefined ? undefined : { inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args), copy: t.callExpression(form.copy.fn, form.copy.args) };
   // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.

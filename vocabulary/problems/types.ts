@@ -683,6 +683,51 @@ end`,
 end`,
   }),
 
+  "E-TYPE-QUERY-LEAVE": problem<{ statement: "return" | "stop" | "skip" }>({
+    title: "`return`, `stop` or `skip` that tries to leave a query",
+    facts: { statement: "`return`, or `stop` or `skip` of a loop around the query" },
+    render: (f) => ({
+      message: `\`${f.statement}\` cannot leave a query`,
+      label: `\`${f.statement}\` in a query`,
+      notes: ["A query makes its list from every row it keeps: what its clauses and `select` compute is a value for the row, and nothing in them can leave the query halfway."],
+      hint:
+        f.statement === "return"
+          ? "Give the row a value (`otherwise 0`) or leave it out with `where`, and return after the query."
+          : `Leave the row out with \`where\`, or give it a value (\`otherwise 0\`), and decide after the query: \`if done then ${f.statement}\`.`,
+    }),
+    explanation: `A query (\`from x in items ... select ...\`) makes a list from every row it keeps. An
+\`otherwise\` or a \`match\` inside it may run statements, but they cannot leave the query: not
+\`return\` from the function, and not \`stop\` or \`skip\` a loop around the query, since the
+query's rows would be left half made. Leave rows out with \`where\`, give a failing row a value
+with \`otherwise\`, and decide after the query.`,
+    wrong: `type Problem is variant
+  Negative
+end
+
+function checked(n: Int) returns Int or fails with Problem
+  if n < 0 then fail with Problem.Negative
+  return n
+end
+
+function total(items: List<Int>) returns Int
+  let kept be from n in items select (checked(n) otherwise return 0)
+  return kept.sum()
+end`,
+    right: `type Problem is variant
+  Negative
+end
+
+function checked(n: Int) returns Int or fails with Problem
+  if n < 0 then fail with Problem.Negative
+  return n
+end
+
+function total(items: List<Int>) returns Int
+  let kept be from n in items select (checked(n) otherwise 0)
+  return kept.sum()
+end`,
+  }),
+
   "E-TYPE-CHECK-PLACE": problem({
     title: "`check` outside a test",
     facts: {},
