@@ -56,18 +56,47 @@ function refuse(problem: string): never {
 
 type Head = { imported: Set<string>; skip: number; start: number; end: number } | { problem: string };
 
-/** `import { name as $name, ... } from "renyi/runtime";` first, and no other import or re-export anywhere. */
+/**
+ * `import { name as $$name, ... } from "renyi/runtime";` first, then
+ * `const $name = $$name, ...;` binding each to the name compiled code uses
+ * (bundles built before the constants imported `name as $name` directly, and
+ * are read too); no other import or re-export anywhere.
+ */
 function moduleHead(body: Node[]): Head {
   const first = body[0];
   if (first?.type !== "ImportDeclaration") return { problem: "the bundle does not import the runtime first" };
   const source = first["source"] as Node & { value: unknown };
   if (source.value !== RUNTIME_SPECIFIER) return { problem: `the bundle imports ${JSON.stringify(source.value)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
+  const specifiers = first["specifiers"] as Node[];
+  const viaConstants = specifiers.length > 0 && specifiers.every((spec) => spec.type === "ImportSpecifier" && String((spec["local"] as Node)["name"]).startsWith("$$"));
   const imported = new Set<string>();
-  for (const spec of first["specifiers"] as Node[]) {
+  const constants = new Map<string, string>();
+  for (const spec of specifiers) {
     if (spec.type !== "ImportSpecifier") return { problem: "the bundle imports the runtime as a whole; it may import only names of it" };
-    imported.add(runtimeBinding((spec["imported"] as Node)["name"], (spec["local"] as Node)["name"]));
+    const name = (spec["imported"] as Node)["name"];
+    const local = (spec["local"] as Node)["name"];
+    if (viaConstants) {
+      const bound = runtimeBinding(name, typeof local === "string" ? local.slice(1) : local);
+      constants.set(`$${bound}`, bound);
+    } else imported.add(runtimeBinding(name, local));
   }
-  return { imported, skip: 1, start: source.start, end: source.end };
+  if (!viaConstants) return { imported, skip: 1, start: source.start, end: source.end };
+  // The second statement binds every imported name, and nothing else, to its constant.
+  const second = body[1];
+  if (second?.type === "ImportDeclaration") {
+    const other = (second["source"] as Node & { value: unknown }).value;
+    return { problem: other === RUNTIME_SPECIFIER ? "the bundle imports the runtime twice" : `the bundle imports ${JSON.stringify(other)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
+  }
+  const declarators = second?.type === "VariableDeclaration" && second["kind"] === "const" ? (second["declarations"] as Node[]) : [];
+  if (declarators.length !== constants.size) return { problem: "the bundle does not bind the runtime's names as the compiler does" };
+  for (const d of declarators) {
+    const id = d["id"] as Node;
+    const init = d["init"] as Node | null;
+    const target = id.type === "Identifier" ? String(id["name"]) : "";
+    if (init?.type !== "Identifier" || constants.get(String(init["name"])) !== target) return { problem: "the bundle does not bind the runtime's names as the compiler does" };
+    imported.add(target);
+  }
+  return { imported, skip: 2, start: source.start, end: source.end };
 }
 
 /** `"use strict"; const { name: $name, ... } = require(RUNTIME);` first. */

@@ -60,10 +60,21 @@ const HOSTILE: [string, string][] = [
   ["an assignment to a pattern", `function main$main() { let a; [a] = [process]; }`],
   ["void", `function main$main() { return void 0; }`],
   ["a with-free script", `!"use strict"; process.exit(1);`],
+  // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing else.
+  ["an imported name read before its constant", `!import { S as $$S } from "renyi/runtime"; const $S = $$S;\nfunction main$main() { return $$S.fuel; }`],
+  ["a constant bound to another import", `!import { S as $$S, slow as $$slow } from "renyi/runtime"; const $S = $$slow, $slow = $$S;`],
+  ["an import with no constant", `!import { S as $$S, slow as $$slow } from "renyi/runtime"; const $S = $$S;`],
+  ["a constant that is a global", `!import { S as $$S } from "renyi/runtime"; const $S = process;`],
+  ["a constant of another name", `!import { S as $$S } from "renyi/runtime"; const process = $$S;`],
+  ["constants bound by let", `!import { S as $$S } from "renyi/runtime"; let $S = $$S;`],
+  ["an import renamed with two dollars and a letter", `!import { S as $$X } from "renyi/runtime"; const $X = $$X;`],
 ];
 
 test("hostile bundles are refused by the validator", () => {
   // The same frame around harmless code is accepted, so each refusal is the attack's.
+  // The header with constants is accepted around the same code.
+  const constants = validateBundle(`import { S as $$S, narrow as $$narrow, foreign as $$foreign, console as $$console } from "renyi/runtime"; const $S = $$S, $narrow = $$narrow, $foreign = $$foreign, $console = $$console;\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, "x"); return $foreign.call; }\nexport { main$main as main };`);
+  assert.equal(constants.ok, true, constants.ok ? "" : constants.problem);
   const harmless = validateBundle(HEAD + `class main$P { constructor(f_x) { this.x = f_x; } }\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, \`\${new main$P(1).x}\`); return $foreign.call; }\nexport { main$main as main };`);
   assert.equal(harmless.ok, true, harmless.ok ? "" : harmless.problem);
   let refused = 0;

@@ -85,7 +85,7 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const own = options.printer === "own";
   const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
   const mapped = own ? printOwnMapped : printMapped;
-  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : plain([runtimeImport([...runtime].sort(), options.runtime)]);
+  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
     ...lowered.map((m) => mapped(m.types, m, sources)),
@@ -122,11 +122,20 @@ function assertNoFreeNames(statements: readonly t.Statement[], runtime: Readonly
   if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
 }
 
-function runtimeImport(names: string[], specifier: string): t.Statement {
-  return t.importDeclaration(
-    names.map((n) => t.importSpecifier(t.identifier(`$${n}`), t.identifier(n))),
-    t.stringLiteral(specifier),
-  );
+/**
+ * The ES module header: the runtime's names imported as `$$name`, then bound to
+ * constants `$name`, the names compiled code uses. An imported binding is read
+ * through its module's cell on every use, which the engine does not treat as
+ * a constant: calls through the imports (the Int operators, the fuel check's
+ * `$S`) measured about 20% slower in a loop of arithmetic (bench/RESULTS.md,
+ * "Loops"). The CommonJS header binds constants the same way.
+ */
+function runtimeImportText(names: string[], specifier: string): string {
+  if (names.length === 0) return `import {} from ${JSON.stringify(specifier)};`;
+  const imports = names.map((n) => `${n} as $$${n}`).join(", ");
+  const constants = names.map((n) => `$${n} = $$${n}`).join(", ");
+  // One line, as the CommonJS header is: the two forms then have the same lines below it, and the same map.
+  return `import { ${imports} } from ${JSON.stringify(specifier)}; const ${constants};`;
 }
 
 /**
