@@ -14,6 +14,9 @@ import { RECORDING_ID } from "./mcp-run.js";
 /** The package's own folder, which holds spec/ and examples/ beside dist/. */
 const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
 
+/** The most recordings `resources/list` names (in the order of their ids); any other is read by its id all the same. */
+export const MAX_LISTED = 1_000;
+
 /** The largest recording the resource reads: a bigger one is for `renyi` on the command line. */
 export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 
@@ -39,7 +42,9 @@ export function registerResources(server: McpServer, recordings: string): void {
     "recording",
     new ResourceTemplate("renyi://recordings/{id}", {
       list: () => ({
-        resources: recordingIds(recordings).map((id) => ({ uri: `renyi://recordings/${id}`, name: id, mimeType: "application/json" })),
+        resources: recordingIds(recordings)
+          .slice(0, MAX_LISTED)
+          .map((id) => ({ uri: `renyi://recordings/${id}`, name: id, mimeType: "application/json" })),
       }),
     }),
     { title: "A recording of a run", description: "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.", mimeType: "application/json" },

@@ -46,11 +46,27 @@ export class LineTransport implements Transport {
     this.input.on("error", this.onInputError);
   }
 
+  /**
+   * Writes one message. While the client does not read what is written (the
+   * output's buffer is full), no more input is read: answers cannot then pile
+   * up in memory faster than the client takes them.
+   */
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const line = `${JSON.stringify(message)}\n`;
-    if (!this.output.write(line)) await new Promise<void>((resolve) => this.output.once("drain", resolve));
+    if (this.output.write(line)) return;
+    if (!this.paused) {
+      this.paused = true;
+      this.input.pause();
+      this.output.once("drain", () => {
+        this.paused = false;
+        if (!this.closed) this.input.resume();
+      });
+    }
+    await new Promise<void>((resolve) => this.output.once("drain", resolve));
   }
+
+  private paused = false;
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -84,7 +100,8 @@ export class LineTransport implements Transport {
       this.skipping.tail = Buffer.concat([this.skipping.tail, part]).subarray(-256);
       return;
     }
-    if (this.pieceBytes + part.length <= MAX_MESSAGE_BYTES) {
+    // A carriage return before the line feed does not count against the bound.
+    if (this.pieceBytes + part.length <= MAX_MESSAGE_BYTES + 1) {
       this.pieces.push(part);
       this.pieceBytes += part.length;
       return;
@@ -107,7 +124,12 @@ export class LineTransport implements Transport {
     this.pieces = [];
     this.pieceBytes = 0;
     const line = bytes.at(-1) === 13 ? bytes.subarray(0, -1) : bytes;
-    if (line.length === 0 || /^\s*$/.test(line.toString("latin1"))) return;
+    if (line.length > MAX_MESSAGE_BYTES) {
+      this.refuse(idAtStart(line.subarray(0, 256).toString("utf8")) ?? idAtEnd(line.subarray(-256).toString("utf8")), INVALID_REQUEST, `message too large: a line of ${line.length.toLocaleString("en")} bytes, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`);
+      return;
+    }
+    // An empty line is skipped; any other line is read as a message, or answered as not one.
+    if (line.length === 0) return;
     this.read(line);
   }
 

@@ -89,6 +89,8 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  // Nothing starts from now on: waits end, runs are interrupted, and each call is logged before the log closes.
+  ending.abort();
   stopRuns();
   await Promise.race([Promise.allSettled([...calls]), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
   await server.close().catch(() => undefined);
@@ -294,29 +296,51 @@ function audited(context: Context, tool: string, answer: (facts: Facts) => Promi
 /** The tool calls going on, which the server waits for before it ends. */
 const calls = new Set<Promise<CallToolResult>>();
 
-/** The tools that run a command, of which at most MAX_CALLS_RUNNING may be going on (waiting for their turn, or for the person, included). */
-const RUNNING_TOOLS = new Set(["run", "replay", "test"]);
+/** Calls of run, replay and test that may be waiting (for a turn among the runs, or for the person) or running at once. */
 export const MAX_CALLS_RUNNING = MAX_CONCURRENT_RUNS + 8;
 /** How long an ending server waits for its calls to end (an interrupted run is killed after 5 seconds). */
 const SHUTDOWN_WAIT_MS = 8_000;
 let running = 0;
 
+/**
+ * Aborted when the server is told to end: no call starts after it, and every
+ * wait (a turn among the runs, the person's answer) ends at once.
+ */
+const ending = new AbortController();
+
+/**
+ * Runs `wait` (what waits for a turn, the person or a run) holding one of the
+ * MAX_CALLS_RUNNING places; refused at once when none is free. Taken only
+ * where the call is about to wait, so that calls refused before (a program
+ * that does not compile) take no place.
+ */
+async function holdingPlace(facts: Facts, wait: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  if (running >= MAX_CALLS_RUNNING) {
+    facts.outcome = "busy";
+    return refused(`renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`);
+  }
+  running++;
+  try {
+    return await wait();
+  } finally {
+    running--;
+  }
+}
+
+/** The request's own signal, aborted also when the server ends. */
+const untilEnd = (signal: AbortSignal): AbortSignal => AbortSignal.any([signal, ending.signal]);
+
 async function auditedCall(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
   const started = performance.now();
   const facts: Facts = {};
   let result: CallToolResult;
-  const counted = RUNNING_TOOLS.has(tool);
-  if (counted && running >= MAX_CALLS_RUNNING) {
-    result = refused(`renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`);
-    facts.outcome = "busy";
+  if (ending.signal.aborted) {
+    result = refused("renyi mcp is ending: it starts no call");
   } else {
-    if (counted) running++;
     try {
       result = await answer(facts);
     } catch (e) {
       result = refused(`internal error of renyi (please report it): ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      if (counted) running--;
     }
   }
   const outcome = facts.outcome ?? (result.isError === true ? "refused" : "answered");
@@ -483,28 +507,34 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
   facts.grant = hash;
   if (context.audit !== undefined && !context.audit.writable) return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
   const verdict = judge(items, context.options.ceiling);
-  let narrowing: readonly string[];
-  if (verdict.within) {
-    narrowing = verdict.runFlags;
-    facts.approvedBy = "ceiling";
-  } else {
-    const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, verdict.narrowed, hash, extra.signal);
-    if (asked === "approved" || asked === "approved-earlier" || asked === "approved-remembered") {
-      // The person approved main's grant as it is written: it runs as declared, not narrowed to the ceiling.
-      narrowing = [];
-      facts.approvedBy = asked === "approved-earlier" ? "person-earlier" : "person";
-      if (asked === "approved-remembered") context.approved.add(hash);
-      context.audit?.write({ event: "approved", tool: "run", outcome: "approved", program: facts.program!, sources: facts.sources!, grant: hash, approvedBy: facts.approvedBy });
+  return holdingPlace(facts, async () => {
+    const signal = untilEnd(extra.signal);
+    let narrowing: readonly string[];
+    if (verdict.within) {
+      narrowing = verdict.runFlags;
+      facts.approvedBy = "ceiling";
     } else {
-      if (asked !== "unsupported" && asked !== "cancelled") facts.outcome = "declined";
-      if (asked === "cancelled") facts.outcome = "cancelled";
-      return refused(beyondCeiling(verdict, context.options.ceiling, asked));
+      const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, verdict.narrowed, hash, signal);
+      if (asked === "approved" || asked === "approved-earlier" || asked === "approved-remembered") {
+        if (ending.signal.aborted) return refused("renyi mcp is ending: the approved program did not start");
+        // The person approved main's grant as it is written: it runs as declared, not narrowed to the ceiling.
+        narrowing = [];
+        facts.approvedBy = asked === "approved-earlier" ? "person-earlier" : "person";
+        if (asked === "approved-remembered") context.approved.add(hash);
+        context.audit?.write({ event: "approved", tool: "run", outcome: "approved", program: facts.program!, sources: facts.sources!, grant: hash, approvedBy: facts.approvedBy });
+        // Nothing runs that the log could not record as approved.
+        if (context.audit !== undefined && !context.audit.writable) return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
+      } else {
+        if (asked === "cancelled") facts.outcome = ending.signal.aborted ? "refused" : "cancelled";
+        else if (asked !== "unsupported") facts.outcome = "declined";
+        return refused(beyondCeiling(verdict, context.options.ceiling, ending.signal.aborted ? "ending" : asked));
+      }
     }
-  }
-  const folder = recordingsFolder(context.options.recordings);
-  const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: folder, signal: extra.signal });
-  Object.assign(facts, runFacts(result), recordingWritten(folder, result.recording) ? { recording: result.recording } : {});
-  return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
+    const folder = recordingsFolder(context.options.recordings);
+    const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: folder, signal });
+    Object.assign(facts, runFacts(result), recordingWritten(folder, result.recording) ? { recording: result.recording } : {});
+    return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
+  });
 }
 
 /**
@@ -522,7 +552,7 @@ function runFacts(result: Omit<RunResult, "recording" | "timeoutSeconds">): Fact
 }
 
 /** What the person answered, or why they could not be asked. */
-type Asked = "approved" | "approved-remembered" | "approved-earlier" | "declined" | "dismissed" | "unsupported" | "cancelled" | { failed: string };
+type Asked = "approved" | "approved-remembered" | "approved-earlier" | "declined" | "dismissed" | "unsupported" | "cancelled" | "ending" | { failed: string };
 
 /** How long the person may take to answer. */
 const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -589,7 +619,11 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
  * like the question's; and it is cut at `most` characters.
  */
 function oneLine(text: string, most: number): string {
-  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  // Controls, format characters (direction marks and isolates, joiners, the byte order mark, tags) and line and paragraph separators.
+  const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => {
+    const code = c.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
   return escaped.length > most ? `${escaped.slice(0, most)}… (${escaped.length.toLocaleString("en")} characters)` : escaped;
 }
 
@@ -599,6 +633,7 @@ function beyondCeiling(verdict: Extract<ReturnType<typeof judge>, { within: fals
     asked === "declined" ? "the person declined to run it with that grant, so nothing ran:"
     : asked === "dismissed" ? "the person dismissed the question without approving the grant, so nothing ran:"
     : asked === "cancelled" ? "the request was cancelled while the person was being asked, so nothing ran:"
+    : asked === "ending" ? "renyi mcp is ending, so the person's answer was not waited for, and nothing ran:"
     : typeof asked === "object" ? `the person could not be asked (${asked.failed}), so nothing ran:`
     : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
   return [
@@ -616,11 +651,16 @@ async function replayTool(input: ProgramInput & { recording: string }, options: 
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
   facts.grant = grantHash(items);
-  facts.recording = input.recording.slice(0, 200);
-  const result = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: recordingsFolder(options.recordings), signal: extra.signal });
-  if ("refused" in result) return refused(result.refused);
-  Object.assign(facts, runFacts(result));
-  return { content: [{ type: "text", text: replaySummary(result, input.recording) }], structuredContent: { ...result } };
+  const folder = recordingsFolder(options.recordings);
+  // The log names a recording only when the id names one in the folder.
+  if (recordingWritten(folder, input.recording)) facts.recording = input.recording;
+  const result = await holdingPlace(facts, async () => {
+    const replayed = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: folder, signal: untilEnd(extra.signal) });
+    if ("refused" in replayed) return refused(replayed.refused);
+    Object.assign(facts, runFacts(replayed));
+    return { content: [{ type: "text", text: replaySummary(replayed, input.recording) }], structuredContent: { ...replayed } };
+  });
+  return result;
 }
 
 function replaySummary(r: ReplayResult, recording: string): string {
@@ -641,11 +681,13 @@ async function testTool(input: ProgramInput, context: Context, facts: Facts, ext
   if (leaving !== undefined) return refused(leaving);
   if (context.audit !== undefined && !context.audit.writable) return refused(`no test runs: the audit log ${context.audit.file} cannot be written`);
   facts.approvedBy = "ceiling";
-  const ran = await testProgram(checked.texts, checked.entry, extra.signal);
-  if (ran.cancelled) facts.outcome = "cancelled";
-  else if (ran.report !== undefined) facts.exit = ran.exit;
-  if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
-  return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
+  return holdingPlace(facts, async () => {
+    const ran = await testProgram(checked.texts, checked.entry, untilEnd(extra.signal));
+    if (ran.cancelled) facts.outcome = "cancelled";
+    else if (ran.report !== undefined) facts.exit = ran.exit;
+    if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
+    return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
+  });
 }
 
 /**

@@ -274,14 +274,28 @@ test("mcp busy: calls that run beyond the bound, here waiting for the person, ar
   for (const result of await Promise.all(waiting)) assert.match(text(result), /declined/);
 });
 
-test("mcp shutdown: a server told to end interrupts its runs, which are recorded and logged, and leaves no folder behind", async () => {
+test("mcp busy: calls refused before they wait (a program that does not compile) take no place", async () => {
+  const broken = "public function main()\n  purpose: Nothing.\n  console.print(\"x\")\nend\n";
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call("run", { source: broken, name: `broken${i}` })));
+  for (const r of results) assert.match(text(r), /does not compile/);
+});
+
+test("mcp shutdown: a server told to end interrupts its runs, which are recorded and logged, stops waiting for the person, and leaves no folder behind", async () => {
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-shutdown-"));
   const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
   const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", folder], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder } });
-  const other = new Client({ name: "renyi-tests", version: "1.0.0" });
+  // A person who never answers.
+  let questions = 0;
+  const other = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+  other.setRequestHandler(ElicitRequestSchema, () => {
+    questions++;
+    return new Promise<ElicitResult>(() => undefined);
+  });
   await other.connect(transport);
   try {
     const pending = other.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
+    const unanswered = other.callTool({ name: "run", arguments: { source: READS_VARIABLE, name: "unanswered" } }).catch(() => undefined);
+    while (questions === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     // The run has begun when its sources' folder exists.
     const started = performance.now();
     while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -294,10 +308,16 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
     assert.ok(performance.now() - ended < 10_000);
     void pending;
     const lines = readFileSync(join(folder, "audit.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditLine);
-    const run = lines.find((l) => l.tool === "run");
+    const run = lines.find((l) => l.tool === "run" && l.program === "spin");
     assert.ok(run !== undefined, "the interrupted run is logged");
     assert.equal(run.outcome, "cancelled");
     assert.ok(run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)), "and recorded");
+    // The question the person never answered was given up when the server ended: logged, and nothing ran.
+    const asked = lines.find((l) => l.tool === "run" && l.program === "unanswered");
+    assert.ok(asked !== undefined, JSON.stringify(lines));
+    assert.equal(asked.outcome, "refused");
+    assert.match(asked.reason ?? "", /renyi mcp is ending/);
+    void unanswered;
     assert.deepEqual(readdirSync(folder).filter((f) => f.startsWith("renyi-mcp-")), [], "the sources' folder is removed");
   } finally {
     await other.close().catch(() => undefined);

@@ -93,6 +93,13 @@ test("mcp lines: a line that is not UTF-8 is refused with the offset of its firs
     const answer = await send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":8,"method":"ping","params":{"x":"'), Buffer.from(bad), Buffer.from('"}}\n')]));
     assert.equal(answer.error?.code, -32700, JSON.stringify(answer));
   }
+  // A line of one byte that begins no character (not a space in Latin-1: not read as one).
+  const lone = await send(Buffer.from([0xa0, 0x0a]));
+  assert.equal(lone.error?.code, -32700);
+  assert.match(lone.error!.message, /not UTF-8/);
+  // A line of spaces and tabs is not JSON: answered, not skipped.
+  const blank = await send(" \t  \n");
+  assert.equal(blank.error?.code, -32700);
   await stillServing(9);
 });
 
