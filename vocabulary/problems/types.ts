@@ -240,6 +240,18 @@ function renderArguments(f: Arguments): Rendered {
   }
 }
 
+
+/** The definitions E-TYPE-QUERY-LEAVE's examples share: a function that can fail. */
+const CHECKED_PRELUDE = `type Problem is variant
+  Negative
+end
+
+function checked(n: Int) returns Int or fails with Problem
+  if n < 0 then fail with Problem.Negative
+  return n
+end
+`;
+
 export const TYPE_PROBLEMS = {
   "E-TYPE-MISMATCH": problem<Mismatch>({
     title: "A value of another type than expected",
@@ -700,28 +712,12 @@ end`,
 \`return\` from the function, and not \`stop\` or \`skip\` a loop around the query, since the
 query's rows would be left half made. Leave rows out with \`where\`, give a failing row a value
 with \`otherwise\`, and decide after the query.`,
-    wrong: `type Problem is variant
-  Negative
-end
-
-function checked(n: Int) returns Int or fails with Problem
-  if n < 0 then fail with Problem.Negative
-  return n
-end
-
+    wrong: `${CHECKED_PRELUDE}
 function total(items: List<Int>) returns Int
   let kept be from n in items select (checked(n) otherwise return 0)
   return kept.sum()
 end`,
-    right: `type Problem is variant
-  Negative
-end
-
-function checked(n: Int) returns Int or fails with Problem
-  if n < 0 then fail with Problem.Negative
-  return n
-end
-
+    right: `${CHECKED_PRELUDE}
 function total(items: List<Int>) returns Int
   let kept be from n in items select (checked(n) otherwise 0)
   return kept.sum()
