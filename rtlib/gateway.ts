@@ -115,7 +115,9 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
   try {
-    const result = (answered === LIVE ? await perform() : answered === THREW ? rethrow() : await answered) as T;
+    // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
+    const live = answered === LIVE ? perform() : undefined;
+    const result = (answered === LIVE ? (live instanceof Promise ? await live : live) : answered === THREW ? rethrow() : await answered) as T;
     if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
     if (primitive.result !== undefined && !conforms(result, primitive.result)) {
       throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
