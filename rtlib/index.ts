@@ -35,7 +35,7 @@ export {
   type VariantDesc,
 } from "./values.js";
 export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from "./prelude.js";
-export { concat, appendInPlace, pushInPlace, pushRow, rangeInclusive } from "./lib/list.js";
+export { concat, appendInPlace, pushInPlace, pushOneInPlace, pushRow, rangeInclusive } from "./lib/list.js";
 export { mapGetOr } from "./values.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";

@@ -280,7 +280,7 @@ function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) =>
       return temp;
     });
     return {
-      inPlace: { fn: lw.rt("pushInPlace"), args: [target, ...items] },
+      inPlace: { fn: lw.rt(items.length === 1 && !lw.guarded ? "pushOneInPlace" : "pushInPlace"), args: [target, ...items] },
       copy: { fn: lw.rt("concat"), args: [target, listOf(lw, items)] },
       ...(items.length === 1 ? { pushesOne: true as const } : {}),
     };
