@@ -17,7 +17,7 @@ const root = new URL("../../", import.meta.url).pathname;
  * lowering's own helpers, and constants and checks shared inside the runtime.
  */
 const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
-  list: ["mapAsync", "filterAsync", "foldAsync", "findAsync", "anyAsync", "allAsync", "flat_mapAsync", "sort_byAsync", "sumFloat", "concat", "appendInPlace", "pushInPlace", "pushRow", "rangeInclusive", "keyOf"],
+  list: ["mapAsync", "filterAsync", "foldAsync", "findAsync", "anyAsync", "allAsync", "flat_mapAsync", "sort_byAsync", "sumFloat", "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "pushRow", "rangeInclusive", "keyOf"],
   map: ["putInPlace", "removeInPlace"],
   sets: ["addInPlace", "removeInPlace"],
   math: ["absFloat"],
