@@ -34,6 +34,8 @@ export class LineTransport implements Transport {
   private skipping: { head: Buffer; tail: Buffer; bytes: number } | undefined;
   private readonly decoder = new TextDecoder("utf-8", { fatal: true });
   private closed = false;
+  /** Input is not read while the output's buffer is full (see send). */
+  private paused = false;
 
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
@@ -65,8 +67,6 @@ export class LineTransport implements Transport {
     }
     await new Promise<void>((resolve) => this.output.once("drain", resolve));
   }
-
-  private paused = false;
 
   async close(): Promise<void> {
     if (this.closed) return;

@@ -204,17 +204,6 @@ class Printer {
           this.put(e.local.name === exported ? exported : `${e.local.name} as ${exported}`);
         });
         return this.put(" };");
-      case "ImportDeclaration":
-        this.put("import { ");
-        s.specifiers.forEach((spec, i) => {
-          if (i > 0) this.put(", ");
-          const e = spec as T.ImportSpecifier;
-          const imported = (e.imported as T.Identifier).name;
-          this.put(imported === e.local.name ? imported : `${imported} as ${e.local.name}`);
-        });
-        this.put(" } from ");
-        this.stringLiteral(s.source.value);
-        return this.put(";");
       default:
         throw new Error(`internal: the printer does not print a ${s.type}`);
     }

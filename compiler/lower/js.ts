@@ -30,8 +30,6 @@ export const forStatement = (init: T.VariableDeclaration | T.Expression | null, 
   node({ type: "ForStatement", init, test, update, body });
 export const functionDeclaration = (id: T.Identifier, params: T.FunctionDeclaration["params"], body: T.BlockStatement, generator = false, async = false): T.FunctionDeclaration =>
   node({ type: "FunctionDeclaration", id, params, body, generator, async });
-export const importDeclaration = (specifiers: T.ImportSpecifier[], source: T.StringLiteral): T.ImportDeclaration => node({ type: "ImportDeclaration", specifiers, source });
-export const importSpecifier = (local: T.Identifier, imported: T.Identifier): T.ImportSpecifier => node({ type: "ImportSpecifier", local, imported });
 export const isLiteral = (n: T.Node | null | undefined): n is T.Literal =>
   n != null && ["StringLiteral", "NumericLiteral", "BooleanLiteral", "NullLiteral", "TemplateLiteral", "RegExpLiteral", "BigIntLiteral"].includes(n.type);
 export const isTemplateLiteral = (n: T.Node | null | undefined): n is T.TemplateLiteral => n != null && n.type === "TemplateLiteral";
@@ -113,8 +111,6 @@ export const CHILD_KEYS: Readonly<Record<string, readonly string[]>> = {
   FunctionDeclaration: ["id", "params", "body"],
   Identifier: [],
   IfStatement: ["test", "consequent", "alternate"],
-  ImportDeclaration: ["specifiers", "source"],
-  ImportSpecifier: ["local", "imported"],
   LogicalExpression: ["left", "right"],
   MemberExpression: ["object", "property"],
   MetaProperty: ["meta", "property"],
