@@ -87,8 +87,10 @@ function load(a: Account): void {
   S.limit = a.limit;
   S.hostCalls = a.hostCalls;
   S.maxHostCalls = a.maxHostCalls;
-  // A stopped task takes the slow path at its very next step.
-  S.check = a.stopped !== undefined ? Infinity : Math.max(0, a.fuel - POLL_EVERY);
+  // A stopped task takes the slow path at its very next step: its threshold is
+  // above the fuel left (finite, so that `check + room` in a loop keeping its
+  // fuel in a local stays a number).
+  S.check = a.stopped !== undefined ? a.fuel + 1 : Math.max(0, a.fuel - POLL_EVERY);
 }
 
 /** Makes `next` the account charged from now on; gives back the one that was. */
@@ -118,7 +120,7 @@ export function theRunAccount(): Account {
 /** Stops the task of `a` at its next step or effect (a request past its time). */
 export function stop(a: Account, milliseconds: number): void {
   a.stopped ??= { milliseconds };
-  if (a === loaded) S.check = Infinity;
+  if (a === loaded) S.check = S.fuel + 1;
 }
 
 /** Steps the run's own code used (a request's steps are the request's). */
@@ -137,6 +139,30 @@ export function slow(): void {
   checkDeadline();
   pollMemory(S.fuel);
   S.check = Math.max(0, S.fuel - POLL_EVERY);
+}
+
+/**
+ * The room left before the slow path, for a loop that keeps its fuel in a local
+ * (compiler/lower/fuel-regions.ts): at most POLL_EVERY, and -1 for a stopped
+ * task, so a small integer, which the engine keeps in a register.
+ */
+export function fuelRoom(): number {
+  return (S.fuel - S.check) | 0;
+}
+
+/**
+ * A charge of such a loop, `$room = $fuelLeft($room -= 7)`: the room as it is, or,
+ * once it is below 0, the fuel written back, the slow path taken, and the new
+ * room. One function for every charge, which the engine inlines: its one call of
+ * the slow path has been made before the loop's code is optimized, where a call
+ * of its own at each charge would throw the optimized code away the first time
+ * it ran.
+ */
+export function fuelLeft(room: number): number {
+  if (room >= 0) return room;
+  S.fuel = S.check + room;
+  slow();
+  return (S.fuel - S.check) | 0;
 }
 
 export function checkCancelled(): void {

@@ -57,6 +57,13 @@ export interface BundleOptions {
    * checks cost against fuel alone. No command compiles this way.
    */
   readonly onlyFuel?: boolean;
+  /**
+   * Charge every step to the shared counters, in loops too (no fuel kept in
+   * locals, compiler/lower/fuel-regions.ts): for tests/fuel-regions.test.ts,
+   * which runs programs both ways and compares where their fuel runs out. No
+   * command compiles this way.
+   */
+  readonly sharedFuel?: boolean;
 }
 
 export interface BundleResult {
@@ -74,7 +81,7 @@ interface Chunk {
 export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
   const guarded = declaresGuard(program, options.entry);
   const borrows = borrowedParameters(program);
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows));
+  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true));
   const runtime = new Set<string>();
   for (const m of lowered) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));

@@ -58,6 +58,8 @@ export class Lowerer {
     readonly guarded = false,
     /** The parameters of the program's functions that only borrow their argument (compiler/borrow). */
     readonly borrows: Borrows = new Set(),
+    /** Charge every step to the shared counters, loops too (BundleOptions.sharedFuel). */
+    readonly sharedFuel = false,
   ) {}
 
   /** Whether parameter `index` of a function of the program only borrows its argument: a `var` passed to it stays its value's only owner. */

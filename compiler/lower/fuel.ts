@@ -120,3 +120,27 @@ function chargeTest(lw: Lowerer, steps: number, times?: t.Expression): t.Express
   const amount = times === undefined ? t.numericLiteral(steps) : t.binaryExpression("*", t.numericLiteral(steps), times);
   return t.binaryExpression("<", t.assignmentExpression("-=", fuel, amount), check);
 }
+
+/** What `chargeStatement` or `chargeExpression` made `node` from, if it is a charge. */
+export function isCharge(node: t.Node): { form: "statement" | "expression"; amount: t.Expression } | undefined {
+  const slowCall = (n: t.Node | null | undefined) => n?.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === "$slow" && n.arguments.length === 0;
+  const amountOf = (test: t.Node): t.Expression | undefined => {
+    if (test.type !== "BinaryExpression" || test.operator !== "<" || !counter(test.right, "check")) return undefined;
+    const spend = test.left;
+    return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel") ? spend.right : undefined;
+  };
+  if (node.type === "IfStatement" && node.alternate === null && node.consequent.type === "ExpressionStatement" && slowCall(node.consequent.expression)) {
+    const amount = amountOf(node.test);
+    return amount === undefined ? undefined : { form: "statement", amount };
+  }
+  if (node.type === "LogicalExpression" && node.operator === "&&" && slowCall(node.right)) {
+    const amount = amountOf(node.left);
+    return amount === undefined ? undefined : { form: "expression", amount };
+  }
+  return undefined;
+}
+
+/** `$S.fuel` or `$S.check`. */
+function counter(n: t.Node, name: "fuel" | "check"): boolean {
+  return n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === "$S" && n.property.type === "Identifier" && n.property.name === name;
+}

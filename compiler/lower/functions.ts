@@ -6,6 +6,7 @@ import type { CBlock, CExpr } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
 import { needsValue } from "./grants.js";
 import { lowerBlock } from "./statements.js";
+import { localizeFuel } from "./fuel-regions.js";
 
 export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>): t.Expression {
   const isAsync = e.needs.length > 0;
@@ -41,10 +42,10 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
   if (!lw.async) {
-    if (lw.onlyFuel) return lowerBlock(lw, body);
+    if (lw.onlyFuel) return localizeFuel(lw, lowerBlock(lw, body));
     // Synchronous code runs to its end with no other task in between: a counter will do.
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
-    const block = lowerBlock(lw, body);
+    const block = localizeFuel(lw, lowerBlock(lw, body));
     return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
   }
   // An async function keeps the depth it runs at, sets it back wherever it resumes, and
@@ -55,7 +56,7 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   try {
     const declare = lw.at(t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]), span);
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
-    const block = lowerBlock(lw, body);
+    const block = localizeFuel(lw, lowerBlock(lw, body));
     const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
     return t.blockStatement([declare, enter, t.tryStatement(block, null, t.blockStatement([leave]))]);
   } finally {

@@ -25,8 +25,8 @@ export interface LoweredModule {
 }
 
 /** `narrate`: compile the narrated variant, naming main of the entry module `main` (narration.ts). */
-export function lowerModule(module: CModule, source: SourceFile, narrate?: { readonly entry: string }, onlyFuel = false, guarded = false, borrows?: Borrows): LoweredModule {
-  const lw = new Lowerer(module.name, source, narrate !== undefined, onlyFuel, guarded, borrows);
+export function lowerModule(module: CModule, source: SourceFile, narrate?: { readonly entry: string }, onlyFuel = false, guarded = false, borrows?: Borrows, sharedFuel = false): LoweredModule {
+  const lw = new Lowerer(module.name, source, narrate !== undefined, onlyFuel, guarded, borrows, sharedFuel);
   const types = module.types.flatMap((decl) => lowerType(lw, decl));
   const functions = module.functions.map((f) => lowerFunction(lw, f, narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`));
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));

@@ -8,7 +8,7 @@ const LIBRARY_MODULES = ["console", "time", "random", "environment", "filesystem
 
 export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   // limits
-  "S", "slow", "tooDeep", "resume",
+  "S", "slow", "fuelRoom", "fuelLeft", "tooDeep", "resume",
   // failures and crashes
   "Failure", "crash", "noArmFits", "checkFailed",
   // arithmetic

@@ -1,0 +1,139 @@
+// Loops that keep their fuel in a local (compiler/lower/fuel-regions.ts)
+// count it step for step as the shared counters do. Random programs of nested
+// loops, branches, `stop`, `skip`, `return` from inside loops, calls that keep
+// a loop on the shared counters, list pushes and crashes are compiled both
+// ways (BundleOptions.sharedFuel) and run under the same fuel limits, among
+// them exactly the steps the run takes and one fewer (fuel-regions-runner.ts):
+// the two must count the same steps, print the same (as they go, so that it
+// shows how far each got) and end alike. A charge counted differently, a slow path taken at
+// another step, or fuel not written back when a loop ends shows up as a run
+// that stops elsewhere or not at all.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { compileProgram } from "../compiler/build.js";
+import { parseSource } from "../compiler/index.js";
+import { ROOT } from "./golden.js";
+import { seeded } from "./support.js";
+
+const CASES = 30;
+const DIR = join(ROOT, "dist", "tests-fuel-regions");
+
+interface Gen {
+  readonly random: () => number;
+  loops: number;
+}
+
+const pick = <T>(g: Gen, xs: readonly T[]): T => xs[Math.floor(g.random() * xs.length)]!;
+const int = (g: Gen, n: number): number => Math.floor(g.random() * n);
+
+/** Statements at `indent`, inside `loops` loops (whose counters are named), in main or in `helper`. */
+function statements(g: Gen, indent: string, counters: readonly string[], inHelper: boolean, depth: number): string[] {
+  const out: string[] = [];
+  const count = 1 + int(g, 3);
+  for (let k = 0; k < count; k++) out.push(...statement(g, indent, counters, inHelper, depth));
+  return out;
+}
+
+function statement(g: Gen, indent: string, counters: readonly string[], inHelper: boolean, depth: number): string[] {
+  const acc = inHelper ? "acc" : "x";
+  const term = counters.length > 0 ? pick(g, counters) : String(1 + int(g, 5));
+  const inner = (c: readonly string[]) => statements(g, `${indent}  `, c, inHelper, depth + 1);
+  const choices: (() => string[])[] = [
+    () => [`${indent}set ${acc} to ${acc} + ${term}`],
+    () => [`${indent}set ${acc} to (${acc} * 3 + ${term}) mod 1000`],
+    () => [`${indent}if ${acc} mod 3 is 0 and ${term} > 1`, ...inner(counters), `${indent}else`, ...inner(counters), `${indent}end`],
+    () => [`${indent}if ${acc} > ${int(g, 50)} or ${term} is 2 then set ${acc} to ${acc} - 1`],
+  ];
+  if (!inHelper) choices.push(() => [`${indent}set x to x + helper(${1 + int(g, 6)})`]);
+  if (!inHelper) choices.push(() => [`${indent}set xs to xs + [x mod 7]`], () => [`${indent}set x to x + xs.length()`], () => [`${indent}console.print("{x}")`]);
+  choices.push(() => [`${indent}set ${acc} to ${acc} + 100 / (${term} mod ${2 + int(g, 9)})`]);
+  if (counters.length > 0) {
+    choices.push(() => [`${indent}if ${acc} mod ${2 + int(g, 5)} is 0 then skip`]);
+    choices.push(() => [`${indent}if ${acc} > ${int(g, 200)} then stop`]);
+    if (inHelper) choices.push(() => [`${indent}if ${acc} > ${int(g, 300)} then return ${acc}`]);
+  }
+  if (depth < 3) {
+    choices.push(() => {
+      const c = `i${++g.loops}`;
+      return [`${indent}for each ${c} in ${int(g, 3)} to ${int(g, 8)}`, ...inner([...counters, c]), `${indent}end`];
+    });
+    choices.push(() => {
+      const c = `w${++g.loops}`;
+      return [`${indent}var ${c} be 0`, `${indent}while ${c} < ${1 + int(g, 6)}`, `${indent}  set ${c} to ${c} + 1`, ...inner([...counters, c]), `${indent}end`];
+    });
+  }
+  return pick(g, choices)();
+}
+
+function program(seed: number): string {
+  const g: Gen = { random: seeded(seed), loops: 0 };
+  return [
+    "function helper(n: Int) returns Int",
+    "  var acc be n",
+    "  for each k in 1 to n",
+    ...statements(g, "    ", ["k"], true, 1),
+    "  end",
+    "  return acc",
+    "end",
+    "",
+    "public function main()",
+    "  purpose: Loops under a fuel limit.",
+    "  needs console",
+    "  var x be 1",
+    "  var xs be [0]",
+    // What the run has done so far, printed between statements: where the fuel ran out shows.
+    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs}")']).flat(),
+    "end",
+    "",
+  ].join("\n");
+}
+
+function build(name: string, text: string, sharedFuel: boolean): string {
+  const file = join(DIR, `${name}.ry`);
+  const syntax = parseSource(file, text);
+  const out = `${name}.${sharedFuel ? "shared" : "local"}.mjs`;
+  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out, sharedFuel });
+  if (result.bundle === undefined) throw new Error(`case ${name} does not compile: ${result.diagnostics.find((d) => d.severity === "error")?.message}\n${text}`);
+  const path = join(DIR, out);
+  writeFileSync(path, result.bundle.code);
+  return path;
+}
+
+const RUNNER = join(ROOT, "dist", "tests", "fuel-regions-runner.js");
+
+function run(path: string, seed: number): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RUNNER, path, String(seed)]);
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("exit", (status) => resolve(`exit ${status}\n${out}`));
+  });
+}
+
+test(`loops keeping their fuel in locals stop where the shared counters stop (${CASES} random programs, 8 fuel limits each)`, async () => {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  let ranOut = 0;
+  let finished = 0;
+  let localized = 0;
+  for (let n = 0; n < CASES; n++) {
+    const text = program(1000 + n);
+    const shared = build(`case${n}`, text, true);
+    const local = build(`case${n}`, text, false);
+    if (readFileSync(local, "utf8").includes("$fuelRoom()")) localized++;
+    const [a, b] = await Promise.all([run(shared, n), run(local, n)]);
+    assert.equal(b, a, `case ${n}:\n${text}`);
+    ranOut += a.split("E-RT-FUEL").length - 1;
+    finished += a.split(": finished").length - 1;
+  }
+  console.log(`fuel regions: ${CASES} programs, ${localized} with loops keeping fuel in locals; runs out of fuel ${ranOut}, finished ${finished}`);
+  // The cases test something only if both outcomes occur and most programs have such loops.
+  assert.ok(ranOut >= CASES * 2 && finished >= CASES, `${ranOut} ran out, ${finished} finished`);
+  assert.ok(localized >= CASES / 2, `only ${localized} programs have a loop keeping its fuel in a local`);
+  rmSync(DIR, { recursive: true, force: true });
+});
