@@ -3,7 +3,8 @@
 // two loads and a store of the shared counters on every turn, which cost a
 // tight loop about as much as its own work. A loop whose turns call only
 // runtime helpers that never look at the fuel (arithmetic, comparisons, texts,
-// list pushes) and never await keeps the counters in two locals instead:
+// list pushes, the library's functions of constant work) and never await keeps
+// the fuel in a local instead:
 //
 //   { let $room1 = $fuelRoom();
 //     try { for (...) { $room1 = $fuelLeft($room1 -= n); ... } }
@@ -12,12 +13,12 @@
 // The room before the slow path is at most 16,384 steps, a small integer the
 // engine keeps in a register (the fuel itself, billions, would be a float boxed
 // on every turn). The count is the same step for step: every charge subtracts
-// what it did, the slow path runs at the same steps (`fuelLeft` writes the
-// fuel back before it and gives the new room after), and however the loop ends (its
+// what it did, the slow path runs at the same steps (`fuelLeft` writes the fuel
+// back before it and gives the new room after), and however the loop ends (its
 // end, a `break`, a `return`, a crash) the fuel left is written back before
-// anything else can read it. Nothing else runs while the loop does: it neither awaits nor calls
-// the program's functions, lambdas or the library, which charge the fuel
-// themselves.
+// anything else can read it. Nothing else runs while the loop does: it neither
+// awaits nor calls the program's functions, lambdas or the library's functions
+// that charge the fuel themselves.
 
 import * as t from "./js.js";
 import type { Lowerer } from "./context.js";
@@ -26,14 +27,28 @@ import { isCharge } from "./fuel.js";
 /**
  * The runtime's helpers a loop keeping its fuel in locals may call: none reads
  * or writes the limits' counters, calls the program's code or awaits (rtlib/ints.ts,
- * values.ts, equality.ts, limits-collections.ts).
+ * values.ts, equality.ts, limits-collections.ts, the list helpers).
  */
 const FUEL_BLIND = new Set([
   "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
   "equals", "compare", "toText", "floatText",
-  "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "rangeInclusive", "tadd", "tinterp", "mapGetOr",
+  "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "pushRow", "rangeInclusive", "tadd", "tinterp", "mapGetOr",
   "crash", "noArmFits", "checkFailed", "Failure", "Some", "Pair",
 ]);
+
+/**
+ * The library's functions such a loop may call, by module: those whose work
+ * does not grow with their input (so they charge nothing but the call's step,
+ * which compiled code charges) and that take no function value. `*`: every
+ * function of the module. tests/fuel-regions.test.ts reads each one's code for
+ * a charge.
+ */
+export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*">> = {
+  math: "*",
+  list: ["length", "count", "is_empty", "get", "first", "last"],
+  map: ["get", "contains", "length", "is_empty", "putInPlace", "removeInPlace"],
+  optional: ["or_else", "is_some", "is_none"],
+};
 
 /** Rewrites, in place, the outermost loops of a function's body that can keep their fuel in locals. */
 export function localizeFuel(lw: Lowerer, body: t.BlockStatement): t.BlockStatement {
@@ -78,11 +93,10 @@ function fuelBlind(node: t.Node): boolean {
     case "AwaitExpression":
       return false;
     case "CallExpression":
-    case "NewExpression": {
-      const callee = (node as t.CallExpression).callee;
-      if (callee.type !== "Identifier" || !callee.name.startsWith("$") || !FUEL_BLIND.has(callee.name.slice(1))) return false;
+      if (!fuelBlindCallee((node as t.CallExpression).callee)) return false;
       break;
-    }
+    // A `new` makes a value of a type (the program's records and variants; the runtime's
+    // maps, pairs, options and failures), whose constructor stores what it is given.
     case "MemberExpression": {
       // The counters are read only by the charges, which the rewrite knows.
       const m = node as t.MemberExpression;
@@ -99,6 +113,13 @@ function fuelBlind(node: t.Node): boolean {
     } else if (child != null && typeof child === "object" && !fuelBlind(child as t.Node)) return false;
   }
   return true;
+}
+
+function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolean {
+  if (callee.type === "Identifier") return callee.name.startsWith("$") && FUEL_BLIND.has(callee.name.slice(1));
+  if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || callee.property.type !== "Identifier" || callee.computed) return false;
+  const allowed = FUEL_BLIND_LIBRARY[callee.object.name.slice(1)];
+  return callee.object.name.startsWith("$") && allowed !== undefined && (allowed === "*" || allowed.includes(callee.property.name));
 }
 
 function region(lw: Lowerer, loop: t.Statement): t.Statement {
