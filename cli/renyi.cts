@@ -18,11 +18,14 @@ process.stderr.on("error", () => undefined);
 
 let early: EarlyWorker | undefined;
 
+/** run.js and the compiler it loads, joined into a few files by scripts/bundle.mjs. */
+const RUN_BUNDLED = "./run-bundled.js";
+
 async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
     early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
-    const { runCommand } = await import("./run.js");
+    const { runCommand } = (await import(RUN_BUNDLED)) as typeof import("./run.js");
     return runCommand(process.argv.slice(3), early);
   }
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
