@@ -27,13 +27,20 @@ class Walker {
     this.scopes = new Scopes(outer);
   }
 
-  block(statements: readonly T.Statement[], names = new Set<string>()): void {
-    for (const s of statements) declaredBy(s, names);
-    this.scoped(names, () => statements.forEach((s) => this.node(s)));
+  block(statements: readonly T.Statement[]): void {
+    // Most blocks declare nothing: they open no scope (a walk this size made a set for each).
+    let names: Set<string> | undefined;
+    for (const s of statements) if (declares(s)) declaredBy(s, (names ??= new Set()));
+    if (names !== undefined) this.scopes.enter(names);
+    for (const s of statements) this.node(s);
+    if (names !== undefined) this.scopes.leave();
   }
 
-  private scoped(names: Set<string>, walk: () => void): void {
-    this.scopes.within(names, walk);
+  /** Walks `nodes` with `names` declared in a scope of their own. */
+  private scoped(names: Set<string>, ...nodes: (T.Node | null | undefined)[]): void {
+    this.scopes.enter(names);
+    for (const n of nodes) this.node(n);
+    this.scopes.leave();
   }
 
   private reference(name: string): void {
@@ -73,19 +80,19 @@ class Walker {
       case "CatchClause": {
         const names = new Set<string>();
         if (n.param) patternNames(n.param, names);
-        return this.scoped(names, () => this.block(n.body.body));
+        return this.scoped(names, n.body);
       }
       case "ForStatement": {
         const names = new Set<string>();
         if (n.init?.type === "VariableDeclaration") declaredBy(n.init, names);
-        return this.scoped(names, () => [n.init, n.test, n.update, n.body].forEach((c) => this.node(c)));
+        return this.scoped(names, n.init, n.test, n.update, n.body);
       }
       case "ForOfStatement": {
         this.node(n.right);
         const names = new Set<string>();
         if (n.left.type === "VariableDeclaration") declaredBy(n.left, names);
         else this.node(n.left);
-        return this.scoped(names, () => this.node(n.body));
+        return this.scoped(names, n.body);
       }
       case "ImportDeclaration":
       case "MetaProperty":
@@ -102,11 +109,11 @@ class Walker {
   private function(params: readonly T.Node[], body: T.Node): void {
     const names = new Set<string>();
     for (const p of params) patternNames(p, names);
-    this.scoped(names, () => {
-      for (const p of params) this.patternDefaults(p);
-      if (body.type === "BlockStatement") this.block(body.body);
-      else this.node(body);
-    });
+    this.scopes.enter(names);
+    for (const p of params) this.patternDefaults(p);
+    if (body.type === "BlockStatement") this.block(body.body);
+    else this.node(body);
+    this.scopes.leave();
   }
 
   /** What a pattern reads: its defaults and computed keys (the names it binds are declared where it is). */
@@ -132,6 +139,11 @@ class Walker {
       else this.node(value as T.Node | null);
     }
   }
+}
+
+/** Whether a statement declares a name in the block around it. */
+function declares(s: T.Node): boolean {
+  return s.type === "FunctionDeclaration" || s.type === "ClassDeclaration" || s.type === "VariableDeclaration" || s.type === "ImportDeclaration" || (s.type === "ExportNamedDeclaration" && s.declaration != null);
 }
 
 /** The names a statement declares in the block around it. */

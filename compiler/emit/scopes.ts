@@ -20,6 +20,15 @@ export class Scopes {
     }
   }
 
+  /** Opens a scope of `names`, to be closed by `leave` (what `within` does, without a function to call). */
+  enter(names: Set<string>): void {
+    this.chain.push(names);
+  }
+
+  leave(): void {
+    this.chain.pop();
+  }
+
   /** Whether some scope declares `name`. */
   declares(name: string): boolean {
     for (let i = this.chain.length - 1; i >= 0; i--) if (this.chain[i]!.has(name)) return true;

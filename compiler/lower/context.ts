@@ -20,6 +20,12 @@ export class Lowerer {
   private readonly hoistedNames = new Map<string, string>();
   /** Names of `var` locals whose list, map or set only they can see (`name$own` tracks it). */
   readonly owned = new Set<number>();
+  /**
+   * The loops emitted in the function being lowered, each after the loops inside
+   * it (a loop's body is lowered first): what may keep its fuel in a local
+   * (fuel-regions.ts). Every loop is emitted through `emit`.
+   */
+  loops: (t.ForStatement | t.WhileStatement | t.ForOfStatement)[] = [];
   /** The identifier of the failure being handled by the innermost `otherwise` arms. */
   handling: t.Identifier | undefined;
   /** Whether the function being lowered is async (effectful). */
@@ -110,6 +116,7 @@ export class Lowerer {
 
   emit(statement: t.Statement): void {
     this.sink.push(statement);
+    if (statement.type === "ForStatement" || statement.type === "WhileStatement" || statement.type === "ForOfStatement") this.loops.push(statement);
   }
 
   /**

@@ -50,61 +50,34 @@ export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*"
   optional: ["or_else", "is_some", "is_none"],
 };
 
-/** Rewrites, in place, the outermost loops of a function's body that can keep their fuel in locals. */
+/**
+ * Makes each outermost loop of those lowered for a function's body (`lw.loops`)
+ * that can keep its fuel in a local do so, in place.
+ */
 export function localizeFuel(lw: Lowerer, body: t.BlockStatement): t.BlockStatement {
-  if (!lw.sharedFuel) visitStatements(lw, body.body);
+  if (lw.sharedFuel) return body;
+  const inside = new Set<t.Node>();
+  const chosen: typeof lw.loops = [];
+  // Each loop comes after those inside it: from the last, the outermost are met first.
+  for (let i = lw.loops.length - 1; i >= 0; i--) {
+    const loop = lw.loops[i]!;
+    if (inside.has(loop) || !fuelBlind(loop)) continue;
+    chosen.push(loop);
+    // (A loop emitted twice, once into a list of statements then again from it, is in `lw.loops` twice.)
+    inside.add(loop);
+    markLoopsInside(loop, inside);
+  }
+  // In the order they were made, which is the source's for loops none of which holds another.
+  for (let i = chosen.length - 1; i >= 0; i--) becomeRegion(lw, chosen[i]!);
   return body;
 }
 
-function visitStatements(lw: Lowerer, statements: t.Statement[]): void {
-  for (let i = 0; i < statements.length; i++) {
-    const s = statements[i]!;
-    if (isLoop(s) && fuelBlind(s)) statements[i] = region(lw, s);
-    else visitChildren(lw, s);
-  }
-}
-
-function visitChildren(lw: Lowerer, node: t.Node): void {
-  if (isFunction(node)) return;
-  const n = node as unknown as Record<string, unknown>;
-  for (const key of t.CHILD_KEYS[node.type] ?? []) {
-    const child = n[key];
-    if (Array.isArray(child)) {
-      if (child.length > 0 && isStatementList(node, key)) visitStatements(lw, child as t.Statement[]);
-      else for (const c of child) if (c != null) visitChildren(lw, c as t.Node);
-    } else if (child != null && typeof child === "object") {
-      const c = child as t.Node;
-      // A loop's body, or an `if`'s branch, may be a single statement.
-      if (isLoop(c) && fuelBlind(c)) n[key] = region(lw, c);
-      else visitChildren(lw, c);
-    }
-  }
-}
-
-const isStatementList = (node: t.Node, key: string): boolean => (node.type === "BlockStatement" || node.type === "Program") && key === "body";
-const isLoop = (n: t.Node): n is t.ForStatement | t.WhileStatement | t.ForOfStatement => n.type === "ForStatement" || n.type === "WhileStatement" || n.type === "ForOfStatement";
-const isFunction = (n: t.Node): boolean => n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassMethod" || n.type === "ClassDeclaration";
-
 /** Whether nothing in `node`, outside the functions it makes, awaits or calls what may read the fuel. */
 function fuelBlind(node: t.Node): boolean {
+  if (isFunction(node)) return true;
   const charge = isCharge(node);
   if (charge !== undefined) return fuelBlind(charge.amount);
-  switch (node.type) {
-    case "AwaitExpression":
-      return false;
-    case "CallExpression":
-      if (!fuelBlindCallee((node as t.CallExpression).callee)) return false;
-      break;
-    // A `new` makes a value of a type (the program's records and variants; the runtime's
-    // maps, pairs, options and failures), whose constructor stores what it is given.
-    case "MemberExpression": {
-      // The counters are read only by the charges, which the rewrite knows.
-      const m = node as t.MemberExpression;
-      if (m.object.type === "Identifier" && m.object.name === "$S" && m.property.type === "Identifier" && (m.property.name === "fuel" || m.property.name === "check")) return false;
-      break;
-    }
-  }
-  if (isFunction(node)) return true;
+  if (!ownFuelBlind(node)) return false;
   const n = node as unknown as Record<string, unknown>;
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
@@ -115,6 +88,41 @@ function fuelBlind(node: t.Node): boolean {
   return true;
 }
 
+/** Adds the loops inside `node` (not `node` itself), outside the functions it makes, to `inside`. */
+function markLoopsInside(node: t.Node, inside: Set<t.Node>): void {
+  const n = node as unknown as Record<string, unknown>;
+  for (const key of t.CHILD_KEYS[node.type] ?? []) {
+    const child = n[key];
+    for (const c of Array.isArray(child) ? child : [child]) {
+      if (c == null || typeof c !== "object" || isFunction(c as t.Node)) continue;
+      if (isLoop(c as t.Node)) inside.add(c as t.Node);
+      markLoopsInside(c as t.Node, inside);
+    }
+  }
+}
+
+const isLoop = (n: t.Node): n is t.ForStatement | t.WhileStatement | t.ForOfStatement => n.type === "ForStatement" || n.type === "WhileStatement" || n.type === "ForOfStatement";
+const isFunction = (n: t.Node): boolean => n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassMethod" || n.type === "ClassDeclaration";
+
+/** Whether `node` itself (not its children) neither awaits nor calls what may read the fuel. */
+function ownFuelBlind(node: t.Node): boolean {
+  switch (node.type) {
+    case "AwaitExpression":
+      return false;
+    case "CallExpression":
+      return fuelBlindCallee(node.callee);
+    // A `new` makes a value of a type (the program's records and variants; the runtime's
+    // maps, pairs, options and failures), whose constructor stores what it is given.
+    case "MemberExpression": {
+      // The counters are read only by the charges, which the rewrite knows.
+      const m = node;
+      return !(m.object.type === "Identifier" && m.object.name === "$S" && m.property.type === "Identifier" && (m.property.name === "fuel" || m.property.name === "check"));
+    }
+    default:
+      return true;
+  }
+}
+
 function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolean {
   if (callee.type === "Identifier") return callee.name.startsWith("$") && FUEL_BLIND.has(callee.name.slice(1));
   if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || callee.property.type !== "Identifier" || callee.computed) return false;
@@ -122,19 +130,26 @@ function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolea
   return callee.object.name.startsWith("$") && allowed !== undefined && (allowed === "*" || allowed.includes(callee.property.name));
 }
 
-function region(lw: Lowerer, loop: t.Statement): t.Statement {
+/**
+ * Turns `loop` into the block that keeps its fuel in a local, in place: the node
+ * becomes the block, and a copy of the loop goes inside it, so that whatever
+ * holds the loop now holds the block. The loops inside it are added to `inside`.
+ */
+function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.ForOfStatement): void {
   const room = lw.temp("room");
-  rewriteCharges(loop, room, lw.rt("fuelLeft"));
+  const copy = { ...loop };
+  rewriteCharges(copy, room, lw.rt("fuelLeft"));
   const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
   const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
   // What the rewrite adds is the loop's, in the source map.
   const at = <N extends t.Node>(node: N): N => Object.assign(node, { loc: loop.loc });
-  return at(
-    t.blockStatement([
-      at(t.variableDeclaration("let", [t.variableDeclarator(room, t.callExpression(lw.rt("fuelRoom"), []))])),
-      at(t.tryStatement(t.blockStatement([loop]), null, t.blockStatement([at(t.expressionStatement(t.assignmentExpression("=", fuel, t.binaryExpression("+", check, room))))]))),
-    ]),
-  );
+  const block = t.blockStatement([
+    at(t.variableDeclaration("let", [t.variableDeclarator(room, t.callExpression(lw.rt("fuelRoom"), []))])),
+    at(t.tryStatement(t.blockStatement([copy]), null, t.blockStatement([at(t.expressionStatement(t.assignmentExpression("=", fuel, t.binaryExpression("+", check, room))))]))),
+  ]);
+  const node = loop as unknown as Record<string, unknown>;
+  for (const key of Object.keys(node)) delete node[key];
+  Object.assign(node, block, { loc: loop.loc ?? copy.loc });
 }
 
 /** Each charge in `node` (outside the functions it makes) made to count in the local: `$room = $fuelLeft($room -= n)`. */
@@ -142,19 +157,21 @@ function rewriteCharges(node: t.Node, room: t.Identifier, fuelLeft: t.Identifier
   const n = node as unknown as Record<string, unknown>;
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
-    const rewrite = (c: t.Node): t.Node => {
-      const charge = isCharge(c);
-      if (charge === undefined) {
-        if (!isFunction(c)) rewriteCharges(c, room, fuelLeft);
-        return c;
-      }
-      // The local takes the charge before the call: when the slow path ends the run, the fuel written back has it.
-      const spend = t.assignmentExpression("=", room, t.callExpression(fuelLeft, [t.assignmentExpression("-=", room, charge.amount)]));
-      const replaced: t.Node = charge.form === "statement" ? t.expressionStatement(spend) : spend;
-      replaced.loc = c.loc;
-      return replaced;
-    };
-    if (Array.isArray(child)) child.forEach((c, i) => c != null && (child[i] = rewrite(c as t.Node)));
-    else if (child != null && typeof child === "object") n[key] = rewrite(child as t.Node);
+    if (Array.isArray(child)) {
+      for (let i = 0; i < child.length; i++) if (child[i] != null) child[i] = rewritten(child[i] as t.Node, room, fuelLeft);
+    } else if (child != null && typeof child === "object") n[key] = rewritten(child as t.Node, room, fuelLeft);
   }
+}
+
+function rewritten(node: t.Node, room: t.Identifier, fuelLeft: t.Identifier): t.Node {
+  const charge = isCharge(node);
+  if (charge === undefined) {
+    if (!isFunction(node)) rewriteCharges(node, room, fuelLeft);
+    return node;
+  }
+  // The local takes the charge before the call: when the slow path ends the run, the fuel written back has it.
+  const spend = t.assignmentExpression("=", room, t.callExpression(fuelLeft, [t.assignmentExpression("-=", room, charge.amount)]));
+  const replaced: t.Node = charge.form === "statement" ? t.expressionStatement(spend) : spend;
+  replaced.loc = node.loc;
+  return replaced;
 }

@@ -123,21 +123,26 @@ function chargeTest(lw: Lowerer, steps: number, times?: t.Expression): t.Express
 
 /** What `chargeStatement` or `chargeExpression` made `node` from, if it is a charge. */
 export function isCharge(node: t.Node): { form: "statement" | "expression"; amount: t.Expression } | undefined {
-  const slowCall = (n: t.Node | null | undefined) => n?.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === "$slow" && n.arguments.length === 0;
-  const amountOf = (test: t.Node): t.Expression | undefined => {
-    if (test.type !== "BinaryExpression" || test.operator !== "<" || !counter(test.right, "check")) return undefined;
-    const spend = test.left;
-    return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel") ? spend.right : undefined;
-  };
-  if (node.type === "IfStatement" && node.alternate === null && node.consequent.type === "ExpressionStatement" && slowCall(node.consequent.expression)) {
+  if (node.type === "IfStatement") {
+    if (node.alternate !== null || node.consequent.type !== "ExpressionStatement" || !isSlowCall(node.consequent.expression)) return undefined;
     const amount = amountOf(node.test);
     return amount === undefined ? undefined : { form: "statement", amount };
   }
-  if (node.type === "LogicalExpression" && node.operator === "&&" && slowCall(node.right)) {
+  if (node.type === "LogicalExpression") {
+    if (node.operator !== "&&" || !isSlowCall(node.right)) return undefined;
     const amount = amountOf(node.left);
     return amount === undefined ? undefined : { form: "expression", amount };
   }
   return undefined;
+}
+
+const isSlowCall = (n: t.Node): boolean => n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === "$slow" && n.arguments.length === 0;
+
+/** The `n` of `($S.fuel -= n) < $S.check`. */
+function amountOf(test: t.Node): t.Expression | undefined {
+  if (test.type !== "BinaryExpression" || test.operator !== "<" || !counter(test.right, "check")) return undefined;
+  const spend = test.left;
+  return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel") ? spend.right : undefined;
 }
 
 /** `$S.fuel` or `$S.check`. */

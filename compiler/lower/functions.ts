@@ -42,10 +42,10 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
   if (!lw.async) {
-    if (lw.onlyFuel) return localizeFuel(lw, lowerBlock(lw, body));
+    if (lw.onlyFuel) return lowerBody(lw, body);
     // Synchronous code runs to its end with no other task in between: a counter will do.
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
-    const block = localizeFuel(lw, lowerBlock(lw, body));
+    const block = lowerBody(lw, body);
     return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
   }
   // An async function keeps the depth it runs at, sets it back wherever it resumes, and
@@ -56,10 +56,21 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   try {
     const declare = lw.at(t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]), span);
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
-    const block = localizeFuel(lw, lowerBlock(lw, body));
+    const block = lowerBody(lw, body);
     const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
     return t.blockStatement([declare, enter, t.tryStatement(block, null, t.blockStatement([leave]))]);
   } finally {
     lw.depth = saved;
+  }
+}
+
+/** A function's block, its loops keeping their fuel in locals where they can (fuel-regions.ts). */
+function lowerBody(lw: Lowerer, body: CBlock): t.BlockStatement {
+  const outer = lw.loops;
+  lw.loops = [];
+  try {
+    return localizeFuel(lw, lowerBlock(lw, body));
+  } finally {
+    lw.loops = outer;
   }
 }
