@@ -18,8 +18,9 @@ process.stderr.on("error", () => undefined);
 
 let early: EarlyWorker | undefined;
 
-/** run.js and the compiler it loads, joined into a few files by scripts/bundle.mjs. */
+/** run.js, commands.js and the compiler they load, joined into a few files by scripts/bundle.mjs. */
 const RUN_BUNDLED = "./run-bundled.js";
+const COMMANDS_BUNDLED = "./commands-bundled.js";
 
 async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
@@ -34,7 +35,7 @@ async function renyi(): Promise<number> {
   if (process.argv[2] === "grant") return (await import("./grant.js")).grantCommand(process.argv.slice(3));
   // The protocol's SDK is loaded by this command alone.
   if (process.argv[2] === "mcp") return (await import("./mcp.js")).mcpCommand(process.argv.slice(3));
-  const { main } = await import("./commands.js");
+  const { main } = (await import(COMMANDS_BUNDLED)) as typeof import("./commands.js");
   return main(process.argv);
 }
 
