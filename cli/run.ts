@@ -8,6 +8,7 @@ import { finished } from "node:stream/promises";
 import { renderText, type Diagnostic } from "../report/diagnostics.js";
 import type { SourceMapV3 } from "../report/source-map.js";
 import { SourceFile } from "../report/source.js";
+import { moduleStore } from "./module-store.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
@@ -145,7 +146,7 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
   if (!existsSync(path)) {
     // The code generator is loaded only when there is something to compile.
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache: moduleStore(toolchain) });
     if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.

@@ -8,6 +8,7 @@ import type { Diagnostic } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
 import type { TestDef } from "../compiler/parse/tree.js";
 import { testName } from "../compiler/lower/names.js";
+import { moduleStore } from "./module-store.js";
 import { cachedPath, writeCached } from "./cache.cjs";
 import { codeHash } from "./code-hash.js";
 import { bundleKey } from "./program-index.js";
@@ -60,7 +61,7 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   let warnings: Diagnostic[] = [];
   if (!existsSync(path)) {
     const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate });
+    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache: moduleStore(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN) });
     if (result.bundle === undefined) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
     // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.

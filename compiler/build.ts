@@ -5,7 +5,8 @@ import { bundleProgram, type BundleOptions, type BundleResult } from "./emit/bun
 import { checkProgramSources, type Diagnostic } from "./index.js";
 import type { Module } from "./parse/tree.js";
 import type { CModule, Program } from "./check/checked.js";
-import { findModules, type ProgramInput } from "./frontend.js";
+import { findModules, importsOf, type ProgramInput } from "./frontend.js";
+import { moduleInputs } from "./emit/module-cache.js";
 import { SourceFile } from "./source.js";
 
 export interface CompileResult {
@@ -25,7 +26,8 @@ export function compileProgram(
   const checked = checkProgramSources(modules, options.entry);
   if (checked.program === undefined) return { diagnostics: checked.diagnostics, modules: checked.modules };
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
-  const bundle = bundleProgram(checked.program, sources, options);
+  const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules.map((m) => ({ name: m.name, file: m.file, text: m.text, imports: importsOf(m).map((i) => i.name) })));
+  const bundle = bundleProgram(checked.program, sources, options, inputs);
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
 }
 

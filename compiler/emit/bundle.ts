@@ -11,7 +11,8 @@ import { grantValue } from "../lower/grants.js";
 import { lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
 import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
-import { freeNames } from "./free-names.js";
+import { freeNames, topLevelNames } from "./free-names.js";
+import { asCompiledModule, moduleKey, type CompiledModule, type ModuleCache } from "./module-cache.js";
 import { printStatements } from "./print.js";
 import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 import { borrowedParameters } from "../borrow/index.js";
@@ -64,6 +65,13 @@ export interface BundleOptions {
    * command compiles this way.
    */
   readonly sharedFuel?: boolean;
+  /**
+   * Where compiled modules are kept one by one (module-cache.ts): a module
+   * compiled from the same inputs in a program of the same facts is taken from
+   * it, printed as it was. Used only when the caller names each module's inputs
+   * (compileProgram does).
+   */
+  readonly moduleCache?: ModuleCache;
 }
 
 export interface BundleResult {
@@ -78,25 +86,45 @@ interface Chunk {
   readonly mappings: readonly (readonly (readonly (number | undefined)[])[])[];
 }
 
-export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions): BundleResult {
+/** `inputs`: what each module is compiled from (module-cache.ts, `moduleInputs`), for the module cache. */
+export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions, inputs?: ReadonlyMap<string, string>): BundleResult {
   const guarded = declaresGuard(program, options.entry);
   const borrows = borrowedParameters(program);
-  const lowered = program.modules.map((m) => lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true));
+  const own = options.printer === "own";
+  const mapped = own ? printOwnMapped : printMapped;
+  // Everything besides a module's inputs that its code is written from.
+  const facts = [options.printer ?? "babel", options.narrate === true ? "narrate" : "", options.onlyFuel === true ? "only-fuel" : "", options.sharedFuel === true ? "shared-fuel" : "", guarded ? "guarded" : "", options.entry, ...[...borrows].sort()];
+  const compiled = program.modules.map((m): CompiledModule & { readonly file: string } => {
+    const cache = options.moduleCache;
+    const input = inputs?.get(m.name);
+    const key = cache === undefined || input === undefined ? undefined : moduleKey(input, facts);
+    const kept = key === undefined ? undefined : asCompiledModule(cache!.get(key));
+    if (kept !== undefined) return { ...kept, file: m.file };
+    const lowered = lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true);
+    const statements = [...lowered.types, ...lowered.code];
+    const fresh: CompiledModule = {
+      types: mapped(lowered.types, lowered, sources),
+      code: mapped(lowered.code, lowered, sources),
+      runtime: [...lowered.runtime],
+      declares: topLevelNames(statements),
+      uses: freeNames(statements, new Set()),
+    };
+    if (key !== undefined) cache!.put(key, fresh);
+    return { ...fresh, file: m.file };
+  });
   const runtime = new Set<string>();
-  for (const m of lowered) for (const name of m.runtime) runtime.add(name);
+  for (const m of compiled) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
   if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
   const commonjs = options.format === "commonjs";
   const footerStatements = commonjs ? commonjsExports(program, options) : footer(program, options);
-  assertNoFreeNames([...lowered.flatMap((m) => [...m.types, ...m.code]), ...footerStatements], runtime, commonjs);
-  const own = options.printer === "own";
+  assertNoFreeNames(compiled, footerStatements, runtime, commonjs);
   const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
-  const mapped = own ? printOwnMapped : printMapped;
   const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
   const chunks: Chunk[] = [
     { code: header, mappings: [] },
-    ...lowered.map((m) => mapped(m.types, m, sources)),
-    ...lowered.map((m) => mapped(m.code, m, sources)),
+    ...compiled.map((m) => ({ ...m.types, file: m.file })),
+    ...compiled.map((m) => ({ ...m.code, file: m.file })),
     { code: plain(footerStatements), mappings: [] },
   ];
   const bundle = new Bundle({ separator: "\n" });
@@ -120,13 +148,18 @@ function declaresGuard(program: Program, entry: string): boolean {
 /**
  * Every name the bundle uses is declared in it or imported from the runtime
  * (spec/security.md): checked before printing, so that no Renyi program can
- * reach a JavaScript global, whatever the lowering did.
+ * reach a JavaScript global, whatever the lowering did. Each module's names
+ * are resolved within it first (`uses`: what it leaves to the program's top
+ * level), then against every module's top level and the runtime's imports.
  */
-function assertNoFreeNames(statements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): void {
+function assertNoFreeNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): void {
   const outer = new Set([...runtime].map((n) => `$${n}`));
   if (commonjs) outer.add("exports");
-  const free = freeNames(statements, outer);
-  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
+  for (const m of modules) for (const name of m.declares) outer.add(name);
+  const free = new Set<string>();
+  for (const m of modules) for (const name of m.uses) if (!outer.has(name)) free.add(name);
+  for (const name of freeNames(footerStatements, outer)) free.add(name);
+  if (free.size > 0) throw new Error(`internal: the compiled program uses ${[...free].map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
 }
 
 /**

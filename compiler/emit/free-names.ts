@@ -161,3 +161,10 @@ function patternNames(p: T.Node, into: Set<string>): void {
   else if (p.type === "ArrayPattern") for (const e of p.elements) if (e) patternNames(e, into);
   else if ((p as T.Node).type === "ObjectPattern") for (const prop of (p as unknown as T.ObjectPattern).properties) patternNames(prop.type === "RestElement" ? prop : (prop.value as T.Node), into);
 }
+
+/** The names the top level of `statements` declares. */
+export function topLevelNames(statements: readonly T.Statement[]): string[] {
+  const names = new Set<string>();
+  for (const s of statements) if (declares(s)) declaredBy(s, names);
+  return [...names];
+}

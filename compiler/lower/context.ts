@@ -116,7 +116,7 @@ export class Lowerer {
 
   emit(statement: t.Statement): void {
     this.sink.push(statement);
-    if (statement.type === "ForStatement" || statement.type === "WhileStatement" || statement.type === "ForOfStatement") this.loops.push(statement);
+    if (t.isLoop(statement)) this.loops.push(statement);
   }
 
   /**

@@ -95,13 +95,12 @@ function markLoopsInside(node: t.Node, inside: Set<t.Node>): void {
     const child = n[key];
     for (const c of Array.isArray(child) ? child : [child]) {
       if (c == null || typeof c !== "object" || isFunction(c as t.Node)) continue;
-      if (isLoop(c as t.Node)) inside.add(c as t.Node);
+      if (t.isLoop(c as t.Node)) inside.add(c as t.Node);
       markLoopsInside(c as t.Node, inside);
     }
   }
 }
 
-const isLoop = (n: t.Node): n is t.ForStatement | t.WhileStatement | t.ForOfStatement => n.type === "ForStatement" || n.type === "WhileStatement" || n.type === "ForOfStatement";
 const isFunction = (n: t.Node): boolean => n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassMethod" || n.type === "ClassDeclaration";
 
 /** Whether `node` itself (not its children) neither awaits nor calls what may read the fuel. */

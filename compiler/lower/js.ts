@@ -32,6 +32,7 @@ export const functionDeclaration = (id: T.Identifier, params: T.FunctionDeclarat
   node({ type: "FunctionDeclaration", id, params, body, generator, async });
 export const isLiteral = (n: T.Node | null | undefined): n is T.Literal =>
   n != null && ["StringLiteral", "NumericLiteral", "BooleanLiteral", "NullLiteral", "TemplateLiteral", "RegExpLiteral", "BigIntLiteral"].includes(n.type);
+export const isLoop = (n: T.Node): n is T.ForStatement | T.WhileStatement | T.ForOfStatement => n.type === "ForStatement" || n.type === "WhileStatement" || n.type === "ForOfStatement";
 export const isTemplateLiteral = (n: T.Node | null | undefined): n is T.TemplateLiteral => n != null && n.type === "TemplateLiteral";
 export const metaProperty = (meta: T.Identifier, property: T.Identifier): T.MetaProperty => node({ type: "MetaProperty", meta, property });
 export const objectExpression = (properties: T.ObjectExpression["properties"]): T.ObjectExpression => node({ type: "ObjectExpression", properties });
