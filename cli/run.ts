@@ -8,7 +8,7 @@ import { finished } from "node:stream/promises";
 import { renderText, type Diagnostic } from "../report/diagnostics.js";
 import type { SourceMapV3 } from "../report/source-map.js";
 import { SourceFile } from "../report/source.js";
-import { moduleStore } from "./module-store.js";
+import { compileIntoCache } from "./compile-into-cache.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
@@ -144,16 +144,9 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
   const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   if (!existsSync(path)) {
-    // The code generator is loaded only when there is something to compile.
-    const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache: moduleStore(toolchain) });
-    if (result.bundle === undefined) return { diagnostics: result.diagnostics, sources: program.sources };
+    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate });
+    if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
-    // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.
-    const { validateBundle } = await import("./validate.js");
-    const validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime: RUNTIME_PATH });
-    if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
-    writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   writeIndex(toolchain, file, program.entry, program.modules);
   return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(readFileSync(path)) };

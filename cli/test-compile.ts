@@ -8,8 +8,8 @@ import type { Diagnostic } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
 import type { TestDef } from "../compiler/parse/tree.js";
 import { testName } from "../compiler/lower/names.js";
-import { moduleStore } from "./module-store.js";
-import { cachedPath, writeCached } from "./cache.cjs";
+import { compileIntoCache } from "./compile-into-cache.js";
+import { cachedPath } from "./cache.cjs";
 import { codeHash } from "./code-hash.js";
 import { bundleKey } from "./program-index.js";
 import { loadProgram } from "./program.js";
@@ -60,15 +60,9 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   const path = cachedPath(key, ".cjs");
   let warnings: Diagnostic[] = [];
   if (!existsSync(path)) {
-    const { compileProgram } = await import("../compiler/build.js");
-    const result = compileProgram(program.modules, { runtime: RUNTIME_PATH, entry: program.entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache: moduleStore(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN) });
-    if (result.bundle === undefined) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
+    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, narrate });
+    if (!result.compiled) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
-    // What the compiler wrote is validated as a bundle from elsewhere would be, once, before it is cached.
-    const { validateBundle } = await import("./validate.js");
-    const validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime: RUNTIME_PATH });
-    if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
-    writeCached(key, ".cjs", result.bundle.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle.map));
   }
   return { kind: "compiled", bundle: path, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
 }

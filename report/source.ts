@@ -31,6 +31,9 @@ export class SourceFile {
 
   /** The 1-based line and column of an offset (binary search over line starts). */
   position(offset: number): Position {
+    // An offset outside the text (from a source map that does not fit it) is its nearest end.
+    if (!(offset >= 0)) offset = 0;
+    else if (offset > this.text.length) offset = this.text.length;
     const starts = this.lineStarts;
     let low = 0;
     let high = starts.length - 1;

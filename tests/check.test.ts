@@ -52,3 +52,12 @@ for (const path of goldenFiles(folder)) {
     }
   });
 }
+
+test("a diagnostic at a place past its file (a source map that does not fit the file) is shown at the file's end, not with a line of spaces", () => {
+  const source = new SourceFile("/p/short.ry", "let x be 1\nlet y be 2\n");
+  assert.deepEqual(source.position(2 ** 52), source.position(source.text.length));
+  assert.deepEqual(source.position(-5), { line: 1, column: 1 });
+  assert.deepEqual(source.position(Number.NaN), { line: 1, column: 1 });
+  const text = renderText([{ code: "E-RT-DIVISION", severity: "error", message: "division by zero", span: { file: source.path, start: 2 ** 52, end: 2 ** 52 + 1 }, notes: [] }], new Map([[source.path, source]]));
+  assert.ok(text.length < 400, text);
+});

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { compileProgram } from "../compiler/build.js";
-import { FUEL_BLIND_LIBRARY } from "../compiler/lower/fuel-regions.js";
+import { FUEL_BLIND, FUEL_BLIND_LIBRARY } from "../compiler/lower/fuel-regions.js";
 import { parseSource } from "../compiler/index.js";
 import { ROOT } from "./golden.js";
 import { seeded } from "./support.js";
@@ -53,6 +53,13 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
   if (!inHelper) {
     choices.push(
       () => [`${indent}set xs to xs + [x mod 7]`],
+      () => [`${indent}set xs to xs + [x mod 3, ${term}]`],
+      () => [`${indent}set xs to xs + (1 to ${term} mod 4 + 1)`],
+      // Joins and ranges made into another var: a call that charges what it makes, inside the loop.
+      () => [`${indent}set ys to xs + [${term}]`],
+      () => [`${indent}set ys to 1 to ${term} mod 50 + 30`],
+      () => [`${indent}set x to x + (${term} to ${term} + 20).length()`],
+      () => [`${indent}set x to x + "{x}-{xs.length()}".length() mod 3`],
       () => [`${indent}set x to x + xs.length()`],
       () => [`${indent}console.print("{x}")`],
       () => [`${indent}set m to m.put(x mod 5, ${term})`],
@@ -95,8 +102,9 @@ function program(seed: number): string {
     "  var x be 1",
     "  var xs be [0]",
     "  var m be {0: 1}",
+    "  var ys be [0]",
     // What the run has done so far, printed between statements: where the fuel ran out shows.
-    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m}")']).flat(),
+    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()}")']).flat(),
     "end",
     "",
   ].join("\n");
@@ -163,4 +171,48 @@ test("the library functions a loop keeping its fuel in a local may call charge n
     }
   }
   assert.ok(read > 20, `read ${read}`);
+});
+
+test("the runtime's helpers a loop keeping its fuel in a local may call leave the counters where they were", async () => {
+  // A specifier in a variable: the runtime is the package's own export, which has no type declarations.
+  const RUNTIME = "renyi/runtime";
+  const rt = (await import(RUNTIME)) as Record<string, (...args: unknown[]) => unknown> & { S: { fuel: number; check: number }; RMap: new (entries: [unknown, unknown][]) => unknown };
+  const big = Array.from({ length: 1000 }, (_, i) => i);
+  // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would show.
+  const calls: Record<string, () => unknown> = {
+    iadd: () => rt.iadd!(1, 2),
+    isub: () => rt.isub!(1, 2),
+    imul: () => rt.imul!(3, 2),
+    idiv: () => rt.idiv!(7, 2),
+    imod: () => rt.imod!(7, 2),
+    fmod: () => rt.fmod!(7.5, 2),
+    index: () => rt.index!(big, 999),
+    equals: () => rt.equals!(big, [...big]),
+    compare: () => rt.compare!(big, [...big]),
+    toText: () => rt.toText!(big),
+    floatText: () => rt.floatText!(1.5),
+    pushInPlace: () => rt.pushInPlace!([...big], 1, 2),
+    pushOneInPlace: () => rt.pushOneInPlace!([...big], 1),
+    pushRow: () => rt.pushRow!([...big], 1),
+    tadd: () => rt.tadd!("a".repeat(1000), "b".repeat(1000)),
+    tinterp: () => rt.tinterp!("c".repeat(1000)),
+    mapGetOr: () => rt.mapGetOr!(new rt.RMap(big.map((i) => [i, i])), 7, 0),
+    crash: () => rt.crash,
+    noArmFits: () => rt.noArmFits,
+    checkFailed: () => rt.checkFailed,
+    Failure: () => rt.Failure,
+    Some: () => new (rt.Some as unknown as new (v: unknown) => unknown)(big),
+    Pair: () => new (rt.Pair as unknown as new (a: unknown, b: unknown) => unknown)(big, big),
+  };
+  assert.deepEqual(Object.keys(calls).sort(), [...FUEL_BLIND].sort(), "every helper of the list has a call here");
+  for (const [name, call] of Object.entries(calls)) {
+    assert.equal(typeof rt[name], "function", name);
+    const before = [rt.S.fuel, rt.S.check];
+    call();
+    assert.deepEqual([rt.S.fuel, rt.S.check], before, `${name} moved the fuel`);
+  }
+  // The list helpers that charge what they copy are not on it, and would be caught here.
+  const fuel = rt.S.fuel;
+  rt.concat!(big, big);
+  assert.notEqual(rt.S.fuel, fuel, "concat charges the items it copies");
 });

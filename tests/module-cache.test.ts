@@ -8,10 +8,14 @@
 // edited, and those that bring it in).
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { compile } from "../compiler/build.js";
 import type { CompiledModule, ModuleCache } from "../compiler/emit/module-cache.js";
-import { seeded } from "./support.js";
+import { RENYI, seeded } from "./support.js";
 
 const EDITS = 120;
 
@@ -163,7 +167,22 @@ test("a module an edit does not reach is taken from the cache; the modules that 
 test("what the store gives back that is not a compiled module is compiled again", () => {
   const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
   const fresh = build(texts(state), "own");
-  const broken = [null, 7, "text", {}, { types: { code: 1, mappings: [] } }, { types: { code: "", mappings: [[["x"]]] }, code: { code: "", mappings: [] }, runtime: [], declares: [], uses: [] }];
+  const part = (mappings: unknown) => ({ code: "", mappings });
+  const module = (mappings: unknown, uses: string[] = []) => ({ types: part([]), code: part(mappings), runtime: [], declares: [], uses });
+  const broken = [
+    null,
+    7,
+    "text",
+    {},
+    { types: { code: 1, mappings: [] } },
+    module([[["x"]]]),
+    // Mappings past the module's lines, or into a second source: a crash there would be shown at no line of it.
+    module([[[0, 0, 2 ** 52, 0]]]),
+    module([[[0, 1, 0, 0]]]),
+    module([[[0, 0, 0]]]),
+    // The shape of a module, but its names do not fit the others': every module compiled again.
+    module([], ["nowhere"]),
+  ];
   for (const bad of broken) {
     let asked = 0;
     const hostile: ModuleCache = {
@@ -172,6 +191,37 @@ test("what the store gives back that is not a compiled module is compiled again"
     };
     const result = build(texts(state), "own", hostile);
     assert.equal(result.code, fresh.code, JSON.stringify(bad));
+    assert.deepEqual(result.map, fresh.map, JSON.stringify(bad));
     assert.equal(asked, 3);
+  }
+});
+
+test("renyi run compiles again a module whose kept code the validator refuses", () => {
+  const work = mkdtempSync(join(tmpdir(), "renyi-module-cache-"));
+  const cache = join(work, "cache");
+  const env = { ...process.env, RENYI_CACHE_DIR: cache };
+  try {
+    const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
+    for (const [name, text] of texts(state)) writeFileSync(join(work, `${name}.ry`), text);
+    const run = () => spawnSync(process.execPath, [RENYI, "run", join(work, "main.ry")], { env, encoding: "utf8" });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled again.
+    const kept = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
+    assert.equal(kept.length, 3);
+    for (const f of kept) {
+      const m = JSON.parse(readFileSync(join(cache, f), "utf8")) as { code: { code: string } };
+      m.code.code = 'process.exit(7);';
+      writeFileSync(join(cache, f), JSON.stringify(m));
+    }
+    writeFileSync(join(work, "main.ry"), texts(state).get("main")! + "-- edited\n");
+    const second = run();
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, first.stdout);
+    // mid and base were kept anew; the one left is main's before its edit, which no key names now.
+    const stillRefused = kept.filter((f) => readFileSync(join(cache, f), "utf8").includes("process.exit"));
+    assert.equal(stillRefused.length, 1, "the refused modules were kept anew");
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });

@@ -94,12 +94,16 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const mapped = own ? printOwnMapped : printMapped;
   // Everything besides a module's inputs that its code is written from.
   const facts = [options.printer ?? "babel", options.narrate === true ? "narrate" : "", options.onlyFuel === true ? "only-fuel" : "", options.sharedFuel === true ? "shared-fuel" : "", guarded ? "guarded" : "", options.entry, ...[...borrows].sort()];
-  const compiled = program.modules.map((m): CompiledModule & { readonly file: string } => {
+  let keptAny = false;
+  const compileModules = (takeKept: boolean) => program.modules.map((m): CompiledModule & { readonly file: string } => {
     const cache = options.moduleCache;
     const input = inputs?.get(m.name);
     const key = cache === undefined || input === undefined ? undefined : moduleKey(input, facts);
-    const kept = key === undefined ? undefined : asCompiledModule(cache!.get(key));
-    if (kept !== undefined) return { ...kept, file: m.file };
+    const kept = key === undefined || !takeKept ? undefined : asCompiledModule(cache!.get(key), sources.get(m.name)!);
+    if (kept !== undefined) {
+      keptAny = true;
+      return { ...kept, file: m.file };
+    }
     const lowered = lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true);
     const statements = [...lowered.types, ...lowered.code];
     const fresh: CompiledModule = {
@@ -112,12 +116,21 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
     if (key !== undefined) cache!.put(key, fresh);
     return { ...fresh, file: m.file };
   });
+  let compiled = compileModules(true);
   const runtime = new Set<string>();
   for (const m of compiled) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
   if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
   const commonjs = options.format === "commonjs";
   const footerStatements = commonjs ? commonjsExports(program, options) : footer(program, options);
+  if (keptAny && !namesDeclared(compiled, footerStatements, runtime, commonjs)) {
+    // A module taken from the cache that does not fit the others (a store that was written to
+    // by something else): every module compiled again, and kept anew.
+    compiled = compileModules(false);
+    runtime.clear();
+    for (const m of compiled) for (const name of m.runtime) runtime.add(name);
+    if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
+  }
   assertNoFreeNames(compiled, footerStatements, runtime, commonjs);
   const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
   const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
@@ -153,13 +166,20 @@ function declaresGuard(program: Program, entry: string): boolean {
  * level), then against every module's top level and the runtime's imports.
  */
 function assertNoFreeNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): void {
+  const free = undeclaredNames(modules, footerStatements, runtime, commonjs);
+  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
+}
+
+const namesDeclared = (...args: Parameters<typeof undeclaredNames>): boolean => undeclaredNames(...args).length === 0;
+
+function undeclaredNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): string[] {
   const outer = new Set([...runtime].map((n) => `$${n}`));
   if (commonjs) outer.add("exports");
   for (const m of modules) for (const name of m.declares) outer.add(name);
   const free = new Set<string>();
   for (const m of modules) for (const name of m.uses) if (!outer.has(name)) free.add(name);
   for (const name of freeNames(footerStatements, outer)) free.add(name);
-  if (free.size > 0) throw new Error(`internal: the compiled program uses ${[...free].map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
+  return [...free];
 }
 
 /**

@@ -56,18 +56,25 @@ export function moduleKey(input: string, facts: readonly string[]): string {
   return sha256(["renyi-module-1", input, ...facts].map((p) => `${p.length}:${p}`).join(""));
 }
 
-/** What a store gave back, if it has the shape of a compiled module; anything else is compiled again. */
-export function asCompiledModule(value: unknown): CompiledModule | undefined {
+/**
+ * What a store gave back, if it has the shape of a compiled module of `source`
+ * (its mappings point into that module's lines, in its one source); anything
+ * else is compiled again.
+ */
+export function asCompiledModule(value: unknown, source: { readonly lineStarts: readonly number[] }): CompiledModule | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const names = (x: unknown) => Array.isArray(x) && x.every((n) => typeof n === "string");
-  if (!isPart(v["types"]) || !isPart(v["code"]) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
+  const lines = source.lineStarts.length;
+  if (!isPart(v["types"], lines) || !isPart(v["code"], lines) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
   return value as CompiledModule;
 }
 
-function isPart(x: unknown): boolean {
+function isPart(x: unknown, lines: number): boolean {
   if (typeof x !== "object" || x === null) return false;
   const p = x as Record<string, unknown>;
-  const segment = (s: unknown) => Array.isArray(s) && s.length >= 1 && s.length <= 5 && s.every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
+  const whole = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  // [generated column], or [generated column, source 0, a line of the module, column], perhaps with a name.
+  const segment = (s: unknown) => Array.isArray(s) && (s.length === 1 || s.length === 4 || s.length === 5) && s.every(whole) && (s.length === 1 || (s[1] === 0 && (s[2] as number) < lines));
   return typeof p["code"] === "string" && Array.isArray(p["mappings"]) && p["mappings"].every((line) => Array.isArray(line) && line.every(segment));
 }

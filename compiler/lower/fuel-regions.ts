@@ -27,12 +27,15 @@ import { isCharge } from "./fuel.js";
 /**
  * The runtime's helpers a loop keeping its fuel in locals may call: none reads
  * or writes the limits' counters, calls the program's code or awaits (rtlib/ints.ts,
- * values.ts, equality.ts, limits-collections.ts, the list helpers).
+ * values.ts, equality.ts, limits-collections.ts, the list helpers that add items
+ * one at a time). Not `concat`, `appendInPlace` or `rangeInclusive`, which charge
+ * the items they copy or make (CHARGING, below). tests/fuel-regions.test.ts calls
+ * each one and checks that the counters have not moved.
  */
-const FUEL_BLIND = new Set([
+export const FUEL_BLIND = new Set([
   "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
   "equals", "compare", "toText", "floatText",
-  "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "pushRow", "rangeInclusive", "tadd", "tinterp", "mapGetOr",
+  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetOr",
   "crash", "noArmFits", "checkFailed", "Failure", "Some", "Pair",
 ]);
 
@@ -49,6 +52,16 @@ export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*"
   map: ["get", "contains", "length", "is_empty", "putInPlace", "removeInPlace"],
   optional: ["or_else", "is_some", "is_none"],
 };
+
+/**
+ * The helpers that charge the work they do (the items a join of lists or a
+ * range makes; a map or set copied before it is changed) but call no code of
+ * the program and never await: such a loop may call them as a statement of its
+ * own (`x = $concat(x, [y]);`), with the fuel written back before the call and
+ * the room read again after it, however it ends.
+ */
+const CHARGING = new Set(["concat", "appendInPlace", "rangeInclusive"]);
+const CHARGING_LIBRARY: Readonly<Record<string, readonly string[]>> = { map: ["put", "remove"], sets: ["add", "remove"] };
 
 /**
  * Makes each outermost loop of those lowered for a function's body (`lw.loops`)
@@ -77,6 +90,9 @@ function fuelBlind(node: t.Node): boolean {
   if (isFunction(node)) return true;
   const charge = isCharge(node);
   if (charge !== undefined) return fuelBlind(charge.amount);
+  // A charging call as a statement of its own, its arguments charging nothing (they are evaluated after the fuel is written back).
+  const charging = chargingCallOf(node);
+  if (charging !== undefined) return charging.arguments.every((a) => a.type !== "SpreadElement" && fuelBlind(a) && !holdsCharge(a));
   if (!ownFuelBlind(node)) return false;
   const n = node as unknown as Record<string, unknown>;
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
@@ -122,10 +138,35 @@ function ownFuelBlind(node: t.Node): boolean {
   }
 }
 
+/** `call(...);` or `name = call(...);` where `call` is a charging helper (CHARGING): the call. */
+function chargingCallOf(node: t.Node): t.CallExpression | undefined {
+  if (node.type !== "ExpressionStatement") return undefined;
+  const e = node.expression;
+  const call = e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier" ? e.right : e;
+  return call.type === "CallExpression" && calleeIn(call.callee, CHARGING, CHARGING_LIBRARY) ? call : undefined;
+}
+
+/** Whether a charge is made anywhere in `node`, outside the functions it makes. */
+function holdsCharge(node: t.Node): boolean {
+  if (isFunction(node)) return false;
+  if (isCharge(node) !== undefined) return true;
+  const n = node as unknown as Record<string, unknown>;
+  for (const key of t.CHILD_KEYS[node.type] ?? []) {
+    const child = n[key];
+    for (const c of Array.isArray(child) ? child : [child]) if (c != null && typeof c === "object" && holdsCharge(c as t.Node)) return true;
+  }
+  return false;
+}
+
 function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolean {
-  if (callee.type === "Identifier") return callee.name.startsWith("$") && FUEL_BLIND.has(callee.name.slice(1));
+  return calleeIn(callee, FUEL_BLIND, FUEL_BLIND_LIBRARY);
+}
+
+/** Whether `callee` is `$name` of `helpers`, or `$module.name` of `library`. */
+function calleeIn(callee: t.Expression | t.V8IntrinsicIdentifier, helpers: ReadonlySet<string>, library: Readonly<Record<string, readonly string[] | "*">>): boolean {
+  if (callee.type === "Identifier") return callee.name.startsWith("$") && helpers.has(callee.name.slice(1));
   if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || callee.property.type !== "Identifier" || callee.computed) return false;
-  const allowed = FUEL_BLIND_LIBRARY[callee.object.name.slice(1)];
+  const allowed = library[callee.object.name.slice(1)];
   return callee.object.name.startsWith("$") && allowed !== undefined && (allowed === "*" || allowed.includes(callee.property.name));
 }
 
@@ -137,7 +178,7 @@ function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolea
 function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.ForOfStatement): void {
   const room = lw.temp("room");
   const copy = { ...loop };
-  rewriteCharges(copy, room, lw.rt("fuelLeft"));
+  rewriteCharges(copy, { room, fuelLeft: lw.rt("fuelLeft"), fuelRoom: lw.rt("fuelRoom"), S: lw.rt("S") });
   const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
   const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
   // What the rewrite adds is the loop's, in the source map.
@@ -151,21 +192,43 @@ function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.F
   Object.assign(node, block, { loc: loop.loc ?? copy.loc });
 }
 
-/** Each charge in `node` (outside the functions it makes) made to count in the local: `$room = $fuelLeft($room -= n)`. */
-function rewriteCharges(node: t.Node, room: t.Identifier, fuelLeft: t.Identifier): void {
+/** The names a rewrite writes: the loop's local, and the runtime's. */
+interface Names {
+  readonly room: t.Identifier;
+  readonly fuelLeft: t.Identifier;
+  readonly fuelRoom: t.Identifier;
+  readonly S: t.Identifier;
+}
+
+/**
+ * Each charge in `node` (outside the functions it makes) made to count in the
+ * local, `$room = $fuelLeft($room -= n)`; each charging call made with the
+ * shared counters, `{ $S.fuel = $S.check + $room; try { CALL } finally { $room = $fuelRoom(); } }`.
+ */
+function rewriteCharges(node: t.Node, names: Names): void {
   const n = node as unknown as Record<string, unknown>;
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
     if (Array.isArray(child)) {
-      for (let i = 0; i < child.length; i++) if (child[i] != null) child[i] = rewritten(child[i] as t.Node, room, fuelLeft);
-    } else if (child != null && typeof child === "object") n[key] = rewritten(child as t.Node, room, fuelLeft);
+      for (let i = 0; i < child.length; i++) if (child[i] != null) child[i] = rewritten(child[i] as t.Node, names);
+    } else if (child != null && typeof child === "object") n[key] = rewritten(child as t.Node, names);
   }
 }
 
-function rewritten(node: t.Node, room: t.Identifier, fuelLeft: t.Identifier): t.Node {
+function rewritten(node: t.Node, names: Names): t.Node {
+  const { room, fuelLeft, fuelRoom, S } = names;
+  if (chargingCallOf(node) !== undefined) {
+    const shared = (name: string) => t.memberExpression(S, t.identifier(name));
+    const writeBack = t.expressionStatement(t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)));
+    // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to write back.
+    const readAgain = t.blockStatement([t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, [])))]);
+    const synced: t.Node = t.blockStatement([writeBack, t.tryStatement(t.blockStatement([node as t.Statement]), null, readAgain)]);
+    synced.loc = node.loc;
+    return synced;
+  }
   const charge = isCharge(node);
   if (charge === undefined) {
-    if (!isFunction(node)) rewriteCharges(node, room, fuelLeft);
+    if (!isFunction(node)) rewriteCharges(node, names);
     return node;
   }
   // The local takes the charge before the call: when the slow path ends the run, the fuel written back has it.

@@ -1,0 +1,42 @@
+// Compiling a program for `renyi run` and `renyi test`: CommonJS, printed by
+// the compiler's own printer, its modules kept one by one (module-store.ts),
+// validated as a bundle from elsewhere would be, and kept in the compile cache
+// under its key. The compiler and the validator are loaded only here, when
+// there is something to compile.
+
+import type { Diagnostic } from "../compiler/diagnostics.js";
+import type { ParsedModule } from "../compiler/frontend.js";
+import type { ModuleCache } from "../compiler/emit/module-cache.js";
+import { writeCached } from "./cache.cjs";
+import { moduleStore } from "./module-store.js";
+
+export interface CompileRequest {
+  readonly modules: readonly ParsedModule[];
+  readonly entry: string;
+  /** The bundle's key in the cache. */
+  readonly key: string;
+  readonly runtime: string;
+  readonly toolchain: readonly string[];
+  readonly narrate: boolean;
+}
+
+/** The diagnostics, and whether the program was compiled into the cache (no errors). */
+export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean }> {
+  const { compileProgram } = await import("../compiler/build.js");
+  const { validateBundle } = await import("./validate.js");
+  const { modules, entry, key, runtime, narrate } = request;
+  const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache });
+  const store = moduleStore(request.toolchain);
+  let result = compileWith(store);
+  if (result.bundle === undefined) return { diagnostics: result.diagnostics, compiled: false };
+  let validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime });
+  if (!validation.ok) {
+    // What the validator refused may be a module taken from the cache (its folder written to by
+    // something else): every module is compiled again, and kept anew.
+    result = compileWith({ get: () => undefined, put: (k, compiled) => store.put(k, compiled) });
+    validation = validateBundle(result.bundle!.code, { kind: "commonjs", runtime });
+  }
+  if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
+  writeCached(key, ".cjs", result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle!.map));
+  return { diagnostics: result.diagnostics, compiled: true };
+}
