@@ -58,6 +58,8 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
       // Joins and ranges made into another var: a call that charges what it makes, inside the loop.
       () => [`${indent}set ys to xs + [${term}]`],
       () => [`${indent}set ys to 1 to ${term} mod 50 + 30`],
+      () => [`${indent}set st to st.add(${term} mod 9)`],
+      () => [`${indent}set st2 to st.add(${term})`],
       () => [`${indent}set x to x + (${term} to ${term} + 20).length()`],
       () => [`${indent}set x to x + "{x}-{xs.length()}".length() mod 3`],
       () => [`${indent}set x to x + xs.length()`],
@@ -103,8 +105,10 @@ function program(seed: number): string {
     "  var xs be [0]",
     "  var m be {0: 1}",
     "  var ys be [0]",
+    "  var st be [0].to_set()",
+    "  var st2 be [1].to_set()",
     // What the run has done so far, printed between statements: where the fuel ran out shows.
-    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()}")']).flat(),
+    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()}")']).flat(),
     "end",
     "",
   ].join("\n");

@@ -1,24 +1,28 @@
 // Fuel kept in locals through a loop that calls nothing that reads it
-// (spec/runtime.md, "Fuel"). A charge is `if (($S.fuel -= n) < $S.check) $slow();`:
-// two loads and a store of the shared counters on every turn, which cost a
-// tight loop about as much as its own work. A loop whose turns call only
-// runtime helpers that never look at the fuel (arithmetic, comparisons, texts,
-// list pushes, the library's functions of constant work) and never await keeps
-// the fuel in a local instead:
+// (spec/runtime.md, "Fuel"). A charge on the shared counters,
+// `if (($S.fuel -= n) < $S.check) $slow();`, costs a tight loop two loads and a
+// store a turn, and each charge's own call of the slow path, never made before
+// the loop is optimized, throws the optimized code away the first time it runs.
+// A loop whose turns call only runtime helpers that never look at the fuel
+// (arithmetic, comparisons, texts, single-item pushes, the library's functions
+// of constant work) and never await keeps the room before the slow path in a
+// local instead:
 //
 //   { let $room1 = $fuelRoom();
 //     try { for (...) { $room1 = $fuelLeft($room1 -= n); ... } }
 //     finally { $S.fuel = $S.check + $room1; } }
 //
-// The room before the slow path is at most 16,384 steps, a small integer the
-// engine keeps in a register (the fuel itself, billions, would be a float boxed
-// on every turn). The count is the same step for step: every charge subtracts
-// what it did, the slow path runs at the same steps (`fuelLeft` writes the fuel
-// back before it and gives the new room after), and however the loop ends (its
-// end, a `break`, a `return`, a crash) the fuel left is written back before
-// anything else can read it. Nothing else runs while the loop does: it neither
-// awaits nor calls the program's functions, lambdas or the library's functions
-// that charge the fuel themselves.
+// The room is at most 16,384 steps, a small integer the engine keeps in a
+// register (the fuel itself, billions, would be a float boxed on every turn);
+// `fuelLeft` is one function for every charge, inlined, its one call of the slow
+// path made long before. The count is the same step for step: every charge
+// subtracts what it did, the slow path runs at the same steps (`fuelLeft` writes
+// the fuel back before it and gives the new room after), and however the loop
+// ends (its end, a `break`, a `return`, a crash) the fuel left is written back
+// before anything else can read it. Nothing else runs while the loop does: it
+// neither awaits nor calls the program's functions or lambdas; the helpers that
+// charge what they make (a join of lists, a range) are called as statements of
+// their own with the shared counters made current around them (CHARGING).
 
 import * as t from "./js.js";
 import type { Lowerer } from "./context.js";
@@ -51,6 +55,7 @@ export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*"
   list: ["length", "count", "is_empty", "get", "first", "last"],
   map: ["get", "contains", "length", "is_empty", "putInPlace", "removeInPlace"],
   optional: ["or_else", "is_some", "is_none"],
+  sets: ["addInPlace", "removeInPlace"],
 };
 
 /**
