@@ -180,14 +180,14 @@ class Checker {
   }
 
   private declare(s: Node, into: Set<string>): void {
-    if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") into.add((s["id"] as Node)["name"] as string);
+    if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") declareOnce((s["id"] as Node)["name"] as string, into);
     else if (s.type === "VariableDeclaration") for (const d of s["declarations"] as Node[]) this.patternNames(d["id"] as Node, into);
     else if (s.type === "ExportNamedDeclaration" && s["declaration"] != null) this.declare(s["declaration"] as Node, into);
   }
 
   /** The names a pattern binds; a pattern is a name, `[a, b, ...rest]`, or `...rest`. */
   private patternNames(p: Node, into: Set<string>): void {
-    if (p.type === "Identifier") into.add(p["name"] as string);
+    if (p.type === "Identifier") declareOnce(p["name"] as string, into);
     else if (p.type === "RestElement") this.patternNames(p["argument"] as Node, into);
     else if (p.type === "ArrayPattern") for (const e of p["elements"] as (Node | null)[]) e === null ? undefined : this.patternNames(e, into);
     else refuse(`the bundle binds names with a ${p.type}, which compiled code never does`);
@@ -371,4 +371,14 @@ class Checker {
       }
     }
   }
+}
+
+/**
+ * A name declared in a scope. Twice is refused: in a CommonJS script two functions of
+ * one name are allowed, the second silently replacing the first (a bundle could swap its
+ * main for another), and compiled code never declares a name twice in one scope.
+ */
+function declareOnce(name: string, into: Set<string>): void {
+  if (into.has(name)) refuse(`the bundle declares \`${name}\` twice in one scope, which compiled code never does`);
+  into.add(name);
 }

@@ -100,6 +100,10 @@ test("the CommonJS form must require the runtime it was compiled for, and nothin
   assert.equal(validateBundle(good, { kind: "commonjs", runtime: "/other.cjs" }).ok, false);
   assert.equal(validateBundle(good.replace("exports.main", "exports.process"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
   assert.equal(validateBundle(good.replace("return $S.fuel", "return require('fs')"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
+  // A second main after the first, which a script allows and which would run in its place.
+  const twice = validateBundle(good.replace("exports.main", "function main$main() { return 0; }\nexports.main"), { kind: "commonjs", runtime: "/rt.cjs" });
+  assert.equal(twice.ok, false);
+  assert.match(twice.ok ? "" : twice.problem, /declares `main\$main` twice/);
   assert.equal(validateBundle(good.replace("exports.main = main$main", "module.exports = {}"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
 });
 
