@@ -59,6 +59,15 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
       () => [`${indent}set ys to xs + [${term}]`],
       () => [`${indent}set ys to 1 to ${term} mod 50 + 30`],
       () => [`${indent}set st to st.add(${term} mod 9)`],
+      // Joins and ranges bound by `let`, then read.
+      () => {
+        const z = `z${++g.loops}`;
+        return [`${indent}let ${z} be xs + [${term}]`, `${indent}set x to x + ${z}.length() mod 5`];
+      },
+      () => {
+        const r = `r${++g.loops}`;
+        return [`${indent}let ${r} be 1 to ${term} mod 40 + 20`, `${indent}set x to x + ${r}.length() mod 7`];
+      },
       () => [`${indent}set st2 to st.add(${term})`],
       () => [`${indent}set x to x + (${term} to ${term} + 20).length()`],
       () => [`${indent}set x to x + "{x}-{xs.length()}".length() mod 3`],

@@ -91,23 +91,27 @@ export function localizeFuel(lw: Lowerer, body: t.BlockStatement): t.BlockStatem
 }
 
 /** Whether nothing in `node`, outside the functions it makes, awaits or calls what may read the fuel. */
-function fuelBlind(node: t.Node): boolean {
+/** `inList`: `node` is a statement of a block's list (where a declaration may become two statements). */
+function fuelBlind(node: t.Node, inList = false): boolean {
   if (isFunction(node)) return true;
   const charge = isCharge(node);
   if (charge !== undefined) return fuelBlind(charge.amount);
   // A charging call as a statement of its own, its arguments charging nothing (they are evaluated after the fuel is written back).
-  const charging = chargingCallOf(node);
+  const charging = chargingCallOf(node, inList);
   if (charging !== undefined) return charging.arguments.every((a) => a.type !== "SpreadElement" && fuelBlind(a) && !holdsCharge(a));
   if (!ownFuelBlind(node)) return false;
   const n = node as unknown as Record<string, unknown>;
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
+    const list = isStatementList(node, key);
     if (Array.isArray(child)) {
-      for (const c of child) if (c != null && !fuelBlind(c as t.Node)) return false;
+      for (const c of child) if (c != null && !fuelBlind(c as t.Node, list)) return false;
     } else if (child != null && typeof child === "object" && !fuelBlind(child as t.Node)) return false;
   }
   return true;
 }
+
+const isStatementList = (node: t.Node, key: string): boolean => node.type === "BlockStatement" && key === "body";
 
 /** Adds the loops inside `node` (not `node` itself), outside the functions it makes, to `inside`. */
 function markLoopsInside(node: t.Node, inside: Set<t.Node>): void {
@@ -143,12 +147,19 @@ function ownFuelBlind(node: t.Node): boolean {
   }
 }
 
-/** `call(...);` or `name = call(...);` where `call` is a charging helper (CHARGING): the call. */
-function chargingCallOf(node: t.Node): t.CallExpression | undefined {
-  if (node.type !== "ExpressionStatement") return undefined;
-  const e = node.expression;
-  const call = e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier" ? e.right : e;
-  return call.type === "CallExpression" && calleeIn(call.callee, CHARGING, CHARGING_LIBRARY) ? call : undefined;
+/**
+ * `call(...);`, `name = call(...);`, or, in a block's list of statements,
+ * `const name = call(...);`, where `call` is a charging helper (CHARGING): the call.
+ */
+function chargingCallOf(node: t.Node, inList: boolean): t.CallExpression | undefined {
+  let call: t.Node | null | undefined;
+  if (node.type === "ExpressionStatement") {
+    const e = node.expression;
+    call = e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier" ? e.right : e;
+  } else if (node.type === "VariableDeclaration" && inList && node.declarations.length === 1 && node.declarations[0]!.id.type === "Identifier") {
+    call = node.declarations[0]!.init;
+  }
+  return call?.type === "CallExpression" && calleeIn(call.callee, CHARGING, CHARGING_LIBRARY) ? call : undefined;
 }
 
 /** Whether a charge is made anywhere in `node`, outside the functions it makes. */
@@ -215,22 +226,35 @@ function rewriteCharges(node: t.Node, names: Names): void {
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
     if (Array.isArray(child)) {
-      for (let i = 0; i < child.length; i++) if (child[i] != null) child[i] = rewritten(child[i] as t.Node, names);
+      const list = isStatementList(node, key);
+      for (let i = 0; i < child.length; i++) {
+        const c = child[i] as t.Node | null;
+        if (c == null) continue;
+        if (c.type === "VariableDeclaration" && chargingCallOf(c, list) !== undefined) {
+          // `const x = call(...)` as `let x;` and the call made into it with the counters current.
+          const declarator = c.declarations[0]!;
+          const declared = Object.assign(t.variableDeclaration("let", [t.variableDeclarator(declarator.id as t.Identifier)]), { loc: c.loc });
+          const assigned = Object.assign(t.expressionStatement(t.assignmentExpression("=", declarator.id as t.Identifier, declarator.init!)), { loc: c.loc });
+          child.splice(i, 1, declared, synced(assigned, names));
+          i++;
+        } else child[i] = rewritten(c, names);
+      }
     } else if (child != null && typeof child === "object") n[key] = rewritten(child as t.Node, names);
   }
 }
 
+/** `{ $S.fuel = $S.check + $room; try { STATEMENT } finally { $room = $fuelRoom(); } }` */
+function synced(statement: t.Statement, { room, fuelRoom, S }: Names): t.Statement {
+  const shared = (name: string) => t.memberExpression(S, t.identifier(name));
+  const writeBack = t.expressionStatement(t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)));
+  // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to write back.
+  const readAgain = t.blockStatement([t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, [])))]);
+  return Object.assign(t.blockStatement([writeBack, t.tryStatement(t.blockStatement([statement]), null, readAgain)]), { loc: statement.loc });
+}
+
 function rewritten(node: t.Node, names: Names): t.Node {
-  const { room, fuelLeft, fuelRoom, S } = names;
-  if (chargingCallOf(node) !== undefined) {
-    const shared = (name: string) => t.memberExpression(S, t.identifier(name));
-    const writeBack = t.expressionStatement(t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)));
-    // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to write back.
-    const readAgain = t.blockStatement([t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, [])))]);
-    const synced: t.Node = t.blockStatement([writeBack, t.tryStatement(t.blockStatement([node as t.Statement]), null, readAgain)]);
-    synced.loc = node.loc;
-    return synced;
-  }
+  const { room, fuelLeft } = names;
+  if (chargingCallOf(node, false) !== undefined) return synced(node as t.Statement, names);
   const charge = isCharge(node);
   if (charge === undefined) {
     if (!isFunction(node)) rewriteCharges(node, names);
