@@ -23,12 +23,12 @@ export interface CompileRequest {
 /** The diagnostics, and whether the program was compiled into the cache (no errors). */
 export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean }> {
   const { compileProgram } = await import("../compiler/build.js");
-  const { validateBundle } = await import("./validate.js");
   const { modules, entry, key, runtime, narrate } = request;
   const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache });
   const store = moduleStore(request.toolchain);
   let result = compileWith(store);
   if (result.bundle === undefined) return { diagnostics: result.diagnostics, compiled: false };
+  const { validateBundle } = await import("./validate.js");
   let validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime });
   if (!validation.ok) {
     // What the validator refused may be a module taken from the cache (its folder written to by

@@ -4,13 +4,15 @@
 // shape of what it is given and compiles again what does not fit it.
 
 import { readFileSync } from "node:fs";
-import { cacheKey, cachedPath, writeAtomically } from "./cache.cjs";
+import { join } from "node:path";
+import { cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import type { CompiledModule, ModuleCache } from "../compiler/emit/module-cache.js";
 
 /** The store for compiles by `toolchain` (the compiler's build is part of every key). */
 export function moduleStore(toolchain: readonly string[]): ModuleCache {
-  // `cachedPath` names a program's bundle; a module's file is the same folder's, `m-KEY.json`.
-  const path = (key: string) => cachedPath(`m-${cacheKey([...toolchain, key])}`, ".cjs").replace(/\.cjs$/, ".json");
+  // Beside the programs' bundles: `m-KEY.json`.
+  const dir = cacheDirectory();
+  const path = (key: string) => join(dir, `m-${cacheKey([...toolchain, key])}.json`);
   return {
     get(key: string): unknown {
       try {

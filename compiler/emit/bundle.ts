@@ -116,22 +116,26 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
     if (key !== undefined) cache!.put(key, fresh);
     return { ...fresh, file: m.file };
   });
-  let compiled = compileModules(true);
-  const runtime = new Set<string>();
-  for (const m of compiled) for (const name of m.runtime) runtime.add(name);
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
-  if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
   const commonjs = options.format === "commonjs";
+  const runtimeOf = (modules: readonly CompiledModule[]): Set<string> => {
+    const names = new Set(modules.flatMap((m) => m.runtime));
+    if (hasMain && !commonjs) names.add("runIfMain");
+    return names;
+  };
   const footerStatements = commonjs ? commonjsExports(program, options) : footer(program, options);
-  if (keptAny && !namesDeclared(compiled, footerStatements, runtime, commonjs)) {
+  let compiled = compileModules(true);
+  let runtime = runtimeOf(compiled);
+  let free = undeclaredNames(compiled, footerStatements, runtime, commonjs);
+  if (free.length > 0 && keptAny) {
     // A module taken from the cache that does not fit the others (a store that was written to
     // by something else): every module compiled again, and kept anew.
     compiled = compileModules(false);
-    runtime.clear();
-    for (const m of compiled) for (const name of m.runtime) runtime.add(name);
-    if (hasMain && options.format !== "commonjs") runtime.add("runIfMain");
+    runtime = runtimeOf(compiled);
+    free = undeclaredNames(compiled, footerStatements, runtime, commonjs);
   }
-  assertNoFreeNames(compiled, footerStatements, runtime, commonjs);
+  // Every name the bundle uses is declared in it or imported from the runtime (spec/security.md).
+  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
   const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
   const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
   const chunks: Chunk[] = [
@@ -159,19 +163,12 @@ function declaresGuard(program: Program, entry: string): boolean {
 }
 
 /**
- * Every name the bundle uses is declared in it or imported from the runtime
- * (spec/security.md): checked before printing, so that no Renyi program can
- * reach a JavaScript global, whatever the lowering did. Each module's names
- * are resolved within it first (`uses`: what it leaves to the program's top
- * level), then against every module's top level and the runtime's imports.
+ * The names the bundle uses that it neither declares nor imports from the
+ * runtime: checked before printing, so that no Renyi program can reach a
+ * JavaScript global, whatever the lowering did. Each module's names are
+ * resolved within it first (`uses`: what it leaves to the program's top level),
+ * then against every module's top level and the runtime's imports.
  */
-function assertNoFreeNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): void {
-  const free = undeclaredNames(modules, footerStatements, runtime, commonjs);
-  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
-}
-
-const namesDeclared = (...args: Parameters<typeof undeclaredNames>): boolean => undeclaredNames(...args).length === 0;
-
 function undeclaredNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): string[] {
   const outer = new Set([...runtime].map((n) => `$${n}`));
   if (commonjs) outer.add("exports");

@@ -12,11 +12,11 @@ export class Scopes {
 
   /** Walks with `names` declared in a scope of their own. */
   within(names: Set<string>, walk: () => void): void {
-    this.chain.push(names);
+    this.enter(names);
     try {
       walk();
     } finally {
-      this.chain.pop();
+      this.leave();
     }
   }
 

@@ -26,7 +26,7 @@
 
 import * as t from "./js.js";
 import type { Lowerer } from "./context.js";
-import { isCharge } from "./fuel.js";
+import { counter, isCharge } from "./fuel.js";
 
 /**
  * The runtime's helpers a loop keeping its fuel in locals may call: none reads
@@ -90,8 +90,11 @@ export function localizeFuel(lw: Lowerer, body: t.BlockStatement): t.BlockStatem
   return body;
 }
 
-/** Whether nothing in `node`, outside the functions it makes, awaits or calls what may read the fuel. */
-/** `inList`: `node` is a statement of a block's list (where a declaration may become two statements). */
+/**
+ * Whether nothing in `node`, outside the functions it makes, awaits or calls what
+ * may read the fuel. `inList`: `node` is a statement of a block's list (where a
+ * declaration may become two statements).
+ */
 function fuelBlind(node: t.Node, inList = false): boolean {
   if (isFunction(node)) return true;
   const charge = isCharge(node);
@@ -99,31 +102,19 @@ function fuelBlind(node: t.Node, inList = false): boolean {
   // A charging call as a statement of its own, its arguments charging nothing (they are evaluated after the fuel is written back).
   const charging = chargingCallOf(node, inList);
   if (charging !== undefined) return charging.arguments.every((a) => a.type !== "SpreadElement" && fuelBlind(a) && !holdsCharge(a));
-  if (!ownFuelBlind(node)) return false;
-  const n = node as unknown as Record<string, unknown>;
-  for (const key of t.CHILD_KEYS[node.type] ?? []) {
-    const child = n[key];
-    const list = isStatementList(node, key);
-    if (Array.isArray(child)) {
-      for (const c of child) if (c != null && !fuelBlind(c as t.Node, list)) return false;
-    } else if (child != null && typeof child === "object" && !fuelBlind(child as t.Node)) return false;
-  }
-  return true;
+  return ownFuelBlind(node) && !t.someChild(node, notFuelBlind);
 }
 
-const isStatementList = (node: t.Node, key: string): boolean => node.type === "BlockStatement" && key === "body";
+const notFuelBlind = (node: t.Node, inList: boolean): boolean => !fuelBlind(node, inList);
 
 /** Adds the loops inside `node` (not `node` itself), outside the functions it makes, to `inside`. */
 function markLoopsInside(node: t.Node, inside: Set<t.Node>): void {
-  const n = node as unknown as Record<string, unknown>;
-  for (const key of t.CHILD_KEYS[node.type] ?? []) {
-    const child = n[key];
-    for (const c of Array.isArray(child) ? child : [child]) {
-      if (c == null || typeof c !== "object" || isFunction(c as t.Node)) continue;
-      if (t.isLoop(c as t.Node)) inside.add(c as t.Node);
-      markLoopsInside(c as t.Node, inside);
-    }
-  }
+  t.someChild(node, (c) => {
+    if (isFunction(c)) return false;
+    if (t.isLoop(c)) inside.add(c);
+    markLoopsInside(c, inside);
+    return false;
+  });
 }
 
 const isFunction = (n: t.Node): boolean => n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassMethod" || n.type === "ClassDeclaration";
@@ -137,11 +128,9 @@ function ownFuelBlind(node: t.Node): boolean {
       return fuelBlindCallee(node.callee);
     // A `new` makes a value of a type (the program's records and variants; the runtime's
     // maps, pairs, options and failures), whose constructor stores what it is given.
-    case "MemberExpression": {
+    case "MemberExpression":
       // The counters are read only by the charges, which the rewrite knows.
-      const m = node;
-      return !(m.object.type === "Identifier" && m.object.name === "$S" && m.property.type === "Identifier" && (m.property.name === "fuel" || m.property.name === "check"));
-    }
+      return !counter(node);
     default:
       return true;
   }
@@ -165,13 +154,7 @@ function chargingCallOf(node: t.Node, inList: boolean): t.CallExpression | undef
 /** Whether a charge is made anywhere in `node`, outside the functions it makes. */
 function holdsCharge(node: t.Node): boolean {
   if (isFunction(node)) return false;
-  if (isCharge(node) !== undefined) return true;
-  const n = node as unknown as Record<string, unknown>;
-  for (const key of t.CHILD_KEYS[node.type] ?? []) {
-    const child = n[key];
-    for (const c of Array.isArray(child) ? child : [child]) if (c != null && typeof c === "object" && holdsCharge(c as t.Node)) return true;
-  }
-  return false;
+  return isCharge(node) !== undefined || t.someChild(node, holdsCharge);
 }
 
 function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolean {
@@ -226,7 +209,7 @@ function rewriteCharges(node: t.Node, names: Names): void {
   for (const key of t.CHILD_KEYS[node.type] ?? []) {
     const child = n[key];
     if (Array.isArray(child)) {
-      const list = isStatementList(node, key);
+      const list = t.isStatementList(node, key);
       for (let i = 0; i < child.length; i++) {
         const c = child[i] as t.Node | null;
         if (c == null) continue;

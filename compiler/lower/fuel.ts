@@ -145,7 +145,7 @@ function amountOf(test: t.Node): t.Expression | undefined {
   return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel") ? spend.right : undefined;
 }
 
-/** `$S.fuel` or `$S.check`. */
-function counter(n: t.Node, name: "fuel" | "check"): boolean {
-  return n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === "$S" && n.property.type === "Identifier" && n.property.name === name;
+/** `$S.fuel` or `$S.check` (`name`: that one), the counters a charge reads. */
+export function counter(n: t.Node, name?: "fuel" | "check"): boolean {
+  return n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === "$S" && n.property.type === "Identifier" && (name === undefined ? n.property.name === "fuel" || n.property.name === "check" : n.property.name === name);
 }

@@ -82,6 +82,25 @@ export const variableDeclarator = (id: T.LVal, init: T.Expression | null = null)
 export const arrayExpression = (elements: T.ArrayExpression["elements"] = []): T.ArrayExpression => ({ type: "ArrayExpression", elements }) as T.ArrayExpression;
 export const awaitExpression = (argument: T.Expression): T.AwaitExpression => ({ type: "AwaitExpression", argument }) as T.AwaitExpression;
 
+/** Whether field `key` of `node` is a block's list of statements. */
+export const isStatementList = (node: T.Node, key: string): boolean => node.type === "BlockStatement" && key === "body";
+
+/**
+ * Whether `test` holds for some child node of `node` (in CHILD_KEYS' order, stopping at the
+ * first); `inList`: the child is a statement of a block's list.
+ */
+export function someChild(node: T.Node, test: (child: T.Node, inList: boolean) => boolean): boolean {
+  const fields = node as unknown as Record<string, unknown>;
+  for (const key of CHILD_KEYS[node.type] ?? []) {
+    const child = fields[key];
+    const inList = isStatementList(node, key);
+    if (Array.isArray(child)) {
+      for (const c of child) if (c != null && test(c as T.Node, inList)) return true;
+    } else if (child != null && typeof child === "object" && test(child as T.Node, false)) return true;
+  }
+  return false;
+}
+
 /**
  * The fields of each kind of node the lowering makes that hold child nodes, in
  * source order: what a walk over the lowered tree visits (emit/free-names.ts,
