@@ -36,7 +36,7 @@ export {
 } from "./values.js";
 export { NONE, Some, some, OPTIONAL, PRELUDE_RECORDS, PRELUDE_VARIANTS } from "./prelude.js";
 export { concat, appendInPlace, pushInPlace, pushOneInPlace, pushRow, rangeInclusive } from "./lib/list.js";
-export { mapGetOr } from "./values.js";
+export { mapGetOr, mapGetPrimitiveOr, mapPutPrimitive } from "./values.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { tadd, tinterp } from "./limits-collections.js";

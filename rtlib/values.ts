@@ -298,6 +298,29 @@ export class RMap {
     return value === undefined ? fallback : value;
   }
 
+  /**
+   * `setInPlace` for a key whose static type is Int, Float, Boolean or Text (the
+   * compiler knows it; never a Guarded value): such a key is its own canonical
+   * form unless it is 0 or -0.0 (one key, the one last put given back) or a text
+   * starting with U+0000, which go the general way. Any other is no key that
+   * `originalKeys` holds (0, texts starting with U+0000, and the guarded keys of a
+   * program with guards, which never calls this), so what is
+   * left is the engine's Map alone.
+   */
+  setPrimitiveInPlace(key: number | boolean | string, value: unknown): this {
+    if (key === 0 || (typeof key === "string" && key.charCodeAt(0) === 0)) return this.setInPlace(key, value);
+    const byKey = this.valuesByKey;
+    if (byKey.size >= MAX_ELEMENTS && !byKey.has(key)) checkCollection(byKey.size + 1, "putting a key into a map");
+    byKey.set(key, value);
+    return this;
+  }
+
+  /** `getOr` for a key of those types: the engine's Map alone, but for a text that starts with U+0000. */
+  getPrimitiveOr(key: number | boolean | string, fallback: unknown): unknown {
+    const value = this.valuesByKey.get(typeof key === "string" && key.charCodeAt(0) === 0 ? keyOf(key) : key);
+    return value === undefined ? fallback : value;
+  }
+
   /** The key as it was given for a canonical key of this map. */
   keyFor(canonical: unknown): unknown {
     const originals = this.originalKeys;
@@ -312,6 +335,16 @@ export class RMap {
 /** `map.get(m, key).or_else(fallback)`, compiled as one call that makes no Some (no library function of its own). */
 export function mapGetOr(m: RMap, key: unknown, fallback: unknown): unknown {
   return m.getOr(key, fallback);
+}
+
+/** `m.put(k, v)` in place for a key of a primitive type (`RMap.setPrimitiveInPlace`). */
+export function mapPutPrimitive(m: RMap, key: number | boolean | string, value: unknown): RMap {
+  return m.setPrimitiveInPlace(key, value);
+}
+
+/** `m.get(k).or_else(fallback)` for a key of a primitive type (`RMap.getPrimitiveOr`). */
+export function mapGetPrimitiveOr(m: RMap, key: number | boolean | string, fallback: unknown): unknown {
+  return m.getPrimitiveOr(key, fallback);
 }
 
 export class RSet {

@@ -210,6 +210,8 @@ test("the runtime's helpers a loop keeping its fuel in a local may call leave th
     tadd: () => rt.tadd!("a".repeat(1000), "b".repeat(1000)),
     tinterp: () => rt.tinterp!("c".repeat(1000)),
     mapGetOr: () => rt.mapGetOr!(new rt.RMap(big.map((i) => [i, i])), 7, 0),
+    mapGetPrimitiveOr: () => rt.mapGetPrimitiveOr!(new rt.RMap(big.map((i) => [i, i])), 7, 0),
+    mapPutPrimitive: () => rt.mapPutPrimitive!(new rt.RMap(big.map((i) => [i, i])), 1000, 0),
     crash: () => rt.crash,
     noArmFits: () => rt.noArmFits,
     checkFailed: () => rt.checkFailed,

@@ -11,7 +11,7 @@ import { resolve, isCon, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { chargeExpression, exprSteps } from "./fuel.js";
 import { functionName, onlyValueName, typeName } from "./names.js";
-import { isPrimitive } from "./patterns.js";
+import { hasPrimitiveKeys, isPrimitive } from "./patterns.js";
 import { classRef, shapeOf } from "./shapes.js";
 import { awaited } from "./depth.js";
 import { lowerOtherwise } from "./failures.js";
@@ -439,7 +439,8 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   // `m.get(k).or_else(x)`: one call that makes no Some (the map is a value: reading it after x is the same).
   const inner = args[0];
   if (!lw.guarded && module === "optional" && name === "or_else" && e.args[0]?.kind === "Call" && e.args[0].callee.kind === "Library" && e.args[0].callee.module === "map" && e.args[0].callee.name === "get" && inner?.type === "CallExpression" && args.length === 2) {
-    return t.callExpression(lw.rt("mapGetOr"), [...(inner.arguments as t.Expression[]), args[1]!]);
+    const keyed = hasPrimitiveKeys(e.args[0].args[0]!.type) ? "mapGetPrimitiveOr" : "mapGetOr";
+    return t.callExpression(lw.rt(keyed), [...(inner.arguments as t.Expression[]), args[1]!]);
   }
   const primitive = libraryTakesGrant(module, name);
   if (primitive) args = [grantOf(lw), ...args];

@@ -39,7 +39,7 @@ import { counter, isCharge } from "./fuel.js";
 export const FUEL_BLIND = new Set([
   "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
   "equals", "compare", "toText", "floatText",
-  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetOr",
+  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetOr", "mapGetPrimitiveOr", "mapPutPrimitive",
   "crash", "noArmFits", "checkFailed", "Failure", "Some", "Pair",
 ]);
 

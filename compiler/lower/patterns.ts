@@ -92,6 +92,20 @@ export function isPrimitive(type: Type): boolean {
   return r.kind === "Con" && r.decl === undefined && PRIMITIVES.has(r.name);
 }
 
+/**
+ * Whether a map of this type keys its entries by Ints, Floats, Booleans or
+ * Texts, which are their own keys but for a few values the runtime tells
+ * (`$mapPutPrimitive`, `$mapGetPrimitiveOr`).
+ */
+export function hasPrimitiveKeys(mapType: Type): boolean {
+  const r = resolve(mapType);
+  if (r.kind !== "Con" || r.name !== "Map" || r.decl !== undefined) return false;
+  const key = resolve(r.args[0]!);
+  return key.kind === "Con" && key.decl === undefined && PRIMITIVE_KEYS.has(key.name);
+}
+
+const PRIMITIVE_KEYS = new Set(["Int", "Float", "Text", "Boolean"]);
+
 /** The locals a pattern binds, in order. */
 export function collectLocals(pattern: CPattern, out: Local[]): void {
   switch (pattern.kind) {

@@ -17,6 +17,7 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   "equals", "compare", "toText", "floatText", "encodeJson", "decodeJson", "describe",
   "NONE", "Some", "PRELUDE_RECORDS", "PRELUDE_VARIANTS", "Pair", "RMap",
   "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "rangeInclusive", "tadd", "tinterp", "mapGetOr",
+  "mapGetPrimitiveOr", "mapPutPrimitive",
   "query", "groupBy", "sortRows", "mapConcurrent", "distinct", "pushRow",
   // shapes
   "INT", "FLOAT", "TEXT", "BOOL", "NOTHING", "BYTES", "JSON_SHAPE", "DYNAMIC", "FUNCTION",

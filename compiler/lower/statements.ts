@@ -15,7 +15,7 @@ import { lowerFail } from "./failures.js";
 import { blockSteps, chargeStatement, exprSteps } from "./fuel.js";
 import { iterableOf } from "./iterables.js";
 import { lowerMatchStatement } from "./match.js";
-import { lowerPattern } from "./patterns.js";
+import { hasPrimitiveKeys, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
 
 // ---- blocks ----
@@ -306,11 +306,17 @@ function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) =>
     });
     const module = key === "list.append" ? "list" : value.callee.module;
     return {
-      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, listOf(lw, temps)] } : { fn: lw.lib(module, twin), args: [target, ...temps] },
+      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, listOf(lw, temps)] } : { fn: inPlaceFn(lw, key, twin, value.args[0]!), args: [target, ...temps] },
       copy: { fn: lw.lib(module, value.callee.name), args: [target, ...temps] },
     };
   }
   return undefined;
+}
+
+/** The function that changes a value in place: the library's twin, or for a map of primitive keys (without guards) the runtime's own put. */
+function inPlaceFn(lw: Lowerer, key: string, twin: string, target: CExpr): t.Expression {
+  if (key === "map.put" && !lw.guarded && hasPrimitiveKeys(target.type)) return lw.rt("mapPutPrimitive");
+  return lw.lib(key.slice(0, key.indexOf(".")), twin);
 }
 
 // ---- control flow ----
