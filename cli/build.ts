@@ -7,7 +7,8 @@
 
 import { rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { CheckedGrantItem } from "../compiler/check/checked.js";
+import type { CheckedGrantItem, Program } from "../compiler/check/checked.js";
+import type { ModuleText } from "../compiler/build.js";
 import { grantItemOf } from "../compiler/check/grants.js";
 import { grantText, needText } from "../vocabulary/needs.js";
 import { renderText } from "../compiler/diagnostics.js";
@@ -32,30 +33,23 @@ export async function buildCommand(file: string, options: { out?: string; stable
     process.stderr.write(`error: ${signer.problem}\n`);
     return EXIT.refused;
   }
-  const program = loadProgram(file);
-  if (program.problems.length > 0) {
-    process.stderr.write(renderText(program.problems, program.sources));
+  const checked = await checkForBuild(file);
+  if (!checked.ok) {
+    process.stderr.write(checked.problems);
     return EXIT.refused;
   }
-  // Paths in the bundle, its map and its manifest are relative to the entry's folder.
-  const folder = dirname(file);
-  const modules = program.modules.map((m) => ({ ...m, file: relative(folder, m.file) || m.file }));
-  const { compileProgram } = await import("../compiler/build.js");
-  const name = program.entry;
-  const result = compileProgram(modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
-  if (result.bundle === undefined) {
-    // The checker's positions name the files as they were read; the bundle's, relative to the entry's folder.
-    process.stderr.write(renderText(result.diagnostics, new Map([...program.sources, ...modules.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)])])));
-    return EXIT.refused;
-  }
-  const code = result.bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`;
-  const map = JSON.stringify(result.bundle.map) + "\n";
-  const main = result.program?.main?.needs ?? [];
+  const { modules, program } = checked;
+  const { bundleChecked } = await import("../compiler/build.js");
+  const name = checked.entry;
+  const bundle = bundleChecked(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
+  const code = bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`;
+  const map = JSON.stringify(bundle.map) + "\n";
+  const main = program.main?.needs ?? [];
   const manifest: Manifest = {
     program: name,
     toolchain: `renyi ${VERSION}`,
     entry: "main",
-    source: relative(folder, file) || file,
+    source: relative(dirname(file), file) || file,
     sources: modules.map((m) => ({ module: m.name, file: m.file, hash: sha256(m.text) })),
     code: codeHash(modules),
     bundle: sha256(code),
@@ -83,6 +77,28 @@ export async function buildCommand(file: string, options: { out?: string; stable
   }
   if (signer !== undefined) process.stdout.write(`signed ${name}.grant.json with ${showKey(signer.id)}\n`);
   return EXIT.finished;
+}
+
+/**
+ * The program read and checked, its modules' paths relative to the entry's folder;
+ * or its problems as text. In a function of its own, so that the syntax trees,
+ * which nothing needs once the program is checked, are let go before the bundle
+ * is made (half of a large program's memory).
+ */
+async function checkForBuild(file: string): Promise<{ ok: true; entry: string; program: Program; modules: ModuleText[] } | { ok: false; problems: string }> {
+  const loaded = loadProgram(file);
+  if (loaded.problems.length > 0) return { ok: false, problems: renderText(loaded.problems, loaded.sources) };
+  // Paths in the bundle, its map and its manifest are relative to the entry's folder.
+  const folder = dirname(file);
+  const modules = loaded.modules.map((m) => ({ ...m, file: relative(folder, m.file) || m.file }));
+  const { checkProgramSources } = await import("../compiler/index.js");
+  const { textOf } = await import("../compiler/build.js");
+  const checked = checkProgramSources(modules, loaded.entry);
+  if (checked.program === undefined) {
+    // The checker's positions name the files as they were read; the bundle's, relative to the entry's folder.
+    return { ok: false, problems: renderText(checked.diagnostics, new Map([...loaded.sources, ...modules.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)])])) };
+  }
+  return { ok: true, entry: loaded.entry, program: checked.program, modules: modules.map(textOf) };
 }
 
 function needEntry(item: CheckedGrantItem): Manifest["needs"][number] {

@@ -25,10 +25,31 @@ export function compileProgram(
 ): CompileResult {
   const checked = checkProgramSources(modules, options.entry);
   if (checked.program === undefined) return { diagnostics: checked.diagnostics, modules: checked.modules };
-  const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
-  const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules.map((m) => ({ name: m.name, file: m.file, text: m.text, imports: importsOf(m).map((i) => i.name) })));
-  const bundle = bundleProgram(checked.program, sources, options, inputs);
+  const bundle = bundleChecked(checked.program, modules.map(textOf), options);
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
+}
+
+/** What bundling needs of a module once it is checked: its text, file and the modules it brings in, without its syntax tree. */
+export interface ModuleText {
+  readonly name: string;
+  readonly file: string;
+  readonly text: string;
+  readonly imports: readonly string[];
+}
+
+export function textOf(module: { name: string; file: string; text: string; syntax: Module }): ModuleText {
+  return { name: module.name, file: module.file, text: module.text, imports: importsOf(module).map((i) => i.name) };
+}
+
+/**
+ * The lowering and bundling of a checked program. A caller that lets the syntax
+ * trees go once the program is checked (`renyic build`: half of what a large
+ * program holds) bundles with this.
+ */
+export function bundleChecked(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult {
+  const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
+  const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules);
+  return bundleProgram(program, sources, options, inputs);
 }
 
 /** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { compile } from "../compiler/build.js";
 import type { CompiledModule, ModuleCache } from "../compiler/emit/module-cache.js";
+import { encodeMappings } from "../compiler/emit/sourcemap.js";
 import { RENYI, seeded } from "./support.js";
 
 const EDITS = 120;
@@ -168,20 +169,22 @@ test("what the store gives back that is not a compiled module is compiled again"
   const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
   const fresh = build(texts(state), "own");
   const part = (mappings: unknown) => ({ code: "", mappings });
-  const module = (mappings: unknown, uses: string[] = []) => ({ types: part([]), code: part(mappings), runtime: [], declares: [], uses });
+  const module = (mappings: unknown, uses: string[] = []) => ({ types: [], code: [part(mappings)], runtime: [], declares: [], uses });
   const broken = [
     null,
     7,
     "text",
     {},
-    { types: { code: 1, mappings: [] } },
+    { types: [{ code: 1, mappings: "" }] },
+    // The parts as they were once kept: one object each, its mappings decoded.
+    { types: part([]), code: part([[[0, 0, 0, 0]]]), runtime: [], declares: [], uses: [] },
     module([[["x"]]]),
-    // Mappings past the module's lines, or into a second source: a crash there would be shown at no line of it.
-    module([[[0, 0, 2 ** 52, 0]]]),
-    module([[[0, 1, 0, 0]]]),
-    module([[[0, 0, 0]]]),
+    // Mappings that are not Base64 VLQ, or cut short, or of three fields.
+    module("A!AA"),
+    module("AAAg"),
+    module("AAA"),
     // The shape of a module, but its names do not fit the others': every module compiled again.
-    module([], ["nowhere"]),
+    module("", ["nowhere"]),
   ];
   for (const bad of broken) {
     let asked = 0;
@@ -193,6 +196,32 @@ test("what the store gives back that is not a compiled module is compiled again"
     assert.equal(result.code, fresh.code, JSON.stringify(bad));
     assert.deepEqual(result.map, fresh.map, JSON.stringify(bad));
     assert.equal(asked, 3);
+  }
+  // Modules kept by a real compile, whose names fit, with mappings that do not: only the shape check keeps them out.
+  const kept = store();
+  build(texts(state), "own", kept);
+  const mappings = [
+    "A!AA",
+    "AAAg",
+    "AAA",
+    // Past the module's lines, into a second source, before a line's start, at a negative column: a crash there would be shown at no line of it.
+    encodeMappings([[[0, 0, 2 ** 20, 0]]]),
+    encodeMappings([[[0, 1, 0, 0]]]),
+    encodeMappings([[[0, 0, 0, -4]]]),
+    "D",
+  ];
+  for (const bad of mappings) {
+    const hostile: ModuleCache = {
+      get: (key) => {
+        const m = kept.get(key) as { code: { mappings: string }[] } | undefined;
+        if (m !== undefined) m.code[0]!.mappings = bad;
+        return m;
+      },
+      put: () => undefined,
+    };
+    const result = build(texts(state), "own", hostile);
+    assert.equal(result.code, fresh.code, bad);
+    assert.deepEqual(result.map, fresh.map, bad);
   }
 });
 
@@ -210,8 +239,8 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
     const kept = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
     assert.equal(kept.length, 3);
     for (const f of kept) {
-      const m = JSON.parse(readFileSync(join(cache, f), "utf8")) as { code: { code: string } };
-      m.code.code = 'process.exit(7);';
+      const m = JSON.parse(readFileSync(join(cache, f), "utf8")) as { code: { code: string }[] };
+      m.code[0]!.code = "process.exit(7);";
       writeFileSync(join(cache, f), JSON.stringify(m));
     }
     writeFileSync(join(work, "main.ry"), texts(state).get("main")! + "-- edited\n");

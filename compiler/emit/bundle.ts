@@ -8,13 +8,13 @@ import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { CheckedGrantItem, Program } from "../check/checked.js";
 import { grantValue } from "../lower/grants.js";
-import { lowerModule, mainParameters, type LoweredModule } from "../lower/module.js";
+import { lowerModule, mainParameters, type LoweredPart } from "../lower/module.js";
 import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { freeNames, topLevelNames } from "./free-names.js";
-import { asCompiledModule, moduleKey, type CompiledModule, type ModuleCache } from "./module-cache.js";
+import { asCompiledModule, moduleKey, type CompiledModule, type ModuleCache, type PrintedPart } from "./module-cache.js";
 import { printStatements } from "./print.js";
-import { MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
+import { forEachSegment, MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 import { borrowedParameters } from "../borrow/index.js";
 
 // @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
@@ -81,9 +81,9 @@ export interface BundleResult {
 
 interface Chunk {
   readonly code: string;
-  /** The .ry file the chunk's mappings point into, and Babel's decoded mappings (one source). */
+  /** The .ry file the chunk's mappings point into, and its mappings, encoded (one source, index 0). */
   readonly file?: string;
-  readonly mappings: readonly (readonly (readonly (number | undefined)[])[])[];
+  readonly mappings: string;
 }
 
 /** `inputs`: what each module is compiled from (module-cache.ts, `moduleInputs`), for the module cache. */
@@ -104,14 +104,22 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
       keptAny = true;
       return { ...kept, file: m.file };
     }
-    const lowered = lowerModule(m, sources.get(m.name)!, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true);
-    const statements = [...lowered.types, ...lowered.code];
+    const source = sources.get(m.name)!;
+    const parts: Record<LoweredPart["kind"], PrintedPart[]> = { types: [], code: [], hoisted: [] };
+    const declares = new Set<string>();
+    const uses = new Set<string>();
+    // Each part printed as it is lowered, and let go: only the printed text and its encoded mappings stay.
+    const lowered = lowerModule(m, source, (part) => {
+      for (const name of topLevelNames(part.statements)) declares.add(name);
+      for (const name of freeNames(part.statements, new Set())) uses.add(name);
+      parts[part.kind].push(mapped(part.statements, source));
+    }, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true);
     const fresh: CompiledModule = {
-      types: mapped(lowered.types, lowered, sources),
-      code: mapped(lowered.code, lowered, sources),
+      types: parts.types,
+      code: [...parts.hoisted, ...parts.code],
       runtime: [...lowered.runtime],
-      declares: topLevelNames(statements),
-      uses: freeNames(statements, new Set()),
+      declares: [...declares],
+      uses: [...uses].filter((name) => !declares.has(name)),
     };
     if (key !== undefined) cache!.put(key, fresh);
     return { ...fresh, file: m.file };
@@ -139,10 +147,10 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
   const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
   const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
   const chunks: Chunk[] = [
-    { code: header, mappings: [] },
-    ...compiled.map((m) => ({ ...m.types, file: m.file })),
-    ...compiled.map((m) => ({ ...m.code, file: m.file })),
-    { code: plain(footerStatements), mappings: [] },
+    { code: header, mappings: "" },
+    ...compiled.flatMap((m) => chunksOf(m.types, m.file)),
+    ...compiled.flatMap((m) => chunksOf(m.code, m.file)),
+    { code: plain(footerStatements), mappings: "" },
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
@@ -259,15 +267,28 @@ function printPlain(ast: t.Program): string {
   return generate(ast, { comments: false }).code;
 }
 
-function printMapped(statements: t.Statement[], module: LoweredModule, sources: ReadonlyMap<string, SourceFile>): Chunk {
-  const source = [...sources.values()].find((s) => s.path === module.file)!;
-  const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: module.file, comments: false }, { [module.file]: source.text });
-  return { code: result.code, file: module.file, mappings: result.decodedMap?.mappings ?? [] };
+/** A module's printed parts as the bundle's chunks: one empty chunk for none, as a module without types or code always had. */
+function chunksOf(parts: readonly PrintedPart[], file: string): Chunk[] {
+  return parts.length === 0 ? [{ code: "", file, mappings: "" }] : parts.map((part) => ({ ...part, file }));
 }
 
-function printOwnMapped(statements: t.Statement[], module: LoweredModule): Chunk {
-  const printed = printStatements(statements, true);
-  return { code: printed.code, file: module.file, mappings: printed.mappings };
+function printMapped(statements: t.Statement[], source: SourceFile): PrintedPart {
+  const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: source.path, comments: false }, { [source.path]: source.text });
+  // Babel's decoded mappings are an array per segment: encoded at once, as the own printer writes them.
+  const writer = new MappingsWriter();
+  const lines = lineCount(result.code);
+  const decoded = result.decodedMap?.mappings ?? [];
+  const mappedLines = Math.min(lines, decoded.length);
+  for (let line = 0; line < mappedLines; line++) {
+    if (line > 0) writer.nextLine();
+    for (const s of decoded[line]!) if (s.length >= 4) writer.segment(s[0]!, 0, s[2]!, s[3]!);
+  }
+  writer.skipLines(lines - Math.max(mappedLines, 1));
+  return { code: result.code, mappings: writer.toString() };
+}
+
+function printOwnMapped(statements: t.Statement[]): PrintedPart {
+  return printStatements(statements, true);
 }
 
 /** The bundle's map: each chunk's mappings moved down by the lines before it (chunks are joined whole). */
@@ -277,24 +298,26 @@ function composeMap(chunks: Chunk[], file: string): SourceMapV3 {
   chunks.forEach((chunk, index) => {
     if (index > 0) writer.nextLine();
     const count = lineCount(chunk.code);
-    let written = 0;
+    // The chunk's line the writer is on.
+    let at = 0;
     if (chunk.file !== undefined) {
       let source = sources.indexOf(chunk.file);
       if (source < 0) source = sources.push(chunk.file) - 1;
-      const lines = Math.min(count, chunk.mappings.length);
-      for (let line = 0; line < lines; line++) {
-        if (line > 0) writer.nextLine();
-        let lastColumn = -1;
-        for (const s of chunk.mappings[line]!) {
-          // Babel's chunk has one source; a segment without a source position maps nothing.
-          if (s.length < 4 || s[0] === lastColumn) continue;
-          writer.segment(s[0]!, source, s[2]!, s[3]!);
-          lastColumn = s[0]!;
+      let lastColumn = -1;
+      const read = forEachSegment(chunk.mappings, (line, generated, _source, srcLine, column, fields) => {
+        if (line >= count) return;
+        for (; at < line; at++) {
+          writer.nextLine();
+          lastColumn = -1;
         }
-      }
-      written = lines;
+        // The chunk has one source; a segment without a source position maps nothing.
+        if (fields < 4 || generated === lastColumn) return;
+        writer.segment(generated, source, srcLine, column);
+        lastColumn = generated;
+      });
+      if (!read) throw new Error(`internal: the mappings of ${chunk.file} are not well formed`);
     }
-    writer.skipLines(count - Math.max(written, 1));
+    writer.skipLines(count - 1 - at);
   });
   return { version: 3, file, sources, names: [], mappings: writer.toString() };
 }

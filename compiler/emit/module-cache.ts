@@ -10,17 +10,19 @@
 // back is checked for its shape and otherwise compiled again.
 
 import { sha256 } from "../../report/sha256.js";
+import { forEachSegment } from "./sourcemap.js";
 
 /** One printed part of a module (its types, or its code) and its mappings, line by line. */
 export interface PrintedPart {
   readonly code: string;
-  /** Per line, segments of [generated column] or [generated column, source, line, column] (source map v3, decoded). */
-  readonly mappings: readonly (readonly (readonly (number | undefined)[])[])[];
+  /** Its mappings, encoded as a source map's (v3), with one source (index 0): the module's file. */
+  readonly mappings: string;
 }
 
 export interface CompiledModule {
-  readonly types: PrintedPart;
-  readonly code: PrintedPart;
+  /** Its types, and its code (its hoisted constants first), each printed in parts, joined by line breaks in the bundle. */
+  readonly types: readonly PrintedPart[];
+  readonly code: readonly PrintedPart[];
   /** The runtime's names the module uses. */
   readonly runtime: readonly string[];
   /** The names its top level declares, and the names it uses without declaring them (another module's, the runtime's). */
@@ -53,7 +55,7 @@ export function moduleInputs(modules: readonly { name: string; file: string; tex
 
 /** The key of a module compiled from `input` in a program of these facts, with these options. */
 export function moduleKey(input: string, facts: readonly string[]): string {
-  return sha256(["renyi-module-1", input, ...facts].map((p) => `${p.length}:${p}`).join(""));
+  return sha256(["renyi-module-2", input, ...facts].map((p) => `${p.length}:${p}`).join(""));
 }
 
 /**
@@ -66,15 +68,19 @@ export function asCompiledModule(value: unknown, source: { readonly lineStarts: 
   const v = value as Record<string, unknown>;
   const names = (x: unknown) => Array.isArray(x) && x.every((n) => typeof n === "string");
   const lines = source.lineStarts.length;
-  if (!isPart(v["types"], lines) || !isPart(v["code"], lines) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
+  const parts = (x: unknown) => Array.isArray(x) && x.every((p) => isPart(p, lines));
+  if (!parts(v["types"]) || !parts(v["code"]) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
   return value as CompiledModule;
 }
 
 function isPart(x: unknown, lines: number): boolean {
   if (typeof x !== "object" || x === null) return false;
   const p = x as Record<string, unknown>;
-  const whole = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  // [generated column], or [generated column, source 0, a line of the module, column], perhaps with a name.
-  const segment = (s: unknown) => Array.isArray(s) && (s.length === 1 || s.length === 4 || s.length === 5) && s.every(whole) && (s.length === 1 || (s[1] === 0 && (s[2] as number) < lines));
-  return typeof p["code"] === "string" && Array.isArray(p["mappings"]) && p["mappings"].every((line) => Array.isArray(line) && line.every(segment));
+  if (typeof p["code"] !== "string" || typeof p["mappings"] !== "string") return false;
+  // Segments of [generated column], or [generated column, source 0, a line of the module, column], perhaps with a name.
+  let fits = true;
+  const read = forEachSegment(p["mappings"], (_line, generated, source, srcLine, column, fields) => {
+    if (generated < 0 || (fields > 1 && (source !== 0 || srcLine < 0 || srcLine >= lines || column < 0))) fits = false;
+  });
+  return read && fits;
 }

@@ -9,9 +9,7 @@
 // compares the trees, on every fixture and on generated programs.
 
 import type * as T from "../lower/js.js";
-
-/** A chunk's mappings as Babel gives them: per generated line, [column, source, line, column] (0-based lines). */
-export type Mappings = number[][][];
+import { MappingsWriter } from "./sourcemap.js";
 
 // Precedence, from loosest to tightest.
 const SEQUENCE = 1;
@@ -51,24 +49,28 @@ const BINARY: Readonly<Record<string, number>> = {
   "**": 14,
 };
 
-export function printStatements(statements: readonly T.Statement[], mapped: boolean): { code: string; mappings: Mappings } {
+/** The code, and with `mapped` its mappings (one source, index 0), encoded as they are made. */
+export function printStatements(statements: readonly T.Statement[], mapped: boolean): { code: string; mappings: string } {
   const printer = new Printer(mapped);
   statements.forEach((s, i) => {
     if (i > 0) printer.newline();
     printer.statement(s);
   });
-  return { code: printer.text(), mappings: printer.mappings };
+  return { code: printer.text(), mappings: printer.mappings?.toString() ?? "" };
 }
 
 class Printer {
   // One string grown by `+=`: the engine keeps it as a rope and flattens it once, where an array of millions of pieces joined cost more than the printing.
   private out = "";
   private column = 0;
-  private line = 0;
   private indent = "";
-  readonly mappings: Mappings = [[]];
+  readonly mappings: MappingsWriter | undefined;
+  /** The generated column of the current line's last segment. */
+  private lastMarked = -1;
 
-  constructor(private readonly mapped: boolean) {}
+  constructor(mapped: boolean) {
+    this.mappings = mapped ? new MappingsWriter() : undefined;
+  }
 
   text(): string {
     return this.out;
@@ -76,9 +78,9 @@ class Printer {
 
   newline(): void {
     this.out += "\n" + this.indent;
-    this.line++;
     this.column = this.indent.length;
-    if (this.mapped) this.mappings.push([]);
+    this.mappings?.nextLine();
+    this.lastMarked = -1;
   }
 
   /** Text without a line break. */
@@ -93,18 +95,16 @@ class Printer {
     this.put(lines[0]!);
     for (let i = 1; i < lines.length; i++) {
       this.out += "\n" + lines[i]!;
-      this.line++;
       this.column = lines[i]!.length;
-      if (this.mapped) this.mappings.push([]);
+      this.mappings?.nextLine();
+      this.lastMarked = -1;
     }
   }
 
   private mark(n: T.Node): void {
-    if (!this.mapped || n.loc == null) return;
-    const segments = this.mappings[this.line]!;
-    const last = segments[segments.length - 1];
-    if (last !== undefined && last[0] === this.column) return;
-    segments.push([this.column, 0, n.loc.start.line - 1, n.loc.start.column]);
+    if (this.mappings === undefined || n.loc == null || this.lastMarked === this.column) return;
+    this.mappings.segment(this.column, 0, n.loc.start.line - 1, n.loc.start.column);
+    this.lastMarked = this.column;
   }
 
   // ---- statements ----

@@ -4,7 +4,7 @@
 
 import { BASE64, decodeMappings, type Segment, type SourceMapV3 } from "../../report/source-map.js";
 
-export { decodeMappings, type Segment, type SourceMapV3 } from "../../report/source-map.js";
+export { decodeMappings, forEachSegment, type Segment, type SourceMapV3 } from "../../report/source-map.js";
 
 const BASE64_CODES = Uint8Array.from(BASE64, (ch) => ch.charCodeAt(0));
 const SEMICOLON = 59;

@@ -15,26 +15,51 @@ import { grantValue, needsValue } from "./grants.js";
 import { narratedBody } from "./narration.js";
 import type { Borrows } from "../borrow/index.js";
 
-export interface LoweredModule {
-  readonly module: string;
-  readonly file: string;
-  readonly types: t.Statement[];
-  readonly code: t.Statement[];
-  /** Runtime exports the module uses. */
-  readonly runtime: ReadonlySet<string>;
+/**
+ * A part of a lowered module, handed over as soon as it is made (lowerModule):
+ * its types (classes and descriptors, which a bundle places before any module's
+ * code), its code (functions, tests and the test table), and its hoisted
+ * constants, which go before its code but are complete only once the code is
+ * lowered, so come last.
+ */
+export interface LoweredPart {
+  readonly kind: "types" | "code" | "hoisted";
+  readonly statements: t.Statement[];
 }
 
-/** `narrate`: compile the narrated variant, naming main of the entry module `main` (narration.ts). */
-export function lowerModule(module: CModule, source: SourceFile, narrate?: { readonly entry: string }, onlyFuel = false, guarded = false, borrows?: Borrows, sharedFuel = false): LoweredModule {
+/**
+ * Top-level statements a part holds, at most about: a module of 100,000 lines
+ * lowered whole was a tree of about 170 MB, alive until printed; in parts, each is
+ * printed and let go before the next is made (bench/RESULTS.md).
+ */
+const PART_SIZE = 200;
+
+/**
+ * Lowers a module, handing each part to `take` in order (types, code, then the
+ * hoisted constants); gives back the runtime's names it used.
+ * `narrate`: compile the narrated variant, naming main of the entry module `main` (narration.ts).
+ */
+export function lowerModule(module: CModule, source: SourceFile, take: (part: LoweredPart) => void, narrate?: { readonly entry: string }, onlyFuel = false, guarded = false, borrows?: Borrows, sharedFuel = false): { readonly runtime: ReadonlySet<string> } {
   const lw = new Lowerer(module.name, source, narrate !== undefined, onlyFuel, guarded, borrows, sharedFuel);
-  const types = module.types.flatMap((decl) => lowerType(lw, decl));
-  const functions = module.functions.map((f) => lowerFunction(lw, f, narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`));
+  const inParts = <T>(kind: LoweredPart["kind"], items: readonly T[], lower: (item: T) => t.Statement[]) => {
+    let statements: t.Statement[] = [];
+    for (const item of items) {
+      statements.push(...lower(item));
+      if (statements.length >= PART_SIZE) {
+        take({ kind, statements });
+        statements = [];
+      }
+    }
+    if (statements.length > 0) take({ kind, statements });
+  };
+  inParts("types", module.types, (decl) => lowerType(lw, decl));
+  inParts("code", module.functions, (f) => [lowerFunction(lw, f, narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`)]);
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
-  const testTable = module.tests.length === 0 ? [] : [testList(module, tests)];
-  const code = [...lw.hoisted.values(), ...functions, ...tests.map((x) => x.declaration), ...testTable];
+  inParts("code", [...tests.map((x) => x.declaration), ...(module.tests.length === 0 ? [] : [testList(module, tests)])], (s) => [s]);
+  inParts("hoisted", [...lw.hoisted.values()], (s) => [s]);
   // Nodes without a position (a helper's name, a temporary) get no mapping of their own: a
   // position inside them maps through the mapping before it, their nearest ancestor's.
-  return { module: module.name, file: source.path, types, code, runtime: lw.runtime };
+  return { runtime: lw.runtime };
 }
 
 // ---- types ----
