@@ -3,7 +3,7 @@
 // recordings) in replay, so that a host value of the wrong kind never reaches
 // a program.
 
-import { descOf, instantiate, Pair, RMap, RSet, type Shape } from "./values.js";
+import { descOf, instantiate, Pair, RMap, RSet, type FieldDesc, type Shape } from "./values.js";
 
 export function conforms(value: unknown, shape: Shape): boolean {
   switch (shape.k) {
@@ -31,17 +31,26 @@ export function conforms(value: unknown, shape: Shape): boolean {
       return value instanceof Pair && conforms(value.first, shape.first) && conforms(value.second, shape.second);
     case "record": {
       const desc = descOf(value);
-      if (desc !== shape.desc) return false;
-      const v = value as Record<string, unknown>;
-      return desc.fields.every((f) => conforms(v[f.prop], instantiate(f.shape, shape.args)));
+      return desc === shape.desc && fieldsConform(value as Record<string, unknown>, desc.fields, shape.args);
     }
     case "variant": {
       const desc = descOf(value);
-      if (desc === undefined || !shape.desc.cases.includes(desc)) return false;
-      const v = value as Record<string, unknown>;
-      return desc.fields.every((f) => conforms(v[f.prop], instantiate(f.shape, shape.args)));
+      return desc !== undefined && shape.desc.cases.includes(desc) && fieldsConform(value as Record<string, unknown>, desc.fields, shape.args);
     }
     default:
       return true;
   }
+}
+
+/**
+ * Each field against its shape, the type's arguments put in. Without arguments a
+ * field's shape is used as it is: a parameter left open checks nothing either way.
+ * (A loop: every call through the gateway checks its result here.)
+ */
+function fieldsConform(value: Record<string, unknown>, fields: readonly FieldDesc[], args: readonly Shape[]): boolean {
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (!conforms(value[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args))) return false;
+  }
+  return true;
 }

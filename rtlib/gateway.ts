@@ -83,7 +83,26 @@ export function narrateEffects(): void {
   narrator = effectNarrator();
 }
 
-export async function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+export function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+  // The common case: a live call that nothing records, replays, narrates or guards. The same
+  // checks in the same order, without an async function's frame, which was the largest part of
+  // a cheap call (bench/RESULTS.md, the gateway); what throws is the call's rejection, as before.
+  if (answerer === undefined && observer === undefined && narrator === undefined && !guarding()) {
+    try {
+      admit(grant, primitive);
+      if (grant !== undefined) takeBudget(grant, primitive);
+      const live = perform();
+      if (live instanceof Promise) return settled(live, primitive);
+      return Promise.resolve(conforming(live, primitive));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  return callWatched(grant, primitive, args, perform);
+}
+
+/** Cancellation, the task's time and memory, the host-call limit and the grant, innermost first: what every call passes first. */
+function admit(grant: Grant | undefined, primitive: Primitive): void {
   checkCancelled();
   checkTask();
   if (++S.hostCalls > S.maxHostCalls) {
@@ -97,19 +116,39 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     const need = carried?.args !== undefined ? needText({ path: primitive.need.path }) : needText(primitive.need);
     throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need, owner: refused.owner });
   }
+}
+
+/** The budgets the call counts under (a live call's only: a replayed one takes none). */
+function takeBudget(grant: Grant, primitive: Primitive): void {
+  const budget = budgetsOf(grant).take(primitive.need);
+  if (!budget.ok) {
+    if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
+    throw new Crash("E-RT-BUDGET", { call: primitive.name.replace(/^std\./, ""), budget: budget.budget });
+  }
+}
+
+/** What a call gave back, checked against the primitive's declared result type. */
+function conforming<T>(result: T, primitive: Primitive): T {
+  if (primitive.result !== undefined && !conforms(result, primitive.result)) {
+    throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
+  }
+  return result;
+}
+
+async function settled<T>(live: Promise<T>, primitive: Primitive): Promise<T> {
+  return conforming(await live, primitive);
+}
+
+/** A call that is recorded, replayed, narrated or guarded. */
+async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+  admit(grant, primitive);
   // The guards: what the call's arguments carry must be allowed to go where the call goes
   // (for a path, where it really leads, read before the check and again for the result).
   const real = guarding() && pathScoped(primitive.need) ? await realScopeOfCall(String(primitive.need.scope)) : undefined;
   const origins = guarding() ? callOrigins(grant!, primitive, real) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
-  if (grant !== undefined && answered === LIVE) { // refusing() has proved it a Grant
-    const budget = budgetsOf(grant).take(primitive.need);
-    if (!budget.ok) {
-      if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
-      throw new Crash("E-RT-BUDGET", { call: primitive.name.replace(/^std\./, ""), budget: budget.budget });
-    }
-  }
+  if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
@@ -119,9 +158,7 @@ export async function call<T>(grant: Grant | undefined, primitive: Primitive, ar
     const live = answered === LIVE ? perform() : undefined;
     const result = (answered === LIVE ? (live instanceof Promise ? await live : live) : answered === THREW ? rethrow() : await answered) as T;
     if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
-    if (primitive.result !== undefined && !conforms(result, primitive.result)) {
-      throw new Crash("E-RT-INTERNAL", { problem: "result", call: primitive.name, shape: shapeText(primitive.result) });
-    }
+    conforming(result, primitive);
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
