@@ -117,8 +117,11 @@ function unpackRow(lw: Lowerer, row: t.Expression, names: Local[]): t.Statement[
   return [t.variableDeclaration("const", names.map((l, k) => t.variableDeclarator(lw.local(l), t.memberExpression(row, t.numericLiteral(k), true))))];
 }
 
-/** Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does. */
-function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void, looking: ReadonlySet<CExpr>): void {
+/**
+ * Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does.
+ * `charged`: the clause at `k` is a `where` whose steps the `from` before it has charged.
+ */
+function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void, looking: ReadonlySet<CExpr>, charged = false): void {
   if (k === run.length) return innermost();
   const c = run[k]!;
   if (c.kind === "From") {
@@ -127,15 +130,19 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
     const source = looking.has(c.source) ? lowerBorrowed(lw, c.source) : lowerExpr(lw, c.source);
     const item = lw.temp("i");
     const code = lowerPattern(lw, c.pattern, item);
+    // A `where` right after is charged with the row, in one charge a turn: between the two only
+    // the row's names are bound, which nothing can observe, so the steps are the same.
+    const next = run[k + 1];
+    const where = next?.kind === "Where" ? exprSteps(next.condition) : undefined;
     const inner = lw.collect(() => {
-      const charge = chargeStatement(lw, 1, c.source.span);
+      const charge = chargeStatement(lw, 1 + (where ?? 0), c.source.span);
       if (charge) lw.emit(charge);
       for (const b of code.binds) lw.emit(b);
-      nestRun(lw, run, k + 1, innermost, looking);
+      nestRun(lw, run, k + 1, innermost, looking, where !== undefined);
     });
     lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(inner)));
   } else if (c.kind === "Where") {
-    const charge = chargeStatement(lw, exprSteps(c.condition), c.condition.span);
+    const charge = charged ? undefined : chargeStatement(lw, exprSteps(c.condition), c.condition.span);
     if (charge) lw.emit(charge);
     const condition = lowerExpr(lw, c.condition);
     lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost, looking)))));
