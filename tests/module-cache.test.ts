@@ -204,10 +204,11 @@ test("what the store gives back that is not a compiled module is compiled again"
     "A!AA",
     "AAAg",
     "AAA",
-    // Past the module's lines, into a second source, before a line's start, at a negative column: a crash there would be shown at no line of it.
+    // Past the module's lines, into a second source, at a negative column, past its line's end: a crash there would be shown at no line of it.
     encodeMappings([[[0, 0, 2 ** 20, 0]]]),
     encodeMappings([[[0, 1, 0, 0]]]),
     encodeMappings([[[0, 0, 0, -4]]]),
+    encodeMappings([[[0, 0, 0, 5_000_000]]]),
     "D",
   ];
   for (const bad of mappings) {

@@ -60,27 +60,28 @@ export function moduleKey(input: string, facts: readonly string[]): string {
 
 /**
  * What a store gave back, if it has the shape of a compiled module of `source`
- * (its mappings point into that module's lines, in its one source); anything
+ * (its mappings point into that module's lines and columns, in its one source); anything
  * else is compiled again.
  */
-export function asCompiledModule(value: unknown, source: { readonly lineStarts: readonly number[] }): CompiledModule | undefined {
+export function asCompiledModule(value: unknown, source: { readonly text: string; readonly lineStarts: readonly number[] }): CompiledModule | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const names = (x: unknown) => Array.isArray(x) && x.every((n) => typeof n === "string");
-  const lines = source.lineStarts.length;
-  const parts = (x: unknown) => Array.isArray(x) && x.every((p) => isPart(p, lines));
+  const parts = (x: unknown) => Array.isArray(x) && x.every((p) => isPart(p, source));
   if (!parts(v["types"]) || !parts(v["code"]) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
   return value as CompiledModule;
 }
 
-function isPart(x: unknown, lines: number): boolean {
+function isPart(x: unknown, source: { readonly text: string; readonly lineStarts: readonly number[] }): boolean {
   if (typeof x !== "object" || x === null) return false;
   const p = x as Record<string, unknown>;
   if (typeof p["code"] !== "string" || typeof p["mappings"] !== "string") return false;
-  // Segments of [generated column], or [generated column, source 0, a line of the module, column], perhaps with a name.
+  // Segments of [generated column], or [generated column, source 0, a line of the module, a column of that line], perhaps with a name.
+  const starts = source.lineStarts;
+  const within = (line: number, column: number) => line >= 0 && line < starts.length && column >= 0 && column <= (line + 1 < starts.length ? starts[line + 1]! : source.text.length) - starts[line]!;
   let fits = true;
-  const read = forEachSegment(p["mappings"], (_line, generated, source, srcLine, column, fields) => {
-    if (generated < 0 || (fields > 1 && (source !== 0 || srcLine < 0 || srcLine >= lines || column < 0))) fits = false;
+  const read = forEachSegment(p["mappings"], (_line, generated, from, line, column, fields) => {
+    if (generated < 0 || (fields > 1 && (from !== 0 || !within(line, column)))) fits = false;
   });
   return read && fits;
 }

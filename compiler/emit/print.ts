@@ -469,9 +469,13 @@ class Printer {
     this.put(")");
   }
 
-  /** A text as a JavaScript string literal: JSON's escapes, which JavaScript reads the same. */
+  /**
+   * A text as a JavaScript string literal: JSON's escapes, which JavaScript reads the same,
+   * and U+2028 and U+2029, which JSON leaves as they are but the engine counts as line
+   * breaks (every position after one, in a stack trace and so in the map, a line off).
+   */
   private stringLiteral(value: string): void {
-    this.put(JSON.stringify(value));
+    this.put(JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
   }
 }
 

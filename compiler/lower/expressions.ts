@@ -237,7 +237,9 @@ function guardedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
 }
 
 function escapeTemplate(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\r/g, "\\r");
+  // U+2028 and U+2029 escaped too: the engine counts them as line breaks, and every position
+  // after one, in a stack trace and so in the map, would be a line off.
+  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\r/g, "\\r").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 /** A value as text: Int and Text as they are, Float with its decimal point, the rest by shape. */
