@@ -1,8 +1,8 @@
 // Lowering blocks and statements: one function per kind. The kinds with more
 // to them have files of their own: failures, match, checks, concurrency.
 
-import { construct, fieldOf, plainOf } from "./guarded.js";
-import { classRef } from "./shapes.js";
+import { fieldOf, plainOf } from "./guarded.js";
+import { propertyName } from "./names.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
 import { isCon } from "../check/types.js";
@@ -184,9 +184,9 @@ function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
  * `set acc to acc with items: acc.items + [x], count: acc.count + 1`, when `acc`
  * owns its record (spec/runtime.md, "Value semantics without copying"): each
  * list, map or set field updated by one of the in-place forms (`acc.f + ...`,
- * `list.append(acc.f, x)`, `acc.f.put(k, v)`, ...) changes in place, and a new
- * record is made around the fields, so a list kept in a record grows in
- * linear time. Only when every such field is updated in place or given a new
+ * `list.append(acc.f, x)`, `acc.f.put(k, v)`, ...) changes in place, and the
+ * other fields updated are set in the record itself, which `acc` alone holds,
+ * so a list kept in a record grows in linear time, with no allocation a turn. Only when every such field is updated in place or given a new
  * value, and `acc` is read nowhere else but through its plain fields (a read
  * of what changes in place would see it changed, since the changes are made
  * once every value is computed). Undefined when the statement has not this form.
@@ -222,7 +222,6 @@ function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] |
       if (target !== undefined) {
         const inPlace = inPlaceCalls(lw, fieldOf(lw, record, u.name), (e) => e === target, u.value)!.inPlace;
         changes.push(t.callExpression(inPlace.fn, inPlace.args));
-        fields.set(u.name, fieldOf(lw, record, u.name));
       } else {
         const temp = lw.temp("m");
         lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, lowerExpr(lw, u.value))]));
@@ -230,8 +229,12 @@ function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] |
       }
     }
     for (const change of changes) lw.emit(t.expressionStatement(change));
-    const args = decl.fields.map((f) => fields.get(f.name) ?? fieldOf(lw, record, f.name));
-    lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.local(local), construct(lw, classRef(lw, decl), args))));
+    // The var is the only holder of the record too: its other fields are set in place, where a
+    // new record made around them cost an allocation a turn (bench/RESULTS.md).
+    for (const u of value.updates) {
+      if (targets.has(u.name)) continue;
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", t.memberExpression(record, t.identifier(propertyName(u.name))), fields.get(u.name)!)));
+    }
   });
 }
 
