@@ -75,6 +75,11 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
       () => [`${indent}console.print("{x}")`],
       () => [`${indent}set m to m.put(x mod 5, ${term})`],
       () => [`${indent}set x to x + m.get(${term} mod 4).or_else(2) + math.max(x, 3) mod 5`],
+      // A join inside an expression, and a record's update: in place while `a` owns its record,
+      // a copy (a join inside the record made) once `keep` holds it too.
+      () => [`${indent}set x to x + (xs + [${term}]).length() mod 5`],
+      () => [`${indent}set a to a with items: a.items + [${term}], sum: a.sum + ${term}`],
+      () => [`${indent}set keep to a`],
     );
   }
   choices.push(() => [`${indent}set ${acc} to ${acc} + 100 / (${term} mod ${2 + int(g, 9)})`]);
@@ -107,6 +112,11 @@ function program(seed: number): string {
     "  return acc",
     "end",
     "",
+    "type Acc is record",
+    "  items: List<Int>",
+    "  sum: Int",
+    "end",
+    "",
     "public function main()",
     "  purpose: Loops under a fuel limit.",
     "  needs console",
@@ -116,8 +126,10 @@ function program(seed: number): string {
     "  var ys be [0]",
     "  var st be [0].to_set()",
     "  var st2 be [1].to_set()",
+    "  var a be Acc(items: [0], sum: 0)",
+    "  var keep be a",
     // What the run has done so far, printed between statements: where the fuel ran out shows.
-    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()}")']).flat(),
+    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} {keep.sum}")']).flat(),
     "end",
     "",
   ].join("\n");

@@ -21,8 +21,9 @@
 // ends (its end, a `break`, a `return`, a crash) the fuel left is written back
 // before anything else can read it. Nothing else runs while the loop does: it
 // neither awaits nor calls the program's functions or lambdas; the helpers that
-// charge what they make (a join of lists, a range) are called as statements of
-// their own with the shared counters made current around them (CHARGING).
+// charge what they make (a join of lists, a range) are called in statements
+// (an expression statement, a `const`) run with the shared counters made current
+// around them (CHARGING).
 
 import * as t from "./js.js";
 import type { Lowerer } from "./context.js";
@@ -61,9 +62,10 @@ export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*"
 /**
  * The helpers that charge the work they do (the items a join of lists or a
  * range makes; a map or set copied before it is changed) but call no code of
- * the program and never await: such a loop may call them as a statement of its
- * own (`x = $concat(x, [y]);`), with the fuel written back before the call and
- * the room read again after it, however it ends.
+ * the program and never await: such a loop may call them in an expression
+ * statement or a `const` (`x = $concat(x, [y]);`, `acc = new Acc($concat(acc.items, [i]), $iadd(acc.sum, i));`)
+ * that makes no charge and calls nothing else that reads the fuel, with the fuel
+ * written back before the statement and the room read again after it, however it ends.
  */
 const CHARGING = new Set(["concat", "appendInPlace", "rangeInclusive"]);
 const CHARGING_LIBRARY: Readonly<Record<string, readonly string[]>> = { map: ["put", "remove"], sets: ["add", "remove"] };
@@ -99,10 +101,25 @@ function fuelBlind(node: t.Node, inList = false): boolean {
   if (isFunction(node)) return true;
   const charge = isCharge(node);
   if (charge !== undefined) return fuelBlind(charge.amount);
-  // A charging call as a statement of its own, its arguments charging nothing (they are evaluated after the fuel is written back).
-  const charging = chargingCallOf(node, inList);
-  if (charging !== undefined) return charging.arguments.every((a) => a.type !== "SpreadElement" && fuelBlind(a) && !holdsCharge(a));
+  // A statement that calls a charging helper, charging nothing itself: it is run with the shared counters current.
+  const charging = chargingStatement(node, inList);
+  if (charging !== undefined) return blindAroundCharging(charging) && !holdsCharge(charging);
   return ownFuelBlind(node) && !t.someChild(node, notFuelBlind);
+}
+
+/** Whether nothing in `node`, outside the functions it makes, awaits or reads the fuel but the charging helpers it calls. */
+function blindAroundCharging(node: t.Node): boolean {
+  if (isFunction(node)) return true;
+  if (isChargingCall(node)) return node.arguments.every((a) => a.type !== "SpreadElement" && blindAroundCharging(a));
+  return ownFuelBlind(node) && !t.someChild(node, (c) => !blindAroundCharging(c));
+}
+
+const isChargingCall = (node: t.Node): node is t.CallExpression => node.type === "CallExpression" && calleeIn(node.callee, CHARGING, CHARGING_LIBRARY);
+
+/** Whether `node` calls a charging helper, outside the functions it makes. */
+function callsCharging(node: t.Node): boolean {
+  if (isFunction(node)) return false;
+  return isChargingCall(node) || t.someChild(node, callsCharging);
 }
 
 const notFuelBlind = (node: t.Node, inList: boolean): boolean => !fuelBlind(node, inList);
@@ -137,18 +154,15 @@ function ownFuelBlind(node: t.Node): boolean {
 }
 
 /**
- * `call(...);`, `name = call(...);`, or, in a block's list of statements,
- * `const name = call(...);`, where `call` is a charging helper (CHARGING): the call.
+ * What a statement that calls a charging helper (CHARGING) evaluates: an expression
+ * statement's expression, or, in a block's list of statements, the value of a `const`
+ * of one name (made `let name;` and an assignment by the rewrite).
  */
-function chargingCallOf(node: t.Node, inList: boolean): t.CallExpression | undefined {
-  let call: t.Node | null | undefined;
-  if (node.type === "ExpressionStatement") {
-    const e = node.expression;
-    call = e.type === "AssignmentExpression" && e.operator === "=" && e.left.type === "Identifier" ? e.right : e;
-  } else if (node.type === "VariableDeclaration" && inList && node.declarations.length === 1 && node.declarations[0]!.id.type === "Identifier") {
-    call = node.declarations[0]!.init;
-  }
-  return call?.type === "CallExpression" && calleeIn(call.callee, CHARGING, CHARGING_LIBRARY) ? call : undefined;
+function chargingStatement(node: t.Node, inList: boolean): t.Expression | undefined {
+  let e: t.Expression | null | undefined;
+  if (node.type === "ExpressionStatement") e = node.expression;
+  else if (node.type === "VariableDeclaration" && inList && node.declarations.length === 1 && node.declarations[0]!.id.type === "Identifier") e = node.declarations[0]!.init;
+  return e != null && callsCharging(e) ? e : undefined;
 }
 
 /** Whether a charge is made anywhere in `node`, outside the functions it makes. */
@@ -213,7 +227,7 @@ function rewriteCharges(node: t.Node, names: Names): void {
       for (let i = 0; i < child.length; i++) {
         const c = child[i] as t.Node | null;
         if (c == null) continue;
-        if (c.type === "VariableDeclaration" && chargingCallOf(c, list) !== undefined) {
+        if (c.type === "VariableDeclaration" && chargingStatement(c, list) !== undefined) {
           // `const x = call(...)` as `let x;` and the call made into it with the counters current.
           const declarator = c.declarations[0]!;
           const declared = Object.assign(t.variableDeclaration("let", [t.variableDeclarator(declarator.id as t.Identifier)]), { loc: c.loc });
@@ -237,7 +251,7 @@ function synced(statement: t.Statement, { room, fuelRoom, S }: Names): t.Stateme
 
 function rewritten(node: t.Node, names: Names): t.Node {
   const { room, fuelLeft } = names;
-  if (chargingCallOf(node, false) !== undefined) return synced(node as t.Statement, names);
+  if (chargingStatement(node, false) !== undefined) return synced(node as t.Statement, names);
   const charge = isCharge(node);
   if (charge === undefined) {
     if (!isFunction(node)) rewriteCharges(node, names);
