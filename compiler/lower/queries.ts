@@ -5,6 +5,7 @@ import { plainOf, plainRecord } from "./guarded.js";
 import * as t from "./js.js";
 import type { CExpr, Local } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
+import { isCon } from "../check/types.js";
 import { awaited, depthBack } from "./depth.js";
 import { lowerBorrowed, lowerExpr } from "./expressions.js";
 import { lookingChildren } from "../borrow/index.js";
@@ -32,6 +33,19 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
   const carried: t.Expression[] = [];
   while (i < clauses.length) {
     const clause = clauses[i]!;
+    const then = clauses[i + 1]?.kind;
+    if (clause.kind === "From" && rows === undefined && !lw.guarded && clause.pattern.kind === "Bind" && isCon(clause.source.type, "List") && (then === "Group" || then === "Take" || then === "Drop")) {
+      // `from x in xs` then `group by`, `take` or `drop`, which read their rows and change none:
+      // the list itself is the rows, not a copy made row by row; its step a row charged at once.
+      const out = lw.temp("rows");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(out, looking.has(clause.source) ? lowerBorrowed(lw, clause.source) : lowerExpr(lw, clause.source))]));
+      const charge = chargeStatement(lw, 1, clause.source.span, t.memberExpression(out, t.identifier("length")));
+      if (charge) lw.emit(charge);
+      names = [...names, clause.pattern.local];
+      rows = out;
+      i++;
+      continue;
+    }
     if (clause.kind === "From" || clause.kind === "Where" || clause.kind === "Let") {
       const run: typeof clauses = [];
       while (i < clauses.length && ["From", "Where", "Let"].includes(clauses[i]!.kind)) run.push(clauses[i++]!);
