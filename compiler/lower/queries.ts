@@ -149,7 +149,8 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
     const next = run[k + 1];
     const where = next?.kind === "Where" ? exprSteps(next.condition) : undefined;
     const inner = lw.collect(() => {
-      const charge = chargeStatement(lw, 1 + (where ?? 0), c.source.span);
+      // Shown at the `where` when the fuel runs out there: most of the steps are its condition's.
+      const charge = chargeStatement(lw, 1 + (where ?? 0), next?.kind === "Where" ? next.condition.span : c.source.span);
       if (charge) lw.emit(charge);
       for (const b of code.binds) lw.emit(b);
       nestRun(lw, run, k + 1, innermost, looking, where !== undefined);

@@ -216,19 +216,20 @@ function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] |
     const record = lw.temp("r");
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(record, lw.local(local))]));
     const fields = new Map<string, t.Expression>();
-    const changes: t.Expression[] = [];
+    const changes: t.Statement[] = [];
     for (const u of value.updates) {
       const target = targets.get(u.name);
       if (target !== undefined) {
         const inPlace = inPlaceCalls(lw, fieldOf(lw, record, u.name), (e) => e === target, u.value)!.inPlace;
-        changes.push(t.callExpression(inPlace.fn, inPlace.args));
+        // At the field's new value: a change that crashes (a list past its limit) is shown there.
+        changes.push(lw.at(t.expressionStatement(t.callExpression(inPlace.fn, inPlace.args)), u.value.span));
       } else {
         const temp = lw.temp("m");
         lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, lowerExpr(lw, u.value))]));
         fields.set(u.name, temp);
       }
     }
-    for (const change of changes) lw.emit(t.expressionStatement(change));
+    for (const change of changes) lw.emit(change);
     // The var is the only holder of the record too: its other fields are set in place, where a
     // new record made around them cost an allocation a turn (bench/RESULTS.md).
     for (const u of value.updates) {
