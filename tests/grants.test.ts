@@ -135,3 +135,28 @@ end
   assert.equal(looser.status, 3);
   assert.match(looser.stderr, /would widen main's budget/);
 });
+
+test("the gateway's common call answers with a promise whatever happens: a refusal, a wrong result and a throw are rejections, never thrown at the caller", async () => {
+  const { call } = await import("../rtlib/gateway.js");
+  const { S, configureLimits } = await import("../rtlib/limits.js");
+  const { TEXT } = await import("../rtlib/values.js");
+  configureLimits({ fuel: 1e12 });
+  S.maxHostCalls = Number.MAX_SAFE_INTEGER;
+  const grant = rootGrant([{ path: ["environment"] }], "main");
+  const primitive = (need: { path: string[] }) => ({ name: "std.test.call", need, result: TEXT });
+  const cases: [string, () => Promise<unknown>, RegExp | string][] = [
+    ["refused", () => call(grant, primitive({ path: ["time"] }), {}, () => "x"), /E-RT-PERMISSION/],
+    ["wrong result", () => call(grant, primitive({ path: ["environment"] }), {}, () => 7 as unknown as string), /E-RT-INTERNAL/],
+    ["thrown", () => call(grant, primitive({ path: ["environment"] }), {}, () => { throw new Error("boom"); }), /boom/],
+    ["rejected", () => call(grant, primitive({ path: ["environment"] }), {}, () => Promise.reject(new Error("later"))), /later/],
+    ["answered", () => call(grant, primitive({ path: ["environment"] }), {}, () => "ok"), "ok"],
+    ["answered later", () => call(grant, primitive({ path: ["environment"] }), {}, () => Promise.resolve("ok")), "ok"],
+  ];
+  for (const [name, make, expected] of cases) {
+    let pending: Promise<unknown> | undefined;
+    assert.doesNotThrow(() => (pending = make()), name);
+    assert.ok(pending instanceof Promise, name);
+    if (typeof expected === "string") assert.equal(await pending, expected, name);
+    else await assert.rejects(pending!, (e: unknown) => expected.test(String((e as { code?: string }).code ?? e)), name);
+  }
+});

@@ -79,11 +79,9 @@ export interface BundleResult {
   readonly map: SourceMapV3;
 }
 
-interface Chunk {
-  readonly code: string;
-  /** The .ry file the chunk's mappings point into, and its mappings, encoded (one source, index 0). */
+/** A printed part placed in the bundle, with the .ry file its mappings point into (none for the header and the footer). */
+interface Chunk extends PrintedPart {
   readonly file?: string;
-  readonly mappings: string;
 }
 
 /** `inputs`: what each module is compiled from (module-cache.ts, `moduleInputs`), for the module cache. */

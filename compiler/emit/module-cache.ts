@@ -12,7 +12,7 @@
 import { sha256 } from "../../report/sha256.js";
 import { forEachSegment } from "./sourcemap.js";
 
-/** One printed part of a module (its types, or its code) and its mappings, line by line. */
+/** One printed part of a module (a run of its types, or of its code) and its mappings. */
 export interface PrintedPart {
   readonly code: string;
   /** Its mappings, encoded as a source map's (v3), with one source (index 0): the module's file. */

@@ -38,7 +38,7 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       // `from x in xs` then `group by`, `take` or `drop`, which read their rows and change none:
       // the list itself is the rows, not a copy made row by row; its step a row charged at once.
       const out = lw.temp("rows");
-      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(out, looking.has(clause.source) ? lowerBorrowed(lw, clause.source) : lowerExpr(lw, clause.source))]));
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(out, lowerSource(lw, clause.source, looking))]));
       const charge = chargeStatement(lw, 1, clause.source.span, t.memberExpression(out, t.identifier("length")));
       if (charge) lw.emit(charge);
       names = [...names, clause.pattern.local];
@@ -132,6 +132,14 @@ function unpackRow(lw: Lowerer, row: t.Expression, names: Local[]): t.Statement[
 }
 
 /**
+ * A `from`'s source. A query walks its source and gives it back never: a `var` read here stays
+ * its value's only owner, unless the query may change one (a `set` in an arm) while it walks.
+ */
+function lowerSource(lw: Lowerer, source: CExpr, looking: ReadonlySet<CExpr>): t.Expression {
+  return looking.has(source) ? lowerBorrowed(lw, source) : lowerExpr(lw, source);
+}
+
+/**
  * Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does.
  * `charged`: the clause at `k` is a `where` whose steps the `from` before it has charged.
  */
@@ -139,9 +147,7 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
   if (k === run.length) return innermost();
   const c = run[k]!;
   if (c.kind === "From") {
-    // A query walks its source and gives it back never: a `var` read here stays its value's
-    // only owner, unless the query may change one (a `set` in an arm) while it walks.
-    const source = looking.has(c.source) ? lowerBorrowed(lw, c.source) : lowerExpr(lw, c.source);
+    const source = lowerSource(lw, c.source, looking);
     const item = lw.temp("i");
     const code = lowerPattern(lw, c.pattern, item);
     // A `where` right after is charged with the row, in one charge a turn: between the two only
