@@ -1,12 +1,12 @@
-// The compiler's own printer of the lowered tree, for the code `renyi run` and
-// `renyi test` run: a string built in one pass, with the mappings of each
-// positioned node (its start to its `.ry` position), where @babel/generator,
-// which `renyic build` keeps for the bundles people read, spent about 60% of a
-// compile and most of its garbage. It prints only the kinds the lowering makes
-// (lower/js.ts), and refuses any other. Parenthesising is decided in one place
-// (`expression`, by each kind's precedence); escaping of texts in another
-// (`stringLiteral`). tests/printers.test.ts parses what both printers print and
-// compares the trees, on every fixture and on generated programs.
+// The compiler's printer of the lowered tree, for every bundle (`renyic build`'s
+// and the code `renyi run` and `renyi test` run): a string built in one pass,
+// with the mappings of each positioned node (its start to its `.ry` position),
+// where @babel/generator spent about 60% of a compile and most of its garbage.
+// It prints only the kinds the lowering makes (lower/js.ts), and refuses any
+// other. Parenthesising is decided in one place (`expression`, by each kind's
+// precedence); escaping of texts in another (`stringLiteral`).
+// tests/printers.test.ts holds it to Babel's printer: it parses what both print
+// and compares the trees, on every fixture and on generated programs.
 
 import type * as T from "../lower/js.js";
 import { MappingsWriter } from "./sourcemap.js";

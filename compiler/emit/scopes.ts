@@ -3,11 +3,18 @@
 // (cli/validate.ts) both resolve names by, each on its own kind of tree.
 
 export class Scopes {
-  private readonly chain: Set<string>[];
+  private readonly outermost: ReadonlySet<string>;
+  private readonly chain: Set<string>[] = [];
+  /**
+   * How many open scopes inside the outermost declare each name: a name is
+   * looked up once, not in every scope from the innermost out (most names a
+   * walk meets are the runtime's, declared only in the outermost).
+   */
+  private readonly inner = new Map<string, number>();
 
   /** `outermost`: what surrounds the whole tree (the runtime's imports). */
   constructor(outermost: ReadonlySet<string>) {
-    this.chain = [new Set(outermost)];
+    this.outermost = new Set(outermost);
   }
 
   /** Walks with `names` declared in a scope of their own. */
@@ -23,21 +30,26 @@ export class Scopes {
   /** Opens a scope of `names`, to be closed by `leave` (what `within` does, without a function to call). */
   enter(names: Set<string>): void {
     this.chain.push(names);
+    for (const name of names) this.inner.set(name, (this.inner.get(name) ?? 0) + 1);
   }
 
   leave(): void {
-    this.chain.pop();
+    const names = this.chain.pop();
+    if (names === undefined) return;
+    for (const name of names) {
+      const count = this.inner.get(name)! - 1;
+      if (count === 0) this.inner.delete(name);
+      else this.inner.set(name, count);
+    }
   }
 
   /** Whether some scope declares `name`. */
   declares(name: string): boolean {
-    for (let i = this.chain.length - 1; i >= 0; i--) if (this.chain[i]!.has(name)) return true;
-    return false;
+    return this.inner.has(name) || this.outermost.has(name);
   }
 
   /** Whether `name` here is the outermost scope's, not hidden by a declaration inside it. */
   isOutermost(name: string): boolean {
-    for (let i = this.chain.length - 1; i > 0; i--) if (this.chain[i]!.has(name)) return false;
-    return this.chain[0]!.has(name);
+    return !this.inner.has(name) && this.outermost.has(name);
   }
 }

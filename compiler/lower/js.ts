@@ -3,8 +3,8 @@
 // every kind, and tests/printers.test.ts compares the two printers on every
 // fixture), validating each field of each node took a large part of compile
 // time, and loading @babel/types took about 50 ms of every first run. The
-// printers read these objects: @babel/generator for `renyic build`, and the
-// compiler's own (compiler/emit/print.ts) for `renyi run`.
+// printers read these objects: the compiler's own (compiler/emit/print.ts),
+// for every bundle, and @babel/generator, the reference the tests hold it to.
 
 import type * as T from "@babel/types";
 
