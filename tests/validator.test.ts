@@ -120,6 +120,31 @@ test("the compiler's check finds every name a lowered program uses without decla
   assert.deepEqual(freeNames([member, computed], new Set()), ["process"]);
 });
 
+const LIST_FIELDS = new Set(["arguments", "elements", "expressions", "properties", "quasis", "declarations"]);
+
+test("the compiler's check reads every child field of every kind whose fields hold references", () => {
+  // Kinds with a field that declares or names rather than reads (a function's parameters, a
+  // property's key) are left to the test above; every other kind's fields are all references.
+  const declaring = new Set(["ArrowFunctionExpression", "CatchClause", "ClassDeclaration", "ClassMethod", "ExportNamedDeclaration", "ExportSpecifier", "ForOfStatement", "ForStatement", "FunctionDeclaration", "MemberExpression", "MetaProperty", "ObjectProperty", "VariableDeclaration", "VariableDeclarator", "ArrayPattern", "RestElement", "Program"]);
+  let kinds = 0;
+  for (const [kind, keys] of Object.entries(t.CHILD_KEYS)) {
+    if (declaring.has(kind) || keys.length === 0) continue;
+    const expected: string[] = [];
+    const node: Record<string, unknown> = { type: kind };
+    for (const key of keys) {
+      const one = t.identifier(`${key}_of_${kind}`);
+      const two = t.identifier(`${key}_of_${kind}_2`);
+      // A list field gets two names (every item is read), any other field one.
+      const list = LIST_FIELDS.has(key) || (key === "body" && (kind === "BlockStatement" || kind === "ClassBody"));
+      node[key] = list ? [one, two] : one;
+      expected.push(one.name, ...(list ? [two.name] : []));
+    }
+    assert.deepEqual(freeNames([node as never], new Set()), expected, kind);
+    kinds++;
+  }
+  assert.ok(kinds >= 20, `${kinds} kinds checked`);
+});
+
 test("compiled code cannot make a grant, or widen one it holds", () => {
   const need = { path: ["process", "run"] };
   // Narrowing from no grant makes nothing: the needs are inside the empty grant.
