@@ -1,8 +1,8 @@
-// The compiler's own printer (compiler/emit/print.ts), which writes the code
-// `renyi run` and `renyi test` run, against @babel/generator, which writes
-// `renyic build`'s bundles: both print the same lowered tree, so JavaScript's
-// own parser (acorn) must read the same program from each, node for node, on
-// every fixture that compiles, every example and generated programs. A missing
+// The compiler's own printer (compiler/emit/print.ts), which writes every
+// bundle, against @babel/generator, the reference it is held to: both print the
+// same lowered tree, so JavaScript's own parser (acorn) must read the same
+// program from each, node for node, on every fixture that compiles, every
+// example, generated programs and a few trees made by hand. A missing
 // parenthesis, a wrong escape or a dropped node shows up as a difference.
 
 import assert from "node:assert/strict";
@@ -76,4 +76,36 @@ test("printers: the same on 150 generated programs", () => {
   }
   console.log(`printers: ${compiled} of 150 generated programs compiled and compared`);
   assert.ok(compiled >= 100);
+});
+
+test("printers: trees made by hand, in the corners of parenthesising, print the program they are", async () => {
+  const t = await import("../compiler/lower/js.js");
+  const { printStatements } = await import("../compiler/emit/print.js");
+  const x = t.identifier("x");
+  const object = () => t.objectExpression([t.objectProperty(t.identifier("k"), x)]);
+  const arrow = (body: Parameters<typeof t.arrowFunctionExpression>[1]) => t.expressionStatement(t.callExpression(t.identifier("f"), [t.arrowFunctionExpression([], body)]));
+  // Each tree, and the program it is, written out by hand.
+  const cases: [Parameters<typeof printStatements>[0][number], string][] = [
+    // An arrow's value that starts with an object, which would otherwise open a block.
+    [arrow(t.memberExpression(object(), t.identifier("k"))), "f(() => ({ k: x }).k);"],
+    [arrow(t.callExpression(t.memberExpression(object(), t.identifier("k")), [])), "f(() => ({ k: x }).k());"],
+    [arrow(t.conditionalExpression(t.memberExpression(object(), t.identifier("k")), t.numericLiteral(1), t.numericLiteral(2))), "f(() => (({ k: x }).k ? 1 : 2));"],
+    [arrow(t.binaryExpression("+", t.memberExpression(object(), t.identifier("k")), t.numericLiteral(1))), "f(() => (({ k: x }).k + 1));"],
+    [arrow(t.sequenceExpression([object(), x])), "f(() => ({ k: x }, x));"],
+    [arrow(object()), "f(() => ({ k: x }));"],
+    // A statement that starts with an object.
+    [t.expressionStatement(t.memberExpression(object(), t.identifier("k"))), "({ k: x }).k;"],
+    // Grouping that only parentheses keep.
+    [t.expressionStatement(t.logicalExpression("&&", x, t.logicalExpression("&&", t.identifier("y"), t.identifier("z")))), "x && (y && z);"],
+    [t.expressionStatement(t.binaryExpression("-", x, t.binaryExpression("-", t.identifier("y"), t.identifier("z")))), "x - (y - z);"],
+    [t.expressionStatement(t.binaryExpression("**", t.unaryExpression("-", x), t.numericLiteral(2))), "(-x) ** 2;"],
+    [t.expressionStatement(t.callExpression(t.identifier("f"), [t.sequenceExpression([x, t.identifier("y")])])), "f((x, y));"],
+    [t.expressionStatement(t.newExpression(t.callExpression(t.identifier("g"), []), [])), "new (g())();"],
+    [t.expressionStatement(t.unaryExpression("-", t.unaryExpression("-", x))), "- -x;"],
+  ];
+  for (const [tree, program] of cases) {
+    const own = printStatements([tree], false).code;
+    assert.deepEqual(meaning(own), meaning(program), `the compiler's printer wrote ${own} for ${program}`);
+  }
+  console.log(`printers: ${cases.length} trees made by hand compared with the programs they are`);
 });

@@ -397,8 +397,8 @@ class Printer {
         this.params(e.params);
         this.put(") => ");
         if (e.body.type === "BlockStatement") return this.block(e.body.body);
-        // An object as an arrow's value is in parentheses, or it would be a block.
-        if (e.body.type === "ObjectExpression") {
+        // A value that starts with an object is in parentheses, or the object would be a block.
+        if (startsWithObject(e.body)) {
           this.put("(");
           this.expression(e.body, SEQUENCE);
           return this.put(")");
@@ -408,7 +408,8 @@ class Printer {
       case "LogicalExpression": {
         const own = BINARY[e.operator]!;
         const rightAssociative = e.operator === "**";
-        this.expression(e.left as T.Expression, rightAssociative ? own + 1 : own);
+        // `-x ** 2` is no program: a unary operand of `**` on its left is in parentheses.
+        this.expression(e.left as T.Expression, rightAssociative ? POSTFIX : own);
         this.put(` ${e.operator} `);
         return this.expression(e.right, rightAssociative ? own : own + 1);
       }

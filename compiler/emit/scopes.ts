@@ -27,7 +27,12 @@ export class Scopes {
     }
   }
 
-  /** Opens a scope of `names`, to be closed by `leave` (what `within` does, without a function to call). */
+  /**
+   * Opens a scope of `names`, to be closed by `leave` (what `within` does, without a function to
+   * call). The set is read here, once: it must hold every name its scope declares and not change
+   * while the scope is open. Each `leave` closes the scope the last `enter` opened; the outermost
+   * is never closed.
+   */
   enter(names: Set<string>): void {
     this.chain.push(names);
     for (const name of names) this.inner.set(name, (this.inner.get(name) ?? 0) + 1);
