@@ -42,8 +42,9 @@ export async function buildCommand(file: string, options: { out?: string; stable
   const { bundleChecked } = await import("../compiler/build.js");
   const name = checked.entry;
   const bundle = bundleChecked(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
-  const code = bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`;
-  const map = JSON.stringify(bundle.map) + "\n";
+  // Encoded once: the bytes hashed are the bytes written (a string is encoded anew by each).
+  const code = Buffer.from(bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`, "utf8");
+  const map = Buffer.from(JSON.stringify(bundle.map) + "\n", "utf8");
   const main = program.main?.needs ?? [];
   const manifest: Manifest = {
     program: name,

@@ -17,7 +17,8 @@ const COMMA = 44;
  * segments, and no string per character, is built on the way.)
  */
 export class MappingsWriter {
-  private bytes = new Uint8Array(1 << 16);
+  // Grown by doubling; a part of a module (about 20 top-level statements) needs a few kilobytes.
+  private bytes = new Uint8Array(1 << 12);
   private length = 0;
   private source = 0;
   private line = 0;
