@@ -1,8 +1,10 @@
-// Loading CommonJS modules in the program's worker thread as Node's require
-// would, but with a V8 code cache kept in the cache folder: the runtime (about
-// half of its 6 ms load was compiling it) and the programs `renyi run` compiled
-// (a 5,000-line program's bundle took 13-19 ms to load, 5-7 with its cache),
-// on the path of every run (bench/RESULTS.md, start-up). Node 22 does the same
+// Loading CommonJS modules as Node's require would, but with a V8 code cache:
+// in the program's worker thread, the runtime (about half of its 6 ms load was
+// compiling it) and the programs `renyi run` compiled (a 5,000-line program's
+// bundle took 13-19 ms to load, 5-7 with its cache), on the path of every run,
+// their caches kept in the cache folder; on the main thread, the compile path
+// of a program not yet compiled (compile-path.ts), its cache made by the build
+// (bench/RESULTS.md, start-up). Node 22 does the same
 // for every module with module.enableCompileCache(); Node 20 has no such switch.
 //
 // A module is put in require's cache under its real path, so that a program's
@@ -12,13 +14,16 @@
 // and compiled programs never import.
 //
 // V8 checks a cache against its own version and flags, and rejects one that
-// does not fit, or that is damaged (the module then compiles as usual and the
-// cache is written again); it checks the source only by its length, so a
-// cache's name says which source it is for: the build's hash for the runtime,
-// the bundle's own content-addressed name for a program. A cache is no new way
+// does not fit (the module then compiles as usual and the cache is written
+// again); it checks the source only by its length, so a cache's name says which
+// source it is for: the build's hash for the runtime, the bundle's own
+// content-addressed name for a program. It does not check the cache's bytes,
+// and a damaged cache stopped the process: every cache is sealed with its hash
+// (`sealCodeCache`), and one whose bytes do not match is taken for none. A cache is no new way
 // in: whoever can write the cache folder can already write the compiled
 // programs kept there.
 
+import { createHash } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -46,13 +51,74 @@ export function loadProgram(file: string): unknown {
 }
 
 function requireWithCodeCache(file: string, cacheFile: string | undefined): unknown {
-  const source = readFileSync(file, "utf8");
-  let cachedData: Buffer | undefined;
+  const loaded = requireWithCachedData(file, unseal(readCache(cacheFile)));
+  if (cacheFile !== undefined && loaded.stale) keepCodeCache(cacheFile, loaded.script);
+  return loaded.exports;
+}
+
+/**
+ * The compile path of `renyi run` (compile-path.ts, bundled as compile-bundled.cjs),
+ * with the code cache the build made beside it, or, where this Node rejects that
+ * one, a cache of its own in the cache folder. `keep` is called once the program
+ * is compiled: a cache made then holds every function the compile ran, where one
+ * made at load would hold the module's top level alone.
+ */
+export function loadCompilePath(): CodeCached {
+  const file = join(__dirname, "compile-bundled.cjs");
+  let own: string | undefined;
   try {
-    if (cacheFile !== undefined) cachedData = readFileSync(cacheFile);
+    if (BUILD_ID !== "unknown") own = join(cacheDirectory(), `compiler-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
   } catch {
-    // The first load: the cache is written below.
+    // No cache folder: the compile path compiles as usual.
   }
+  return requireWithCaches(file, `${file}.v8cache`, own);
+}
+
+export interface CodeCached {
+  readonly exports: unknown;
+  /** Whether no cache was given or V8 took none of them: `keep` then writes one. */
+  readonly stale: boolean;
+  readonly keep: () => void;
+}
+
+/**
+ * A module with the cache `own` when there is one that is whole, else `shipped`; `keep`
+ * writes `own` when neither fit. Both are sealed (`sealCodeCache`).
+ */
+export function requireWithCaches(file: string, shipped: string, own: string | undefined): CodeCached {
+  const loaded = requireWithCachedData(file, unseal(readCache(own)) ?? unseal(readCache(shipped)));
+  return { exports: loaded.exports, stale: loaded.stale, keep: () => own !== undefined && loaded.stale && keepCodeCache(own, loaded.script) };
+}
+
+/**
+ * A code cache with the SHA-256 of its bytes in front. V8 checks a cache's
+ * version, flags and length, not its bytes, and a damaged one stops the whole
+ * process in its deserializer; a sealed cache whose bytes do not match is taken
+ * for none, and made again (the check: about 0.6 ms for the runtime's cache,
+ * node:crypto's load included; about 1 ms for the compile path's 900 KB).
+ */
+export function sealCodeCache(data: Buffer): Buffer {
+  return Buffer.concat([createHash("sha256").update(data).digest(), data]);
+}
+
+function unseal(sealed: Buffer | undefined): Buffer | undefined {
+  if (sealed === undefined || sealed.length <= 32) return undefined;
+  const data = sealed.subarray(32);
+  return createHash("sha256").update(data).digest().equals(sealed.subarray(0, 32)) ? data : undefined;
+}
+
+function readCache(cacheFile: string | undefined): Buffer | undefined {
+  try {
+    return cacheFile === undefined ? undefined : readFileSync(cacheFile);
+  } catch {
+    // None yet: the module compiles as usual, and its cache is made after.
+    return undefined;
+  }
+}
+
+/** `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged). */
+export function requireWithCachedData(file: string, cachedData: Buffer | undefined): { readonly exports: unknown; readonly script: Script; readonly stale: boolean } {
+  const source = readFileSync(file, "utf8");
   // The function Node wraps every CommonJS module in; the source starts on the wrapper's
   // first line, so that the module's line numbers (and its source map) stay its own.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
@@ -62,12 +128,13 @@ function requireWithCodeCache(file: string, cacheFile: string | undefined): unkn
   (script.runInThisContext() as ModuleFunction).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
   require.cache[file] = module;
-  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
-    try {
-      writeAtomically(cacheFile, script.createCachedData());
-    } catch {
-      // Without a cache the next load compiles again; nothing is lost.
-    }
+  return { exports: module.exports, script, stale: cachedData === undefined || script.cachedDataRejected === true };
+}
+
+function keepCodeCache(cacheFile: string, script: Script): void {
+  try {
+    writeAtomically(cacheFile, sealCodeCache(script.createCachedData()));
+  } catch {
+    // Without a cache the next load compiles again; nothing is lost.
   }
-  return module.exports;
 }

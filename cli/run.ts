@@ -8,7 +8,6 @@ import { finished } from "node:stream/promises";
 import { renderText, type Diagnostic } from "../report/diagnostics.js";
 import type { SourceMapV3 } from "../report/source-map.js";
 import { SourceFile } from "../report/source.js";
-import { compileIntoCache } from "./compile-into-cache.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
@@ -137,14 +136,19 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(readFileSync(cachedPath(indexed.key, ".cjs"))) };
-  // The parser is loaded only when the index does not know the program.
-  const { loadProgram } = await import("./program.js");
+  // The parser, the compiler and the validator are loaded only when the index does not know the
+  // program: one file, with a code cache (compile-path.ts).
+  const { loadCompilePath } = await import("./code-cache.cjs");
+  const compilePath = loadCompilePath();
+  const { loadProgram, compileIntoCache } = compilePath.exports as typeof import("./compile-path.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
   const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   if (!existsSync(path)) {
     const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate });
+    // After a compile, when the cache that came with the build did not fit this Node: one of its own.
+    compilePath.keep();
     if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
   }

@@ -100,5 +100,31 @@ await build({
   logLevel: "warning",
 });
 
+// `renyi run`'s compile path (cli/compile-path.ts: reading a program's modules,
+// the compiler, the validator and acorn) as one CommonJS file, which
+// cli/code-cache.cts loads with the V8 code cache scripts/compile-cache.mjs makes
+// for it: a program's first run neither parses nor compiles the compiler's code.
+// Code compiled that way cannot import(): every module it reaches is bundled in
+// (the check below refuses a build that left one), the .cjs modules shared as above.
+const compilePath = await build({
+  entryPoints: [`${dist}cli/compile-path.js`],
+  outfile: `${dist}cli/compile-bundled.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  plugins: [cjsAsTheirOwnFiles],
+  external: ["@babel/generator"],
+  // compiler/emit/bundle.ts finds Babel's printer (for the tests alone) from its own URL.
+  define: { "import.meta.url": "__compilePathUrl" },
+  banner: { js: 'const __compilePathUrl = require("node:url").pathToFileURL(__filename).href;' },
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+  metafile: true,
+});
+const leftImports = Object.values(compilePath.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === "dynamic-import"));
+if (leftImports.length > 0) throw new Error(`the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code cache cannot`);
+
 writeFileSync(`${dist}runtime-import.cjs`, '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n');
 writeFileSync(`${dist}runtime.js`, '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n');

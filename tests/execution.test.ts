@@ -298,6 +298,18 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
   assert.equal(damaged.stdout, "coded\n");
   assert.equal(damaged.stderr, "");
   assert.notDeepEqual(readFileSync(path), Buffer.alloc(good.length, 7), "the cache is written again");
+  // Damaged inside, where V8 does not look (its header is whole): unchecked, V8 stopped the
+  // whole process in its deserializer; the hash each cache is sealed with refuses it.
+  const programCache = join(cacheDir, readdirSync(cacheDir).find((f) => /\.cjs\..*\.v8cache$/.test(f))!);
+  for (const cache of [path, programCache]) {
+    const flipped = Buffer.from(readFileSync(cache));
+    for (let i = 200; i < flipped.length; i += 997) flipped[i]! ^= 0x5a;
+    writeFileSync(cache, flipped);
+    const inside = runWith();
+    assert.equal(inside.stdout, "coded\n", inside.stderr);
+    assert.equal(inside.stderr, "");
+    assert.notDeepEqual(readFileSync(cache), flipped, "the cache is written again");
+  }
   // A program loaded from its code cache still crashes at its own line.
   const crashing = write("coded-crash.ry", 'public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n');
   const crashWith = () => spawnSync(process.execPath, [RENYI, "run", crashing], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });

@@ -1,0 +1,38 @@
+// Makes dist/cli/compile-bundled.cjs.v8cache: the V8 code cache of `renyi run`'s
+// compile path (cli/compile-path.ts), made after compiling the examples with it,
+// so that it holds the code of every function a compile runs and not only the
+// module's top level. cli/code-cache.cts loads the compile path with it; a Node
+// that rejects it (another version, other V8 flags) compiles as usual and keeps
+// a cache of its own in the cache folder. Loaded and made the way code-cache.cts
+// loads it (the same wrapper, so the same source as far as V8 can tell), and
+// sealed with the hash of its bytes as that file says.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const dist = join(root, "dist");
+// Compiled programs go to a folder of their own, never the user's cache.
+const scratch = mkdtempSync(join(tmpdir(), "renyi-compile-cache-"));
+process.env["RENYI_CACHE_DIR"] = scratch;
+try {
+  const require = createRequire(import.meta.url);
+  const { requireWithCachedData, sealCodeCache } = require(join(dist, "cli", "code-cache.cjs"));
+  const file = join(dist, "cli", "compile-bundled.cjs");
+  const loaded = requireWithCachedData(file, undefined);
+  const { loadProgram, compileIntoCache } = loaded.exports;
+  const examples = readdirSync(join(root, "examples")).filter((name) => name.endsWith(".ry")).sort();
+  let compiled = 0;
+  for (const name of examples) {
+    const program = loadProgram(join(root, "examples", name));
+    for (const narrate of [false, true]) {
+      const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key: `${program.entry}-${narrate}`, runtime: join(dist, "runtime.cjs"), toolchain: [], narrate });
+      if (result.compiled) compiled++;
+    }
+  }
+  if (compiled === 0) throw new Error("no example compiled: the code cache would hold nothing of the compiler");
+  writeFileSync(`${file}.v8cache`, sealCodeCache(loaded.script.createCachedData()));
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
