@@ -3,7 +3,7 @@
 // running an unchanged program again does not compile it again. CommonJS, for
 // the program's worker (code-cache.cts) as well as the commands.
 
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Refusal } from "./refusal.cjs";
@@ -59,17 +59,27 @@ export function cacheKey(parts: readonly string[]): string {
 /** Writes a file whole or not at all: a temporary file, then a rename. */
 export function writeAtomically(path: string, content: string | Uint8Array): void {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
+  } catch (e) {
+    // Nothing half-written is left behind (a folder where the file should be refuses the rename).
+    rmSync(temporary, { force: true });
+    throw e;
+  }
 }
 
 /** Writes a compiled program (`extension`: .cjs for renyi run's own, .mjs for a bundle built by renyic) and its map. */
 export function writeCached(key: string, extension: ".cjs" | ".mjs", code: string, map: string): string {
   const dir = cacheDirectory();
   const path = join(dir, `${key}${extension}`);
-  // The map first: a bundle in the cache always has its map.
-  writeAtomically(`${path}.map`, map);
-  writeAtomically(path, code);
+  try {
+    // The map first: a bundle in the cache always has its map.
+    writeAtomically(`${path}.map`, map);
+    writeAtomically(path, code);
+  } catch (e) {
+    throw new Refusal(`I cannot write the compiled program into the cache folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
+  }
   return path;
 }
 

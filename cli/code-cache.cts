@@ -24,7 +24,7 @@
 // programs kept there.
 
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -51,8 +51,9 @@ export function loadProgram(file: string): unknown {
 }
 
 function requireWithCodeCache(file: string, cacheFile: string | undefined): unknown {
-  const loaded = requireWithCachedData(file, unseal(readCache(cacheFile)));
-  if (cacheFile !== undefined && loaded.stale) keepCodeCache(cacheFile, loaded.script);
+  // The cache's name says which source it is for (the build's hash, the bundle's own name).
+  const loaded = requireWithCachedData(file, readFileSync(file, "utf8"), unseal(readCache(cacheFile), ""));
+  if (cacheFile !== undefined && loaded.stale) keepCodeCache(cacheFile, loaded.script, "");
   return loaded.exports;
 }
 
@@ -67,7 +68,9 @@ export function loadCompilePath(): CodeCached {
   const file = join(__dirname, "compile-bundled.cjs");
   let own: string | undefined;
   try {
-    if (BUILD_ID !== "unknown") own = join(cacheDirectory(), `compiler-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
+    // V8 refuses a cache made under other flags: each set of flags keeps its own.
+    const flags = createHash("sha256").update(`${process.execArgv.join(" ")}\n${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 8);
+    if (BUILD_ID !== "unknown") own = join(cacheDirectory(), `compiler-${BUILD_ID}-${process.version}-${process.arch}-${flags}.v8cache`);
   } catch {
     // No cache folder: the compile path compiles as usual.
   }
@@ -86,8 +89,30 @@ export interface CodeCached {
  * writes `own` when neither fit. Both are sealed (`sealCodeCache`).
  */
 export function requireWithCaches(file: string, shipped: string, own: string | undefined): CodeCached {
-  const loaded = requireWithCachedData(file, unseal(readCache(own)) ?? unseal(readCache(shipped)));
-  return { exports: loaded.exports, stale: loaded.stale, keep: () => own !== undefined && loaded.stale && keepCodeCache(own, loaded.script) };
+  const source = readFileSync(file, "utf8");
+  // Sealed with the source's hash too: V8 tells sources apart by their length alone, and the
+  // build's cache has no hash in its name (a bundle rebuilt without its cache would otherwise
+  // run the old bundle's code).
+  const key = sourceKey(source);
+  const ownBytes = readCache(own);
+  const ownData = unseal(ownBytes, key);
+  // A cache of its own that is damaged is let go, not read again at every compile.
+  if (ownBytes !== undefined && ownData === undefined) forget(own!);
+  const loaded = requireWithCachedData(file, source, ownData ?? unseal(readCache(shipped), key));
+  return { exports: loaded.exports, stale: loaded.stale, keep: () => own !== undefined && loaded.stale && keepCodeCache(own, loaded.script, key) };
+}
+
+/** What a cache that names no source of its own is sealed with besides its bytes. */
+export function sourceKey(source: string): string {
+  return createHash("sha256").update(source).digest("hex");
+}
+
+function forget(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left as it is: it is refused again next time.
+  }
 }
 
 /**
@@ -97,28 +122,45 @@ export function requireWithCaches(file: string, shipped: string, own: string | u
  * for none, and made again (the check: about 0.6 ms for the runtime's cache,
  * node:crypto's load included; about 1 ms for the compile path's 900 KB).
  */
-export function sealCodeCache(data: Buffer): Buffer {
-  return Buffer.concat([createHash("sha256").update(data).digest(), data]);
+export function sealCodeCache(data: Buffer, key: string): Buffer {
+  return Buffer.concat([seal(data, key), data]);
 }
 
-function unseal(sealed: Buffer | undefined): Buffer | undefined {
+function seal(data: Buffer, key: string): Buffer {
+  return createHash("sha256").update(key).update(data).digest();
+}
+
+function unseal(sealed: Buffer | undefined, key: string): Buffer | undefined {
   if (sealed === undefined || sealed.length <= 32) return undefined;
   const data = sealed.subarray(32);
-  return createHash("sha256").update(data).digest().equals(sealed.subarray(0, 32)) ? data : undefined;
+  return seal(data, key).equals(sealed.subarray(0, 32)) ? data : undefined;
 }
 
+/** Larger than any code cache the project makes by far: a bigger file is no cache of ours. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A cache's bytes, when it is a regular file of a sane size. Opened without
+ * waiting (a FIFO put in its place would block a read for ever) and checked
+ * by the descriptor read (`/dev/zero` behind a link would never end).
+ */
 function readCache(cacheFile: string | undefined): Buffer | undefined {
+  if (cacheFile === undefined) return undefined;
+  let fd: number | undefined;
   try {
-    return cacheFile === undefined ? undefined : readFileSync(cacheFile);
+    fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size <= MAX_CACHE_BYTES ? readFileSync(fd) : undefined;
   } catch {
     // None yet: the module compiles as usual, and its cache is made after.
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
 /** `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged). */
-export function requireWithCachedData(file: string, cachedData: Buffer | undefined): { readonly exports: unknown; readonly script: Script; readonly stale: boolean } {
-  const source = readFileSync(file, "utf8");
+export function requireWithCachedData(file: string, source: string, cachedData: Buffer | undefined): { readonly exports: unknown; readonly script: Script; readonly stale: boolean } {
   // The function Node wraps every CommonJS module in; the source starts on the wrapper's
   // first line, so that the module's line numbers (and its source map) stay its own.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
@@ -131,9 +173,9 @@ export function requireWithCachedData(file: string, cachedData: Buffer | undefin
   return { exports: module.exports, script, stale: cachedData === undefined || script.cachedDataRejected === true };
 }
 
-function keepCodeCache(cacheFile: string, script: Script): void {
+function keepCodeCache(cacheFile: string, script: Script, key: string): void {
   try {
-    writeAtomically(cacheFile, sealCodeCache(script.createCachedData()));
+    writeAtomically(cacheFile, sealCodeCache(script.createCachedData(), key));
   } catch {
     // Without a cache the next load compiles again; nothing is lost.
   }

@@ -5,8 +5,8 @@
 // that rejects it (another version, other V8 flags) compiles as usual and keeps
 // a cache of its own in the cache folder. Loaded and made the way code-cache.cts
 // loads it (the same wrapper, so the same source as far as V8 can tell), and
-// sealed with the hash of its bytes as that file says.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// sealed with the hash of its bytes and of the source it is for, as that file says.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,9 +18,10 @@ const scratch = mkdtempSync(join(tmpdir(), "renyi-compile-cache-"));
 process.env["RENYI_CACHE_DIR"] = scratch;
 try {
   const require = createRequire(import.meta.url);
-  const { requireWithCachedData, sealCodeCache } = require(join(dist, "cli", "code-cache.cjs"));
+  const { requireWithCachedData, sealCodeCache, sourceKey } = require(join(dist, "cli", "code-cache.cjs"));
   const file = join(dist, "cli", "compile-bundled.cjs");
-  const loaded = requireWithCachedData(file, undefined);
+  const source = readFileSync(file, "utf8");
+  const loaded = requireWithCachedData(file, source, undefined);
   const { loadProgram, compileIntoCache } = loaded.exports;
   const examples = readdirSync(join(root, "examples")).filter((name) => name.endsWith(".ry")).sort();
   let compiled = 0;
@@ -32,7 +33,7 @@ try {
     }
   }
   if (compiled === 0) throw new Error("no example compiled: the code cache would hold nothing of the compiler");
-  writeFileSync(`${file}.v8cache`, sealCodeCache(loaded.script.createCachedData()));
+  writeFileSync(`${file}.v8cache`, sealCodeCache(loaded.script.createCachedData(), sourceKey(source)));
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

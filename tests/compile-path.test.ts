@@ -5,12 +5,15 @@
 // never a run, and is replaced by a whole one in the cache folder.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { requireWithCaches } from "../cli/code-cache.cjs";
+import { execFileSync } from "node:child_process";
+import { writeCached } from "../cli/cache.cjs";
+import { Refusal } from "../cli/refusal.cjs";
+import { requireWithCaches, sealCodeCache, sourceKey } from "../cli/code-cache.cjs";
 import { ROOT } from "./golden.js";
 
 const FILE = fileURLToPath(new URL("../cli/compile-bundled.cjs", import.meta.url));
@@ -72,6 +75,61 @@ test("a damaged, cut or foreign cache of the compile path costs a compile, never
       assert.equal(requireWithCaches(FILE, shipped, own).stale, true, `${what}: a damaged kept cache is taken for none`);
     }
     console.log(`compile path: ${damaged.length} damaged caches, each taken for none and replaced`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("the build's cache is sealed for its source: a cache made for another source of the same length is taken for none", () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-compile-path-"));
+  try {
+    const data = readFileSync(SHIPPED).subarray(32);
+    const source = readFileSync(FILE, "utf8");
+    // The same cache, sealed for the source as it is and for one character changed.
+    const right = join(folder, "right.v8cache");
+    const other = join(folder, "other.v8cache");
+    writeFileSync(right, sealCodeCache(data, sourceKey(source)));
+    const changed = source.replace("MAX_NESTING = 128", "MAX_NESTING = 100");
+    assert.ok(changed !== source && changed.length === source.length);
+    writeFileSync(other, sealCodeCache(data, sourceKey(changed)));
+    assert.equal(requireWithCaches(FILE, right, undefined).stale, false);
+    assert.equal(requireWithCaches(FILE, other, undefined).stale, true, "V8 alone would have taken it: it checks the length");
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a cache of its own that is damaged is let go when the build's fits; what is no file is never read", () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-compile-path-"));
+  try {
+    const own = join(folder, "own.v8cache");
+    writeFileSync(own, Buffer.from("damaged ".repeat(100)));
+    assert.equal(requireWithCaches(FILE, SHIPPED, own).stale, false, "the build's cache is taken");
+    assert.equal(existsSync(own), false, "the damaged one is removed, not read at every compile");
+    // A FIFO would block a read for ever, /dev/zero would never end, a folder cannot be read.
+    const fifo = join(folder, "fifo.v8cache");
+    execFileSync("mkfifo", [fifo]);
+    const zero = join(folder, "zero.v8cache");
+    symlinkSync("/dev/zero", zero);
+    const dir = join(folder, "dir.v8cache");
+    mkdirSync(dir);
+    for (const path of [fifo, zero, dir]) {
+      assert.equal(requireWithCaches(FILE, path, undefined).stale, true, `${path}: taken for no cache`);
+      assert.equal(requireWithCaches(FILE, SHIPPED, path).stale, false, `${path}: the build's taken instead`);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a compiled program the cache folder cannot take is refused with a clear error, and leaves no temporary file", () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-compile-path-"));
+  try {
+    process.env["RENYI_CACHE_DIR"] = folder;
+    // A folder where the program's map would go: the rename onto it fails.
+    mkdirSync(join(folder, "k.cjs.map"));
+    assert.throws(() => writeCached("k", ".cjs", "code", "map"), (e: unknown) => e instanceof Refusal && /cannot write the compiled program into the cache folder .* \(E[A-Z]+\); set RENYI_CACHE_DIR/.test(e.message));
+    assert.deepEqual(readdirSync(folder), ["k.cjs.map"], "no temporary file is left");
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
