@@ -69,5 +69,9 @@ export function writeIndex(toolchain: readonly string[], entryFile: string, entr
   const entryText = modules.find((m) => m.file === entryFile)?.text;
   if (entryText === undefined) return;
   const index: IndexEntry = { entry, modules: modules.map(({ name, file }) => ({ name, file })) };
-  writeAtomically(indexPath(toolchain, entryFile, entryText), JSON.stringify(index));
+  try {
+    writeAtomically(indexPath(toolchain, entryFile, entryText), JSON.stringify(index));
+  } catch {
+    // Without its index the next run reads and hashes the program's modules again; nothing else is lost.
+  }
 }
