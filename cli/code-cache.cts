@@ -19,9 +19,9 @@
 // source it is for: the build's hash for the runtime, the bundle's own
 // content-addressed name for a program. It does not check the cache's bytes,
 // and a damaged cache stopped the process: every cache is sealed with its hash
-// (`sealCodeCache`), and one whose bytes do not match is taken for none. A cache is no new way
-// in: whoever can write the cache folder can already write the compiled
-// programs kept there.
+// (`sealCodeCache`), and one whose bytes do not match is taken for none. A
+// cache is no new way in: whoever can write the cache folder can already write
+// the compiled programs kept there.
 
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
@@ -116,11 +116,13 @@ function forget(path: string): void {
 }
 
 /**
- * A code cache with the SHA-256 of its bytes in front. V8 checks a cache's
- * version, flags and length, not its bytes, and a damaged one stops the whole
- * process in its deserializer; a sealed cache whose bytes do not match is taken
- * for none, and made again (the check: about 0.6 ms for the runtime's cache,
- * node:crypto's load included; about 1 ms for the compile path's 900 KB).
+ * A code cache with a SHA-256 in front, of `key` and its bytes (`key`: the
+ * source's hash, for a cache whose name does not say which source it is for;
+ * empty for one whose name does). V8 checks a cache's version, flags and
+ * length, not its bytes, and a damaged one stops the whole process in its
+ * deserializer; a sealed cache whose bytes do not match is taken for none, and
+ * made again (the check: about 0.6 ms for the runtime's cache, node:crypto's
+ * load included; about 2 ms for the compile path's, its source hashed too).
  */
 export function sealCodeCache(data: Buffer, key: string): Buffer {
   return Buffer.concat([seal(data, key), data]);
