@@ -24,7 +24,7 @@ export interface CheckResult {
 }
 
 export function checkProgram(sources: readonly SourceModule[], entry: string): CheckResult {
-  libraryScopes(); // the library takes its type ids once, before the program numbers its own
+  libraryScopes(); // the prelude, declared once for the process (its type ids are the library's own)
   return numberedFromStart(() => checkDeclared(sources, entry));
 }
 

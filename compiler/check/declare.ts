@@ -17,6 +17,7 @@ import { ALIASES, MODULES, PRELUDE } from "./library.js";
 import { closest, type FunctionSig, type ModuleScope, type Program, type SigParam } from "./scope.js";
 import { replacing, suggest } from "./suggest.js";
 import {
+  asLibrary,
   BUILTIN_ARITY,
   builtin,
   declared,
@@ -61,27 +62,84 @@ function newScope(name: string, file: string, isLibrary: boolean, syntax?: S.Mod
 
 // ---- the library, declared once ----
 
-let cached: { prelude: ModuleScope; library: Map<string, ModuleScope> } | undefined;
+let cached: { prelude: ModuleScope; library: ReadonlyMap<string, ModuleScope> } | undefined;
 
+/**
+ * The prelude, declared at once, and the library's modules, each declared when
+ * it is first looked up: a program uses a few of the seventeen, and declaring
+ * them all was about 20 ms of a first run in cold code. Kept for the process.
+ */
 export function libraryScopes(): { prelude: ModuleScope; library: ReadonlyMap<string, ModuleScope> } {
   if (cached !== undefined) return cached;
-  const problems: Diagnostic[] = [];
-  const preludeSyntax = parseLibrary(PRELUDE_NAME, PRELUDE, problems);
-  const prelude = newScope(PRELUDE_NAME, `<library>/${PRELUDE_NAME}.ry`, true, preludeSyntax);
-  const library = new Map<string, ModuleScope>();
-  const program: Program = { prelude, library, modules: new Map(), diagnostics: problems };
-  declareTypes(program, prelude, problems);
-  completeTypes(program, prelude, problems);
-  for (const [name, text] of Object.entries(MODULES)) {
-    const scope = newScope(name, `<library>/${name}.ry`, true, parseLibrary(name, text, problems));
-    library.set(name, scope);
-  }
-  for (const scope of library.values()) declareFunctions(program, scope, false, problems);
+  cached = asLibrary(-1, () => {
+    const problems: Diagnostic[] = [];
+    const prelude = newScope(PRELUDE_NAME, `<library>/${PRELUDE_NAME}.ry`, true, parseLibrary(PRELUDE_NAME, PRELUDE, problems));
+    const library = new LibraryModules();
+    const program: Program = { prelude, library, modules: new Map(), diagnostics: problems };
+    library.program = program;
+    declareTypes(program, prelude, problems);
+    completeTypes(program, prelude, problems);
+    failOnProblems(problems);
+    return { prelude, library };
+  });
+  return cached;
+}
+
+function failOnProblems(problems: readonly Diagnostic[]): void {
   if (problems.length > 0) {
     throw new Error(`the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`);
   }
-  cached = { prelude, library };
-  return cached;
+}
+
+/** The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all. */
+class LibraryModules implements ReadonlyMap<string, ModuleScope> {
+  program: Program | undefined;
+  private readonly declared = new Map<string, ModuleScope>();
+
+  get size(): number {
+    return Object.keys(MODULES).length;
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(MODULES, name);
+  }
+
+  get(name: string): ModuleScope | undefined {
+    if (!this.has(name)) return undefined;
+    let scope = this.declared.get(name);
+    if (scope === undefined) {
+      // Ids a module's own: 100,000 below the last, far more than a module declares.
+      scope = asLibrary(-100_000 * (Object.keys(MODULES).indexOf(name) + 1) - 1, () => {
+        const problems: Diagnostic[] = [];
+        const declaring = newScope(name, `<library>/${name}.ry`, true, parseLibrary(name, MODULES[name]!, problems));
+        declareFunctions(this.program!, declaring, false, problems);
+        failOnProblems(problems);
+        return declaring;
+      });
+      this.declared.set(name, scope);
+    }
+    return scope;
+  }
+
+  keys(): MapIterator<string> {
+    return Object.keys(MODULES)[Symbol.iterator]();
+  }
+
+  *values(): MapIterator<ModuleScope> {
+    for (const name of Object.keys(MODULES)) yield this.get(name)!;
+  }
+
+  *entries(): MapIterator<[string, ModuleScope]> {
+    for (const name of Object.keys(MODULES)) yield [name, this.get(name)!];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ModuleScope]> {
+    return this.entries();
+  }
+
+  forEach(each: (value: ModuleScope, key: string, map: ReadonlyMap<string, ModuleScope>) => void): void {
+    for (const [name, scope] of this.entries()) each(scope, name, this);
+  }
 }
 
 function parseLibrary(name: string, text: string, problems: Diagnostic[]): S.Module {

@@ -125,11 +125,29 @@ export function builtin(name: string, args: readonly Type[]): Con {
   return con(name, args);
 }
 
-// Ids of type variables. The library's are taken once, when it is first
-// declared (declare.ts keeps it); each compilation then numbers its own from
-// the same start (`numberedFromStart`), so that no id of one compilation
-// leaks into the next and compiling a program twice gives the same tree.
+// Ids of type variables. Each compilation numbers its own from the same start
+// (`numberedFromStart`), so that no id of one compilation leaks into the next
+// and compiling a program twice gives the same tree. The library's are
+// negative (`asLibrary`): a library module is declared when it is first looked
+// up (declare.ts keeps it), which may be in the middle of a compilation, so its
+// ids must be none of the compilation's; and each module counts down from a
+// start of its own, so that its ids do not depend on which module a process
+// happened to declare first.
 let nextId = 1;
+let nextLibraryId = 0;
+let declaringLibrary = false;
+
+/** Runs a declaration of the library's, its type variables numbered down from `first` (negative). */
+export function asLibrary<T>(first: number, declare: () => T): T {
+  const was = { declaringLibrary, nextLibraryId };
+  declaringLibrary = true;
+  nextLibraryId = first;
+  try {
+    return declare();
+  } finally {
+    ({ declaringLibrary, nextLibraryId } = was);
+  }
+}
 
 /** Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous, so no other compilation runs in between. */
 export function numberedFromStart<T>(check: () => T): T {
@@ -142,11 +160,11 @@ export function numberedFromStart<T>(check: () => T): T {
 }
 
 export function freshMeta(): Meta {
-  return { kind: "Meta", id: nextId++ };
+  return { kind: "Meta", id: declaringLibrary ? nextLibraryId-- : nextId++ };
 }
 
 export function freshParam(name: string): Param {
-  return { kind: "Param", name, id: nextId++ };
+  return { kind: "Param", name, id: declaringLibrary ? nextLibraryId-- : nextId++ };
 }
 
 // ---- looking through solved variables ----
