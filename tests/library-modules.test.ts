@@ -38,3 +38,11 @@ test("a program checks to the same tree whatever the process checked before it",
   assert.equal(checkedAfter("another program"), alone);
   assert.equal(checkedAfter("the whole library"), alone);
 });
+
+test("a name of JavaScript's objects is no library module: it is unknown, as any other name", async () => {
+  const { checkSource } = await import("../compiler/index.js");
+  for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+    const result = checkSource("p.ry", `public function main()\n  purpose: P.\n  needs console\n  console.print("{${name}.x(1)}")\nend\n`);
+    assert.deepEqual(result.diagnostics.map((d) => d.code), ["E-NAME-UNKNOWN"], name);
+  }
+});

@@ -74,16 +74,17 @@ export function libraryScopes(): { prelude: ModuleScope; library: ReadonlyMap<st
   cached = asLibrary(-1, () => {
     const problems: Diagnostic[] = [];
     const prelude = newScope(PRELUDE_NAME, `<library>/${PRELUDE_NAME}.ry`, true, parseLibrary(PRELUDE_NAME, PRELUDE, problems));
-    const library = new LibraryModules();
-    const program: Program = { prelude, library, modules: new Map(), diagnostics: problems };
-    library.program = program;
-    declareTypes(program, prelude, problems);
-    completeTypes(program, prelude, problems);
+    const library = new LibraryModules(prelude);
+    declareTypes(library.program, prelude, problems);
+    completeTypes(library.program, prelude, problems);
     failOnProblems(problems);
     return { prelude, library };
   });
   return cached;
 }
+
+/** The library's modules, in the order they are written (iteration, and each module's range of type-variable ids). */
+const LIBRARY_MODULE_NAMES: readonly string[] = Object.keys(MODULES);
 
 function failOnProblems(problems: readonly Diagnostic[]): void {
   if (problems.length > 0) {
@@ -93,11 +94,16 @@ function failOnProblems(problems: readonly Diagnostic[]): void {
 
 /** The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all. */
 class LibraryModules implements ReadonlyMap<string, ModuleScope> {
-  program: Program | undefined;
+  /** The library as a program of its own, which its modules are declared in. */
+  readonly program: Program;
   private readonly declared = new Map<string, ModuleScope>();
 
+  constructor(prelude: ModuleScope) {
+    this.program = { prelude, library: this, modules: new Map(), diagnostics: [] };
+  }
+
   get size(): number {
-    return Object.keys(MODULES).length;
+    return LIBRARY_MODULE_NAMES.length;
   }
 
   has(name: string): boolean {
@@ -109,10 +115,10 @@ class LibraryModules implements ReadonlyMap<string, ModuleScope> {
     let scope = this.declared.get(name);
     if (scope === undefined) {
       // Ids a module's own: 100,000 below the last, far more than a module declares.
-      scope = asLibrary(-100_000 * (Object.keys(MODULES).indexOf(name) + 1) - 1, () => {
+      scope = asLibrary(-100_000 * (LIBRARY_MODULE_NAMES.indexOf(name) + 1) - 1, () => {
         const problems: Diagnostic[] = [];
         const declaring = newScope(name, `<library>/${name}.ry`, true, parseLibrary(name, MODULES[name]!, problems));
-        declareFunctions(this.program!, declaring, false, problems);
+        declareFunctions(this.program, declaring, false, problems);
         failOnProblems(problems);
         return declaring;
       });
@@ -122,15 +128,15 @@ class LibraryModules implements ReadonlyMap<string, ModuleScope> {
   }
 
   keys(): MapIterator<string> {
-    return Object.keys(MODULES)[Symbol.iterator]();
+    return LIBRARY_MODULE_NAMES[Symbol.iterator]();
   }
 
   *values(): MapIterator<ModuleScope> {
-    for (const name of Object.keys(MODULES)) yield this.get(name)!;
+    for (const name of LIBRARY_MODULE_NAMES) yield this.get(name)!;
   }
 
   *entries(): MapIterator<[string, ModuleScope]> {
-    for (const name of Object.keys(MODULES)) yield [name, this.get(name)!];
+    for (const name of LIBRARY_MODULE_NAMES) yield [name, this.get(name)!];
   }
 
   [Symbol.iterator](): MapIterator<[string, ModuleScope]> {

@@ -186,7 +186,8 @@ function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
  * list, map or set field updated by one of the in-place forms (`acc.f + ...`,
  * `list.append(acc.f, x)`, `acc.f.put(k, v)`, ...) changes in place, and the
  * other fields updated are set in the record itself, which `acc` alone holds,
- * so a list kept in a record grows in linear time, with no allocation a turn. Only when every such field is updated in place or given a new
+ * so a list kept in a record grows in linear time, with no allocation a turn.
+ * Only when every such field is updated in place or given a new
  * value, and `acc` is read nowhere else but through its plain fields (a read
  * of what changes in place would see it changed, since the changes are made
  * once every value is computed). Undefined when the statement has not this form.
