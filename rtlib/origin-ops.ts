@@ -6,7 +6,7 @@
 // A value with no origins takes one test per operand (below), and then exactly
 // the plain operator's path.
 
-import { CONSOLE_SINK, Guarded, join, joinAll, originsOf, plain, refusal, tag, type CallOrigins, type Origins } from "./origins.js";
+import { Cell, CONSOLE_SINK, Context, flow, Guarded, join, joinAll, originsOf, plain, refusal, ROOT_CELL, tag, type CallOrigins, type Origins } from "./origins.js";
 import { iadd as iaddPlain, idiv as idivPlain, imod as imodPlain, imul as imulPlain, index as listIndex, isub as isubPlain, fmod as fmodPlain } from "./ints.js";
 import { equals as equalsPlain, compare as comparePlain } from "./equality.js";
 import { floatText as floatTextPlain, toText as toTextPlain } from "./text.js";
@@ -161,6 +161,174 @@ export function gt(a: unknown, b: unknown): boolean {
 }
 export function ge(a: unknown, b: unknown): boolean {
   return typeof a === "object" || typeof b === "object" ? (plain(a) as number) >= (plain(b) as number) : (a as number) >= (b as number);
+}
+
+// ---- comparisons a program makes: a Boolean carries its operands' origins ----
+//
+// The plain comparisons above stay for what the runtime and compiled code compare
+// for themselves (a sort's comparator, a check's verdict); these are the program's.
+
+export function isSame(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided(plain(a) === plain(b), a, b) : a === b;
+}
+export function isNotSame(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided(plain(a) !== plain(b), a, b) : a !== b;
+}
+export function isEqual(a: unknown, b: unknown): unknown {
+  return a instanceof Guarded || b instanceof Guarded ? decided(equalsPlain(plain(a), plain(b)), a, b) : equalsPlain(a, b);
+}
+export function isNotEqual(a: unknown, b: unknown): unknown {
+  return a instanceof Guarded || b instanceof Guarded ? decided(!equalsPlain(plain(a), plain(b)), a, b) : !equalsPlain(a, b);
+}
+export function isLt(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) < (plain(b) as number), a, b) : (a as number) < (b as number);
+}
+export function isLe(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) <= (plain(b) as number), a, b) : (a as number) <= (b as number);
+}
+export function isGt(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) > (plain(b) as number), a, b) : (a as number) > (b as number);
+}
+export function isGe(a: unknown, b: unknown): unknown {
+  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) >= (plain(b) as number), a, b) : (a as number) >= (b as number);
+}
+/** `a < b` and the like for values ordered by `compare` (records, lists, options): `op` is -1, 0 or 1 for <, =, > and `orEqual` adds =. */
+export function isOrdered(a: unknown, b: unknown, sign: number, orEqual: boolean): unknown {
+  const c = comparePlain(plain(a), plain(b));
+  const holds = c === 0 ? orEqual : Math.sign(c) === sign;
+  return a instanceof Guarded || b instanceof Guarded ? decided(holds, a, b) : holds;
+}
+function decided(holds: boolean, a: unknown, b: unknown): unknown {
+  const origins = joined(a, b);
+  return origins === undefined ? holds : new Guarded(holds, origins);
+}
+
+// ---- decisions (spec/runtime.md, "Decisions on guarded data") ----
+
+/** `not b`: the same origins. */
+export function not(b: unknown): unknown {
+  return typeof b === "object" ? new Guarded(!(b as Guarded).value, (b as Guarded).origins) : !b;
+}
+
+/** Whether a condition holds: a Boolean, perhaps carrying origins. */
+export function truth(b: unknown): boolean {
+  return b === true || (typeof b === "object" && (b as Guarded).value === true);
+}
+
+/** What `a and b` or `a or b` gives when `b` decides it: `b`, carrying the origins of `a` that chose it. */
+export function after(a: unknown, b: unknown): unknown {
+  return typeof a === "object" ? tag(b, (a as Guarded).origins) : b;
+}
+
+/**
+ * A decision on `c` (a condition, a match's subject, a loop's source or bounds):
+ * when it carries origins, the code that depends on it runs under them too, and
+ * an enclosing `otherwise` that goes on after a failure gathers them.
+ */
+export function decide(cx: Context, c: unknown): Context {
+  if (!(c instanceof Guarded)) return cx;
+  return raise(cx, c.origins);
+}
+
+/** `decide` on a set of origins (a counted loop's bounds). */
+export function decideOn(cx: Context, origins: Origins | undefined): Context {
+  return origins === undefined ? cx : raise(cx, origins);
+}
+
+function raise(cx: Context, origins: Origins): Context {
+  cx.cell.add(join(origins, cx.pc));
+  const pc = join(cx.pc, origins);
+  const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
+  flow.cx = raised;
+  return raised;
+}
+
+/** How a decision's arms may leave it other than at its end: what its join keeps of the raised context. */
+export const EXITS_NONE = 0;
+/** A `return`, `skip` or `stop` that leaves the decision: what runs after depends on it, to the function's end. */
+export const EXITS_LOCAL = 1;
+/** A failure that leaves it: what runs after depends on it only when an `otherwise` will go on after the failure. */
+export const EXITS_FAILING = 2;
+
+/** The end of a decision: the context from before it, or the raised one kept (see the EXITS_ constants). */
+export function leave(saved: Context, cx: Context, exits: number): Context {
+  const kept = exits === EXITS_LOCAL || (exits === EXITS_FAILING && cx.cell !== ROOT_CELL) ? cx : saved;
+  flow.cx = kept;
+  return kept;
+}
+
+/** A value given out of code running under `cx` (a return, a failure, an arm's value, a var set in an arm), carrying its origins. */
+export function withPc(value: unknown, cx: Context): unknown {
+  return cx.pc === undefined ? value : tag(value, cx.pc);
+}
+
+/** The context a function starts in: its caller's. */
+export function enter(): Context {
+  return flow.cx;
+}
+
+/** Sets the running context back to a function's own, where it resumes; gives `value` back. */
+export function back<T>(value: T, cx: Context): T {
+  flow.cx = cx;
+  return value;
+}
+
+/** An `otherwise` that goes on after a failure: a cell of its own for the decisions its expression makes. */
+export function scope(cx: Context): Context {
+  const opened = new Context(cx.pc, new Cell(cx.cell));
+  flow.cx = opened;
+  return opened;
+}
+
+/** The handler of such an `otherwise`: it runs under what decided the failure, and the failure's own origins. */
+export function caught(cx: Context, failure: unknown): Context {
+  const origins = join(cx.cell.origins, originsOf((failure as { value?: unknown }).value));
+  const pc = join(cx.pc, origins);
+  const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
+  flow.cx = raised;
+  return raised;
+}
+
+/**
+ * The end of such an `otherwise`, on either way: the context from before it; or,
+ * when its handler may leave early (a `skip`, a `return`, a failure an enclosing
+ * `otherwise` goes on after), that context raised by what decided the failure,
+ * since what runs after depends on whether it happened.
+ */
+export function settle(saved: Context, cx: Context, exits: number): Context {
+  let next = saved;
+  if (exits === EXITS_LOCAL || (exits === EXITS_FAILING && saved.cell !== ROOT_CELL)) {
+    const pc = join(join(saved.pc, cx.pc), cx.cell.origins);
+    if (pc !== saved.pc) next = new Context(pc, saved.cell);
+  }
+  flow.cx = next;
+  return next;
+}
+
+/**
+ * A call of a function value: a function chosen by a decision on guarded data
+ * carries its origins, so it runs under them and what it gives back carries them.
+ */
+export function callValue(fn: unknown, args: unknown[]): unknown {
+  if (!(fn instanceof Guarded)) return (fn as (...xs: unknown[]) => unknown)(...args);
+  const cx = flow.cx;
+  raise(cx, fn.origins);
+  try {
+    const r = (fn.value as (...xs: unknown[]) => unknown)(...args);
+    return r instanceof Promise ? r.then((v: unknown) => tag(v, fn.origins)) : tag(r, fn.origins);
+  } finally {
+    flow.cx = cx;
+  }
+}
+
+/** A query's `where`: the origins of the conditions that chose its rows so far, and this one's. */
+export function chosenBy(so: Origins | undefined, condition: unknown): Origins | undefined {
+  return typeof condition === "object" ? join(so, (condition as Guarded).origins) : so;
+}
+
+/** A value the `otherwise` gives, or a var its handler may set: carrying what decided whether the failure happened. */
+export function settled(value: unknown, cx: Context): unknown {
+  return tag(value, join(cx.cell.origins, cx.pc));
 }
 
 // ---- values as text and JSON ----
@@ -373,7 +541,9 @@ export { plain, originsOf, tag };
  * origins of what the function values returned.
  */
 function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void): unknown {
-  const call = new LibraryCall(joinAll(args), effectful);
+  const cx = flow.cx;
+  // An effect made under decisions on guarded data is checked with their origins too.
+  const call = new LibraryCall(joinAll(args), effectful, cx);
   // `args` is the array compiled code made for this call: its items are replaced in place.
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -382,7 +552,7 @@ function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effec
       continue;
     }
     const v = plain(a);
-    args[i] = typeof v === "function" ? wrapFunction(v as (...xs: unknown[]) => unknown, call.argsOrigins, call.fromFunctions, check) : v;
+    args[i] = typeof v === "function" ? wrapFunction(v as (...xs: unknown[]) => unknown, call.argsOrigins, call.fromFunctions, cx, check) : v;
   }
   let returned: unknown;
   try {
@@ -404,9 +574,13 @@ class LibraryCall {
   constructor(
     readonly argsOrigins: Origins | undefined,
     readonly effectful: boolean,
+    readonly cx: Context,
   ) {
-    this.carried = { args: argsOrigins, result: undefined };
+    this.carried = { args: effectful ? join(argsOrigins, cx.pc) : argsOrigins, result: undefined };
     this.fromFunctions = { args: argsOrigins, result: undefined };
+    // Whether a function without effects fails (a decoding, a parse) depends on what it was given. Whether an
+    // effect fails is the outside world's answer (the decisions it was made under are gathered where they were made).
+    if (!effectful) cx.cell.add(argsOrigins);
   }
 
   origins(): Origins | undefined {
@@ -415,6 +589,8 @@ class LibraryCall {
   }
 
   result(value: unknown): unknown {
+    // Whether a guarded read succeeds (a file that exists) is about the guarded data.
+    this.cx.cell.add(this.carried.result);
     return tag(value, this.origins());
   }
 
@@ -424,7 +600,8 @@ class LibraryCall {
    * them, and a crash that names them is checked as a print.
    */
   failure(e: unknown): unknown {
-    return thrownWith(e, join(this.origins(), this.argsOrigins));
+    this.cx.cell.add(this.carried.result);
+    return thrownWith(e, join(join(this.origins(), this.argsOrigins), this.cx.pc));
   }
 }
 
@@ -443,13 +620,15 @@ export function crashThroughConsole(e: Crash, origins: Origins | undefined): Cra
 }
 
 /** A function value given to the library: called with origins on its arguments, giving back plain values. */
-function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | undefined, returnedOrigins: CallOrigins, check?: (returned: unknown) => void): (...xs: unknown[]) => unknown {
+function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | undefined, returnedOrigins: CallOrigins, cx: Context, check?: (returned: unknown) => void): (...xs: unknown[]) => unknown {
   const plainResult = (r: unknown) => {
     check?.(r);
     if (r instanceof Guarded) returnedOrigins.result = join(returnedOrigins.result, r.origins);
     return plain(r);
   };
   return (...xs: unknown[]) => {
+    // The library may call it after awaits of its own: it runs in the context the library was called in.
+    flow.cx = cx;
     const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
     return r instanceof Promise ? r.then(plainResult) : plainResult(r);
   };

@@ -99,13 +99,59 @@ export function joinAll(values: readonly unknown[]): Origins | undefined {
   return origins;
 }
 
-/** `value` carrying `origins` as well as its own; Nothing, Booleans and functions carry none. */
+/**
+ * `value` carrying `origins` as well as its own. Nothing carries none (it has one
+ * value); a Boolean does, since a decision on it is how data is chosen, counted or
+ * found, and so does a function, which a decision may have chosen (spec/runtime.md,
+ * "Decisions on guarded data").
+ */
 export function tag(value: unknown, origins: Origins | undefined): unknown {
   if (origins === undefined) return value;
-  if (value instanceof Guarded) return value.origins === origins ? value : new Guarded(value.value, join(value.origins, origins)!);
-  if (value === null || value === undefined || typeof value === "boolean" || typeof value === "function") return value;
+  if (value instanceof Guarded) return value.origins === origins || join(value.origins, origins) === value.origins ? value : new Guarded(value.value, join(value.origins, origins)!);
+  if (value === null || value === undefined) return value;
   return new Guarded(value, origins);
 }
+
+// ---- the origins of the decisions the running code is inside ----
+//
+// The program counter's origins (the "pc" of information-flow systems): what the
+// decisions on guarded data that the running code is inside were made from. An
+// effect made under them is checked with them; a value returned, failed with or
+// assigned in an arm carries them (the compiler emits the joins).
+
+/**
+ * Where the decisions that could make a failure happen are gathered: an `otherwise`
+ * that goes on after a failure opens one, and its value and everything its handler
+ * may assign carry what was gathered, whichever way it went. The root gathers
+ * nothing: a failure that reaches no such `otherwise` ends the run.
+ */
+export class Cell {
+  origins: Origins | undefined = undefined;
+  constructor(readonly parent: Cell | undefined) {}
+
+  /** Adds origins here and in every enclosing cell but the root. */
+  add(origins: Origins | undefined): void {
+    if (origins === undefined) return;
+    for (let c: Cell | undefined = this; c !== undefined && c !== ROOT_CELL; c = c.parent) c.origins = join(c.origins, origins);
+  }
+}
+export const ROOT_CELL = new Cell(undefined);
+
+/** The running code's decisions: the origins it runs under, and the cell its failures' decisions go to. Immutable. */
+export class Context {
+  constructor(
+    readonly pc: Origins | undefined,
+    readonly cell: Cell,
+  ) {}
+}
+export const ROOT_CONTEXT = new Context(undefined, ROOT_CELL);
+
+/**
+ * The context of the code running now. Each function of a program with guards keeps
+ * its own in a local and sets it back here wherever it resumes (after an await, in a
+ * catch, at a task's start), as it does the call depth: tasks interleave.
+ */
+export const flow: { cx: Context } = { cx: ROOT_CONTEXT };
 
 // ---- the run's guards ----
 
@@ -201,6 +247,7 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
 /** Sets the run's guards (run-main.ts, before the program's first step; a replay derives them from the grant again). */
 export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
+  flow.cx = ROOT_CONTEXT;
   realScopes.clear();
   realScopesRead = undefined;
 }

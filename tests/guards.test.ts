@@ -167,9 +167,6 @@ const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; std
   "sent to the sink in the body": { body: 'let r be http.post(sink, secret) otherwise crash with "refused"\nconsole.print("sent {r.status}")', heard: (h) => h.body === SECRET, stdout: /^sent 200\n$/ },
   "sent to the sink in a header": { body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.headers.includes(SECRET.toUpperCase()) },
   "sent to the sink in the URL, from a record": { body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.url.includes(SECRET) },
-  "a decision about it printed": { body: 'console.print("set: {not secret.is_empty()}")', stdout: /^set: true\n$/ },
-  // A stated limit: control flow is not followed, so the number of a loop's turns is a decision, not data.
-  "an implicit flow, counting a loop's turns (not followed, as stated)": { body: "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")", stdout: /^11\n$/ },
   "library functions as values, on data with no origin": { body: 'let p be console.print\np("{list.map(["a"], text.upper)}")', stdout: /^\["A"\]\n$/ },
   "unrelated work printed": { body: 'let n be 6 * 7\nconsole.print("{n} {[1, 2].length()}")', stdout: /^42 2\n$/ },
 };
@@ -233,7 +230,7 @@ test("without the guard, the same programs do get the secret out: each attack ab
   console.log(`guards: ${leaks} attacks leak without the guard`);
 });
 
-test("the granted sink still gets the secret, and decisions about it may be printed", async () => {
+test("the granted sink still gets the secret, and what the sink answered may be printed", async () => {
   let checked = 0;
   await inBatches(Object.entries(ALLOWED), 4, async ([name, c]) => {
     const before = sink.heard.length;
@@ -337,14 +334,19 @@ test("a test's own guard holds in renyi test", async () => {
   console.print(environment.get("SECRET").or_else("none"))
 end
 
-test "a decision about the key may be printed" needs console, environment("SECRET") only to network.http("127.0.0.1")
+test "a decision about the key is refused too" needs console, environment("SECRET") only to network.http("127.0.0.1")
   console.print("set: {environment.get("SECRET").is_some()}")
+end
+
+test "work of its own is printed" needs console, environment("SECRET") only to network.http("127.0.0.1")
+  console.print("six times seven is {6 * 7}")
 end
 `);
   const ran = await runIn(dir, ["test", "keys_test.ry"], { SECRET });
   assert.equal(ran.status, 1, ran.stdout + ran.stderr);
   assert.match(ran.stdout, /crashed the key stays in[\s\S]*E-RT-GUARD/);
-  assert.match(ran.stdout, /passed +a decision about the key may be printed/);
+  assert.match(ran.stdout, /crashed a decision about the key is refused too[\s\S]*E-RT-GUARD/);
+  assert.match(ran.stdout, /passed +work of its own is printed/);
   assert.ok(!leaked(ran.stdout + ran.stderr), ran.stdout);
 });
 

@@ -7,6 +7,7 @@ import { depthBack } from "./depth.js";
 import { lowerExpr, spillOrder, textOf } from "./expressions.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
+import { truth } from "./decisions.js";
 
 /**
  * The check as written in the source, on one line: a failed check shows it
@@ -33,7 +34,7 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     );
     return;
   }
-  const value = lowerExpr(lw, condition);
+  const value = truth(lw, lowerExpr(lw, condition));
   lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span), writtenText(lw, condition.span)]))));
 }
 

@@ -17,13 +17,23 @@ import { lowerStatement } from "./statements.js";
  */
 export function lowerRunConcurrently(lw: Lowerer, s: Extract<CStatement, { kind: "RunConcurrently" }>): void {
   const hoisted: t.Identifier[] = [];
+  // With guards, each task keeps its own context, starting from the one the tasks start in.
+  const outerCx = lw.cx;
+  const taskCx: (t.Identifier | undefined)[] = [];
   const bodies = s.tasks.map((task) => {
-    const statements = lw.collect(() => {
-      const charge = chargeStatement(lw, statementSteps(task), task.span);
-      if (charge !== undefined) lw.emit(charge);
-      lowerStatement(lw, task);
-    });
-    return statements.flatMap((statement) => assignInstead(statement, hoisted));
+    const own = lw.guarded && lw.async && outerCx !== undefined ? lw.temp("cx") : undefined;
+    taskCx.push(own);
+    if (own !== undefined) lw.cx = own;
+    try {
+      const statements = lw.collect(() => {
+        const charge = chargeStatement(lw, statementSteps(task), task.span);
+        if (charge !== undefined) lw.emit(charge);
+        lowerStatement(lw, task);
+      });
+      return statements.flatMap((statement) => assignInstead(statement, hoisted));
+    } finally {
+      lw.cx = outerCx;
+    }
   });
   const declared = new Set(hoisted.map((id) => id.name));
   for (const local of s.bound) {
@@ -35,7 +45,11 @@ export function lowerRunConcurrently(lw: Lowerer, s: Extract<CStatement, { kind:
     for (const body of bodies) lw.emit(t.blockStatement(body));
     return;
   }
-  const tasks = bodies.map((body) => t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...depthBack(lw), ...body]), true), []));
+  const tasks = bodies.map((body, i) => {
+    const own = taskCx[i];
+    const start = own === undefined ? [] : [t.variableDeclaration("let", [t.variableDeclarator(own, outerCx!)])];
+    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...start, ...depthBack(lw), ...body]), true), []);
+  });
   lw.emit(t.expressionStatement(awaited(lw, t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(tasks)]))));
 }
 

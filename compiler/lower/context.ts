@@ -44,6 +44,12 @@ export class Lowerer {
    * concurrent task) sets the depth back to it, since other tasks ran in between.
    */
   depth: t.Identifier | undefined;
+  /**
+   * With guards, the local holding the context the code runs under (the origins of
+   * the decisions it is inside; compiler/lower/decisions.ts). Undefined at a module's
+   * top level and without guards.
+   */
+  cx: t.Identifier | undefined;
 
   constructor(
     readonly module: string,

@@ -6,11 +6,15 @@ import type { Lowerer } from "./context.js";
 /** `await x`, and the depth set back to this function's when it resumes (see Lowerer.depth). */
 export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
   const wait = t.awaitExpression(value);
-  return lw.depth === undefined ? wait : t.callExpression(lw.rt("resume"), [wait, lw.depth]);
+  const depthSet = lw.depth === undefined ? wait : t.callExpression(lw.rt("resume"), [wait, lw.depth]);
+  // With guards, the function's context is set back too (compiler/lower/decisions.ts).
+  return lw.guarded && lw.cx !== undefined ? t.callExpression(lw.g("back"), [depthSet, lw.cx]) : depthSet;
 }
 
 /** `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous code. */
 export function depthBack(lw: Lowerer): t.Statement[] {
   if (!lw.async || lw.depth === undefined) return [];
-  return [t.expressionStatement(t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth))];
+  const back = t.expressionStatement(t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth));
+  if (!lw.guarded || lw.cx === undefined) return [back];
+  return [back, t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), lw.cx]))];
 }

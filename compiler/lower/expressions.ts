@@ -21,6 +21,7 @@ import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
 import { construct, fieldOf } from "./guarded.js";
 import { fieldHoldsInPlace, lookingChildren } from "../borrow/index.js";
+import { decide, joinDecision, saveContext, truth } from "./decisions.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -259,8 +260,8 @@ function lowerUnary(lw: Lowerer, e: Extract<CExpr, { kind: "Unary" }>): t.Expres
     return value < 0 || Object.is(value, -0) ? t.unaryExpression("-", t.numericLiteral(-value)) : t.numericLiteral(value);
   }
   const operand = lowerExpr(lw, e.operand);
-  // A Boolean never carries origins.
-  if (e.op === "not") return t.unaryExpression("!", operand);
+  // With guards, a Boolean carries the origins of what it was computed from.
+  if (e.op === "not") return lw.guarded ? t.callExpression(lw.g("not"), [operand]) : t.unaryExpression("!", operand);
   if (lw.guarded) return t.callExpression(lw.g(isCon(e.type, "Int") ? "ineg" : "neg"), [operand]);
   if (isCon(e.type, "Int")) return t.callExpression(lw.rt("isub"), [t.numericLiteral(0), operand]);
   return t.unaryExpression("-", operand);
@@ -299,7 +300,7 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
   }
 }
 
-const COMPARISONS: Record<string, string> = { "<": "lt", "<=": "le", ">": "gt", ">=": "ge" };
+const DECIDED_COMPARISONS: Record<string, string> = { "<": "isLt", "<=": "isLe", ">": "isGt", ">=": "isGe" };
 const FLOAT_OPS: Record<string, string> = { "+": "add", "-": "sub", "*": "mul", "/": "div", mod: "rem" };
 
 /** An operator with guards: through the runtime's origin operators (rtlib/origin-ops.ts). */
@@ -307,16 +308,16 @@ function guardedBinary(lw: Lowerer, op: string, type: Type, left: t.Expression, 
   const g = (name: string, ...args: t.Expression[]) => t.callExpression(lw.g(name), args);
   switch (op) {
     case "is":
-    case "is not": {
-      const same = g(isPrimitive(type) ? "same" : "equals", left, right);
-      return op === "is" ? same : t.unaryExpression("!", same);
-    }
+      return g(isPrimitive(type) ? "isSame" : "isEqual", left, right);
+    case "is not":
+      return g(isPrimitive(type) ? "isNotSame" : "isNotEqual", left, right);
     case "<":
     case "<=":
     case ">":
     case ">=":
-      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return g(COMPARISONS[op]!, left, right);
-      return t.binaryExpression(op, g("compare", left, right), t.numericLiteral(0));
+      // The result carries the operands' origins: a comparison is how data is chosen.
+      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return g(DECIDED_COMPARISONS[op]!, left, right);
+      return g("isOrdered", left, right, t.numericLiteral(op.startsWith("<") ? -1 : 1), t.booleanLiteral(op.endsWith("=")));
     case "to":
       return g("rangeInclusive", left, right);
     case "until":
@@ -331,6 +332,7 @@ function guardedBinary(lw: Lowerer, op: string, type: Type, left: t.Expression, 
 
 /** `a and b`: b runs (and is charged) only when it decides the result. */
 function lowerShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expression {
+  if (lw.guarded && lw.cx !== undefined) return guardedShortCircuit(lw, e);
   const left = lowerExpr(lw, e.left);
   let right: t.Expression | undefined;
   const rightStatements = lw.collect(() => {
@@ -346,7 +348,30 @@ function lowerShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): 
   return temp;
 }
 
+/**
+ * `a and b` with guards: when `a` decides that `b` runs, `b` runs under `a`'s
+ * origins (an effect in it is checked with them) and the result carries them.
+ */
+function guardedShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expression {
+  const temp = lw.temp("b");
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp, lowerExpr(lw, e.left))]));
+  const context = saveContext(lw);
+  lw.emit(context.statement);
+  let right: t.Expression | undefined;
+  const rightStatements = lw.collect(() => {
+    lw.emit(decide(lw, temp));
+    lw.emit(t.expressionStatement(chargeExpression(lw, exprSteps(e.right))));
+    right = lowerExpr(lw, e.right);
+  });
+  const held = truth(lw, temp);
+  const test = e.op === "and" ? held : t.unaryExpression("!", held);
+  lw.emit(t.ifStatement(test, t.blockStatement([...rightStatements, t.expressionStatement(t.assignmentExpression("=", temp, t.callExpression(lw.g("after"), [temp, right!])))])));
+  lw.emit(joinDecision(lw, context.saved, [e.right]));
+  return temp;
+}
+
 function lowerIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Expression {
+  if (lw.guarded && lw.cx !== undefined) return guardedIfValue(lw, e);
   const condition = lowerExpr(lw, e.condition);
   let then: t.Expression | undefined;
   let otherwise: t.Expression | undefined;
@@ -362,6 +387,25 @@ function lowerIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Express
   const branch = (steps: number, statements: t.Statement[], value: t.Expression) =>
     t.blockStatement([t.expressionStatement(chargeExpression(lw, steps)), ...statements, t.expressionStatement(t.assignmentExpression("=", temp, value))]);
   lw.emit(t.ifStatement(condition, branch(thenSteps, thenStatements, then!), branch(elseSteps, elseStatements, otherwise!)));
+  return temp;
+}
+
+/** `if c then a else b` as a value with guards: the arms under `c`'s origins, and the value carrying them. */
+function guardedIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Expression {
+  const condition = lw.temp("c");
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(condition, lowerExpr(lw, e.condition))]));
+  const context = saveContext(lw);
+  lw.emit(context.statement);
+  lw.emit(decide(lw, condition));
+  const temp = lw.temp("v");
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp)]));
+  const branch = (value: CExpr) =>
+    t.blockStatement(lw.collect(() => {
+      lw.emit(t.expressionStatement(chargeExpression(lw, exprSteps(value))));
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", temp, lowerExpr(lw, value))));
+    }));
+  lw.emit(t.ifStatement(truth(lw, condition), branch(e.then), branch(e.else)));
+  lw.emit(joinDecision(lw, context.saved, [e.then, e.else], [temp]));
   return temp;
 }
 
@@ -401,7 +445,8 @@ function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee
     case "Function":
       return t.callExpression(t.identifier(functionName(callee.module, callee.name)), [...(e.needs.length > 0 ? [grantOf(lw)] : []), ...typeShapesOf(lw, e.typeArgs), ...args]);
     case "Value":
-      return t.callExpression(fn!, args);
+      // With guards, a function value chosen by a decision carries its origins (rtlib/origin-ops.ts, callValue).
+      return lw.guarded ? t.callExpression(lw.g("callValue"), [fn!, t.arrayExpression(args)]) : t.callExpression(fn!, args);
     case "Record":
       return construct(lw, classRef(lw, callee.decl), args);
     case "Case":

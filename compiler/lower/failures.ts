@@ -12,6 +12,7 @@ import { classRef } from "./shapes.js";
 import { site } from "./site.js";
 import { caughtHere } from "./narration.js";
 import { lowerStatement } from "./statements.js";
+import { assignedIn, exitsOf, withContext, type Parts } from "./decisions.js";
 
 function failure(lw: Lowerer, value: t.Expression, at: t.Expression): t.Expression {
   return t.newExpression(lw.rt("Failure"), [value, at]);
@@ -24,7 +25,8 @@ function wrapped(lw: Lowerer, wrap: Wrap, value: t.Expression): t.Expression {
 
 export function lowerFail(lw: Lowerer, s: Extract<CStatement, { kind: "Fail" }>): void {
   if (s.value !== undefined) {
-    lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, s.value), site(lw, s.span))));
+    // With guards, a failure carries the decisions it was raised under.
+    lw.emit(t.throwStatement(failure(lw, withContext(lw, lowerExpr(lw, s.value)), site(lw, s.span))));
     return;
   }
   // A bare `fail` in `otherwise` arms passes on the failure being handled.
@@ -48,6 +50,13 @@ function passOn(lw: Lowerer, caught: t.Identifier, wrap: Wrap | undefined): t.St
 export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise" }>): t.Expression {
   const result = lw.temp("o");
   const caught = lw.temp("e");
+  // With guards, an `otherwise` that goes on after a failure gathers what decided whether it happened.
+  const goesOn = e.handler.kind !== "Fail" && !(e.handler.kind === "Leave" && e.handler.statement.kind === "Crash");
+  const scope = lw.guarded && lw.cx !== undefined && goesOn ? lw.temp("k") : undefined;
+  if (scope !== undefined) {
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(scope, lw.cx!)]));
+    lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("scope"), [lw.cx!]))));
+  }
   let value: t.Expression | undefined;
   const tryStatements = lw.collect(() => {
     value = lowerExpr(lw, e.expr);
@@ -59,6 +68,8 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     for (const narrated of caughtHere(lw, caught, e.span)) lw.emit(narrated);
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
+    // The handler runs under what decided the failure, and the failure's own origins.
+    if (scope !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!, caught]))));
     const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);
     if (charge !== undefined) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
@@ -66,9 +77,22 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
   });
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
   lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
+  if (scope !== undefined) settle(lw, scope, e, result);
   return result;
 }
 
+/**
+ * After an `otherwise` that went on: its value, and every var its handler may set,
+ * carry what decided whether the failure happened, whichever way it went; then the
+ * context from before it (a handler that left early keeps the raised one).
+ */
+function settle(lw: Lowerer, scope: t.Identifier, e: Extract<CExpr, { kind: "Otherwise" }>, result: t.Identifier): void {
+  const handler: Parts = e.handler.kind === "Default" ? [e.handler.value] : e.handler.kind === "Arms" ? e.handler.arms.flatMap((arm) => [arm.body, arm.value]) : e.handler.kind === "Leave" ? [{ statements: [e.handler.statement] }] : [];
+  for (const target of [result, ...assignedIn(handler).map((l) => lw.local(l))]) {
+    lw.emit(t.expressionStatement(t.assignmentExpression("=", target, t.callExpression(lw.g("settled"), [target, lw.cx!]))));
+  }
+  lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("settle"), [scope, lw.cx!, t.numericLiteral(exitsOf(handler))]))));
+}
 function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caught: t.Identifier, span: { start: number }): void {
   switch (handler.kind) {
     case "Fail":

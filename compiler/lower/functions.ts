@@ -38,6 +38,23 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
  * back however the function ends (a return, a failure, a crash).
  */
 export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
+  if (!lw.guarded) return depthCounted(lw, body, span);
+  // With guards, a function runs in the context it was called in, keeps it in a local, and leaves the caller's behind.
+  const savedCx = lw.cx;
+  const entry = lw.temp("cx");
+  lw.cx = lw.temp("cx");
+  try {
+    const block = depthCounted(lw, body, span);
+    const declare = t.variableDeclaration("const", [t.variableDeclarator(entry, t.callExpression(lw.g("enter"), []))]);
+    const local = t.variableDeclaration("let", [t.variableDeclarator(lw.cx, entry)]);
+    const leave = t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), entry]));
+    return t.blockStatement([declare, local, t.tryStatement(block, null, t.blockStatement([leave]))]);
+  } finally {
+    lw.cx = savedCx;
+  }
+}
+
+function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));

@@ -8,6 +8,7 @@ import { blockSteps, chargeStatement, exprSteps } from "./fuel.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
 import { lowerStatement } from "./statements.js";
+import { decide, joinDecision, saveContext, type Parts } from "./decisions.js";
 
 /**
  * Arms in order: the first whose pattern matches runs. `result`, when given,
@@ -39,7 +40,9 @@ function noArmMatched(lw: Lowerer, span: { start: number }): t.Statement {
 export function lowerMatchStatement(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }>): void {
   const subject = lw.temp("s");
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, lowerExpr(lw, e.subject))]));
+  const join = decideOnSubject(lw, subject, e);
   lowerArms(lw, e.arms, subject, undefined, () => noArmMatched(lw, e.span));
+  join?.([]);
 }
 
 export function lowerMatchValue(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }>): t.Expression {
@@ -47,6 +50,18 @@ export function lowerMatchValue(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }
   const result = lw.temp("v");
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, lowerExpr(lw, e.subject))]));
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
+  const join = decideOnSubject(lw, subject, e);
   lowerArms(lw, e.arms, subject, result, () => noArmMatched(lw, e.span));
+  join?.([result]);
   return result;
+}
+
+/** With guards, the arms run under the subject's origins; the returned function emits the join after them. */
+function decideOnSubject(lw: Lowerer, subject: t.Identifier, e: Extract<CExpr, { kind: "Match" }>): ((values: t.Identifier[]) => void) | undefined {
+  if (!lw.guarded || lw.cx === undefined) return undefined;
+  const context = saveContext(lw);
+  lw.emit(context.statement);
+  lw.emit(decide(lw, subject));
+  const parts: Parts = e.arms.flatMap((arm) => [arm.body, arm.value]);
+  return (values) => lw.emit(joinDecision(lw, context.saved, parts, values));
 }

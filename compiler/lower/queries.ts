@@ -57,8 +57,14 @@ export function lowerQuery(lw: Lowerer, e: Extract<CExpr, { kind: "Query" }>): t
       for (const c of run) if (c.kind === "Let") after.push(c.local);
       const innermost = () =>
         last ? selectInto(lw, e, result) : lw.emit(t.expressionStatement(t.callExpression(lw.rt("pushRow"), [out, rowOf(lw, after)])));
+      // With guards, the origins of the `where` conditions that chose the rows, for the result to carry.
+      const chosen = lw.guarded && run.some((c) => c.kind === "Where") ? lw.temp("chosen") : undefined;
+      if (chosen !== undefined) {
+        lw.emit(t.variableDeclaration("let", [t.variableDeclarator(chosen)]));
+        carried.push(chosen);
+      }
       const body = lw.collect(() => {
-        const nested = lw.collect(() => nestRun(lw, run, 0, innermost, looking));
+        const nested = lw.collect(() => nestRun(lw, run, 0, innermost, looking, false, chosen));
         if (rows === undefined) {
           for (const s of nested) lw.emit(s);
         } else {
@@ -143,7 +149,7 @@ function lowerSource(lw: Lowerer, source: CExpr, looking: ReadonlySet<CExpr>): t
  * Nested loops for a run of `from`, `where` and `let`; `innermost` emits what each row does.
  * `charged`: the clause at `k` is a `where` whose steps the `from` before it has charged.
  */
-function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void, looking: ReadonlySet<CExpr>, charged = false): void {
+function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"], k: number, innermost: () => void, looking: ReadonlySet<CExpr>, charged = false, chosen?: t.Identifier): void {
   if (k === run.length) return innermost();
   const c = run[k]!;
   if (c.kind === "From") {
@@ -159,19 +165,26 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
       const charge = chargeStatement(lw, 1 + (where ?? 0), next?.kind === "Where" ? next.condition.span : c.source.span);
       if (charge) lw.emit(charge);
       for (const b of code.binds) lw.emit(b);
-      nestRun(lw, run, k + 1, innermost, looking, where !== undefined);
+      nestRun(lw, run, k + 1, innermost, looking, where !== undefined, chosen);
     });
     lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), iterableOf(lw, source, c.source), t.blockStatement(inner)));
   } else if (c.kind === "Where") {
     const charge = charged ? undefined : chargeStatement(lw, exprSteps(c.condition), c.condition.span);
     if (charge) lw.emit(charge);
-    const condition = lowerExpr(lw, c.condition);
-    lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost, looking)))));
+    let condition = lowerExpr(lw, c.condition);
+    if (lw.guarded && chosen !== undefined) {
+      // Which rows are kept is data: the result carries the origins of every condition that chose.
+      const held = lw.temp("c");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", chosen, t.callExpression(lw.g("chosenBy"), [chosen, held]))));
+      condition = t.callExpression(lw.g("truth"), [held]);
+    }
+    lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost, looking, false, chosen)))));
   } else if (c.kind === "Let") {
     const charge = chargeStatement(lw, exprSteps(c.value), c.value.span);
     if (charge) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(c.local), lowerExpr(lw, c.value))]));
-    nestRun(lw, run, k + 1, innermost, looking);
+    nestRun(lw, run, k + 1, innermost, looking, false, chosen);
   }
 }
 

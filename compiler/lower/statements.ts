@@ -17,6 +17,7 @@ import { iterableOf } from "./iterables.js";
 import { lowerMatchStatement } from "./match.js";
 import { hasPrimitiveKeys, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
+import { decide, decideOn, joinDecision, saveContext, truth, withContext } from "./decisions.js";
 
 // ---- blocks ----
 
@@ -55,11 +56,12 @@ function lowerStatementInner(lw: Lowerer, s: CStatement): void {
     case "Skip":
       return lw.emit(t.continueStatement());
     case "Return":
-      return lw.emit(t.returnStatement(s.value === undefined ? null : lowerExpr(lw, s.value)));
+      // With guards, what is returned carries the decisions it was returned under.
+      return lw.emit(t.returnStatement(s.value === undefined ? null : withContext(lw, lowerExpr(lw, s.value))));
     case "Fail":
       return lowerFail(lw, s);
     case "Crash": {
-      const message = lowerExpr(lw, s.message);
+      const message = withContext(lw, lowerExpr(lw, s.message));
       return lw.emit(t.expressionStatement(t.callExpression(lw.rt("crash"), [message, site(lw, s.span)])));
     }
     case "Check":
@@ -327,10 +329,21 @@ function inPlaceFn(lw: Lowerer, key: string, twin: string, target: CExpr): t.Exp
 // ---- control flow ----
 
 function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
+  const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
+  if (context !== undefined) lw.emit(context.statement);
   // Conditions after the first run (and are charged) only when reached.
   const build = (i: number): t.Statement => {
     const branch = s.branches[i]!;
-    const condition = lowerExpr(lw, branch.condition);
+    let condition = lowerExpr(lw, branch.condition);
+    if (context !== undefined) {
+      // The arms run under the condition's origins (compiler/lower/decisions.ts).
+      const held = lw.temp("c");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
+      lw.emit(decide(lw, held));
+      condition = truth(lw, held);
+    } else {
+      condition = truth(lw, condition);
+    }
     const body = lowerBlock(lw, branch.body);
     let alternate: t.Statement | null = null;
     if (i + 1 < s.branches.length) {
@@ -347,6 +360,7 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
     return t.ifStatement(condition, body, alternate);
   };
   lw.emit(build(0));
+  if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [...s.branches.flatMap((b) => [b.condition, b.body]), s.elseBody]));
 }
 
 /**
@@ -368,6 +382,12 @@ function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("joined"), [first, last]))]));
     [from, to] = [plainOf(lw, first), plainOf(lw, last)];
   }
+  // With guards, how many turns the loop makes is a decision on its bounds.
+  const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
+  if (context !== undefined) {
+    lw.emit(context.statement);
+    lw.emit(decideOn(lw, origins!));
+  }
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(end, to!)]));
   const body = lowerBlock(lw, s.body);
   const bind = t.variableDeclaration("const", [t.variableDeclarator(lw.local(s.pattern.local), origins === undefined ? counter : t.callExpression(lw.g("tag"), [counter, origins]))]);
@@ -379,16 +399,28 @@ function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>
       t.blockStatement([bind, ...body.body]),
     ),
   );
+  if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [s.body], [], true));
   return true;
 }
 
 function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>): void {
   if (lowerRangeLoop(lw, s)) return;
-  const source = iterableOf(lw, lowerExpr(lw, s.iterable), s.iterable);
+  let walked = lowerExpr(lw, s.iterable);
+  // With guards, how many turns the loop makes is a decision on what it walks.
+  const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
+  if (context !== undefined) {
+    const held = lw.temp("w");
+    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, walked)]));
+    lw.emit(context.statement);
+    lw.emit(decide(lw, held));
+    walked = held;
+  }
+  const source = iterableOf(lw, walked, s.iterable);
   const item = lw.temp("i");
   const body = lowerBlock(lw, s.body);
   const binds = lowerPattern(lw, s.pattern, item).binds;
   lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), source, t.blockStatement([...binds, ...body.body])));
+  if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [s.body], [], true));
 }
 
 /**
@@ -398,11 +430,21 @@ function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>):
  */
 function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): void {
   const conditionSteps = exprSteps(s.condition);
+  // With guards, each turn is a decision on the condition: the rest of the loop, and what it sets, depends on them all.
+  const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
+  if (context !== undefined) lw.emit(context.statement);
   const statements = lw.collect(() => {
-    const condition = lowerExpr(lw, s.condition);
+    let condition = lowerExpr(lw, s.condition);
+    if (context !== undefined) {
+      const held = lw.temp("c");
+      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
+      lw.emit(decide(lw, held));
+      condition = held;
+    }
     const charge = chargeStatement(lw, conditionSteps, s.span);
-    lw.emit(t.ifStatement(t.unaryExpression("!", condition), charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()])));
+    lw.emit(t.ifStatement(t.unaryExpression("!", truth(lw, condition)), charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()])));
   });
   const body = lowerBlock(lw, s.body, conditionSteps);
   lw.emit(t.whileStatement(t.booleanLiteral(true), t.blockStatement([...statements, ...body.body])));
+  if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [s.condition, s.body], [], true));
 }
