@@ -280,10 +280,12 @@ export function scope(cx: Context): Context {
   return opened;
 }
 
-/** The handler of such an `otherwise`: it runs under what decided the failure, and the failure's own origins. */
-export function caught(cx: Context, failure: unknown): Context {
-  const origins = join(cx.cell.origins, originsOf((failure as { value?: unknown }).value));
-  const pc = join(cx.pc, origins);
+/**
+ * The handler of such an `otherwise`: it runs under what decided that the failure
+ * happened (arms that tell failures apart decide on the failure's value besides).
+ */
+export function caught(cx: Context): Context {
+  const pc = join(cx.pc, cx.cell.origins);
   const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
   flow.cx = raised;
   return raised;

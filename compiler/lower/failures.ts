@@ -12,7 +12,7 @@ import { classRef } from "./shapes.js";
 import { site } from "./site.js";
 import { caughtHere } from "./narration.js";
 import { lowerStatement } from "./statements.js";
-import { assignedIn, exitsOf, withContext, type Parts } from "./decisions.js";
+import { assignedIn, decide, exitsOf, withContext, type Parts } from "./decisions.js";
 
 function failure(lw: Lowerer, value: t.Expression, at: t.Expression): t.Expression {
   return t.newExpression(lw.rt("Failure"), [value, at]);
@@ -69,7 +69,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
     // The handler runs under what decided the failure, and the failure's own origins.
-    if (scope !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!, caught]))));
+    if (scope !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!]))));
     const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);
     if (charge !== undefined) lw.emit(charge);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
@@ -115,6 +115,8 @@ function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caug
       try {
         const subject = lw.temp("f");
         lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, t.memberExpression(caught, t.identifier("value")))]));
+        // With guards, arms that tell failures apart decide on the failure's value (its end is the otherwise's, settle).
+        if (lw.guarded && lw.cx !== undefined && handler.arms.some((arm) => arm.pattern.kind !== "Wildcard" && arm.pattern.kind !== "Bind")) lw.emit(decide(lw, subject));
         lowerArms(lw, handler.arms, subject, result, () => t.throwStatement(caught));
       } finally {
         lw.handling = saved;
