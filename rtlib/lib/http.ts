@@ -52,6 +52,15 @@ function parse(text: string): URL {
   return url;
 }
 
+/** A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a live server or a recording may send it. */
+function resolved(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw new Failure(HttpError.make("InvalidUrl", location));
+  }
+}
+
 function primitive(method: string, url: URL): Primitive {
   const host = hostOf(url);
   return {
@@ -189,7 +198,7 @@ async function perform(grant: Grant, method: string, target: string, body: strin
     const result = await call(grant, primitive(currentMethod, url), args, () => send(currentMethod, url, currentBody, headers, timeoutMs));
     const location = result.headers.get("location");
     if (result.status >= 300 && result.status < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
-      const next = parse(new URL(location, url).href);
+      const next = parse(resolved(location, url));
       if (next.origin !== url.origin) headers = withoutCredentials(headers);
       url = next;
       // 303, and 301/302 after a POST, continue as GET without a body, as browsers do.
