@@ -11,6 +11,7 @@ import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
 import { Gathered, INCOMING } from "./incoming.js";
+import { pinnedLookup } from "../host-addresses.js";
 
 class Hop {
   constructor(
@@ -31,7 +32,8 @@ let client: { agent: import("undici").Agent; request: typeof import("undici").re
 async function undici(): Promise<NonNullable<typeof client>> {
   if (client === undefined) {
     const { Agent, request } = await hostImport<typeof import("undici")>("undici");
-    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000 }), request };
+    // Every connection goes to an address of the host the guards checked, looked up once per run (host-addresses.ts).
+    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000, connect: { lookup: pinnedLookup } }), request };
   }
   return client;
 }
