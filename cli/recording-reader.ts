@@ -10,8 +10,7 @@ import { runMessage, type RunFacts } from "../vocabulary/problems/run.js";
 import { readBounded } from "../report/read-bounded.js";
 import { readStrictJson, type Json } from "../report/strict-json.js";
 import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "../report/json-shape.js";
-
-const fields = fieldsOf("a recording");
+import { impossibleAnswer } from "../vocabulary/recorded-answers.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";
@@ -25,6 +24,11 @@ import {
   type RecordedCall,
   type Recording,
 } from "../vocabulary/recording.js";
+
+const fields = fieldsOf("a recording");
+
+/** A call whose answer no live call could give (vocabulary/recorded-answers.ts). */
+class AnswerRefused extends ShapeRefused {}
 
 export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
 
@@ -54,6 +58,7 @@ export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRe
     });
     return { ok: true, recording, grant };
   } catch (e) {
+    if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
     if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
     throw e;
   }
@@ -63,11 +68,6 @@ export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRe
 export function refusalText(read: { code: string; problem: string }): string {
   return `error[${read.code}]: ${read.problem}\n`;
 }
-
-
-
-
-
 
 function whole(value: Json | undefined, where: string, least: number): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) refuse(`${where} must be a whole number of at least ${least}`);
@@ -148,5 +148,7 @@ function callOf(value: Json, where: string): RecordedCall {
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
+  if (impossible !== undefined) throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
   return call;
 }

@@ -8,7 +8,7 @@
 
 import { Crash, Failure } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { guarding, guardsCovering, join, pathScoped, realScopeOfCall, refusal, type CallOrigins } from "./origins.js";
+import { guarding, guardsCovering, hostOfCall, hostScoped, join, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
 import { Guarded as GuardedFailure } from "./prelude.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
@@ -143,9 +143,10 @@ async function settled<T>(live: Promise<T>, primitive: Primitive): Promise<T> {
 async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
   admit(grant, primitive);
   // The guards: what the call's arguments carry must be allowed to go where the call goes
-  // (for a path, where it really leads, read before the check and again for the result).
-  const real = guarding() && pathScoped(primitive.need) ? await realScopeOfCall(String(primitive.need.scope)) : undefined;
-  const origins = guarding() ? callOrigins(grant!, primitive, real) : undefined;
+  // (for a path, where it really leads, read before the check and again for the result;
+  // for a host, its addresses, resolved once per run, which the connection is then pinned to).
+  const place = guarding() ? await placeOf(primitive.need) : undefined;
+  const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
@@ -157,18 +158,25 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
     const live = answered === LIVE ? perform() : undefined;
     const result = (answered === LIVE ? (live instanceof Promise ? await live : live) : answered === THREW ? rethrow() : await answered) as T;
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, place));
     conforming(result, primitive);
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, real));
+    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, place));
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }
+}
+
+/** Where a scoped call leads, for the guards: a path's real path, a host's addresses; undefined for any other. */
+async function placeOf(need: Need): Promise<CallPlace | undefined> {
+  if (pathScoped(need)) return { real: await realScopeOfCall(String(need.scope)) };
+  if (hostScoped(need)) return { host: await hostOfCall(String(need.scope)) };
+  return undefined;
 }
 
 /**
@@ -180,10 +188,10 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
  * by the runtime itself, outside the library's entry points, and is refused as a
  * fault of Renyi's rather than let through unchecked.
  */
-function callOrigins(grant: Grant, primitive: Primitive, real: string | undefined): CallOrigins {
+function callOrigins(grant: Grant, primitive: Primitive, place: CallPlace | undefined): CallOrigins {
   const carried = carriedBy(grant);
   if (carried === undefined) throw new Crash("E-RT-INTERNAL", { problem: "thrown", detail: `${primitive.name} was called without its arguments' origins in a run with guards` });
-  const refused = refusal(carried.args, primitive.need, real);
+  const refused = refusal(carried.args, primitive.need, place);
   if (refused !== undefined) {
     if (primitive.denied !== undefined) throw new Failure(GuardedFailure.desc.make([refused.origin, refused.sink]));
     throw new Crash("E-RT-GUARD", { call: primitive.name.replace(/^std\./, ""), ...refused });

@@ -9,6 +9,7 @@
 
 import { dirname, join as joinPath, resolve } from "node:path";
 import { fsPromises } from "./builtins.js";
+import { addressesOf, splitHost, type Addresses } from "./host-addresses.js";
 import { capabilityInfo, covers } from "../vocabulary/capabilities.js";
 import { needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 
@@ -220,16 +221,93 @@ function realBeneath(real: string, scope: string | number | undefined): boolean 
   return real === root || real.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
-/** Whether a guard's capability covers a call: as written, or, for a path, where it really leads. */
-function guardCovers(g: Guard, need: Need, real: string | undefined): boolean {
-  if (covers(g.capability, need)) return true;
-  return real !== undefined && pathScoped(g.capability) && covers({ path: g.capability.path }, { path: need.path }) && realBeneath(real, g.capability.scope);
+// ---- hosts, as the network has them ----
+//
+// Likewise a host's name is not where it leads: `localhost`, `127.1` and
+// `[::ffff:7f00:1]` all reach 127.0.0.1 (host-addresses.ts). For a call whose
+// capability has a host scope, the guards compare addresses too: a guard covers
+// the call when its host as written, or any of its addresses, is the guard's
+// host or one of its addresses, at the guard's port (what is read through
+// another name of a guarded host is guarded); a sink allows it only when its host
+// as written is the sink's and every address it has is one of the sink's (what
+// is sent through another name is not allowed there).
+
+/** Whether a capability's scope is a host (network.http). */
+export function hostScoped(need: Need): boolean {
+  return need.scope !== undefined && capabilityInfo(need.path)?.scope === "host";
 }
 
-/** Whether a sink allows a call: as written, and, for a path, where it really leads. */
-function sinkAllows(sink: Need, need: Need, real: string | undefined): boolean {
+/** A call's host: its name and port as written, and where it leads. */
+export interface CallHost {
+  readonly port: string | undefined;
+  readonly addresses: Addresses;
+}
+
+/** The addresses of the guards' and their sinks' hosts, resolved once, at the run's first call with a host. */
+const guardHosts = new Map<string, Addresses>();
+let guardHostsRead: Promise<void> | undefined;
+
+/** Where a call's host scope leads, the guards' own hosts resolved first (once): what the gateway compares a network call by, in a run with guards. */
+export async function hostOfCall(scope: string): Promise<CallHost> {
+  guardHostsRead ??= (async () => {
+    for (const g of guards) {
+      for (const need of [g.capability, ...g.sinks]) {
+        if (!hostScoped(need)) continue;
+        const { name } = splitHost(String(need.scope));
+        guardHosts.set(name, await addressesOf(name));
+      }
+    }
+  })();
+  await guardHostsRead;
+  const { name, port } = splitHost(scope);
+  return { port, addresses: await addressesOf(name) };
+}
+
+/** Whether a call's host leads to a guard's host at its port: any address in common, or the call's addresses unknown (past the run's bound of names: the worst case). */
+function hostReaches(host: CallHost, scope: string | number | undefined): boolean {
+  if (scope === undefined) return true;
+  const guarded = splitHost(String(scope));
+  if (guarded.port !== undefined && guarded.port !== host.port) return false;
+  if (host.addresses === "unknown") return true;
+  const theirs = guardHosts.get(guarded.name);
+  if (theirs === undefined || theirs === "unknown") return false;
+  for (const address of host.addresses) if (theirs.has(address)) return true;
+  return false;
+}
+
+/** Whether every address of a call's host is one of a sink's host's (a name that does not resolve: none to compare, as written decides). */
+function hostWithin(host: CallHost, scope: string | number | undefined): boolean {
+  if (scope === undefined || host.addresses === "unknown") return scope === undefined;
+  const { name } = splitHost(String(scope));
+  // A wildcard names no addresses: the host as written decides (spec/runtime.md, "Limits, stated").
+  if (name.startsWith("*.")) return true;
+  const theirs = guardHosts.get(name);
+  if (theirs === undefined || theirs === "unknown") return host.addresses.size === 0;
+  for (const address of host.addresses) if (!theirs.has(address)) return false;
+  return true;
+}
+
+/** Where a call with a scope leads, read before the check: a path's real path, a host's addresses. */
+export interface CallPlace {
+  readonly real?: string;
+  readonly host?: CallHost;
+}
+
+/** Whether a guard's capability covers a call: as written, or, for a path or a host, where it really leads. */
+function guardCovers(g: Guard, need: Need, place: CallPlace | undefined): boolean {
+  if (covers(g.capability, need)) return true;
+  if (place === undefined || !covers({ path: g.capability.path }, { path: need.path })) return false;
+  if (place.real !== undefined && pathScoped(g.capability)) return realBeneath(place.real, g.capability.scope);
+  if (place.host !== undefined && hostScoped(g.capability)) return hostReaches(place.host, g.capability.scope);
+  return false;
+}
+
+/** Whether a sink allows a call: as written, and, for a path or a host, where it really leads. */
+function sinkAllows(sink: Need, need: Need, place: CallPlace | undefined): boolean {
   if (!covers(sink, need)) return false;
-  return real === undefined || !pathScoped(sink) || realBeneath(real, sink.scope);
+  if (place?.real !== undefined && pathScoped(sink)) return realBeneath(place.real, sink.scope);
+  if (place?.host !== undefined && hostScoped(sink)) return hostWithin(place.host, sink.scope);
+  return true;
 }
 
 let guards: readonly Guard[] = [];
@@ -250,6 +328,8 @@ export function configureGuards(runGuards: readonly Guard[]): void {
   flow.cx = ROOT_CONTEXT;
   realScopes.clear();
   realScopesRead = undefined;
+  guardHosts.clear();
+  guardHostsRead = undefined;
 }
 
 /** Whether the run has any guard: without one, no value ever carries origins. */
@@ -257,10 +337,10 @@ export function guarding(): boolean {
   return guards.length > 0;
 }
 
-/** The guards whose capability covers a call's effect: what its result carries. `real`: where a path scope really leads. */
-export function guardsCovering(need: Need, real?: string): Origins | undefined {
+/** The guards whose capability covers a call's effect: what its result carries. `place`: where a path or a host scope really leads. */
+export function guardsCovering(need: Need, place?: CallPlace): Origins | undefined {
   let origins: Origins | undefined;
-  for (const g of guards) if (guardCovers(g, need, real)) origins = join(origins, Origins.bit(g.index));
+  for (const g of guards) if (guardCovers(g, need, place)) origins = join(origins, Origins.bit(g.index));
   return origins;
 }
 
@@ -274,13 +354,13 @@ export interface Refusal {
   readonly allows: string;
 }
 
-/** The first guard among `origins` none of whose sinks allows `need`, if any. `real`: where a path scope really leads. */
-export function refusal(origins: Origins | undefined, need: Need, real?: string): Refusal | undefined {
+/** The first guard among `origins` none of whose sinks allows `need`, if any. `place`: where a path or a host scope really leads. */
+export function refusal(origins: Origins | undefined, need: Need, place?: CallPlace): Refusal | undefined {
   if (origins === undefined) return undefined;
   for (const index of origins.indices()) {
     const g = guards[index];
     if (g === undefined) continue;
-    if (g.sinks.some((sink) => sinkAllows(sink, need, real))) continue;
+    if (g.sinks.some((sink) => sinkAllows(sink, need, place))) continue;
     // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data refused.
     return { origin: needText(g.capability), sink: needText({ path: need.path }), allows: g.sinks.map(needText).join(" or ") };
   }

@@ -19,6 +19,7 @@ import { configureChildren } from "./children.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
+import { configureHostLookup } from "./host-addresses.js";
 import { configureGuards, CONSOLE_SINK, guardsOf, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
@@ -90,6 +91,8 @@ export interface RunConfig {
     readonly answer: Answerer;
     /** Why the recording may not be replayed under main's grant, or undefined. */
     checkGrant(items: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined;
+    /** Every call is answered (a replay, not a resumed run): no host name is looked up. */
+    readonly offline?: boolean;
   };
   /** Narrate the run (`--explain`, spec/runtime.md, "Narrated runs"): where its lines go; none by default. */
   readonly narration?: NarrationConfig;
@@ -130,6 +133,7 @@ function configure(config: Omit<RunConfig, "argv">): void {
   configureNarration(config.narration);
   narrateEffects();
   answerWith(config.replayer?.answer);
+  configureHostLookup(config.replayer?.offline === true ? "offline" : "live");
   if (config.onInput !== undefined) configureInput(config.onInput);
   if (config.onChild !== undefined) configureChildren(config.onChild);
   if (config.onListening !== undefined || config.onRequestCrash !== undefined) {

@@ -89,8 +89,15 @@ test("renyi grant --json, and against a program whose needs do not cover the rec
   assert.deepEqual(report.wider, [{ item: 'environment("OTHER")', kind: "unused", text: "no call used it" }]);
 });
 
+/** What each primitive of these recordings answers: an answer a live call could give (spec/recording.md). */
+const ANSWER: Record<string, RecordedCall["outcome"]> = {
+  "std.http.get": { success: { status: 200, headers: {}, body: "" } },
+  "std.filesystem.read_text": { success: "" },
+  "std.filesystem.list": { success: [] },
+};
+
 function call(sequence: number, capability: string, atMs: number | undefined, primitive = "std.http.get"): RecordedCall {
-  return { sequence, capability, primitive, arguments: { url: `https://x/${sequence}` }, outcome: { success: { status: 200, headers: {}, body: "" } }, duration_ms: 1, ...(atMs === undefined ? {} : { at_ms: atMs }) };
+  return { sequence, capability, primitive, arguments: { url: `https://x/${sequence}` }, outcome: ANSWER[primitive]!, duration_ms: 1, ...(atMs === undefined ? {} : { at_ms: atMs }) };
 }
 
 function handWritten(grant: string[], calls: RecordedCall[]): string {

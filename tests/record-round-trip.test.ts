@@ -160,14 +160,14 @@ test("a response whose shape no longer fits the program's type fails the replay 
   assert.match(ran.stderr, /^error\[E-RT-CRASH\]: the answer has another shape/);
 });
 
-test("a recorded outcome that does not fit the primitive's own type is refused at that call", async () => {
+test("a recorded outcome that does not fit the primitive's own type is refused before the replay runs", async () => {
   const file = edited("bad-status.json", (calls) => {
     const same = calls.find((c) => String(c.arguments["url"]).endsWith("/same"))!;
     (same.outcome as { success: { status: unknown } }).success.status = "200";
   });
   const ran = await renyi(work, ["run", "--replay", file, "glue.ry", "--label", "live"]);
-  assert.equal(ran.status, 2);
-  assert.match(ran.stderr, /^error\[E-RT-REPLAY-SHAPE\]: call \d+ of the recording \(std\.http\.get\) cannot be replayed: its outcome does not fit Hop: at \$\.status it should be Int, but is a string/);
+  assert.equal(ran.status, 3);
+  assert.match(ran.stderr, /^error\[E-RT-RECORDING\]: bad-status\.json is refused: it holds an answer no live call could give: calls\[\d+\] \(std\.http\.get\): outcome\.success\.status is "200", but an HTTP status is a whole number from 100 to 599/);
   assert.doesNotMatch(ran.stderr, /\n\s+at /);
 });
 

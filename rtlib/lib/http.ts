@@ -11,6 +11,7 @@ import { HttpError, Response as ResponseRecord, Some } from "../prelude.js";
 import { INT, map, record, TEXT, BYTES, describe, RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
 import { Gathered, INCOMING } from "./incoming.js";
+import { pinnedLookup } from "../host-addresses.js";
 
 class Hop {
   constructor(
@@ -31,7 +32,8 @@ let client: { agent: import("undici").Agent; request: typeof import("undici").re
 async function undici(): Promise<NonNullable<typeof client>> {
   if (client === undefined) {
     const { Agent, request } = await hostImport<typeof import("undici")>("undici");
-    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000 }), request };
+    // Every connection goes to an address of the host the guards checked, looked up once per run (host-addresses.ts).
+    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000, connect: { lookup: pinnedLookup } }), request };
   }
   return client;
 }
@@ -50,6 +52,15 @@ function parse(text: string): URL {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Failure(HttpError.make("InvalidUrl", text));
   return url;
+}
+
+/** A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a live server or a recording may send it. */
+function resolved(location: string, base: URL): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    throw new Failure(HttpError.make("InvalidUrl", location));
+  }
 }
 
 function primitive(method: string, url: URL): Primitive {
@@ -189,7 +200,7 @@ async function perform(grant: Grant, method: string, target: string, body: strin
     const result = await call(grant, primitive(currentMethod, url), args, () => send(currentMethod, url, currentBody, headers, timeoutMs));
     const location = result.headers.get("location");
     if (result.status >= 300 && result.status < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
-      const next = parse(new URL(location, url).href);
+      const next = parse(resolved(location, url));
       if (next.origin !== url.origin) headers = withoutCredentials(headers);
       url = next;
       // 303, and 301/302 after a POST, continue as GET without a body, as browsers do.

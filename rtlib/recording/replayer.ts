@@ -177,6 +177,11 @@ export class Replayer {
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
+  /** Every call is answered from the recording (not a resumed run, which goes live): the run looks no host name up (spec/runtime.md, section 9). */
+  get offline(): boolean {
+    return this.options.resume === undefined;
+  }
+
   /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
   lastAnswered: RecordedCall | undefined;
 

@@ -8,26 +8,32 @@ import { plural, problem } from "./entry.js";
 const RECORDED = `renyi record --to run.json weather.ry --city Berlin`;
 
 export const RECORDING_PROBLEMS = {
-  "E-RT-RECORDING": problem<{ file: string; problem: "unreadable" | "too-large" | "json" | "field"; detail: string }>({
+  "E-RT-RECORDING": problem<{ file: string; problem: "unreadable" | "too-large" | "json" | "field" | "answer"; detail: string }>({
     title: "A recording that cannot be read",
     kind: "refused",
     facts: {
       file: "the recording's path, or how it was given",
-      problem: "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON) or `field` (a field missing, of the wrong type, or out of order)",
-      detail: "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the field and what it should be",
+      problem: "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call could give)",
+      detail: "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the entry, the field and what it should be",
     },
     render: (f) => ({
       message:
         f.problem === "unreadable" ? `I cannot read the recording ${f.file}: ${f.detail}`
         : f.problem === "too-large" ? `${f.file} is larger than ${f.detail} bytes`
         : f.problem === "json" ? `${f.file} is not valid JSON: ${f.detail}`
+        : f.problem === "answer" ? `${f.file} is refused: it holds an answer no live call could give: ${f.detail}`
         : `${f.file} is refused: ${f.detail}`,
     }),
     explanation: `A recording is read as hostile input: at most 256 MiB, strict JSON (no repeated keys,
 nesting at most 64 deep), and every field of the header and of each call checked against the
 format of spec/recording.md before anything is replayed. A recording edited by hand must keep
 that format: the sequence numbers in order, each capability written as a \`needs\` line writes it,
-each outcome \`success\` or \`failure\`.`,
+each outcome \`success\` or \`failure\`. Each outcome must also be one a live call of its primitive
+could give (spec/recording.md, "What a live call can answer"): an HTTP status from 100 to 599,
+header names that are HTTP tokens and values without CR, LF or NUL, an exit code from 0 to 255, a
+random integer within its bounds, a failure the primitive can end with. A replay hands the
+recorded answers to the program as the world's, so an impossible one is refused before anything
+runs, not passed on.`,
     wrong: `${RECORDED}\n# edit run.json: give two calls the same "sequence"\nrenyi run --replay run.json weather.ry`,
     right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
     described: true,
@@ -97,13 +103,16 @@ be found; record again if the new behaviour is the right one.`,
       why: "how the outcome does not fit the primitive's declared type",
     },
     render: (f) => ({ message: `call ${f.sequence} of the recording (${f.primitive}) cannot be replayed: ${f.why}` }),
-    explanation: `Each recorded outcome is decoded against the type the primitive declares, as a live
-answer would be; an outcome of another shape (an HTTP status edited to a text, a response missing
-its headers) cannot stand for a real answer and stops the replay. A response body whose JSON no
+    explanation: `Each recorded outcome is decoded against the type the call declares, as a live
+answer would be; an outcome of another shape cannot stand for a real answer and stops the replay.
+Most impossible outcomes (an HTTP status edited to a text or to 999) are refused before the replay
+starts, as the recording is read (E-RT-RECORDING); what is left for this error depends on the
+program itself: the rows of \`database.query\` against the record type the program reads them as,
+the item \`random.choice\` answers against the list it was given. A response body whose JSON no
 longer fits the program's own types is not this error: it fails in the program's decoding, as it
 would in production.`,
-    wrong: `${RECORDED}\n# edit run.json: "status": 200 becomes "status": "200"\nrenyi run --replay run.json weather.ry`,
-    right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
+    wrong: `renyi record --to run.json bookmarks.ry\n# edit run.json: in a row database.query answered, "id": 1 becomes "id": "one"\nrenyi run --replay run.json bookmarks.ry`,
+    right: `renyi record --to run.json bookmarks.ry\nrenyi run --replay run.json bookmarks.ry`,
     described: true,
   }),
 
