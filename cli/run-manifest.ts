@@ -8,7 +8,7 @@ import { sha256 } from "../report/sha256.js";
 import { VERSION } from "./version.cjs";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { readGrantText } from "../vocabulary/grant-text.js";
-import { MANIFEST_FIELDS, REDACTED, type RecordedCall, type RunManifest } from "../vocabulary/recording.js";
+import { MANIFEST_FIELDS, REDACTED, SEALED, type RecordedCall, type RunManifest } from "../vocabulary/recording.js";
 
 export const TOOLCHAIN = `renyi ${VERSION}`;
 
@@ -25,6 +25,8 @@ export interface ManifestInputs {
   readonly output?: { readonly stdout: string; readonly bytes: number };
   /** The run's calls, already redacted: the environment variables it read are found among them. */
   readonly calls: readonly RecordedCall[];
+  /** The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is `sealed`, and one whose very name was guarded is left out. */
+  readonly sealed?: ReadonlyMap<number, "arguments" | "result">;
   readonly recordedAt?: Date;
 }
 
@@ -34,7 +36,9 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     const name = call.arguments["name"];
     if (call.primitive !== "std.environment.get" || typeof name !== "string" || !("success" in call.outcome)) continue;
     const value = call.outcome.success;
-    environment[name] = value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
+    const sealed = inputs.sealed?.get(call.sequence);
+    if (sealed === "arguments") continue;
+    environment[name] = sealed !== undefined ? SEALED : value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
   }
   const revision = gitRevision(dirname(resolve(inputs.source)));
   const extensions = extensionsOf(inputs.grant);

@@ -7,6 +7,9 @@ import type { OutcomeKind } from "./outcomes.js";
 /** What `--redact NAME` writes in place of a secret, and what a replay matches against any value. */
 export const REDACTED = "<redacted>";
 
+/** What a recording made for `renyi mcp` shows in place of the values of a call that carried guarded data, and of a guarded variable's hash. */
+export const SEALED = "sealed";
+
 /** A JSON value as a recording holds it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -40,7 +43,7 @@ export interface RunManifest {
   code: string;
   /** The program's own command-line words; left out when none. */
   arguments?: string[];
-  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, or null when unset; left out when none. */
+  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, `sealed` (read through a guard, in a sealed recording), or null when unset; left out when none. */
   environment?: { [name: string]: string | null };
   recorded_at?: string;
   /** main's grant, each item as its `needs` line writes it, budgets and guards spelled out. */
