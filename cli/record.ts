@@ -77,7 +77,7 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
         const redacted = calls.map((c) => redaction.call(c));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
-        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted, sealed: sealing });
+        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted, sealed: sealing, redacted: [...redaction.names] });
         const scrubbed: Recording = redaction.scrub({ ...header, calls: redacted } as never);
         // Sealed last, so that redaction never reads (nor alters) what is encrypted.
         const recording = key === undefined ? scrubbed : { ...scrubbed, calls: scrubbed.calls.map((c) => (sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c)) };

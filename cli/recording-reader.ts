@@ -124,6 +124,7 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
       recording.environment[name] = hash;
     }
   }
+  if ("redacted" in at) recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) => text(n, `redacted[${i}]`).toLowerCase());
   if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
   if ("output" in at) {
     const output = fields(at["output"], "`output`", ["stdout", "bytes"]);

@@ -21,7 +21,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     const read = readRecordingFile(parsed.options.replay, key);
     if (!read.ok) return { refused: refusalText(read) };
     recording = read.recording;
-    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console, ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}) } });
+    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}), ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}) } });
   }
   const calls: RecordedCall[] = [];
   return {

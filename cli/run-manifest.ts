@@ -28,6 +28,8 @@ export interface ManifestInputs {
   /** The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is `sealed`, and one whose very name was guarded is left out. */
   readonly sealed?: ReadonlyMap<number, "arguments" | "result">;
   readonly recordedAt?: Date;
+  /** The names the recording is redacted under (--redact), in lower case. */
+  readonly redacted?: readonly string[];
 }
 
 export function runManifest(inputs: ManifestInputs): RunManifest {
@@ -51,6 +53,7 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     code: inputs.code,
     ...(inputs.argv.length > 0 ? { arguments: [...inputs.argv] } : {}),
     ...(Object.keys(environment).length > 0 ? { environment } : {}),
+    ...(inputs.redacted !== undefined && inputs.redacted.length > 0 ? { redacted: [...inputs.redacted] } : {}),
     recorded_at: (inputs.recordedAt ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z"),
     grant: [...inputs.grant],
     outcome: inputs.outcome,

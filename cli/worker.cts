@@ -57,6 +57,8 @@ export interface WorkerInput {
     readonly writeConsole: boolean;
     /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
     readonly resume?: boolean;
+    /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
+    readonly redacted?: string[];
     /** The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of what it says. */
     readonly sealed?: number[];
   };
@@ -151,7 +153,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(log.observe);
   }
   if (input.replay !== undefined) {
-    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
+    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}), ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
   }
   return runtime.runMain(() => load(input.bundle), {
     argv: input.argv,
