@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDirectory, makeFolders } from "./cache.cjs";
+import { sealKeyOf } from "./recording-seal.js";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
 export const MAX_RESULT_TEXT = 64 * 1024;
@@ -111,7 +112,8 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   makeFolders(request.recordings);
   const id = `rec-${randomBytes(6).toString("hex")}`;
   const timeout = runTimeoutSeconds();
-  const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), ...request.narrowing, `${request.entry}.ry`, ...request.args];
+  // Every call that carried guarded data is sealed under the folder's key, which no tool result gives out.
+  const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), "--seal-key", sealKeyOf(request.recordings), ...request.narrowing, `${request.entry}.ry`, ...request.args];
   const ran = await renyiIn(request.texts, argv, request.input ?? "", { killAfter: timeout + 15, signal: request.signal });
   return { ...resultOf(ran, timeout, "renyi record"), recording: id, timeoutSeconds: timeout };
 }
@@ -149,7 +151,8 @@ export async function replayProgram(request: ReplayRequest): Promise<ReplayResul
   }
   const timeout = runTimeoutSeconds();
   // --console: the replay prints what the program prints, so that the result shows it.
-  const argv = ["run", "--replay", file, "--console", "--json", "--timeout", String(timeout), `${request.entry}.ry`, ...args];
+  // The server's own replay opens the sealed calls with the folder's key.
+  const argv = ["run", "--replay", file, "--seal-key", sealKeyOf(request.recordings), "--console", "--json", "--timeout", String(timeout), `${request.entry}.ry`, ...args];
   const ran = await renyiIn(request.texts, argv, "", { killAfter: timeout + 15, signal: request.signal });
   const result: ReplayResult = resultOf(ran, timeout, "renyi run --replay");
   const mismatch = mismatchText(result.errors);

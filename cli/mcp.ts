@@ -30,6 +30,7 @@ import { VERSION } from "./version.cjs";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
 import { AuditLog, type AuditEntry } from "./mcp-audit.js";
 import { registerResources } from "./mcp-resources.js";
+import { sealKeyOf } from "./recording-seal.js";
 import { LineTransport } from "./mcp-transport.js";
 import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
@@ -74,6 +75,14 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     audit = AuditLog.open(recordingsFolder(options.recordings));
   } catch (e) {
     process.stderr.write(`error: renyi mcp cannot write its audit log in ${recordingsFolder(options.recordings)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.refused;
+  }
+  // The key recordings are sealed under is made now, so that a folder where it cannot be kept is said at once.
+  try {
+    sealKeyOf(recordingsFolder(options.recordings));
+  } catch (e) {
+    process.stderr.write(`error: renyi mcp cannot keep its seal key in ${recordingsFolder(options.recordings)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    audit.close();
     return EXIT.refused;
   }
   const server = mcpServer(options, audit);

@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { writeAtomically } from "./cache.cjs";
 import { EXIT } from "../vocabulary/outcomes.js";
 import type { RecordedCall, Recording } from "../vocabulary/recording.js";
+import { readSealKey, sealCall } from "./recording-seal.js";
 import { Redaction } from "./redaction.js";
 import { runManifest } from "./run-manifest.js";
 import { runCommand, type RunPlan } from "./run.js";
@@ -22,7 +23,10 @@ to the outside world: by default to NAME.recording.json in the working folder.
   --to OUT          where to write the recording
   --redact NAME     write the argument, map entry (a header), program option or
                     environment variable NAME as <redacted>, and keep its value
-                    out of the whole file (repeatable)
+                    out of the whole file in every form it takes (repeatable)
+
+With the run option --seal-key FILE (renyi mcp gives it), every call that carried
+guarded data is sealed: encrypted under the key in FILE, "sealed" in its place.
 
 The run options are renyi run's (renyi run --help). The exit code is the run's.
 `;
@@ -57,16 +61,26 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
 function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan {
   return (compiled, parsed) => {
     const out = to ?? `${basename(compiled.program)}.recording.json`;
+    // The key is read before the run: a run whose recording could not be sealed does not start.
+    const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
+    if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
     const calls: RecordedCall[] = [];
+    const guarded = new Map<number, "arguments" | "result">();
     return {
       input: { record: true },
-      onRecorded: (call) => void calls.push(call),
+      onRecorded: (call, _replayed, part) => {
+        calls.push(call);
+        if (part !== undefined) guarded.set(call.sequence, part);
+      },
       onEnd: (outcome, tally, exitCode) => {
         const redaction = new Redaction(redact);
         const redacted = calls.map((c) => redaction.call(c));
         const argv = redaction.words(parsed.programArgs);
-        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted });
-        const recording: Recording = redaction.scrub({ ...header, calls: redacted } as never);
+        const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
+        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted, sealed: sealing, redacted: [...redaction.names] });
+        const scrubbed: Recording = redaction.scrub({ ...header, calls: redacted } as never);
+        // Sealed last, so that redaction never reads (nor alters) what is encrypted.
+        const recording = key === undefined ? scrubbed : { ...scrubbed, calls: scrubbed.calls.map((c) => (sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c)) };
         try {
           writeAtomically(out, JSON.stringify(recording, null, 2) + "\n");
         } catch (e) {

@@ -15,8 +15,10 @@ import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../vocabulary/grant-text.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
+import { unsealBytes } from "./recording-seal.js";
 import {
   MANIFEST_FIELDS,
+  SEALED,
   MAX_RECORDING_BYTES,
   MAX_RECORDING_DEPTH,
   REQUIRED_FIELDS,
@@ -30,33 +32,35 @@ const fields = fieldsOf("a recording");
 /** A call whose answer no live call could give (vocabulary/recorded-answers.ts). */
 class AnswerRefused extends ShapeRefused {}
 
-export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
+/** `sealed`: the sequence numbers of the calls that were sealed, opened with the key the read was given. */
+export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[]; sealed: ReadonlySet<number> } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
 
 /** A refused read: the code, its facts, and the message made from them. */
 function refused(facts: RunFacts<"E-RT-RECORDING">): ReadRecording {
   return { ok: false, code: "E-RT-RECORDING", facts, problem: runMessage("E-RT-RECORDING", facts) };
 }
 
-/** Reads the recording at `path`. */
-export function readRecordingFile(path: string): ReadRecording {
+/** Reads the recording at `path`; its sealed calls are opened with `key`, and refused without one. */
+export function readRecordingFile(path: string, key?: Buffer): ReadRecording {
   const read = readBounded(path, MAX_RECORDING_BYTES);
   if (!read.ok) return refused({ file: path, problem: "unreadable", detail: read.why });
-  return readRecording(read.bytes, path);
+  return readRecording(read.bytes, path, key);
 }
 
 /** Reads a recording's bytes; `name` is what messages call it. */
-export function readRecording(bytes: Uint8Array, name = "the recording"): ReadRecording {
+export function readRecording(bytes: Uint8Array, name = "the recording", key?: Buffer): ReadRecording {
   if (bytes.length > MAX_RECORDING_BYTES) return refused({ file: name, problem: "too-large", detail: MAX_RECORDING_BYTES.toLocaleString("en") });
   const json = readStrictJson(bytes, MAX_RECORDING_DEPTH);
   if (!json.ok) return refused({ file: name, problem: "json", detail: json.problem });
   try {
-    const recording = recordingOf(json.value);
+    const sealed = new Set<number>();
+    const recording = recordingOf(json.value, { key, sealed });
     const grant = recording.grant.map((text, i) => {
       const item = readGrantText(text);
       if (typeof item === "string") refuse(`grant[${i}]: ${item}`);
       return item;
     });
-    return { ok: true, recording, grant };
+    return { ok: true, recording, grant, sealed };
   } catch (e) {
     if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
     if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
@@ -85,7 +89,13 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 const PRIMITIVE = /^std(?:\.[a-z_]+){2}$/;
 const MAX_LIST = 10_000;
 
-function recordingOf(value: Json): Recording {
+/** How sealed calls are read: opened with the key, and their sequence numbers kept. */
+interface Unsealing {
+  readonly key: Buffer | undefined;
+  readonly sealed: Set<number>;
+}
+
+function recordingOf(value: Json, unsealing: Unsealing): Recording {
   const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "calls"]);
   const outcome = at["outcome"];
   if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome)) refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
@@ -110,10 +120,11 @@ function recordingOf(value: Json): Recording {
     const environment = fields(at["environment"], "`environment`", [], Object.keys(at["environment"] ?? {}));
     recording.environment = {};
     for (const [name, hash] of Object.entries(environment)) {
-      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>"))) refuse(`environment.${name} must be a sha256: hash, "<redacted>" or null`);
+      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>" || hash === SEALED))) refuse(`environment.${name} must be a sha256: hash, "<redacted>", "sealed" or null`);
       recording.environment[name] = hash;
     }
   }
+  if ("redacted" in at) recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) => text(n, `redacted[${i}]`).toLowerCase());
   if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
   if ("output" in at) {
     const output = fields(at["output"], "`output`", ["stdout", "bytes"]);
@@ -121,12 +132,34 @@ function recordingOf(value: Json): Recording {
   }
   let last = 0;
   recording.calls = list(at["calls"], "`calls`", DEFAULT_LIMITS.maxHostCalls).map((c, i) => {
-    const call = callOf(c, `calls[${i}]`);
+    const call = callOf(isObject(c) && "sealed" in c ? unsealed(c, `calls[${i}]`, unsealing) : c, `calls[${i}]`);
     if (call.sequence <= last) refuse(`calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`);
     last = call.sequence;
     return call;
   });
   return recording;
+}
+
+/**
+ * A sealed call opened: its capability, arguments and outcome as they were
+ * recorded, in place of the placeholders, to be read as any call is. Refused
+ * without the key, or when the key does not open it.
+ */
+function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unsealing): Json {
+  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"], ["duration_ms", "at_ms"]);
+  if (at["arguments"] !== SEALED || at["outcome"] !== SEALED) refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
+  const primitive = text(at["primitive"], `${where}.primitive`, PRIMITIVE);
+  const sealed = text(at["sealed"], `${where}.sealed`);
+  if (unsealing.key === undefined) refuse(`${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it was sealed under, --seal-key FILE`);
+  const bytes = unsealBytes(sealed, primitive, unsealing.key);
+  if (bytes === undefined) refuse(`${where} is sealed, and the key given does not open it`);
+  const opened = readStrictJson(bytes, MAX_RECORDING_DEPTH - 2);
+  if (!opened.ok || !isObject(opened.value)) refuse(`${where} is sealed, and what it holds is not a call`);
+  const inner = fields(opened.value, `${where} (sealed)`, ["capability", "arguments", "outcome"]);
+  unsealing.sealed.add(whole(at["sequence"], `${where}.sequence`, 1));
+  const rest: { [key: string]: Json } = { ...at };
+  delete rest["sealed"];
+  return { ...rest, capability: inner["capability"]!, arguments: inner["arguments"]!, outcome: inner["outcome"]! };
 }
 
 function callOf(value: Json, where: string): RecordedCall {

@@ -7,6 +7,7 @@ import { EXIT } from "../vocabulary/outcomes.js";
 import type { RecordedCall, Recording } from "../vocabulary/recording.js";
 import { runWords } from "../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "./recording-reader.js";
+import { readSealKey } from "./recording-seal.js";
 import { runManifest } from "./run-manifest.js";
 import type { RunPlan, RunSession } from "./run.js";
 import type { RunTally, WorkerOutcome } from "./worker.cjs";
@@ -15,10 +16,12 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
   let recording: Recording | undefined;
   const input: RunSession["input"] & { replay?: unknown } = {};
   if (parsed.options.replay !== undefined) {
-    const read = readRecordingFile(parsed.options.replay);
+    const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
+    if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
+    const read = readRecordingFile(parsed.options.replay, key);
     if (!read.ok) return { refused: refusalText(read) };
     recording = read.recording;
-    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console } });
+    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}), ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}) } });
   }
   const calls: RecordedCall[] = [];
   return {

@@ -46,7 +46,7 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
       return { refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file, code, recorded: recording.code })}\n` };
     }
     return {
-      input: { replay: { calls: recording.calls, grant, writeConsole: true } },
+      input: { replay: { calls: recording.calls, grant, writeConsole: true, ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}) } },
       onEnd: (outcome, tally) => {
         const compared = compareWithRecording(recording, outcome, tally, { unreachedIsDifference: true });
         if (compared === "stopped") return outcome.outcome === "refused" ? EXIT.refused : EXIT.crashed;

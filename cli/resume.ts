@@ -32,13 +32,13 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   const answered: RecordedCall[] = [];
   const live: RecordedCall[] = [];
   return {
-    input: { record: true, replay: { calls: recording.calls, grant, writeConsole: true, resume: true } },
+    input: { record: true, replay: { calls: recording.calls, grant, writeConsole: true, resume: true, ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}) } },
     onRecorded: (call, replayed) => void (replayed ? answered : live).push(call),
     onEnd: (outcome, tally, exitCode) => {
       const redaction = new Redaction(namesRedactedIn(recording));
       const calls = joined(answered, live).map((c) => redaction.call(c));
       const argv = redaction.words(parsed.programArgs);
-      const header = runManifest({ program: compiled.program, source: parsed.file, code, argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls });
+      const header = runManifest({ program: compiled.program, source: parsed.file, code, argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls, redacted: [...redaction.names] });
       const resumed: Recording = redaction.scrub({ ...header, calls } as never);
       try {
         writeAtomically(out, JSON.stringify(resumed, null, 2) + "\n");
@@ -79,6 +79,7 @@ function joined(answered: readonly RecordedCall[], live: readonly RecordedCall[]
 
 /** The names the old recording was redacted under (arguments and headers, variables, program options): the new one keeps them out too. */
 function namesRedactedIn(recording: Recording): string[] {
+  if (recording.redacted !== undefined) return recording.redacted;
   const names = new Set<string>();
   for (const call of recording.calls) redactedNames(call.arguments, names);
   for (const [name, value] of Object.entries(recording.environment ?? {})) if (value === REDACTED) names.add(name.toLowerCase());

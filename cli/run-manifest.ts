@@ -8,7 +8,7 @@ import { sha256 } from "../report/sha256.js";
 import { VERSION } from "./version.cjs";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { readGrantText } from "../vocabulary/grant-text.js";
-import { MANIFEST_FIELDS, REDACTED, type RecordedCall, type RunManifest } from "../vocabulary/recording.js";
+import { MANIFEST_FIELDS, REDACTED, SEALED, type RecordedCall, type RunManifest } from "../vocabulary/recording.js";
 
 export const TOOLCHAIN = `renyi ${VERSION}`;
 
@@ -25,7 +25,11 @@ export interface ManifestInputs {
   readonly output?: { readonly stdout: string; readonly bytes: number };
   /** The run's calls, already redacted: the environment variables it read are found among them. */
   readonly calls: readonly RecordedCall[];
+  /** The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is `sealed`, and one whose very name was guarded is left out. */
+  readonly sealed?: ReadonlyMap<number, "arguments" | "result">;
   readonly recordedAt?: Date;
+  /** The names the recording is redacted under (--redact), in lower case. */
+  readonly redacted?: readonly string[];
 }
 
 export function runManifest(inputs: ManifestInputs): RunManifest {
@@ -34,7 +38,9 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     const name = call.arguments["name"];
     if (call.primitive !== "std.environment.get" || typeof name !== "string" || !("success" in call.outcome)) continue;
     const value = call.outcome.success;
-    environment[name] = value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
+    const sealed = inputs.sealed?.get(call.sequence);
+    if (sealed === "arguments") continue;
+    environment[name] = sealed !== undefined ? SEALED : value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
   }
   const revision = gitRevision(dirname(resolve(inputs.source)));
   const extensions = extensionsOf(inputs.grant);
@@ -47,6 +53,7 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     code: inputs.code,
     ...(inputs.argv.length > 0 ? { arguments: [...inputs.argv] } : {}),
     ...(Object.keys(environment).length > 0 ? { environment } : {}),
+    ...(inputs.redacted !== undefined && inputs.redacted.length > 0 ? { redacted: [...inputs.redacted] } : {}),
     recorded_at: (inputs.recordedAt ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z"),
     grant: [...inputs.grant],
     outcome: inputs.outcome,

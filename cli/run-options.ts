@@ -47,6 +47,8 @@ export interface RunOptions extends MoreLimits {
   json: boolean;
   /** With --replay: console.print and console.error are performed as well as answered. */
   console: boolean;
+  /** The key the recording's sealed calls are opened with (--replay), or sealed with (renyi record). */
+  sealKey?: string;
 }
 
 type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
@@ -56,7 +58,7 @@ interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" } | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
+  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" | "sealKey" } | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -80,6 +82,7 @@ const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
   { name: "--replay", value: "REC", into: { file: "replay" }, says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs" },
   { name: "--console", value: "", into: { flag: "console" }, says: "with --replay: perform console.print and console.error as well,\nas renyi reproduce does, so that the replay shows what it prints" },
+  { name: "--seal-key", value: "FILE", into: { file: "sealKey" }, says: "with --replay: open the recording's sealed calls with this key\n(renyi mcp's recordings folder holds it, seal.key)" },
   { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
   { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
   { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
@@ -103,6 +106,7 @@ export function conflictingOptions(options: RunOptions): string | undefined {
   if (options.to !== undefined && options.resume === undefined) return "--to names the recording --resume writes; give --resume REC too";
   if (options.resume !== undefined && options.replay !== undefined) return "--resume goes live where the recording ends, --replay never does: give one of them";
   if (options.console && options.replay === undefined) return "--console performs the console calls a replay answers; give --replay REC too";
+  if (options.sealKey !== undefined && options.replay === undefined) return "--seal-key opens the sealed calls of the recording --replay reads; give --replay REC too";
   return undefined;
 }
 

@@ -49,8 +49,8 @@ export interface CompiledProgram {
 
 export interface RunSession {
   readonly input: Pick<WorkerInput, "record" | "replay">;
-  /** Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was recorded. */
-  readonly onRecorded?: (call: RecordedCall, replayed: boolean) => void;
+  /** Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was recorded; `guarded`, what of it was guarded data. */
+  readonly onRecorded?: (call: RecordedCall, replayed: boolean, guarded: "arguments" | "result" | undefined) => void;
   /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
   readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;
 }
@@ -315,7 +315,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
         return;
       }
       if ("recorded" in message) {
-        session?.onRecorded?.(message.recorded, message.replayed === true);
+        session?.onRecorded?.(message.recorded, message.replayed === true, message.guarded);
         return;
       }
       if ("tally" in message) {

@@ -25,13 +25,13 @@ export function recordingPath(testFile: string, written: string): string {
 
 /** A replays test's recording, read: what its thread answers calls from, or why it cannot be read. */
 export type ReplayPlan =
-  | { readonly ok: true; readonly recording: Recording; readonly replay: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[] } }
+  | { readonly ok: true; readonly recording: Recording; readonly replay: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[]; readonly redacted?: readonly string[] } }
   | { readonly ok: false; readonly code: "E-RT-RECORDING"; readonly message: string };
 
 export function planReplay(recording: string): ReplayPlan {
   const read = readRecordingFile(recording);
   if (!read.ok) return { ok: false, code: read.code, message: read.problem };
-  return { ok: true, recording: read.recording, replay: { calls: read.recording.calls, grant: read.grant } };
+  return { ok: true, recording: read.recording, replay: { calls: read.recording.calls, grant: read.grant, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}) } };
 }
 
 /** The most unused entries a --strict failure lists. */
@@ -74,8 +74,8 @@ export interface Refreshed {
  * Gives back why it could not be written, or undefined.
  */
 export function writeRefreshed(path: string, refreshed: Refreshed): string | undefined {
-  const names = new Set<string>();
-  for (const call of refreshed.previous?.calls ?? []) {
+  const names = new Set<string>(refreshed.previous?.redacted ?? []);
+  for (const call of refreshed.previous?.redacted !== undefined ? [] : (refreshed.previous?.calls ?? [])) {
     redactedNames(call.arguments, names);
     const variable = call.arguments["name"];
     if (call.primitive === "std.environment.get" && typeof variable === "string" && "success" in call.outcome && call.outcome.success === REDACTED) names.add(variable.toLowerCase());
@@ -84,7 +84,7 @@ export function writeRefreshed(path: string, refreshed: Refreshed): string | und
   const redaction = new Redaction([...names]);
   const calls = refreshed.calls.map((c) => redaction.call(c));
   const source = relative(dirname(path), refreshed.file) || refreshed.file;
-  const header = runManifest({ program: refreshed.program, source, code: refreshed.code, argv: [], grant: refreshed.grant.map(grantText), outcome: refreshed.outcome, calls });
+  const header = runManifest({ program: refreshed.program, source, code: refreshed.code, argv: [], grant: refreshed.grant.map(grantText), outcome: refreshed.outcome, calls, redacted: [...redaction.names] });
   const recording = redaction.scrub({ ...header, calls } as never);
   try {
     writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");

@@ -35,7 +35,7 @@ export interface TestWorkerInput {
   /** Shared with the main thread: index 0 becomes 1 when interrupted, 2 at the test's deadline. */
   readonly cancel: SharedArrayBuffer;
   /** A replays test: every call answered from these recorded calls (cli/test-replays.ts). */
-  readonly replay?: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[] };
+  readonly replay?: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[]; readonly redacted?: readonly string[] };
   /** `--refresh`: the test runs live and each call it completes is sent as a TestRecordedCall. */
   readonly record?: boolean;
   /** `--explain`: the test's run is narrated, and the narration sent with its result. */
@@ -74,7 +74,7 @@ const input = workerData as TestWorkerInput;
 const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
 const runtime = loadRuntime() as typeof Runtime;
 const started = performance.now();
-const replayer = input.replay === undefined ? undefined : new runtime.Replayer(input.replay.calls, input.replay.grant);
+const replayer = input.replay === undefined ? undefined : new runtime.Replayer(input.replay.calls, input.replay.grant, input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {});
 let narration: string | undefined;
 
 runtime

@@ -57,6 +57,10 @@ export interface WorkerInput {
     readonly writeConsole: boolean;
     /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
     readonly resume?: boolean;
+    /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
+    readonly redacted?: string[];
+    /** The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of what it says. */
+    readonly sealed?: number[];
   };
   /** Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the outcome. */
   readonly log?: boolean;
@@ -67,6 +71,8 @@ export interface RecordedMessage {
   readonly recorded: RecordedCall;
   /** An entry of the recording a resumed run was answered with, as it was recorded. */
   readonly replayed?: true;
+  /** What of the call was guarded data: a recording made with a seal key seals it. */
+  readonly guarded?: "arguments" | "result";
 }
 
 /** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
@@ -138,7 +144,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    const record = runtime.recorder((recorded) => post({ recorded }));
+    const record = runtime.recorder((recorded, guarded) => post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }));
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
     if (input.replay === undefined || resume) observers.push((call) => void (call.replayed !== true && call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
   }
@@ -147,7 +153,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(log.observe);
   }
   if (input.replay !== undefined) {
-    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
+    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}), ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
   }
   return runtime.runMain(() => load(input.bundle), {
     argv: input.argv,

@@ -28,6 +28,8 @@ export interface CallRecord {
   readonly replayed?: true;
   /** Its arguments carried origins (a run with guards): its scope may be made of guarded data, and the execution record does not show it. */
   readonly guarded?: true;
+  /** A guard's capability covers the call: what it gave back is guarded data (a recording for `renyi mcp` seals it). */
+  readonly guardedResult?: true;
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -154,19 +156,21 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
+  // The guards whose capability covers the call: what it gives back (or fails with) carries them.
+  const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
   try {
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
     const live = answered === LIVE ? perform() : undefined;
     const result = (answered === LIVE ? (live instanceof Promise ? await live : live) : answered === THREW ? rethrow() : await answered) as T;
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, place));
+    if (origins !== undefined) origins.result = join(origins.result, covering);
     conforming(result, primitive);
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...marks(replayed, origins, covering) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
-    if (origins !== undefined) origins.result = join(origins.result, guardsCovering(primitive.need, place));
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }) });
+    if (origins !== undefined) origins.result = join(origins.result, covering);
+    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...marks(replayed, origins, covering) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }
@@ -177,6 +181,11 @@ async function placeOf(need: Need): Promise<CallPlace | undefined> {
   if (pathScoped(need)) return { real: await realScopeOfCall(String(need.scope)) };
   if (hostScoped(need)) return { host: await hostOfCall(String(need.scope)) };
   return undefined;
+}
+
+/** What an observer is told of a call beside its values: answered from a recording, its arguments guarded, its result guarded. */
+function marks(replayed: true | undefined, origins: CallOrigins | undefined, covering: unknown): Pick<CallRecord, "replayed" | "guarded" | "guardedResult"> {
+  return { ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }), ...(covering !== undefined && { guardedResult: true }) };
 }
 
 /**

@@ -7,6 +7,9 @@ import type { OutcomeKind } from "./outcomes.js";
 /** What `--redact NAME` writes in place of a secret, and what a replay matches against any value. */
 export const REDACTED = "<redacted>";
 
+/** What a recording made for `renyi mcp` shows in place of the values of a call that carried guarded data, and of a guarded variable's hash. */
+export const SEALED = "sealed";
+
 /** A JSON value as a recording holds it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -40,8 +43,10 @@ export interface RunManifest {
   code: string;
   /** The program's own command-line words; left out when none. */
   arguments?: string[];
-  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, or null when unset; left out when none. */
+  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, `sealed` (read through a guard, in a sealed recording), or null when unset; left out when none. */
   environment?: { [name: string]: string | null };
+  /** The names `--redact` was given, in lower case: where a replay matches the placeholder with any value. Left out when none. */
+  redacted?: string[];
   recorded_at?: string;
   /** main's grant, each item as its `needs` line writes it, budgets and guards spelled out. */
   grant: string[];
@@ -54,7 +59,7 @@ export interface Recording extends RunManifest {
 }
 
 /** The header's fields in the order they are written; `calls` comes last. */
-export const MANIFEST_FIELDS = ["program", "revision", "toolchain", "extensions", "source", "code", "arguments", "environment", "recorded_at", "grant", "outcome", "output"] as const;
+export const MANIFEST_FIELDS = ["program", "revision", "toolchain", "extensions", "source", "code", "arguments", "environment", "redacted", "recorded_at", "grant", "outcome", "output"] as const;
 
 /** Fields a recording must have: what a replay needs to check it. */
 export const REQUIRED_FIELDS = ["program", "toolchain", "source", "code", "grant", "outcome", "calls"] as const;

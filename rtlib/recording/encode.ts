@@ -64,14 +64,25 @@ export function encodeCall(call: CallRecord, sequence: number, atMs: number): Re
   };
 }
 
-/** An observer that encodes every completed call and hands it to `sink`, numbered in completion order. */
-export function recorder(sink: (call: RecordedCall) => void): (call: CallRecord) => void {
+/**
+ * What of a call was guarded data, for a recording that seals it (`renyi mcp`,
+ * spec/recording.md, "Sealed calls"): its arguments carried origins (its scope
+ * too may be made of them), or only what it gave back is guarded.
+ */
+export type GuardedPart = "arguments" | "result";
+
+export function guardedPart(call: CallRecord): GuardedPart | undefined {
+  return call.guarded === true ? "arguments" : call.guardedResult === true ? "result" : undefined;
+}
+
+/** An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it was guarded. */
+export function recorder(sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void): (call: CallRecord) => void {
   const began = performance.now();
   let sequence = 0;
   return (call) => {
     const entry = encodeCall(call, sequence + 1, performance.now() - call.durationMs - began);
     if (entry === undefined) return;
     sequence++;
-    sink(entry);
+    sink(entry, guardedPart(call));
   };
 }

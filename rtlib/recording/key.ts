@@ -44,7 +44,21 @@ export function bodyByMeaning(body: string): JsonValue {
   }
 }
 
+/**
+ * The placeholder as a URL or a JSON writer may have encoded it (`%3Credacted%3E`,
+ * `\u003credacted\u003e`): a redacted value is written in the recording in the
+ * form it had where it was found, and a replay that gives the program the
+ * placeholder makes that form again, or the plain one where the two forms of
+ * the secret were the same text. Both are keyed as the plain placeholder.
+ */
+const ENCODED_PLACEHOLDER = /(?:%3[Cc]|\\u003[Cc])redacted(?:%3[Ee]|\\u003[Ee])/g;
+
+export function placeholderNormal(text: string): string {
+  return text.includes("redacted") ? text.replace(ENCODED_PLACEHOLDER, REDACTED) : text;
+}
+
 function canonical(value: JsonValue, redacted: ReadonlySet<string>): string {
+  if (typeof value === "string") return JSON.stringify(placeholderNormal(value));
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => canonical(v, redacted)).join(",")}]`;
   const keys = Object.keys(value).sort();

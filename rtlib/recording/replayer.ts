@@ -62,6 +62,20 @@ export interface ReplayOptions {
    * does every call after it. Told of each entry answered, in matching order.
    */
   readonly resume?: { readonly onAnswered: (entry: RecordedCall) => void };
+  /**
+   * The sequence numbers of the recording's sealed calls (spec/recording.md,
+   * "Sealed calls"), opened with the key: the program must keep the
+   * recording's guards to be replayed against them, and what the replay says
+   * of a call that differs shows none of their values.
+   */
+  readonly sealed?: ReadonlySet<number>;
+  /**
+   * The names the recording is redacted under (its header's `redacted`): the
+   * placeholder matches any value under these names alone. Without it (a
+   * recording written before the header said), every name the placeholder
+   * stands under in the recorded arguments.
+   */
+  readonly redacted?: readonly string[];
 }
 
 /**
@@ -89,7 +103,8 @@ export class Replayer {
     private readonly grant: readonly GrantItem[],
     private readonly options: ReplayOptions = {},
   ) {
-    for (const call of calls) redactedNames(call.arguments, this.redacted);
+    if (options.redacted !== undefined) for (const name of options.redacted) this.redacted.add(name.toLowerCase());
+    else for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
       let at = this.index.get(call.primitive);
       if (at === undefined) this.index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
@@ -123,6 +138,8 @@ export class Replayer {
     if (name === undefined || name === "body") return false;
     const value = args[name];
     if (typeof value !== "string" || (this.redacted.size > 0 && this.redacted.has(name.toLowerCase()))) return false;
+    // A text that holds the placeholder is keyed with its encodings made one (key.ts).
+    if (value.includes("redacted")) return false;
     soleName = name;
     soleValue = value;
     return true;
@@ -152,6 +169,11 @@ export class Replayer {
       const at = { grant: "", needs, sequence: call.sequence, capability: call.capability };
       if (!this.grant.some((g) => covers(g, need))) return { problem: "call-beyond-header", ...at };
       if (!program.some((g) => covers(g, need))) return { problem: "call", ...at };
+    }
+    if ((this.options.sealed?.size ?? 0) > 0) {
+      for (const item of this.grant) {
+        if (item.guard !== undefined && !program.some((g) => keepsGuard(g, item))) return { problem: "guard", grant: grantText(item), needs, sequence: 0, capability: "" };
+      }
     }
     return undefined;
   }
@@ -210,15 +232,25 @@ export class Replayer {
     return left.sort((a, b) => a.sequence - b.sequence);
   }
 
+  /**
+   * The crash at a call the recording does not hold. A sealed entry's values
+   * are shown nowhere in it, nor used to choose the nearest call. (A call whose
+   * own arguments carry origins needs nothing here: its crash's message is
+   * checked against the console as any crash made from guarded data is.)
+   */
   private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
     const call = callText(primitive, args);
     if (queue !== undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "answered", call, times: queue.calls.length });
-    const near = nearest(primitive, args, this.unreached());
+    const sealed = this.options.sealed;
+    const unreached = this.unreached();
+    const near = nearest(primitive, args, sealed === undefined ? unreached : unreached.map((c) => (sealed.has(c.sequence) ? { ...c, arguments: {} } : c)));
     if (near === undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, differences: [] });
     const diff: string[] = [];
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
-    differences(args, near.arguments, "arguments", diff);
-    return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, nearest: `(sequence ${near.sequence}): ${callText(near.primitive, near.arguments)}`, differences: diff });
+    const hidden = sealed?.has(near.sequence) === true;
+    if (hidden) diff.push("arguments: not shown, the recorded call's are sealed");
+    else differences(args, near.arguments, "arguments", diff);
+    return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, nearest: `(sequence ${near.sequence}): ${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`, differences: diff });
   }
 
   private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
@@ -281,6 +313,16 @@ export class Replayer {
   private shapeCrash(entry: RecordedCall, why: string): Crash {
     return new Crash("E-RT-REPLAY-SHAPE", { sequence: entry.sequence, primitive: entry.primitive, why });
   }
+}
+
+/**
+ * Whether the program's item `g` keeps the guard of the recording's `item`:
+ * it carries a guard, covers every call the item covers (so their answers
+ * carry its origin), and allows no sink the item's guard does not.
+ */
+function keepsGuard(g: GrantItem, item: GrantItem): boolean {
+  if (g.guard === undefined || item.guard === undefined || !covers(g, item)) return false;
+  return g.guard.sinks.every((sink) => item.guard!.sinks.some((allowed) => covers(allowed, sink)));
 }
 
 function programText(program: readonly GrantItem[]): string {

@@ -39,11 +39,11 @@ runs, not passed on.`,
     described: true,
   }),
 
-  "E-RT-REPLAY-GRANT": problem<{ problem: "header" | "call-beyond-header" | "call"; grant: string; needs: string; sequence: number; capability: string }>({
+  "E-RT-REPLAY-GRANT": problem<{ problem: "header" | "call-beyond-header" | "call" | "guard"; grant: string; needs: string; sequence: number; capability: string }>({
     title: "A recording whose grant is wider than the program's",
     kind: "refused",
     facts: {
-      problem: "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant) or `call` (a call outside the program's needs)",
+      problem: "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant), `call` (a call outside the program's needs) or `guard` (a guard of a recording with sealed calls that the program does not keep)",
       grant: "the recording's grant item the program does not cover",
       needs: "the program's needs, as a `needs` line writes them",
       sequence: "the call's sequence number in the recording",
@@ -53,12 +53,14 @@ runs, not passed on.`,
       message:
         f.problem === "header" ? `the recording's grant has \`${f.grant}\`, which the program's needs do not cover (${f.needs})`
         : f.problem === "call-beyond-header" ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does not cover`
+        : f.problem === "guard" ? `the recording holds sealed calls and its grant has \`${f.grant}\`, whose guard the program's needs do not keep (${f.needs}): a program replayed against guarded data keeps its guards, with the same sinks or fewer`
         : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not cover (${f.needs})`,
     }),
     explanation: `A replay answers a program's calls from a recording; it must not let a program seem to do
 more than its needs allow. So before main runs, the recording's grant (its header) and the
 capability of every recorded call are checked against the grant main runs with: a recording made
-under wider needs than the program (or a test) now declares is refused, not replayed.`,
+under wider needs than the program (or a test) now declares is refused, not replayed. A recording
+with sealed calls (made by renyi mcp) is replayed only by a program that keeps each of its guards.`,
     wrong: `${RECORDED}   # main needs network.http("api.open-meteo.com")\n# narrow main's needs to network.http("example.com")\nrenyi run --replay run.json weather.ry`,
     right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
     described: true,
