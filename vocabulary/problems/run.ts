@@ -566,9 +566,10 @@ end`,
 Everything read through it, and everything computed from what was read (texts made from it,
 numbers counted from it, lists and records holding it), carries its origin, and may leave the
 program only through one of the sinks. A call that would send it elsewhere does not happen: a
-call that can fail fails with \`Guarded(origin, sink)\`; one that cannot (\`console.print\`)
-ends the run with this error, which never shows the data. A crash's message and the failure main
-ends with leave through the console, and are checked the same way. Either send the data only
+call that can fail fails with its failure type's \`Guarded(origin, sink)\` case
+(\`HttpError.Guarded\`, which a match over \`HttpError\` handles like any case); one that cannot
+(\`console.print\`) ends the run with this error, which never shows the data. A crash's message
+and the failure main ends with leave through the console, and are checked the same way. Either send the data only
 where its guard allows, or widen the guard if the data may really go there. Guards follow data,
 not decisions: a Boolean computed from guarded data (\`key.is_empty()\`) carries no origin.`,
     wrong: `public function main()
