@@ -66,8 +66,8 @@ function failuresSection(): string[] {
     "`Guarded(origin, sink)` is a guard's refusal: the call would have sent data read through a",
     "guarded capability (`origin`) somewhere its guard does not allow (`sink`), and did not happen",
     "(spec/runtime.md, \"The check\"). It is a case of every failure type a call through the gateway",
-    `can fail with (${guarded.map((f) => `\`${f.name}\``).join(", ")}), so that a match over`,
-    "one of them handles it like any other case, and the checker asks for it (`E-MATCH-MISSING`).",
+    "can fail with, so that a match over one of them handles it like any other case and the checker",
+    `asks for it (\`E-MATCH-MISSING\`): ${guarded.map((f) => `\`${f.name}\``).join(", ")}.`,
   ];
 }
 
