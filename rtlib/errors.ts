@@ -14,6 +14,13 @@ export class Failure {
   ) {}
 }
 
+/**
+ * A call a guard refused (spec/runtime.md, "The check"): its value, the failure type's
+ * `Guarded` case, names capabilities and no argument, and whether it happens is decided
+ * by what the arguments carry, not by their values.
+ */
+export class GuardRefusal extends Failure {}
+
 /** The runtime errors and their codes: the catalogue's run-time rows (vocabulary/problems/run.ts). */
 export type CrashCode = RunCode;
 

@@ -6,10 +6,9 @@
 // then the observers (recording), which the run's configuration lists
 // (run-main.ts), and the narrator of a narrated run (narration.ts).
 
-import { Crash, Failure } from "./errors.js";
+import { Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
 import { guarding, guardsCovering, hostOfCall, hostScoped, join, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
-import { Guarded as GuardedFailure } from "./prelude.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -73,6 +72,8 @@ export interface Primitive {
   readonly denied?: (refused: Grant) => unknown;
   /** The failure when a budget is spent. */
   readonly overBudget?: () => unknown;
+  /** The failure when a guard refuses the call: its failure type's `Guarded(origin, sink)`; a primitive that cannot fail crashes instead. */
+  readonly refusedByGuard?: (origin: string, sink: string) => unknown;
   /** The primitive's declared result type; what the call gives back is checked against it. */
   readonly result?: Shape;
 }
@@ -192,8 +193,9 @@ function marks(replayed: true | undefined, origins: CallOrigins | undefined, cov
  * The origins a call of a guarded run carries (its library call's, on the grant
  * it was given), checked against the call's effect before the budget and the call:
  * a guard that does not allow it refuses the call, which fails with
- * `Guarded(origin, sink)` when it can fail and ends the run with E-RT-GUARD when
- * it cannot. Every call of compiled code carries them; one that does not was made
+ * its own failure type's `Guarded(origin, sink)` when it can fail (a value of the
+ * type the checker knows, which an exhaustive match has an arm for) and ends the
+ * run with E-RT-GUARD when it cannot. Every call of compiled code carries them; one that does not was made
  * by the runtime itself, outside the library's entry points, and is refused as a
  * fault of Renyi's rather than let through unchecked.
  */
@@ -202,7 +204,7 @@ function callOrigins(grant: Grant, primitive: Primitive, place: CallPlace | unde
   if (carried === undefined) throw new Crash("E-RT-INTERNAL", { problem: "thrown", detail: `${primitive.name} was called without its arguments' origins in a run with guards` });
   const refused = refusal(carried.args, primitive.need, place);
   if (refused !== undefined) {
-    if (primitive.denied !== undefined) throw new Failure(GuardedFailure.desc.make([refused.origin, refused.sink]));
+    if (primitive.refusedByGuard !== undefined) throw new GuardRefusal(primitive.refusedByGuard(refused.origin, refused.sink));
     throw new Crash("E-RT-GUARD", { call: primitive.name.replace(/^std\./, ""), ...refused });
   }
   return carried;

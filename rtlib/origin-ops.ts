@@ -17,7 +17,7 @@ import { Pair, RMap, RSet, type Shape } from "./values.js";
 import { groupBy as groupByPlain } from "./query.js";
 import { Group } from "./prelude.js";
 import { carrying, Grant } from "./grants.js";
-import { Crash, Failure } from "./errors.js";
+import { Crash, Failure, GuardRefusal } from "./errors.js";
 
 // The test for origins is `typeof x === "object"` where the operand's static type
 // is a number or a text (a Guarded is then the only object it can be), and
@@ -358,6 +358,7 @@ export function toJson(value: unknown, shape: Shape): unknown {
 /** `T.from_json(text)`: its failure (a syntax error quotes the text) carries the text's origins too. */
 export function fromJson(value: unknown, shape: Shape): unknown {
   const origins = originsOf(value);
+  flow.cx.cell.add(origins);
   try {
     return tag(decode(plain(value) as string, shape), origins);
   } catch (e) {
@@ -542,10 +543,13 @@ export { plain, originsOf, tag };
  * world comes back as the outside world's); for both, the
  * origins of what the function values returned.
  */
-function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void): unknown {
+function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void, fallible = false): unknown {
   const cx = flow.cx;
   // An effect made under decisions on guarded data is checked with their origins too.
   const call = new LibraryCall(joinAll(args), effectful, cx);
+  // Whether a function without effects fails (a decoding, a parse) depends on what it was given. Whether an
+  // effect fails is the outside world's answer (the decisions it was made under are gathered where they were made).
+  if (fallible) cx.cell.add(call.argsOrigins);
   // `args` is the array compiled code made for this call: its items are replaced in place.
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -580,9 +584,6 @@ class LibraryCall {
   ) {
     this.carried = { args: effectful ? join(argsOrigins, cx.pc) : argsOrigins, result: undefined };
     this.fromFunctions = { args: argsOrigins, result: undefined };
-    // Whether a function without effects fails (a decoding, a parse) depends on what it was given. Whether an
-    // effect fails is the outside world's answer (the decisions it was made under are gathered where they were made).
-    if (!effectful) cx.cell.add(argsOrigins);
   }
 
   origins(): Origins | undefined {
@@ -603,6 +604,8 @@ class LibraryCall {
    */
   failure(e: unknown): unknown {
     this.cx.cell.add(this.carried.result);
+    // A guard's refusal echoes no argument: it carries only the decisions the call was made under.
+    if (e instanceof GuardRefusal) return thrownWith(e, this.cx.pc);
     return thrownWith(e, join(join(this.origins(), this.argsOrigins), this.cx.pc));
   }
 }
@@ -631,8 +634,13 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
   return (...xs: unknown[]) => {
     // The library may call it after awaits of its own: it runs in the context the library was called in.
     flow.cx = cx;
+    // What is checked (a server's handler) goes on after a failure, answered 500: each call gathers what
+    // decided whether it failed, and what it answers carries that (spec/runtime.md, "Decisions on guarded data").
+    const own = check === undefined ? undefined : new Context(cx.pc, new Cell(cx.cell));
+    if (own !== undefined) flow.cx = own;
+    const settle = own === undefined ? plainResult : (r: unknown) => plainResult(tag(r, join(own.cell.origins, own.pc)));
     const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
-    return r instanceof Promise ? r.then(plainResult) : plainResult(r);
+    return r instanceof Promise ? r.then(settle) : settle(r);
   };
 }
 
@@ -644,6 +652,15 @@ export function pure(fn: (...args: unknown[]) => unknown, args: unknown[]): unkn
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a instanceof Guarded || typeof a === "function") return libraryCall(fn, args, false);
+  }
+  return fn(...args);
+}
+
+/** A library function without effects that can fail: whether it does is gathered by an `otherwise` that goes on. */
+export function pureFallible(fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a instanceof Guarded || typeof a === "function") return libraryCall(fn, args, false, undefined, true);
   }
   return fn(...args);
 }

@@ -92,8 +92,12 @@ export const Duration = recordClass("Duration", [["milliseconds", INT]]);
 export const Database = recordClass("Database", [["path", T]]);
 export const ProcessResult = recordClass("ProcessResult", [["exit_code", INT], ["stdout", T], ["stderr", T]]);
 export const ParseError = recordClass("ParseError", [["text", T], ["expected", T]]);
-export const Guarded = recordClass("Guarded", [["origin", T], ["sink", T]]);
 export const Group = recordClass("Group", [["key", param(0)], ["items", list(param(1))]]);
+
+// A guard's refusal (spec/runtime.md, "The check") is a case of every failure
+// type a call through the gateway can fail with, so that a match the checker
+// found exhaustive over the declared type has an arm for it.
+const GUARDED: [string, FieldSpec[]] = ["Guarded", [["origin", T], ["sink", T]]];
 
 export const HttpError = variantType("HttpError", [
   ["HostNotAllowed", [["host", T]]],
@@ -103,34 +107,40 @@ export const HttpError = variantType("HttpError", [
   ["Timeout", [["url", T]]],
   ["Unreachable", [["url", T], ["reason", T]]],
   ["TooLarge", [["url", T], ["limit", INT]]],
+  GUARDED,
 ]);
 export const FileError = variantType("FileError", [
   ["PermissionDenied", [["path", T]]],
   ["OverBudget", [["path", T]]],
   ["NotFound", [["path", T]]],
   ["Failed", [["path", T], ["reason", T]]],
+  GUARDED,
 ]);
 export const DbError = variantType("DbError", [
   ["PermissionDenied", [["path", T]]],
   ["OverBudget", [["path", T]]],
   ["Sql", [["message", T]]],
   ["Constraint", [["message", T]]],
+  GUARDED,
 ]);
 export const StartError = variantType("StartError", [
   ["PermissionDenied", [["port", INT]]],
   ["OverBudget", [["port", INT]]],
   ["InUse", [["port", INT]]],
   ["InvalidPort", [["port", INT]]],
+  GUARDED,
 ]);
 export const ProcessError = variantType("ProcessError", [
   ["PermissionDenied", [["program", T]]],
   ["OverBudget", [["program", T]]],
   ["NotFound", [["program", T]]],
   ["Failed", [["program", T], ["reason", T]]],
+  GUARDED,
 ]);
 export const ForeignError = variantType("ForeignError", [
   ["PermissionDenied", [["module", T]]],
   ["Failed", [["module", T], ["reason", T]]],
+  GUARDED,
 ]);
 export const JsonError = variantType("JsonError", [
   ["Syntax", [["message", T], ["offset", INT]]],
@@ -147,7 +157,6 @@ export const PRELUDE_RECORDS: Readonly<Record<string, TypeDesc>> = {
   Database: Database.desc,
   ProcessResult: ProcessResult.desc,
   ParseError: ParseError.desc,
-  Guarded: Guarded.desc,
   Group: Group.desc,
 };
 

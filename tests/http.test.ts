@@ -75,6 +75,7 @@ function explain(e: HttpError) returns Text
     when HttpError.Timeout(_) then return "timed out"
     when HttpError.Unreachable(_, reason) then return "unreachable: {reason}"
     when HttpError.TooLarge(_, limit) then return "too large: past {limit} bytes"
+    when HttpError.Guarded(origin, sink) then return "guarded: {origin} may not go to {sink}"
   end
 end
 `;

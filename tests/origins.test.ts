@@ -36,7 +36,7 @@ test("property: unions of sets of guards are the unions of their bits, interned,
   console.log(`origins: ${cases} cases`);
 });
 
-test("a value is wrapped outermost and once; Nothing, Booleans and functions never carry origins", () => {
+test("a value is wrapped outermost and once; Nothing never carries origins, Booleans and functions do", () => {
   const one = Origins.bit(0);
   const two = Origins.bit(40);
   const text = tag("key", one);
@@ -46,7 +46,9 @@ test("a value is wrapped outermost and once; Nothing, Booleans and functions nev
   assert.equal(again.value, "key", "never a wrapper inside a wrapper");
   assert.deepEqual(again.origins.indices(), [0, 40]);
   assert.equal(tag(text, one), text);
-  for (const never of [null, true, false, () => 1]) assert.equal(tag(never, one), never);
+  for (const never of [null, undefined]) assert.equal(tag(never, one), never);
+  // A Boolean is a decision and a function may have been chosen by one: both carry what they were made from.
+  for (const value of [true, false, () => 1]) assert.deepEqual(tag(value, one), new Guarded(value, one));
   assert.equal(tag(7, undefined), 7);
   assert.equal(originsOf(7), undefined);
   assert.deepEqual(tag([1, 2], one), new Guarded([1, 2], one));

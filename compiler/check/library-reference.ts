@@ -4,7 +4,7 @@
 // file is scripts/library-reference.mjs; tests/library-reference.test.ts fails
 // when the file is stale.
 
-import { MODULES } from "./library.js";
+import { MODULES, PRELUDE } from "./library.js";
 
 /** One library function as its declaration writes it. */
 export interface LibraryFunction {
@@ -35,6 +35,40 @@ export function libraryFunctions(): LibraryFunction[] {
     });
   }
   return out;
+}
+
+/** One failure type of the prelude as its declaration writes it: its name and its cases. */
+export interface FailureType {
+  name: string;
+  /** `Timeout(url: Text)`, in declaration order. */
+  cases: string[];
+}
+
+const FAILURE_TYPE = /^public type (\w+Error) is variant\n((?: {2}.+\n)+)end$/gm;
+
+/** The prelude's failure types (the variants named `...Error`), in declaration order. */
+export function failureTypes(): FailureType[] {
+  return [...PRELUDE.matchAll(FAILURE_TYPE)].map((m) => ({ name: m[1]!, cases: m[2]!.trimEnd().split("\n").map((line) => line.trim()) }));
+}
+
+/** The section on the failure types: each one's cases, and what the case of a guard's refusal is. */
+function failuresSection(): string[] {
+  const types = failureTypes();
+  const guarded = types.filter((f) => f.cases.some((c) => c.startsWith("Guarded(")));
+  return [
+    "## Failures",
+    "",
+    "The prelude's failure types, each with its cases; a failure is matched by case",
+    "(`otherwise when HttpError.Timeout(url) then ...`).",
+    "",
+    ...types.map((f) => `- \`${f.name}\`: ${f.cases.map((c) => `\`${c}\``).join(", ")}`),
+    "",
+    "`Guarded(origin, sink)` is a guard's refusal: the call would have sent data read through a",
+    "guarded capability (`origin`) somewhere its guard does not allow (`sink`), and did not happen",
+    "(spec/runtime.md, \"The check\"). It is a case of every failure type a call through the gateway",
+    "can fail with, so that a match over one of them handles it like any other case and the checker",
+    `asks for it (\`E-MATCH-MISSING\`): ${guarded.map((f) => `\`${f.name}\``).join(", ")}.`,
+  ];
 }
 
 /** The text of spec/library.md. */
@@ -70,5 +104,6 @@ export function libraryReference(): string {
     const needs = f.needs === "" ? "" : ` (needs \`${f.needs}\`)`;
     parts.push(`- \`${module}.${f.signature}\`${needs}: ${f.line}`);
   }
+  parts.push("", ...failuresSection());
   return parts.join("\n") + "\n";
 }

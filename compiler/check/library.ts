@@ -66,6 +66,7 @@ public type HttpError is variant
   Timeout(url: Text)
   Unreachable(url: Text, reason: Text)
   TooLarge(url: Text, limit: Int)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type FileError is variant
@@ -73,6 +74,7 @@ public type FileError is variant
   OverBudget(path: Text)
   NotFound(path: Text)
   Failed(path: Text, reason: Text)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type DbError is variant
@@ -80,6 +82,7 @@ public type DbError is variant
   OverBudget(path: Text)
   Sql(message: Text)
   Constraint(message: Text)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type StartError is variant
@@ -87,6 +90,7 @@ public type StartError is variant
   OverBudget(port: Int)
   InUse(port: Int)
   InvalidPort(port: Int)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type ProcessError is variant
@@ -94,11 +98,13 @@ public type ProcessError is variant
   OverBudget(program: Text)
   NotFound(program: Text)
   Failed(program: Text, reason: Text)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type ForeignError is variant
   PermissionDenied(module: Text)
   Failed(module: Text, reason: Text)
+  Guarded(origin: Text, sink: Text)
 end
 
 public type JsonError is variant
@@ -109,11 +115,6 @@ end
 public type ParseError is record
   text: Text
   expected: Text
-end
-
-public type Guarded is record
-  origin: Text
-  sink: Text
 end
 
 public type Group<K, T> is record

@@ -124,7 +124,8 @@ function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }
   const rest = t.identifier("$a");
   // With guards, a library function as a value is called as the library is called by name: through the origin operators.
   if (lw.guarded && e.library) {
-    const operator = e.module === "server" && e.name === "serve" ? "serve" : effectful ? "effect" : "pure";
+    const fallible = e.type.kind === "Function" && e.type.fails !== undefined;
+    const operator = e.module === "server" && e.name === "serve" ? "serve" : effectful ? "effect" : fallible ? "pureFallible" : "pure";
     return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(lw.g(operator), [fn, t.arrayExpression([...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)])]));
   }
   if (!effectful && shapes.length === 0) return fn;
@@ -493,7 +494,7 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (primitive) args = [grantOf(lw), ...args];
   const callee = lw.lib(module === "process" ? "process" : module, fn);
   // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to the gateway.
-  if (lw.guarded) return t.callExpression(lw.g(module === "server" && name === "serve" ? "serve" : primitive ? "effect" : "pure"), [callee, t.arrayExpression(args)]);
+  if (lw.guarded) return t.callExpression(lw.g(module === "server" && name === "serve" ? "serve" : primitive ? "effect" : e.fails !== undefined ? "pureFallible" : "pure"), [callee, t.arrayExpression(args)]);
   return t.callExpression(callee, args);
 }
 

@@ -30,6 +30,7 @@ function primitive(name: string, path: string): Primitive {
     need: { path: ["filesystem", "database"], scope: path },
     denied: () => DbError.make("PermissionDenied", path),
     overBudget: () => DbError.make("OverBudget", path),
+    refusedByGuard: (origin, sink) => DbError.make("Guarded", origin, sink),
   };
 }
 

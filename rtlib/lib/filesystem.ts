@@ -28,6 +28,7 @@ function primitive(name: string, access: "read" | "write", path: string): Primit
     need: { path: ["filesystem", access], scope: path },
     denied: () => FileError.make("PermissionDenied", path),
     overBudget: () => FileError.make("OverBudget", path),
+    refusedByGuard: (origin, sink) => FileError.make("Guarded", origin, sink),
   };
 }
 

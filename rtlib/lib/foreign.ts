@@ -14,7 +14,7 @@ import { hostImport } from "../host-import.js";
 const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
   call(
     grant,
-    { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module), result: JSON_SHAPE },
+    { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module), refusedByGuard: (origin, sink) => ForeignError.make("Guarded", origin, sink), result: JSON_SHAPE },
     { module, function: name, ...(args.length > 0 ? { arguments: args } : {}) },
     async () => {
       let exported: unknown;

@@ -74,6 +74,7 @@ function primitive(method: string, url: URL): Primitive {
         ? HttpError.make("HostNotAllowed", host)
         : HttpError.make("PermissionDenied", host),
     overBudget: () => HttpError.make("OverBudget", host),
+    refusedByGuard: (origin, sink) => HttpError.make("Guarded", origin, sink),
     result: RESULT,
   };
 }

@@ -34,6 +34,7 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
       need: { path: ["process"], scope: program },
       denied: () => ProcessError.make("PermissionDenied", program),
       overBudget: () => ProcessError.make("OverBudget", program),
+      refusedByGuard: (origin, sink) => ProcessError.make("Guarded", origin, sink),
       result: record(ProcessResult.desc),
     },
     { program, ...(args.length > 0 ? { arguments: args } : {}), ...(input !== "" ? { input } : {}) },

@@ -135,6 +135,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
       need: { path: ["network", "socket"], scope: port },
       denied: () => StartError.make("PermissionDenied", port),
       overBudget: () => StartError.make("OverBudget", port),
+      refusedByGuard: (origin, sink) => StartError.make("Guarded", origin, sink),
     },
     { port },
     async () => {

@@ -566,11 +566,14 @@ end`,
 Everything read through it, and everything computed from what was read (texts made from it,
 numbers counted from it, lists and records holding it), carries its origin, and may leave the
 program only through one of the sinks. A call that would send it elsewhere does not happen: a
-call that can fail fails with \`Guarded(origin, sink)\`; one that cannot (\`console.print\`)
-ends the run with this error, which never shows the data. A crash's message and the failure main
-ends with leave through the console, and are checked the same way. Either send the data only
-where its guard allows, or widen the guard if the data may really go there. Guards follow data,
-not decisions: a Boolean computed from guarded data (\`key.is_empty()\`) carries no origin.`,
+call that can fail fails with its failure type's \`Guarded(origin, sink)\` case
+(\`HttpError.Guarded\`, which a match over \`HttpError\` handles like any case); one that cannot
+(\`console.print\`) ends the run with this error, which never shows the data. A crash's message
+and the failure main ends with leave through the console, and are checked the same way. Either send the data only
+where its guard allows, or widen the guard if the data may really go there. Guards follow
+decisions too: a Boolean computed from guarded data (\`key.is_empty()\`) carries its origin, and
+so does what is chosen, counted or printed under an \`if\`, a \`match\` or a loop that decides on
+it, so a program cannot copy a secret out one decision at a time.`,
     wrong: `public function main()
   purpose: Print a secret.
   needs console, environment("HOME") only to network.http("127.0.0.1")
@@ -578,10 +581,10 @@ not decisions: a Boolean computed from guarded data (\`key.is_empty()\`) carries
   console.print("the home folder is {home}")
 end`,
     right: `public function main()
-  purpose: Say whether a secret is set, and no more.
+  purpose: Read a secret, keep it for where its guard allows, and print work of its own.
   needs console, environment("HOME") only to network.http("127.0.0.1")
-  let home be environment.get("HOME")
-  console.print("a home folder is set: {home.is_some()}")
+  let home be environment.get("HOME").or_else("none")
+  console.print("six times seven is {6 * 7}")
 end`,
   }),
 
