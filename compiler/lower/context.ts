@@ -50,6 +50,8 @@ export class Lowerer {
    * top level and without guards.
    */
   cx: t.Identifier | undefined;
+  /** With guards, the constant holding the context the function was called in (see `cx`). */
+  cxEntry: t.Identifier | undefined;
 
   constructor(
     readonly module: string,

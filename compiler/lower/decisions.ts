@@ -17,9 +17,10 @@ const EXITS = { none: 0, local: 1, failing: 2 } as const;
 /** The parts of a decision: blocks, and expressions (a condition, an arm's value). */
 export type Parts = readonly (CBlock | CExpr | undefined)[];
 
-/** `$cx = $decide($cx, value)`: the code after runs under the value's origins. */
-export function decide(lw: Lowerer, value: t.Expression): t.Statement {
-  return t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decide"), [lw.cx!, value])));
+/** `if (typeof value === "object") $cx = $decide($cx, value)`: the code after runs under the value's origins. */
+export function decide(lw: Lowerer, value: t.Identifier): t.Statement {
+  // Nothing (null) is an object to `typeof` too: decide() tells it from a Guarded.
+  return t.ifStatement(t.binaryExpression("===", t.unaryExpression("typeof", value), t.stringLiteral("object")), t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decide"), [lw.cx!, value]))));
 }
 
 /** `$cx = $decideOn($cx, origins)`: a decision on a set of origins (a counted loop's bounds). */
@@ -27,9 +28,12 @@ export function decideOn(lw: Lowerer, origins: t.Expression): t.Statement {
   return t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decideOn"), [lw.cx!, origins])));
 }
 
-/** Whether a condition holds, as a JavaScript Boolean. */
+/** Whether a condition holds, as a JavaScript Boolean: `c === true || (typeof c === "object" && c.value === true)` for a name. */
 export function truth(lw: Lowerer, condition: t.Expression): t.Expression {
-  return lw.guarded ? t.callExpression(lw.g("truth"), [condition]) : condition;
+  if (!lw.guarded) return condition;
+  if (condition.type !== "Identifier") return t.callExpression(lw.g("truth"), [condition]);
+  const guardedTrue = t.logicalExpression("&&", t.binaryExpression("===", t.unaryExpression("typeof", condition), t.stringLiteral("object")), t.binaryExpression("===", t.memberExpression(condition, t.identifier("value")), t.booleanLiteral(true)));
+  return t.logicalExpression("||", t.binaryExpression("===", condition, t.booleanLiteral(true)), guardedTrue);
 }
 
 /** `const $k = $cx;` before a decision: the context it goes back to. */
@@ -51,9 +55,39 @@ export function joinDecision(lw: Lowerer, saved: t.Identifier, parts: Parts, val
   return t.ifStatement(t.binaryExpression("!==", lw.cx!, saved), t.blockStatement(body));
 }
 
-/** `value` carrying the context's origins: what a return, a failure or a crash's message gives out. */
+/**
+ * What a return or a failure gives out, carrying the origins of the decisions this
+ * function made since it was called. Those it was called under need not be added:
+ * its caller carries them where the value goes (a var an arm sets, its own return).
+ */
 export function withContext(lw: Lowerer, value: t.Expression): t.Expression {
-  return lw.guarded && lw.cx !== undefined ? t.callExpression(lw.g("withPc"), [value, lw.cx]) : value;
+  if (!lw.guarded || lw.cx === undefined || lw.cx === lw.cxEntry) return value;
+  return t.conditionalExpression(t.binaryExpression("===", lw.cx, lw.cxEntry!), value, t.callExpression(lw.g("withPc"), [value, lw.cx]));
+}
+
+/** A crash's message, carrying every decision it was made under: which crash ends the run is data. */
+export function crashMessage(lw: Lowerer, message: t.Expression): t.Expression {
+  if (!lw.guarded) return message;
+  return t.callExpression(lw.g("withPc"), [message, lw.cx ?? t.callExpression(lw.g("enter"), [])]);
+}
+
+/** Whether a function's body makes a decision (its function values, compiled on their own, aside). */
+export function makesDecisions(body: CBlock): boolean {
+  let found = false;
+  const onStatement = (s: CStatement): void => {
+    if (s.kind === "If" || s.kind === "While" || s.kind === "ForEach") found = true;
+    if (!found) forEachStatementChild(s, onExpr, onBlock, onStatement);
+  };
+  const onBlock = (b: CBlock): void => {
+    for (const s of b.statements) if (!found) onStatement(s);
+  };
+  const onExpr = (e: CExpr): void => {
+    if (found || e.kind === "Lambda") return;
+    if (e.kind === "If" || e.kind === "Match" || e.kind === "Otherwise" || (e.kind === "Binary" && (e.op === "and" || e.op === "or"))) found = true;
+    else forEachChild(e, onExpr, onBlock, onStatement);
+  };
+  onBlock(body);
+  return found;
 }
 
 /** `$cx = $back(...)`-free form: `$back(value, $cx)`, the running context set back to this function's where it resumes. */

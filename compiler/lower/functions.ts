@@ -7,6 +7,7 @@ import type { Lowerer } from "./context.js";
 import { needsValue } from "./grants.js";
 import { lowerBlock } from "./statements.js";
 import { localizeFuel } from "./fuel-regions.js";
+import { makesDecisions } from "./decisions.js";
 
 export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>): t.Expression {
   const isAsync = e.needs.length > 0;
@@ -39,31 +40,48 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
  */
 export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
   if (!lw.guarded) return depthCounted(lw, body, span);
-  // With guards, a function runs in the context it was called in, keeps it in a local, and leaves the caller's behind.
-  const savedCx = lw.cx;
+  // With guards, a function runs in the context it was called in (compiler/lower/decisions.ts). One
+  // that decides keeps it in a local and leaves the caller's behind however it ends; one that does
+  // not only sets it back where it resumes; a synchronous one that does not leaves it as it is.
+  const decides = makesDecisions(body);
+  if (!decides && !lw.async) return depthCounted(lw, body, span);
+  const saved = { cx: lw.cx, entry: lw.cxEntry };
   const entry = lw.temp("cx");
-  lw.cx = lw.temp("cx");
+  lw.cxEntry = entry;
+  lw.cx = decides ? lw.temp("cx") : entry;
   try {
-    const block = depthCounted(lw, body, span);
-    const declare = t.variableDeclaration("const", [t.variableDeclarator(entry, t.callExpression(lw.g("enter"), []))]);
-    const local = t.variableDeclaration("let", [t.variableDeclarator(lw.cx, entry)]);
-    const leave = t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), entry]));
-    return t.blockStatement([declare, local, t.tryStatement(block, null, t.blockStatement([leave]))]);
+    const prologue: t.Statement[] = [t.variableDeclaration("const", [t.variableDeclarator(entry, t.callExpression(lw.g("enter"), []))])];
+    if (!decides) return depthCounted(lw, body, span, { prologue, epilogue: [] });
+    prologue.push(t.variableDeclaration("let", [t.variableDeclarator(lw.cx, entry)]));
+    const epilogue = [t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), entry]))];
+    return depthCounted(lw, body, span, { prologue, epilogue });
   } finally {
-    lw.cx = savedCx;
+    lw.cx = saved.cx;
+    lw.cxEntry = saved.entry;
   }
 }
 
-function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
+/** Statements before a function's body, and in the `finally` after it. */
+interface Frame {
+  readonly prologue: readonly t.Statement[];
+  readonly epilogue: readonly t.Statement[];
+}
+
+function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }, frame: Frame = { prologue: [], epilogue: [] }): t.BlockStatement {
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
+  const finish = (leave: t.Statement[]): t.Statement | undefined => (leave.length === 0 ? undefined : t.blockStatement(leave));
   if (!lw.async) {
-    if (lw.onlyFuel) return lowerBody(lw, body);
+    if (lw.onlyFuel) {
+      const block = lowerBody(lw, body);
+      const leave = finish([...frame.epilogue]);
+      return t.blockStatement([...frame.prologue, ...(leave === undefined ? block.body : [t.tryStatement(block, null, leave as t.BlockStatement)])]);
+    }
     // Synchronous code runs to its end with no other task in between: a counter will do.
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
     const block = lowerBody(lw, body);
-    return t.blockStatement([enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth))]))]);
+    return t.blockStatement([...frame.prologue, enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth)), ...frame.epilogue]))]);
   }
   // An async function keeps the depth it runs at, sets it back wherever it resumes, and
   // leaves the depth it was called at: concurrent tasks each count their own calls.
@@ -75,7 +93,7 @@ function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: n
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
     const block = lowerBody(lw, body);
     const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
-    return t.blockStatement([declare, enter, t.tryStatement(block, null, t.blockStatement([leave]))]);
+    return t.blockStatement([...frame.prologue, declare, enter, t.tryStatement(block, null, t.blockStatement([leave, ...frame.epilogue]))]);
   } finally {
     lw.depth = saved;
   }

@@ -17,7 +17,7 @@ import { iterableOf } from "./iterables.js";
 import { lowerMatchStatement } from "./match.js";
 import { hasPrimitiveKeys, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
-import { decide, decideOn, joinDecision, saveContext, truth, withContext } from "./decisions.js";
+import { crashMessage, decide, decideOn, joinDecision, saveContext, truth, withContext } from "./decisions.js";
 
 // ---- blocks ----
 
@@ -61,7 +61,7 @@ function lowerStatementInner(lw: Lowerer, s: CStatement): void {
     case "Fail":
       return lowerFail(lw, s);
     case "Crash": {
-      const message = withContext(lw, lowerExpr(lw, s.message));
+      const message = crashMessage(lw, lowerExpr(lw, s.message));
       return lw.emit(t.expressionStatement(t.callExpression(lw.rt("crash"), [message, site(lw, s.span)])));
     }
     case "Check":
