@@ -32,7 +32,8 @@ export interface ExecutionRecord {
   readonly started: string;
   readonly ms: number;
   readonly grant: string[] | null;
-  readonly steps: number;
+  /** Null when the run decided on guarded data its guards keep from the console (spec/runtime.md, "Decisions on guarded data"). */
+  readonly steps: number | null;
   readonly hostCalls: ExecutionLog["log"]["calls"];
   readonly served: { readonly answered: number; readonly crashed: number; readonly hostCalls: number } | null;
   readonly outcome: OutcomeKind;
@@ -64,7 +65,7 @@ export class RecordSubject {
   ran(outcome: WorkerOutcome, log: ExecutionLog["log"] | undefined, served: { answered: number; crashed: number } | undefined, exit: number, at: Located): ExecutionRecord {
     return this.record({
       grant: log?.grant ?? null,
-      steps: outcome.outcome === "refused" ? 0 : outcome.steps,
+      steps: outcome.outcome === "refused" ? 0 : "concealed" in outcome && outcome.concealed === true ? null : outcome.steps,
       hostCalls: log?.calls ?? [],
       served: served === undefined ? null : { ...served, hostCalls: log?.handlerCalls ?? 0 },
       outcome: outcome.outcome,

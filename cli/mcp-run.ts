@@ -45,7 +45,8 @@ export interface RunResult {
   outputTruncated: boolean;
   errors: string;
   error?: { code: string | null; message: string; file: string | null; line: number | null; column: number | null };
-  steps: number;
+  /** Null when the run decided on guarded data its guards keep from the console. */
+  steps: number | null;
   effects: string[];
   recording: string;
   timeoutSeconds: number;
@@ -321,7 +322,7 @@ interface HostCall {
 interface Record {
   outcome: string;
   exit: number;
-  steps: number;
+  steps: number | null;
   hostCalls: HostCall[];
   error: RunResult["error"] | null;
 }

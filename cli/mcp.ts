@@ -673,7 +673,7 @@ async function replayTool(input: ProgramInput & { recording: string }, options: 
 }
 
 function replaySummary(r: ReplayResult, recording: string): string {
-  const lines = [`The replay against ${recording} ${r.outcome} (exit code ${r.exit}) in ${plural(r.steps, "step")}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`];
+  const lines = [`The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`];
   if (r.mismatch !== undefined) lines.push(r.mismatch);
   else if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
   if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
@@ -758,7 +758,7 @@ function testSummary(report: Record<string, unknown>): string {
 }
 
 function runSummary(r: RunResult): string {
-  const lines = [`The run ${r.outcome} (exit code ${r.exit}) in ${plural(r.steps, "step")}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`];
+  const lines = [`The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`];
   if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
   if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
   if (r.outputTruncated) lines.push(`[output truncated at 64 KiB]`);
@@ -767,3 +767,8 @@ function runSummary(r: RunResult): string {
 }
 
 const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
+
+/** A run's steps in a sentence; none are shown for a run that decided on guarded data its guards keep from the console. */
+function stepsText(steps: number | null): string {
+  return steps === null ? "in steps not shown (it decided on guarded data)" : `in ${plural(steps, "step")}`;
+}

@@ -8,7 +8,7 @@
 
 import { Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { guarding, guardsCovering, hostOfCall, hostScoped, join, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
+import { flow, guarding, guardsCovering, hostOfCall, hostScoped, join, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -76,6 +76,8 @@ export interface Primitive {
   readonly refusedByGuard?: (origin: string, sink: string) => unknown;
   /** The primitive's declared result type; what the call gives back is checked against it. */
   readonly result?: Shape;
+  /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
+  readonly readsClock?: true;
 }
 
 /** The narrator of a narrated run (`--explain`), set before the run starts; undefined otherwise. */
@@ -152,6 +154,7 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
+  if (origins !== undefined && flow.decided !== undefined) afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
@@ -174,6 +177,21 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
     observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...marks(replayed, origins, covering) });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
+  }
+}
+
+/**
+ * A call made after decisions on guarded data, in a run with guards: the time it reads
+ * carries them (a loop's length on a secret is read by the clock); whether a budget lets
+ * it through depends on how many calls they made before it, so its failure carries them
+ * and an `otherwise` that goes on after it gathers them (spec/runtime.md, "Decisions on
+ * guarded data").
+ */
+function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins): void {
+  if (primitive.readsClock) origins.result = join(origins.result, flow.decided);
+  if (budgetsOf(grant).budgeted(primitive.need)) {
+    origins.cell?.add(flow.decided);
+    origins.failing = join(origins.failing, flow.decided);
   }
 }
 

@@ -167,6 +167,11 @@ export class Budgets {
     this.counters.push({ item, count: budget.count, unit: budget.unit, times: [], head: 0, used: 0 });
   }
 
+  /** Whether a budget counts the call. */
+  budgeted(need: Need): boolean {
+    return this.counters.some((c) => covers(c.item, need));
+  }
+
   /** Counts a call under every budget whose capability covers it; false (and nothing counted) when one is spent. */
   take(need: Need): { ok: true } | { ok: false; budget: string } {
     if (this.counters.length === 0) return OK;

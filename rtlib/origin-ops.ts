@@ -210,6 +210,13 @@ export function not(b: unknown): unknown {
   return typeof b === "object" ? new Guarded(!(b as Guarded).value, (b as Guarded).origins) : !b;
 }
 
+/** A `check`'s verdict: whether it holds, a decision on what it was computed from, which a test's outcome tells of. */
+export function verdict(b: unknown): boolean {
+  if (typeof b !== "object") return b === true;
+  flow.decided = join(flow.decided, (b as Guarded).origins);
+  return (b as Guarded).value === true;
+}
+
 /** Whether a condition holds: a Boolean, perhaps carrying origins. */
 export function truth(b: unknown): boolean {
   return b === true || (typeof b === "object" && (b as Guarded).value === true);
@@ -237,6 +244,7 @@ export function decideOn(cx: Context, origins: Origins | undefined): Context {
 
 function raise(cx: Context, origins: Origins): Context {
   cx.cell.add(join(origins, cx.pc));
+  flow.decided = join(flow.decided, origins);
   const pc = join(cx.pc, origins);
   const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
   flow.cx = raised;
@@ -543,7 +551,7 @@ export { plain, originsOf, tag };
  * world comes back as the outside world's); for both, the
  * origins of what the function values returned.
  */
-function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown) => void, fallible = false): unknown {
+function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown, decided?: Origins) => void, fallible = false): unknown {
   const cx = flow.cx;
   // An effect made under decisions on guarded data is checked with their origins too.
   const call = new LibraryCall(joinAll(args), effectful, cx);
@@ -582,7 +590,7 @@ class LibraryCall {
     readonly effectful: boolean,
     readonly cx: Context,
   ) {
-    this.carried = { args: effectful ? join(argsOrigins, cx.pc) : argsOrigins, result: undefined };
+    this.carried = { args: effectful ? join(argsOrigins, cx.pc) : argsOrigins, result: undefined, cell: cx.cell };
     this.fromFunctions = { args: argsOrigins, result: undefined };
   }
 
@@ -605,8 +613,9 @@ class LibraryCall {
   failure(e: unknown): unknown {
     this.cx.cell.add(this.carried.result);
     // A guard's refusal echoes no argument: it carries only the decisions the call was made under.
-    if (e instanceof GuardRefusal) return thrownWith(e, this.cx.pc);
-    return thrownWith(e, join(join(this.origins(), this.argsOrigins), this.cx.pc));
+    const pc = join(this.cx.pc, this.carried.failing);
+    if (e instanceof GuardRefusal) return thrownWith(e, pc);
+    return thrownWith(e, join(join(this.origins(), this.argsOrigins), pc));
   }
 }
 
@@ -625,7 +634,7 @@ export function crashThroughConsole(e: Crash, origins: Origins | undefined): Cra
 }
 
 /** A function value given to the library: called with origins on its arguments, giving back plain values. */
-function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | undefined, returnedOrigins: CallOrigins, cx: Context, check?: (returned: unknown) => void): (...xs: unknown[]) => unknown {
+function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | undefined, returnedOrigins: CallOrigins, cx: Context, check?: (returned: unknown, decided?: Origins) => void): (...xs: unknown[]) => unknown {
   const plainResult = (r: unknown) => {
     check?.(r);
     if (r instanceof Guarded) returnedOrigins.result = join(returnedOrigins.result, r.origins);
@@ -637,10 +646,25 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
     // What is checked (a server's handler) goes on after a failure, answered 500: each call gathers what
     // decided whether it failed, and what it answers carries that (spec/runtime.md, "Decisions on guarded data").
     const own = check === undefined ? undefined : new Context(cx.pc, new Cell(cx.cell));
-    if (own !== undefined) flow.cx = own;
-    const settle = own === undefined ? plainResult : (r: unknown) => plainResult(tag(r, join(own.cell.origins, own.pc)));
-    const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
-    return r instanceof Promise ? r.then(settle) : settle(r);
+    if (own === undefined) {
+      const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
+      return r instanceof Promise ? r.then(plainResult) : plainResult(r);
+    }
+    flow.cx = own;
+    const decided = () => join(own.cell.origins, own.pc);
+    const settle = (r: unknown) => plainResult(tag(r, decided()));
+    // However it ends (a crash, a failure, out of fuel), the answer tells of the decisions it made: when they may not
+    // go where the answer goes, every way it ends gives the same answer, the guard's.
+    const ended = (e: unknown): never => {
+      check!(undefined, decided());
+      throw e;
+    };
+    try {
+      const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
+      return r instanceof Promise ? r.then(settle, ended) : settle(r);
+    } catch (e) {
+      return ended(e);
+    }
   };
 }
 
@@ -677,8 +701,8 @@ export function effect(fn: (...args: unknown[]) => unknown, args: unknown[]): un
  */
 export function serve(fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
   const port = plain(args[1]);
-  return libraryCall(fn, args, true, (returned) => {
-    const refused = refusal(originsOf(returned), { path: ["network", "socket"], scope: String(port) });
+  return libraryCall(fn, args, true, (returned, decided) => {
+    const refused = refusal(join(originsOf(returned), decided), { path: ["network", "socket"], scope: String(port) });
     if (refused !== undefined) throw new Crash("E-RT-GUARD", { call: "the response", ...refused });
   });
 }

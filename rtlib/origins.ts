@@ -150,9 +150,12 @@ export const ROOT_CONTEXT = new Context(undefined, ROOT_CELL);
 /**
  * The context of the code running now. Each function of a program with guards keeps
  * its own in a local and sets it back here wherever it resumes (after an await, in a
- * catch, at a task's start), as it does the call depth: tasks interleave.
+ * catch, at a task's start), as it does the call depth: tasks interleave. `decided`:
+ * the origins of every decision on guarded data the run has made, in any task: what
+ * reading the clock, a budget's count and the run's own end can tell of (spec/runtime.md,
+ * "Decisions on guarded data").
  */
-export const flow: { cx: Context } = { cx: ROOT_CONTEXT };
+export const flow: { cx: Context; decided: Origins | undefined } = { cx: ROOT_CONTEXT, decided: undefined };
 
 // ---- the run's guards ----
 
@@ -326,6 +329,7 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
 export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
   flow.cx = ROOT_CONTEXT;
+  flow.decided = undefined;
   realScopes.clear();
   realScopesRead = undefined;
   guardHosts.clear();
@@ -379,4 +383,8 @@ export const CONSOLE_SINK: Need = { path: ["console"] };
 export interface CallOrigins {
   readonly args: Origins | undefined;
   result: Origins | undefined;
+  /** Where the call's context gathers what decides whether it fails (a budget spent by earlier calls). */
+  readonly cell?: Cell;
+  /** What its failure carries besides: the decisions that decided it (a budget spent by earlier calls). */
+  failing?: Origins | undefined;
 }

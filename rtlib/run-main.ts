@@ -20,7 +20,7 @@ import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
 import { configureHostLookup } from "./host-addresses.js";
-import { configureGuards, CONSOLE_SINK, guardsOf, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
+import { configureGuards, CONSOLE_SINK, flow, guardsOf, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
 
@@ -36,11 +36,12 @@ export interface Program {
 }
 
 /** How a run ended: what the worker sends the main thread, and what both ways of running report. */
+/** `concealed`: the run decided on guarded data its guards keep from the console, so its steps (0 here) and where it ended are not shown. */
 export type Outcome =
-  | { outcome: "finished"; steps: number }
+  | { outcome: "finished"; steps: number; concealed?: true }
   | { outcome: "failed"; value: string; site?: string; steps: number }
-  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number }
-  | { outcome: "cancelled"; reason: string; site?: string; stack?: string; steps: number; /** The time limit, when the host that set it says (reason "timeout"). */ timeoutMs?: number }
+  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number; concealed?: true }
+  | { outcome: "cancelled"; reason: string; site?: string; stack?: string; steps: number; /** The time limit, when the host that set it says (reason "timeout"). */ timeoutMs?: number; concealed?: true }
   | { outcome: "refused"; message: string; code?: RunCode };
 
 /** A failed `check`: the check as written, and both sides' values as text (empty when it has no two sides). */
@@ -114,12 +115,29 @@ export interface RunConfig {
  */
 export async function runMain(program: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
   try {
-    return await runConfigured(program, config);
+    return endOfDecisions(await runConfigured(program, config), "the run");
   } catch (e) {
-    return runOutcomeOf(e);
+    return endOfDecisions(runOutcomeOf(e), "the run");
   } finally {
     finishNarration();
   }
+}
+
+/**
+ * How a run or a test ended, when it decided on guarded data that its guards keep
+ * from the console (spec/runtime.md, "Decisions on guarded data"): where and why it
+ * ended, and how many steps it took, are data of those decisions, so a run that did
+ * not finish ends with E-RT-GUARD at no place, a test with E-RT-GUARD whatever it
+ * did (its verdict is a decision too), and no step count is shown. What is left is
+ * whether the run finished: the termination channel, a bit or two a run.
+ */
+function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
+  if (o.outcome === "refused" || flow.decided === undefined) return o;
+  const refused = refusal(flow.decided, CONSOLE_SINK);
+  if (refused === undefined) return o;
+  if (o.outcome === "finished" && whose === "the run") return { outcome: "finished", steps: 0, concealed: true };
+  if (o.outcome === "cancelled") return { outcome: "cancelled", reason: o.reason, steps: 0, concealed: true, ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }) };
+  return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: `how ${whose} ended`, ...refused }), steps: 0, concealed: true };
 }
 
 /** The limits and observers of a run, set before anything of the program runs. */
@@ -222,9 +240,9 @@ export async function runTest(
     const over = config.recorded === undefined ? undefined : recordedOverBudget(config.recorded, test.grant);
     if (over !== undefined) return { outcome: "crashed", code: "E-RT-REPLAY-BUDGET", message: runMessage("E-RT-REPLAY-BUDGET", over), steps: 0 };
     await test.run(grant.grant);
-    return { outcome: "finished", steps: stepsUsed() };
+    return endOfDecisions({ outcome: "finished", steps: stepsUsed() }, "the test");
   } catch (e) {
-    return runOutcomeOf(e);
+    return endOfDecisions(runOutcomeOf(e), "the test");
   } finally {
     finishNarration();
   }

@@ -137,7 +137,8 @@ test("steps are exact: a generated program's record says the fuel it runs on, an
       const { record } = await recorded([file]);
       assert.equal(record.outcome, divide ? "crashed" : "finished");
       assert.equal(record.hostCalls.length, prints);
-      const [enough, short] = await Promise.all([run(RENYI, ["run", "--fuel", String(record.steps), file]), run(RENYI, ["run", "--fuel", String(record.steps - 1), file])]);
+      const steps = record.steps!;
+      const [enough, short] = await Promise.all([run(RENYI, ["run", "--fuel", String(steps), file]), run(RENYI, ["run", "--fuel", String(steps - 1), file])]);
       assert.equal(enough.status, divide ? 2 : 0, enough.stderr);
       if (divide) assert.match(enough.stderr, /E-RT-DIVISION/);
       assert.equal(short.status, 2);

@@ -7,7 +7,6 @@ import { depthBack } from "./depth.js";
 import { lowerExpr, spillOrder, textOf } from "./expressions.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
-import { truth } from "./decisions.js";
 
 /**
  * The check as written in the source, on one line: a failed check shows it
@@ -24,7 +23,8 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     const right = lw.temp("r");
     const [l, r] = spillOrder(lw, [condition.left, condition.right]);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(left, l!), t.variableDeclarator(right, r!)]));
-    const same = t.callExpression(lw.guarded ? lw.g("equals") : lw.rt("equals"), [left, right]);
+    // With guards, the verdict is a decision on what it compares: a test's outcome tells of it (rtlib/origin-ops.ts, verdict).
+    const same = lw.guarded ? t.callExpression(lw.g("verdict"), [t.callExpression(lw.g("isEqual"), [left, right])]) : t.callExpression(lw.rt("equals"), [left, right]);
     const holds = condition.op === "is" ? same : t.unaryExpression("!", same);
     lw.emit(
       t.ifStatement(
@@ -34,7 +34,7 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     );
     return;
   }
-  const value = truth(lw, lowerExpr(lw, condition));
+  const value = lw.guarded ? t.callExpression(lw.g("verdict"), [lowerExpr(lw, condition)]) : lowerExpr(lw, condition);
   lw.emit(t.ifStatement(t.unaryExpression("!", value), t.expressionStatement(t.callExpression(lw.rt("checkFailed"), [t.stringLiteral("holds"), t.stringLiteral(""), t.stringLiteral(""), site(lw, condition.span), writtenText(lw, condition.span)]))));
 }
 

@@ -13,10 +13,10 @@ type Rec = Record<string, number>;
 const TIME = { path: ["time"] };
 
 export const now = (grant: Grant): Promise<unknown> =>
-  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc) }, {}, () => Instant.desc.make([Date.now()]));
+  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc), readsClock: true }, {}, () => Instant.desc.make([Date.now()]));
 /** Today's date in UTC, so that a run does not depend on the machine's time zone. */
 export const today = (grant: Grant): Promise<unknown> =>
-  call(grant, { name: "std.time.today", need: TIME }, {}, () => {
+  call(grant, { name: "std.time.today", need: TIME, readsClock: true }, {}, () => {
     const d = new Date();
     return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
   });
