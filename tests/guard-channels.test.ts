@@ -1,0 +1,179 @@
+// The channels beside data and decisions (spec/runtime.md, "Decisions on guarded data",
+// what remains): a program that reads the clock after deciding on a secret, counts
+// what a budget refuses, ends at a place or after a number of steps chosen by the
+// secret, passes or fails a test by it, or answers a server's request by it. Each was
+// a whole-secret leak found by attacking the guards; each is shown to tell without the
+// guard and to tell nothing with it. Real `renyi` processes, servers on 127.0.0.1.
+
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, renyiIn, startProgram } from "./support.js";
+
+const SECRET = "hunter2-Zq9";
+const work = mkdtempSync(join(tmpdir(), "renyi-channels-"));
+after(() => rmSync(work, { recursive: true, force: true, maxRetries: 5 }));
+
+let sink: Server;
+let sinkPort = 0;
+before(async () => {
+  sink = createServer((_req, res) => res.end("ok"));
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+  sinkPort = (sink.address() as { port: number }).port;
+});
+after(() => sink.close());
+
+const GUARD = (guarded: boolean) => `environment("SECRET")${guarded ? ` only to network.http("127.0.0.1:${sinkPort}")` : ""}`;
+
+function run(args: readonly string[]) {
+  return renyiIn(work, args, { SECRET }, join(work, "cache"));
+}
+
+function write(name: string, text: string): string {
+  writeFileSync(join(work, name), text);
+  return name;
+}
+
+test("the clock read after a decision on the secret carries it: a loop's length is not read back", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Time a loop whose length is the secret's first letter.
+  needs console, time, ${GUARD(guarded)}
+  let s be environment.get("SECRET").or_else("")
+  let started be time.now()
+  var i be 0
+  while i < s.length() * 20000
+    set i to i + 1
+  end
+  let took be time.since(started, time.now()).milliseconds
+  console.print("took {took} ms")
+end
+`;
+  const plain = await run(["run", write("clock-plain.ry", program(false))]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /^took \d+ ms\n$/);
+  const guarded = await run(["run", write("clock.ry", program(true))]);
+  assert.equal(guarded.status, 2, guarded.stderr);
+  assert.equal(guarded.stdout, "");
+  assert.match(guarded.stderr, /E-RT-GUARD/);
+});
+
+test("a budget spent by calls a decision on the secret counted: what it refuses after is gathered, not printed", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Spend a budget by the secret's length, then count what is left.
+  needs console, ${GUARD(guarded)}, network.http("127.0.0.1:${sinkPort}") at most 20 per run
+  let s be environment.get("SECRET").or_else("")
+  for each i in 1 to s.length()
+    let r be http.get("http://127.0.0.1:${sinkPort}/tick?{s}") otherwise crash with "no tick"
+  end
+  var left be 0
+  for each j in 1 to 20
+    let r be http.get("http://127.0.0.1:${sinkPort}/probe") otherwise skip
+    set left to left + 1
+  end
+  console.print("left {left}")
+end
+`;
+  const plain = await run(["run", write("budget-plain.ry", program(false))]);
+  assert.equal(plain.stdout, `left ${20 - SECRET.length}\n`, plain.stderr);
+  const guarded = await run(["run", write("budget.ry", program(true))]);
+  assert.equal(guarded.stdout, "", "the count of refusals got out");
+  assert.match(guarded.stderr, /E-RT-GUARD/);
+});
+
+test("a run that ends where a decision on the secret chose shows neither the place nor its steps", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Crash at a line the secret's length picks, after steps it counts.
+  needs console, ${GUARD(guarded)}
+  let n be environment.get("SECRET").or_else("").length()
+  var i be 0
+  while i < n * 100
+    set i to i + 1
+  end
+  if n is 10 then crash with "ten"
+  if n is 11 then crash with "eleven"
+  if n is 12 then crash with "twelve"
+end
+`;
+  const plainRun = await run(["run", "--json", write("ends-plain.ry", program(false))]);
+  const plainRecord = JSON.parse(plainRun.stdout.trim().split("\n").at(-1)!) as { steps: number | null; error: { line: number | null; message: string } };
+  assert.equal(plainRecord.error.line, 10, "without the guard the place tells the length");
+  assert.ok(typeof plainRecord.steps === "number" && plainRecord.steps > 1100);
+  const guardedRun = await run(["run", "--json", write("ends.ry", program(true))]);
+  assert.equal(guardedRun.status, 2, guardedRun.stderr);
+  const record = JSON.parse(guardedRun.stdout.trim().split("\n").at(-1)!) as { steps: number | null; error: { code: string; line: number | null; message: string } };
+  assert.equal(record.error.code, "E-RT-GUARD");
+  assert.equal(record.error.line, null);
+  assert.equal(record.steps, null);
+  assert.doesNotMatch(guardedRun.stderr, /eleven|:10:|:11:/);
+  assert.match(guardedRun.stderr, /how the run ended was refused/);
+});
+
+test("a test's verdict on the secret is a decision: every such test ends the same, and one that decides nothing passes", async () => {
+  const bit = (k: number, guarded: boolean) => `test "bit ${k}" needs ${GUARD(guarded)}
+  let s be environment.get("SECRET").or_else("")
+  check (s.length() / ${2 ** k}) mod 2 is 0
+end
+`;
+  const file = (guarded: boolean) => [0, 1, 2, 3].map((k) => bit(k, guarded)).join("\n") + `
+test "work of its own" needs ${GUARD(guarded)}
+  let s be environment.get("SECRET").or_else("")
+  check 6 * 7 is 42
+end
+`;
+  const plain = await run(["test", write("bits-plain_test.ry", file(false))]);
+  // 11 is 1011: bits 0, 1 and 3 set, so those checks fail and bit 2's passes.
+  assert.match(plain.stdout, /failed +bit 0[\s\S]*failed +bit 1[\s\S]*passed +bit 2[\s\S]*failed +bit 3/);
+  const guarded = await run(["test", write("bits_test.ry", file(true))]);
+  for (const k of [0, 1, 2, 3]) assert.match(guarded.stdout, new RegExp(`crashed bit ${k} [^\\n]*\\n[^\\n]*how the test ended was refused`));
+  assert.match(guarded.stdout, /passed +work of its own/);
+});
+
+test("a server's handler that decides on the secret gives every request the same answer, however it ends", async () => {
+  const port = await freePort();
+  const program = `function answer(r: Request, s: Text) returns Response
+  let prefix be r.query.get("p").or_else("")
+  var spin be 0
+  while s.starts_with(prefix)
+    set spin to spin + 1
+  end
+  return server.respond(200, "no")
+end
+
+public function main() or fails with StartError
+  purpose: Answer whether a prefix starts the secret, by how a request ends.
+  needs console, network.socket(${port}), ${GUARD(true)}
+  let s be environment.get("SECRET").or_else("")
+  server.serve(${port}, function (r: Request) returns Response
+    return answer(r, s)
+  end, requests: Some(3)) otherwise fail
+end
+`;
+  const started = startProgram(work, program, { env: { SECRET }, before: ["--request-fuel", "20000"] });
+  const answers: string[] = [];
+  for (const prefix of ["h", "x", "hu"]) answers.push(await get(port, `/?p=${prefix}`));
+  await started.done;
+  assert.equal(new Set(answers).size, 1, `the answers differ: ${JSON.stringify(answers)}`);
+  assert.match(answers[0]!, /^500 the response was refused/);
+});
+
+async function get(port: number, path: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      return await new Promise((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path }, (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => resolve(`${res.statusCode} ${body}`));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error("the server never came up");
+}
