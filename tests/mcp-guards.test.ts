@@ -158,8 +158,9 @@ end
 `;
   const tested = await call("test", { source, name: "keys" });
   const report = tested.structuredContent as { tests: { name: string; status: string; code?: string }[] };
-  assert.deepEqual(report.tests.map((t) => [t.name, t.status]).sort(), [["the key is not shown", "crashed"], ["the key is set", "passed"]], JSON.stringify(tested));
-  assert.equal(report.tests.find((t) => t.name === "the key is not shown")!.code, "E-RT-GUARD");
+  // A check's verdict on the key is a decision on it: both tests end the same way, whatever their checks found.
+  assert.deepEqual(report.tests.map((t) => [t.name, t.status]).sort(), [["the key is not shown", "crashed"], ["the key is set", "crashed"]], JSON.stringify(tested));
+  for (const t of report.tests) assert.equal(t.code, "E-RT-GUARD");
   assertNoSecret(JSON.stringify(tested), "the test report");
 });
 
