@@ -246,7 +246,7 @@ function raise(cx: Context, origins: Origins): Context {
   cx.cell.add(join(origins, cx.pc));
   flow.decided = join(flow.decided, origins);
   const pc = join(cx.pc, origins);
-  const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
+  const raised = pc === cx.pc ? cx : cx.cell.context(pc);
   flow.cx = raised;
   return raised;
 }
@@ -294,7 +294,7 @@ export function scope(cx: Context): Context {
  */
 export function caught(cx: Context): Context {
   const pc = join(cx.pc, cx.cell.origins);
-  const raised = pc === cx.pc ? cx : new Context(pc, cx.cell);
+  const raised = pc === cx.pc ? cx : cx.cell.context(pc);
   flow.cx = raised;
   return raised;
 }
@@ -309,7 +309,7 @@ export function settle(saved: Context, cx: Context, exits: number): Context {
   let next = saved;
   if (exits === EXITS_LOCAL || (exits === EXITS_FAILING && saved.cell !== ROOT_CELL)) {
     const pc = join(join(saved.pc, cx.pc), cx.cell.origins);
-    if (pc !== saved.pc) next = new Context(pc, saved.cell);
+    if (pc !== saved.pc) next = saved.cell.context(pc);
   }
   flow.cx = next;
   return next;

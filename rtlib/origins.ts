@@ -128,7 +128,20 @@ export function tag(value: unknown, origins: Origins | undefined): unknown {
  */
 export class Cell {
   origins: Origins | undefined = undefined;
+  /** The contexts of this cell, one per set of origins: a decision made again on the same data allocates nothing. */
+  private contexts: Map<Origins | undefined, Context> | undefined;
   constructor(readonly parent: Cell | undefined) {}
+
+  /** The context of code running under `pc` whose failures' decisions gather here. */
+  context(pc: Origins | undefined): Context {
+    this.contexts ??= new Map();
+    let found = this.contexts.get(pc);
+    if (found === undefined) {
+      found = new Context(pc, this);
+      this.contexts.set(pc, found);
+    }
+    return found;
+  }
 
   /** Adds origins here and in every enclosing cell but the root. */
   add(origins: Origins | undefined): void {
@@ -145,7 +158,7 @@ export class Context {
     readonly cell: Cell,
   ) {}
 }
-export const ROOT_CONTEXT = new Context(undefined, ROOT_CELL);
+export const ROOT_CONTEXT = ROOT_CELL.context(undefined);
 
 /**
  * The context of the code running now. Each function of a program with guards keeps

@@ -12,6 +12,7 @@ import { lookingChildren } from "../borrow/index.js";
 import { chargeStatement, exprSteps } from "./fuel.js";
 import { iterableOf } from "./iterables.js";
 import { collectLocals, isPrimitive, lowerPattern } from "./patterns.js";
+import { truth } from "./decisions.js";
 
 /**
  * A query runs clause by clause over rows; a row holds the names bound so far
@@ -176,8 +177,8 @@ function nestRun(lw: Lowerer, run: Extract<CExpr, { kind: "Query" }>["clauses"],
       // Which rows are kept is data: the result carries the origins of every condition that chose.
       const held = lw.temp("c");
       lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
-      lw.emit(t.expressionStatement(t.assignmentExpression("=", chosen, t.callExpression(lw.g("chosenBy"), [chosen, held]))));
-      condition = t.callExpression(lw.g("truth"), [held]);
+      lw.emit(t.ifStatement(t.binaryExpression("===", t.unaryExpression("typeof", held), t.stringLiteral("object")), t.expressionStatement(t.assignmentExpression("=", chosen, t.callExpression(lw.g("chosenBy"), [chosen, held])))));
+      condition = truth(lw, held);
     }
     lw.emit(t.ifStatement(condition, t.blockStatement(lw.collect(() => nestRun(lw, run, k + 1, innermost, looking, false, chosen)))));
   } else if (c.kind === "Let") {
