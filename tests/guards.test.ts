@@ -159,10 +159,16 @@ const ATTACKS: Record<string, string> = {
   "in a division's message": "let n be secret.length() * 1000\nlet z be n / 0",
   "in an index's message": "let xs be [1]\nlet x be xs[secret.length() * 1000]",
   "quoted by a decoding failure": 'let h be Holder.from_json(secret) otherwise\n  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\nend\nconsole.print(h.value)',
+  // The attacks that decisions made (tests/implicit-flows.test.ts has thirty more): each got the whole secret out.
+  "a decision about it printed": 'console.print("set: {not secret.is_empty()}")',
+  "chosen one character at a time by a query's where": 'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  let found be from a in alphabet where a is ch select a\n  set out to out + text.join(found, "")\nend\nconsole.print(out)',
+  "chosen by list.filter with a function": 'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  set out to out + text.join(alphabet.filter(function (a: Text) returns Boolean\n    return a is ch\n  end), "")\nend\nconsole.print(out)',
+  "a loop's turns counted": "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")",
+  "counted by a while loop to its length": "var n be 0\nwhile n < secret.length()\n  set n to n + 1\nend\nconsole.print(\"{n}\")",
   "ordered by a query's sort": 'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
 };
 
-/** Flows to the granted sink (and decisions, which carry no origin): each must work. */
+/** Flows to the granted sink, and what the sink answered: each must work. */
 const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; stdout?: RegExp }> = {
   "sent to the sink in the body": { body: 'let r be http.post(sink, secret) otherwise crash with "refused"\nconsole.print("sent {r.status}")', heard: (h) => h.body === SECRET, stdout: /^sent 200\n$/ },
   "sent to the sink in a header": { body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.headers.includes(SECRET.toUpperCase()) },
