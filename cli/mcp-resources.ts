@@ -5,6 +5,7 @@
 // address a client sends becomes a path.
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { CONCEALED } from "./mcp-run.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -55,7 +56,10 @@ export function registerResources(server: McpServer, recordings: string): void {
       if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, `there is no recording ${id} in this server's recordings folder`);
       const size = statSync(file).size;
       if (size > MAX_RECORDING_RESOURCE_BYTES) throw new McpError(ErrorCode.InvalidParams, `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}`);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: readFileSync(file, "utf8") }] };
+      const text = readFileSync(file, "utf8");
+      // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
+      if (existsSync(join(recordings, `${id}${CONCEALED}`))) return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ ...(JSON.parse(text) as object), calls: "sealed: the run decided on guarded data that its guards keep from the console" }) }] };
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
     },
   );
 }

@@ -116,8 +116,14 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   // Every call that carried guarded data is sealed under the folder's key, which no tool result gives out.
   const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), "--seal-key", sealKeyOf(request.recordings), ...request.narrowing, `${request.entry}.ry`, ...request.args];
   const ran = await renyiIn(request.texts, argv, request.input ?? "", { killAfter: timeout + 15, signal: request.signal });
-  return { ...resultOf(ran, timeout, "renyi record"), recording: id, timeoutSeconds: timeout };
+  const result = resultOf(ran, timeout, "renyi record");
+  // A run that decided on guarded data: which calls it made, and how many, are data of those decisions (mcp-resources.ts).
+  if (result.steps === null) writeFileSync(join(request.recordings, `${id}${CONCEALED}`), "");
+  return { ...result, recording: id, timeoutSeconds: timeout };
 }
+
+/** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
+export const CONCEALED = ".concealed";
 
 /** A recording's id: what the run tool names it, and all the replay tool accepts. */
 export const RECORDING_ID = /^rec-[0-9a-f]{12}$/;
@@ -360,8 +366,11 @@ function resultOf(ran: Spawned, timeoutSeconds: number, command: string): Omit<R
   // The command's own line about the recording is the tool's to say.
   const stderrText = ran.stderr.toString("utf8").replace(/^recorded [\d,]+ calls? to .*\n/m, "");
   const errors = stderrText.length > MAX_RESULT_TEXT || ran.stderrBytes > MAX_RESULT_TEXT * 2 ? `${stderrText.slice(0, MAX_RESULT_TEXT)}\n[standard error truncated at 64 KiB]` : stderrText;
-  const calls = record?.hostCalls ?? [];
-  const effects = calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
+  // A run that decided on guarded data its guards keep from the console (its steps are null): which effects it made,
+  // and how many, tell of those decisions, and are not shown (spec/mcp.md, "What the agent sees").
+  const concealed = record !== undefined && record.steps === null;
+  const calls = concealed ? [] : (record?.hostCalls ?? []);
+  const effects = concealed ? ["[not shown: the run decided on guarded data that its guards keep from the console]"] : calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
   if (calls.length > MAX_EFFECT_LINES) effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
   const outcome = ran.cancelled ? "cancelled" : (record?.outcome ?? (ran.killed ? "cancelled" : "crashed"));
   const error = record?.error ?? (record === undefined ? { code: null, message: ran.cancelled ? "the request was cancelled" : ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `${command} ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
@@ -372,7 +381,7 @@ function resultOf(ran: Spawned, timeoutSeconds: number, command: string): Omit<R
     outputTruncated: output.truncated,
     errors,
     ...(error !== undefined ? { error } : {}),
-    steps: record?.steps ?? 0,
+    steps: record === undefined ? 0 : record.steps,
     effects,
   };
 }
