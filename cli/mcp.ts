@@ -175,7 +175,7 @@ const RUN_OUTPUT = {
   outputTruncated: z.boolean(),
   errors: z.string(),
   error: z.object({ code: z.string().nullable(), message: z.string(), file: z.string().nullable(), line: z.number().nullable(), column: z.number().nullable() }).optional(),
-  steps: z.number(),
+  steps: z.number().nullable(),
   effects: z.array(z.string()),
   recording: z.string(),
   timeoutSeconds: z.number(),
@@ -194,7 +194,7 @@ const REPLAY_OUTPUT = {
   outputTruncated: z.boolean(),
   errors: z.string(),
   error: RUN_OUTPUT.error,
-  steps: z.number(),
+  steps: z.number().nullable(),
   effects: z.array(z.string()),
   mismatch: z.string().optional(),
 };
@@ -768,7 +768,7 @@ function runSummary(r: RunResult): string {
 
 const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 
-/** A run's steps in a sentence; none are shown for a run that decided on guarded data its guards keep from the console. */
+/** A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the console. */
 function stepsText(steps: number | null): string {
-  return steps === null ? "in steps not shown (it decided on guarded data)" : `in ${plural(steps, "step")}`;
+  return steps === null ? "in steps not shown (it read or decided on guarded data its guards keep from the console)" : `in ${plural(steps, "step")}`;
 }

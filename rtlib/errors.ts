@@ -111,3 +111,11 @@ export function engineLimit(e: unknown): Crash | undefined {
   if (/array buffer allocation failed/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-MEMORY", { problem: "process" }));
   return undefined;
 }
+
+/**
+ * A crash whose occurrence was decided by guarded data (a division by a guarded
+ * zero, an index out of range by a guarded number), refused at the console: it
+ * ends a server's run rather than one request, so that a client cannot ask it one
+ * question a request (spec/runtime.md, "Decisions on guarded data").
+ */
+export class DataCrash extends Crash<"E-RT-GUARD"> {}

@@ -162,6 +162,7 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
   // The guards whose capability covers the call: what it gives back (or fails with) carries them.
   const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
+  if (covering !== undefined) flow.read = join(flow.read, covering);
   try {
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
     const live = answered === LIVE ? perform() : undefined;

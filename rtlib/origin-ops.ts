@@ -17,7 +17,7 @@ import { Pair, RMap, RSet, type Shape } from "./values.js";
 import { groupBy as groupByPlain } from "./query.js";
 import { Group } from "./prelude.js";
 import { carrying, Grant } from "./grants.js";
-import { Crash, Failure, GuardRefusal } from "./errors.js";
+import { Crash, DataCrash, Failure, GuardRefusal } from "./errors.js";
 
 // The test for origins is `typeof x === "object"` where the operand's static type
 // is a number or a text (a Guarded is then the only object it can be), and
@@ -555,9 +555,13 @@ function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effec
   const cx = flow.cx;
   // An effect made under decisions on guarded data is checked with their origins too.
   const call = new LibraryCall(joinAll(args), effectful, cx);
-  // Whether a function without effects fails (a decoding, a parse) depends on what it was given. Whether an
-  // effect fails is the outside world's answer (the decisions it was made under are gathered where they were made).
+  // Whether a call fails depends on what it was given: a function without effects that can fail (a decoding, a
+  // parse) on its arguments; an effect on where it goes, its first argument after the grant (a guard refuses where
+  // a URL built from guarded data leads, a path is not allowed, an address is invalid), and on the decisions it is
+  // made under. What an effect sends is the outside world's to answer: a refusal for carrying it tells nothing
+  // the program's code did not already decide.
   if (fallible) cx.cell.add(call.argsOrigins);
+  if (effectful) cx.cell.add(join(originsOf(args[1]), cx.pc));
   // `args` is the array compiled code made for this call: its items are replaced in place.
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -628,7 +632,11 @@ export function crashThroughConsole(e: Crash, origins: Origins | undefined): Cra
   if (e.code === "E-RT-GUARD") return e;
   const refused = refusal(origins, CONSOLE_SINK);
   if (refused === undefined) return e;
-  const guarded = new Crash("E-RT-GUARD", { call: `the message of ${e.code}`, ...refused }, e.site);
+  // That it crashed at all was decided by the data: a decision, which hides where the run ended, and which an
+  // `otherwise` that goes on, or a server's request, gathers.
+  flow.decided = join(flow.decided, origins);
+  flow.cx.cell.add(origins);
+  const guarded = new DataCrash("E-RT-GUARD", { call: `the message of ${e.code}`, ...refused }, e.site);
   if (e.stack !== undefined) guarded.stack = `${guarded.name}: ${guarded.message}\n${e.stack.split("\n").slice(1).join("\n")}`;
   return guarded;
 }
@@ -656,6 +664,7 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
     // However it ends (a crash, a failure, out of fuel), the answer tells of the decisions it made: when they may not
     // go where the answer goes, every way it ends gives the same answer, the guard's.
     const ended = (e: unknown): never => {
+      if (e instanceof DataCrash) throw e;
       check!(undefined, decided());
       throw e;
     };

@@ -166,9 +166,10 @@ export const ROOT_CONTEXT = ROOT_CELL.context(undefined);
  * catch, at a task's start), as it does the call depth: tasks interleave. `decided`:
  * the origins of every decision on guarded data the run has made, in any task: what
  * reading the clock, a budget's count and the run's own end can tell of (spec/runtime.md,
- * "Decisions on guarded data").
+ * "Decisions on guarded data"). `read`: the guards whose data the run has read at all: what
+ * its step count and a test's verdict can tell of.
  */
-export const flow: { cx: Context; decided: Origins | undefined } = { cx: ROOT_CONTEXT, decided: undefined };
+export const flow: { cx: Context; decided: Origins | undefined; read: Origins | undefined } = { cx: ROOT_CONTEXT, decided: undefined, read: undefined };
 
 // ---- the run's guards ----
 
@@ -343,6 +344,7 @@ export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
   flow.cx = ROOT_CONTEXT;
   flow.decided = undefined;
+  flow.read = undefined;
   realScopes.clear();
   realScopesRead = undefined;
   guardHosts.clear();

@@ -20,7 +20,7 @@ import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
 import { configureHostLookup } from "./host-addresses.js";
-import { configureGuards, CONSOLE_SINK, flow, guardsOf, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
+import { configureGuards, CONSOLE_SINK, flow, guardsOf, join, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
 
@@ -39,7 +39,7 @@ export interface Program {
 /** `concealed`: the run decided on guarded data its guards keep from the console, so its steps (0 here) and where it ended are not shown. */
 export type Outcome =
   | { outcome: "finished"; steps: number; concealed?: true }
-  | { outcome: "failed"; value: string; site?: string; steps: number }
+  | { outcome: "failed"; value: string; site?: string; steps: number; concealed?: true }
   | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number; concealed?: true }
   | { outcome: "cancelled"; reason: string; site?: string; stack?: string; steps: number; /** The time limit, when the host that set it says (reason "timeout"). */ timeoutMs?: number; concealed?: true }
   | { outcome: "refused"; message: string; code?: RunCode };
@@ -132,12 +132,17 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
  * whether the run finished: the termination channel, a bit or two a run.
  */
 function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
-  if (o.outcome === "refused" || flow.decided === undefined) return o;
-  const refused = refusal(flow.decided, CONSOLE_SINK);
-  if (refused === undefined) return o;
-  if (o.outcome === "finished" && whose === "the run") return { outcome: "finished", steps: 0, concealed: true };
+  if (o.outcome === "refused") return o;
+  // The steps, and a test's verdict, tell of all the guarded data it read (a library function's cost on it, a check
+  // that crashed on it); where a run ended, of what it decided (a decision, a crash the data caused).
+  const read = refusal(join(flow.read, flow.decided), CONSOLE_SINK);
+  if (read === undefined) return o;
+  const decided = refusal(flow.decided, CONSOLE_SINK);
+  if (whose === "the test" || (decided !== undefined && o.outcome !== "finished" && o.outcome !== "cancelled")) {
+    return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: `how ${whose} ended`, ...(decided ?? read) }), steps: 0, concealed: true };
+  }
   if (o.outcome === "cancelled") return { outcome: "cancelled", reason: o.reason, steps: 0, concealed: true, ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }) };
-  return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: `how ${whose} ended`, ...refused }), steps: 0, concealed: true };
+  return { ...o, steps: 0, concealed: true };
 }
 
 /** The limits and observers of a run, set before anything of the program runs. */

@@ -111,7 +111,7 @@ end
   assert.match(guardedRun.stderr, /how the run ended was refused/);
 });
 
-test("a test's verdict on the secret is a decision: every such test ends the same, and one that decides nothing passes", async () => {
+test("a test's verdict on the secret is a decision: every test that read it ends the same, and one that did not passes", async () => {
   const bit = (k: number, guarded: boolean) => `test "bit ${k}" needs ${GUARD(guarded)}
   let s be environment.get("SECRET").or_else("")
   check (s.length() / ${2 ** k}) mod 2 is 0
@@ -119,7 +119,6 @@ end
 `;
   const file = (guarded: boolean) => [0, 1, 2, 3].map((k) => bit(k, guarded)).join("\n") + `
 test "work of its own" needs ${GUARD(guarded)}
-  let s be environment.get("SECRET").or_else("")
   check 6 * 7 is 42
 end
 `;

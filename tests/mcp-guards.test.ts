@@ -116,7 +116,9 @@ test("mcp guards: the server's replay opens the sealed recording and runs as rec
   assert.equal(result.outcome, "finished", JSON.stringify(replayed));
   assert.equal(result.output, "sent: 200\n");
   assert.equal(result.mismatch, undefined);
-  assert.ok(result.effects.every((e) => e.endsWith("replayed")), result.effects.join("\n"));
+  // It read the key, which its guard keeps from the console: its steps and effects are not shown to the agent.
+  assert.deepEqual(result.effects, ["[not shown: the run decided on guarded data that its guards keep from the console]"]);
+  assert.equal((replayed.structuredContent as { steps: number | null }).steps, null);
   assertNoSecret(JSON.stringify(replayed), "the replay's result");
 });
 
@@ -131,7 +133,7 @@ test("mcp guards: edited programs replayed against the sealed recording cannot s
     // The key in a crash's message.
     "the key in a crash": { source: `${head()}  crash with "the key is {key}"\nend\n`, code: /E-RT-GUARD/ },
     // Another request, with the key: the mismatch's message carries it, and is refused as a crash made from guarded data is.
-    "another request with the key": { source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /E-RT-GUARD\]: the message of E-RT-REPLAY-MISMATCH was refused/ },
+    "another request with the key": { source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /E-RT-GUARD\]: how the run ended was refused/ },
     // Another request, without it: the mismatch shows the call made, and of the sealed entry nearest to it nothing but its sequence.
     "another request without the key": { source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /nearest recorded call \(sequence 2\): std\.http\.post \(sealed\)\\n +differences:\\n +arguments: not shown, the recorded call's are sealed/ },
     // The key's characters sent one by one: refused in the same way.

@@ -10,7 +10,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { call } from "../gateway.js";
-import { Cancelled, Crash, Failure } from "../errors.js";
+import { Cancelled, Crash, DataCrash, Failure } from "../errors.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 import type { Grant } from "../grants.js";
 import { watchCancellation, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
@@ -210,6 +210,10 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             } else if (e instanceof Cancelled) {
               // The run is stopping (Ctrl-C, its time limit): not the request's fault.
               reply(res, 503, "the server is stopping\n");
+            } else if (e instanceof DataCrash) {
+              // A crash guarded data decided on ends the run, not the request: a client could otherwise ask a question a request.
+              reply(res, 500, "internal error\n");
+              end(e);
             } else {
               // A response refused by a guard says why (its message names no data); any other crash says nothing.
               reply(res, 500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
