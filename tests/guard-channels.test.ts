@@ -176,3 +176,93 @@ async function get(port: number, path: string): Promise<string> {
   }
   throw new Error("the server never came up");
 }
+
+// Found by a second attack, with no decision of the program's own: each got out a character or more a run.
+
+test("a refusal decided by where the secret led is gathered: a port made of the secret is no oracle", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Ask, for each letter, whether a port made of the secret's first letter is the allowed one.
+  needs console, network.http("127.0.0.1"), ${GUARD(guarded)}
+  let ch be environment.get("SECRET").or_else("").characters()[0]
+  var out be ""
+  for each a in "abcdefghijklmnopqrstuvwxyz".characters()
+    let url be "http://127.0.0.1:{${sinkPort} + ch.replace(a, "").length()}/probe"
+    let got be http.get(url) otherwise Response(status: 599, body: "", headers: {}, bytes: "".to_bytes())
+    if got.status is not 599 then
+      set out to out + a
+    end
+  end
+  console.print(out)
+end
+`;
+  const plain = await run(["run", write("port-plain.ry", program(false))]);
+  assert.equal(plain.stdout, "h\n", "without the guard the refusals spell the letter: the allowed host is the only one up");
+  const guarded = await run(["run", write("port.ry", program(true))]);
+  assert.equal(guarded.stdout, "", guarded.stderr);
+  assert.match(guarded.stderr, /E-RT-GUARD/);
+});
+
+test("a crash the secret caused, with no decision, shows no place", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Divide by the secret's length less a guess, at a line per guess.
+  needs console, ${GUARD(guarded)}
+  let n be environment.get("SECRET").or_else("").length()
+${Array.from({ length: 16 }, (_, k) => `  let z${k} be 1 / (n - ${k})`).join("\n")}
+end
+`;
+  const plain = await run(["run", write("crash-plain.ry", program(false))]);
+  assert.match(plain.stderr, new RegExp(`crash-plain\\.ry:${5 + SECRET.length}:`), "without the guard the line tells the length");
+  const guarded = await run(["run", write("crash.ry", program(true))]);
+  assert.equal(guarded.status, 2);
+  assert.match(guarded.stderr, /how the run ended was refused/);
+  assert.doesNotMatch(guarded.stderr, /crash\.ry:\d+:/);
+});
+
+test("a server's request that crashes on the secret ends the run: one question a run, not one a request", async () => {
+  const port = await freePort();
+  const program = `public function main()
+  purpose: Crash a request when a bit of the secret's length is 0.
+  needs console, network.socket(${port}), ${GUARD(true)}
+  let n be environment.get("SECRET").or_else("").length()
+  server.serve(${port}, function (request: Request) returns Response
+    let b be request.query.get("b").or_else("0").to_int() otherwise 0
+    let z be 1 / ((n / (b + 1)) mod 2)
+    return server.respond(200, "ok")
+  end, requests: Some(4)) otherwise return
+end
+`;
+  const started = startProgram(work, program, { env: { SECRET } });
+  const answers: string[] = [];
+  for (const b of [0, 1, 2, 3]) {
+    try {
+      answers.push(await get(port, `/?b=${b}`));
+    } catch {
+      answers.push("no answer");
+    }
+    if (answers.at(-1) !== "200 ok") break;
+  }
+  const ended = await started.done;
+  // 11 / 1 mod 2 = 1, 11 / 2 mod 2 = 1, 11 / 3 mod 2 = 1, 11 / 4 mod 2 = 0: the first three answer, the fourth ends the run.
+  assert.deepEqual(answers, ["200 ok", "200 ok", "200 ok", "500 internal error\n"]);
+  assert.equal(ended.status, 2, ended.stderr);
+  assert.match(ended.stderr, /how the run ended was refused/);
+});
+
+test("the steps of a run whose library work was sized by the secret are not shown", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Repeat a text as many times as the secret is long, squared.
+  needs console, ${GUARD(guarded)}
+  let n be environment.get("SECRET").or_else("").length()
+  let s be "x".repeat(n * n * 1000)
+  console.print("done")
+end
+`;
+  const record = async (name: string, guarded: boolean) => {
+    const ran = await run(["run", "--json", write(name, program(guarded))]);
+    assert.equal(ran.status, 0, ran.stderr);
+    return JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as { steps: number | null };
+  };
+  const plain = await record("steps-plain.ry", false);
+  assert.ok(typeof plain.steps === "number" && plain.steps > SECRET.length * SECRET.length * 1000, `${plain.steps}`);
+  assert.equal((await record("steps.ry", true)).steps, null);
+});
