@@ -243,10 +243,15 @@ export function decideOn(cx: Context, origins: Origins | undefined): Context {
 }
 
 function raise(cx: Context, origins: Origins): Context {
-  cx.cell.add(join(origins, cx.pc));
-  flow.decided = join(flow.decided, origins);
-  const pc = join(cx.pc, origins);
-  const raised = pc === cx.pc ? cx : cx.cell.context(pc);
+  if (cx.cell !== ROOT_CELL) cx.cell.add(join(origins, cx.pc));
+  if (flow.decided !== origins) flow.decided = join(flow.decided, origins);
+  let raised = cx.lastBy === origins ? cx.lastRaised! : undefined;
+  if (raised === undefined) {
+    const pc = join(cx.pc, origins);
+    raised = pc === cx.pc ? cx : cx.cell.context(pc);
+    cx.lastBy = origins;
+    cx.lastRaised = raised;
+  }
   flow.cx = raised;
   return raised;
 }
@@ -263,6 +268,11 @@ export function leave(saved: Context, cx: Context, exits: number): Context {
   const kept = exits === EXITS_LOCAL || (exits === EXITS_FAILING && cx.cell !== ROOT_CELL) ? cx : saved;
   flow.cx = kept;
   return kept;
+}
+
+/** What a function gives out (a return, a failure): carrying the decisions it made since it was called in `entry`. */
+export function returned(value: unknown, cx: Context, entry: Context): unknown {
+  return cx === entry || cx.pc === undefined ? value : tag(value, cx.pc);
 }
 
 /** A value given out of code running under `cx` (a return, a failure, an arm's value, a var set in an arm), carrying its origins. */

@@ -153,6 +153,9 @@ export const ROOT_CELL = new Cell(undefined);
 
 /** The running code's decisions: the origins it runs under, and the cell its failures' decisions go to. Immutable. */
 export class Context {
+  /** The last decision made in this context, and the context it raised: a decision made again on the same data looks nothing up. */
+  lastBy: Origins | undefined = undefined;
+  lastRaised: Context | undefined = undefined;
   constructor(
     readonly pc: Origins | undefined,
     readonly cell: Cell,

@@ -62,7 +62,7 @@ export function joinDecision(lw: Lowerer, saved: t.Identifier, parts: Parts, val
  */
 export function withContext(lw: Lowerer, value: t.Expression): t.Expression {
   if (!lw.guarded || lw.cx === undefined || lw.cx === lw.cxEntry) return value;
-  return t.conditionalExpression(t.binaryExpression("===", lw.cx, lw.cxEntry!), value, t.callExpression(lw.g("withPc"), [value, lw.cx]));
+  return t.callExpression(lw.g("returned"), [value, lw.cx, lw.cxEntry!]);
 }
 
 /** A crash's message, carrying every decision it was made under: which crash ends the run is data. */
