@@ -8,10 +8,10 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, renyiIn, startProgram } from "./support.js";
+import { freePort, getWhenUp, renyiIn, startProgram } from "./support.js";
 
 const SECRET = "hunter2-Zq9";
 const work = mkdtempSync(join(tmpdir(), "renyi-channels-"));
@@ -159,22 +159,8 @@ end
 });
 
 async function get(port: number, path: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      return await new Promise((resolve, reject) => {
-        const req = httpRequest({ host: "127.0.0.1", port, path }, (res) => {
-          let body = "";
-          res.on("data", (d: Buffer) => (body += d.toString()));
-          res.on("end", () => resolve(`${res.statusCode} ${body}`));
-        });
-        req.on("error", reject);
-        req.end();
-      });
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error("the server never came up");
+  const { status, body } = await getWhenUp(port, path);
+  return `${status} ${body}`;
 }
 
 // Found by a second attack, with no decision of the program's own: each got out a character or more a run.

@@ -13,10 +13,10 @@ import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, RENYI, renyiIn, startProgram } from "./support.js";
+import { freePort, getWhenUp, RENYI, renyiIn, startProgram } from "./support.js";
 
 const SECRET = "hunter2-Zq9";
 /** Forms of the secret a leak might take: as it is, shouted, reversed, spelled out. */
@@ -290,24 +290,6 @@ console.print("handled {status}")`;
   assert.equal(evil.heard.length, before);
 });
 
-async function getWhenUp(port: number): Promise<{ status: number; body: string }> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      return await new Promise((resolve, reject) => {
-        const req = httpRequest({ host: "127.0.0.1", port, path: "/" }, (res) => {
-          let body = "";
-          res.on("data", (d: Buffer) => (body += d.toString()));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        req.on("error", reject);
-        req.end();
-      });
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error("the server never came up");
-}
 
 test("a replay enforces the same guards: a program edited to print what it sent is refused offline", async () => {
   const dir = join(work, "replayed");

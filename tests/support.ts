@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { ROOT } from "./golden.js";
 import { Failure } from "../rtlib/errors.js";
@@ -75,4 +76,24 @@ export async function freePort(): Promise<number> {
   const port = (probe.address() as { port: number }).port;
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/** A GET of `path` from a server on 127.0.0.1 that may not be listening yet: tried every 50 ms, for 10 seconds. */
+export async function getWhenUp(port: number, path = "/"): Promise<{ status: number; body: string }> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      return await new Promise((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path }, (res) => {
+          let body = "";
+          res.on("data", (d: Buffer) => (body += d.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error("the server never came up");
 }
