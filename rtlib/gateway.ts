@@ -154,7 +154,7 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
-  if (origins !== undefined && flow.decided !== undefined) afterDecisions(grant!, primitive, origins);
+  if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined)) afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
@@ -189,8 +189,9 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
  * guarded data").
  */
 function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins): void {
-  if (primitive.readsClock) origins.result = join(origins.result, flow.decided);
-  if (budgetsOf(grant).budgeted(primitive.need)) {
+  // The clock times the work the guarded data it read sized too (a text repeated as many times as a secret says).
+  if (primitive.readsClock) origins.result = join(origins.result, join(flow.decided, flow.read));
+  if (flow.decided !== undefined && budgetsOf(grant).budgeted(primitive.need)) {
     origins.cell?.add(flow.decided);
     origins.failing = join(origins.failing, flow.decided);
   }

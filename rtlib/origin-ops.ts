@@ -303,6 +303,8 @@ export function scope(cx: Context): Context {
  * happened (arms that tell failures apart decide on the failure's value besides).
  */
 export function caught(cx: Context): Context {
+  // That the failure happened is a decision: where the run goes on (which arm, which line) tells of it.
+  if (cx.cell.origins !== undefined) flow.decided = join(flow.decided, cx.cell.origins);
   const pc = join(cx.pc, cx.cell.origins);
   const raised = pc === cx.pc ? cx : cx.cell.context(pc);
   flow.cx = raised;
@@ -316,6 +318,7 @@ export function caught(cx: Context): Context {
  * since what runs after depends on whether it happened.
  */
 export function settle(saved: Context, cx: Context, exits: number): Context {
+  if (cx.cell.origins !== undefined) flow.decided = join(flow.decided, cx.cell.origins);
   let next = saved;
   if (exits === EXITS_LOCAL || (exits === EXITS_FAILING && saved.cell !== ROOT_CELL)) {
     const pc = join(join(saved.pc, cx.pc), cx.cell.origins);
@@ -566,12 +569,9 @@ function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effec
   // An effect made under decisions on guarded data is checked with their origins too.
   const call = new LibraryCall(joinAll(args), effectful, cx);
   // Whether a call fails depends on what it was given: a function without effects that can fail (a decoding, a
-  // parse) on its arguments; an effect on where it goes, its first argument after the grant (a guard refuses where
-  // a URL built from guarded data leads, a path is not allowed, an address is invalid), and on the decisions it is
-  // made under. What an effect sends is the outside world's to answer: a refusal for carrying it tells nothing
-  // the program's code did not already decide.
-  if (fallible) cx.cell.add(call.argsOrigins);
-  if (effectful) cx.cell.add(join(originsOf(args[1]), cx.pc));
+  // parse) on its arguments; an effect on them too (a guard refuses where a URL made of guarded data leads, a
+  // header made of it cannot be sent), and on the decisions it is made under.
+  if (fallible || effectful) cx.cell.add(call.carried.args);
   // `args` is the array compiled code made for this call: its items are replaced in place.
   for (let i = 0; i < args.length; i++) {
     const a = args[i];

@@ -253,3 +253,66 @@ end
   assert.ok(typeof plain.steps === "number" && plain.steps > SECRET.length * SECRET.length * 1000, `${plain.steps}`);
   assert.equal((await record("steps.ry", true)).steps, null);
 });
+
+// Found by a third attack.
+
+test("a header made of the secret that cannot be sent is gathered like a URL made of it", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Ask, for each letter, whether a header made of the secret's first letter can be sent to the allowed host.
+  needs console, network.http("127.0.0.1:${sinkPort}"), ${GUARD(guarded)}
+  let ch be environment.get("SECRET").or_else("").characters()[0]
+  var out be ""
+  for each a in "abcdefghijklmnopqrstuvwxyz".characters()
+    let sent be (http.get("http://127.0.0.1:${sinkPort}/h", headers: {"x-k": ch.replace(a, "\\n")}) otherwise
+      when _ then Response(status: 599, body: "", headers: {}, bytes: "".to_bytes())
+    end).status
+    if sent is 599 then
+      set out to out + a
+    end
+  end
+  console.print(out)
+end
+`;
+  const plain = await run(["run", write("header-plain.ry", program(false))]);
+  assert.equal(plain.stdout, "h\n", plain.stderr);
+  const guarded = await run(["run", write("header.ry", program(true))]);
+  assert.equal(guarded.stdout, "", guarded.stderr);
+  assert.match(guarded.stderr, /E-RT-GUARD/);
+});
+
+test("the clock read after work the secret sized, with no decision, carries it", async () => {
+  const program = (guarded: boolean) => `public function main()
+  purpose: Time a text repeated as many times as the secret is long.
+  needs console, time, ${GUARD(guarded)}
+  let n be environment.get("SECRET").or_else("").length()
+  let started be time.now()
+  let s be "x".repeat(n * 100000).reverse()
+  console.print("took {time.since(started, time.now()).milliseconds} ms")
+end
+`;
+  const plain = await run(["run", write("sized-plain.ry", program(false))]);
+  assert.match(plain.stdout, /^took \d+ ms\n$/, plain.stderr);
+  const guarded = await run(["run", write("sized.ry", program(true))]);
+  assert.equal(guarded.stdout, "");
+  assert.match(guarded.stderr, /E-RT-GUARD/);
+});
+
+test("a header that cannot be sent fails at once, however many times, and takes no connection", async () => {
+  const ran = await run(["run", "--timeout", "20", write("headers.ry", `public function main()
+  purpose: Send twenty requests whose header holds a line break, then one that can go.
+  needs console, network.http("127.0.0.1:${sinkPort}")
+  var failed be 0
+  for each i in 1 to 20
+    let r be http.get("http://127.0.0.1:${sinkPort}/", headers: {"x-k": "a\\nb"}) otherwise
+      when HttpError.Unreachable(url, reason) then Response(status: 0, body: reason, headers: {}, bytes: "".to_bytes())
+      when _ then Response(status: 1, body: "", headers: {}, bytes: "".to_bytes())
+    end
+    if r.status is 0 then set failed to failed + 1
+  end
+  let last be http.get("http://127.0.0.1:${sinkPort}/") otherwise crash with "the last request did not go"
+  console.print("{failed} failed, then {last.status}")
+end
+`)]);
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "20 failed, then 200\n");
+});

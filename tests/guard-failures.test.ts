@@ -103,7 +103,7 @@ end
 
 public function main()
   purpose: Send the key to a host its guard does not allow, and say how that went.
-  needs console, network.http("127.0.0.1"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}")
+  needs console, network.http("127.0.0.1"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}") or console
   let secret be environment.get("SECRET").or_else("")
   let status be send(secret) otherwise
     when _ then
@@ -141,7 +141,7 @@ end
 
 public function main()
   purpose: Make a refusal of its own, then send the key away as if the guard had been dealt with.
-  needs console, network.http("127.0.0.1"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}")
+  needs console, network.http("127.0.0.1"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}") or console
   let secret be environment.get("SECRET").or_else("")
   pretend() otherwise
     when HttpError.Guarded(origin, sink) then console.print("made {origin} {sink}")
@@ -187,14 +187,12 @@ interface Sink {
   /** The call, of `value`; with a result when `returns`. */
   readonly call: () => string;
   readonly returns: boolean;
-  /** Where the call goes is made of the value (its URL, its module, its port): a refusal then tells of the value, and what its arm decides is guarded too. */
-  readonly destinationCarries?: true;
 }
 
 const handler = "function answer(request: Request) returns Response\n  return server.respond(200, \"x\")\nend\n";
 
 const SINKS: Readonly<Record<string, Sink>> = {
-  httpSink: { type: "HttpError", needs: 'network.http("127.0.0.1")', allowedBy: () => `network.http("127.0.0.1:${sink.port}")`, refused: "network.http", setup: [], call: () => `http.get("http://127.0.0.1:${sink.port}/?k={value}")`, returns: true, destinationCarries: true },
+  httpSink: { type: "HttpError", needs: 'network.http("127.0.0.1")', allowedBy: () => `network.http("127.0.0.1:${sink.port}")`, refused: "network.http", setup: [], call: () => `http.get("http://127.0.0.1:${sink.port}/?k={value}")`, returns: true },
   httpEvil: { type: "HttpError", needs: 'network.http("127.0.0.1")', refused: "network.http", setup: [], call: () => `http.post("http://127.0.0.1:${evil.port}/", value)`, returns: true },
   writeOut: { type: "FileError", needs: 'filesystem.write("out")', allowedBy: () => 'filesystem.write("out")', refused: "filesystem.write", setup: [], call: () => 'filesystem.write_text("out/kept.txt", value)', returns: false },
   writeElsewhere: { type: "FileError", needs: 'filesystem.write("elsewhere")', refused: "filesystem.write", setup: [], call: () => 'filesystem.write_text("elsewhere/leak.txt", value)', returns: false },
@@ -208,8 +206,8 @@ const SINKS: Readonly<Record<string, Sink>> = {
     call: () => 'database.execute(db, "INSERT INTO t (v) VALUES (?)", [value.to_json()])',
     returns: true,
   },
-  serve: { type: "StartError", needs: "network.socket", refused: "network.socket", setup: [], call: () => "server.serve(value.length() + 40000, answer, Some(1))", returns: false, destinationCarries: true },
-  foreign: { type: "ForeignError", needs: "foreign", refused: "foreign", setup: [], call: () => 'foreign.call("mods/{value}.mjs", "f")', returns: true, destinationCarries: true },
+  serve: { type: "StartError", needs: "network.socket", refused: "network.socket", setup: [], call: () => "server.serve(value.length() + 40000, answer, Some(1))", returns: false },
+  foreign: { type: "ForeignError", needs: "foreign", refused: "foreign", setup: [], call: () => 'foreign.call("mods/{value}.mjs", "f")', returns: true },
 };
 
 /** Where the match over the failure is: on the call itself, in a function it was passed on to, or wrapped in the program's own variant. */
@@ -246,7 +244,9 @@ function arms(g: Generated, pattern: (inner: string) => string, leave: (line: st
 function program(g: Generated): string {
   const s = SINKS[g.sink]!;
   const source = SOURCES[g.source];
-  const guarded = `${source.need} only to ${g.sinks.join(" or ")}`;
+  // The console is a sink too, so that the arm reached may say so: whether a call was refused is a decision on the
+  // secret (spec/runtime.md, "Decisions on guarded data"), and only a guard that lets it to the console lets it be said.
+  const guarded = `${source.need} only to ${[...g.sinks, "console"].join(" or ")}`;
   const needs = [...new Set(["console", s.needs, ...g.sinks, guarded])].join(", ");
   // The call made of the secret, its setup before it, handled as `handling` says.
   const send = (handling: string): string =>
@@ -331,13 +331,7 @@ test("generated programs: a refused call reaches its Guarded arm in every exhaus
       const ran = await renyi(["run", file], { SECRET });
       const shown = `${text}\n--- stdout\n${ran.stdout}--- stderr\n${ran.stderr}`;
       assert.doesNotMatch(ran.stderr, /no arm of the match fits|E-RT-CRASH/, shown);
-      if (SINKS[g.sink]!.destinationCarries) {
-        // Whether it was refused was decided by where the secret led: what the program does after depends on the secret
-        // and may not print (spec/runtime.md, "Decisions on guarded data"), unless it goes on the same either way.
-        if (!allowed(g)) refused++;
-        const expected = allowed(g) ? "ok\n" : "arm Guarded true true\n";
-        assert.ok((ran.status === 0 && ran.stdout === expected) || (ran.status === 2 && /E-RT-GUARD/.test(ran.stderr) && ran.stdout === ""), shown);
-      } else if (allowed(g)) {
+      if (allowed(g)) {
         assert.equal(ran.status, 0, shown);
         assert.equal(ran.stdout, "ok\n", shown);
       } else {

