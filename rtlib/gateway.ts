@@ -8,7 +8,7 @@
 
 import { Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { flow, guarding, guardsCovering, hostOfCall, hostScoped, join, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
+import { flow, guarding, guardsCovering, hostAsWritten, hostOfCall, hostScoped, join, mayLookUp, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -150,7 +150,7 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   // The guards: what the call's arguments carry must be allowed to go where the call goes
   // (for a path, where it really leads, read before the check and again for the result;
   // for a host, its addresses, resolved once per run, which the connection is then pinned to).
-  const place = guarding() ? await placeOf(primitive.need) : undefined;
+  const place = guarding() ? await placeOf(primitive.need, grant) : undefined;
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
@@ -198,10 +198,12 @@ function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins
 }
 
 /** Where a scoped call leads, for the guards: a path's real path, a host's addresses; undefined for any other. */
-async function placeOf(need: Need): Promise<CallPlace | undefined> {
+async function placeOf(need: Need, grant: Grant | undefined): Promise<CallPlace | undefined> {
   if (pathScoped(need)) return { real: await realScopeOfCall(String(need.scope)) };
-  if (hostScoped(need)) return { host: await hostOfCall(String(need.scope)) };
-  return undefined;
+  if (!hostScoped(need)) return undefined;
+  // A name made of guarded data is asked of no resolver unless it is a sink's (origins.ts, mayLookUp).
+  const carries = grant !== undefined && carriedBy(grant)?.args !== undefined;
+  return { host: mayLookUp(String(need.scope), carries) ? await hostOfCall(String(need.scope)) : hostAsWritten(String(need.scope)) };
 }
 
 /** What an observer is told of a call beside its values: answered from a recording, its arguments guarded, its result guarded. */

@@ -9,7 +9,7 @@
 
 import { dirname, join as joinPath, resolve } from "node:path";
 import { fsPromises } from "./builtins.js";
-import { addressesOf, splitHost, type Addresses } from "./host-addresses.js";
+import { addressesOf, resolvedLocally, splitHost, type Addresses } from "./host-addresses.js";
 import { capabilityInfo, covers } from "../vocabulary/capabilities.js";
 import { needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 
@@ -268,6 +268,31 @@ const guardHosts = new Map<string, Addresses>();
 let guardHostsRead: Promise<void> | undefined;
 
 /** Where a call's host scope leads, the guards' own hosts resolved first (once): what the gateway compares a network call by, in a run with guards. */
+/**
+ * Whether a call's host may be looked up: a name looked up is a question asked of the
+ * resolver (and of whoever answers for its domain), so a call that carries guarded
+ * data has its name looked up only when it is, as written, the name of a sink's host
+ * (or one a sink's wildcard allows): otherwise it is compared as written and refused,
+ * its name asked of no one. An IP literal or localhost is read without the network.
+ */
+export function mayLookUp(scope: string, carriesOrigins: boolean): boolean {
+  const { name } = splitHost(scope);
+  if (!carriesOrigins || resolvedLocally(name)) return true;
+  for (const g of guards) {
+    for (const sink of g.sinks) {
+      if (!hostScoped(sink)) continue;
+      const named = splitHost(String(sink.scope)).name;
+      if (named === name || (named.startsWith("*.") && name.endsWith(named.slice(1)))) return true;
+    }
+  }
+  return false;
+}
+
+/** A host compared as written: no addresses looked up. */
+export function hostAsWritten(scope: string): CallHost {
+  return { port: splitHost(scope).port, addresses: new Set() };
+}
+
 export async function hostOfCall(scope: string): Promise<CallHost> {
   guardHostsRead ??= (async () => {
     for (const g of guards) {

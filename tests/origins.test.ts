@@ -5,7 +5,7 @@
 import { seeded } from "./support.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Guarded, guardsOf, join, MAX_GUARDS, Origins, originsOf, plain, tag } from "../rtlib/origins.js";
+import { configureGuards, Guarded, guardsOf, join, MAX_GUARDS, mayLookUp, Origins, originsOf, plain, tag } from "../rtlib/origins.js";
 import { runMain } from "../rtlib/run-main.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 
@@ -62,4 +62,27 @@ test("a run may have 64 guards and no more", async () => {
   const refused = await runMain({ main: () => undefined, mainParameters: [], mainGrant: items(65), origins: true }, { argv: [] });
   assert.equal(refused.outcome, "refused");
   assert.match((refused as { message: string }).message, /declare 65 guards \(`only to`\); a run may have at most 64/);
+});
+
+test("a host name made of guarded data is asked of no resolver unless it is a sink's", () => {
+  const items: GrantItem[] = [
+    { path: ["network", "http"] },
+    { path: ["environment"], scope: "SECRET", guard: { sinks: [{ path: ["network", "http"], scope: "api.example.com" }, { path: ["network", "http"], scope: "*.sink.example" }] } },
+  ];
+  configureGuards(guardsOf(items)!);
+  try {
+    // A name spelled from a secret would be a question to whoever answers for its domain.
+    assert.equal(mayLookUp("hunter2.exfil.invalid", true), false);
+    assert.equal(mayLookUp("hunter2.exfil.invalid:443", true), false);
+    // A sink's own name, one its wildcard allows, a literal and localhost are looked up (the last two without the network).
+    assert.equal(mayLookUp("api.example.com", true), true);
+    assert.equal(mayLookUp("api.example.com:8443", true), true);
+    assert.equal(mayLookUp("any.sink.example", true), true);
+    assert.equal(mayLookUp("127.1", true), true);
+    assert.equal(mayLookUp("localhost:8080", true), true);
+    // A call that carries nothing guarded is looked up as any other.
+    assert.equal(mayLookUp("hunter2.exfil.invalid", false), true);
+  } finally {
+    configureGuards([]);
+  }
 });
