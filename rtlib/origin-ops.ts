@@ -139,34 +139,21 @@ export function index(items: unknown, i: unknown): unknown {
   return !Array.isArray(items) || typeof i === "object" ? lifted(items, i, listIndex) : listIndex(items as unknown[], i as number);
 }
 
-// ---- comparisons: a Boolean carries no origin ----
+// ---- comparisons for a sort's comparator: plain answers, the keys' origins kept apart (keyOrigins) ----
 
-export function same(a: unknown, b: unknown): boolean {
-  return typeof a === "object" || typeof b === "object" ? plain(a) === plain(b) : a === b;
-}
-export function equals(a: unknown, b: unknown): boolean {
-  return equalsPlain(a, b);
-}
 export function compare(a: unknown, b: unknown): number {
   return comparePlain(a, b);
 }
 export function lt(a: unknown, b: unknown): boolean {
   return typeof a === "object" || typeof b === "object" ? (plain(a) as number) < (plain(b) as number) : (a as number) < (b as number);
 }
-export function le(a: unknown, b: unknown): boolean {
-  return typeof a === "object" || typeof b === "object" ? (plain(a) as number) <= (plain(b) as number) : (a as number) <= (b as number);
-}
 export function gt(a: unknown, b: unknown): boolean {
   return typeof a === "object" || typeof b === "object" ? (plain(a) as number) > (plain(b) as number) : (a as number) > (b as number);
-}
-export function ge(a: unknown, b: unknown): boolean {
-  return typeof a === "object" || typeof b === "object" ? (plain(a) as number) >= (plain(b) as number) : (a as number) >= (b as number);
 }
 
 // ---- comparisons a program makes: a Boolean carries its operands' origins ----
 //
-// The plain comparisons above stay for what the runtime and compiled code compare
-// for themselves (a sort's comparator, a check's verdict); these are the program's.
+// The plain comparisons above are a sort's; these are the program's.
 
 export function isSame(a: unknown, b: unknown): unknown {
   return typeof a === "object" || typeof b === "object" ? decided(plain(a) === plain(b), a, b) : a === b;
@@ -304,11 +291,7 @@ export function scope(cx: Context): Context {
  */
 export function caught(cx: Context): Context {
   // That the failure happened is a decision: where the run goes on (which arm, which line) tells of it.
-  if (cx.cell.origins !== undefined) flow.decided = join(flow.decided, cx.cell.origins);
-  const pc = join(cx.pc, cx.cell.origins);
-  const raised = pc === cx.pc ? cx : cx.cell.context(pc);
-  flow.cx = raised;
-  return raised;
+  return cx.cell.origins === undefined ? cx : raise(cx, cx.cell.origins);
 }
 
 /**
@@ -660,15 +643,15 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
   };
   return (...xs: unknown[]) => {
     // The library may call it after awaits of its own: it runs in the context the library was called in.
-    flow.cx = cx;
+    const given = argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins));
     // What is checked (a server's handler) goes on after a failure, answered 500: each call gathers what
     // decided whether it failed, and what it answers carries that (spec/runtime.md, "Decisions on guarded data").
     const own = check === undefined ? undefined : new Context(cx.pc, new Cell(cx.cell));
+    flow.cx = own ?? cx;
     if (own === undefined) {
-      const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
+      const r = f(...given);
       return r instanceof Promise ? r.then(plainResult) : plainResult(r);
     }
-    flow.cx = own;
     const decided = () => join(own.cell.origins, own.pc);
     const settle = (r: unknown) => plainResult(tag(r, decided()));
     // However it ends (a crash, a failure, out of fuel), the answer tells of the decisions it made: when they may not
@@ -679,7 +662,7 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
       throw e;
     };
     try {
-      const r = f(...(argsOrigins === undefined ? xs : xs.map((x) => tag(x, argsOrigins))));
+      const r = f(...given);
       return r instanceof Promise ? r.then(settle, ended) : settle(r);
     } catch (e) {
       return ended(e);
@@ -692,20 +675,21 @@ function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | u
  * function (the common case), its result can carry none: it is called as it is.
  */
 export function pure(fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+  return mayCarry(args) ? libraryCall(fn, args, false) : fn(...args);
+}
+
+/** Whether a library call's arguments may give its result origins: one carries some, or is a function. */
+function mayCarry(args: readonly unknown[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a instanceof Guarded || typeof a === "function") return libraryCall(fn, args, false);
+    if (a instanceof Guarded || typeof a === "function") return true;
   }
-  return fn(...args);
+  return false;
 }
 
 /** A library function without effects that can fail: whether it does is gathered by an `otherwise` that goes on. */
 export function pureFallible(fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a instanceof Guarded || typeof a === "function") return libraryCall(fn, args, false, undefined, true);
-  }
-  return fn(...args);
+  return mayCarry(args) ? libraryCall(fn, args, false, undefined, true) : fn(...args);
 }
 
 /** A primitive: its first argument is the grant. */

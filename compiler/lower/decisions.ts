@@ -23,6 +23,14 @@ export function decide(lw: Lowerer, value: t.Identifier): t.Statement {
   return t.ifStatement(t.binaryExpression("===", t.unaryExpression("typeof", value), t.stringLiteral("object")), t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decide"), [lw.cx!, value]))));
 }
 
+/** `const $c = value;` and a decision on it (`decide`): the name that holds it, for the test of its truth. */
+export function heldDecision(lw: Lowerer, value: t.Expression, prefix: string): t.Identifier {
+  const held = lw.temp(prefix);
+  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, value)]));
+  lw.emit(decide(lw, held));
+  return held;
+}
+
 /** `$cx = $decideOn($cx, origins)`: a decision on a set of origins (a counted loop's bounds). */
 export function decideOn(lw: Lowerer, origins: t.Expression): t.Statement {
   return t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decideOn"), [lw.cx!, origins])));
@@ -88,16 +96,6 @@ export function makesDecisions(body: CBlock): boolean {
   };
   onBlock(body);
   return found;
-}
-
-/** `$cx = $back(...)`-free form: `$back(value, $cx)`, the running context set back to this function's where it resumes. */
-export function resumed(lw: Lowerer, value: t.Expression): t.Expression {
-  return lw.guarded && lw.cx !== undefined ? t.callExpression(lw.g("back"), [value, lw.cx]) : value;
-}
-
-/** `$back(undefined, $cx);` where code resumes other than after an await (a catch, a task's start). */
-export function contextBack(lw: Lowerer): t.Statement[] {
-  return lw.guarded && lw.cx !== undefined ? [t.expressionStatement(resumed(lw, t.identifier("undefined")))] : [];
 }
 
 // ---- what the arms of a decision may do ----

@@ -21,7 +21,7 @@ import { lowerQuery } from "./queries.js";
 import { libraryScopes } from "../check/declare.js";
 import { construct, fieldOf } from "./guarded.js";
 import { fieldHoldsInPlace, lookingChildren } from "../borrow/index.js";
-import { decide, joinDecision, saveContext, truth } from "./decisions.js";
+import { decide, heldDecision, joinDecision, saveContext, truth } from "./decisions.js";
 
 export function lowerExpr(lw: Lowerer, e: CExpr): t.Expression {
   return lw.at(lowerExprInner(lw, e), e.span);
@@ -124,8 +124,7 @@ function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }
   const rest = t.identifier("$a");
   // With guards, a library function as a value is called as the library is called by name: through the origin operators.
   if (lw.guarded && e.library) {
-    const fallible = e.type.kind === "Function" && e.type.fails !== undefined;
-    const operator = e.module === "server" && e.name === "serve" ? "serve" : effectful ? "effect" : fallible ? "pureFallible" : "pure";
+    const operator = libraryOperator(e.module, e.name, effectful, e.type.kind === "Function" && e.type.fails !== undefined);
     return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(lw.g(operator), [fn, t.arrayExpression([...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)])]));
   }
   if (!effectful && shapes.length === 0) return fn;
@@ -393,11 +392,10 @@ function lowerIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Express
 
 /** `if c then a else b` as a value with guards: the arms under `c`'s origins, and the value carrying them. */
 function guardedIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Expression {
-  const condition = lw.temp("c");
-  lw.emit(t.variableDeclaration("const", [t.variableDeclarator(condition, lowerExpr(lw, e.condition))]));
+  const lowered = lowerExpr(lw, e.condition);
   const context = saveContext(lw);
   lw.emit(context.statement);
-  lw.emit(decide(lw, condition));
+  const condition = heldDecision(lw, lowered, "c");
   const temp = lw.temp("v");
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp)]));
   const branch = (value: CExpr) =>
@@ -494,7 +492,7 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (primitive) args = [grantOf(lw), ...args];
   const callee = lw.lib(module === "process" ? "process" : module, fn);
   // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to the gateway.
-  if (lw.guarded) return t.callExpression(lw.g(module === "server" && name === "serve" ? "serve" : primitive ? "effect" : e.fails !== undefined ? "pureFallible" : "pure"), [callee, t.arrayExpression(args)]);
+  if (lw.guarded) return t.callExpression(lw.g(libraryOperator(module, name, primitive, e.fails !== undefined)), [callee, t.arrayExpression(args)]);
   return t.callExpression(callee, args);
 }
 
@@ -526,4 +524,10 @@ export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing: bool
     out[i] = temp;
   }
   return out;
+}
+
+/** The origin operator a library function is called through in a program with guards (rtlib/origin-ops.ts). */
+function libraryOperator(module: string, name: string, effectful: boolean, fallible: boolean): string {
+  if (module === "server" && name === "serve") return "serve";
+  return effectful ? "effect" : fallible ? "pureFallible" : "pure";
 }

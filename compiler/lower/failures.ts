@@ -68,7 +68,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     for (const narrated of caughtHere(lw, caught, e.span)) lw.emit(narrated);
     // The failure is first placed where the call that failed was made.
     lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
-    // The handler runs under what decided the failure, and the failure's own origins.
+    // The handler runs under what decided that the failure happened.
     if (scope !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!]))));
     const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);
     if (charge !== undefined) lw.emit(charge);

@@ -71,12 +71,10 @@ function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: n
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
-  const finish = (leave: t.Statement[]): t.Statement | undefined => (leave.length === 0 ? undefined : t.blockStatement(leave));
   if (!lw.async) {
     if (lw.onlyFuel) {
       const block = lowerBody(lw, body);
-      const leave = finish([...frame.epilogue]);
-      return t.blockStatement([...frame.prologue, ...(leave === undefined ? block.body : [t.tryStatement(block, null, leave as t.BlockStatement)])]);
+      return t.blockStatement([...frame.prologue, ...(frame.epilogue.length === 0 ? block.body : [t.tryStatement(block, null, t.blockStatement([...frame.epilogue]))])]);
     }
     // Synchronous code runs to its end with no other task in between: a counter will do.
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);

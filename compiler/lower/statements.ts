@@ -17,7 +17,7 @@ import { iterableOf } from "./iterables.js";
 import { lowerMatchStatement } from "./match.js";
 import { hasPrimitiveKeys, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
-import { crashMessage, decide, decideOn, joinDecision, saveContext, truth, withContext } from "./decisions.js";
+import { crashMessage, decideOn, heldDecision, joinDecision, saveContext, truth, withContext } from "./decisions.js";
 
 // ---- blocks ----
 
@@ -335,15 +335,8 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
   const build = (i: number): t.Statement => {
     const branch = s.branches[i]!;
     let condition = lowerExpr(lw, branch.condition);
-    if (context !== undefined) {
-      // The arms run under the condition's origins (compiler/lower/decisions.ts).
-      const held = lw.temp("c");
-      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
-      lw.emit(decide(lw, held));
-      condition = truth(lw, held);
-    } else {
-      condition = truth(lw, condition);
-    }
+    // With guards, the arms run under the condition's origins (compiler/lower/decisions.ts).
+    condition = truth(lw, context !== undefined ? heldDecision(lw, condition, "c") : condition);
     const body = lowerBlock(lw, branch.body);
     let alternate: t.Statement | null = null;
     if (i + 1 < s.branches.length) {
@@ -409,11 +402,8 @@ function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>):
   // With guards, how many turns the loop makes is a decision on what it walks.
   const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
   if (context !== undefined) {
-    const held = lw.temp("w");
-    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, walked)]));
     lw.emit(context.statement);
-    lw.emit(decide(lw, held));
-    walked = held;
+    walked = heldDecision(lw, walked, "w");
   }
   const source = iterableOf(lw, walked, s.iterable);
   const item = lw.temp("i");
@@ -434,13 +424,8 @@ function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): voi
   const context = lw.guarded && lw.cx !== undefined ? saveContext(lw) : undefined;
   if (context !== undefined) lw.emit(context.statement);
   const statements = lw.collect(() => {
-    let condition = lowerExpr(lw, s.condition);
-    if (context !== undefined) {
-      const held = lw.temp("c");
-      lw.emit(t.variableDeclaration("const", [t.variableDeclarator(held, condition)]));
-      lw.emit(decide(lw, held));
-      condition = held;
-    }
+    const lowered = lowerExpr(lw, s.condition);
+    const condition = context !== undefined ? heldDecision(lw, lowered, "c") : lowered;
     const charge = chargeStatement(lw, conditionSteps, s.span);
     lw.emit(t.ifStatement(t.unaryExpression("!", truth(lw, condition)), charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()])));
   });
