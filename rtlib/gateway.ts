@@ -182,8 +182,8 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
 }
 
 /**
- * A call made after decisions on guarded data, in a run with guards: the time it reads
- * carries them (a loop's length on a secret is read by the clock); whether a budget lets
+ * A call made after a run with guards read or decided on guarded data: the time it reads
+ * carries both (a loop's length on a secret, work a secret sized); whether a budget lets
  * it through depends on how many calls they made before it, so its failure carries them
  * and an `otherwise` that goes on after it gathers them (spec/runtime.md, "Decisions on
  * guarded data").

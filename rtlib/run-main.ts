@@ -36,7 +36,7 @@ export interface Program {
 }
 
 /** How a run ended: what the worker sends the main thread, and what both ways of running report. */
-/** `concealed`: the run decided on guarded data its guards keep from the console, so its steps (0 here) and where it ended are not shown. */
+/** `concealed`: the run read or decided on guarded data its guards keep from the console, so its steps (0 here), and where it ended when it decided, are not shown. */
 export type Outcome =
   | { outcome: "finished"; steps: number; concealed?: true }
   | { outcome: "failed"; value: string; site?: string; steps: number; concealed?: true }
@@ -124,12 +124,12 @@ export async function runMain(program: Program | (() => Promise<Program>), confi
 }
 
 /**
- * How a run or a test ended, when it decided on guarded data that its guards keep
- * from the console (spec/runtime.md, "Decisions on guarded data"): where and why it
- * ended, and how many steps it took, are data of those decisions, so a run that did
- * not finish ends with E-RT-GUARD at no place, a test with E-RT-GUARD whatever it
- * did (its verdict is a decision too), and no step count is shown. What is left is
- * whether the run finished: the termination channel, a bit or two a run.
+ * How a run or a test ended, when it read or decided on guarded data that its guards
+ * keep from the console (spec/runtime.md, "Decisions on guarded data"): its steps are
+ * data of all it read, so none are shown; where and why a run that decided ended are
+ * data of its decisions, so one that did not finish ends with E-RT-GUARD at no place;
+ * a test ends with E-RT-GUARD whatever it did (its verdict is a decision too). What is
+ * left is whether the run finished: the termination channel, a bit or two a run.
  */
 function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
   if (o.outcome === "refused") return o;
