@@ -8,6 +8,7 @@
 import { covers, scopeCovers } from "../vocabulary/capabilities.js";
 import { readNeedText } from "../vocabulary/grant-text.js";
 import { isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
+import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, type WorkLimits } from "./mcp-pool.js";
 
 export interface AtMost {
   /** The flag's value as given: `network.http=60/minute`. */
@@ -27,6 +28,8 @@ export interface McpOptions {
   readonly ceiling: Ceiling;
   /** The folder the run tool writes its recordings to; undefined: `<cache>/recordings`. */
   readonly recordings?: string;
+  /** The time and heap a check (an explanation, a read of a recording) may take in its worker thread. */
+  readonly limits: WorkLimits;
 }
 
 const HOST = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?$/;
@@ -37,12 +40,14 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
   const hosts: string[] = [];
   const atMost: AtMost[] = [];
   let recordings: string | undefined;
+  let seconds = DEFAULT_CHECK_SECONDS;
+  let memoryMib = DEFAULT_CHECK_MEMORY_MIB;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
     const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (!["--allow", "--allow-host", "--at-most", "--recordings"].includes(name)) {
-      return { problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT and --recordings DIR` };
+    if (!["--allow", "--allow-host", "--at-most", "--recordings", "--check-timeout", "--check-memory"].includes(name)) {
+      return { problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT, --recordings DIR, --check-timeout SECONDS and --check-memory MIB` };
     }
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return { problem: `${name} needs a value` };
@@ -70,9 +75,19 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
       case "--recordings":
         recordings = value;
         break;
+      case "--check-timeout":
+      case "--check-memory": {
+        // A heap below 32 MiB cannot load the checker itself.
+        const [least, most] = name === "--check-timeout" ? [1, 3600] : [32, 16384];
+        const count = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+        if (!(count >= least && count <= most)) return { problem: `${name} takes a whole number from ${least} to ${most}${name === "--check-timeout" ? " (seconds)" : " (MiB)"}; not ${JSON.stringify(value)}` };
+        if (name === "--check-timeout") seconds = count;
+        else memoryMib = count;
+        break;
+      }
     }
   }
-  return { ceiling: { allow, hosts, atMost }, ...(recordings !== undefined ? { recordings } : {}) };
+  return { ceiling: { allow, hosts, atMost }, ...(recordings !== undefined ? { recordings } : {}), limits: { seconds, memoryMib } };
 }
 
 /**

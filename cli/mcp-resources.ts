@@ -2,15 +2,17 @@
 // before it writes a program (the language reference, the library reference,
 // the examples) and the recordings this server's run tool made. Every address
 // is one of a fixed list or a recording's id that RECORDING_ID accepts: no
-// address a client sends becomes a path.
+// address a client sends becomes a path. A recording is read in a worker
+// thread (mcp-pool.ts), under the limits every check is held to.
 
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { CONCEALED } from "./mcp-run.js";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { RECORDING_ID } from "./mcp-run.js";
+import { RECORDING_ID, shownId } from "./mcp-run.js";
+import type { Stopped } from "./mcp-pool.js";
+import type { Job, RecordingAnswer } from "./mcp-work.js";
 
 /** The package's own folder, which holds spec/ and examples/ beside dist/. */
 const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
@@ -18,15 +20,15 @@ const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
 /** The most recordings `resources/list` names (in the order of their ids); any other is read by its id all the same. */
 export const MAX_LISTED = 1_000;
 
-/** The largest recording the resource reads: a bigger one is for `renyi` on the command line. */
-export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
+/** Does a job in a worker thread; a refusal's text when it gave no answer. */
+export type Work = (job: Job) => Promise<{ answer: unknown } | Stopped>;
 
 const DOCUMENTS = [
   { name: "language", file: "spec/language.md", title: "The Renyi language reference", description: "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, tests. Read it before writing a program." },
   { name: "library", file: "spec/library.md", title: "The Renyi library reference", description: "Every module and function of Renyi's library, with its signature, what it does, how it fails and what it costs." },
 ] as const;
 
-export function registerResources(server: McpServer, recordings: string): void {
+export function registerResources(server: McpServer, recordings: string, work: Work, stoppedText: (done: Stopped) => string): void {
   for (const doc of DOCUMENTS) {
     const uri = `renyi://docs/${doc.name}`;
     server.registerResource(doc.name, uri, { title: doc.title, description: doc.description, mimeType: "text/markdown" }, () => ({
@@ -49,17 +51,14 @@ export function registerResources(server: McpServer, recordings: string): void {
       }),
     }),
     { title: "A recording of a run", description: "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.", mimeType: "application/json" },
-    (uri, variables) => {
+    async (uri, variables) => {
       const id = String(variables["id"]);
-      if (!RECORDING_ID.test(id)) throw new McpError(ErrorCode.InvalidParams, `\`${id}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`);
-      const file = join(recordings, `${id}.recording.json`);
-      if (!existsSync(file)) throw new McpError(ErrorCode.InvalidParams, `there is no recording ${id} in this server's recordings folder`);
-      const size = statSync(file).size;
-      if (size > MAX_RECORDING_RESOURCE_BYTES) throw new McpError(ErrorCode.InvalidParams, `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}`);
-      const text = readFileSync(file, "utf8");
-      // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
-      if (existsSync(join(recordings, `${id}${CONCEALED}`))) return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ ...(JSON.parse(text) as object), calls: "sealed: the run decided on guarded data that its guards keep from the console" }) }] };
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
+      if (!RECORDING_ID.test(id)) throw new McpError(ErrorCode.InvalidParams, `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`);
+      const done = await work({ kind: "recording", folder: recordings, id });
+      if (!("answer" in done)) throw new McpError(ErrorCode.InternalError, stoppedText(done));
+      const read = done.answer as RecordingAnswer;
+      if ("refused" in read) throw new McpError(ErrorCode.InvalidParams, read.refused);
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text: read.text }] };
     },
   );
 }

@@ -6,12 +6,13 @@
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDirectory, makeFolders } from "./cache.cjs";
 import { sealKeyOf } from "./recording-seal.js";
+import { CONCEALED } from "./mcp-work.js";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
 export const MAX_RESULT_TEXT = 64 * 1024;
@@ -122,8 +123,6 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   return { ...result, recording: id, timeoutSeconds: timeout };
 }
 
-/** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
-export const CONCEALED = ".concealed";
 
 /** A recording's id: what the run tool names it, and all the replay tool accepts. */
 export const RECORDING_ID = /^rec-[0-9a-f]{12}$/;
@@ -131,31 +130,42 @@ export const RECORDING_ID = /^rec-[0-9a-f]{12}$/;
 export interface ReplayRequest {
   readonly texts: ReadonlyMap<string, string>;
   readonly entry: string;
-  /** An id RECORDING_ID accepts, never a path. */
-  readonly recording: string;
+  /** The recording's file, as recordingFile gives it. */
+  readonly file: string;
+  /** The arguments the recorded run was given. */
+  readonly args: readonly string[];
   readonly recordings: string;
   readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * The file of the recording an id names in the folder: refused (a text) when
+ * the id is not one, or names no recording there. No id becomes a path but
+ * one RECORDING_ID accepts: `rec-` and 12 hexadecimal digits.
+ */
+export function recordingFile(folder: string, id: string): { file: string } | { refused: string } {
+  if (!RECORDING_ID.test(id)) return { refused: `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it` };
+  const file = join(folder, `${id}.recording.json`);
+  if (!existsSync(file)) return { refused: `there is no recording ${id} in this server's recordings folder` };
+  return { file };
+}
+
+/** An id a client sent, shown in a refusal: control characters escaped, cut at 100 characters. */
+export function shownId(id: string): string {
+  const escaped = JSON.stringify(id).slice(1, -1);
+  return escaped.length > 100 ? `${escaped.slice(0, 100)}…` : escaped;
 }
 
 export type ReplayResult = Omit<RunResult, "recording" | "timeoutSeconds"> & { mismatch?: string };
 
 /**
  * Replays the program, edited or not, as `renyi run --replay --json` does, in a
- * process of its own: every call is answered from the recording, none is made.
- * Refused (a text) when the id is not one or names no recording in the folder.
+ * process of its own, under the arguments it was recorded with, as `renyi
+ * reproduce` does: every call is answered from the recording, none is made.
  */
-export async function replayProgram(request: ReplayRequest): Promise<ReplayResult | { refused: string }> {
-  if (!RECORDING_ID.test(request.recording)) return { refused: `\`${request.recording}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it` };
-  const file = join(request.recordings, `${request.recording}.recording.json`);
-  if (!existsSync(file)) return { refused: `there is no recording ${request.recording} in this server's recordings folder` };
-  // The run is replayed under the arguments it was recorded with, as `renyi reproduce` does.
-  let args: string[] = [];
-  try {
-    const recorded = (JSON.parse(readFileSync(file, "utf8")) as { arguments?: unknown }).arguments;
-    if (Array.isArray(recorded) && recorded.every((a) => typeof a === "string")) args = recorded as string[];
-  } catch {
-    // An unreadable recording is for the replay to refuse, in its own words.
-  }
+export async function replayProgram(request: ReplayRequest): Promise<ReplayResult> {
+  const file = request.file;
+  const args = request.args;
   const timeout = runTimeoutSeconds();
   // --console: the replay prints what the program prints, so that the result shows it.
   // The server's own replay opens the sealed calls with the folder's key.

@@ -15,24 +15,22 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isAbsolute } from "node:path";
 import { z } from "zod";
-import { checkProgramFrom } from "../compiler/index.js";
-import { grantItemOf } from "../compiler/check/grants.js";
-import { toJson, type JsonDiagnostic } from "../compiler/diagnostics.js";
-import { SourceFile } from "../compiler/source.js";
+import type { JsonDiagnostic } from "../compiler/diagnostics.js";
 import { canonical } from "../report/manifest.js";
 import { sha256 } from "../report/sha256.js";
 import type { ManifestNeed } from "../vocabulary/manifest.js";
 import { grantText, needText, type GrantItem } from "../vocabulary/needs.js";
-import { entryOf, isCode } from "../vocabulary/problems/index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
+import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, MAX_WAITING, MAX_WORKING, WorkPool, type Stopped } from "./mcp-pool.js";
+import { MAX_ANSWER_CHARS, type CompiledProgram, type ExplainAnswer, type Job, type ProgramAnswer } from "./mcp-work.js";
+import { COMPILE_PROBLEMS } from "../vocabulary/problems/compile.js";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
-import { AuditLog, type AuditEntry } from "./mcp-audit.js";
+import { AnsweredCalls, AuditedCalls, AuditLog, type AuditEntry } from "./mcp-audit.js";
 import { registerResources } from "./mcp-resources.js";
 import { sealKeyOf } from "./recording-seal.js";
 import { LineTransport } from "./mcp-transport.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -40,6 +38,7 @@ export const MAX_SOURCE_BYTES = 1 << 20;
 export const MAX_MODULES = 64;
 
 export const MCP_USAGE = `Usage: renyi mcp [--allow CAPABILITY]... [--allow-host HOST]... [--at-most CAP=N/UNIT]... [--recordings DIR]
+                 [--check-timeout SECONDS] [--check-memory MIB]
 
 Serves the Model Context Protocol over standard input and output, for a client that starts
 it (spec/mcp.md). Its tools: check (a program's diagnostics, with suggested edits), grant
@@ -56,6 +55,11 @@ The ceiling, what a program run by the run tool may be granted (nothing when non
                            network.http=60/minute (repeatable)
   --recordings DIR         where the run tool writes recordings (default: the cache's
                            recordings folder)
+
+Every check of a program a client sends (by any tool), explanation and read of a recording
+is done in a worker thread, bounded so that the server answers other requests meanwhile:
+  --check-timeout SECONDS  the time one may take (default ${DEFAULT_CHECK_SECONDS})
+  --check-memory MIB       the heap its thread may use (default ${DEFAULT_CHECK_MEMORY_MIB})
 
 A run may take ${DEFAULT_RUN_TIMEOUT_SECONDS} seconds (RENYI_MCP_TIMEOUT=SECONDS sets another), and ${MAX_CONCURRENT_RUNS} run at once.
 `;
@@ -85,8 +89,9 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     audit.close();
     return EXIT.refused;
   }
-  const server = mcpServer(options, audit);
-  const transport = new LineTransport();
+  const pool = new WorkPool(options.limits);
+  const server = mcpServer(options, audit, pool);
+  const transport = new AuditedCalls(new LineTransport(), audit, answered);
   // A line that is not a message is reported here and dropped; the next one is served.
   transport.onerror = (e) => process.stderr.write(`renyi mcp: ${e.message}\n`);
   // The server ends when its input closes, or on a signal to end: the runs still going are
@@ -101,6 +106,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   // Nothing starts from now on: waits end, runs are interrupted, and each call is logged before the log closes.
   ending.abort();
   stopRuns();
+  pool.close();
   await Promise.race([Promise.allSettled([...calls]), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
   await server.close().catch(() => undefined);
   audit.close();
@@ -210,14 +216,19 @@ interface Context {
   readonly options: McpOptions;
   readonly audit: AuditLog | undefined;
   readonly approved: Set<string>;
+  /** The worker threads every check, explanation and read of a recording is done in. */
+  readonly pool: WorkPool;
 }
 
-type Extra = { signal: AbortSignal };
+type Extra = { signal: AbortSignal; requestId: string | number };
+
+/** The requests whose tool call wrote its own audit line (mcp-audit.ts, AuditedCalls). */
+const answered = new AnsweredCalls();
 
 /** The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the tools alone). */
-export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [], atMost: [] } }, audit?: AuditLog): McpServer {
+export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool: WorkPool): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
-  const context: Context = { server, options, audit, approved: new Set() };
+  const context: Context = { server, options, audit, approved: new Set(), pool };
   server.registerTool(
     "check",
     {
@@ -228,7 +239,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: CHECK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => audited(context, "check", async (facts) => checkTool(input, facts)),
+    (input, extra) => audited(context, "check", extra, (facts) => checkTool(input, context, facts, extra)),
   );
   server.registerTool(
     "grant",
@@ -240,7 +251,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: GRANT_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => audited(context, "grant", async (facts) => grantTool(input, facts)),
+    (input, extra) => audited(context, "grant", extra, (facts) => grantTool(input, context, facts, extra)),
   );
   server.registerTool(
     "explain",
@@ -251,7 +262,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: EXPLAIN_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => audited(context, "explain", async (facts) => explainTool(input.code, facts)),
+    (input, extra) => audited(context, "explain", extra, (facts) => explainTool(input.code, context, facts, extra)),
   );
   server.registerTool(
     "run",
@@ -262,7 +273,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    (input, extra) => audited(context, "run", (facts) => runTool(input, context, facts, extra)),
+    (input, extra) => audited(context, "run", extra, (facts) => runTool(input, context, facts, extra)),
   );
   server.registerTool(
     "replay",
@@ -274,7 +285,7 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       outputSchema: REPLAY_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input, extra) => audited(context, "replay", (facts) => replayTool(input, options, facts, extra)),
+    (input, extra) => audited(context, "replay", extra, (facts) => replayTool(input, context, facts, extra)),
   );
   server.registerTool(
     "test",
@@ -285,9 +296,9 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input, extra) => audited(context, "test", (facts) => testTool(input, context, facts, extra)),
+    (input, extra) => audited(context, "test", extra, (facts) => testTool(input, context, facts, extra)),
   );
-  registerResources(server, recordingsFolder(options.recordings));
+  registerResources(server, recordingsFolder(options.recordings), (job) => context.pool.run(job, ending.signal), (done) => stoppedText(done, context.pool.limits));
   return server;
 }
 
@@ -295,8 +306,10 @@ export function mcpServer(options: McpOptions = { ceiling: { allow: [], hosts: [
  * A tool's answer, written to the audit log when it is given; a fault of
  * Renyi's own becomes an error result, never the end of the server.
  */
-function audited(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+function audited(context: Context, tool: string, extra: Extra, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
   const call = auditedCall(context, tool, answer);
+  // The call's line is this one's: the line of a call refused before its tool (AuditedCalls) is not written for it.
+  answered.add(extra.requestId);
   calls.add(call);
   void call.finally(() => calls.delete(call));
   return call;
@@ -370,11 +383,15 @@ interface ProgramInput {
   modules?: { name: string; source: string }[] | undefined;
 }
 
-type CheckedProgram = { entry: string; texts: Map<string, string>; result: ReturnType<typeof checkProgramFrom>; sources: Map<string, SourceFile> };
+type CheckedProgram = { entry: string; texts: Map<string, string>; compiled: CompiledProgram };
 type Checked = { refused: string } | CheckedProgram;
 
-/** The program of a request, checked; refused when its text is too large or not text. */
-function checkedProgram(input: ProgramInput, facts: Facts, standardInput = ""): Checked {
+/**
+ * The program of a request, checked in a worker thread (mcp-pool.ts); refused
+ * when its text is too large or not text, or when its check was stopped at a
+ * limit (E-CHECK-LIMIT), cancelled, or could not start.
+ */
+async function checkedProgram(input: ProgramInput, context: Context, facts: Facts, signal: AbortSignal, standardInput = ""): Promise<Checked> {
   const entry = input.name ?? "program";
   facts.program = entry;
   const texts = new Map<string, string>([[entry, input.source]]);
@@ -388,31 +405,53 @@ function checkedProgram(input: ProgramInput, facts: Facts, standardInput = ""): 
   let bytes = units > MAX_SOURCE_BYTES ? units : 0;
   if (bytes === 0) for (const text of [...texts.values(), standardInput]) bytes += Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SOURCE_BYTES) return { refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request` };
-  for (const [name, text] of texts) {
-    const bad = notText(text);
-    if (bad !== undefined) return { refused: `the source of \`${name}\` is not text: ${bad}` };
+  const done = await inWorker<ProgramAnswer>(context, { kind: "program", entry, texts }, facts, signal);
+  if ("refused" in done) return done;
+  if ("refused" in done.answer) return done.answer;
+  facts.sources = done.answer.sources;
+  return { entry, texts, compiled: done.answer };
+}
+
+/**
+ * A job done in a worker thread, or the refusal that says why it gave no
+ * answer: a limit reached (E-CHECK-LIMIT), a fault of Renyi's own, the request
+ * cancelled, too many waiting, or the server ending.
+ */
+async function inWorker<T>(context: Context, job: Job, facts: Facts, signal: AbortSignal): Promise<{ answer: T } | { refused: string }> {
+  const done = await context.pool.run<T>(job, untilEnd(signal));
+  if ("answer" in done) return done;
+  const why = stoppedText(done, context.pool.limits);
+  facts.outcome = done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large" ? "limit" : done.stopped === "fault" ? "refused" : done.stopped;
+  if (done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large") facts.code = "E-CHECK-LIMIT";
+  return { refused: why };
+}
+
+/** Why a job gave no answer, in words: a limit's as the catalogue writes it, with its code. */
+export function stoppedText(done: Stopped, limits: { seconds: number; memoryMib: number }): string {
+  const render = COMPILE_PROBLEMS["E-CHECK-LIMIT"].render;
+  switch (done.stopped) {
+    case "time":
+      return `error[E-CHECK-LIMIT]: ${render({ limit: "time", seconds: limits.seconds }).message}`;
+    case "memory":
+      return `error[E-CHECK-LIMIT]: ${render({ limit: "memory", mib: limits.memoryMib }).message}`;
+    case "too-large":
+      return `error[E-CHECK-LIMIT]: ${render({ limit: "answer", characters: MAX_ANSWER_CHARS }).message}`;
+    case "fault":
+      return `internal error of renyi (please report it): ${done.detail ?? "the worker thread failed"}`;
+    case "cancelled":
+      return "the request was cancelled";
+    case "busy":
+      return `renyi mcp is busy: ${MAX_WORKING} checks are going on and ${MAX_WAITING} wait their turn; try again when one has ended`;
+    case "ending":
+      return "renyi mcp is ending: it starts no call";
   }
-  facts.sources = sha256(JSON.stringify([...texts]));
-  const result = checkProgramFrom({ entry, read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined) });
-  const sources = new Map(result.sources.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]));
-  return { entry, texts, result, sources };
 }
 
-/** Why a text cannot be a source file (it has no UTF-8 form, or is binary), or nothing. */
-function notText(text: string): string | undefined {
-  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  if (lone !== null) return `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, which UTF-8 cannot encode`;
-  const nul = text.indexOf("\0");
-  if (nul >= 0) return `a NUL character at offset ${nul}, as in a binary file`;
-  return undefined;
-}
-
-function checkTool(input: ProgramInput, facts: Facts): CallToolResult {
-  const checked = checkedProgram(input, facts);
+async function checkTool(input: ProgramInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const checked = await checkedProgram(input, context, facts, extra.signal);
   if ("refused" in checked) return refused(checked.refused);
-  const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
+  const { diagnostics, files } = checked.compiled;
   const ok = !diagnostics.some((d) => d.severity === "error");
-  const files = [...checked.sources.keys()];
   const structured = { ok, files, diagnostics };
   return { content: [{ type: "text", text: checkSummary(ok, files.length, diagnostics) }], structuredContent: structured };
 }
@@ -427,18 +466,17 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
 
 /** main's grant, or why the program has none: it does not compile, or it has no main. */
 function mainGrant(checked: CheckedProgram, doing: string): GrantItem[] | { refused: string } {
-  const program = checked.result.program;
-  if (program === undefined) {
-    const { diagnostics } = toJson(checked.result.diagnostics, checked.sources);
-    const first = diagnostics.filter((d) => d.severity === "error").slice(0, 5).map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
+  const compiled = checked.compiled;
+  if (!compiled.compiled) {
+    const first = compiled.diagnostics.filter((d) => d.severity === "error").slice(0, 5).map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
     return { refused: [`the program does not compile, so ${doing} (the \`check\` tool gives every diagnostic):`, ...first].join("\n") };
   }
-  if (program.main === undefined) return { refused: `the program has no \`main\` in its entry module \`${checked.entry}\`, so ${doing === "it has no grant" ? "running it grants nothing" : "there is nothing to run"}` };
-  return program.main.needs.map(grantItemOf);
+  if (compiled.main === undefined) return { refused: `the program has no \`main\` in its entry module \`${checked.entry}\`, so ${doing === "it has no grant" ? "running it grants nothing" : "there is nothing to run"}` };
+  return compiled.main.needs;
 }
 
-function grantTool(input: ProgramInput, facts: Facts): CallToolResult {
-  const checked = checkedProgram(input, facts);
+async function grantTool(input: ProgramInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const checked = await checkedProgram(input, context, facts, extra.signal);
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "it has no grant");
   if ("refused" in items) return refused(items.refused);
@@ -468,32 +506,11 @@ function manifestNeed(item: GrantItem): ManifestNeed {
   };
 }
 
-function explainTool(text: string, facts: Facts): CallToolResult {
-  const code = text.toUpperCase();
-  facts.code = code.slice(0, 100);
-  if (!isCode(code)) {
-    // explanation() refuses it with the closest code, in the words `renyi explain` uses.
-    try {
-      explanation(text);
-    } catch (e) {
-      return refused(e instanceof Error ? e.message : String(e));
-    }
-    return refused(`\`${text}\` is not a code of Renyi's`);
-  }
-  const row = entryOf(code);
-  return {
-    content: [{ type: "text", text: explanation(code) }],
-    structuredContent: {
-      code,
-      title: row.title,
-      when: whenText(code, row),
-      explanation: row.explanation.trim(),
-      facts: { ...(row.facts as Record<string, string>) },
-      wrong: row.wrong.trim(),
-      right: row.right.trim(),
-      described: row.described === true,
-    },
-  };
+async function explainTool(text: string, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  facts.code = text.toUpperCase().slice(0, 100);
+  const done = await inWorker<ExplainAnswer>(context, { kind: "explain", code: text }, facts, extra.signal);
+  if ("refused" in done) return refused(done.refused);
+  return done.answer.result;
 }
 
 /** The ceiling as its flags write it, for the run tool's description. */
@@ -508,7 +525,7 @@ interface RunInput extends ProgramInput {
 }
 
 async function runTool(input: RunInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
-  const checked = checkedProgram(input, facts, input.input ?? "");
+  const checked = await checkedProgram(input, context, facts, extra.signal, input.input ?? "");
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
@@ -575,7 +592,7 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
   const elicitation = context.server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
   // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
   if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined)) return "unsupported";
-  const purpose = checked.result.program?.main?.purpose;
+  const purpose = checked.compiled.main?.purpose;
   const message = [
     `A program an agent wrote asks to run with a grant beyond what renyi mcp was started with.`,
     ...(purpose !== undefined ? ["", `Its purpose: ${oneLine(purpose, 300)}`] : []),
@@ -654,22 +671,27 @@ function beyondCeiling(verdict: Extract<ReturnType<typeof judge>, { within: fals
   ].join("\n");
 }
 
-async function replayTool(input: ProgramInput & { recording: string }, options: McpOptions, facts: Facts, extra: Extra): Promise<CallToolResult> {
-  const checked = checkedProgram(input, facts);
+async function replayTool(input: ProgramInput & { recording: string }, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+  const options = context.options;
+  const checked = await checkedProgram(input, context, facts, extra.signal);
   if ("refused" in checked) return refused(checked.refused);
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
   facts.grant = grantHash(items);
   const folder = recordingsFolder(options.recordings);
+  // The id is checked before anything waits: no id becomes a path but one of rec- and 12 hexadecimal digits.
+  const file = recordingFile(folder, input.recording);
+  if ("refused" in file) return refused(file.refused);
   // The log names a recording only when the id names one in the folder.
-  if (recordingWritten(folder, input.recording)) facts.recording = input.recording;
-  const result = await holdingPlace(facts, async () => {
-    const replayed = await replayProgram({ texts: checked.texts, entry: checked.entry, recording: input.recording, recordings: folder, signal: untilEnd(extra.signal) });
-    if ("refused" in replayed) return refused(replayed.refused);
+  facts.recording = input.recording;
+  return holdingPlace(facts, async () => {
+    // The run is replayed under the arguments it was recorded with, read from the recording in a worker thread.
+    const args = await inWorker<string[]>(context, { kind: "recorded-arguments", file: file.file }, facts, extra.signal);
+    if ("refused" in args) return refused(args.refused);
+    const replayed = await replayProgram({ texts: checked.texts, entry: checked.entry, file: file.file, args: args.answer, recordings: folder, signal: untilEnd(extra.signal) });
     Object.assign(facts, runFacts(replayed));
     return { content: [{ type: "text", text: replaySummary(replayed, input.recording) }], structuredContent: { ...replayed } };
   });
-  return result;
 }
 
 function replaySummary(r: ReplayResult, recording: string): string {
@@ -682,7 +704,7 @@ function replaySummary(r: ReplayResult, recording: string): string {
 }
 
 async function testTool(input: ProgramInput, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
-  const checked = checkedProgram(input, facts);
+  const checked = await checkedProgram(input, context, facts, extra.signal);
   if ("refused" in checked) return refused(checked.refused);
   const outside = testsOutside(checked, context.options.ceiling);
   if (outside !== undefined) return refused(outside);
@@ -707,12 +729,12 @@ async function testTool(input: ProgramInput, context: Context, facts: Facts, ext
  */
 function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undefined {
   // A program that does not compile runs no test: renyi test reports it.
-  const tests = checked.result.program?.modules.find((m) => m.name === checked.entry)?.tests ?? [];
+  const tests = checked.compiled.modules.find((m) => m.entry)?.tests ?? [];
   const outside: string[] = [];
   const flags: string[] = [];
   for (const t of tests) {
     if (t.replays !== undefined) continue;
-    const items = t.needs.map(grantItemOf);
+    const items = t.needs;
     const verdict = judge(items, ceiling);
     if (!verdict.within) {
       outside.push(...verdict.outside.map((line) => `test "${t.name}": ${line.replace(/^main needs/, "needs")}`));
@@ -736,7 +758,7 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
  * read a file of the machine the server runs on, and quote it in its report.
  */
 function replaysLeaving(checked: CheckedProgram): string | undefined {
-  for (const m of checked.result.program?.modules ?? []) {
+  for (const m of checked.compiled.modules) {
     for (const t of m.tests) {
       if (t.replays === undefined) continue;
       if (isAbsolute(t.replays) || /^[A-Za-z]:/.test(t.replays) || t.replays.split(/[\\/]/).includes("..")) {

@@ -1,4 +1,5 @@
-// The syntax problems (E-SYN-*) and a file that cannot be read (E-FILE).
+// The syntax problems (E-SYN-*), a file that cannot be read (E-FILE), and a
+// check `renyi mcp` stopped at its limits (E-CHECK-LIMIT).
 
 import { problem } from "./entry.js";
 
@@ -771,5 +772,45 @@ errors are usually echoes of earlier ones. Fix the first errors and check again.
     wrong: `function main()
 ${"  let a be )\n".repeat(120)}end`,
     right: HELLO,
+  }),
+
+  "E-CHECK-LIMIT": problem<{ limit: "time" | "memory" | "answer"; seconds?: number; mib?: number; characters?: number }>({
+    title: "The check of a program sent to `renyi mcp` was stopped at a limit",
+    facts: {
+      limit: "`time`, `memory`, or `answer` (the diagnostics were too long to send)",
+      seconds: "for `time`: the time limit, in seconds (`renyi mcp --check-timeout`)",
+      mib: "for `memory`: the heap limit, in MiB (`renyi mcp --check-memory`)",
+      characters: "for `answer`: the most characters of JSON an answer may take",
+    },
+    render: (f) => ({
+      message:
+        f.limit === "time"
+          ? `renyi mcp stopped checking the program after ${f.seconds ?? 0} seconds, its time limit (renyi mcp --check-timeout SECONDS allows more)`
+          : f.limit === "memory"
+            ? `renyi mcp stopped checking the program when it used ${f.mib ?? 0} MiB of memory, its limit (renyi mcp --check-memory MIB allows more)`
+            : `renyi mcp did not send the program's diagnostics: they take more than ${(f.characters ?? 0).toLocaleString("en")} characters`,
+    }),
+    explanation: `\`renyi mcp\` checks each program a client sends (and explains a code, and reads a
+recording) in a worker thread of its own, under a time limit (10 seconds) and a memory limit
+(512 MiB), so that one request cannot keep the server from answering the others. A program whose
+check would take longer or more is stopped there, its thread ended, and the call ends with this
+error; the next call is served as usual. The usual cause is a program written to make the
+checker's work grow: a type that doubles with each line, a text of types too large to print.
+Write the program plainly, or, if it is an honest program that needs more, start the server with
+\`--check-timeout SECONDS\` or \`--check-memory MIB\`.`,
+    wrong: `function main()
+  needs console
+  let a0 be 1
+  let a1 be (a0, a0)
+  -- ... each line a pair of the one before, to a25
+  console.print(a25 + 1)
+end
+-- sent to renyi mcp's check tool`,
+    right: `function main()
+  needs console
+  console.print((1 + 1).to_text())
+end`,
+    // It takes a server started with its limits, and a program whose check reaches them.
+    described: true,
   }),
 };
