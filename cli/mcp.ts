@@ -14,12 +14,14 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isAbsolute } from "node:path";
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import type { JsonDiagnostic } from "../compiler/diagnostics.js";
 import { canonical } from "../report/manifest.js";
+import { capabilityInfo } from "../vocabulary/capabilities.js";
 import { sha256 } from "../report/sha256.js";
 import type { ManifestNeed } from "../vocabulary/manifest.js";
-import { grantText, needText, type GrantItem } from "../vocabulary/needs.js";
+import { grantText, needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 import { EXIT } from "../vocabulary/outcomes.js";
 import { VERSION } from "./version.cjs";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, MAX_WAITING, MAX_WORKING, WorkPool, type Stopped } from "./mcp-pool.js";
@@ -598,7 +600,7 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
     ...(purpose !== undefined ? ["", `Its purpose: ${oneLine(purpose, 300)}`] : []),
     "",
     items.length === 0 ? "main needs nothing." : "main needs:",
-    ...items.map((item) => `  ${oneLine(grantText(item), 500)}`),
+    ...items.map((item) => `  ${oneLine(grantText(asTheNetworkSpells(item)), 500)}`),
     "",
     "Beyond the ceiling:",
     ...[...outside, ...narrowed.map((line) => `${line}; approved, it runs as declared`)].map((line) => `  ${oneLine(line, 500)}`),
@@ -636,6 +638,24 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
     if (signal.aborted) return "cancelled";
     return { failed: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/**
+ * A grant item with its hosts as the network spells them (punycode): the
+ * checker refuses a host beyond ASCII (E-CAP-HOST), and the person's question
+ * shows none all the same, so that a letter of another script that looks
+ * like a Latin one cannot pass for it.
+ */
+function asTheNetworkSpells(item: GrantItem): GrantItem {
+  const ascii = <N extends Need>(need: N): N => (typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /[^\x00-\x7f]/.test(need.scope) ? { ...need, scope: hostInAscii(need.scope) } : need);
+  return { ...ascii(item), ...(item.guard !== undefined ? { guard: { sinks: item.guard.sinks.map(ascii) } } : {}) };
+}
+
+/** A host (perhaps `*.` before it, a port after it) in punycode; what cannot be a host keeps its characters beyond ASCII escaped. */
+function hostInAscii(host: string): string {
+  const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
+  const name = domainToASCII(m[2]!);
+  return name !== "" ? `${m[1] ?? ""}${name}${m[3] ?? ""}` : host.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /**

@@ -75,6 +75,11 @@ const CASES: readonly Case[] = [
     fixed: "public function main()\n  purpose: Print.\n  needs console\nend",
   },
   {
+    code: "E-CAP-HOST",
+    program: 'public function main()\n  purpose: Fetch.\n  needs network.http("*.b\u00fccher.example:8080")\nend',
+    fixed: 'public function main()\n  purpose: Fetch.\n  needs network.http("*.xn--bcher-kva.example:8080")\nend',
+  },
+  {
     code: "E-CAP-GRANT-CLAUSE",
     program: 'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com") at most 60 per minute\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
     fixed: 'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com")\n  let response be http.get(url) otherwise fail\n  return response.body\nend',

@@ -82,7 +82,29 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
     diagnostics.push(diagnose("E-CAP-SCOPE", ref.scope.span, { capability: path.join("."), wanted }, edits.length === 0 ? {} : { edits }));
     return { path, span: ref.span };
   }
+  if (wanted === "host" && typeof scope === "string" && /[^\x00-\x7f]/.test(scope)) {
+    // A letter of another script can pass for a Latin one: a host is written as the network spells it.
+    const ascii = asciiHost(scope);
+    const written = scope.replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+    diagnostics.push(
+      diagnose("E-CAP-HOST", ref.scope.span, { capability: path.join("."), host: written, ...(ascii === undefined ? {} : { ascii }) }, ascii === undefined ? {} : {
+        edits: [{ title: `Write the host as the network spells it: \`${ascii}\``, span: ref.scope.span, replacement: JSON.stringify(ascii) }],
+      }),
+    );
+    return { path, span: ref.span };
+  }
   return { path, scope, span: ref.span };
+}
+
+/** A host as the network spells it (punycode for a name beyond ASCII, with its port), or nothing when it is not a host at all. */
+function asciiHost(host: string): string | undefined {
+  const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
+  try {
+    const name = new URL(`http://${m[2]}/`).hostname;
+    return /^[\x21-\x7e]+$/.test(name) ? (m[1] ?? "") + name + (m[3] ?? "") : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem["budget"] {

@@ -131,6 +131,36 @@ end`,
 end`,
   }),
 
+  "E-CAP-HOST": problem<{ capability: string; host: string; ascii?: string }>({
+    title: "A host not written as the network spells it",
+    facts: {
+      capability: "the capability scoped (`network.http`)",
+      host: "the host as written, with its characters beyond ASCII escaped (`\\u0430`)",
+      ascii: "the same host as the network spells it (its punycode form, `xn--...`), when it has one",
+    },
+    render: (f) => ({
+      message: `The host \`${f.host}\` has characters beyond ASCII: a host in \`needs\` is written as the network spells it`,
+      label: "not ASCII",
+      notes: ["A letter of another script can look exactly like a Latin one (the Cyrillic `а` and the Latin `a`), so a host written with it reads as another host to whoever approves the grant."],
+      hint: f.ascii === undefined ? "Write the host in ASCII letters, digits, `-` and `.`." : `Write \`${f.capability}("${f.ascii}")\`, the host as the network spells it.`,
+    }),
+    explanation: `A host in a \`needs\` line (\`network.http("api.example.com")\`, and in a guard's \`only to\`) is
+compared with the hosts the person allows (\`--allow-host\`, \`renyi mcp\`'s ceiling) and shown to
+them when they are asked to approve a grant. Letters of other scripts can look exactly like Latin
+ones: \`api.ex\u0430mple.com\`, with a Cyrillic \`\u0430\`, is another host than \`api.example.com\` (the
+network knows it as \`api.xn--exmple-4nf.com\`) but reads the same. So a host is written as the
+network spells it, in ASCII: a name with letters beyond ASCII in its punycode form (\`xn--\`),
+which the edit writes for you.`,
+    wrong: `public function main()
+  purpose: Fetch something.
+  needs network.http("api.ex\u0430mple.com")
+end`,
+    right: `public function main()
+  purpose: Fetch something.
+  needs network.http("api.example.com")
+end`,
+  }),
+
   "E-CAP-GRANT-CLAUSE": problem<{ clause: "budget" | "guard"; place: "function" | "type" }>({
     title: "A budget or a guard outside `main` and tests",
     facts: {
