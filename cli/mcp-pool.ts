@@ -10,6 +10,8 @@
 // run at once and at most MAX_WAITING wait their turn. A thread stopped at a
 // limit is replaced by a fresh one at once.
 
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Job } from "./mcp-work.js";
 import type { WorkerReply } from "./mcp-worker.js";
@@ -22,6 +24,10 @@ export const DEFAULT_CHECK_MEMORY_MIB = 512;
 export const MAX_WORKING = 2;
 /** Jobs waiting their turn; another is refused at once. */
 export const MAX_WAITING = 32;
+
+/** The thread's code: mcp-worker.ts as scripts/bundle.mjs joins it with the compiler (it loads in about two thirds of the time), or as compiled. */
+const BUNDLED = new URL("./mcp-worker-bundled.js", import.meta.url);
+const WORKER_CODE = existsSync(fileURLToPath(BUNDLED)) ? BUNDLED : new URL("./mcp-worker.js", import.meta.url);
 
 export interface WorkLimits {
   readonly seconds: number;
@@ -80,7 +86,7 @@ export class WorkPool {
   }
 
   private startThread(): Worker {
-    const worker = new Worker(new URL("./mcp-worker.js", import.meta.url), {
+    const worker = new Worker(WORKER_CODE, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMib, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(this.limits.memoryMib / 8))) },
       stdout: true,
       stderr: true,

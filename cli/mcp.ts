@@ -7,7 +7,9 @@
 //
 // Everything a client sends is hostile input: a source too large, one that is
 // not text, or arguments of the wrong shape is answered with an error result,
-// and the server goes on serving. Every call is written to the audit log in
+// and the server goes on serving. Whatever checks a program, explains a code or
+// reads a recording is done in a worker thread under a time and a heap limit
+// (mcp-pool.ts), so that this thread answers every other request meanwhile. Every call is written to the audit log in
 // the recordings folder (mcp-audit.ts); a grant beyond the ceiling runs only
 // when the person approves it, asked through the client (elicitation).
 

@@ -85,7 +85,8 @@ const cjsAsTheirOwnFiles = {
 };
 for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) rmSync(`${dist}cli/${old}`);
 await build({
-  entryPoints: { "run-bundled": `${dist}cli/run.js`, "commands-bundled": `${dist}cli/commands.js` },
+  // `renyi mcp`'s worker thread (cli/mcp-pool.ts) checks programs with the same chunks.
+  entryPoints: { "run-bundled": `${dist}cli/run.js`, "commands-bundled": `${dist}cli/commands.js`, "mcp-worker-bundled": `${dist}cli/mcp-worker.js` },
   outdir: `${dist}cli`,
   chunkNames: "run-chunk-[hash]",
   bundle: true,

@@ -93,6 +93,22 @@ test("mcp limits: a check that would take minutes ends at the time or memory lim
   assert.match(text(run), /E-CHECK-LIMIT/);
 });
 
+test("mcp limits: with a small heap, the same check ends at the memory limit, and the server goes on", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-memory-"));
+  const small = new Client({ name: "renyi-tests", version: "1.0.0" });
+  await small.connect(new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--recordings", folder, "--check-timeout", "120", "--check-memory", "64"], cwd: ROOT, stderr: "pipe" }));
+  try {
+    const result = (await small.callTool({ name: "check", arguments: { source: DOUBLING } })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^error\[E-CHECK-LIMIT\]: renyi mcp stopped checking the program when it used 64 MiB of memory, its limit/);
+    const next = (await small.callTool({ name: "check", arguments: { source: GREETING } })) as CallToolResult;
+    assert.equal((next.structuredContent as { ok: boolean }).ok, true, text(next));
+  } finally {
+    await small.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test("mcp hosts: a host with a letter of another script is refused by the checker with its punycode form, and the person is never asked about it", async () => {
   // The Cyrillic а (U+0430) in place of the Latin a: it reads as the ceiling's api.example.com.
   const source = `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n  console.print("hello")\nend\n`;
