@@ -238,7 +238,7 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Check a Renyi program",
       description:
-        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is true when there is no error.",
+        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is true when there is no error. A check that takes longer or more memory than the server allows ends with the error E-CHECK-LIMIT.",
       inputSchema: CHECK_INPUT,
       outputSchema: CHECK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
