@@ -13,7 +13,6 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { checkProgramFrom } from "../compiler/index.js";
 import { grantItemOf } from "../compiler/check/grants.js";
@@ -25,6 +24,7 @@ import type { ManifestNeed } from "../vocabulary/manifest.js";
 import { grantText, needText, type GrantItem } from "../vocabulary/needs.js";
 import { entryOf, isCode } from "../vocabulary/problems/index.js";
 import { EXIT } from "../vocabulary/outcomes.js";
+import { replaysPathLeaves } from "../vocabulary/recording-path.js";
 import { explanation, whenText } from "./explain.js";
 import { VERSION } from "./version.cjs";
 import { judge, parseMcpArguments, type Ceiling, type McpOptions } from "./mcp-ceiling.js";
@@ -739,7 +739,7 @@ function replaysLeaving(checked: CheckedProgram): string | undefined {
   for (const m of checked.result.program?.modules ?? []) {
     for (const t of m.tests) {
       if (t.replays === undefined) continue;
-      if (isAbsolute(t.replays) || /^[A-Za-z]:/.test(t.replays) || t.replays.split(/[\\/]/).includes("..")) {
+      if (replaysPathLeaves(t.replays) !== undefined) {
         return `the test "${t.name}" in ${m.file} replays "${t.replays}", a path that leaves the program's folder, so no test ran: renyi mcp runs tests in a folder holding only the sources, and a replays test names a recording inside it`;
       }
     }
