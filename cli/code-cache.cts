@@ -63,7 +63,7 @@ export function loadProgram(file: string): unknown {
 }
 
 function requireWithCodeCache(file: string, source: string, cacheFile: string | undefined, binding: string): unknown {
-  const key = cacheFile === undefined ? undefined : sealingKey();
+  const key = cacheFile === undefined ? undefined : sealingKey(dirname(cacheFile));
   const kept = key === undefined ? undefined : unsealKept(readCache(cacheFile), key, binding);
   const loaded = requireWithCachedData(file, source, kept);
   if (key !== undefined && loaded.stale) keepCodeCache(cacheFile!, loaded.script, (data) => sealKept(data, key, binding));
@@ -109,7 +109,7 @@ export function requireWithCaches(file: string, shipped: string, own: string | u
   // run the old bundle's code).
   const hash = sourceKey(source);
   // A cache of its own is in the cache folder: sealed under the key, or not kept at all.
-  const key = own === undefined ? undefined : sealingKey();
+  const key = own === undefined ? undefined : sealingKey(dirname(own));
   const binding = `compiler ${hash}`;
   const ownBytes = key === undefined ? undefined : readCache(own);
   const ownData = key === undefined ? undefined : unsealKept(ownBytes, key, binding);

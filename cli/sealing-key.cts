@@ -8,24 +8,17 @@
 
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { cacheDirectory } from "./cache.cjs";
 
 const KEY_BYTES = 32;
 
 const known = new Map<string, Buffer | undefined>();
 
 /**
- * The key for the cache folder in use, made if there is none; undefined when
- * there is no cache folder or the file is not one this user alone can read
- * (then no code cache is read or written: the modules compile as usual).
+ * The key for the caches kept in `folder` (the cache folder), made if there is
+ * none; undefined when the file is not one this user alone can read (then no
+ * code cache is read or written: the modules compile as usual).
  */
-export function sealingKey(): Buffer | undefined {
-  let folder: string;
-  try {
-    folder = cacheDirectory();
-  } catch {
-    return undefined;
-  }
+export function sealingKey(folder: string): Buffer | undefined {
   const path = `${folder}.key`;
   if (!known.has(path)) {
     let key = readKey(path);
