@@ -42,7 +42,8 @@ export function recordingOutside(testFile: string, recording: string): string | 
   try {
     const real = realPathOf(recording);
     const root = realpathSync(folder);
-    beneath = leaves === undefined && real !== undefined && (real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
+    // Strictly beneath: a recording is a file in the folder, never the folder itself.
+    beneath = leaves === undefined && real !== undefined && real.startsWith(root.endsWith(sep) ? root : root + sep);
   } catch {
     // A folder that cannot be resolved, a loop of links: refused as outside.
   }

@@ -123,6 +123,15 @@ for (const [kind, links, path] of [
   });
 }
 
+test("a replays path that names the test's folder itself is refused by the checker: a recording is a file beneath it", async () => {
+  for (const path of [".", "", "./", "fixtures/.."]) {
+    const ran = await renyiTest(["--refresh", "t", "tests.ry"], folderWith(path));
+    assert.equal(ran.status, TEST_EXIT.refused, ran.stdout + ran.stderr);
+    assert.match(ran.stderr, /error\[E-CAP-REPLAYS-PATH\]: the recording's path "[^"]*" (names the folder of the test's file|leaves the folder)/);
+  }
+  assert.deepEqual(readdirSync(work).filter((f) => f.endsWith(".tmp")), []);
+});
+
 test("a replays path beneath the test's folder, through a link that stays inside, is read and refreshed as before", async () => {
   const folder = folderWith("fixtures/inner/r.json");
   mkdirSync(join(folder, "real", "inner"), { recursive: true });

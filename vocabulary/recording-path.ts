@@ -5,12 +5,15 @@
 // command line also follows symbolic links before it opens the file.
 
 /**
- * How a `replays` path leaves the folder it is read against, or undefined:
- * `absolute` (`/x`, `\x`, `C:x`), or `climbs` (a `..` anywhere in it, even one
- * that would come back down).
+ * Why a `replays` path does not name a file beneath the folder it is read
+ * against, or undefined: `absolute` (`/x`, `\x`, `C:x`), `climbs` (a `..`
+ * anywhere in it, even one that would come back down), or `folder` (it names
+ * the folder itself: ``, `.`, `./`).
  */
-export function replaysPathLeaves(path: string): "absolute" | "climbs" | undefined {
+export function replaysPathLeaves(path: string): "absolute" | "climbs" | "folder" | undefined {
   if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path)) return "absolute";
-  if (path.split(/[\\/]/).includes("..")) return "climbs";
+  const parts = path.split(/[\\/]/);
+  if (parts.includes("..")) return "climbs";
+  if (parts.every((p) => p === "" || p === ".")) return "folder";
   return undefined;
 }

@@ -163,17 +163,19 @@ end`,
 end`,
   }),
 
-  "E-CAP-REPLAYS-PATH": problem<{ path: string; problem: "absolute" | "climbs" | "link" }>({
+  "E-CAP-REPLAYS-PATH": problem<{ path: string; problem: "absolute" | "climbs" | "folder" | "link" }>({
     title: "A test's recording outside the folder of the test's file",
     facts: {
       path: "the recording's path, as the test's `replays` writes it",
-      problem: "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
+      problem: "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
     },
     render: (f) => ({
       message:
         f.problem === "link"
           ? `the recording "${f.path}" leads outside the folder of the test's file through a symbolic link`
-          : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
+          : f.problem === "folder"
+            ? `the recording's path "${f.path}" names the folder of the test's file, not a file beneath it`
+            : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
       label: "a path beneath the test's folder",
       notes: ["A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's own file: a test names no other file of the machine. Nothing is said of whether that file exists or what it holds."],
       hint: 'Keep the recording beside the test or in a folder below it, for example `replays "fixtures/weather/berlin.json"`, and copy a recording made elsewhere there.',
