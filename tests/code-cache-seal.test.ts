@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
@@ -100,4 +100,12 @@ test("the key that seals code caches is kept beside the cache folder, not in it,
   assert.ok(existsSync(key), readdirSync(dirname(cache)).join(", "));
   assert.equal(statSync(key).mode & 0o777, 0o600);
   assert.ok(!readdirSync(cache).some((f) => f.endsWith(".key")));
+  // A key others could read is no key: the run compiles from the source, and keeps no cache.
+  chmodSync(key, 0o644);
+  const { codeCache } = compiled("hello");
+  rmSync(codeCache);
+  const open = await run("hello.ry");
+  assert.deepEqual([open.status, open.stdout], [0, "hello\n"], open.stderr);
+  assert.equal(existsSync(codeCache), false);
+  assert.equal(statSync(key).mode & 0o777, 0o644, "the key file is left as it is");
 });
