@@ -15,20 +15,25 @@
 //
 // V8 checks a cache against its own version and flags, and rejects one that
 // does not fit (the module then compiles as usual and the cache is written
-// again); it checks the source only by its length, so a cache's name says which
-// source it is for: the build's hash for the runtime, the bundle's own
-// content-addressed name for a program. It does not check the cache's bytes,
-// and a damaged cache stopped the process: every cache is sealed with its hash
-// (`sealCodeCache`), and one whose bytes do not match is taken for none. A
-// cache is no new way in: whoever can write the cache folder can already write
-// the compiled programs kept there.
+// again); it checks the source only by its length, and runs the code a cache
+// holds, whatever the source says: a cache made from other code of the same
+// length runs that code. Nor does it check the cache's bytes, and a damaged
+// cache stopped the process. So every cache in the cache folder is sealed with
+// an HMAC under a key kept outside that folder (sealing-key.cts), of the
+// source it is for and its bytes: the runtime's by the build's hash, a
+// program's and the compile path's by the SHA-256 of the source loaded. One
+// whose seal does not match is taken for none, and without the key no cache is
+// read or written. The build's own cache of the compile path, kept in the
+// installation beside the file it is for, is sealed with a plain hash: who can
+// write there can write the file too.
 
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDirectory, writeAtomically } from "./cache.cjs";
+import { sealingKey } from "./sealing-key.cjs";
 import { BUILD_ID } from "./version.cjs";
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
@@ -42,18 +47,26 @@ export function loadRuntime(): unknown {
   } catch {
     // No cache folder (the main thread says so): the runtime compiles as usual.
   }
-  return requireWithCodeCache(file, cacheFile);
+  // The runtime is the installation's: the build's hash says which source it is.
+  const source = readFileSync(file, "utf8");
+  return requireWithCodeCache(file, source, cacheFile, `runtime ${BUILD_ID} ${file}`);
 }
 
-/** A program `renyi run` compiled (`KEY.cjs` in the cache folder), with its code cache beside it. */
+/**
+ * A program `renyi run` compiled (`KEY.cjs` in the cache folder), with its code
+ * cache beside it, sealed for the program's own text: the cache folder that
+ * holds the cache holds the program too.
+ */
 export function loadProgram(file: string): unknown {
-  return requireWithCodeCache(file, `${file}.${process.version}-${process.arch}.v8cache`);
+  const source = readFileSync(file, "utf8");
+  return requireWithCodeCache(file, source, `${file}.${process.version}-${process.arch}.v8cache`, `program ${sourceKey(source)}`);
 }
 
-function requireWithCodeCache(file: string, cacheFile: string | undefined): unknown {
-  // The cache's name says which source it is for (the build's hash, the bundle's own name).
-  const loaded = requireWithCachedData(file, readFileSync(file, "utf8"), unseal(readCache(cacheFile), ""));
-  if (cacheFile !== undefined && loaded.stale) keepCodeCache(cacheFile, loaded.script, "");
+function requireWithCodeCache(file: string, source: string, cacheFile: string | undefined, binding: string): unknown {
+  const key = cacheFile === undefined ? undefined : sealingKey(dirname(cacheFile));
+  const kept = key === undefined ? undefined : unsealKept(readCache(cacheFile), key, binding);
+  const loaded = requireWithCachedData(file, source, kept);
+  if (key !== undefined && loaded.stale) keepCodeCache(cacheFile!, loaded.script, (data) => sealKept(data, key, binding));
   return loaded.exports;
 }
 
@@ -86,20 +99,24 @@ export interface CodeCached {
 
 /**
  * A module with the cache `own` when there is one that is whole, else `shipped`; `keep`
- * writes `own` when neither fit. Both are sealed (`sealCodeCache`).
+ * writes `own` when neither fit. `shipped`, the build's, is sealed with the source's hash
+ * (`sealCodeCache`); `own`, in the cache folder, under the key kept outside it (`sealKept`).
  */
 export function requireWithCaches(file: string, shipped: string, own: string | undefined): CodeCached {
   const source = readFileSync(file, "utf8");
   // Sealed with the source's hash too: V8 tells sources apart by their length alone, and the
   // build's cache has no hash in its name (a bundle rebuilt without its cache would otherwise
   // run the old bundle's code).
-  const key = sourceKey(source);
-  const ownBytes = readCache(own);
-  const ownData = unseal(ownBytes, key);
+  const hash = sourceKey(source);
+  // A cache of its own is in the cache folder: sealed under the key, or not kept at all.
+  const key = own === undefined ? undefined : sealingKey(dirname(own));
+  const binding = `compiler ${hash}`;
+  const ownBytes = key === undefined ? undefined : readCache(own);
+  const ownData = key === undefined ? undefined : unsealKept(ownBytes, key, binding);
   // A cache of its own that is damaged is let go, not read again at every compile.
   if (ownBytes !== undefined && ownData === undefined) forget(own!);
-  const loaded = requireWithCachedData(file, source, ownData ?? unseal(readCache(shipped), key));
-  return { exports: loaded.exports, stale: loaded.stale, keep: () => own !== undefined && loaded.stale && keepCodeCache(own, loaded.script, key) };
+  const loaded = requireWithCachedData(file, source, ownData ?? unseal(readCache(shipped), hash));
+  return { exports: loaded.exports, stale: loaded.stale, keep: () => key !== undefined && loaded.stale && keepCodeCache(own!, loaded.script, (data) => sealKept(data, key, binding)) };
 }
 
 /** What a cache that names no source of its own is sealed with besides its bytes. */
@@ -116,13 +133,13 @@ function forget(path: string): void {
 }
 
 /**
- * A code cache with a SHA-256 in front, of `key` and its bytes (`key`: the
- * source's hash, for a cache whose name does not say which source it is for;
- * empty for one whose name does). V8 checks a cache's version, flags and
- * length, not its bytes, and a damaged one stops the whole process in its
- * deserializer; a sealed cache whose bytes do not match is taken for none, and
- * made again (the check: about 0.6 ms for the runtime's cache, node:crypto's
- * load included; about 2 ms for the compile path's, its source hashed too).
+ * The build's code cache of the compile path, kept in the installation beside
+ * the file it is for: a SHA-256 in front, of `key` (the source's hash) and its
+ * bytes. V8 checks a cache's version, flags and length, not its bytes, and a
+ * damaged one stops the whole process in its deserializer; a sealed cache
+ * whose bytes do not match is taken for none (the check: about 2 ms, the
+ * source hashed too). A cache in the cache folder is sealed under the key
+ * instead (`sealKept`: about 0.5 ms for the runtime's, as this hash was).
  */
 export function sealCodeCache(data: Buffer, key: string): Buffer {
   return Buffer.concat([seal(data, key), data]);
@@ -136,6 +153,25 @@ function unseal(sealed: Buffer | undefined, key: string): Buffer | undefined {
   if (sealed === undefined || sealed.length <= 32) return undefined;
   const data = sealed.subarray(32);
   return seal(data, key).equals(sealed.subarray(0, 32)) ? data : undefined;
+}
+
+/**
+ * A cache kept in the cache folder, sealed: the HMAC-SHA256, under the key kept
+ * outside the folder, of what it is for (`binding`: which module, and the
+ * source's hash or the build's) and of its bytes, in front.
+ */
+function sealKept(data: Buffer, key: Buffer, binding: string): Buffer {
+  return Buffer.concat([keptSeal(data, key, binding), data]);
+}
+
+function keptSeal(data: Buffer, key: Buffer, binding: string): Buffer {
+  return createHmac("sha256", key).update(`${binding}\n`).update(data).digest();
+}
+
+function unsealKept(sealed: Buffer | undefined, key: Buffer, binding: string): Buffer | undefined {
+  if (sealed === undefined || sealed.length <= 32) return undefined;
+  const data = sealed.subarray(32);
+  return timingSafeEqual(keptSeal(data, key, binding), sealed.subarray(0, 32)) ? data : undefined;
 }
 
 /** Larger than any code cache the project makes by far: a bigger file is no cache of ours. */
@@ -175,9 +211,9 @@ export function requireWithCachedData(file: string, source: string, cachedData: 
   return { exports: module.exports, script, stale: cachedData === undefined || script.cachedDataRejected === true };
 }
 
-function keepCodeCache(cacheFile: string, script: Script, key: string): void {
+function keepCodeCache(cacheFile: string, script: Script, sealed: (data: Buffer) => Buffer): void {
   try {
-    writeAtomically(cacheFile, sealCodeCache(script.createCachedData(), key));
+    writeAtomically(cacheFile, sealed(script.createCachedData()));
   } catch {
     // Without a cache the next load compiles again; nothing is lost.
   }

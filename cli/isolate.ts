@@ -15,12 +15,12 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { isolationDataMib } from "../vocabulary/limits.js";
+import { ISOLATED_OPEN_FILES, isolationDataMib } from "../vocabulary/limits.js";
 import { runMessage } from "../vocabulary/problems/run.js";
 import type { RunOptions } from "./run-options.js";
 
-/** Open files, sockets and pipes the isolated process may hold at once. */
-export const ISOLATED_OPEN_FILES = 256;
+/** Open files, sockets and pipes the isolated process may hold at once (sized with a server's connections). */
+export { ISOLATED_OPEN_FILES };
 /** The exit code of the shell when it could not set a limit: none of `renyi run`'s own. */
 const LIMITS_NOT_SET = 97;
 

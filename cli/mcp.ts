@@ -15,7 +15,6 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isAbsolute } from "node:path";
 import { domainToASCII } from "node:url";
 import { z } from "zod";
 import type { JsonDiagnostic } from "../compiler/diagnostics.js";
@@ -25,6 +24,7 @@ import { sha256 } from "../report/sha256.js";
 import type { ManifestNeed } from "../vocabulary/manifest.js";
 import { grantText, needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 import { EXIT } from "../vocabulary/outcomes.js";
+import { replaysPathLeaves } from "../vocabulary/recording-path.js";
 import { VERSION } from "./version.cjs";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, MAX_WAITING, MAX_WORKING, WorkPool, type Stopped } from "./mcp-pool.js";
 import { MAX_ANSWER_CHARS, type CompiledProgram, type ExplainAnswer, type Job, type ProgramAnswer } from "./mcp-work.js";
@@ -783,7 +783,7 @@ function replaysLeaving(checked: CheckedProgram): string | undefined {
   for (const m of checked.compiled.modules) {
     for (const t of m.tests) {
       if (t.replays === undefined) continue;
-      if (isAbsolute(t.replays) || /^[A-Za-z]:/.test(t.replays) || t.replays.split(/[\\/]/).includes("..")) {
+      if (replaysPathLeaves(t.replays) !== undefined) {
         return `the test "${t.name}" in ${m.file} replays "${t.replays}", a path that leaves the program's folder, so no test ran: renyi mcp runs tests in a folder holding only the sources, and a replays test names a recording inside it`;
       }
     }

@@ -6,7 +6,8 @@
 // runTest); then --strict's entries left unused, and --refresh's recording
 // written again from a live run of the test's body.
 
-import { dirname, relative, resolve } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { writeAtomically } from "./cache.cjs";
 import { readRecordingFile } from "./recording-reader.js";
 import { Redaction } from "./redaction.js";
@@ -16,6 +17,8 @@ import { grantText, type GrantItem } from "../vocabulary/needs.js";
 import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { REDACTED, type RecordedCall, type Recording } from "../vocabulary/recording.js";
 import { runWords } from "../vocabulary/problems/run.js";
+import { GRANT_PROBLEMS } from "../vocabulary/problems/grants.js";
+import { replaysPathLeaves } from "../vocabulary/recording-path.js";
 import type { TestResult } from "./test-run.js";
 
 /** A recording's path as a test writes it, resolved against the folder of the test's own file. */
@@ -23,12 +26,52 @@ export function recordingPath(testFile: string, written: string): string {
   return resolve(dirname(testFile), written);
 }
 
+/**
+ * Why the recording `recording` (resolved) of a test in `testFile` may not be
+ * opened, or undefined: it must lie beneath the real folder of the test's file
+ * once every symbolic link on its way is followed. The part of the path that
+ * exists is resolved (realpath), the rest taken as written; a link that leads
+ * nowhere, or one that cannot be followed, counts as leading outside. The
+ * words name the path as the test wrote it, and nothing of what is outside.
+ */
+export function recordingOutside(testFile: string, recording: string): string | undefined {
+  const folder = dirname(testFile);
+  const written = relative(folder, recording);
+  const leaves = replaysPathLeaves(written);
+  let beneath = false;
+  try {
+    const real = realPathOf(recording);
+    const root = realpathSync(folder);
+    // Strictly beneath: a recording is a file in the folder, never the folder itself.
+    beneath = leaves === undefined && real !== undefined && real.startsWith(root.endsWith(sep) ? root : root + sep);
+  } catch {
+    // A folder that cannot be resolved, a loop of links: refused as outside.
+  }
+  return beneath ? undefined : GRANT_PROBLEMS["E-CAP-REPLAYS-PATH"].render({ path: written, problem: leaves ?? "link" }).message;
+}
+
+/** The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a link that leads nowhere. */
+function realPathOf(path: string): string | undefined {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || lstatSync(at, { throwIfNoEntry: false }) !== undefined || dirname(at) === at) return undefined;
+      rest.unshift(basename(at));
+    }
+  }
+}
+
 /** A replays test's recording, read: what its thread answers calls from, or why it cannot be read. */
 export type ReplayPlan =
   | { readonly ok: true; readonly recording: Recording; readonly replay: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[]; readonly redacted?: readonly string[] } }
-  | { readonly ok: false; readonly code: "E-RT-RECORDING"; readonly message: string };
+  | { readonly ok: false; readonly code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; readonly message: string };
 
-export function planReplay(recording: string): ReplayPlan {
+/** The recording of a test in `testFile`, read, when it lies beneath the test's folder. */
+export function planReplay(testFile: string, recording: string): ReplayPlan {
+  const outside = recordingOutside(testFile, recording);
+  if (outside !== undefined) return { ok: false, code: "E-CAP-REPLAYS-PATH", message: outside };
   const read = readRecordingFile(recording);
   if (!read.ok) return { ok: false, code: read.code, message: read.problem };
   return { ok: true, recording: read.recording, replay: { calls: read.recording.calls, grant: read.grant, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}) } };
@@ -73,7 +116,10 @@ export interface Refreshed {
  * new one too, so that refreshing a fixture never writes a secret into it.
  * Gives back why it could not be written, or undefined.
  */
-export function writeRefreshed(path: string, refreshed: Refreshed): string | undefined {
+export function writeRefreshed(path: string, refreshed: Refreshed): { code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; message: string } | undefined {
+  // Asked again as it is written: the body that just ran may have changed the folder.
+  const outside = recordingOutside(refreshed.file, path);
+  if (outside !== undefined) return { code: "E-CAP-REPLAYS-PATH", message: outside };
   const names = new Set<string>(refreshed.previous?.redacted ?? []);
   for (const call of refreshed.previous?.redacted !== undefined ? [] : (refreshed.previous?.calls ?? [])) {
     redactedNames(call.arguments, names);
@@ -90,6 +136,6 @@ export function writeRefreshed(path: string, refreshed: Refreshed): string | und
     writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");
     return undefined;
   } catch (e) {
-    return `I cannot write the recording ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+    return { code: "E-RT-RECORDING", message: `I cannot write the recording ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
   }
 }

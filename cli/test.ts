@@ -116,10 +116,11 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
 async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTest>): Promise<TestResult> {
   const { file, test } = entry;
   const refresh = test.replays !== undefined && test.name === options.refresh;
-  const plan = test.replays === undefined ? undefined : planReplay(test.replays);
+  const plan = test.replays === undefined ? undefined : planReplay(file, test.replays);
   const recording = test.replays === undefined ? {} : { recording: test.replays };
   // A recording that cannot be read fails its test, unless the test is refreshed: then it is written anew.
-  if (plan !== undefined && !plan.ok && !refresh) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
+  // One outside the test's folder is neither read nor written.
+  if (plan !== undefined && !plan.ok && (!refresh || plan.code === "E-CAP-REPLAYS-PATH")) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
   const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
   const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}), ...(options.explain === true ? { explain: true } : {}) }, options);
   running.add(started);
@@ -131,7 +132,7 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
     // Only a body that ended is recorded: a recording of a failed live run would make a fixture of the failure.
     if (result.status !== "passed") return { ...result, note: "the recording was not written: the live run of the test did not pass" };
     const problem = writeRefreshed(test.replays!, { file, program: entry.program, code: entry.code(), grant: end.grant ?? [], outcome: end.outcome.outcome, calls: end.recorded, ...(plan?.ok ? { previous: plan.recording } : {}) });
-    if (problem !== undefined) return { ...result, status: "crashed", code: "E-RT-RECORDING", message: problem };
+    if (problem !== undefined) return { ...result, status: "crashed", code: problem.code, message: problem.message };
     return { ...result, status: "refreshed", message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}` };
   }
   return options.strict === true && plan?.ok ? strictResult(result, plan.recording, end.unreached) : result;

@@ -2,7 +2,11 @@
 // default time limit of a run does not apply to a server, spec/runtime.md),
 // each request that crashed (to report it with its .ry position), and the
 // totals for the run's final report. `renyi run`'s worker sends these to the
-// main thread, which renders crashes the way it renders a run's.
+// main thread, which renders crashes the way it renders a run's. And how many
+// connections a server holds at once.
+
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 
 export interface ServingHost {
   listening(): void;
@@ -27,4 +31,61 @@ export function serveWith(next: ServingHost): void {
 
 export function servingHost(): ServingHost {
   return host;
+}
+
+/** What a connection past the limit is told when every connection held has a request in flight. */
+const BUSY_TEXT = "the server is busy\n";
+const BUSY = `HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${BUSY_TEXT.length}\r\nconnection: close\r\n\r\n${BUSY_TEXT}`;
+
+/**
+ * Holds a server to `most` connections at once (spec/security.md, "Servers"),
+ * fewer than the files the process may open, so that clients cannot take every
+ * file from the program (its own files, its children's pipes, its outgoing
+ * calls). A connection past the limit takes the place of the one idle longest
+ * (no request in flight); when every one has a request in flight, it is
+ * answered 503 and closed, and what it sends is not handed to the program.
+ * Gives back what the server calls first for each request: whether to answer it.
+ */
+export function holdConnections(server: Server, most: number): (req: IncomingMessage, res: ServerResponse) => boolean {
+  // Each connection held, with its requests in flight, the one busy longest ago first.
+  const held = new Map<Socket, number>();
+  const refused = new WeakSet<Socket>();
+  server.on("connection", (socket: Socket) => {
+    if (held.size >= most) {
+      let idle: Socket | undefined;
+      for (const [s, busy] of held) {
+        if (busy === 0) {
+          idle = s;
+          break;
+        }
+      }
+      if (idle === undefined) {
+        refused.add(socket);
+        socket.end(BUSY);
+        return;
+      }
+      held.delete(idle);
+      idle.destroy();
+    }
+    held.set(socket, 0);
+    socket.once("close", () => held.delete(socket));
+  });
+  return (req, res) => {
+    const socket = req.socket;
+    if (refused.has(socket)) {
+      res.destroy();
+      return false;
+    }
+    const busy = held.get(socket);
+    if (busy === undefined) return true;
+    held.set(socket, busy + 1);
+    res.once("close", () => {
+      const now = held.get(socket);
+      if (now === undefined) return;
+      // To the end of the order: busy most recently.
+      held.delete(socket);
+      held.set(socket, now - 1);
+    });
+    return true;
+  };
 }

@@ -41,6 +41,7 @@ test("the build's code cache of the compile path fits this Node, and nothing mor
     assert.equal(existsSync(own), false, "no cache of its own is written when the build's fits");
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}.key`, { force: true });
   }
 });
 
@@ -77,6 +78,7 @@ test("a damaged, cut or foreign cache of the compile path costs a compile, never
     console.log(`compile path: ${damaged.length} damaged caches, each taken for none and replaced`);
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}.key`, { force: true });
   }
 });
 
@@ -96,6 +98,7 @@ test("the build's cache is sealed for its source: a cache made for another sourc
     assert.equal(requireWithCaches(FILE, other, undefined).stale, true, "V8 alone would have taken it: it checks the length");
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}.key`, { force: true });
   }
 });
 
@@ -119,6 +122,7 @@ test("a cache of its own that is damaged is let go when the build's fits; what i
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}.key`, { force: true });
   }
 });
 
@@ -132,5 +136,6 @@ test("a compiled program the cache folder cannot take is refused with a clear er
     assert.deepEqual(readdirSync(folder), ["k.cjs.map"], "no temporary file is left");
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}.key`, { force: true });
   }
 });

@@ -27,7 +27,11 @@ import { RENYI } from "./support.js";
 const EXAMPLES = join(ROOT, "examples");
 const FIXTURES = join(EXAMPLES, "fixtures");
 const cache = mkdtempSync(join(tmpdir(), "renyi-examples-"));
-after(() => rmSync(cache, { recursive: true, force: true }));
+after(() => {
+  rmSync(cache, { recursive: true, force: true });
+  // The key that seals its code caches is kept beside it.
+  rmSync(`${cache}.key`, { force: true });
+});
 
 /** `renyi ARGS...` from the repository's folder, with a compile cache of its own. */
 function renyi(...args: string[]): { status: number | null; stdout: string; stderr: string } {

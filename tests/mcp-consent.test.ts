@@ -245,12 +245,14 @@ end
   assert.doesNotMatch(readFileSync(join(recordings, "audit.jsonl"), "utf8"), /from the environment/);
 });
 
-test("mcp test: a replays test whose path leaves the program's folder is refused, and nothing is read", async () => {
+test("mcp test: a replays test whose path leaves the program's folder is refused by the checker, and nothing is read", async () => {
   for (const path of ["/etc/passwd", "../other/rec.json", "recordings/../../x.json"]) {
     const source = `public function main()\n  purpose: Nothing.\n  needs console\n  console.print("hi")\nend\n\ntest "read" needs console replays "${path}"\n  main()\nend\n`;
     const result = await call("test", { source });
-    assert.equal(result.isError, true, path);
-    assert.match(text(result), /leaves the program's folder, so no test ran/);
+    const report = result.structuredContent as { tests: unknown[]; refused: { diagnostics: { code: string }[] }[] };
+    assert.deepEqual(report.tests, [], path);
+    assert.deepEqual(report.refused.flatMap((r) => r.diagnostics.map((d) => d.code)), ["E-CAP-REPLAYS-PATH"], path);
+    assert.doesNotMatch(JSON.stringify(result), /root:|x:0:0/);
   }
 });
 

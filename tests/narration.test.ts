@@ -21,6 +21,7 @@ const cache = mkdtempSync(join(tmpdir(), "renyi-narration-"));
 const work = mkdtempSync(join(tmpdir(), "renyi-narration-work-"));
 after(() => {
   rmSync(cache, { recursive: true, force: true });
+  rmSync(`${cache}.key`, { force: true });
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -70,6 +70,20 @@ export function isolationDataMib(maxMemoryMib: number): number {
   return heapLimitMib(maxMemoryMib) + 256;
 }
 
+/**
+ * Open files, sockets and pipes a process run with `renyi run --isolate` may
+ * hold at once (RLIMIT_NOFILE), sized with the connections a server holds
+ * (below): node itself takes about 30, and the rest is the program's.
+ */
+export const ISOLATED_OPEN_FILES = 256;
+
+/**
+ * The connections a program's server holds at once, half of the files an
+ * isolated process may open: the other half is left for node, the program's
+ * own files, the pipes of its children and its outgoing calls.
+ */
+export const MAX_SERVER_CONNECTIONS = 128;
+
 /** The largest source file the commands read: far beyond any program a person writes or reviews. */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 

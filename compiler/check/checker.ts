@@ -11,6 +11,7 @@ import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./con
 import { declareProgram, libraryScopes, PRELUDE_NAME, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
+import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
@@ -130,6 +131,9 @@ function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnost
   );
   reportUninferred(ctx, body);
   bounds.settle(ctx, undefined);
+  // The recording stays beneath the test's folder: a test names no other file of the machine.
+  const leaves = item.replays === undefined ? undefined : replaysPathLeaves(item.replays.value);
+  if (leaves !== undefined) diagnostics.push(diagnose("E-CAP-REPLAYS-PATH", item.replays!.span, { path: item.replays!.value, problem: leaves }));
   return { name: item.name.value, needs: grant, ...(item.replays ? { replays: item.replays.value } : {}), body, span: item.span };
 }
 

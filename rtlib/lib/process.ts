@@ -43,7 +43,23 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
       const { spawn } = await hostImport<typeof import("node:child_process")>("node:child_process");
       return new Promise((resolve, reject) => {
         // detached: the child leads a new process group (setsid), which is killed as one.
-        const child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: true });
+        let child: ReturnType<typeof spawn>;
+        try {
+          child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: true });
+        } catch (e) {
+          reject(new Failure(ProcessError.make("Failed", program, (e as Error).message)));
+          return;
+        }
+        // No file left to open (EMFILE, ENFILE: the pipes or the process): Node gives back a child
+        // without its pipes and reports the error a moment later. The call fails as the program's.
+        if (!child.stdout || !child.stderr || !child.stdin) {
+          child.once("error", (e: NodeJS.ErrnoException) => {
+            const why = e.code === "EMFILE" || e.code === "ENFILE" ? `too many open files (${e.code})` : e.message;
+            reject(new Failure(ProcessError.make("Failed", program, `it could not be started: ${why}`)));
+          });
+          return;
+        }
+        const { stdout, stderr, stdin } = child;
         const pid = child.pid;
         if (pid !== undefined) childStarted(pid);
         const gone = () => {
@@ -65,8 +81,8 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
           gone();
           reject(new Failure(ProcessError.make("Failed", program, overLimit(name))));
         };
-        child.stdout.on("data", gather(out, "its standard output"));
-        child.stderr.on("data", gather(err, "its standard error"));
+        stdout.on("data", gather(out, "its standard output"));
+        stderr.on("data", gather(err, "its standard error"));
         child.on("error", (e: NodeJS.ErrnoException) => {
           stopWatching();
           gone();
@@ -82,10 +98,10 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
           if (out.over || err.over) return;
           resolve(ProcessResult.desc.make([exitCode, out.take().toString("utf8"), err.take().toString("utf8")]));
         });
-        child.stdin.on("error", () => {
+        stdin.on("error", () => {
           // A program that does not read its input closes the pipe early; that is not a failure.
         });
-        child.stdin.end(input);
+        stdin.end(input);
       });
     },
   );

@@ -17,7 +17,8 @@ import { watchCancellation, REQUEST_LIMITS, requestAccount, S, stop, switchTo } 
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
-import { served, servingHost } from "../serving.js";
+import { holdConnections, served, servingHost } from "../serving.js";
+import { MAX_SERVER_CONNECTIONS } from "../../vocabulary/limits.js";
 import { trackTasks } from "../tasks.js";
 
 type Handler = (request: unknown) => unknown;
@@ -224,9 +225,13 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             clearTimeout(timer);
           }
         };
-        const server = createServer((req, res) => void answer(req, res));
+        const server = createServer((req, res) => {
+          if (admitted(req, res)) void answer(req, res);
+        });
+        const admitted = holdConnections(server, MAX_SERVER_CONNECTIONS);
         // A client that asks first (`Expect: 100-continue`) is told 413 before it sends a body too large.
         server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+          if (!admitted(req, res)) return;
           if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
             reply(res, 413, "request body too large\n", true);
             counted();

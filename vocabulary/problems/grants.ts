@@ -193,6 +193,39 @@ end`,
 end`,
   }),
 
+  "E-CAP-REPLAYS-PATH": problem<{ path: string; problem: "absolute" | "climbs" | "folder" | "link" }>({
+    title: "A test's recording outside the folder of the test's file",
+    facts: {
+      path: "the recording's path, as the test's `replays` writes it",
+      problem: "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
+    },
+    render: (f) => ({
+      message:
+        f.problem === "link"
+          ? `the recording "${f.path}" leads outside the folder of the test's file through a symbolic link`
+          : f.problem === "folder"
+            ? `the recording's path "${f.path}" names the folder of the test's file, not a file beneath it`
+            : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
+      label: "a path beneath the test's folder",
+      notes: ["A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's own file: a test names no other file of the machine. Nothing is said of whether that file exists or what it holds."],
+      hint: 'Keep the recording beside the test or in a folder below it, for example `replays "fixtures/weather/berlin.json"`, and copy a recording made elsewhere there.',
+    }),
+    explanation: `A test that \`replays\` a recording reads it before it runs, quotes what it finds
+wrong in it, and \`renyi test --refresh\` writes it again from a live run of the test's body.
+A test is code, written by whoever wrote the program, so the path it names is kept beneath
+the folder of the test's own file: one that is absolute or climbs with \`..\` is refused by
+the checker, before anything runs, and one that leads outside through a symbolic link (the
+folder's real path, and the file's, compared) fails its test where the recording would be
+opened, read or written. The refusal says nothing of the file outside: not whether it exists,
+not what it holds.`,
+    wrong: `test "the forecast is read" needs console replays "../recordings/berlin.json"
+  console.print("Berlin")
+end`,
+    right: `test "the forecast is read" needs console replays "fixtures/berlin.json"
+  console.print("Berlin")
+end`,
+  }),
+
   "E-CAP-BUDGET": problem<{ problem: "takes none" | "zero"; capability: string }>({
     title: "A budget that cannot count anything",
     facts: {
