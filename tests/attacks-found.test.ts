@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,6 +19,11 @@ import { freePort, RENYI, renyiIn } from "./support.js";
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-found-"));
 after(() => rmSync(work, { recursive: true, force: true }));
+// Whatever is still running when the tests are done (a test that failed before it stopped its child) is killed.
+const running = new Set<ChildProcess>();
+after(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
 
 type Ran = { status: number | null; stdout: string; stderr: string };
 
@@ -126,6 +131,37 @@ test("a compiled module in the cache edited by hand is compiled into the program
   assert.equal(ran.stdout, "hello from a\n");
 });
 
+test("a symbolic link planted at the name of a recording's temporary file, guessed in advance, is not written through", async () => {
+  // The temporary file was PATH.PID.MILLISECONDS.tmp, opened as it was found: whoever could write the folder the
+  // recording goes to (a shared one) could plant links for the next seconds and have the recording written over
+  // any file the user may write.
+  const { dir, cache } = inFolder("planted");
+  writeFileSync(join(dir, "nap.ry"), `public function main()
+  purpose: Say it is ready, then wait.
+  needs console, time
+  console.print("ready")
+  time.sleep(time.milliseconds(3000))
+end
+`);
+  const shared = join(dir, "shared");
+  mkdirSync(shared);
+  const victim = join(dir, "victim.txt");
+  writeFileSync(victim, "precious\n");
+  const out = join(shared, "out.json");
+  const child = spawn(process.execPath, [RENYI, "record", "--to", out, "nap.ry"], { cwd: dir, env: { ...process.env, RENYI_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "ignore"] });
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
+  await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+  // The recording is written once the 3 s wait is over: links for every millisecond from then on, made from
+  // the first (a loaded machine makes a few hundred a second at least), are there before it.
+  const ready = Date.now();
+  for (let t = ready + 2900; t < ready + 9000; t++) symlinkSync(victim, `${out}.${child.pid}.${t}.tmp`);
+  assert.equal(await exited, 0);
+  assert.equal(readFileSync(victim, "utf8"), "precious\n", "the recording was written through a planted link");
+  assert.equal(lstatSync(out).isFile(), true);
+  assert.equal((JSON.parse(readFileSync(out, "utf8")) as { program: string }).program, "nap");
+});
+
 // ---- A signed bundle under another name ----
 
 test("a signed bundle renamed, with its manifest and signature, to another program's name is refused, signed or not", async () => {
@@ -165,11 +201,6 @@ test("a recording whose source begins with - is refused by renyi reproduce, not 
 });
 
 // ---- A server's shutdown ----
-
-const running = new Set<ChildProcess>();
-after(() => {
-  for (const child of running) child.kill("SIGKILL");
-});
 
 let observer: Server;
 let observerBase: string;
