@@ -326,3 +326,57 @@ test("a request still answering when serve has answered its `requests` is not cu
     assert.match(result.stderr, /served 1 request/);
   }
 });
+
+// ---- The tool server's recordings ----
+
+test("a recording whose calls are concealed from the agent cannot be read before it is concealed", { todo: "renyi mcp writes the .concealed marker after the recording is in the folder, where resources/list already shows it" }, async () => {
+  // spec/mcp.md, "What the agent sees": a run that read guarded data its guards keep from the console shows, in its
+  // recording's resource, no calls. The marker that says so is written after `renyi record` has put the recording in
+  // the folder, and resources/list and resources/read show it meanwhile: an agent that reads while the run ends
+  // can see the calls.
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const recordings = join(work, "mcp-recordings");
+  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "30", RENYI_RACE_SECRET: "a secret of some length", RENYI_CACHE_DIR: join(work, "mcp-cache") };
+  const args = [RENYI, "mcp", "--allow", "console", "--allow", 'environment("RENYI_RACE_SECRET")', "--allow-host", "127.0.0.1:1", "--recordings", recordings];
+  const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env }));
+  try {
+    const source = `public function main()
+  purpose: Count to the secret's length.
+  needs console, environment("RENYI_RACE_SECRET") only to network.http("127.0.0.1:1")
+  let n be environment.get("RENYI_RACE_SECRET").or_else("").length()
+  var i be 0
+  while i < n * 1000
+    set i to i + 1
+  end
+end
+`;
+    const shown: string[] = [];
+    for (let attempt = 0; attempt < 5 && shown.length === 0; attempt++) {
+      let done = false;
+      const ran = client.callTool({ name: "run", arguments: { source } }).finally(() => (done = true));
+      const before = new Set((await client.listResources()).resources.map((r) => r.uri));
+      while (!done) {
+        for (const { uri } of (await client.listResources()).resources) {
+          if (before.has(uri) || !uri.startsWith("renyi://recordings/")) continue;
+          try {
+            const read = await client.readResource({ uri });
+            const text = String((read.contents[0] as { text?: string }).text ?? "");
+            if (Array.isArray((JSON.parse(text) as { calls?: unknown }).calls)) shown.push(text);
+          } catch {
+            // Not readable yet.
+          }
+        }
+      }
+      const result = (await ran) as { structuredContent?: { steps?: unknown; recording?: string } };
+      assert.equal(result.structuredContent?.steps ?? null, null, "a run that read guarded data shows no steps");
+      // Once the run tool has answered, the same resource shows no calls: what was read before was the race.
+      const after = await client.readResource({ uri: `renyi://recordings/${result.structuredContent?.recording}` });
+      assert.match(String((after.contents[0] as { text?: string }).text), /"calls":"sealed: /);
+    }
+    assert.deepEqual(shown, [], "the agent read the calls of a run whose calls are concealed from it");
+  } finally {
+    await client.close();
+  }
+});
