@@ -5,6 +5,7 @@
 // shows, each against its hash. Every file is read as hostile: bounded, and
 // only if it is a regular file.
 
+import { basename } from "node:path";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { manifestPathOf } from "../report/bundle-files.js";
 import { readBounded } from "../report/read-bounded.js";
@@ -44,6 +45,9 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
   }
   const manifest = readManifest(read.bytes);
   if (!manifest.ok) return manifest;
+  // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not this one.
+  const name = basename(file, ".mjs");
+  if (manifest.manifest.program !== name) return { ok: false, problem: `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a renamed one is refused` };
   return { ok: true, manifest: manifest.manifest, grant: manifest.grant };
 }
 

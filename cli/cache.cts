@@ -56,11 +56,16 @@ export function cacheKey(parts: readonly string[]): string {
   return hash.digest("hex").slice(0, 32);
 }
 
-/** Writes a file whole or not at all: a temporary file, then a rename. */
+/**
+ * Writes a file whole or not at all: a temporary file, then a rename. The temporary file is
+ * made new, never opened where something already is (O_EXCL), and its name is not guessable in
+ * advance: a symbolic link planted at a guessed name in a folder others can write would
+ * otherwise be written through, onto whatever file it names.
+ */
 export function writeAtomically(path: string, content: string | Uint8Array): void {
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const temporary = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
-    writeFileSync(temporary, content);
+    writeFileSync(temporary, content, { flag: "wx" });
     renameSync(temporary, path);
   } catch (e) {
     // Nothing half-written is left behind (a folder where the file should be refuses the rename).

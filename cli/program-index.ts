@@ -10,7 +10,7 @@
 // program again and writes the index anew. A program whose `use` names a file
 // that does not exist never compiles, so it is never in the index.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { decodeSource } from "../report/source.js";
 import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
@@ -44,16 +44,35 @@ function readText(file: string): string | undefined {
   return decoded.ok ? decoded.text : undefined;
 }
 
+/**
+ * The index at `path`, or undefined (a miss) when it is not a regular file within the bound,
+ * not JSON, or not of the shape writeIndex writes: the cache folder may hold anything.
+ */
+function readIndex(path: string): IndexEntry | undefined {
+  const read = readBounded(path, INDEX_LIMIT);
+  if (!read.ok) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(read.bytes.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  const text = (x: unknown): x is string => typeof x === "string";
+  const isModule = (m: unknown) => typeof m === "object" && m !== null && text((m as { name?: unknown }).name) && text((m as { file?: unknown }).file);
+  if (typeof value !== "object" || value === null) return undefined;
+  const { entry, modules } = value as { entry?: unknown; modules?: unknown };
+  return text(entry) && Array.isArray(modules) && modules.every(isModule) ? { entry, modules: modules as { name: string; file: string }[] } : undefined;
+}
+
+/** An index names a program's modules and files: far below this. */
+const INDEX_LIMIT = 1 << 20;
+
 /** The compiled bundle of an unchanged program, found without parsing it; undefined when it must be compiled or looked up the slow way. */
 export function lookUpByIndex(toolchain: readonly string[], entryFile: string): { key: string; entry: string; modules: IndexedModule[] } | undefined {
   const entryText = readText(entryFile);
   if (entryText === undefined) return undefined;
-  let index: IndexEntry;
-  try {
-    index = JSON.parse(readFileSync(indexPath(toolchain, entryFile, entryText), "utf8")) as IndexEntry;
-  } catch {
-    return undefined;
-  }
+  const index = readIndex(indexPath(toolchain, entryFile, entryText));
+  if (index === undefined) return undefined;
   const modules: IndexedModule[] = [];
   for (const { name, file } of index.modules) {
     const text = file === entryFile ? entryText : readText(file);

@@ -38,6 +38,11 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
   const now = extensionsOf(recording.grant);
   const then = recording.extensions ?? [];
   if (now.join("\n") !== then.join("\n")) process.stderr.write(`warning: the extensions differ: the recording has ${then.join(", ") || "none"}; here ${now.join(", ") || "none"}\n`);
+  // The recording names its program's file; a name that begins with `-` would be read as one of renyi run's options.
+  if (argv[1] === undefined && recording.source.startsWith("-")) {
+    process.stderr.write(refusalText({ code: "E-RT-RECORDING", problem: runMessage("E-RT-RECORDING", { file: argv[0]!, problem: "field", detail: `\`source\` must name the program's file, and ${JSON.stringify(recording.source)} begins with \`-\`` }) }));
+    return EXIT.refused;
+  }
   const file = argv[1] ?? recording.source;
   const words = recording.arguments ?? [];
   return runCommand([file, ...words], startWorker(), (compiled) => {
