@@ -38,14 +38,19 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
   };
   // Shapes made of a function's type parameters are made where they are used, from its hidden parameters.
   if (params.length > 0 || mentionsTypeShape(lw, r)) return build();
-  return lw.hoist(`shape ${identityOf(r)}`, `shape_${typeToText(r).replace(/[^A-Za-z0-9]+/g, "_")}`, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
+  return lw.hoist(`shape ${identityOf(lw, r)}`, `shape_${typeToText(r, SHAPE_NAME_LIMIT).replace(/[^A-Za-z0-9]+/g, "_")}`, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build())]));
 }
 
-function mentionsTypeShape(lw: Lowerer, type: Type): boolean {
+/** How much of a type the readable name of its hoisted shape shows. */
+const SHAPE_NAME_LIMIT = 40;
+
+function mentionsTypeShape(lw: Lowerer, type: Type, seen = new Set<Type>()): boolean {
   if (lw.typeShapes.size === 0) return false;
   const r = resolve(type);
   if (r.kind === "Param") return lw.typeShapes.has(r.id);
-  return r.kind === "Con" && r.args.some((a) => mentionsTypeShape(lw, a));
+  if (r.kind !== "Con" || seen.has(r)) return false;
+  seen.add(r);
+  return r.args.some((a) => mentionsTypeShape(lw, a, seen));
 }
 
 /** The runtime descriptor of a declared type: a record's TypeDesc, a variant's VariantDesc. */
@@ -74,17 +79,44 @@ export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expr
   });
 }
 
-/** A type as what tells it apart: a declared type by its module and name, not its name alone. */
-function identityOf(type: Type): string {
+/**
+ * A type as what tells it apart: a declared type by its module and name, not
+ * its name alone. Types are shared (`(a, a)` holds one object twice), so the
+ * text of a large one, written out, could be exponentially long: each
+ * composite type is instead named by a short token, the same for the same
+ * structure, made once per distinct part.
+ */
+function identityOf(lw: Lowerer, type: Type): string {
   const r = resolve(type);
   switch (r.kind) {
     case "Con": {
       const name = r.decl === undefined ? r.name : `${r.decl.module}.${r.decl.name}`;
-      return r.args.length === 0 ? name : `${name}<${r.args.map(identityOf).join(",")}>`;
+      if (r.args.length === 0) return name;
+      const known = identities(lw);
+      const token = known.ofType.get(r);
+      if (token !== undefined) return token;
+      const structure = `${name}<${r.args.map((a) => identityOf(lw, a)).join(",")}>`;
+      let made = known.ofStructure.get(structure);
+      if (made === undefined) known.ofStructure.set(structure, (made = `%${known.ofStructure.size}`));
+      known.ofType.set(r, made);
+      return made;
     }
     case "Param":
       return `#${r.id}`;
     default:
       return r.kind;
   }
+}
+
+interface Identities {
+  readonly ofType: Map<Type, string>;
+  readonly ofStructure: Map<string, string>;
+}
+
+const identitiesOf = new WeakMap<Lowerer, Identities>();
+
+function identities(lw: Lowerer): Identities {
+  let known = identitiesOf.get(lw);
+  if (known === undefined) identitiesOf.set(lw, (known = { ofType: new Map(), ofStructure: new Map() }));
+  return known;
 }
