@@ -23,9 +23,12 @@ export function compileProgram(
   modules: readonly { name: string; file: string; text: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[],
   options: BundleOptions,
 ): CompileResult {
-  const checked = checkProgramSources(modules, options.entry);
+  options.stop?.();
+  const checked = checkProgramSources(modules, options.entry, options.stop);
   if (checked.program === undefined) return { diagnostics: checked.diagnostics, modules: checked.modules };
+  options.stop?.();
   const bundle = bundleChecked(checked.program, modules.map(textOf), options);
+  options.stop?.();
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
 }
 

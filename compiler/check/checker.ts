@@ -15,7 +15,7 @@ import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
 import { hasMeta, isCon, numberedFromStart, resolve, typeToText, zonk, type Type } from "./types.js";
-import { TooComplex, TYPE_STEPS_BASE, TYPE_STEPS_PER_CHARACTER, typeStepsFor, withTypeSteps } from "./work.js";
+import { pollStop, TooComplex, TYPE_STEPS_BASE, TYPE_STEPS_PER_CHARACTER, typeStepsFor, withTypeSteps } from "./work.js";
 
 export type { SourceModule };
 
@@ -24,15 +24,21 @@ export interface CheckResult {
   diagnostics: Diagnostic[];
 }
 
-/** `typeSteps`: the steps the walks over types may take (work.ts); by default, the budget for the sources' size. */
-export function checkProgram(sources: readonly SourceModule[], entry: string, typeSteps?: number): CheckResult {
+export interface CheckOptions {
+  /** The steps the walks over types may take (work.ts); by default, the budget for the sources' size. */
+  readonly typeSteps?: number;
+  /** Called every few thousand steps and before each definition: a caller with a deadline throws from it. */
+  readonly stop?: () => void;
+}
+
+export function checkProgram(sources: readonly SourceModule[], entry: string, options: CheckOptions = {}): CheckResult {
   libraryScopes(); // the prelude, declared once for the process (its type ids are the library's own)
   const characters = sources.reduce((sum, s) => sum + (s.syntax.span.end - s.syntax.span.start), 0);
-  const limit = typeSteps ?? typeStepsFor(characters);
+  const limit = options.typeSteps ?? typeStepsFor(characters);
   const modules: CModule[] = [];
   const where: Where = { span: { file: sources.find((s) => s.name === entry)?.file ?? sources[0]?.file ?? "", start: 0, end: 0 } };
   try {
-    return withTypeSteps(limit, () => numberedFromStart(() => checkDeclared(sources, entry, modules, where)));
+    return withTypeSteps(limit, options.stop, () => numberedFromStart(() => checkDeclared(sources, entry, modules, where)));
   } catch (e) {
     // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not checked on.
     if (!(e instanceof TooComplex) && !(e instanceof RangeError)) throw e;
@@ -71,7 +77,8 @@ function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagn
   const functions: CFunction[] = [];
   const tests: CTest[] = [];
   for (const item of syntax.items) {
-    where.span = item.kind === "FunctionDef" || item.kind === "TypeDef" ? item.name.span : item.span;
+    where.span = item.kind === "Use" ? item.span : item.name.span;
+    pollStop();
     if (item.kind === "FunctionDef") {
       const sig = scope.functions.get(item.name.name);
       if (sig === undefined || sig.syntax !== item) continue;

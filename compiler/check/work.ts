@@ -26,10 +26,25 @@ export class TooComplex extends Error {
 let spent = 0;
 let budget = Number.POSITIVE_INFINITY;
 
+/** How many steps pass between two calls of the compilation's `stop`. */
+const STEPS_BETWEEN_STOPS = 4096;
+
+let stop: (() => void) | undefined;
+let nextStop = STEPS_BETWEEN_STOPS;
+
 /** One step (or `steps`) of a walk over types. */
 export function spendTypeSteps(steps = 1): void {
   spent += steps;
   if (spent > budget) throw new TooComplex(budget);
+  if (spent >= nextStop) {
+    nextStop = spent + STEPS_BETWEEN_STOPS;
+    stop?.();
+  }
+}
+
+/** Gives the compilation's caller its chance to end it (a deadline passed): between definitions. */
+export function pollStop(): void {
+  stop?.();
 }
 
 /** The budget of a compilation whose sources hold `characters` characters. */
@@ -37,16 +52,22 @@ export function typeStepsFor(characters: number): number {
   return TYPE_STEPS_BASE + TYPE_STEPS_PER_CHARACTER * characters;
 }
 
-/** Runs `check` with `limit` steps; outside of it (declaring the library) steps are counted but never refused. */
-export function withTypeSteps<T>(limit: number, check: () => T): T {
-  const was = { spent, budget };
+/**
+ * Runs `check` with `limit` steps, and `stopWith` called every few thousand
+ * (what it throws ends the check). Outside of it (declaring the library)
+ * steps are counted but never refused.
+ */
+export function withTypeSteps<T>(limit: number, stopWith: (() => void) | undefined, check: () => T): T {
+  const was = { spent, budget, stop, nextStop };
   spent = 0;
   budget = limit;
+  stop = stopWith;
+  nextStop = STEPS_BETWEEN_STOPS;
   try {
     return check();
   } finally {
     lastSpent = spent;
-    ({ spent, budget } = was);
+    ({ spent, budget, stop, nextStop } = was);
   }
 }
 
@@ -54,12 +75,13 @@ let lastSpent = 0;
 
 /** Runs `declare` (a library module, declared once for the process) with no budget: it must never stop half-declared. */
 export function withoutTypeBudget<T>(declare: () => T): T {
-  const was = budget;
+  const was = { budget, stop };
   budget = Number.POSITIVE_INFINITY;
+  stop = undefined;
   try {
     return declare();
   } finally {
-    budget = was;
+    ({ budget, stop } = was);
   }
 }
 
