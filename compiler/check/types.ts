@@ -423,10 +423,11 @@ class TypeWriter {
   finish(): string {
     let text = this.parts.join("");
     if (this.cut === 0) return text;
-    // A type nested deeper than the limit still closes each bracket it opened: past twice the limit, those go too.
-    if (text.length > 2 * this.limit) text = `${text.slice(0, 2 * this.limit)}...`;
-    const count = this.cut === Number.MAX_SAFE_INTEGER ? `more than ${this.cut}` : String(this.cut);
-    return `${text} (${count} more ${this.cut === 1 ? "type" : "types"} not shown)`;
+    // A type nested deeper than the limit still closes each bracket it opened: past that many again, those go too.
+    const most = this.limit + Math.max(this.limit, 100);
+    if (text.length > most) text = `${text.slice(0, most)}...`;
+    if (this.cut === Number.MAX_SAFE_INTEGER) return `${text} (more than ${this.cut} types not shown)`;
+    return `${text} (${this.cut} more ${this.cut === 1 ? "type" : "types"} not shown)`;
   }
 
   private list(open: string, items: readonly Type[], close: string): void {
@@ -443,15 +444,28 @@ class TypeWriter {
     this.length += text.length;
   }
 
+  /** Counted without recursion: a type may nest deeper than the stack. */
   private size(type: Type): number {
-    const t = resolve(type);
-    if (!composite(t)) return 1;
-    const known = this.sizes.get(t);
-    if (known !== undefined) return known;
-    const below = t.kind === "Con" ? t.args : [...t.params, t.returns, ...(t.fails === undefined ? [] : [t.fails])];
-    const size = Math.min(Number.MAX_SAFE_INTEGER, below.reduce((sum, part) => sum + this.size(part), 1));
-    this.sizes.set(t, size);
-    return size;
+    const below = (t: Con | FunctionType): readonly Type[] => (t.kind === "Con" ? t.args : [...t.params, t.returns, ...(t.fails === undefined ? [] : [t.fails])]);
+    const root = resolve(type);
+    if (!composite(root)) return 1;
+    const stack: (Con | FunctionType)[] = [root];
+    while (stack.length > 0) {
+      const t = stack[stack.length - 1]!;
+      if (this.sizes.has(t)) {
+        stack.pop();
+        continue;
+      }
+      const waiting = below(t).map(resolve).filter((p): p is Con | FunctionType => composite(p) && !this.sizes.has(p));
+      if (waiting.length > 0) {
+        stack.push(...waiting);
+        continue;
+      }
+      const size = below(t).reduce((sum, part) => sum + (this.sizes.get(resolve(part)) ?? 1), 1);
+      this.sizes.set(t, Math.min(Number.MAX_SAFE_INTEGER, size));
+      stack.pop();
+    }
+    return this.sizes.get(root)!;
   }
 }
 
