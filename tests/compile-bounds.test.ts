@@ -6,6 +6,8 @@
 // checks the program with that many steps instead of its budget.
 
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
 import { checkProgram } from "../compiler/check/checker.js";
@@ -17,6 +19,7 @@ import { renderText } from "../compiler/diagnostics.js";
 import { parseSource } from "../compiler/index.js";
 import { SourceFile } from "../compiler/source.js";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
+import { renyiIn } from "./support.js";
 
 /** `(t, t)` nested `depth` times over Int: `depth` distinct parts, 2^(depth+1) - 1 read as a tree. */
 function nested(depth: number, leaf: Type = INT): Type {
@@ -111,3 +114,17 @@ for (const path of goldenFiles(folder)) {
     for (const line of rendered.split("\n")) assert.ok(line.length <= 3 * TYPE_TEXT_LIMIT, `${name}: a line of ${line.length} characters`);
   });
 }
+
+test("a long else-if chain (lowered flat, not nested) takes the first branch that holds, once, and the else when none does", async () => {
+  const branches = Array.from({ length: 40 }, (_, i) => `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then stop\n    end\n    return k * 10`).join("\n");
+  const source = `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
+  const work = mkdtempSync(join(tmpdir(), "renyi-chain-"));
+  try {
+    writeFileSync(join(work, "chain.ry"), source);
+    const ran = await renyiIn(work, ["run", "chain.ry"], {}, join(work, "cache"));
+    assert.equal(ran.stderr, "");
+    assert.equal(ran.stdout, "-4 0\n1 10\n7 70\n40 400\n41 -2\n0 -1\n");
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
