@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
+import { compileProgram } from "../compiler/build.js";
 import { checkProgram } from "../compiler/check/checker.js";
 import { libraryScopes } from "../compiler/check/declare.js";
 import { lacksAbility } from "../compiler/check/abilities.js";
@@ -126,5 +127,17 @@ test("a long else-if chain (lowered flat, not nested) takes the first branch tha
     assert.equal(ran.stdout, "-4 0\n1 10\n7 70\n40 400\n41 -2\n0 -1\n");
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("a type nested thousands deep is compiled or refused with E-CHECK-TOO-COMPLEX, never an internal error", () => {
+  for (const depth of [500, 2000, 8000]) {
+    const text = `function main()\n  needs console\n  let a0 be 1\n${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n  console.print("{a${depth}}")\nend\n`;
+    const syntax = parseSource("deep.ry", text);
+    const result = compileProgram([{ name: "deep", file: "deep.ry", text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: "deep", file: "deep.mjs" });
+    const codes = result.diagnostics.map((d) => d.code);
+    if (result.bundle === undefined) assert.deepEqual(codes, ["E-CHECK-TOO-COMPLEX"], `at ${depth}`);
+    else assert.deepEqual(codes, [], `at ${depth}`);
+    if (depth === 8000) assert.equal(result.bundle, undefined, "8,000 deep is refused");
   }
 });
