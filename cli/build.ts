@@ -39,9 +39,13 @@ export async function buildCommand(file: string, options: { out?: string; stable
     return EXIT.refused;
   }
   const { modules, program } = checked;
-  const { bundleChecked } = await import("../compiler/build.js");
+  const { bundleOrRefusal } = await import("../compiler/build.js");
   const name = checked.entry;
-  const bundle = bundleChecked(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
+  const bundle = bundleOrRefusal(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
+  if ("severity" in bundle) {
+    process.stderr.write(renderText([bundle], new Map(modules.map((m) => [m.file, new SourceFile(m.file, m.text)]))));
+    return EXIT.refused;
+  }
   // Encoded once: the bytes hashed are the bytes written (a string is encoded anew by each).
   const code = Buffer.from(bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`, "utf8");
   const map = Buffer.from(JSON.stringify(bundle.map) + "\n", "utf8");

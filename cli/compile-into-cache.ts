@@ -18,13 +18,16 @@ export interface CompileRequest {
   readonly runtime: string;
   readonly toolchain: readonly string[];
   readonly narrate: boolean;
+  /** Called now and then while compiling: what it throws ends the compile (a run's --timeout passed). */
+  readonly stop?: () => void;
 }
 
 /** The diagnostics, and whether the program was compiled into the cache (no errors). */
 export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean }> {
   const { compileProgram } = await import("../compiler/build.js");
   const { modules, entry, key, runtime, narrate } = request;
-  const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache });
+  const { stop } = request;
+  const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache, ...(stop ? { stop } : {}) });
   const store = moduleStore(request.toolchain);
   let result = compileWith(store);
   if (result.bundle === undefined) return { diagnostics: result.diagnostics, compiled: false };

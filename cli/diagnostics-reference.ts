@@ -31,7 +31,7 @@ interface Family {
 const FAMILIES: readonly Family[] = [
   { title: "Syntax", anchor: "syntax", about: "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.", rows: SYNTAX_PROBLEMS },
   { title: "Names", anchor: "names", about: "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in `fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).", rows: NAME_PROBLEMS },
-  { title: "Types", anchor: "types", about: "`E-TYPE-*`. Each has a golden file in `fixtures/check/` named after it.", rows: TYPE_PROBLEMS },
+  { title: "Types", anchor: "types", about: "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` (checked there with a budget of a few steps: no program a test could hold reaches the real one).", rows: TYPE_PROBLEMS },
   { title: "Failures and exhaustiveness", anchor: "failures-and-exhaustiveness", about: "`E-FAIL-*`, `E-MATCH-*` and `W-MATCH-*`. Each has a golden file in `fixtures/check/` named after it.", rows: FAILURE_PROBLEMS },
   { title: "Capabilities, needs and purposes", anchor: "capabilities-needs-and-purposes", about: "`E-CAP-*`, `E-PURPOSE-*` and `W-GUARD-*`. Each has a golden file in `fixtures/check/` named after it.", rows: GRANT_PROBLEMS },
   {

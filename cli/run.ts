@@ -80,6 +80,8 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     void early.worker.terminate();
     return (await import("./isolate.js")).runIsolated(parsed.options);
   }
+  // The run's time starts before its compile: a program that takes minutes to compile takes minutes to run.
+  const startedAt = Date.now();
   const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
   const subject = recording === undefined ? undefined : new recording.RecordSubject(parsed.file);
   // The early thread has the default heap; a run given another memory limit is started again with the heap that goes with it.
@@ -87,7 +89,14 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     void early.worker.terminate();
     early = startWorker(heapLimitMib(parsed.options.maxMemoryMib));
   }
-  const compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file, parsed.options.explain);
+  let compiled: Compiled | NotCompiled;
+  try {
+    compiled = parsed.file.endsWith(".mjs") ? await validatedBundle(parsed.file, parsed.options.trust) : await compileWithCache(parsed.file, parsed.options.explain, deadlineOf(startedAt, parsed.options.timeoutSeconds));
+  } catch (e) {
+    if (!(e instanceof CompileTimedOut)) throw e;
+    void early.worker.terminate();
+    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject);
+  }
   if ("diagnostics" in compiled) {
     void early.worker.terminate();
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -108,7 +117,27 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     }
     session = planned;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject, startedAt);
+}
+
+/** Thrown from the compiler's `stop` once the run's time is up while it is still compiling. */
+class CompileTimedOut extends Error {}
+
+/** What the compiler calls now and then: it ends the compile once the run's --timeout has passed since `startedAt`. */
+function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
+  const deadline = startedAt + timeoutSeconds * 1000;
+  return () => {
+    if (Date.now() > deadline) throw new CompileTimedOut();
+  };
+}
+
+/** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT). */
+function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
+  const outcome: WorkerOutcome = { outcome: "cancelled", reason: "timeout", steps: 0, timeoutMs: timeoutSeconds * 1000 };
+  const at = { path: file, map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }), sources: () => new Map<string, SourceFile>() };
+  const exit = reportOutcome(outcome, at.path, at.map, at.sources);
+  subject?.write(subject.ran(outcome, undefined, undefined, exit, at), true);
+  return exit;
 }
 
 interface Compiled {
@@ -132,7 +161,7 @@ export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 /** The narrated variant of a program (--explain) is cached under keys of its own. */
 export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
 
-async function compileWithCache(file: string, narrate = false): Promise<Compiled | NotCompiled> {
+async function compileWithCache(file: string, narrate = false, stop?: () => void): Promise<Compiled | NotCompiled> {
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(readFileSync(cachedPath(indexed.key, ".cjs"))) };
@@ -146,7 +175,7 @@ async function compileWithCache(file: string, narrate = false): Promise<Compiled
   const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   if (!existsSync(path)) {
-    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate });
+    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate, ...(stop ? { stop } : {}) });
     // After a compile, when the cache that came with the build did not fit this Node: one of its own.
     compilePath.keep();
     if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
@@ -200,7 +229,7 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
 const FORCED_AFTER_MS = 2000;
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject, startedAt = Date.now()): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
@@ -253,7 +282,8 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
     };
     const ctrlC = onCtrlC(() => cancelRun(1), () => stopNow(1));
     // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
-    const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000);
+    // What the compile took of the run's time is not given again.
+    const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000 - (Date.now() - startedAt));
     // The run is over at its outcome (or, without one, when the thread stops); it is
     // reported once the program's output has come through, without waiting for the
     // thread to tear down: the worker ends its output streams before it sends the outcome.

@@ -8,6 +8,8 @@ import type { CModule, Program } from "./check/checked.js";
 import { findModules, importsOf, type ProgramInput } from "./frontend.js";
 import { moduleInputs } from "./emit/module-cache.js";
 import { SourceFile } from "./source.js";
+import { diagnose } from "./diagnose.js";
+import { TYPE_STEPS_BASE, TYPE_STEPS_PER_CHARACTER, typeStepsFor } from "./check/work.js";
 
 export interface CompileResult {
   bundle?: BundleResult;
@@ -23,9 +25,13 @@ export function compileProgram(
   modules: readonly { name: string; file: string; text: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[],
   options: BundleOptions,
 ): CompileResult {
-  const checked = checkProgramSources(modules, options.entry);
+  options.stop?.();
+  const checked = checkProgramSources(modules, options.entry, options.stop);
   if (checked.program === undefined) return { diagnostics: checked.diagnostics, modules: checked.modules };
-  const bundle = bundleChecked(checked.program, modules.map(textOf), options);
+  options.stop?.();
+  const bundle = bundleOrRefusal(checked.program, modules.map(textOf), options);
+  if ("severity" in bundle) return { diagnostics: [...checked.diagnostics, bundle], modules: checked.modules };
+  options.stop?.();
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
 }
 
@@ -50,6 +56,23 @@ export function bundleChecked(program: Program, modules: readonly ModuleText[], 
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
   const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules);
   return bundleProgram(program, sources, options, inputs);
+}
+
+/**
+ * bundleChecked, or E-CHECK-TOO-COMPLEX when the program's types nest too
+ * deep to lower: lowering follows a type's nesting as checking does, with
+ * larger steps, so a type a few thousand deep that checking could follow may
+ * still overflow the stack here.
+ */
+export function bundleOrRefusal(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult | Diagnostic {
+  try {
+    return bundleChecked(program, modules, options);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const entry = modules.find((m) => m.name === options.entry) ?? modules[0]!;
+    const characters = modules.reduce((sum, m) => sum + m.text.length, 0);
+    return diagnose("E-CHECK-TOO-COMPLEX", { file: entry.file, start: 0, end: 0 }, { steps: typeStepsFor(characters), base: TYPE_STEPS_BASE, perCharacter: TYPE_STEPS_PER_CHARACTER, characters, deep: true });
+  }
 }
 
 /** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */

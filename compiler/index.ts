@@ -34,8 +34,9 @@ export interface ProgramResult {
 }
 
 /** Every phase up to the checked tree, for a program's parsed modules (see program.ts). */
-export function checkProgramSources(modules: readonly { name: string; file: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[], entry: string): ProgramResult {
-  return checkModules(modules, entry);
+/** `stop`: called now and then while checking, for a caller that ends a long check by throwing from it. */
+export function checkProgramSources(modules: readonly { name: string; file: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[], entry: string, stop?: () => void): ProgramResult {
+  return checkModules(modules, entry, stop);
 }
 
 /** A program of one file: parse and check. */

@@ -16,6 +16,7 @@ import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
 import { hasMeta, isCon, numberedFromStart, resolve, typeToText, zonk, type Type } from "./types.js";
+import { pollStop, TooComplex, TYPE_STEPS_BASE, TYPE_STEPS_PER_CHARACTER, typeStepsFor, withTypeSteps } from "./work.js";
 
 export type { SourceModule };
 
@@ -24,21 +25,45 @@ export interface CheckResult {
   diagnostics: Diagnostic[];
 }
 
-export function checkProgram(sources: readonly SourceModule[], entry: string): CheckResult {
-  libraryScopes(); // the prelude, declared once for the process (its type ids are the library's own)
-  return numberedFromStart(() => checkDeclared(sources, entry));
+export interface CheckOptions {
+  /** The steps the walks over types may take (work.ts); by default, the budget for the sources' size. */
+  readonly typeSteps?: number;
+  /** Called every few thousand steps and before each definition: a caller with a deadline throws from it. */
+  readonly stop?: () => void;
 }
 
-function checkDeclared(sources: readonly SourceModule[], entry: string): CheckResult {
+export function checkProgram(sources: readonly SourceModule[], entry: string, options: CheckOptions = {}): CheckResult {
+  libraryScopes(); // the prelude, declared once for the process (its type ids are the library's own)
+  const characters = sources.reduce((sum, s) => sum + (s.syntax.span.end - s.syntax.span.start), 0);
+  const limit = options.typeSteps ?? typeStepsFor(characters);
+  const modules: CModule[] = [];
+  const where: Where = { span: { file: sources.find((s) => s.name === entry)?.file ?? sources[0]?.file ?? "", start: 0, end: 0 } };
+  try {
+    return withTypeSteps(limit, options.stop, () => numberedFromStart(() => checkDeclared(sources, entry, modules, where)));
+  } catch (e) {
+    // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not checked on.
+    if (!(e instanceof TooComplex) && !(e instanceof RangeError)) throw e;
+    const diagnostic = diagnose("E-CHECK-TOO-COMPLEX", where.span, { steps: limit, base: TYPE_STEPS_BASE, perCharacter: TYPE_STEPS_PER_CHARACTER, characters, deep: !(e instanceof TooComplex) });
+    return { program: { modules }, diagnostics: [...(where.diagnostics ?? []), diagnostic] };
+  }
+}
+
+/** The definition being checked, and the diagnostics so far: what a refusal as too complex reports with. */
+interface Where {
+  span: Span;
+  diagnostics?: Diagnostic[];
+}
+
+function checkDeclared(sources: readonly SourceModule[], entry: string, modules: CModule[], where: Where): CheckResult {
   const scopes = declareProgram(sources, entry);
   const diagnostics = scopes.diagnostics;
-  const modules: CModule[] = [];
+  where.diagnostics = diagnostics;
   let main: CFunction | undefined;
   const bounds = new Bounds();
   const work = newProgramWork();
   for (const source of sources) {
     const scope = scopes.modules.get(source.name)!;
-    const module = checkModule(scopes, scope, source.syntax, diagnostics, bounds, work);
+    const module = checkModule(scopes, scope, source.syntax, diagnostics, bounds, work, where);
     modules.push(module);
     if (source.name === entry) {
       main = module.functions.find((f) => f.name === "main");
@@ -49,10 +74,12 @@ function checkDeclared(sources: readonly SourceModule[], entry: string): CheckRe
   return { program: { modules, ...(main ? { main } : {}) }, diagnostics };
 }
 
-function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CModule {
+function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork, where: Where): CModule {
   const functions: CFunction[] = [];
   const tests: CTest[] = [];
   for (const item of syntax.items) {
+    where.span = item.kind === "Use" ? item.span : item.name.span;
+    pollStop();
     if (item.kind === "FunctionDef") {
       const sig = scope.functions.get(item.name.name);
       if (sig === undefined || sig.syntax !== item) continue;

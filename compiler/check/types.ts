@@ -7,6 +7,7 @@
 
 import type { Span } from "../source.js";
 import { needText, type Need as CapabilityNeed } from "../../vocabulary/needs.js";
+import { spendTypeSteps, withoutTypeBudget } from "./work.js";
 
 export type Type = Con | FunctionType | Param | Meta | ErrorType;
 
@@ -143,7 +144,7 @@ export function asLibrary<T>(first: number, declare: () => T): T {
   declaringLibrary = true;
   nextLibraryId = first;
   try {
-    return declare();
+    return withoutTypeBudget(declare);
   } finally {
     ({ declaringLibrary, nextLibraryId } = was);
   }
@@ -176,47 +177,91 @@ export function resolve(type: Type): Type {
   return t;
 }
 
+// Every walk below visits each distinct part of a type once: types are
+// shared (`(a, a)` holds the same object twice), so a walk that followed every
+// path would take time exponential in the program's length. A walk remembers
+// the parts it has seen by identity, and counts each visit against the
+// compilation's steps (work.ts).
+
+/** Whether a type has parts below it: the only ones a walk needs to remember. */
+function composite(t: Type): t is Con | FunctionType {
+  return (t.kind === "Con" && t.args.length > 0) || t.kind === "Function";
+}
+
 /** The type with every solved inference variable replaced, all the way down. */
 export function zonk(type: Type): Type {
   const t = resolve(type);
-  switch (t.kind) {
-    case "Con":
-      return t.args.length === 0 ? t : { ...t, args: t.args.map(zonk) };
-    case "Function":
-      return { ...t, params: t.params.map(zonk), returns: zonk(t.returns), ...(t.fails ? { fails: zonk(t.fails) } : {}) };
-    default:
-      return t;
+  return composite(t) ? zonkIn(t, new Map()) : t;
+}
+
+function zonkIn(type: Type, done: Map<Type, Type>): Type {
+  const t = resolve(type);
+  if (!composite(t)) return t;
+  const known = done.get(t);
+  if (known !== undefined) return known;
+  spendTypeSteps();
+  const out = rebuild(t, (part) => zonkIn(part, done));
+  done.set(t, out);
+  return out;
+}
+
+/** The type with each part below its top replaced by `map` of it; the same object when no part changed. */
+function rebuild(t: Con | FunctionType, map: (part: Type) => Type): Type {
+  if (t.kind === "Con") {
+    const args = t.args.map(map);
+    return args.every((a, i) => a === t.args[i]) ? t : { ...t, args };
   }
+  const params = t.params.map(map);
+  const returns = map(t.returns);
+  const fails = t.fails === undefined ? undefined : map(t.fails);
+  if (returns === t.returns && fails === t.fails && params.every((p, i) => p === t.params[i])) return t;
+  return { ...t, params, returns, ...(fails !== undefined ? { fails } : {}) };
 }
 
 /** Replaces type parameters by the given types (instantiating a generic). */
 export function substitute(type: Type, map: ReadonlyMap<number, Type>): Type {
   if (map.size === 0) return type;
   const t = resolve(type);
-  switch (t.kind) {
-    case "Param":
-      return map.get(t.id) ?? t;
-    case "Con":
-      return t.args.length === 0 ? t : { ...t, args: t.args.map((a) => substitute(a, map)) };
-    case "Function":
-      return {
-        ...t,
-        params: t.params.map((p) => substitute(p, map)),
-        returns: substitute(t.returns, map),
-        ...(t.fails ? { fails: substitute(t.fails, map) } : {}),
-      };
-    default:
-      return t;
-  }
+  if (t.kind === "Param") return map.get(t.id) ?? t;
+  return composite(t) ? substituteIn(t, map, new Map()) : t;
+}
+
+function substituteIn(type: Type, map: ReadonlyMap<number, Type>, done: Map<Type, Type>): Type {
+  const t = resolve(type);
+  if (t.kind === "Param") return map.get(t.id) ?? t;
+  if (!composite(t)) return t;
+  const known = done.get(t);
+  if (known !== undefined) return known;
+  spendTypeSteps();
+  const out = rebuild(t, (part) => substituteIn(part, map, done));
+  done.set(t, out);
+  return out;
 }
 
 // ---- unification ----
+
+/** Pairs of parts a walk over two types has already met (and, types being acyclic, made or found the same). */
+type Pairs = Map<Type, Set<Type>>;
+
+/** Whether the pair was met before; records it when not. */
+function metBefore(pairs: Pairs, x: Type, y: Type): boolean {
+  let with_ = pairs.get(x);
+  if (with_ === undefined) pairs.set(x, (with_ = new Set()));
+  if (with_.has(y)) return true;
+  with_.add(y);
+  spendTypeSteps();
+  return false;
+}
 
 /**
  * Makes `a` and `b` the same type, solving inference variables on the way.
  * Returns false when they cannot be; the caller reports it with both types.
  */
 export function unify(a: Type, b: Type): boolean {
+  return unifyIn(a, b, undefined);
+}
+
+function unifyIn(a: Type, b: Type, pairs: Pairs | undefined): boolean {
   const x = resolve(a);
   const y = resolve(b);
   if (x === y) return true;
@@ -224,17 +269,23 @@ export function unify(a: Type, b: Type): boolean {
   if (x.kind === "Meta") return bind(x, y);
   if (y.kind === "Meta") return bind(y, x);
   if (x.kind === "Param" || y.kind === "Param") return x.kind === "Param" && y.kind === "Param" && x.id === y.id;
+  if (composite(x) && composite(y)) {
+    // A pair met before was made the same then (a failure would have ended the walk).
+    const met = pairs ?? new Map();
+    if (metBefore(met, x, y)) return true;
+    pairs = met;
+  }
   if (x.kind === "Con" && y.kind === "Con") {
     if (x.name !== y.name || x.args.length !== y.args.length) return false;
     if (x.decl !== undefined && y.decl !== undefined && x.decl !== y.decl) return false;
-    return x.args.every((arg, i) => unify(arg, y.args[i]!));
+    return x.args.every((arg, i) => unifyIn(arg, y.args[i]!, pairs));
   }
   if (x.kind === "Function" && y.kind === "Function") {
     if (x.params.length !== y.params.length) return false;
-    if (!x.params.every((p, i) => unify(p, y.params[i]!))) return false;
-    if (!unify(x.returns, y.returns)) return false;
+    if (!x.params.every((p, i) => unifyIn(p, y.params[i]!, pairs))) return false;
+    if (!unifyIn(x.returns, y.returns, pairs)) return false;
     if ((x.fails === undefined) !== (y.fails === undefined)) return false;
-    return x.fails === undefined || unify(x.fails, y.fails!);
+    return x.fails === undefined || unifyIn(x.fails, y.fails!, pairs);
   }
   return false;
 }
@@ -247,35 +298,52 @@ function bind(meta: Meta, type: Type): boolean {
 }
 
 function occurs(meta: Meta, type: Type): boolean {
+  return someMeta(type, (m) => m.id === meta.id);
+}
+
+/** Whether some unsolved inference variable in `type` satisfies `test`; each distinct part looked at once. */
+function someMeta(type: Type, test: (meta: Meta) => boolean): boolean {
   const t = resolve(type);
-  switch (t.kind) {
-    case "Meta":
-      return t.id === meta.id;
-    case "Con":
-      return t.args.some((a) => occurs(meta, a));
-    case "Function":
-      return t.params.some((p) => occurs(meta, p)) || occurs(meta, t.returns) || (t.fails !== undefined && occurs(meta, t.fails));
-    default:
-      return false;
-  }
+  if (t.kind === "Meta") return test(t);
+  if (!composite(t)) return false;
+  const seen = new Set<Type>();
+  const visit = (part: Type): boolean => {
+    const p = resolve(part);
+    if (p.kind === "Meta") return test(p);
+    if (!composite(p) || seen.has(p)) return false;
+    seen.add(p);
+    spendTypeSteps();
+    if (p.kind === "Con") return p.args.some(visit);
+    return p.params.some(visit) || visit(p.returns) || (p.fails !== undefined && visit(p.fails));
+  };
+  return visit(t);
 }
 
 /** Whether two types are the same, without solving anything. */
 export function sameType(a: Type, b: Type): boolean {
+  return sameIn(a, b, undefined);
+}
+
+function sameIn(a: Type, b: Type, pairs: Pairs | undefined): boolean {
   const x = resolve(a);
   const y = resolve(b);
   if (x === y) return true;
+  if (composite(x) && composite(y)) {
+    const met = pairs ?? new Map();
+    if (metBefore(met, x, y)) return true;
+    pairs = met;
+  }
   if (x.kind === "Con" && y.kind === "Con") {
-    return x.name === y.name && x.decl === y.decl && x.args.length === y.args.length && x.args.every((arg, i) => sameType(arg, y.args[i]!));
+    return x.name === y.name && x.decl === y.decl && x.args.length === y.args.length && x.args.every((arg, i) => sameIn(arg, y.args[i]!, pairs));
   }
   if (x.kind === "Param" && y.kind === "Param") return x.id === y.id;
   if (x.kind === "Meta" && y.kind === "Meta") return x.id === y.id;
   if (x.kind === "Function" && y.kind === "Function") {
     return (
       x.params.length === y.params.length &&
-      x.params.every((p, i) => sameType(p, y.params[i]!)) &&
-      sameType(x.returns, y.returns) &&
-      (x.fails === undefined ? y.fails === undefined : y.fails !== undefined && sameType(x.fails, y.fails))
+      x.params.every((p, i) => sameIn(p, y.params[i]!, pairs)) &&
+      sameIn(x.returns, y.returns, pairs) &&
+      (x.fails === undefined ? y.fails === undefined : y.fails !== undefined && sameIn(x.fails, y.fails, pairs))
     );
   }
   return false;
@@ -283,40 +351,121 @@ export function sameType(a: Type, b: Type): boolean {
 
 /** Whether the type still holds an unsolved inference variable. */
 export function hasMeta(type: Type): boolean {
-  const t = resolve(type);
-  switch (t.kind) {
-    case "Meta":
-      return true;
-    case "Con":
-      return t.args.some(hasMeta);
-    case "Function":
-      return t.params.some(hasMeta) || hasMeta(t.returns) || (t.fails !== undefined && hasMeta(t.fails));
-    default:
-      return false;
-  }
+  return someMeta(type, () => true);
 }
 
 // ---- printing, the way a user writes types ----
 
-export function typeToText(type: Type): string {
-  const t = resolve(type);
-  switch (t.kind) {
-    case "Con":
-      if (t.name === "Pair" && t.args.length === 2) return `(${typeToText(t.args[0]!)}, ${typeToText(t.args[1]!)})`;
-      return t.args.length === 0 ? t.name : `${t.name}<${t.args.map(typeToText).join(", ")}>`;
-    case "Function": {
-      let text = `function(${t.params.map(typeToText).join(", ")})`;
-      if (!isNothing(t.returns)) text += ` returns ${typeToText(t.returns)}`;
-      if (t.fails !== undefined) text += ` or fails with ${typeToText(t.fails)}`;
-      if (t.needs.length > 0) text += ` needs ${t.needs.map(needText).join(", ")}`;
-      return text;
+/**
+ * How many characters of a type's text are written before the rest is cut:
+ * a type of a few dozen lines can be too large to print (its text doubles
+ * with each `(a, a)`), and a message must stay readable (spec/types.md).
+ */
+export const TYPE_TEXT_LIMIT = 200;
+
+/**
+ * The type as a user writes it. Past `limit` characters each part not yet
+ * written is shown as `...`, and the text ends with how many types were left
+ * out: `((Int, Int), ...) (3 more types not shown)`.
+ */
+export function typeToText(type: Type, limit = TYPE_TEXT_LIMIT): string {
+  const writer = new TypeWriter(limit);
+  writer.write(type);
+  return writer.finish();
+}
+
+class TypeWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private cut = 0;
+  /** How many types each part holds read as a tree (itself included), counted once per distinct part. */
+  private readonly sizes = new Map<Type, number>();
+
+  constructor(private readonly limit: number) {}
+
+  write(type: Type): void {
+    const t = resolve(type);
+    if (this.length >= this.limit) {
+      this.put("...");
+      this.cut = Math.min(Number.MAX_SAFE_INTEGER, this.cut + this.size(t));
+      return;
     }
-    case "Param":
-      return t.name;
-    case "Meta":
-      return "_";
-    case "Error":
-      return "?";
+    switch (t.kind) {
+      case "Con":
+        if (t.name === "Pair" && t.args.length === 2) return this.list("(", t.args, ")");
+        this.put(t.name.length > this.limit ? `${t.name.slice(0, this.limit)}...` : t.name);
+        if (t.args.length > 0) this.list("<", t.args, ">");
+        return;
+      case "Function":
+        this.list("function(", t.params, ")");
+        if (!isNothing(t.returns)) {
+          this.put(" returns ");
+          this.write(t.returns);
+        }
+        if (t.fails !== undefined) {
+          this.put(" or fails with ");
+          this.write(t.fails);
+        }
+        if (t.needs.length > 0) this.put(` needs ${t.needs.map(needText).join(", ")}`);
+        return;
+      case "Param":
+        this.put(t.name);
+        return;
+      case "Meta":
+        this.put("_");
+        return;
+      case "Error":
+        this.put("?");
+        return;
+    }
+  }
+
+  finish(): string {
+    let text = this.parts.join("");
+    if (this.cut === 0) return text;
+    // A type nested deeper than the limit still closes each bracket it opened: past that many again, those go too.
+    const most = this.limit + Math.max(this.limit, 100);
+    if (text.length > most) text = `${text.slice(0, most)}...`;
+    if (this.cut === Number.MAX_SAFE_INTEGER) return `${text} (more than ${this.cut} types not shown)`;
+    return `${text} (${this.cut} more ${this.cut === 1 ? "type" : "types"} not shown)`;
+  }
+
+  private list(open: string, items: readonly Type[], close: string): void {
+    this.put(open);
+    items.forEach((item, i) => {
+      if (i > 0) this.put(", ");
+      this.write(item);
+    });
+    this.put(close);
+  }
+
+  private put(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+  }
+
+  /** Counted without recursion: a type may nest deeper than the stack. */
+  private size(type: Type): number {
+    const below = (t: Con | FunctionType): readonly Type[] => (t.kind === "Con" ? t.args : [...t.params, t.returns, ...(t.fails === undefined ? [] : [t.fails])]);
+    const root = resolve(type);
+    if (!composite(root)) return 1;
+    const stack: (Con | FunctionType)[] = [root];
+    while (stack.length > 0) {
+      const t = stack[stack.length - 1]!;
+      if (this.sizes.has(t)) {
+        stack.pop();
+        continue;
+      }
+      const waiting = below(t).map(resolve).filter((p): p is Con | FunctionType => composite(p) && !this.sizes.has(p));
+      if (waiting.length > 0) {
+        stack.push(...waiting);
+        continue;
+      }
+      const size = below(t).reduce((sum, part) => sum + (this.sizes.get(resolve(part)) ?? 1), 1);
+      this.sizes.set(t, Math.min(Number.MAX_SAFE_INTEGER, size));
+      stack.pop();
+    }
+    return this.sizes.get(root)!;
   }
 }
 

@@ -68,6 +68,13 @@ export interface BundleOptions {
    */
   readonly sharedFuel?: boolean;
   /**
+   * Called now and then while compiling (between phases, between parts of a
+   * module, and every few thousand steps of checking): a caller with a
+   * deadline (`renyi run --timeout`) throws from it to end the compile there.
+   * The compiler itself never looks at a clock.
+   */
+  readonly stop?: () => void;
+  /**
    * Where compiled modules are kept one by one (module-cache.ts): a module
    * compiled from the same inputs in a program of the same facts is taken from
    * it, printed as it was. Used only when the caller names each module's inputs
@@ -110,6 +117,7 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
     const uses = new Set<string>();
     // Each part printed as it is lowered, and let go: only the printed text and its encoded mappings stay.
     const lowered = lowerModule(m, source, (part) => {
+      options.stop?.();
       for (const name of topLevelNames(part.statements)) declares.add(name);
       for (const name of freeNames(part.statements, new Set())) uses.add(name);
       parts[part.kind].push(flat(mapped(part.statements, source)));

@@ -352,8 +352,46 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
     }
     return t.ifStatement(condition, body, alternate);
   };
-  lw.emit(build(0));
+  if (s.branches.length > NESTED_BRANCHES) lowerLongChain(lw, s, context !== undefined);
+  else lw.emit(build(0));
   if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [...s.branches.flatMap((b) => [b.condition, b.body]), s.elseBody]));
+}
+
+/** Past this many branches an `else if` chain is lowered flat (lowerLongChain), not as an `if` in each `else`. */
+const NESTED_BRANCHES = 16;
+
+/**
+ * A long `else if` chain, flat: each branch after the first is tried only
+ * while none has been taken, which a flag says. Written as an `if` inside each
+ * `else`, a chain of n branches would be code nested n deep: n² characters of
+ * indentation, and a stack overflow in every pass over the code past some
+ * thousands. The same conditions run in the same order, charged the same.
+ *
+ *   let $open = true;
+ *   if (c0) { $open = false; ... }
+ *   if ($open) { charge; if (c1) { $open = false; ... } }
+ *   if ($open) { ...else... }
+ */
+function lowerLongChain(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>, guarded: boolean): void {
+  const open = lw.temp("open");
+  lw.emit(t.variableDeclaration("let", [t.variableDeclarator(open, t.booleanLiteral(true))]));
+  const taken = () => t.expressionStatement(t.assignmentExpression("=", t.identifier(open.name), t.booleanLiteral(false)));
+  s.branches.forEach((branch, i) => {
+    const statements = lw.collect(() => {
+      if (i > 0) {
+        const charge = chargeStatement(lw, exprSteps(branch.condition), branch.condition.span);
+        if (charge !== undefined) lw.emit(charge);
+      }
+      let condition = lowerExpr(lw, branch.condition);
+      condition = truth(lw, guarded ? heldDecision(lw, condition, "c") : condition);
+      const body = lowerBlock(lw, branch.body);
+      lw.emit(t.ifStatement(condition, t.blockStatement([taken(), ...body.body]), null));
+    });
+    // The first branch's statements were emitted once already (a loop among them is known to lw.loops): they are only moved.
+    if (i === 0) lw.sink.push(...statements);
+    else lw.emit(t.ifStatement(t.identifier(open.name), t.blockStatement(statements), null));
+  });
+  if (s.elseBody !== undefined) lw.emit(t.ifStatement(t.identifier(open.name), lowerBlock(lw, s.elseBody), null));
 }
 
 /**

@@ -2,6 +2,8 @@
 
 import { article, plural, problem, type Rendered } from "./entry.js";
 
+const count = (n: number): string => n.toLocaleString("en-US");
+
 /** The derived abilities (language.md section 6). */
 export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
 
@@ -781,5 +783,39 @@ end`,
   needs console
   console.print("done")
 end`,
+  }),
+  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean }>({
+    title: "A program too complex to check",
+    facts: {
+      steps: "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
+      base: "the steps every program may take",
+      perCharacter: "the steps each character of source adds",
+      characters: "how many characters the program's modules hold",
+      deep: "true when its types nest deeper than checking can follow, rather than taking too many steps",
+    },
+    render: (f) => ({
+      message: f.deep
+        ? "This program's types nest too deeply to check"
+        : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ${count(f.characters)} characters may take`,
+      label: "checking stopped here",
+      notes: [
+        `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the program is refused rather than checked for minutes.`,
+      ],
+      hint: "Give the large types a name: a record with a field for each part, declared once, rather than a value built by nesting pairs or lists many lines deep.",
+    }),
+    explanation: `Checking a program walks over its types: unifying them, looking for a function
+inside one compared with \`is\`, writing one in a message. Types are shared, so
+\`let b be (a, a)\` repeated forty times makes a type with forty distinct parts that, read
+out in full, would have a trillion; each walk looks at each distinct part once. So that no
+program can make checking slow, the walks of a compilation may take two million steps and two
+hundred more for each character of its source; a program past that, or whose types nest
+deeper than checking can follow, is refused with this code at the definition being checked
+(and \`renyi run\` ends the same way). No program written by hand comes near it: give large
+values a declared record type instead of nesting pairs or lists line after line.`,
+    wrong: `A program whose lines each nest the value of the line before twice more (\`let a2 be ((a1, a1), (a1, a1))\`),
+for some thousands of lines, and then compares the last with \`is\`.`,
+    right: `The same data held in a declared record (\`type Grid is record ... end\`) or a list of
+values, whose type stays the same size however many lines build it.`,
+    described: true,
   }),
 };
