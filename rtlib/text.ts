@@ -4,6 +4,7 @@
 // `Point(x: 0, y: 0)`, cases `Shape.Circle(radius: 2.0)`, `Some(8)`, `None`.
 
 import { MAX_TEXT, textTooLong } from "./limits-collections.js";
+import { chargeWork } from "./limits.js";
 import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape } from "./values.js";
 
 export function floatText(x: number): string {
@@ -23,10 +24,16 @@ export function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-/** A value as text; `shape` is the value's static type where the compiler knows it. */
+/**
+ * A value as text; `shape` is the value's static type where the compiler knows it.
+ * Written with a stack of its own (a list nested a million deep is a value a loop
+ * can build), charging fuel as it goes (spec/runtime.md, "Walks over values"): a
+ * step for each part it visits below the value, one for each UTF-16 unit of each
+ * text it quotes, and the length of the JSON text of each Json part.
+ */
 export function toText(value: unknown, shape: Shape = DYNAMIC): string {
   room = MAX_TEXT;
-  const text = render(value, shape, true);
+  const text = render(value, shape);
   // A quoted text can be longer than the characters counted for it (escapes).
   if (text.length > MAX_TEXT) textTooLong(text.length, "writing a value as text");
   return text;
@@ -44,27 +51,59 @@ function spend(length: number): void {
   if (room < 0) textTooLong(MAX_TEXT - room, "writing a value as text");
 }
 
-function render(value: unknown, shape: Shape, top: boolean): string {
+/** A value being written: its parts still to write with their shapes, those written, and how they are put together. */
+interface TextFrame {
+  readonly children: readonly unknown[];
+  readonly shapes: readonly Shape[];
+  next: number;
+  readonly parts: string[];
+  readonly finish: (parts: string[]) => string;
+}
+
+function render(root: unknown, rootShape: Shape): string {
+  const top = leaf(root, rootShape, true);
+  if (top !== undefined) return top;
+  const frames: TextFrame[] = [open(root, rootShape)];
+  for (;;) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next < frame.children.length) {
+      const i = frame.next++;
+      chargeWork(1);
+      const child = frame.children[i];
+      const shape = frame.shapes[i]!;
+      const written = leaf(child, shape, false);
+      if (written !== undefined) frame.parts.push(written);
+      else frames.push(open(child, shape));
+      continue;
+    }
+    frames.pop();
+    const text = frame.finish(frame.parts);
+    if (frames.length === 0) return text;
+    frames[frames.length - 1]!.parts.push(text);
+  }
+}
+
+/** The text of a value that has no parts to write, or undefined for one that has. */
+function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
   switch (shape.k) {
     case "int":
       return String(value);
     case "float":
       return floatText(value as number);
     case "text":
-      if (top) return value as string;
-      spend((value as string).length + 2);
-      return quote(value as string);
-    case "json":
-      return jsonText(value);
+      return textPart(value as string, top);
+    case "json": {
+      const text = jsonText(value);
+      chargeWork(text.length);
+      return text;
+    }
     case "function":
       return "<function>";
   }
   if (value === null) return "nothing";
   switch (typeof value) {
     case "string":
-      if (top) return value;
-      spend(value.length + 2);
-      return quote(value);
+      return textPart(value, top);
     case "number":
       // Without a static type, a whole number reads as an Int.
       return Number.isInteger(value) ? String(value) : floatText(value);
@@ -72,44 +111,83 @@ function render(value: unknown, shape: Shape, top: boolean): string {
       return String(value);
     case "function":
       return "<function>";
+    case "undefined":
+      return "nothing";
   }
+  if (value instanceof Uint8Array) {
+    chargeWork(value.length);
+    spend(Math.ceil(value.length / 3) * 4 + 10);
+    return `Bytes(${quote(Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64"))})`;
+  }
+  const desc = descOf(value);
+  if (desc !== undefined && desc.fields.length === 0) {
+    spend(2);
+    return desc.written;
+  }
+  if (desc === undefined && !Array.isArray(value) && !(value instanceof Pair) && !(value instanceof RMap) && !(value instanceof RSet)) {
+    spend(2);
+    const text = jsonText(value);
+    chargeWork(text.length);
+    return text;
+  }
+  return undefined;
+}
+
+/** A text bare at the top, quoted inside a container. */
+function textPart(text: string, top: boolean): string {
+  if (top) return text;
+  chargeWork(text.length);
+  spend(text.length + 2);
+  return quote(text);
+}
+
+/** A list, pair, map, set, record or case with fields, opened for its parts to be written. */
+function open(value: unknown, shape: Shape): TextFrame {
   // Two characters for the brackets and two for each separator, before the items are written.
   spend(2);
   if (Array.isArray(value)) {
     spend(value.length * 2);
     const item = shape.k === "list" ? shape.item : DYNAMIC;
-    return `[${value.map((v) => render(v, item, false)).join(", ")}]`;
+    return frame(value, value.map(() => item), (parts) => `[${parts.join(", ")}]`);
   }
   if (value instanceof Pair) {
-    const [a, b] = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
-    return `(${render(value.first, a, false)}, ${render(value.second, b, false)})`;
+    const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
+    return frame([value.first, value.second], shapes, (parts) => `(${parts[0]}, ${parts[1]})`);
   }
   if (value instanceof RMap) {
     spend(value.size * 4);
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
-    return `{${[...value.entries()].map(([key, val]) => `${render(key, k, false)}: ${render(val, v, false)}`).join(", ")}}`;
+    const children: unknown[] = [];
+    const shapes: Shape[] = [];
+    for (const [key, val] of value.entries()) children.push(key, val), shapes.push(k, v);
+    return frame(children, shapes, (parts) => {
+      const entries: string[] = [];
+      for (let i = 0; i < parts.length; i += 2) entries.push(`${parts[i]}: ${parts[i + 1]}`);
+      return `{${entries.join(", ")}}`;
+    });
   }
   if (value instanceof RSet) {
     spend(value.size * 2 + 5);
     const item = shape.k === "set" ? shape.item : DYNAMIC;
-    return `Set([${[...value.values()].map((v) => render(v, item, false)).join(", ")}])`;
+    const items = [...value.values()];
+    return frame(items, items.map(() => item), (parts) => `Set([${parts.join(", ")}])`);
   }
-  if (value instanceof Uint8Array) {
-    spend(Math.ceil(value.length / 3) * 4 + 8);
-    return `Bytes(${quote(Buffer.from(value).toString("base64"))})`;
-  }
-  const desc = descOf(value);
-  if (desc !== undefined) {
-    const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
-    if (desc.fields.length === 0) return desc.written;
-    spend(desc.written.length + desc.fields.length * 4);
-    const v = value as Record<string, unknown>;
-    // The prelude's Some is written as people write it: Some(8).
-    if (desc.variant === "Optional") return `Some(${render(v["value"], instantiate(desc.fields[0]!.shape, args), false)})`;
-    const fields = desc.fields.map((f) => `${f.name}: ${render(v[f.prop], instantiate(f.shape, args), false)}`);
-    return `${desc.written}(${fields.join(", ")})`;
-  }
-  return value === undefined ? "nothing" : jsonText(value);
+  const desc = descOf(value)!;
+  const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
+  spend(desc.written.length + desc.fields.length * 4);
+  const v = value as Record<string, unknown>;
+  // The prelude's Some is written as people write it: Some(8).
+  if (desc.variant === "Optional") return frame([v["value"]], [instantiate(desc.fields[0]!.shape, args)], (parts) => `Some(${parts[0]})`);
+  const fields = desc.fields;
+  return frame(
+    fields.map((f) => v[f.prop]),
+    fields.map((f) => instantiate(f.shape, args)),
+    (parts) => `${desc.written}(${parts.map((p, i) => `${fields[i]!.name}: ${p}`).join(", ")})`,
+  );
+}
+
+function frame(children: readonly unknown[], shapes: readonly Shape[], finish: (parts: string[]) => string): TextFrame {
+  return { children, shapes, next: 0, parts: [], finish };
 }
 
 /** A Json value as compact JSON, within the text limit (the engine's own limit is eight times it). */
