@@ -12,7 +12,7 @@
 
 import { descOf, Pair, RMap, RSet } from "./values.js";
 import { Guarded, plain } from "./origins.js";
-import { chargeWork } from "./limits.js";
+import { chargeWork, S, slow } from "./limits.js";
 
 export function equals(a: unknown, b: unknown): boolean {
   if (a === b) {
@@ -30,7 +30,7 @@ export function equals(a: unknown, b: unknown): boolean {
   while (pending.length > 0) {
     const y = pending.pop();
     const x = pending.pop();
-    chargeWork(1);
+    if ((S.fuel -= 1) < S.check) slow();
     if (x === y) {
       if (typeof x === "string") chargeWork(x.length);
       continue;
@@ -58,6 +58,15 @@ function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
     if (typeof a === "string" && typeof b === "string") chargeWork(Math.min(a.length, b.length));
     return false;
+  }
+  const da = descOf(a);
+  if (da !== undefined) {
+    if (descOf(b) !== da) return false;
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const fields = da.fields;
+    for (let i = fields.length - 1; i >= 0; i--) pending.push(x[fields[i]!.prop], y[fields[i]!.prop]);
+    return true;
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -89,15 +98,6 @@ function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
     if (!(b instanceof Uint8Array)) return false;
     chargeWork(Math.min(a.length, b.length));
     return Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
-  }
-  const da = descOf(a);
-  if (da !== undefined) {
-    if (descOf(b) !== da) return false;
-    const x = a as Record<string, unknown>;
-    const y = b as Record<string, unknown>;
-    const fields = da.fields;
-    for (let i = fields.length - 1; i >= 0; i--) pending.push(x[fields[i]!.prop], y[fields[i]!.prop]);
-    return true;
   }
   // Json objects: never equal to a Json list, which has no keys either when empty.
   if (Array.isArray(b) || descOf(b) !== undefined || b instanceof Pair || b instanceof RMap || b instanceof RSet || b instanceof Uint8Array) return false;

@@ -102,17 +102,17 @@ function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: 
   if (value instanceof RMap) {
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
     const entries = [...value.entries()];
-    if (entries.every(([key]) => typeof key === "string")) {
-      return push(entries.map(([, val]) => val), entries.map(() => v), (parts) => {
-        // No prototype: a key like "__proto__" is a key like any other.
-        const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-        for (let i = 0; i < entries.length; i++) object[entries[i]![0] as string] = parts[i];
-        return object;
-      });
-    }
     const children: unknown[] = [];
     const shapes: Shape[] = [];
     for (const [key, val] of entries) children.push(key, val), shapes.push(k, v);
+    if (entries.every(([key]) => typeof key === "string")) {
+      return push(children, shapes, (parts) => {
+        // No prototype: a key like "__proto__" is a key like any other.
+        const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+        for (let i = 0; i < parts.length; i += 2) object[parts[i] as string] = parts[i + 1];
+        return object;
+      });
+    }
     return push(children, shapes, (parts) => {
       const pairs: unknown[] = [];
       for (let i = 0; i < parts.length; i += 2) pairs.push([parts[i], parts[i + 1]]);
