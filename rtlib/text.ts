@@ -5,6 +5,7 @@
 
 import { MAX_TEXT, textTooLong } from "./limits-collections.js";
 import { chargeWork } from "./limits.js";
+import { deepJsonText } from "./json-writer.js";
 import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape } from "./values.js";
 
 export function floatText(x: number): string {
@@ -51,35 +52,41 @@ function spend(length: number): void {
   if (room < 0) textTooLong(MAX_TEXT - room, "writing a value as text");
 }
 
-/** A value being written: its parts still to write with their shapes, those written, and how they are put together. */
+/**
+ * A value being written: its parts still to write with their shapes, what goes
+ * before each, and what closes it. Every piece goes into one list joined once at
+ * the end: a text built level by level would be copied again at every level, a
+ * million times over for a value nested a million deep.
+ */
 interface TextFrame {
   readonly children: readonly unknown[];
   readonly shapes: readonly Shape[];
   next: number;
-  readonly parts: string[];
-  readonly finish: (parts: string[]) => string;
+  readonly before: (i: number) => string;
+  readonly close: string;
 }
 
 function render(root: unknown, rootShape: Shape): string {
   const top = leaf(root, rootShape, true);
   if (top !== undefined) return top;
-  const frames: TextFrame[] = [open(root, rootShape)];
+  const out: string[] = [];
+  const frames: TextFrame[] = [open(root, rootShape, out)];
   for (;;) {
     const frame = frames[frames.length - 1]!;
     if (frame.next < frame.children.length) {
       const i = frame.next++;
       chargeWork(1);
+      out.push(frame.before(i));
       const child = frame.children[i];
       const shape = frame.shapes[i]!;
       const written = leaf(child, shape, false);
-      if (written !== undefined) frame.parts.push(written);
-      else frames.push(open(child, shape));
+      if (written !== undefined) out.push(written);
+      else frames.push(open(child, shape, out));
       continue;
     }
+    out.push(frame.close);
     frames.pop();
-    const text = frame.finish(frame.parts);
-    if (frames.length === 0) return text;
-    frames[frames.length - 1]!.parts.push(text);
+    if (frames.length === 0) return out.join("");
   }
 }
 
@@ -141,18 +148,23 @@ function textPart(text: string, top: boolean): string {
   return quote(text);
 }
 
-/** A list, pair, map, set, record or case with fields, opened for its parts to be written. */
-function open(value: unknown, shape: Shape): TextFrame {
+const commas = (i: number): string => (i === 0 ? "" : ", ");
+const entries = (i: number): string => (i === 0 ? "" : i % 2 === 1 ? ": " : ", ");
+
+/** A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`. */
+function open(value: unknown, shape: Shape, out: string[]): TextFrame {
   // Two characters for the brackets and two for each separator, before the items are written.
   spend(2);
   if (Array.isArray(value)) {
     spend(value.length * 2);
     const item = shape.k === "list" ? shape.item : DYNAMIC;
-    return frame(value, value.map(() => item), (parts) => `[${parts.join(", ")}]`);
+    out.push("[");
+    return frame(value, value.map(() => item), commas, "]");
   }
   if (value instanceof Pair) {
     const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
-    return frame([value.first, value.second], shapes, (parts) => `(${parts[0]}, ${parts[1]})`);
+    out.push("(");
+    return frame([value.first, value.second], shapes, commas, ")");
   }
   if (value instanceof RMap) {
     spend(value.size * 4);
@@ -160,34 +172,37 @@ function open(value: unknown, shape: Shape): TextFrame {
     const children: unknown[] = [];
     const shapes: Shape[] = [];
     for (const [key, val] of value.entries()) children.push(key, val), shapes.push(k, v);
-    return frame(children, shapes, (parts) => {
-      const entries: string[] = [];
-      for (let i = 0; i < parts.length; i += 2) entries.push(`${parts[i]}: ${parts[i + 1]}`);
-      return `{${entries.join(", ")}}`;
-    });
+    out.push("{");
+    return frame(children, shapes, entries, "}");
   }
   if (value instanceof RSet) {
     spend(value.size * 2 + 5);
     const item = shape.k === "set" ? shape.item : DYNAMIC;
     const items = [...value.values()];
-    return frame(items, items.map(() => item), (parts) => `Set([${parts.join(", ")}])`);
+    out.push("Set([");
+    return frame(items, items.map(() => item), commas, "])");
   }
   const desc = descOf(value)!;
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
   spend(desc.written.length + desc.fields.length * 4);
   const v = value as Record<string, unknown>;
   // The prelude's Some is written as people write it: Some(8).
-  if (desc.variant === "Optional") return frame([v["value"]], [instantiate(desc.fields[0]!.shape, args)], (parts) => `Some(${parts[0]})`);
+  if (desc.variant === "Optional") {
+    out.push("Some(");
+    return frame([v["value"]], [instantiate(desc.fields[0]!.shape, args)], commas, ")");
+  }
   const fields = desc.fields;
+  out.push(`${desc.written}(`);
   return frame(
     fields.map((f) => v[f.prop]),
     fields.map((f) => instantiate(f.shape, args)),
-    (parts) => `${desc.written}(${parts.map((p, i) => `${fields[i]!.name}: ${p}`).join(", ")})`,
+    (i) => `${i === 0 ? "" : ", "}${fields[i]!.name}: `,
+    ")",
   );
 }
 
-function frame(children: readonly unknown[], shapes: readonly Shape[], finish: (parts: string[]) => string): TextFrame {
-  return { children, shapes, next: 0, parts: [], finish };
+function frame(children: readonly unknown[], shapes: readonly Shape[], before: (i: number) => string, close: string): TextFrame {
+  return { children, shapes, next: 0, before, close };
 }
 
 /** A Json value as compact JSON, within the text limit (the engine's own limit is eight times it). */
@@ -197,7 +212,9 @@ export function jsonText(value: unknown): string {
     text = JSON.stringify(value);
   } catch (e) {
     if (e instanceof RangeError && /string length/i.test(e.message)) textTooLong(MAX_TEXT * 8, "writing a Json value as text");
-    throw e;
+    // Nested deeper than the engine's stack goes: written with a stack of its own.
+    if (e instanceof RangeError) text = deepJsonText(value);
+    else throw e;
   }
   if (text === undefined) return "null";
   if (text.length > MAX_TEXT) textTooLong(text.length, "writing a Json value as text");

@@ -195,38 +195,53 @@ function spendKey(length: number): void {
  * two values share a text. Maps and sets list their entries sorted by their
  * keys' text: two equal maps built in different orders have one key.
  *
- * Written with a stack of its own (a list nested a million deep is a value a
- * loop can build), charging fuel as it goes (spec/runtime.md, "Walks over
- * values"): a step for each part it visits below the value, and one for each
- * UTF-16 unit of each text in it.
+ * Written with a stack of its own (a chain of records nested a million deep is
+ * a value a loop can build), charging fuel as it goes (spec/runtime.md, "Walks
+ * over values"): a step for each part it visits below the value, and one for each
+ * UTF-16 unit of each text in it. Every piece goes into one list joined once at
+ * the end (a text built level by level would be copied again at every level),
+ * but for the entries of a map or the items of a set, each written on its own to
+ * be sorted.
  */
 function canonical(root: unknown): string {
   const top = canonicalLeaf(root);
   if (top !== undefined) return top;
-  const frames: KeyFrame[] = [openKey(root)];
+  let out: string[] = [];
+  const frames: KeyFrame[] = [openKey(root, out)];
   for (;;) {
     const frame = frames[frames.length - 1]!;
     if (frame.next < frame.children.length) {
-      const child = frame.children[frame.next++];
+      const i = frame.next++;
+      if (frame.sorted !== undefined) out = frame.sorted[i] = [];
+      else out.push(frame.before(i));
+      const child = frame.children[i];
       chargeWork(1);
       const leaf = canonicalLeaf(child);
-      if (leaf !== undefined) frame.parts.push(leaf);
-      else frames.push(openKey(child));
+      if (leaf !== undefined) out.push(leaf);
+      else frames.push(openKey(child, out));
       continue;
     }
     frames.pop();
-    const text = frame.finish(frame.parts);
-    if (frames.length === 0) return text;
-    frames[frames.length - 1]!.parts.push(text);
+    out = frame.out;
+    if (frame.sorted !== undefined) out.push(frame.finishSorted!(frame.sorted.map((pieces) => pieces.join(""))));
+    out.push(frame.close);
+    if (frames.length === 0) return out.join("");
   }
 }
 
-/** A value being written as a key: its parts still to write, those written, and how they are put together. */
+/**
+ * A value being written as a key: its parts still to write, what goes before each
+ * and what closes it, the list its pieces go into; for a map or set, each part's
+ * pieces apart, and how the sorted parts are put together.
+ */
 interface KeyFrame {
   readonly children: readonly unknown[];
   next: number;
-  readonly parts: string[];
-  readonly finish: (parts: string[]) => string;
+  readonly out: string[];
+  readonly before: (i: number) => string;
+  readonly close: string;
+  readonly sorted?: string[][];
+  readonly finishSorted?: (parts: string[]) => string;
 }
 
 /** The key text of a value that has no parts, or undefined for one that has. */
@@ -251,47 +266,51 @@ function canonicalLeaf(value: unknown): string | undefined {
   return undefined;
 }
 
-function openKey(value: unknown): KeyFrame {
+const commas = (i: number): string => (i === 0 ? "" : ",");
+
+/** Opens a value with parts: its opening written to `out`. */
+function openKey(value: unknown, out: string[]): KeyFrame {
   if (value instanceof Guarded) value = value.value;
   spendKey(2);
   if (Array.isArray(value)) {
     spendKey(value.length);
-    return keyFrame(value, (parts) => `[${parts.join(",")}]`);
+    out.push("[");
+    return { children: value, next: 0, out, before: commas, close: "]" };
   }
-  if (value instanceof Pair) return keyFrame([value.first, value.second], (parts) => `(${parts[0]},${parts[1]})`);
+  if (value instanceof Pair) {
+    out.push("(");
+    return { children: [value.first, value.second], next: 0, out, before: commas, close: ")" };
+  }
   if (value instanceof RMap) {
     spendKey(value.size * 2);
     const children: unknown[] = [];
     for (const [k, v] of value.entries()) children.push(k, v);
-    return keyFrame(children, (parts) => {
-      const entries: [string, string][] = [];
-      for (let i = 0; i < parts.length; i += 2) entries.push([parts[i]!, parts[i + 1]!]);
-      return `{${entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",")}}`;
-    });
+    out.push("{");
+    return {
+      children, next: 0, out, before: commas, close: "}", sorted: [],
+      finishSorted: (parts) => {
+        const entries: [string, string][] = [];
+        for (let i = 0; i < parts.length; i += 2) entries.push([parts[i]!, parts[i + 1]!]);
+        return entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",");
+      },
+    };
   }
   if (value instanceof RSet) {
     spendKey(value.size);
-    return keyFrame([...value.values()], (parts) => `<${parts.sort().join(",")}>`);
+    out.push("<");
+    return { children: [...value.values()], next: 0, out, before: commas, close: ">", sorted: [], finishSorted: (parts) => parts.sort().join(",") };
   }
   const desc = descOf(value);
   if (desc !== undefined) {
     const v = value as Record<string, unknown>;
-    return keyFrame(
-      desc.fields.map((f) => v[f.prop]),
-      (parts) => `${desc.variant ?? ""}.${desc.name}(${parts.join(",")})`,
-    );
+    out.push(`${desc.variant ?? ""}.${desc.name}(`);
+    return { children: desc.fields.map((f) => v[f.prop]), next: 0, out, before: commas, close: ")" };
   }
   // Json objects: keys in order.
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object).sort();
-  return keyFrame(
-    keys.map((k) => object[k]),
-    (parts) => `j{${parts.map((p, i) => `${JSON.stringify(keys[i])}:${p}`).join(",")}}`,
-  );
-}
-
-function keyFrame(children: readonly unknown[], finish: (parts: string[]) => string): KeyFrame {
-  return { children, next: 0, parts: [], finish };
+  out.push("j{");
+  return { children: keys.map((k) => object[k]), next: 0, out, before: (i) => `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:`, close: "}" };
 }
 
 function byFirst(a: readonly [string, string], b: readonly [string, string]): number {

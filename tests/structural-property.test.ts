@@ -24,7 +24,7 @@ import { encode } from "../rtlib/json.js";
 import { configureLimits, stepsUsed } from "../rtlib/limits.js";
 import { NONE, Some } from "../rtlib/prelude.js";
 import { toText } from "../rtlib/text.js";
-import { describe, DYNAMIC, keyOf, Pair, RMap, RSet } from "../rtlib/values.js";
+import { describe, DYNAMIC, JSON_SHAPE, keyOf, Pair, RMap, RSet } from "../rtlib/values.js";
 import { ROOT } from "./golden.js";
 import { seeded } from "./support.js";
 
@@ -417,6 +417,30 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
   assert.deepEqual(charged(() => compare(b, b)), { answer: 0, steps: 0 });
   // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
   assert.deepEqual(charged(() => equals(new Node(a, a), new Node(a, a))), { answer: true, steps: 2 });
+});
+
+test("a chain of records nested 100,000 deep is compared, ordered, keyed and written with no overflow of the engine's stack", () => {
+  const chain = (n: number, last: unknown): unknown => {
+    let t: unknown = new Rec(last, []);
+    for (let i = 0; i < n; i++) t = new Rec(i, t);
+    return t;
+  };
+  const a = chain(100_000, 0);
+  const b = chain(100_000, 0);
+  const c = chain(100_000, 1);
+  configureLimits({ fuel: 1e15 });
+  assert.equal(equals(a, b), true);
+  assert.equal(equals(a, c), false);
+  assert.equal(compare(a, c), -1);
+  assert.equal(keyOf(a), keyOf(b));
+  assert.notEqual(keyOf(a), keyOf(c));
+  const text = toText(a);
+  assert.ok(text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith("Rec(a: 0, b: [])" + ")".repeat(100_000)), text.slice(0, 80));
+  const written = encode(a, DYNAMIC);
+  assert.ok(written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith('{"a":0,"b":[]}' + "}".repeat(100_000)), written.slice(0, 80));
+  // A Json value nested as deep, read from text, written back the same.
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  assert.equal(toText(JSON.parse(deep), JSON_SHAPE), deep);
 });
 
 // ---- the same through `renyi run` ----
