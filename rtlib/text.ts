@@ -41,6 +41,23 @@ export function toText(value: unknown, shape: Shape = DYNAMIC): string {
 }
 
 /**
+ * Whether the text being written is charged to the program: not when the runtime
+ * writes a value for its own reasons (a narration's line, the value a run failed
+ * with), so that a program needs the same fuel narrated or not.
+ */
+let charging = true;
+
+/** toText for the runtime's own use: the same text, charged to no one. */
+export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC): string {
+  charging = false;
+  try {
+    return toText(value, shape);
+  } finally {
+    charging = true;
+  }
+}
+
+/**
  * What is left of the text limit while a value is written: every text and
  * every container counts against it before it is written, so that writing a
  * list of ten million long texts stops at the limit rather than building them.
@@ -75,7 +92,7 @@ function render(root: unknown, rootShape: Shape): string {
     const frame = frames[frames.length - 1]!;
     if (frame.next < frame.children.length) {
       const i = frame.next++;
-      chargeWork(1);
+      if (charging) chargeWork(1);
       out.push(frame.before(i));
       const child = frame.children[i];
       const shape = frame.shapes[i]!;
@@ -101,7 +118,7 @@ function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
       return textPart(value as string, top);
     case "json": {
       const text = jsonText(value);
-      chargeWork(text.length);
+      if (charging) chargeWork(text.length);
       return text;
     }
     case "function":
@@ -122,7 +139,7 @@ function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
       return "nothing";
   }
   if (value instanceof Uint8Array) {
-    chargeWork(value.length);
+    if (charging) chargeWork(value.length);
     spend(Math.ceil(value.length / 3) * 4 + 10);
     return `Bytes(${quote(Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64"))})`;
   }
@@ -134,7 +151,7 @@ function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
   if (desc === undefined && !Array.isArray(value) && !(value instanceof Pair) && !(value instanceof RMap) && !(value instanceof RSet)) {
     spend(2);
     const text = jsonText(value);
-    chargeWork(text.length);
+    if (charging) chargeWork(text.length);
     return text;
   }
   return undefined;
@@ -143,7 +160,7 @@ function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
 /** A text bare at the top, quoted inside a container. */
 function textPart(text: string, top: boolean): string {
   if (top) return text;
-  chargeWork(text.length);
+  if (charging) chargeWork(text.length);
   spend(text.length + 2);
   return quote(text);
 }

@@ -23,7 +23,7 @@ import { Crash } from "../rtlib/errors.js";
 import { encode } from "../rtlib/json.js";
 import { configureLimits, stepsUsed } from "../rtlib/limits.js";
 import { NONE, Some } from "../rtlib/prelude.js";
-import { toText } from "../rtlib/text.js";
+import { toText, toTextUncharged } from "../rtlib/text.js";
 import { describe, DYNAMIC, JSON_SHAPE, keyOf, Pair, RMap, RSet } from "../rtlib/values.js";
 import { ROOT } from "./golden.js";
 import { seeded } from "./support.js";
@@ -414,6 +414,9 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     assert.throws(walk, (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL", name);
   }
   assert.deepEqual(charged(() => equals(a, a)), { answer: true, steps: 0 });
+  // The runtime's own writing (a narration's line, a run's outcome) charges the program nothing.
+  const small = doubled(4);
+  assert.deepEqual(charged(() => toTextUncharged(small)), { answer: toText(small), steps: 0 });
   assert.deepEqual(charged(() => compare(b, b)), { answer: 0, steps: 0 });
   // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
   assert.deepEqual(charged(() => equals(new Node(a, a), new Node(a, a))), { answer: true, steps: 2 });
