@@ -35,6 +35,8 @@ export function equals(a: unknown, b: unknown): boolean {
       if (typeof x === "string") chargeWork(x.length);
       continue;
     }
+    // Two numbers or Booleans not the same are unequal; a record's fields are most often these.
+    if (typeof x !== "object" && typeof x !== "string" && typeof y !== "object") return false;
     if (!openEqual(x, y, pending)) return false;
   }
   return true;
@@ -45,6 +47,15 @@ export function equals(a: unknown, b: unknown): boolean {
  * their parts still to compare (first part last, so that it is compared first).
  */
 function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
+  // Records and cases first, the parts most values have.
+  const da = descOf(a);
+  if (da !== undefined && descOf(b) === da) {
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    const fields = da.fields;
+    for (let i = fields.length - 1; i >= 0; i--) pending.push(x[fields[i]!.prop], y[fields[i]!.prop]);
+    return true;
+  }
   // A key or a row of a query in a program with guards: the value is what is compared.
   if (a instanceof Guarded || b instanceof Guarded) {
     const x = plain(a);
@@ -59,15 +70,8 @@ function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
     if (typeof a === "string" && typeof b === "string") chargeWork(Math.min(a.length, b.length));
     return false;
   }
-  const da = descOf(a);
-  if (da !== undefined) {
-    if (descOf(b) !== da) return false;
-    const x = a as Record<string, unknown>;
-    const y = b as Record<string, unknown>;
-    const fields = da.fields;
-    for (let i = fields.length - 1; i >= 0; i--) pending.push(x[fields[i]!.prop], y[fields[i]!.prop]);
-    return true;
-  }
+  // A record or case against another type or case.
+  if (da !== undefined) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = a.length - 1; i >= 0; i--) pending.push(a[i], b[i]);
@@ -131,12 +135,14 @@ export function compare(a: unknown, b: unknown): number {
       c = x.order;
       continue;
     }
-    chargeWork(1);
+    if ((S.fuel -= 1) < S.check) slow();
     if (x === y) {
       if (typeof x === "string") chargeWork(x.length);
       continue;
     }
-    c = openCompare(x, y, pending);
+    // Two numbers, a record's fields most often.
+    if (typeof x === "number") c = x < (y as number) ? -1 : x > (y as number) ? 1 : 0;
+    else c = openCompare(x, y, pending);
   }
   return c;
 }
