@@ -110,6 +110,17 @@ for (const [name, what] of [
   growthRow("the map: growth from 250k to 1M keys", small, big);
 }
 
+{
+  // Equality walks a value as the tree it stands for, a step charged per part: two trees of
+  // n leaves that share their parts (a few dozen objects) cost n, linear as a tree.
+  const bundle = bundleOf("growth", "equal_trees");
+  const js = join(ROOT, "bench", "growth", "equal_trees.js");
+  const small = inProcess(bundle, js, ["--n", "262144"]);
+  const big = inProcess(bundle, js, ["--n", "1048576"]);
+  row({ what: "`is` on two trees of 1M leaves built apart, sharing their parts, in process", renyi: fmt(big.renyi), anchor: `JavaScript's recursion ${fmt(big.js)}`, figure: big.renyi / big.js, goal: "reported beside the growth", met: true });
+  growthRow("`is` on shared trees: growth from 256k to 1M leaves", small, big);
+}
+
 // ---- compute: in process and whole process ----
 
 const computeIn: number[] = [];

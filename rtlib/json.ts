@@ -4,6 +4,7 @@
 import { Failure } from "./errors.js";
 import { DateRecord, Duration, Instant, JsonError, NONE, Some } from "./prelude.js";
 import { toText } from "./text.js";
+import { chargeWork, S, slow } from "./limits.js";
 import { checkCollection } from "./limits-collections.js";
 import { Crash } from "./errors.js";
 import { descOf, DYNAMIC, JSON_SHAPE, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
@@ -14,14 +15,47 @@ import { descOf, DYNAMIC, JSON_SHAPE, instantiate, Pair, RMap, RSet, type Shape,
  * Compact JSON text for a value of the given shape; fields in declaration
  * order. The value is turned into plain JSON values and written by the
  * engine's own JSON.stringify: a Float is a JSON number (12.0 is written 12,
- * which reads back as a Float wherever a Float is declared).
+ * which reads back as a Float wherever a Float is declared). Charged as a walk
+ * (spec/runtime.md, "Walks over values"): a step for each part below the value
+ * and each byte of Bytes as it is turned into JSON values, then the length of
+ * the text written.
  */
 export function encode(value: unknown, shape: Shape = DYNAMIC): string {
-  return toText(plain(value, shape), JSON_SHAPE);
+  return toText(plain(value, shape, true), JSON_SHAPE);
 }
 
-/** The JSON value of a Renyi value (spec/runtime.md, section 2, "JSON"). */
-export function plain(value: unknown, shape: Shape): unknown {
+/** What `plain` gives back for a value that has parts to turn into JSON values first. */
+const OPENED = Symbol("opened");
+
+/** A value being turned into JSON values: its parts still to turn with their shapes, those turned, and how they are put together. */
+interface PlainFrame {
+  readonly children: readonly unknown[];
+  readonly shapes: readonly Shape[];
+  next: number;
+  readonly parts: unknown[];
+  readonly finish: (parts: unknown[]) => unknown;
+}
+
+/**
+ * The JSON value of a Renyi value (spec/runtime.md, section 2, "JSON"), built with a
+ * stack of its own (a list nested a million deep is a value a loop can build).
+ * `charged`: whether the walk charges fuel, as it does for the program's own
+ * `json.encode` and `to_json`; a recording's copy of what an effect was given or
+ * gave back charges nothing, so that a run charges the same recorded or not.
+ */
+export function plain(value: unknown, shape: Shape, charged = false): unknown {
+  return plainNear(value, shape, charged, 0);
+}
+
+/**
+ * How deep `plainNear` goes by the engine's own recursion, the fastest way for the
+ * values programs mostly have (bench/compute/json: 1.7 times as long with the stack of
+ * its own everywhere); a part deeper than this is turned by `plainDeep`.
+ */
+const NEAR = 400;
+
+/** `plain` by recursion, charging each part as `plainDeep` does, in the same order. */
+function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number): unknown {
   switch (shape.k) {
     case "int":
     case "text":
@@ -39,57 +73,147 @@ export function plain(value: unknown, shape: Shape): unknown {
     case "number":
       return Number.isFinite(value) ? value : null;
   }
+  if (depth > NEAR) return plainDeep(value, shape, charged);
+  const next = depth + 1;
   if (Array.isArray(value)) {
     const item = shape.k === "list" ? shape.item : DYNAMIC;
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = plain(value[i], item);
+    for (let i = 0; i < value.length; i++) {
+      if (charged && (S.fuel -= 1) < S.check) slow();
+      out[i] = plainNear(value[i], item, charged, next);
+    }
     return out;
   }
-  if (value instanceof RSet) {
-    const item = shape.k === "set" ? shape.item : DYNAMIC;
-    return [...value.values()].map((v) => plain(v, item));
-  }
-  if (value instanceof Pair) {
-    const [a, b] = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
-    return [plain(value.first, a), plain(value.second, b)];
-  }
-  if (value instanceof RMap) {
-    const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
-    const entries = [...value.entries()];
-    if (entries.every(([key]) => typeof key === "string")) {
-      // No prototype: a key like "__proto__" is a key like any other.
-      const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      for (const [key, val] of entries) object[key as string] = plain(val, v);
-      return object;
-    }
-    return entries.map(([key, val]) => [plain(key, k), plain(val, v)]);
-  }
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
   const desc = descOf(value);
-  if (desc !== undefined) return plainDescribed(value as Record<string, unknown>, desc, shape);
-  return value;
-}
-
-function plainDescribed(value: Record<string, unknown>, desc: TypeDesc, shape: Shape): unknown {
-  if (desc === Instant.desc) return isoText(value["milliseconds"] as number, "json.encode");
-  if (desc === DateRecord.desc) return dateText(value["year"] as number, value["month"] as number, value["day"] as number);
-  if (desc === Duration.desc) return value["milliseconds"];
+  if (desc === undefined || desc.variant === "Optional" || desc === Instant.desc || desc === DateRecord.desc || desc === Duration.desc || (desc.variant !== undefined && desc.fields.length === 0)) {
+    return plainDeep(value, shape, charged);
+  }
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
-  if (desc.variant === "Optional") return desc.name === "None" ? null : plain(value["value"], instantiate(desc.fields[0]!.shape, args));
   // A plain object literal, not Object.create(null): the engine gives objects
   // built with the same keys in the same order one hidden class, and
   // JSON.stringify reads those far faster than dictionary-mode objects. A
   // name the object inherits is defined, not assigned, so that `__proto__`
   // stays a field rather than setting the prototype.
   const fields: Record<string, unknown> = {};
+  const v = value as Record<string, unknown>;
   for (const f of desc.fields) {
-    const v = plain(value[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args));
-    if (f.inherited) Object.defineProperty(fields, f.json, { value: v, enumerable: true, writable: true, configurable: true });
-    else fields[f.json] = v;
+    if (charged && (S.fuel -= 1) < S.check) slow();
+    const part = plainNear(v[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args), charged, next);
+    if (f.inherited) Object.defineProperty(fields, f.json, { value: part, enumerable: true, writable: true, configurable: true });
+    else fields[f.json] = part;
   }
-  if (desc.variant === undefined) return fields;
-  return desc.fields.length === 0 ? desc.name : { [desc.name]: fields };
+  return desc.variant === undefined ? fields : { [desc.name]: fields };
 }
+
+/** `plain` with a stack of its own, for a part nested deeper than NEAR (and for the kinds `plainNear` leaves to it). */
+function plainDeep(value: unknown, shape: Shape, charged: boolean): unknown {
+  const frames: PlainFrame[] = [];
+  const top = plainLeaf(value, shape, frames, charged);
+  if (top !== OPENED) return top;
+  for (;;) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next < frame.children.length) {
+      const i = frame.next++;
+      if (charged) chargeWork(1);
+      const part = plainLeaf(frame.children[i], frame.shapes[i]!, frames, charged);
+      if (part !== OPENED) frame.parts.push(part);
+      continue;
+    }
+    frames.pop();
+    const done = frame.finish(frame.parts);
+    if (frames.length === 0) return done;
+    frames[frames.length - 1]!.parts.push(done);
+  }
+}
+
+/** The JSON value of a value with no parts; for one with parts, a frame pushed and OPENED. */
+function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: boolean): unknown {
+  switch (shape.k) {
+    case "int":
+    case "text":
+    case "bool":
+    case "json":
+      return value;
+    case "float":
+      return Number.isFinite(value as number) ? value : null;
+  }
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : null;
+  }
+  const push = (children: readonly unknown[], shapes: readonly Shape[], finish: (parts: unknown[]) => unknown): typeof OPENED => {
+    frames.push({ children, shapes, next: 0, parts: [], finish });
+    return OPENED;
+  };
+  if (Array.isArray(value)) {
+    const item = shape.k === "list" ? shape.item : DYNAMIC;
+    return push(value, value.map(() => item), asIs);
+  }
+  if (value instanceof RSet) {
+    const item = shape.k === "set" ? shape.item : DYNAMIC;
+    const items = [...value.values()];
+    return push(items, items.map(() => item), asIs);
+  }
+  if (value instanceof Pair) {
+    const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
+    return push([value.first, value.second], shapes, asIs);
+  }
+  if (value instanceof RMap) {
+    const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
+    const entries = [...value.entries()];
+    const children: unknown[] = [];
+    const shapes: Shape[] = [];
+    for (const [key, val] of entries) children.push(key, val), shapes.push(k, v);
+    if (entries.every(([key]) => typeof key === "string")) {
+      return push(children, shapes, (parts) => {
+        // No prototype: a key like "__proto__" is a key like any other.
+        const object: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+        for (let i = 0; i < parts.length; i += 2) object[parts[i] as string] = parts[i + 1];
+        return object;
+      });
+    }
+    return push(children, shapes, (parts) => {
+      const pairs: unknown[] = [];
+      for (let i = 0; i < parts.length; i += 2) pairs.push([parts[i], parts[i + 1]]);
+      return pairs;
+    });
+  }
+  if (value instanceof Uint8Array) {
+    if (charged) chargeWork(value.length);
+    return Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64");
+  }
+  const desc = descOf(value);
+  if (desc === undefined) return value;
+  const fields = value as Record<string, unknown>;
+  if (desc === Instant.desc) return isoText(fields["milliseconds"] as number, "json.encode");
+  if (desc === DateRecord.desc) return dateText(fields["year"] as number, fields["month"] as number, fields["day"] as number);
+  if (desc === Duration.desc) return fields["milliseconds"];
+  const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
+  if (desc.variant === "Optional") return desc.name === "None" ? null : push([fields["value"]], [instantiate(desc.fields[0]!.shape, args)], only);
+  if (desc.variant !== undefined && desc.fields.length === 0) return desc.name;
+  const declared = desc.fields;
+  return push(
+    declared.map((f) => fields[f.prop]),
+    declared.map((f) => (args.length === 0 ? f.shape : instantiate(f.shape, args))),
+    (parts) => {
+      // As plainNear builds it.
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < declared.length; i++) {
+        const f = declared[i]!;
+        if (f.inherited) Object.defineProperty(out, f.json, { value: parts[i], enumerable: true, writable: true, configurable: true });
+        else out[f.json] = parts[i];
+      }
+      return desc.variant === undefined ? out : { [desc.name]: out };
+    },
+  );
+}
+
+const asIs = (parts: unknown[]): unknown => parts;
+const only = (parts: unknown[]): unknown => parts[0];
 
 /** The furthest an Instant may be from 1970 either way: the years -271821 to 275760, as ISO 8601 writes them. */
 export const MAX_INSTANT_MS = 8_640_000_000_000_000;

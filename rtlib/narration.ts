@@ -12,7 +12,7 @@
 
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { S } from "./limits.js";
-import { quote, toText } from "./text.js";
+import { quote, toTextUncharged } from "./text.js";
 import { plain } from "./origins.js";
 import type { Primitive } from "./gateway.js";
 import type { Need } from "../vocabulary/needs.js";
@@ -39,7 +39,7 @@ export function shown(value: unknown): string {
   try {
     // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").
     const shown = plain(value);
-    text = typeof shown === "string" ? quote(shown) : toText(shown);
+    text = typeof shown === "string" ? quote(shown) : toTextUncharged(shown);
   } catch {
     // A value too long to write as text: the narration says so and the program goes on.
     text = "<a value too long to show>";

@@ -9,7 +9,7 @@ import { cancellationAsked, configureLimits, stepsUsed } from "./limits.js";
 import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
-import { toText } from "./text.js";
+import { toTextUncharged } from "./text.js";
 import { answerWith, narrateEffects, observeWith, type Answerer, type Observer } from "./gateway.js";
 import { configureNarration, finishNarration, type NarrationConfig } from "./narration.js";
 import { configureInput, configureOutput, writeOut } from "./output.js";
@@ -292,7 +292,7 @@ export function outcomeOf(e: unknown): Outcome {
 
 function safeText(value: unknown): string {
   try {
-    return toText(value);
+    return toTextUncharged(value);
   } catch {
     return String(value);
   }

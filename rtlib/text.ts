@@ -4,6 +4,8 @@
 // `Point(x: 0, y: 0)`, cases `Shape.Circle(radius: 2.0)`, `Some(8)`, `None`.
 
 import { MAX_TEXT, textTooLong } from "./limits-collections.js";
+import { chargeWork } from "./limits.js";
+import { deepJsonText } from "./json-writer.js";
 import { descOf, DYNAMIC, instantiate, Pair, RMap, RSet, type Shape } from "./values.js";
 
 export function floatText(x: number): string {
@@ -23,13 +25,36 @@ export function quote(text: string): string {
   return JSON.stringify(text);
 }
 
-/** A value as text; `shape` is the value's static type where the compiler knows it. */
+/**
+ * A value as text; `shape` is the value's static type where the compiler knows it.
+ * Written with a stack of its own (a list nested a million deep is a value a loop
+ * can build), charging fuel as it goes (spec/runtime.md, "Walks over values"): a
+ * step for each part it visits below the value, one for each UTF-16 unit of each
+ * text it quotes, and the length of the JSON text of each Json part.
+ */
 export function toText(value: unknown, shape: Shape = DYNAMIC): string {
   room = MAX_TEXT;
-  const text = render(value, shape, true);
+  const text = render(value, shape);
   // A quoted text can be longer than the characters counted for it (escapes).
   if (text.length > MAX_TEXT) textTooLong(text.length, "writing a value as text");
   return text;
+}
+
+/**
+ * Whether the text being written is charged to the program: not when the runtime
+ * writes a value for its own reasons (a narration's line, the value a run failed
+ * with), so that a program needs the same fuel narrated or not.
+ */
+let charging = true;
+
+/** toText for the runtime's own use: the same text, charged to no one. */
+export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC): string {
+  charging = false;
+  try {
+    return toText(value, shape);
+  } finally {
+    charging = true;
+  }
 }
 
 /**
@@ -44,27 +69,65 @@ function spend(length: number): void {
   if (room < 0) textTooLong(MAX_TEXT - room, "writing a value as text");
 }
 
-function render(value: unknown, shape: Shape, top: boolean): string {
+/**
+ * A value being written: its parts still to write with their shapes, what goes
+ * before each, and what closes it. Every piece goes into one list joined once at
+ * the end: a text built level by level would be copied again at every level, a
+ * million times over for a value nested a million deep.
+ */
+interface TextFrame {
+  readonly children: readonly unknown[];
+  readonly shapes: readonly Shape[];
+  next: number;
+  readonly before: (i: number) => string;
+  readonly close: string;
+}
+
+function render(root: unknown, rootShape: Shape): string {
+  const top = leaf(root, rootShape, true);
+  if (top !== undefined) return top;
+  const out: string[] = [];
+  const frames: TextFrame[] = [open(root, rootShape, out)];
+  for (;;) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next < frame.children.length) {
+      const i = frame.next++;
+      if (charging) chargeWork(1);
+      out.push(frame.before(i));
+      const child = frame.children[i];
+      const shape = frame.shapes[i]!;
+      const written = leaf(child, shape, false);
+      if (written !== undefined) out.push(written);
+      else frames.push(open(child, shape, out));
+      continue;
+    }
+    out.push(frame.close);
+    frames.pop();
+    if (frames.length === 0) return out.join("");
+  }
+}
+
+/** The text of a value that has no parts to write, or undefined for one that has. */
+function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
   switch (shape.k) {
     case "int":
       return String(value);
     case "float":
       return floatText(value as number);
     case "text":
-      if (top) return value as string;
-      spend((value as string).length + 2);
-      return quote(value as string);
-    case "json":
-      return jsonText(value);
+      return textPart(value as string, top);
+    case "json": {
+      const text = jsonText(value);
+      if (charging) chargeWork(text.length);
+      return text;
+    }
     case "function":
       return "<function>";
   }
   if (value === null) return "nothing";
   switch (typeof value) {
     case "string":
-      if (top) return value;
-      spend(value.length + 2);
-      return quote(value);
+      return textPart(value, top);
     case "number":
       // Without a static type, a whole number reads as an Int.
       return Number.isInteger(value) ? String(value) : floatText(value);
@@ -72,44 +135,91 @@ function render(value: unknown, shape: Shape, top: boolean): string {
       return String(value);
     case "function":
       return "<function>";
+    case "undefined":
+      return "nothing";
   }
+  if (value instanceof Uint8Array) {
+    if (charging) chargeWork(value.length);
+    spend(Math.ceil(value.length / 3) * 4 + 10);
+    return `Bytes(${quote(Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64"))})`;
+  }
+  const desc = descOf(value);
+  if (desc !== undefined && desc.fields.length === 0) {
+    spend(2);
+    return desc.written;
+  }
+  if (desc === undefined && !Array.isArray(value) && !(value instanceof Pair) && !(value instanceof RMap) && !(value instanceof RSet)) {
+    spend(2);
+    const text = jsonText(value);
+    if (charging) chargeWork(text.length);
+    return text;
+  }
+  return undefined;
+}
+
+/** A text bare at the top, quoted inside a container. */
+function textPart(text: string, top: boolean): string {
+  if (top) return text;
+  if (charging) chargeWork(text.length);
+  spend(text.length + 2);
+  return quote(text);
+}
+
+const commas = (i: number): string => (i === 0 ? "" : ", ");
+const entries = (i: number): string => (i === 0 ? "" : i % 2 === 1 ? ": " : ", ");
+
+/** A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`. */
+function open(value: unknown, shape: Shape, out: string[]): TextFrame {
   // Two characters for the brackets and two for each separator, before the items are written.
   spend(2);
   if (Array.isArray(value)) {
     spend(value.length * 2);
     const item = shape.k === "list" ? shape.item : DYNAMIC;
-    return `[${value.map((v) => render(v, item, false)).join(", ")}]`;
+    out.push("[");
+    return frame(value, value.map(() => item), commas, "]");
   }
   if (value instanceof Pair) {
-    const [a, b] = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
-    return `(${render(value.first, a, false)}, ${render(value.second, b, false)})`;
+    const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
+    out.push("(");
+    return frame([value.first, value.second], shapes, commas, ")");
   }
   if (value instanceof RMap) {
     spend(value.size * 4);
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
-    return `{${[...value.entries()].map(([key, val]) => `${render(key, k, false)}: ${render(val, v, false)}`).join(", ")}}`;
+    const children: unknown[] = [];
+    const shapes: Shape[] = [];
+    for (const [key, val] of value.entries()) children.push(key, val), shapes.push(k, v);
+    out.push("{");
+    return frame(children, shapes, entries, "}");
   }
   if (value instanceof RSet) {
     spend(value.size * 2 + 5);
     const item = shape.k === "set" ? shape.item : DYNAMIC;
-    return `Set([${[...value.values()].map((v) => render(v, item, false)).join(", ")}])`;
+    const items = [...value.values()];
+    out.push("Set([");
+    return frame(items, items.map(() => item), commas, "])");
   }
-  if (value instanceof Uint8Array) {
-    spend(Math.ceil(value.length / 3) * 4 + 8);
-    return `Bytes(${quote(Buffer.from(value).toString("base64"))})`;
+  const desc = descOf(value)!;
+  const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
+  spend(desc.written.length + desc.fields.length * 4);
+  const v = value as Record<string, unknown>;
+  // The prelude's Some is written as people write it: Some(8).
+  if (desc.variant === "Optional") {
+    out.push("Some(");
+    return frame([v["value"]], [instantiate(desc.fields[0]!.shape, args)], commas, ")");
   }
-  const desc = descOf(value);
-  if (desc !== undefined) {
-    const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
-    if (desc.fields.length === 0) return desc.written;
-    spend(desc.written.length + desc.fields.length * 4);
-    const v = value as Record<string, unknown>;
-    // The prelude's Some is written as people write it: Some(8).
-    if (desc.variant === "Optional") return `Some(${render(v["value"], instantiate(desc.fields[0]!.shape, args), false)})`;
-    const fields = desc.fields.map((f) => `${f.name}: ${render(v[f.prop], instantiate(f.shape, args), false)}`);
-    return `${desc.written}(${fields.join(", ")})`;
-  }
-  return value === undefined ? "nothing" : jsonText(value);
+  const fields = desc.fields;
+  out.push(`${desc.written}(`);
+  return frame(
+    fields.map((f) => v[f.prop]),
+    fields.map((f) => instantiate(f.shape, args)),
+    (i) => `${i === 0 ? "" : ", "}${fields[i]!.name}: `,
+    ")",
+  );
+}
+
+function frame(children: readonly unknown[], shapes: readonly Shape[], before: (i: number) => string, close: string): TextFrame {
+  return { children, shapes, next: 0, before, close };
 }
 
 /** A Json value as compact JSON, within the text limit (the engine's own limit is eight times it). */
@@ -119,7 +229,9 @@ export function jsonText(value: unknown): string {
     text = JSON.stringify(value);
   } catch (e) {
     if (e instanceof RangeError && /string length/i.test(e.message)) textTooLong(MAX_TEXT * 8, "writing a Json value as text");
-    throw e;
+    // Nested deeper than the engine's stack goes: written with a stack of its own.
+    if (e instanceof RangeError) text = deepJsonText(value);
+    else throw e;
   }
   if (text === undefined) return "null";
   if (text.length > MAX_TEXT) textTooLong(text.length, "writing a Json value as text");

@@ -16,6 +16,7 @@
 import { Crash } from "./errors.js";
 import { checkCollection, MAX_ELEMENTS, MAX_TEXT } from "./limits-collections.js";
 import { Guarded } from "./origins.js";
+import { chargeWork } from "./limits.js";
 
 /** A field of a record or case: its Renyi name, its JavaScript property, its JSON key and its shape. */
 export interface FieldDesc {
@@ -193,11 +194,63 @@ function spendKey(length: number): void {
  * self-delimiting (a JSON string, a bracketed list) or of a known kind, so no
  * two values share a text. Maps and sets list their entries sorted by their
  * keys' text: two equal maps built in different orders have one key.
+ *
+ * Written with a stack of its own (a chain of records nested a million deep is
+ * a value a loop can build), charging fuel as it goes (spec/runtime.md, "Walks
+ * over values"): a step for each part it visits below the value, and one for each
+ * UTF-16 unit of each text in it. Every piece goes into one list joined once at
+ * the end (a text built level by level would be copied again at every level),
+ * but for the entries of a map or the items of a set, each written on its own to
+ * be sorted.
  */
-function canonical(value: unknown): string {
+function canonical(root: unknown): string {
+  const top = canonicalLeaf(root);
+  if (top !== undefined) return top;
+  let out: string[] = [];
+  const frames: KeyFrame[] = [openKey(root, out)];
+  for (;;) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next < frame.children.length) {
+      const i = frame.next++;
+      if (frame.sorted !== undefined) out = frame.sorted[i] = [];
+      else out.push(frame.before(i));
+      const child = frame.children[i];
+      chargeWork(1);
+      const leaf = canonicalLeaf(child);
+      if (leaf !== undefined) out.push(leaf);
+      else frames.push(openKey(child, out));
+      continue;
+    }
+    frames.pop();
+    out = frame.out;
+    if (frame.sorted !== undefined) out.push(frame.finishSorted!(frame.sorted.map((pieces) => pieces.join(""))));
+    out.push(frame.close);
+    if (frames.length === 0) return out.join("");
+  }
+}
+
+/**
+ * A value being written as a key: its parts still to write, what goes before each
+ * and what closes it, the list its pieces go into; for a map or set, each part's
+ * pieces apart, and how the sorted parts are put together.
+ */
+interface KeyFrame {
+  readonly children: readonly unknown[];
+  next: number;
+  readonly out: string[];
+  readonly before: (i: number) => string;
+  readonly close: string;
+  readonly sorted?: string[][];
+  readonly finishSorted?: (parts: string[]) => string;
+}
+
+/** The key text of a value that has no parts, or undefined for one that has. */
+function canonicalLeaf(value: unknown): string | undefined {
+  if (value instanceof Guarded) value = value.value;
   if (value === null) return "n";
   switch (typeof value) {
     case "string":
+      chargeWork(value.length);
       spendKey(value.length + 2);
       return JSON.stringify(value);
     case "number":
@@ -205,29 +258,59 @@ function canonical(value: unknown): string {
     case "boolean":
       return value ? "t" : "f";
   }
+  if (value instanceof Uint8Array) {
+    chargeWork(value.length);
+    spendKey(Math.ceil(value.length / 3) * 4 + 2);
+    return `b${Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64")}`;
+  }
+  return undefined;
+}
+
+const commas = (i: number): string => (i === 0 ? "" : ",");
+
+/** Opens a value with parts: its opening written to `out`. */
+function openKey(value: unknown, out: string[]): KeyFrame {
+  if (value instanceof Guarded) value = value.value;
   spendKey(2);
   if (Array.isArray(value)) {
     spendKey(value.length);
-    return `[${value.map(canonical).join(",")}]`;
+    out.push("[");
+    return { children: value, next: 0, out, before: commas, close: "]" };
   }
-  if (value instanceof Pair) return `(${canonical(value.first)},${canonical(value.second)})`;
-  if (value instanceof RMap) spendKey(value.size * 2);
-  if (value instanceof RSet) spendKey(value.size);
-  if (value instanceof Uint8Array) spendKey(Math.ceil(value.length / 3) * 4);
+  if (value instanceof Pair) {
+    out.push("(");
+    return { children: [value.first, value.second], next: 0, out, before: commas, close: ")" };
+  }
   if (value instanceof RMap) {
-    const entries = [...value.entries()].map(([k, v]) => [canonical(k), canonical(v)] as const);
-    return `{${entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",")}}`;
+    spendKey(value.size * 2);
+    const children: unknown[] = [];
+    for (const [k, v] of value.entries()) children.push(k, v);
+    out.push("{");
+    return {
+      children, next: 0, out, before: commas, close: "}", sorted: [],
+      finishSorted: (parts) => {
+        const entries: [string, string][] = [];
+        for (let i = 0; i < parts.length; i += 2) entries.push([parts[i]!, parts[i + 1]!]);
+        return entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",");
+      },
+    };
   }
-  if (value instanceof RSet) return `<${[...value.values()].map(canonical).sort().join(",")}>`;
-  if (value instanceof Uint8Array) return `b${Buffer.from(value).toString("base64")}`;
+  if (value instanceof RSet) {
+    spendKey(value.size);
+    out.push("<");
+    return { children: [...value.values()], next: 0, out, before: commas, close: ">", sorted: [], finishSorted: (parts) => parts.sort().join(",") };
+  }
   const desc = descOf(value);
   if (desc !== undefined) {
     const v = value as Record<string, unknown>;
-    return `${desc.variant ?? ""}.${desc.name}(${desc.fields.map((f) => canonical(v[f.prop])).join(",")})`;
+    out.push(`${desc.variant ?? ""}.${desc.name}(`);
+    return { children: desc.fields.map((f) => v[f.prop]), next: 0, out, before: commas, close: ")" };
   }
   // Json objects: keys in order.
   const object = value as Record<string, unknown>;
-  return `j{${Object.keys(object).sort().map((k) => `${JSON.stringify(k)}:${canonical(object[k])}`).join(",")}}`;
+  const keys = Object.keys(object).sort();
+  out.push("j{");
+  return { children: keys.map((k) => object[k]), next: 0, out, before: (i) => `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:`, close: "}" };
 }
 
 function byFirst(a: readonly [string, string], b: readonly [string, string]): number {

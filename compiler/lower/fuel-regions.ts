@@ -32,15 +32,15 @@ import { counter, isCharge } from "./fuel.js";
 /**
  * The runtime's helpers a loop keeping its fuel in locals may call: none reads
  * or writes the limits' counters, calls the program's code or awaits (rtlib/ints.ts,
- * values.ts, equality.ts, limits-collections.ts, the list helpers that add items
+ * values.ts for keys of primitive types, limits-collections.ts, the list helpers that add items
  * one at a time). Not `concat`, `appendInPlace` or `rangeInclusive`, which charge
  * the items they copy or make (CHARGING, below). tests/fuel-regions.test.ts calls
  * each one and checks that the counters have not moved.
  */
 export const FUEL_BLIND = new Set([
   "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
-  "equals", "compare", "toText", "floatText",
-  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetOr", "mapGetPrimitiveOr", "mapPutPrimitive",
+  "floatText",
+  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetPrimitiveOr", "mapPutPrimitive",
   "crash", "noArmFits", "checkFailed", "Failure", "Some", "Pair",
 ]);
 
@@ -54,9 +54,8 @@ export const FUEL_BLIND = new Set([
 export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*">> = {
   math: "*",
   list: ["length", "count", "is_empty", "get", "first", "last"],
-  map: ["get", "contains", "length", "is_empty", "putInPlace", "removeInPlace"],
+  map: ["length", "is_empty"],
   optional: ["or_else", "is_some", "is_none"],
-  sets: ["addInPlace", "removeInPlace"],
 };
 
 /**
@@ -67,8 +66,14 @@ export const FUEL_BLIND_LIBRARY: Readonly<Record<string, readonly string[] | "*"
  * that makes no charge and calls nothing else that reads the fuel, with the fuel
  * written back before the statement and the room read again after it, however it ends.
  */
-const CHARGING = new Set(["concat", "appendInPlace", "rangeInclusive"]);
-const CHARGING_LIBRARY: Readonly<Record<string, readonly string[]>> = { map: ["put", "remove"], sets: ["add", "remove"] };
+// The walks over values charge each part they visit (spec/runtime.md, "Walks over
+// values"): equality, order and text of structured values, and the key of a map
+// or set whose keys are not of a primitive type.
+const CHARGING = new Set(["concat", "appendInPlace", "rangeInclusive", "equals", "compare", "toText", "mapGetOr"]);
+const CHARGING_LIBRARY: Readonly<Record<string, readonly string[]>> = {
+  map: ["put", "remove", "get", "contains", "putInPlace", "removeInPlace"],
+  sets: ["add", "remove", "addInPlace", "removeInPlace"],
+};
 
 /**
  * Makes each outermost loop of those lowered for a function's body (`lw.loops`)

@@ -7,9 +7,10 @@ import { JSON_SHAPE, type Shape } from "../values.js";
 import { toText } from "../text.js";
 
 // Fuel for the work (spec/runtime.md, "Library work"): reading charges the
-// text's length before it starts; writing charges the length of the text it
-// wrote, which is only known once written (the text limit bounds that work).
-export const encode = (value: unknown, shape: Shape): string => charged(encodeShape(value, shape));
+// text's length before it starts; writing charges as the walk over the value
+// does (spec/runtime.md, "Walks over values"), the length of the JSON text
+// written among it.
+export const encode = (value: unknown, shape: Shape): string => encodeShape(value, shape);
 export const decode = (text: string, shape: Shape): unknown => {
   chargeWork(text.length);
   return decodeShape(text, shape);
@@ -18,16 +19,12 @@ export const parse = (text: string): unknown => {
   chargeWork(text.length);
   return parseJson(text);
 };
-function charged(written: string): string {
-  chargeWork(written.length);
-  return written;
-}
 export const get = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)
     ? new Some((value as Record<string, unknown>)[key])
     : NONE;
 export const at = (value: unknown, index: number): unknown => (Array.isArray(value) && index >= 0 && index < value.length ? new Some(value[index]) : NONE);
-export const to_text = (value: unknown): string => charged(toText(value, JSON_SHAPE));
+export const to_text = (value: unknown): string => toText(value, JSON_SHAPE);
 
 // Reading a Json value by hand, kind by kind: each gives None (or nothing) for a value of another kind.
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
