@@ -35,6 +35,8 @@ import {
   type Need,
   type Type,
   type TypeDecl,
+  caseNamed,
+  indexByName,
 } from "./types.js";
 
 /** One parameter as argument matching sees it. */
@@ -159,7 +161,7 @@ function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Sp
     return { kind: "invalid" };
   }
   if (member.name === "from_json") return { kind: "from_json", type: declared(decl, decl.params.map(() => freshMeta())) };
-  if (decl.shape === "variant" && decl.cases.some((c) => c.name === member.name)) return { kind: "case", decl, caseName: member.name };
+  if (decl.shape === "variant" && caseNamed(decl, member.name) !== undefined) return { kind: "case", decl, caseName: member.name };
   unknownCase(ctx, decl, member);
   return { kind: "invalid" };
 }
@@ -218,7 +220,7 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
         continue;
       }
     } else {
-      index = slots.findIndex((s) => s.name === arg.label!.name);
+      index = indexByName(slots, arg.label.name);
       if (index < 0) {
         const suggestion = closest(arg.label.name, slots.map((s) => s.name));
         ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, {
@@ -359,7 +361,7 @@ function construct(ctx: Context, call: S.Call, decl: TypeDecl, caseName: string 
   const typeArgs = decl.params.map(() => freshMeta() as Type);
   const type = declared(decl, typeArgs);
   if (expected !== undefined) unifyQuietly(type, expected);
-  const fields = caseName === undefined ? decl.fields : decl.cases.find((c) => c.name === caseName)!.fields;
+  const fields = caseName === undefined ? decl.fields : caseNamed(decl, caseName)!.fields;
   const slots: Slot[] = fieldsOf(decl, typeArgs, fields).map((f) => ({ name: f.name, type: f.type, optional: false, typeArgument: false }));
   const written = caseName === undefined ? decl.name : decl.module === "prelude" && decl.name === "Optional" ? caseName : `${decl.name}.${caseName}`;
   const { args, names } = matchArguments(ctx, slots, call, undefined, written);

@@ -12,7 +12,7 @@
 // rather than checked for a minute (E-MATCH-TOO-COMPLEX).
 
 import type { CPattern } from "./checked.js";
-import { ERROR, fieldsOf, resolve, type Type, type TypeDecl } from "./types.js";
+import { ERROR, fieldsOf, resolve, type FieldInfo, type Type, type TypeDecl } from "./types.js";
 
 /** A constructor of a type: a variant case, true/false, a pair, a record, [] or a non-empty list, or a literal. */
 interface Ctor {
@@ -30,11 +30,7 @@ const WILD: Pat = { kind: "wild" };
 function constructors(type: Type): Ctor[] | undefined {
   const t = resolve(type);
   if (t.kind !== "Con") return undefined;
-  if (t.decl !== undefined) {
-    const decl = t.decl;
-    if (decl.shape === "record") return [recordCtor(decl)];
-    return decl.cases.map((c) => caseCtor(decl, c.name, c.fields.length));
-  }
+  if (t.decl !== undefined) return declaredCtors(t.decl);
   switch (t.name) {
     case "Boolean":
       return [literalCtor(true), literalCtor(false)];
@@ -49,6 +45,24 @@ function constructors(type: Type): Ctor[] | undefined {
   }
 }
 
+/** A declared type's constructors, made once: a variant of thousands of cases is looked at by every pattern that names one. */
+const ctorsOfDecl = new WeakMap<TypeDecl, { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> }>();
+
+function declared(decl: TypeDecl): { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> } {
+  let known = ctorsOfDecl.get(decl);
+  if (known === undefined) {
+    const all = decl.shape === "record" ? [recordCtor(decl)] : decl.cases.map((c) => caseCtor(decl, c.name, c.fields.length));
+    const fields = new Map<string, readonly FieldInfo[]>(decl.shape === "record" ? [[all[0]!.key, decl.fields]] : decl.cases.map((c) => [`case:${decl.name}.${c.name}`, c.fields]));
+    known = { all, fields };
+    ctorsOfDecl.set(decl, known);
+  }
+  return known;
+}
+
+function declaredCtors(decl: TypeDecl): Ctor[] {
+  return declared(decl).all;
+}
+
 /** The types of a constructor's arguments, for a value of `type` (unknown ones where the type is in error). */
 function argTypes(ctor: Ctor, type: Type): Type[] {
   const unknown = (): Type[] => Array<Type>(ctor.arity).fill(ERROR);
@@ -58,7 +72,7 @@ function argTypes(ctor: Ctor, type: Type): Type[] {
   if (ctor === CONS) return t.name === "List" ? [t.args[0]!, t] : unknown();
   if (t.decl !== undefined) {
     const decl = t.decl;
-    const fields = decl.shape === "record" ? decl.fields : decl.cases.find((c) => `case:${decl.name}.${c.name}` === ctor.key)?.fields;
+    const fields = declared(decl).fields.get(ctor.key);
     if (fields === undefined || fields.length !== ctor.arity) return unknown();
     return fieldsOf(decl, t.args, fields).map((f) => f.type);
   }
@@ -126,13 +140,55 @@ function defaultRows(rows: Pat[][]): Pat[][] {
   return rows.filter((row) => row[0]!.kind === "wild").map((row) => row.slice(1));
 }
 
-function headCtors(rows: Pat[][]): Map<string, Ctor> {
-  const seen = new Map<string, Ctor>();
-  for (const row of rows) {
-    const head = row[0]!;
-    if (head.kind === "con") seen.set(head.ctor.key, head.ctor);
+/**
+ * The rows indexed by the constructor at their head: specializing by each of
+ * a type's constructors in turn then costs the rows each keeps, not every
+ * row for every constructor (a match over a variant of thousands of cases
+ * would be quadratic, and most of that work uncounted).
+ */
+class Heads {
+  private readonly under = new Map<string, number[]>();
+  private readonly wild: number[] = [];
+  private readonly rows: Pat[][] = [];
+
+  constructor(rows: readonly Pat[][] = []) {
+    for (const row of rows) this.add(row);
   }
-  return seen;
+
+  add(row: Pat[]): void {
+    const head = row[0]!;
+    const i = this.rows.push(row) - 1;
+    if (head.kind === "wild") this.wild.push(i);
+    else {
+      const list = this.under.get(head.ctor.key);
+      if (list === undefined) this.under.set(head.ctor.key, [i]);
+      else list.push(i);
+    }
+  }
+
+  has(key: string): boolean {
+    return this.under.has(key);
+  }
+
+  /** Every row so far with `key` or a wildcard at its head, in their order: all that specializing by that constructor keeps. */
+  keptBy(key: string, budget: StepBudget): Pat[][] {
+    const named = this.under.get(key) ?? [];
+    const wild = this.wild;
+    budget.spend(named.length + wild.length);
+    const out: Pat[][] = [];
+    let a = 0;
+    let b = 0;
+    while (a < named.length || b < wild.length) {
+      const next = b >= wild.length || (a < named.length && named[a]! < wild[b]!) ? named[a++]! : wild[b++]!;
+      out.push(this.rows[next]!);
+    }
+    return out;
+  }
+
+  /** Every row so far. */
+  all(): Pat[][] {
+    return this.rows;
+  }
 }
 
 /** The steps a match may take; spent by `useful` and `witness`. */
@@ -147,6 +203,12 @@ export class StepBudget {
 
 const TOO_COMPLEX = new Error("the match needs more steps than its budget");
 
+/** Whether every constructor of a type is at the head of some row (a step each). */
+function coveredBy(all: readonly Ctor[], seen: Heads, budget: StepBudget): boolean {
+  budget.spend(all.length);
+  return all.every((c) => seen.has(c.key));
+}
+
 /** Whether some value matches `q` and no row of `rows`. */
 function useful(rows: Pat[][], q: Pat[], types: Type[], budget: StepBudget): boolean {
   budget.spend(1 + rows.length * q.length);
@@ -157,9 +219,9 @@ function useful(rows: Pat[][], q: Pat[], types: Type[], budget: StepBudget): boo
     return useful(specialize(rows, head.ctor), [...head.args, ...q.slice(1)], [...argTypes(head.ctor, type), ...types.slice(1)], budget);
   }
   const all = constructors(type);
-  const seen = headCtors(rows);
-  if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
-    return all.some((c) => useful(specialize(rows, c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)], budget));
+  const seen = new Heads(rows);
+  if (all !== undefined && all.length > 0 && coveredBy(all, seen, budget)) {
+    return all.some((c) => useful(specialize(seen.keptBy(c.key, budget), c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)], budget));
   }
   return useful(defaultRows(rows), q.slice(1), types.slice(1), budget);
 }
@@ -170,10 +232,10 @@ function witness(rows: Pat[][], types: Type[], budget: StepBudget): string[] | u
   if (types.length === 0) return rows.length === 0 ? [] : undefined;
   const type = types[0]!;
   const all = constructors(type);
-  const seen = headCtors(rows);
-  if (all !== undefined && all.length > 0 && all.every((c) => seen.has(c.key))) {
+  const seen = new Heads(rows);
+  if (all !== undefined && all.length > 0 && coveredBy(all, seen, budget)) {
     for (const c of all) {
-      const w = witness(specialize(rows, c), [...argTypes(c, type), ...types.slice(1)], budget);
+      const w = witness(specialize(seen.keptBy(c.key, budget), c), [...argTypes(c, type), ...types.slice(1)], budget);
       if (w !== undefined) return [c.show(w.slice(0, c.arity)), ...w.slice(c.arity)];
     }
     return undefined;
@@ -204,8 +266,14 @@ export function analyseMatch(subject: Type, patterns: readonly CPattern[], budge
   try {
     const w = witness(rows, [subject], budget);
     const unreachable: number[] = [];
+    // Only the arms above with this arm's constructor or a wildcard at their
+    // head can cover it: the others are dropped by its first step anyway.
+    const above = new Heads();
     rows.forEach((row, i) => {
-      if (!useful(rows.slice(0, i), row, [subject], budget)) unreachable.push(i);
+      const head = row[0]!;
+      const candidates = head.kind === "con" ? above.keptBy(head.ctor.key, budget) : above.all();
+      if (!useful(candidates, row, [subject], budget)) unreachable.push(i);
+      above.add(row);
     });
     return w === undefined ? { unreachable } : { missing: w[0]!, unreachable };
   } catch (e) {

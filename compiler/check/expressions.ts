@@ -41,6 +41,7 @@ import {
   unify,
   type Need,
   type Type,
+  caseNamed,
 } from "./types.js";
 
 /** A function taken as a value, its type parameters instantiated afresh (their types are inferred where it is used). */
@@ -204,7 +205,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     const typeName = object.kind === "UpperName" ? object.name : object.name.name;
     const decl = typeScope.types.get(typeName) ?? (object.kind === "UpperName" ? ctx.program.prelude.types.get(typeName) : undefined);
     if (decl !== undefined) {
-      const c = decl.cases.find((x) => x.name === expr.name.name);
+      const c = caseNamed(decl, expr.name.name);
       if (c !== undefined && c.fields.length === 0) {
         return { kind: "CaseValue", decl, caseName: c.name, type: declared(decl, decl.params.map(() => freshMeta())), span: expr.span };
       }

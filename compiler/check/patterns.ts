@@ -4,7 +4,7 @@ import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
 import type { Context } from "./context.js";
 import { unknownCase, unknownField } from "./suggest.js";
-import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, type Type, type TypeDecl } from "./types.js";
+import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, caseNamed, indexByName, type Type, type TypeDecl } from "./types.js";
 
 export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPattern {
   switch (pattern.kind) {
@@ -66,7 +66,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
   if (!unify(valueType, type)) {
     ctx.problem("E-TYPE-MISMATCH", pattern.span, { problem: "pattern", pattern: decl.name, found: typeToText(type) });
   }
-  const allFields = caseName === undefined ? decl.fields : decl.cases.find((c) => c.name === caseName)!.fields;
+  const allFields = caseName === undefined ? decl.fields : caseNamed(decl, caseName)!.fields;
   const fields = fieldsOf(decl, args, allFields);
   const written = pattern.path.map((p) => p.name).join(".");
   // By position (`Circle(r)`) or by field name (`Circle(radius: r)`); fields left out match anything.
@@ -75,7 +75,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
   for (const arg of pattern.args) {
     let index: number;
     if (arg.label !== undefined) {
-      index = fields.findIndex((f) => f.name === arg.label!.name);
+      index = indexByName(fields, arg.label.name);
       if (index < 0) {
         unknownField(ctx, written, arg.label, fields.map((f) => f.name));
         checkPattern(ctx, arg.pattern, ERROR);
@@ -112,7 +112,7 @@ export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected
     if (record !== undefined && record.shape === "record") return { decl: record };
     // A bare case of the variant being matched.
     const t = resolve(expected);
-    if (t.kind === "Con" && t.decl?.shape === "variant" && t.decl.cases.some((c) => c.name === name)) return { decl: t.decl, caseName: name };
+    if (t.kind === "Con" && t.decl?.shape === "variant" && caseNamed(t.decl, name) !== undefined) return { decl: t.decl, caseName: name };
     const variant = t.kind === "Con" && t.decl?.shape === "variant" ? { variant: t.decl.name, cases: t.decl.cases.map((c) => c.name) } : {};
     ctx.problem("E-NAME-UNKNOWN-CASE", last.span, { problem: "bare", name, ...variant });
     return undefined;
@@ -125,7 +125,7 @@ export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected
     ctx.problem("E-NAME-UNKNOWN-CASE", path[0]!.span, { problem: "no-variant", path: names.slice(0, -1).join(".") });
     return undefined;
   }
-  if (!decl.cases.some((c) => c.name === last.name)) {
+  if (caseNamed(decl, last.name) === undefined) {
     unknownCase(ctx, decl, last);
     return undefined;
   }

@@ -301,20 +301,31 @@ function occurs(meta: Meta, type: Type): boolean {
   return someMeta(type, (m) => m.id === meta.id);
 }
 
+/**
+ * Parts known to hold no unsolved inference variable. A variable, once
+ * solved, stays solved, so a part found ground stays ground: remembering it
+ * for the whole compilation keeps a chain of `let b be [a]` lines, each
+ * checked against the type of the line before, linear rather than quadratic.
+ */
+const ground = new WeakSet<Type>();
+
 /** Whether some unsolved inference variable in `type` satisfies `test`; each distinct part looked at once. */
 function someMeta(type: Type, test: (meta: Meta) => boolean): boolean {
   const t = resolve(type);
   if (t.kind === "Meta") return test(t);
-  if (!composite(t)) return false;
+  if (!composite(t) || ground.has(t)) return false;
   const seen = new Set<Type>();
   const visit = (part: Type): boolean => {
     const p = resolve(part);
     if (p.kind === "Meta") return test(p);
-    if (!composite(p) || seen.has(p)) return false;
+    if (!composite(p) || seen.has(p) || ground.has(p)) return false;
     seen.add(p);
     spendTypeSteps();
-    if (p.kind === "Con") return p.args.some(visit);
-    return p.params.some(visit) || visit(p.returns) || (p.fails !== undefined && visit(p.fails));
+    const found = p.kind === "Con" ? p.args.some(visit) : p.params.some(visit) || visit(p.returns) || (p.fails !== undefined && visit(p.fails));
+    // Every part below was looked at and held none (a part seen earlier in
+    // this walk held none either, or the walk would have ended there).
+    if (!found) ground.add(p);
+    return found;
   };
   return visit(t);
 }
@@ -483,4 +494,28 @@ export function isCon(type: Type, name: string): type is Con {
 export function fieldsOf(decl: TypeDecl, args: readonly Type[], fields: readonly FieldInfo[] = decl.fields): FieldInfo[] {
   const map = new Map(decl.params.map((p, i) => [p.id, args[i]!] as const));
   return fields.map((f) => ({ ...f, type: substitute(f.type, map) }));
+}
+
+// ---- looking up a case or a field by its name ----
+
+/** Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is looked up by every pattern and constructor that names one. */
+const namesIndexed = new WeakMap<readonly { readonly name: string }[], { readonly length: number; readonly index: Map<string, number> }>();
+
+/** The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives, without a walk of the list. */
+export function indexByName(items: readonly { readonly name: string }[], name: string): number {
+  let known = namesIndexed.get(items);
+  if (known === undefined || known.length !== items.length) {
+    const index = new Map<string, number>();
+    items.forEach((item, i) => {
+      if (!index.has(item.name)) index.set(item.name, i);
+    });
+    known = { length: items.length, index };
+    namesIndexed.set(items, known);
+  }
+  return known.index.get(name) ?? -1;
+}
+
+/** The case of a variant named `name`, if it has one. */
+export function caseNamed(decl: TypeDecl, name: string): CaseInfo | undefined {
+  return decl.cases[indexByName(decl.cases, name)];
 }

@@ -14,7 +14,7 @@
 
 /** Steps every compilation may take whatever its size, and steps per character of its source. */
 export const TYPE_STEPS_BASE = 2_000_000;
-export const TYPE_STEPS_PER_CHARACTER = 200;
+export const TYPE_STEPS_PER_CHARACTER = 32;
 
 /** Thrown by `spendTypeSteps` past the budget; the checker turns it into E-CHECK-TOO-COMPLEX. */
 export class TooComplex extends Error {

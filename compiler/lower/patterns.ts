@@ -5,7 +5,7 @@
 import { plainOf } from "./guarded.js";
 import * as t from "./js.js";
 import type { CPattern, Local } from "../check/checked.js";
-import { resolve, type Type } from "../check/types.js";
+import { caseNamed, resolve, type Type } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { propertyName } from "./names.js";
 import { classRef } from "./shapes.js";
@@ -45,7 +45,7 @@ function walk(lw: Lowerer, pattern: CPattern, value: t.Expression, tests: t.Expr
       fields(lw, pattern.decl.fields.map((f) => f.name), pattern.args, value, tests, binds, origins);
       return;
     case "Case": {
-      const c = pattern.decl.cases.find((x) => x.name === pattern.caseName)!;
+      const c = caseNamed(pattern.decl, pattern.caseName)!;
       // A variant with one case needs no test.
       if (pattern.decl.cases.length > 1) tests.push(t.binaryExpression("instanceof", value, classRef(lw, pattern.decl, pattern.caseName)));
       fields(lw, c.fields.map((f) => f.name), pattern.args, value, tests, binds, origins);

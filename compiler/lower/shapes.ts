@@ -3,7 +3,7 @@
 // constant per distinct type.
 
 import * as t from "./js.js";
-import { resolve, typeToText, type Type, type TypeDecl } from "../check/types.js";
+import { indexByName, resolve, typeToText, type Type, type TypeDecl } from "../check/types.js";
 import type { Lowerer } from "./context.js";
 import { descriptorName, typeName } from "./names.js";
 
@@ -113,7 +113,7 @@ export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expr
       ? t.memberExpression(lw.rt("PRELUDE_RECORDS"), t.identifier(decl.name))
       : t.memberExpression(
           t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier(decl.name)), t.identifier("cases")),
-          t.numericLiteral(decl.cases.findIndex((c) => c.name === caseName)),
+          t.numericLiteral(indexByName(decl.cases, caseName)),
           true,
         );
     return t.variableDeclaration("const", [t.variableDeclarator(name, t.memberExpression(desc, t.identifier("cls")))]);
