@@ -55,6 +55,10 @@ function bodyOf(req: IncomingMessage): Promise<Buffer | TooLarge> {
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", () => reject(new ClientGone()));
+    // A connection closed before the body was all read (the client gone, or timed out by the server) is not answered.
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
