@@ -39,9 +39,11 @@ export interface Account {
   readonly maxHostCalls: number;
   /** `performance.now()` after which the account's task is stopped; Infinity for none. */
   readonly deadline: number;
-  /** The limit that stopped the task, once it is stopped: every later step or effect throws it. */
-  /** Set when the request ran past its time: the limit it had, in milliseconds. */
-  stopped?: { milliseconds: number };
+  /**
+   * Why the task was stopped, once it is: every later step or effect throws. Past its
+   * time (the limit it had, in milliseconds), or its server ended while it ran.
+   */
+  stopped?: { milliseconds: number } | { serverEnded: true };
 }
 
 const POLL_EVERY = 16384;
@@ -117,9 +119,22 @@ export function theRunAccount(): Account {
   return runAccount;
 }
 
-/** Stops the task of `a` at its next step or effect (a request past its time). */
-export function stop(a: Account, milliseconds: number): void {
-  a.stopped ??= { milliseconds };
+/**
+ * What a request's task throws at its next step or effect once its server has ended
+ * (its `requests` answered, or the run cancelled): the request was already answered
+ * 503, and nothing it does after may reach the outside world. Its handler's caller
+ * (lib/server.ts) drops it.
+ */
+export class ServerEnded extends Error {
+  constructor() {
+    super("the request's server has stopped answering");
+    this.name = "ServerEnded";
+  }
+}
+
+/** Stops the task of `a` at its next step or effect (a request past its time, or whose server ended). */
+export function stop(a: Account, why: NonNullable<Account["stopped"]>): void {
+  a.stopped ??= why;
   if (a === loaded) S.check = S.fuel + 1;
 }
 
@@ -230,12 +245,14 @@ export function checkTask(): void {
 
 function checkStopped(): void {
   const stopped = loaded.stopped;
-  if (stopped !== undefined) throw new Crash("E-RT-LIMIT-TIME", stopped);
+  if (stopped === undefined) return;
+  if ("serverEnded" in stopped) throw new ServerEnded();
+  throw new Crash("E-RT-LIMIT-TIME", stopped);
 }
 
 function checkDeadline(): void {
   if (loaded.deadline !== Infinity && performance.now() > loaded.deadline) {
-    stop(loaded, REQUEST_LIMITS.timeoutMs);
+    stop(loaded, { milliseconds: REQUEST_LIMITS.timeoutMs });
     checkStopped();
   }
 }

@@ -89,3 +89,22 @@ export function holdConnections(server: Server, most: number): (req: IncomingMes
     return true;
   };
 }
+
+/** Node's longest wait for a request's headers, which a run's request time only shortens. */
+const MOST_FOR_HEADERS_MS = 60_000;
+
+/**
+ * How long a client has to send its request (spec/security.md, "Servers"): the
+ * whole request, headers and body, within the run's request time
+ * (`--request-timeout`), its headers within that and within Node's 60 s. Node
+ * looks at its connections for these every `connectionsCheckingInterval`, a
+ * tenth of the time for headers (at least 100 ms, at most Node's 30 s), so that
+ * a client that trickles is closed near its limit, not up to 30 s past it.
+ * The time a handler takes is its own, and runs from its call (lib/server.ts).
+ */
+export function receivingLimits(requestTimeoutMs: number): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const requestTimeout = Math.max(1, Math.min(Math.ceil(requestTimeoutMs), Number.MAX_SAFE_INTEGER));
+  const headersTimeout = Math.min(MOST_FOR_HEADERS_MS, requestTimeout);
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(100, Math.ceil(headersTimeout / 10)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
+}

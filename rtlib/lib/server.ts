@@ -13,11 +13,11 @@ import { call } from "../gateway.js";
 import { Cancelled, Crash, DataCrash, Failure } from "../errors.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 import type { Grant } from "../grants.js";
-import { watchCancellation, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
+import { cancellationAsked, watchCancellation, REQUEST_LIMITS, requestAccount, S, stop, switchTo } from "../limits.js";
 import { Request as RequestRecord, Response as ResponseRecord, Some, StartError } from "../prelude.js";
 import { RMap } from "../values.js";
 import { hostImport } from "../host-import.js";
-import { holdConnections, served, servingHost } from "../serving.js";
+import { holdConnections, receivingLimits, served, servingHost } from "../serving.js";
 import { MAX_SERVER_CONNECTIONS } from "../../vocabulary/limits.js";
 import { trackTasks } from "../tasks.js";
 
@@ -55,6 +55,10 @@ function bodyOf(req: IncomingMessage): Promise<Buffer | TooLarge> {
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", () => reject(new ClientGone()));
+    // A connection closed before the body was all read (the client gone, or timed out by the server) is not answered.
+    req.on("close", () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 
@@ -88,6 +92,13 @@ export function responseProblem(response: ResponseValue): RunFacts<"E-RT-RESPONS
   }
   return undefined;
 }
+
+/**
+ * How long an ending server waits for its last answers to go out and their connections
+ * to close before it closes what is left: below the time a cancelled run has to stop on
+ * its own (cli/run.ts), after which its thread is stopped by force.
+ */
+const ENDING_MS = 1000;
 
 /** How long a client still sending a body too large is read, and dropped, after its 413. */
 const LINGER_MS = 5000;
@@ -146,14 +157,36 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
       return new Promise<null>((resolve, reject) => {
         const limit = requests instanceof Some ? (requests.value as number) : Infinity;
         let answered = 0;
-        let ended = false;
+        // Once the server is ending, no request is started, and each answer says so and closes its connection.
+        let ending = false;
+        /** For each request in flight: gives it up, when the server ends before its handler answered. */
+        const inFlight = new Set<() => void>();
+        /**
+         * Ends the server (spec/effects.md, server): it stops listening and closes its idle
+         * connections first, then answers each request in flight 503 and stops its task, so
+         * that no handler acts after serve has returned, and returns once those answers have
+         * gone out and their connections closed, or after ENDING_MS, when whatever is left
+         * (a client that has not finished sending its request) is closed.
+         */
         const end = (error?: unknown) => {
-          if (ended) return;
-          ended = true;
+          if (ending) return;
+          ending = true;
           stopWatching();
-          server.close(() => (error === undefined ? resolve(null) : reject(error)));
-          server.closeAllConnections();
+          const bound = setTimeout(() => server.closeAllConnections(), ENDING_MS);
+          // Closing the idle connections before anything more is written: a connection whose
+          // answer is still being written is not idle, and is closed once it has gone out.
+          server.close(() => {
+            clearTimeout(bound);
+            if (error === undefined) resolve(null);
+            else reject(error);
+          });
+          for (const giveUp of [...inFlight]) giveUp();
         };
+        /**
+         * Counts a request answered by the server, before its answer is written: the one
+         * that reaches `requests` ends the server first, and its answer, written after,
+         * closes its connection once it has gone out instead of being cut off as idle.
+         */
         const counted = () => {
           served.answered++;
           if (++answered >= limit) end();
@@ -162,22 +195,32 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           served.crashed++;
           servingHost().crashed(e);
         };
+        /** A fixed answer that names no data; while the server ends, it closes its connection. */
+        const say = (res: ServerResponse, status: number, text: string) => reply(res, status, text, ending);
 
         const answer = async (req: IncomingMessage, res: ServerResponse) => {
           const account = requestAccount();
-          // Answered (or given up on) once: by the handler, or at the request's time limit.
+          // Answered (or given up on) once: by the handler, at the request's time limit, or at the server's end.
           let over = false;
           let timer: NodeJS.Timeout | undefined;
+          const giveUp = () => {
+            if (over) return;
+            over = true;
+            stop(account, { serverEnded: true });
+            say(res, 503, "the server is stopping\n");
+          };
+          inFlight.add(giveUp);
           try {
             const request = await requestOf(req);
-            // The request's time runs from the handler's call: a slow client's body is Node's to time out.
+            if (over) return;
+            // The request's time runs from the handler's call: receiving it is timed by the server (receivingLimits).
             timer = setTimeout(() => {
               if (over) return;
               over = true;
-              stop(account, REQUEST_LIMITS.timeoutMs);
-              reply(res, 500, "internal error\n");
-              crashed(withStack(new Crash("E-RT-LIMIT-TIME", { milliseconds: REQUEST_LIMITS.timeoutMs }), serveSite));
+              stop(account, { milliseconds: REQUEST_LIMITS.timeoutMs });
               counted();
+              say(res, 500, "internal error\n");
+              crashed(withStack(new Crash("E-RT-LIMIT-TIME", { milliseconds: REQUEST_LIMITS.timeoutMs }), serveSite));
             }, REQUEST_LIMITS.timeoutMs);
             const previous = switchTo(account);
             let pending: unknown;
@@ -189,6 +232,9 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             }
             const response = (await pending) as ResponseValue;
             if (over) return;
+            // A run cancelled while the handler answered is answered 503, even before the server's own poll sees it.
+            const cancelled = cancellationAsked();
+            if (cancelled !== undefined) return end(cancelled);
             const problem = responseProblem(response);
             if (problem !== undefined) throw withStack(new Crash("E-RT-RESPONSE", problem), serveSite);
             const headers: Record<string, string> = {};
@@ -197,44 +243,54 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             // 204 and 304 have no body, and must not say how long it is.
             if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(body.length);
             over = true;
+            counted();
+            if (ending) headers["connection"] = "close";
             res.writeHead(response.status, headers);
             res.end(body);
-            counted();
           } catch (e) {
             if (over) return;
+            const cancelled = e instanceof Cancelled ? e : cancellationAsked();
+            if (cancelled !== undefined) {
+              // The run is stopping (Ctrl-C, its time limit): not the request's fault, nor is a
+              // failure or crash its cancellation caused (a call cut short). The server ends, and
+              // answers this request 503 with every other in flight.
+              return end(cancelled);
+            }
             over = true;
             if (e instanceof ClientGone) {
               // Nobody is left to answer.
             } else if (e instanceof TooLarge) {
-              refuseTooLarge(req, res);
               counted();
-            } else if (e instanceof Cancelled) {
-              // The run is stopping (Ctrl-C, its time limit): not the request's fault.
-              reply(res, 503, "the server is stopping\n");
+              refuseTooLarge(req, res);
             } else if (e instanceof DataCrash) {
               // A crash guarded data decided on ends the run, not the request: a client could otherwise ask a question a request.
-              reply(res, 500, "internal error\n");
               end(e);
+              say(res, 500, "internal error\n");
             } else {
-              // A response refused by a guard says why (its message names no data); any other crash says nothing.
-              reply(res, 500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
-              crashed(e);
               counted();
+              // A response refused by a guard says why (its message names no data); any other crash says nothing.
+              say(res, 500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
+              crashed(e);
             }
           } finally {
             clearTimeout(timer);
+            inFlight.delete(giveUp);
           }
         };
-        const server = createServer((req, res) => {
-          if (admitted(req, res)) void answer(req, res);
+        const server = createServer(receivingLimits(REQUEST_LIMITS.timeoutMs), (req, res) => {
+          if (!admitted(req, res)) return;
+          // A request that arrives while the server ends (on a connection kept alive) is not started.
+          if (ending) say(res, 503, "the server is stopping\n");
+          else void answer(req, res);
         });
         const admitted = holdConnections(server, MAX_SERVER_CONNECTIONS);
         // A client that asks first (`Expect: 100-continue`) is told 413 before it sends a body too large.
         server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
           if (!admitted(req, res)) return;
+          if (ending) return say(res, 503, "the server is stopping\n");
           if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-            reply(res, 413, "request body too large\n", true);
             counted();
+            reply(res, 413, "request body too large\n", true);
             return;
           }
           res.writeContinue();
@@ -244,7 +300,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           stopWatching();
           reject(new Failure(e.code === "EADDRINUSE" ? StartError.make("InUse", port) : StartError.make("PermissionDenied", port)));
         });
-        // Cancellation (Ctrl-C, the deadline) stops the server gracefully.
+        // Cancellation (Ctrl-C, the deadline) ends the server as reaching `requests` does, and serve ends with it.
         const stopWatching = watchCancellation(end);
         server.listen(port, () => servingHost().listening());
       });
