@@ -3,7 +3,7 @@
 // running an unchanged program again does not compile it again. CommonJS, for
 // the program's worker (code-cache.cts) as well as the commands.
 
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { isMainThread } from "node:worker_threads";
@@ -65,11 +65,17 @@ export function notPrivate(folder: string): string | undefined {
   return undefined;
 }
 
-/** A cache folder of this process's own, in a folder made new (mkdtemp, 0700), removed at exit. */
+/**
+ * A cache folder of this process's own, in a folder made new (mkdtemp, 0700), removed at exit,
+ * but for the recordings `renyi mcp` keeps there by default: no recording is lost.
+ */
 function privateFolder(): string {
   const parent = mkdtempSync(join(tmpdir(), "renyi-cache-"));
-  process.once("exit", () => rmSync(parent, { recursive: true, force: true }));
   const folder = join(parent, "cache");
+  process.once("exit", () => {
+    if (!existsSync(join(folder, "recordings"))) return rmSync(parent, { recursive: true, force: true });
+    for (const name of readdirSync(folder)) if (name !== "recordings") rmSync(join(folder, name), { recursive: true, force: true });
+  });
   mkdirSync(folder, { mode: 0o700 });
   return folder;
 }
