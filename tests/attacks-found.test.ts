@@ -165,7 +165,7 @@ test("a program granted the cache folder, or a link to it, or its key, can neith
     join(dir, "reach.ry"),
     `public function main()
   purpose: Reach into the compile cache.
-  needs console, filesystem.read("cache"), filesystem.read("cache.key"), filesystem.read("link"), filesystem.write("cache"), filesystem.write("link")
+  needs console, filesystem.read("cache"), filesystem.read("cache.key"), filesystem.read("link"), filesystem.write("cache"), filesystem.write("link"), filesystem.database("cache/planted.db")
   let key be filesystem.read_text("cache.key") otherwise
     when FileError.PermissionDenied(p) then "refused {p}"
     when _ then "the key was read"
@@ -182,13 +182,19 @@ ${refusal("the write")}
 ${refusal("the write through the link")}
   filesystem.remove("cache/known.txt")
 ${refusal("the removal")}
+  let db be database.open("cache/planted.db") otherwise
+    when DbError.PermissionDenied(p) then crash with "refused {p}"
+    when _ then crash with "the database was opened"
+  end
 end
 `,
   );
   const ran = await renyi("run", "reach.ry");
-  assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, ["refused cache.key", "refused link/known.txt", "refused cache/planted.cjs", "refused link/planted.json", "refused cache/known.txt", ""].join("\n"));
-  assert.equal(existsSync(join(cache, "planted.cjs")) || existsSync(join(cache, "planted.json")), false);
+  // The database is refused too, as a crash the program chose, with the refusal's words.
+  assert.match(ran.stderr, /refused cache\/planted\.db/);
+  assert.doesNotMatch(ran.stderr, /INTERNAL|\n\s+at /);
+  assert.equal(["planted.cjs", "planted.json", "planted.db"].some((f) => existsSync(join(cache, f))), false);
   assert.equal(readFileSync(join(cache, "known.txt"), "utf8"), "kept by renyi");
 });
 

@@ -10,7 +10,8 @@
 // when it is one of them or beneath the folder, by its text and once every link
 // in it is resolved; what is opened is checked again by its descriptor where
 // the system shows it (/proc/self/fd), so that a link swapped in meanwhile is
-// caught too. The refusal is the grant's own: PermissionDenied(path).
+// caught too. The refusal is the grant's own: PermissionDenied(path), a
+// FileError's, or a DbError's for filesystem.database (database.ts).
 
 import { basename, dirname, join, resolve } from "node:path";
 import { fsPromises } from "../builtins.js";
