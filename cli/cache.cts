@@ -60,7 +60,8 @@ export function notPrivate(folder: string): string | undefined {
   const stat = statSync(folder);
   if (!stat.isDirectory()) return `the cache folder ${folder} is not a folder`;
   if (process.getuid !== undefined && stat.uid !== process.getuid()) return `the cache folder ${folder} belongs to another user`;
-  if ((stat.mode & 0o022) !== 0) return `the cache folder ${folder} may be written by other users`;
+  // Modes mean nothing where there are no user ids (Windows): there the folder is taken as it is.
+  if (process.getuid !== undefined && (stat.mode & 0o022) !== 0) return `the cache folder ${folder} may be written by other users`;
   if (sealingKey(folder) === undefined) return `the cache folder's key ${folder}.key is not a file this user alone can read and write`;
   return undefined;
 }
