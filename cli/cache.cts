@@ -3,24 +3,82 @@
 // running an unchanged program again does not compile it again. CommonJS, for
 // the program's worker (code-cache.cts) as well as the commands.
 
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import { Refusal } from "./refusal.cjs";
+import { sealingKey } from "./sealing-key.cjs";
+
+/** The folder each cache folder named was found to be (itself, or a private one in its place), once per process. */
+const chosen = new Map<string, string>();
+
+/** The cache folder named by RENYI_CACHE_DIR, XDG_CACHE_HOME or the home folder, made if need be; absolute. */
+export function namedCacheDirectory(): string {
+  return resolve(process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi"));
+}
 
 /**
- * The cache folder, made if need be. Absolute, whatever the variable says: the
- * worker `require`s compiled programs by their path, and a relative one would
- * be taken for a package's name.
+ * The cache folder, made if need be (mode 0700). Absolute, whatever the
+ * variable says: compiled programs are known by their path, and a relative one
+ * would be taken for a package's name.
+ *
+ * Used only when it is this user's alone: a folder that belongs to another
+ * user, or that others may write, or whose key (sealing-key.cts) is not this
+ * user's alone, is not used. Everything in it is sealed under that key, but a
+ * folder others can write is one they can fill or empty at will. The run then
+ * goes on without the cache, with one line on stderr saying why: a fresh
+ * private folder stands in for it, removed when the process ends. In the
+ * program's worker, where nothing is compiled, no folder stands in: the caller
+ * does without a code cache.
  */
 export function cacheDirectory(): string {
-  const base = resolve(process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi"));
+  const base = namedCacheDirectory();
+  let folder = chosen.get(base);
+  if (folder === undefined) {
+    folder = chooseFolder(base);
+    chosen.set(base, folder);
+  }
+  return folder;
+}
+
+function chooseFolder(base: string): string {
   try {
     makeFolders(base);
   } catch (e) {
     throw new Refusal(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
   }
-  return base;
+  const problem = notPrivate(base);
+  if (problem === undefined) return base;
+  if (!isMainThread) throw new Refusal(problem);
+  process.stderr.write(`renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or set RENYI_CACHE_DIR)\n`);
+  return privateFolder();
+}
+
+/** Why `folder` is not this user's alone, or undefined when it is. */
+export function notPrivate(folder: string): string | undefined {
+  const stat = statSync(folder);
+  if (!stat.isDirectory()) return `the cache folder ${folder} is not a folder`;
+  if (process.getuid !== undefined && stat.uid !== process.getuid()) return `the cache folder ${folder} belongs to another user`;
+  // Modes mean nothing where there are no user ids (Windows): there the folder is taken as it is.
+  if (process.getuid !== undefined && (stat.mode & 0o022) !== 0) return `the cache folder ${folder} may be written by other users`;
+  if (sealingKey(folder) === undefined) return `the cache folder's key ${folder}.key is not a file this user alone can read and write`;
+  return undefined;
+}
+
+/**
+ * A cache folder of this process's own, in a folder made new (mkdtemp, 0700), removed at exit,
+ * but for the recordings `renyi mcp` keeps there by default: no recording is lost.
+ */
+function privateFolder(): string {
+  const parent = mkdtempSync(join(tmpdir(), "renyi-cache-"));
+  const folder = join(parent, "cache");
+  process.once("exit", () => {
+    if (!existsSync(join(folder, "recordings"))) return rmSync(parent, { recursive: true, force: true });
+    for (const name of readdirSync(folder)) if (name !== "recordings") rmSync(join(folder, name), { recursive: true, force: true });
+  });
+  mkdirSync(folder, { mode: 0o700 });
+  return folder;
 }
 
 /**
@@ -36,7 +94,8 @@ export function makeFolders(path: string): void {
   }
   for (const folder of missing.reverse()) {
     try {
-      mkdirSync(folder);
+      // Made for this user alone: a cache others can read shows what programs were run.
+      mkdirSync(folder, { mode: 0o700 });
     } catch (e) {
       // Made meanwhile by another process: as good as made here.
       if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(folder).isDirectory()) throw e;

@@ -53,12 +53,12 @@ export function loadRuntime(): unknown {
 }
 
 /**
- * A program `renyi run` compiled (`KEY.cjs` in the cache folder), with its code
- * cache beside it, sealed for the program's own text: the cache folder that
- * holds the cache holds the program too.
+ * A program `renyi run` compiled (`KEY.cjs` in the cache folder), from its text
+ * `source` as the main thread read it and checked it against its seal (the file
+ * is not read again: what was checked is what runs), under the file's name (for
+ * its source map), with its code cache beside it, sealed for that text.
  */
-export function loadProgram(file: string): unknown {
-  const source = readFileSync(file, "utf8");
+export function loadProgram(file: string, source: string): unknown {
   return requireWithCodeCache(file, source, `${file}.${process.version}-${process.arch}.v8cache`, `program ${sourceKey(source)}`);
 }
 

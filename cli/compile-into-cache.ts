@@ -8,6 +8,7 @@ import type { Diagnostic } from "../compiler/diagnostics.js";
 import type { ParsedModule } from "../compiler/frontend.js";
 import type { ModuleCache } from "../compiler/emit/module-cache.js";
 import { writeCached } from "./cache.cjs";
+import { sealFor } from "./cache-seal.js";
 import { moduleStore } from "./module-store.js";
 
 export interface CompileRequest {
@@ -22,8 +23,11 @@ export interface CompileRequest {
   readonly stop?: () => void;
 }
 
-/** The diagnostics, and whether the program was compiled into the cache (no errors). */
-export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean }> {
+/**
+ * The diagnostics, and the compiled program's text when it was compiled into the cache (no errors):
+ * the text the validator passed, which is what runs (the file is not read back).
+ */
+export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean; readonly source?: string }> {
   const { compileProgram } = await import("../compiler/build.js");
   const { modules, entry, key, runtime, narrate } = request;
   const { stop } = request;
@@ -40,6 +44,8 @@ export async function compileIntoCache(request: CompileRequest): Promise<{ reado
     validation = validateBundle(result.bundle!.code, { kind: "commonjs", runtime });
   }
   if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
-  writeCached(key, ".cjs", result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`, JSON.stringify(result.bundle!.map));
-  return { diagnostics: result.diagnostics, compiled: true };
+  const source = result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`;
+  // Sealed under the key it is kept by (cache-seal.ts): loaded again only if the seal matches.
+  writeCached(key, ".cjs", sealFor(`${key}.cjs`, source), sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)));
+  return { diagnostics: result.diagnostics, compiled: true, source };
 }

@@ -10,11 +10,12 @@
 // program again and writes the index anew. A program whose `use` names a file
 // that does not exist never compiles, so it is never in the index.
 
-import { existsSync } from "node:fs";
 import { decodeSource } from "../report/source.js";
-import { cachedPath, cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
+import { cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { join } from "node:path";
 import { readBounded } from "../report/read-bounded.js";
+import { readProgram } from "./cached-program.js";
+import { readSealed, sealFor } from "./cache-seal.js";
 
 export interface IndexedModule {
   readonly name: string;
@@ -32,8 +33,8 @@ export function bundleKey(toolchain: readonly string[], entry: string, modules: 
   return cacheKey([...toolchain, entry, ...modules.flatMap((m) => [m.name, m.file, m.text])]);
 }
 
-function indexPath(toolchain: readonly string[], entryFile: string, entryText: string): string {
-  return join(cacheDirectory(), `${cacheKey([...toolchain, "index", entryFile, entryText])}.index.json`);
+function indexName(toolchain: readonly string[], entryFile: string, entryText: string): string {
+  return `${cacheKey([...toolchain, "index", entryFile, entryText])}.index.json`;
 }
 
 /** A source file's text, read as loadSource reads it (a regular file, within the bound); undefined sends the run the slow way, which reports why. */
@@ -45,15 +46,16 @@ function readText(file: string): string | undefined {
 }
 
 /**
- * The index at `path`, or undefined (a miss) when it is not a regular file within the bound,
- * not JSON, or not of the shape writeIndex writes: the cache folder may hold anything.
+ * The index `name`, or undefined (a miss) when it is not a regular file within the bound, not
+ * sealed under its name (cache-seal.ts), not JSON, or not of the shape writeIndex writes: the
+ * cache folder may hold anything.
  */
-function readIndex(path: string): IndexEntry | undefined {
-  const read = readBounded(path, INDEX_LIMIT);
-  if (!read.ok) return undefined;
+function readIndex(name: string): IndexEntry | undefined {
+  const sealed = readSealed(name, INDEX_LIMIT);
+  if (sealed === undefined) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(read.bytes.toString("utf8"));
+    value = JSON.parse(sealed);
   } catch {
     return undefined;
   }
@@ -67,11 +69,14 @@ function readIndex(path: string): IndexEntry | undefined {
 /** An index names a program's modules and files: far below this. */
 const INDEX_LIMIT = 1 << 20;
 
-/** The compiled bundle of an unchanged program, found without parsing it; undefined when it must be compiled or looked up the slow way. */
-export function lookUpByIndex(toolchain: readonly string[], entryFile: string): { key: string; entry: string; modules: IndexedModule[] } | undefined {
+/**
+ * The compiled bundle of an unchanged program, found without parsing it, with its text (read once
+ * and checked against its seal); undefined when it must be compiled or looked up the slow way.
+ */
+export function lookUpByIndex(toolchain: readonly string[], entryFile: string): { key: string; entry: string; modules: IndexedModule[]; source: string } | undefined {
   const entryText = readText(entryFile);
   if (entryText === undefined) return undefined;
-  const index = readIndex(indexPath(toolchain, entryFile, entryText));
+  const index = readIndex(indexName(toolchain, entryFile, entryText));
   if (index === undefined) return undefined;
   const modules: IndexedModule[] = [];
   for (const { name, file } of index.modules) {
@@ -80,7 +85,8 @@ export function lookUpByIndex(toolchain: readonly string[], entryFile: string): 
     modules.push({ name, file, text });
   }
   const key = bundleKey(toolchain, index.entry, modules);
-  return existsSync(cachedPath(key, ".cjs")) ? { key, entry: index.entry, modules } : undefined;
+  const source = readProgram(key);
+  return source === undefined ? undefined : { key, entry: index.entry, modules, source };
 }
 
 /** Records which modules the entry file brings in, once its bundle is in the cache. */
@@ -89,7 +95,8 @@ export function writeIndex(toolchain: readonly string[], entryFile: string, entr
   if (entryText === undefined) return;
   const index: IndexEntry = { entry, modules: modules.map(({ name, file }) => ({ name, file })) };
   try {
-    writeAtomically(indexPath(toolchain, entryFile, entryText), JSON.stringify(index));
+    const name = indexName(toolchain, entryFile, entryText);
+    writeAtomically(join(cacheDirectory(), name), sealFor(name, JSON.stringify(index)));
   } catch {
     // Without its index the next run reads and hashes the program's modules again; nothing else is lost.
   }

@@ -2,7 +2,6 @@
 // compiled program from the cache), run it in a worker thread, and report how
 // the run ended with the exit codes of spec/runtime.md, section 5.
 
-import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { finished } from "node:stream/promises";
 import { renderText, type Diagnostic } from "../report/diagnostics.js";
@@ -10,6 +9,7 @@ import type { SourceMapV3 } from "../report/source-map.js";
 import { SourceFile } from "../report/source.js";
 import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
+import { readProgram, readProgramMap } from "./cached-program.js";
 import { EXIT } from "../vocabulary/outcomes.js";
 import { DEFAULT_LIMITS, heapLimitMib } from "../vocabulary/limits.js";
 import { runMessage } from "../vocabulary/problems/run.js";
@@ -117,7 +117,7 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     }
     session = planned;
   }
-  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject, startedAt);
+  return runBundle(early, compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject, compiled.source, startedAt);
 }
 
 /** Thrown from the compiler's `stop` once the run's time is up while it is still compiling. */
@@ -142,6 +142,8 @@ function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSu
 
 interface Compiled {
   path: string;
+  /** A program compiled by renyi run: its text, checked against its seal in the cache (or just compiled), which is what the worker runs. */
+  source?: string;
   /** The bundle's source map, read only when a crash needs a position. */
   map: () => SourceMapV3;
   /** The program's sources, made only when a failure or crash shows its line. */
@@ -164,7 +166,11 @@ export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
 async function compileWithCache(file: string, narrate = false, stop?: () => void): Promise<Compiled | NotCompiled> {
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
-  if (indexed !== undefined) return { path: cachedPath(indexed.key, ".cjs"), map: () => readMap(cachedPath(indexed.key, ".cjs")), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(readFileSync(cachedPath(indexed.key, ".cjs"))) };
+  if (indexed !== undefined) {
+    const path = cachedPath(indexed.key, ".cjs");
+    const source = indexed.source;
+    return { path, source, map: () => readProgramMap(path), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(source) };
+  }
   // The parser, the compiler and the validator are loaded only when the index does not know the
   // program: one file, with a code cache (compile-path.ts).
   const { loadCompilePath } = await import("./code-cache.cjs");
@@ -174,15 +180,19 @@ async function compileWithCache(file: string, narrate = false, stop?: () => void
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
   const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
-  if (!existsSync(path)) {
+  // A compiled program whose seal does not match (cache-seal.ts) is compiled again, and written anew.
+  let source = readProgram(key);
+  if (source === undefined) {
     const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate, ...(stop ? { stop } : {}) });
     // After a compile, when the cache that came with the build did not fit this Node: one of its own.
     compilePath.keep();
     if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
     if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
+    source = result.source!;
   }
   writeIndex(toolchain, file, program.entry, program.modules);
-  return { path, map: () => readMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(readFileSync(path)) };
+  const verified = source;
+  return { path, source: verified, map: () => readProgramMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(verified) };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
@@ -229,11 +239,12 @@ async function validatedBundle(file: string, trust: readonly string[]): Promise<
 const FORCED_AFTER_MS = 2000;
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject, startedAt = Date.now()): Promise<number> {
+export function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject, source?: string, startedAt = Date.now()): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
     bundle: path,
+    ...(source !== undefined ? { source } : {}),
     argv: programArgs,
     fuel: options.fuel,
     maxDepth: options.maxDepth,
@@ -374,8 +385,6 @@ function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMa
   return exitCodeOf(outcome);
 }
 
-export function readMap(path: string): SourceMapV3 {
-  return JSON.parse(readFileSync(`${path}.map`, "utf8")) as SourceMapV3;
-}
+export { readProgramMap as readMap };
 
 export { fileURLToPath };

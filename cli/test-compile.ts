@@ -2,7 +2,6 @@
 // the modules it uses, which are run as files of their own) and its program
 // compiled as `renyi run` compiles one, through the same compile cache.
 
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic } from "../compiler/diagnostics.js";
 import type { SourceFile } from "../compiler/source.js";
@@ -10,6 +9,7 @@ import type { TestDef } from "../compiler/parse/tree.js";
 import { testName } from "../compiler/lower/names.js";
 import { compileIntoCache } from "./compile-into-cache.js";
 import { cachedPath } from "./cache.cjs";
+import { readProgram } from "./cached-program.js";
 import { codeHash } from "./code-hash.js";
 import { bundleKey } from "./program-index.js";
 import { loadProgram } from "./program.js";
@@ -33,7 +33,7 @@ export interface FoundTest {
 export type CompiledTestFile =
   | { kind: "none" }
   | { kind: "refused"; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }
-  | { kind: "compiled"; bundle: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
+  | { kind: "compiled"; bundle: string; source: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
 
 /** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
 /** `narrate`: compile the narrated variant (`renyi test --explain`), cached apart. */
@@ -59,10 +59,13 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   const key = bundleKey(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, program.entry, program.modules);
   const path = cachedPath(key, ".cjs");
   let warnings: Diagnostic[] = [];
-  if (!existsSync(path)) {
+  // Read once and checked against its seal: a compiled program that does not match is compiled again (cache-seal.ts).
+  let compiled = readProgram(key);
+  if (compiled === undefined) {
     const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, narrate });
     if (!result.compiled) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
+    compiled = result.source!;
   }
-  return { kind: "compiled", bundle: path, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
+  return { kind: "compiled", bundle: path, source: compiled, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
 }

@@ -61,6 +61,8 @@ export interface TestJob {
   readonly file: string;
   readonly name: string;
   readonly bundle: string;
+  /** The compiled program's text, checked against its seal: what the test's thread runs. */
+  readonly source: string;
   readonly functionName: string;
   /** A replays test: the calls its effects are answered from. */
   readonly replay?: TestWorkerInput["replay"];
@@ -95,7 +97,7 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
+  const input: TestWorkerInput = { bundle: job.bundle, source: job.source, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
   const started = performance.now();
   const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 } });
   let output = "";

@@ -27,6 +27,8 @@ export interface TestMoreLimits {
 export interface TestWorkerInput {
   /** The compiled program (a CommonJS .cjs in the cache folder). */
   readonly bundle: string;
+  /** Its text, read and checked against its seal by the main thread (cli/cache-seal.ts): what runs. */
+  readonly source: string;
   /** The name of the test's function in the bundle (`weather$$test0`): which test of which module. */
   readonly functionName: string;
   readonly fuel: number;
@@ -79,7 +81,7 @@ let narration: string | undefined;
 
 runtime
   .runTest(
-    async () => loadProgram(input.bundle) as { tests?: readonly Runtime.TestCase[] },
+    async () => loadProgram(input.bundle, input.source) as { tests?: readonly Runtime.TestCase[] },
     (tests) => tests.find((test) => test.run.name === input.functionName),
     {
       limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel, ...input.limits },

@@ -31,7 +31,7 @@ export interface TestOptions extends TestLimits {
 }
 
 /** One test to run in a thread of its own. */
-type Entry = { file: string; test: FoundTest; bundle: string; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
+type Entry = { file: string; test: FoundTest; bundle: string; source: string; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
 
 export async function runTests(paths: readonly string[], options: TestOptions): Promise<number> {
   const began = performance.now();
@@ -49,7 +49,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
     }
     if (compiled.warnings.length > 0 && !options.json) process.stderr.write(renderText(compiled.warnings, compiled.sources));
     const wanted = options.filter === undefined ? compiled.tests : compiled.tests.filter((t) => t.name.toLowerCase().includes(options.filter!.toLowerCase()));
-    for (const test of wanted) entries.push({ file, test, bundle: compiled.bundle, sources: compiled.sources, program: compiled.program, code: compiled.code });
+    for (const test of wanted) entries.push({ file, test, bundle: compiled.bundle, source: compiled.source, sources: compiled.sources, program: compiled.program, code: compiled.code });
   }
   if (options.refresh !== undefined && refused.length === 0 && !entries.some((e) => e.test.name === options.refresh && e.test.replays !== undefined)) {
     throw new Refusal(`--refresh: no replays test is named "${options.refresh}"${entries.some((e) => e.test.name === options.refresh) ? " (a test of that name replays no recording)" : ""}`);
@@ -122,7 +122,7 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
   // One outside the test's folder is neither read nor written.
   if (plan !== undefined && !plan.ok && (!refresh || plan.code === "E-CAP-REPLAYS-PATH")) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
   const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
-  const started = startTest({ file, name: test.name, bundle: entry.bundle, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}), ...(options.explain === true ? { explain: true } : {}) }, options);
+  const started = startTest({ file, name: test.name, bundle: entry.bundle, source: entry.source, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}), ...(options.explain === true ? { explain: true } : {}) }, options);
   running.add(started);
   const end = await started.result;
   running.delete(started);

@@ -20,14 +20,21 @@ import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "im
 // each class, so that `instanceof Failure` holds for what the program throws.
 const runtime = loadRuntime() as typeof Runtime;
 
-async function load(bundle: string): Promise<Runtime.Program> {
-  return (bundle.endsWith(".cjs") ? loadProgram(bundle) : await import(pathToFileURL(bundle).href)) as Runtime.Program;
+async function load(bundle: string, source: string | undefined): Promise<Runtime.Program> {
+  if (bundle.endsWith(".cjs")) {
+    // A program renyi run compiled is run from the text the main thread checked against its seal, never read again here.
+    if (source === undefined) throw new Error(`no checked text was given for the compiled program ${bundle}`);
+    return loadProgram(bundle, source) as Runtime.Program;
+  }
+  return (await import(pathToFileURL(bundle).href)) as Runtime.Program;
 }
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
   /** The bundle's path: a CommonJS .cjs compiled by `renyi run`, or an ES module .mjs. */
   readonly bundle: string;
+  /** A .cjs program's text, read and checked against its seal by the main thread (cli/cache-seal.ts): what runs. */
+  readonly source?: string;
   readonly argv: readonly string[];
   readonly fuel: number;
   readonly maxDepth: number;
@@ -155,7 +162,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   if (input.replay !== undefined) {
     replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}), ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
   }
-  return runtime.runMain(() => load(input.bundle), {
+  return runtime.runMain(() => load(input.bundle, input.source), {
     argv: input.argv,
     limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs, ...input.limits },
     ...(input.grant !== undefined ? { grant: input.grant } : {}),

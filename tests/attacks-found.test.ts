@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -87,7 +87,7 @@ test("a damaged program index, or a FIFO in its place or a compiled module's, is
   assert.ok(Date.now() - started < 30_000);
 });
 
-test("a compiled program in the cache swapped for another program's runs that program, with its grant", { todo: "the compile cache's entries are trusted on load: nothing binds a cached program to its key or its source" }, async () => {
+test("a compiled program in the cache swapped for another program's runs that program, with its grant", async () => {
   // spec/security.md: "The program's grant is main's needs"; what a reviewer read (a.ry, needs console) is not what runs.
   const { dir, cache, renyi } = inFolder("swap");
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
@@ -101,7 +101,7 @@ test("a compiled program in the cache swapped for another program's runs that pr
   assert.doesNotMatch(ran.stdout, /b read HOME/);
 });
 
-test("a compiled program in the cache replaced by JavaScript the validator would refuse runs unchecked", { todo: "a cached program is validated once, before it is written, and never when it is loaded" }, async () => {
+test("a compiled program in the cache replaced by JavaScript the validator would refuse runs unchecked", async () => {
   // spec/security.md: "What the compiler writes is validated like anything else"; here nothing validates what runs.
   const { dir, cache, renyi } = inFolder("unchecked");
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
@@ -116,7 +116,7 @@ test("a compiled program in the cache replaced by JavaScript the validator would
   assert.equal(ran.stdout, "hello from a\n");
 });
 
-test("a compiled module in the cache edited by hand is compiled into the program that uses it", { todo: "a compiled module is checked for its shape, not for being compiled from its source" }, async () => {
+test("a compiled module in the cache edited by hand is compiled into the program that uses it", async () => {
   // spec/security.md: "What the compiler writes is validated like anything else"; the validator passes what the
   // edited module holds (it is valid compiled code), but it is not the source the reviewer read.
   const { dir, cache, renyi } = inFolder("module");
@@ -129,6 +129,105 @@ test("a compiled module in the cache edited by hand is compiled into the program
   for (const file of readdirSync(cache).filter((f) => f.endsWith(".index.json"))) rmSync(join(cache, file));
   const ran = await renyi("run", "a.ry");
   assert.equal(ran.stdout, "hello from a\n");
+});
+
+test("a compiled program, a compiled module or an index written to a file of another name is a miss, never loaded", async () => {
+  // Each is sealed with the name it is kept under: a sealed file copied to another name does not match.
+  const { dir, cache, renyi } = inFolder("renamed");
+  writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
+  writeFileSync(join(dir, "b.ry"), READS_HOME);
+  assert.equal((await renyi("run", "a.ry")).status, 0);
+  assert.equal((await renyi("run", "b.ry")).status, 0);
+  const modules = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
+  const fromB = modules.find((f) => readFileSync(join(cache, f), "utf8").includes("b read HOME"))!;
+  for (const file of modules.filter((f) => f !== fromB)) copyFileSync(join(cache, fromB), join(cache, file));
+  copyFileSync(cachedProgram(cache, "b"), cachedProgram(cache, "a"));
+  const ran = await renyi("run", "a.ry");
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "hello from a\n");
+  // The program was compiled again and kept anew, sealed: the next run takes it from the cache.
+  assert.equal(readFileSync(cachedProgram(cache, "a"), "utf8").includes("hello from a"), true);
+  assert.equal((await renyi("run", "a.ry")).stdout, "hello from a\n");
+});
+
+test("a program granted the cache folder, or a link to it, or its key, can neither read nor write them", async () => {
+  // Whoever writes the cache folder chooses what later runs load; whoever reads the key can seal it.
+  const { dir, cache, renyi } = inFolder("granted-cache");
+  writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
+  assert.equal((await renyi("run", "a.ry")).status, 0);
+  writeFileSync(join(cache, "known.txt"), "kept by renyi");
+  symlinkSync("cache", join(dir, "link"));
+  const refusal = (what: string) => `  otherwise
+    when FileError.PermissionDenied(p) then console.print("refused {p}")
+    when _ then console.print("${what} went through")
+  end`;
+  writeFileSync(
+    join(dir, "reach.ry"),
+    `public function main()
+  purpose: Reach into the compile cache.
+  needs console, filesystem.read("cache"), filesystem.read("cache.key"), filesystem.read("link"), filesystem.write("cache"), filesystem.write("link"), filesystem.database("cache/planted.db")
+  let key be filesystem.read_text("cache.key") otherwise
+    when FileError.PermissionDenied(p) then "refused {p}"
+    when _ then "the key was read"
+  end
+  console.print(key)
+  let known be filesystem.read_text("link/known.txt") otherwise
+    when FileError.PermissionDenied(p) then "refused {p}"
+    when _ then "the cache was read"
+  end
+  console.print(known)
+  filesystem.write_text("cache/planted.cjs", "exports.main = 1;")
+${refusal("the write")}
+  filesystem.write_text("link/planted.json", "[]")
+${refusal("the write through the link")}
+  filesystem.remove("cache/known.txt")
+${refusal("the removal")}
+  let db be database.open("cache/planted.db") otherwise
+    when DbError.PermissionDenied(p) then crash with "refused {p}"
+    when _ then crash with "the database was opened"
+  end
+end
+`,
+  );
+  const ran = await renyi("run", "reach.ry");
+  assert.equal(ran.stdout, ["refused cache.key", "refused link/known.txt", "refused cache/planted.cjs", "refused link/planted.json", "refused cache/known.txt", ""].join("\n"));
+  // The database is refused too, as a crash the program chose, with the refusal's words.
+  assert.match(ran.stderr, /refused cache\/planted\.db/);
+  assert.doesNotMatch(ran.stderr, /INTERNAL|\n\s+at /);
+  assert.equal(["planted.cjs", "planted.json", "planted.db"].some((f) => existsSync(join(cache, f))), false);
+  assert.equal(readFileSync(join(cache, "known.txt"), "utf8"), "kept by renyi");
+});
+
+test("the cache folder is made for its user alone, and one open to others, or whose key is, is not used", async () => {
+  const { dir, cache, renyi } = inFolder("private");
+  writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
+  const first = await renyi("run", "a.ry");
+  assert.equal(first.stderr, "");
+  assert.equal(lstatSync(cache).mode & 0o777, 0o700);
+  assert.equal(lstatSync(`${cache}.key`).mode & 0o777, 0o600);
+  const notUsed = async (why: RegExp) => {
+    const kept = readdirSync(cache).sort();
+    // A program planted there would run were the folder used.
+    const ran = await renyi("run", "a.ry");
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.stdout, "hello from a\n");
+    assert.match(ran.stderr, why);
+    assert.equal(ran.stderr.trim().split("\n").length, 1, "one line says why");
+    assert.deepEqual(readdirSync(cache).sort(), kept, "nothing is written into it");
+  };
+  chmodSync(cache, 0o777);
+  await notUsed(/^renyi: the cache folder .*cache may be written by other users, so it is not used/);
+  chmodSync(cache, 0o700);
+  chmodSync(`${cache}.key`, 0o644);
+  await notUsed(/^renyi: the cache folder's key .*cache\.key is not a file this user alone can read and write/);
+  chmodSync(`${cache}.key`, 0o600);
+  if (process.getuid?.() === 0) {
+    chownSync(cache, 65534, 65534);
+    await notUsed(/^renyi: the cache folder .*cache belongs to another user/);
+    chownSync(cache, 0, 0);
+  }
+  const again = await renyi("run", "a.ry");
+  assert.equal(again.stderr, "");
 });
 
 test("a symbolic link planted at the name of a recording's temporary file, guessed in advance, is not written through", async () => {

@@ -26,7 +26,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Files of rtlib/lib that are no library module: shared by the modules. */
-const SUPPORT_FILES = ["beneath.ts", "sql-refusals.ts", "better-sqlite3.d.ts", "incoming.ts"];
+const SUPPORT_FILES = ["beneath.ts", "sql-refusals.ts", "better-sqlite3.d.ts", "incoming.ts", "off-limits.ts"];
 
 const modules = runtime as unknown as Record<string, Record<string, unknown>>;
 

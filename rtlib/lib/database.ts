@@ -15,6 +15,7 @@ import { hostImport } from "../host-import.js";
 import { resolve } from "node:path";
 import { fsPromises } from "../builtins.js";
 import { onDisk, OutOfScope } from "./beneath.js";
+import { refuseOffLimits } from "./off-limits.js";
 import { refusal } from "./sql-refusals.js";
 import { counted, INCOMING } from "./incoming.js";
 import { cancellableWait } from "../limits.js";
@@ -71,6 +72,8 @@ const COMPANIONS = ["-journal", "-wal", "-shm"];
 /** The database file found beneath its scope, with no link at the names SQLite writes beside it. */
 async function databaseFile(grant: Grant, path: string): Promise<string> {
   const real = resolve(await onDisk(grant, { path: ["filesystem", "database"], scope: path }, path, true));
+  // Nor in the compile cache's folder, or at its key, whatever the grant (off-limits.ts).
+  await refuseOffLimits(real, path);
   const { lstat } = await fsPromises();
   for (const suffix of COMPANIONS) {
     try {

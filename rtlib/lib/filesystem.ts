@@ -11,6 +11,7 @@ import { call, type Primitive } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import type { Need } from "../../vocabulary/needs.js";
 import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
+import { refuseOffLimits, refuseOpenedOffLimits } from "./off-limits.js";
 import { FileError } from "../prelude.js";
 import { engineLimit, Failure } from "../errors.js";
 import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
@@ -96,11 +97,13 @@ const writeNeed = (path: string): Need => ({ path: ["filesystem", "write"], scop
 async function readWhole(grant: Grant, path: string): Promise<Buffer> {
   const fs = await fsPromises();
   const real = await onDisk(grant, readNeed(path), path, true);
+  await refuseOffLimits(real, path);
   // Beneath a scope the walk followed every link already: one at the last name now was swapped in since.
   const beneath = scoped(grant, readNeed(path));
   const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
   try {
     if (beneath) await checkOpened(handle.fd, real, path);
+    await refuseOpenedOffLimits(handle.fd, path);
     return await readBounded(handle);
   } finally {
     await handle.close();
@@ -137,6 +140,7 @@ async function readBounded(handle: import("node:fs/promises").FileHandle): Promi
 async function writeWhole(grant: Grant, path: string, content: string | Uint8Array, followLast = false): Promise<void> {
   const fs = await fsPromises();
   const real = await onDisk(grant, writeNeed(path), path, followLast);
+  await refuseOffLimits(real, path);
   await makeFolders(dirname(real));
   if ((await onDisk(grant, writeNeed(path), path, followLast)) !== real) throw new OutOfScope(path);
   const temporary = join(dirname(real), `.${basename(real)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
@@ -145,6 +149,7 @@ async function writeWhole(grant: Grant, path: string, content: string | Uint8Arr
   try {
     try {
       if (scoped(grant, writeNeed(path))) await checkOpened(handle.fd, temporary, path);
+      await refuseOpenedOffLimits(handle.fd, path);
       await handle.writeFile(content);
     } finally {
       await handle.close();
@@ -168,6 +173,7 @@ export const list = (grant: Grant, path: string): Promise<string[]> =>
     attempt(path, async () => {
       const fs = await fsPromises();
       const real = await onDisk(grant, readNeed(path), path, true);
+      await refuseOffLimits(real, path);
       if (!scoped(grant, readNeed(path))) return (await fs.readdir(path)).sort();
       // The folder is opened and checked, then listed through its descriptor where the system allows.
       const handle = await fs.open(real, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW);
@@ -184,7 +190,9 @@ export const exists = (grant: Grant, path: string): Promise<boolean> =>
   call(grant, { ...primitive("exists", "read", path), result: BOOL }, { path }, () =>
     attempt(path, async () => {
       try {
-        await (await fsPromises()).lstat(await onDisk(grant, readNeed(path), path, false));
+        const real = await onDisk(grant, readNeed(path), path, false);
+        await refuseOffLimits(real, path);
+        await (await fsPromises()).lstat(real);
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
@@ -206,8 +214,11 @@ export const append_text = (grant: Grant, path: string, text: string): Promise<n
       const fs = await fsPromises();
       let before = "";
       try {
-        const handle = await fs.open(await onDisk(grant, writeNeed(path), path, true), fs.constants.O_RDONLY);
+        const real = await onDisk(grant, writeNeed(path), path, true);
+        await refuseOffLimits(real, path);
+        const handle = await fs.open(real, fs.constants.O_RDONLY);
         try {
+          await refuseOpenedOffLimits(handle.fd, path);
           before = (await readBounded(handle)).toString("utf8");
         } finally {
           await handle.close();
@@ -222,5 +233,10 @@ export const append_text = (grant: Grant, path: string, text: string): Promise<n
 
 export const remove = (grant: Grant, path: string): Promise<null> =>
   call(grant, primitive("remove", "write", path), { path }, () =>
-    attempt(path, async () => (await (await fsPromises()).unlink(await onDisk(grant, writeNeed(path), path, false)), null)),
+    attempt(path, async () => {
+      const real = await onDisk(grant, writeNeed(path), path, false);
+      await refuseOffLimits(real, path);
+      await (await fsPromises()).unlink(real);
+      return null;
+    }),
   );
