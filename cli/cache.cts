@@ -9,13 +9,14 @@ import { dirname, join, resolve } from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { Refusal } from "./refusal.cjs";
 import { sealingKey } from "./sealing-key.cjs";
+import { cacheFolderNamed } from "../vocabulary/cache-folder.cjs";
 
 /** The folder each cache folder named was found to be (itself, or a private one in its place), once per process. */
 const chosen = new Map<string, string>();
 
 /** The cache folder named by RENYI_CACHE_DIR, XDG_CACHE_HOME or the home folder, made if need be; absolute. */
 export function namedCacheDirectory(): string {
-  return resolve(process.env["RENYI_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "renyi"));
+  return resolve(cacheFolderNamed(process.env, homedir()) ?? join(homedir(), ".cache", "renyi"));
 }
 
 /**

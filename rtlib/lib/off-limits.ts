@@ -4,9 +4,9 @@
 // a compiled program for every later run to load, or read the key and seal one;
 // one granted filesystem.read could read what other programs compiled.
 //
-// The folder is found as the command line finds it (cli/cache.cts,
-// namedCacheDirectory): RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi, else
-// ~/.cache/renyi; its key is the file beside it, FOLDER.key. A path is refused
+// The folder is found by the command line's own rule
+// (vocabulary/cache-folder.ts): RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi,
+// else ~/.cache/renyi; its key is the file beside it, FOLDER.key. A path is refused
 // when it is one of them or beneath the folder, by its text and once every link
 // in it is resolved; what is opened is checked again by its descriptor where
 // the system shows it (/proc/self/fd), so that a link swapped in meanwhile is
@@ -16,15 +16,14 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { fsPromises } from "../builtins.js";
 import { OutOfScope } from "./beneath.js";
+import { cacheFolderNamed } from "../../vocabulary/cache-folder.cjs";
 
 let roots: Promise<readonly string[]> | undefined;
 
 /** The cache folder and its key as named, and as they are on disk once links are resolved. */
 function offLimitsRoots(): Promise<readonly string[]> {
   roots ??= (async () => {
-    const env = process.env;
-    const base = env["XDG_CACHE_HOME"] ?? (env["HOME"] !== undefined ? join(env["HOME"], ".cache") : undefined);
-    const named = env["RENYI_CACHE_DIR"] ?? (base === undefined ? undefined : join(base, "renyi"));
+    const named = cacheFolderNamed(process.env, process.env["HOME"]);
     if (named === undefined) return [];
     const folder = resolve(named);
     const found = new Set<string>([folder, `${folder}.key`]);
