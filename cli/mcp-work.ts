@@ -26,6 +26,12 @@ export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 /** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
 export const CONCEALED = ".concealed";
 
+/**
+ * The name a run records under (`rec-X.pending.json`) until the server has
+ * decided whether its calls are concealed: no listing or read finds it.
+ */
+export const PENDING = ".pending.json";
+
 export type Job =
   | { readonly kind: "program"; readonly entry: string; readonly texts: ReadonlyMap<string, string> }
   | { readonly kind: "explain"; readonly code: string }

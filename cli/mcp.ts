@@ -34,7 +34,7 @@ import { AnsweredCalls, AuditedCalls, AuditLog, type AuditEntry } from "./mcp-au
 import { registerResources } from "./mcp-resources.js";
 import { sealKeyOf } from "./recording-seal.js";
 import { LineTransport } from "./mcp-transport.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, pendingRecordings, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -93,6 +93,7 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
     audit.close();
     return EXIT.refused;
   }
+  reportPending(recordingsFolder(options.recordings));
   const pool = new WorkPool(options.limits);
   const server = mcpServer(options, audit, pool);
   const transport = new AuditedCalls(new LineTransport(), audit, answered);
@@ -117,6 +118,18 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   // Told to end by a signal, the server stops reading: an open standard input would keep the process alive.
   process.stdin.destroy();
   return EXIT.finished;
+}
+
+/**
+ * Says which recordings of the folder are under their pending name, never
+ * shown: kept, not lost, for the person to read with renyi.
+ */
+function reportPending(folder: string): void {
+  const pending = pendingRecordings(folder);
+  if (pending.length === 0) return;
+  const named = pending.slice(0, 10).map((file) => `  ${file}\n`).join("");
+  const more = pending.length > 10 ? `  and ${(pending.length - 10).toLocaleString("en")} more\n` : "";
+  process.stderr.write(`renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`);
 }
 
 // ---- the tools ----
