@@ -312,7 +312,8 @@ const INTERRUPT_GRACE_SECONDS = 5;
 
 function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bounds): Promise<Spawned> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    // On descriptor 3 the command says when it listens for its interrupt (early-interrupt.cts).
+    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe", "pipe"], env: { ...process.env, RENYI_READY_FD: "3" } });
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];
@@ -349,13 +350,30 @@ function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bo
       child.kill("SIGKILL");
     };
     // A command interrupted writes what it has (a recording, a report) and ends; one that does not is killed.
+    // It is sent no interrupt before it listens for one, which Node's default would end with nothing written:
+    // an interrupt asked for sooner waits for the command's word that it listens, or as long as the grace.
     let interrupted = false;
+    let listening = false;
+    let grace: NodeJS.Timeout | undefined;
+    const sendInterrupt = (): void => {
+      clearTimeout(grace);
+      child.kill("SIGINT");
+      grace = setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000);
+      timers.push(grace);
+    };
     const interrupt = (): void => {
       if (interrupted) return;
       interrupted = true;
-      child.kill("SIGINT");
-      timers.push(setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000));
+      if (listening) sendInterrupt();
+      else timers.push((grace = setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000)));
     };
+    const word = child.stdio[3] as import("node:stream").Readable;
+    word.on("error", () => undefined);
+    word.on("data", () => {
+      if (listening) return;
+      listening = true;
+      if (interrupted) sendInterrupt();
+    });
     children.set(child, interrupt);
     timers.push(setTimeout(kill, bounds.killAfter * 1000));
     if (bounds.interruptAfter !== undefined) timers.push(setTimeout(interrupt, bounds.interruptAfter * 1000));
