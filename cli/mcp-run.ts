@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDirectory, makeFolders } from "./cache.cjs";
 import { sealKeyOf } from "./recording-seal.js";
+import { ceilingKey, type McpOptions } from "./mcp-ceiling.js";
 import { CONCEALED, PENDING } from "./mcp-work.js";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
@@ -59,9 +60,12 @@ export function runTimeoutSeconds(): number {
   return given !== undefined && /^\d+$/.test(given) && Number(given) >= 1 ? Number(given) : DEFAULT_RUN_TIMEOUT_SECONDS;
 }
 
-/** The folder recordings go to: the one --recordings names, or `<cache>/recordings`. */
-export function recordingsFolder(given: string | undefined): string {
-  return given !== undefined ? resolve(given) : join(cacheDirectory(), "recordings");
+/**
+ * The folder recordings go to: the one --recordings names, or by default one
+ * of the ceiling's own, `<cache>/recordings/ceiling-KEY` (mcp-ceiling.ts, ceilingKey).
+ */
+export function recordingsFolder(options: Pick<McpOptions, "recordings" | "ceiling">): string {
+  return options.recordings !== undefined ? resolve(options.recordings) : join(cacheDirectory(), "recordings", `ceiling-${ceilingKey(options.ceiling)}`);
 }
 
 /** The commands running now, each with what interrupts it, ended when the server ends. */
