@@ -377,6 +377,13 @@ end
       assert.match(String((after.contents[0] as { text?: string }).text), /"calls":"sealed: /);
     }
     assert.deepEqual(shown, [], "the agent read the calls of a run whose calls are concealed from it");
+    // A marker that is a link leading nowhere conceals all the same.
+    const [id] = readdirSync(recordings).filter((f) => f.endsWith(".concealed")).map((f) => f.slice(0, -".concealed".length));
+    assert.ok(id !== undefined);
+    rmSync(join(recordings, `${id}.concealed`));
+    symlinkSync(join(work, "nowhere"), join(recordings, `${id}.concealed`));
+    const read = await client.readResource({ uri: `renyi://recordings/${id}` });
+    assert.match(String((read.contents[0] as { text?: string }).text), /"calls":"sealed: /);
   } finally {
     await client.close();
   }
