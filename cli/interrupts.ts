@@ -2,6 +2,8 @@
 // stops at its next step or inside its wait, and ends `cancelled`), a second
 // press stops its thread at once.
 
+import { takeHeldInterrupt } from "./early-interrupt.cjs";
+
 /** Two interrupts closer than this are one press of Ctrl-C delivered twice (under --isolate, from the terminal and passed on by the parent). */
 const SAME_PRESS_MS = 250;
 
@@ -17,5 +19,7 @@ export function onCtrlC(first: () => void, second: () => void): { off(): void } 
     }
   };
   process.on("SIGINT", listener);
+  // An interrupt renyi mcp sent while the command was starting (early-interrupt.cts) is the first press.
+  if (takeHeldInterrupt()) listener();
   return { off: () => void process.off("SIGINT", listener) };
 }

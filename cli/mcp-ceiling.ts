@@ -5,6 +5,7 @@
 // main's grant lies within the ceiling; otherwise the tool names the flags the
 // person would have to add, and nothing runs.
 
+import { createHash } from "node:crypto";
 import { covers, scopeCovers } from "../vocabulary/capabilities.js";
 import { readNeedText } from "../vocabulary/grant-text.js";
 import { isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
@@ -26,10 +27,27 @@ export interface Ceiling {
 
 export interface McpOptions {
   readonly ceiling: Ceiling;
-  /** The folder the run tool writes its recordings to; undefined: `<cache>/recordings`. */
+  /** The folder the run tool writes its recordings to; undefined: `<cache>/recordings/ceiling-KEY` (ceilingKey). */
   readonly recordings?: string;
   /** The time and heap a check (an explanation, a read of a recording) may take in its worker thread. */
   readonly limits: WorkLimits;
+}
+
+/**
+ * The ceiling's key: 16 hexadecimal digits of the sha256 of what it allows,
+ * in an order of its own (the flags' order, and a flag given twice, make no
+ * difference). Servers started with different ceilings keep their recordings
+ * apart by default, so that no agent reads, through its own server, the
+ * recordings of runs another ceiling allowed.
+ */
+export function ceilingKey(ceiling: Ceiling): string {
+  const sorted = (texts: readonly string[]): string[] => [...new Set(texts)].sort();
+  const canonical = {
+    allow: sorted(ceiling.allow.map(needText)),
+    hosts: sorted(ceiling.hosts),
+    atMost: sorted(ceiling.atMost.map((a) => `${needText(a.need)}=${a.count}/${a.unit}`)),
+  };
+  return createHash("sha256").update(JSON.stringify(canonical)).digest("hex").slice(0, 16);
 }
 
 const HOST = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\d{1,5})?$/;

@@ -6,13 +6,14 @@
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDirectory, makeFolders } from "./cache.cjs";
 import { sealKeyOf } from "./recording-seal.js";
-import { CONCEALED } from "./mcp-work.js";
+import { ceilingKey, type McpOptions } from "./mcp-ceiling.js";
+import { CONCEALED, PENDING } from "./mcp-work.js";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
 export const MAX_RESULT_TEXT = 64 * 1024;
@@ -59,9 +60,12 @@ export function runTimeoutSeconds(): number {
   return given !== undefined && /^\d+$/.test(given) && Number(given) >= 1 ? Number(given) : DEFAULT_RUN_TIMEOUT_SECONDS;
 }
 
-/** The folder recordings go to: the one --recordings names, or `<cache>/recordings`. */
-export function recordingsFolder(given: string | undefined): string {
-  return given !== undefined ? resolve(given) : join(cacheDirectory(), "recordings");
+/**
+ * The folder recordings go to: the one --recordings names, or by default one
+ * of the ceiling's own, `<cache>/recordings/ceiling-KEY` (mcp-ceiling.ts, ceilingKey).
+ */
+export function recordingsFolder(options: Pick<McpOptions, "recordings" | "ceiling">): string {
+  return options.recordings !== undefined ? resolve(options.recordings) : join(cacheDirectory(), "recordings", `ceiling-${ceilingKey(options.ceiling)}`);
 }
 
 /** The commands running now, each with what interrupts it, ended when the server ends. */
@@ -115,12 +119,60 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   const id = `rec-${randomBytes(6).toString("hex")}`;
   const timeout = runTimeoutSeconds();
   // Every call that carried guarded data is sealed under the folder's key, which no tool result gives out.
-  const argv = ["record", "--to", join(request.recordings, `${id}.recording.json`), "--json", "--timeout", String(timeout), "--seal-key", sealKeyOf(request.recordings), ...request.narrowing, `${request.entry}.ry`, ...request.args];
+  // The run records under a name no listing or read finds (`rec-X.pending.json`): the recording is shown
+  // only once the server has decided whether its calls are concealed (placeRecording).
+  const argv = ["record", "--to", join(request.recordings, `${id}${PENDING}`), "--json", "--timeout", String(timeout), "--seal-key", sealKeyOf(request.recordings), ...request.narrowing, `${request.entry}.ry`, ...request.args];
   const ran = await renyiIn(request.texts, argv, request.input ?? "", { killAfter: timeout + 15, signal: request.signal });
   const result = resultOf(ran, timeout, "renyi record");
   // A run that decided on guarded data: which calls it made, and how many, are data of those decisions (mcp-resources.ts).
-  if (result.steps === null) writeFileSync(join(request.recordings, `${id}${CONCEALED}`), "");
+  // Failing closed: a run whose execution record cannot be read (it crashed, was killed) is concealed too.
+  const record = splitRecord(ran).record;
+  placeRecording(request.recordings, id, record === undefined || typeof record.steps !== "number");
   return { ...result, recording: id, timeoutSeconds: timeout };
+}
+
+/**
+ * Shows the recording a run wrote under its pending name: the marker that
+ * conceals its calls is written first, when they are concealed, and only then
+ * is the file renamed to the name the listing and reads find. Should either
+ * step fail, or the server end between them, the recording stays under its
+ * pending name, never shown, and is reported (pendingRecordings).
+ */
+function placeRecording(folder: string, id: string, concealed: boolean): void {
+  const pending = join(folder, `${id}${PENDING}`);
+  if (!existsSync(pending)) return;
+  try {
+    if (concealed) markConcealed(join(folder, `${id}${CONCEALED}`));
+    renameSync(pending, join(folder, `${id}.recording.json`));
+  } catch (e) {
+    process.stderr.write(`renyi mcp: the recording ${pending} is kept under that name, not shown: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+
+/** Writes the empty marker, made new: a link planted at its name is neither followed nor written through. */
+function markConcealed(file: string): void {
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch (e) {
+    // One there already conceals all the same.
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+}
+
+/**
+ * The recordings in the folder still under their pending name: runs going on
+ * in another server, or whose server ended before it decided whether their
+ * calls are shown. They are never shown; the person reads them with renyi.
+ */
+export function pendingRecordings(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .filter((f) => f.endsWith(PENDING) && RECORDING_ID.test(f.slice(0, -PENDING.length)))
+      .sort()
+      .map((f) => join(folder, f));
+  } catch {
+    return [];
+  }
 }
 
 
@@ -264,7 +316,8 @@ const INTERRUPT_GRACE_SECONDS = 5;
 
 function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bounds): Promise<Spawned> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    // On descriptor 3 the command says when it listens for its interrupt (early-interrupt.cts).
+    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe", "pipe"], env: { ...process.env, RENYI_READY_FD: "3" } });
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];
@@ -301,13 +354,30 @@ function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bo
       child.kill("SIGKILL");
     };
     // A command interrupted writes what it has (a recording, a report) and ends; one that does not is killed.
+    // It is sent no interrupt before it listens for one, which Node's default would end with nothing written:
+    // an interrupt asked for sooner waits for the command's word that it listens, or as long as the grace.
     let interrupted = false;
+    let listening = false;
+    let grace: NodeJS.Timeout | undefined;
+    const sendInterrupt = (): void => {
+      clearTimeout(grace);
+      child.kill("SIGINT");
+      grace = setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000);
+      timers.push(grace);
+    };
     const interrupt = (): void => {
       if (interrupted) return;
       interrupted = true;
-      child.kill("SIGINT");
-      timers.push(setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000));
+      if (listening) sendInterrupt();
+      else timers.push((grace = setTimeout(kill, INTERRUPT_GRACE_SECONDS * 1000)));
     };
+    const word = child.stdio[3] as import("node:stream").Readable;
+    word.on("error", () => undefined);
+    word.on("data", () => {
+      if (listening) return;
+      listening = true;
+      if (interrupted) sendInterrupt();
+    });
     children.set(child, interrupt);
     timers.push(setTimeout(kill, bounds.killAfter * 1000));
     if (bounds.interruptAfter !== undefined) timers.push(setTimeout(interrupt, bounds.interruptAfter * 1000));

@@ -5,7 +5,7 @@
 // data, copied back to the server's thread; an answer larger than
 // MAX_ANSWER_CHARS is refused here, in the worker, rather than copied.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkProgramFrom } from "../compiler/index.js";
@@ -25,6 +25,12 @@ export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 
 /** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
 export const CONCEALED = ".concealed";
+
+/**
+ * The name a run records under (`rec-X.pending.json`) until the server has
+ * decided whether its calls are concealed: no listing or read finds it.
+ */
+export const PENDING = ".pending.json";
 
 export type Job =
   | { readonly kind: "program"; readonly entry: string; readonly texts: ReadonlyMap<string, string> }
@@ -142,11 +148,21 @@ function recordingText(folder: string, id: string): RecordingAnswer {
   if (size > MAX_RECORDING_RESOURCE_BYTES) return { refused: `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}` };
   const text = readFileSync(file, "utf8");
   // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
-  if (!existsSync(join(folder, `${id}${CONCEALED}`))) return { text };
+  if (!entryAt(join(folder, `${id}${CONCEALED}`))) return { text };
   try {
     return { text: JSON.stringify({ ...(JSON.parse(text) as object), calls: "sealed: the run decided on guarded data that its guards keep from the console" }) };
   } catch {
     return { refused: `the recording ${id} is not JSON` };
+  }
+}
+
+/** Whether anything is at the name, a link that leads nowhere included: a marker whatever it is, failing closed. */
+function entryAt(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }
 

@@ -34,7 +34,7 @@ import { AnsweredCalls, AuditedCalls, AuditLog, type AuditEntry } from "./mcp-au
 import { registerResources } from "./mcp-resources.js";
 import { sealKeyOf } from "./recording-seal.js";
 import { LineTransport } from "./mcp-transport.js";
-import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
+import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, pendingRecordings, stopRuns, testProgram, type ReplayResult, type RunResult } from "./mcp-run.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
@@ -57,8 +57,8 @@ The ceiling, what a program run by the run tool may be granted (nothing when non
   --allow-host HOST        network.http to this host (repeatable)
   --at-most CAP=N/UNIT     a budget main's use of CAP may not exceed, such as
                            network.http=60/minute (repeatable)
-  --recordings DIR         where the run tool writes recordings (default: the cache's
-                           recordings folder)
+  --recordings DIR         where the run tool writes recordings (default: a folder of
+                           this ceiling's own, the cache's recordings/ceiling-KEY)
 
 Every check of a program a client sends (by any tool), explanation and read of a recording
 is done in a worker thread, bounded so that the server answers other requests meanwhile:
@@ -80,19 +80,20 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   }
   let audit: AuditLog;
   try {
-    audit = AuditLog.open(recordingsFolder(options.recordings));
+    audit = AuditLog.open(recordingsFolder(options));
   } catch (e) {
-    process.stderr.write(`error: renyi mcp cannot write its audit log in ${recordingsFolder(options.recordings)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`error: renyi mcp cannot write its audit log in ${recordingsFolder(options)}: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.refused;
   }
   // The key recordings are sealed under is made now, so that a folder where it cannot be kept is said at once.
   try {
-    sealKeyOf(recordingsFolder(options.recordings));
+    sealKeyOf(recordingsFolder(options));
   } catch (e) {
-    process.stderr.write(`error: renyi mcp cannot keep its seal key in ${recordingsFolder(options.recordings)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`error: renyi mcp cannot keep its seal key in ${recordingsFolder(options)}: ${e instanceof Error ? e.message : String(e)}\n`);
     audit.close();
     return EXIT.refused;
   }
+  reportPending(recordingsFolder(options));
   const pool = new WorkPool(options.limits);
   const server = mcpServer(options, audit, pool);
   const transport = new AuditedCalls(new LineTransport(), audit, answered);
@@ -117,6 +118,18 @@ export async function mcpCommand(argv: readonly string[]): Promise<number> {
   // Told to end by a signal, the server stops reading: an open standard input would keep the process alive.
   process.stdin.destroy();
   return EXIT.finished;
+}
+
+/**
+ * Says which recordings of the folder are under their pending name, never
+ * shown: kept, not lost, for the person to read with renyi.
+ */
+function reportPending(folder: string): void {
+  const pending = pendingRecordings(folder);
+  if (pending.length === 0) return;
+  const named = pending.slice(0, 10).map((file) => `  ${file}\n`).join("");
+  const more = pending.length > 10 ? `  and ${(pending.length - 10).toLocaleString("en")} more\n` : "";
+  process.stderr.write(`renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`);
 }
 
 // ---- the tools ----
@@ -302,7 +315,7 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     },
     (input, extra) => audited(context, "test", extra, (facts) => testTool(input, context, facts, extra)),
   );
-  registerResources(server, recordingsFolder(options.recordings), (job) => context.pool.run(job, ending.signal), (done) => stoppedText(done, context.pool.limits));
+  registerResources(server, recordingsFolder(options), (job) => context.pool.run(job, ending.signal), (done) => stoppedText(done, context.pool.limits));
   return server;
 }
 
@@ -560,7 +573,7 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
         return refused(beyondCeiling(verdict, context.options.ceiling, ending.signal.aborted ? "ending" : asked));
       }
     }
-    const folder = recordingsFolder(context.options.recordings);
+    const folder = recordingsFolder(context.options);
     const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: folder, signal });
     Object.assign(facts, runFacts(result), recordingWritten(folder, result.recording) ? { recording: result.recording } : {});
     return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
@@ -700,7 +713,7 @@ async function replayTool(input: ProgramInput & { recording: string }, context: 
   const items = mainGrant(checked, "nothing runs");
   if ("refused" in items) return refused(items.refused);
   facts.grant = grantHash(items);
-  const folder = recordingsFolder(options.recordings);
+  const folder = recordingsFolder(options);
   // The id is checked before anything waits: no id becomes a path but one of rec- and 12 hexadecimal digits.
   const file = recordingFile(folder, input.recording);
   if ("refused" in file) return refused(file.refused);

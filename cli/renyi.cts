@@ -9,7 +9,11 @@
 // worker starts is on the path of every run (bench/RESULTS.md, start-up). The
 // rest of the command is ES modules, imported from here.
 
+import { holdInterrupts } from "./early-interrupt.cjs";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
+
+// Started by renyi mcp, the command listens for its interrupt from here on (early-interrupt.cts).
+holdInterrupts();
 
 // Output that cannot be written (its reader has gone: `renyi check x.ry | head`) is
 // dropped; there is nowhere to report it, and it is no error of the program's.

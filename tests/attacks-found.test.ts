@@ -428,11 +428,12 @@ test("a request still answering when serve has answered its `requests` is answer
 
 // ---- The tool server's recordings ----
 
-test("a recording whose calls are concealed from the agent cannot be read before it is concealed", { todo: "renyi mcp writes the .concealed marker after the recording is in the folder, where resources/list already shows it" }, async () => {
+test("a recording whose calls are concealed from the agent cannot be read before it is concealed", async () => {
   // spec/mcp.md, "What the agent sees": a run that read guarded data its guards keep from the console shows, in its
-  // recording's resource, no calls. The marker that says so is written after `renyi record` has put the recording in
-  // the folder, and resources/list and resources/read show it meanwhile: an agent that reads while the run ends
-  // can see the calls.
+  // recording's resource, no calls. The marker that says so was written after `renyi record` had put the recording in
+  // the folder, and resources/list and resources/read showed it meanwhile: an agent that read while the run ended
+  // saw which calls it made, when, and a sealed value whose length follows the secret's. Now the run records under a
+  // pending name, and the recording is renamed into place once its marker is written.
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const recordings = join(work, "mcp-recordings");
@@ -475,7 +476,58 @@ end
       assert.match(String((after.contents[0] as { text?: string }).text), /"calls":"sealed: /);
     }
     assert.deepEqual(shown, [], "the agent read the calls of a run whose calls are concealed from it");
+    // A marker that is a link leading nowhere conceals all the same.
+    const [id] = readdirSync(recordings).filter((f) => f.endsWith(".concealed")).map((f) => f.slice(0, -".concealed".length));
+    assert.ok(id !== undefined);
+    rmSync(join(recordings, `${id}.concealed`));
+    symlinkSync(join(work, "nowhere"), join(recordings, `${id}.concealed`));
+    const read = await client.readResource({ uri: `renyi://recordings/${id}` });
+    assert.match(String((read.contents[0] as { text?: string }).text), /"calls":"sealed: /);
   } finally {
     await client.close();
+  }
+});
+
+test("a recording whose server was killed before showing it stays under its pending name, never shown, and is reported", async () => {
+  // spec/mcp.md, "run": a server killed while its run goes on never decides whether the run's calls are concealed; the
+  // recording the run writes is kept (not lost) under a name no listing or read finds, and the next server names it.
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const recordings = join(work, "mcp-killed");
+  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "2", RENYI_CACHE_DIR: join(work, "mcp-cache") };
+  const args = [RENYI, "mcp", "--allow", "console", "--recordings", recordings];
+  const spin = "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n";
+  const first = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
+  const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
+  await client.connect(first);
+  const pending = (): string[] => (existsSync(recordings) ? readdirSync(recordings).filter((f) => /^rec-[0-9a-f]{12}\.pending\.json$/.test(f)) : []);
+  try {
+    void client.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
+    // The server is killed as soon as its run's command has begun; the command goes on to its 2-second timeout.
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(first.pid!, "SIGKILL");
+    const started = Date.now();
+    while (pending().length === 0 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  const [file] = pending();
+  assert.ok(file !== undefined, `the run's recording was written under its pending name: ${readdirSync(recordings).join(", ")}`);
+  assert.deepEqual(readdirSync(recordings).filter((f) => f.endsWith(".recording.json")), [], "and never shown");
+  const id = file.slice(0, -".pending.json".length);
+  const second = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
+  let stderr = "";
+  second.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const next = new Client({ name: "renyi-attacks", version: "1.0.0" });
+  await next.connect(second);
+  try {
+    const listed = (await next.listResources()).resources.map((r) => r.uri);
+    assert.ok(!listed.includes(`renyi://recordings/${id}`), "the next server does not list it");
+    await assert.rejects(next.readResource({ uri: `renyi://recordings/${id}` }), /there is no recording/);
+    assert.match(stderr, /1 recording is kept under a pending name and not shown/);
+    assert.ok(stderr.includes(join(recordings, file)), stderr);
+    assert.ok(existsSync(join(recordings, file)), "it is kept");
+  } finally {
+    await next.close();
   }
 });

@@ -327,6 +327,36 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
   }
 });
 
+test("mcp shutdown: a run interrupted while its command is still starting, before it listens for the interrupt, is recorded all the same", async () => {
+  // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing written.
+  const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-starting-"));
+  const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", folder], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder } });
+  const other = new Client({ name: "renyi-tests", version: "1.0.0" });
+  await other.connect(transport);
+  try {
+    void other.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
+    // The server is told to end as soon as the run's sources are written, while its command starts.
+    const started = performance.now();
+    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    const pid = transport.pid!;
+    process.kill(pid, "SIGTERM");
+    const ended = performance.now();
+    while (isAlive(pid) && performance.now() - ended < 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(isAlive(pid), false, "the server ended");
+    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditLine);
+    const run = lines.find((l) => l.tool === "run" && l.program === "spin");
+    assert.ok(run !== undefined, "the interrupted run is logged");
+    assert.equal(run.outcome, "cancelled");
+    assert.ok(run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)), `and recorded: ${JSON.stringify(run)}`);
+    const recording = JSON.parse(readFileSync(join(folder, `${run.recording}.recording.json`), "utf8")) as { outcome?: string };
+    assert.equal(recording.outcome, "cancelled");
+  } finally {
+    await other.close().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -438,3 +438,35 @@ test("mcp ceiling: covering by --allow and --allow-host, narrowing a host-less n
   // An --at-most that matches nothing main needs changes nothing.
   assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [], narrowed: [] });
 });
+
+test("mcp recordings: by default each ceiling has a folder of its own, whatever the order of its flags, and no server reaches another ceiling's recordings", async () => {
+  const cache = mkdtempSync(join(tmpdir(), "renyi-mcp-default-folder-"));
+  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "10", RENYI_CACHE_DIR: cache };
+  const open = async (flags: string[]): Promise<Client> => {
+    const other = new Client({ name: "renyi-tests", version: "1.0.0" });
+    await other.connect(new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", ...flags], cwd: ROOT, stderr: "pipe", env }));
+    return other;
+  };
+  const listed = async (other: Client): Promise<string[]> => (await other.listResources()).resources.map((r) => r.uri).filter((u) => u.startsWith("renyi://recordings/"));
+  const wide = await open(["--allow", "console", "--allow-host", "api.example.com", "--allow", 'environment("HOME")']);
+  const narrow = await open(["--allow", "console"]);
+  const same = await open(["--allow", 'environment("HOME")', "--allow", "console", "--allow-host", "API.example.com"]);
+  try {
+    const source = `public function main()\n  purpose: Say hello.\n  needs console\n  console.print("hello")\nend\n`;
+    const ran = (await wide.callTool({ name: "run", arguments: { source } })) as CallToolResult;
+    const id = (ran.structuredContent as { recording: string }).recording;
+    assert.deepEqual(await listed(wide), [`renyi://recordings/${id}`]);
+    assert.deepEqual(await listed(same), [`renyi://recordings/${id}`], "the same ceiling, its flags in another order, shares the folder");
+    assert.deepEqual(await listed(narrow), [], "another ceiling lists none of it");
+    await assert.rejects(narrow.readResource({ uri: `renyi://recordings/${id}` }), /there is no recording/);
+    const replayed = (await narrow.callTool({ name: "replay", arguments: { source, recording: id } })) as CallToolResult;
+    assert.equal(replayed.isError, true);
+    assert.match(text(replayed), /there is no recording/);
+    const folders = readdirSync(join(cache, "recordings")).sort();
+    assert.equal(folders.length, 2, folders.join(", "));
+    for (const folder of folders) assert.match(folder, /^ceiling-[0-9a-f]{16}$/);
+  } finally {
+    await Promise.all([wide.close(), narrow.close(), same.close()]);
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
