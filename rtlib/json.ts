@@ -47,15 +47,11 @@ export function plain(value: unknown, shape: Shape, charged = false): unknown {
   return plainNear(value, shape, charged, 0);
 }
 
-/**
- * How deep `plainNear` goes by the engine's own recursion, the fastest way for the
- * values programs mostly have (bench/compute/json: 1.7 times as long with the stack of
- * its own everywhere); a part deeper than this is turned by `plainDeep`.
- */
-const NEAR = 400;
+/** Says a value has parts to walk: `leafOf`'s answer for everything but a leaf. */
+const HAS_PARTS = Symbol("has parts");
 
-/** `plain` by recursion, charging each part as `plainDeep` does, in the same order. */
-function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number): unknown {
+/** The JSON value of a value with no parts (a number, a text, a Boolean, nothing, a Json), or HAS_PARTS. */
+function leafOf(value: unknown, shape: Shape): unknown {
   switch (shape.k) {
     case "int":
     case "text":
@@ -73,6 +69,20 @@ function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number
     case "number":
       return Number.isFinite(value) ? value : null;
   }
+  return HAS_PARTS;
+}
+
+/**
+ * How deep `plainNear` goes by the engine's own recursion, the fastest way for the
+ * values programs mostly have (bench/compute/json: 1.7 times as long with the stack of
+ * its own everywhere); a part deeper than this is turned by `plainDeep`.
+ */
+const NEAR = 400;
+
+/** `plain` by recursion, charging each part as `plainDeep` does, in the same order. */
+function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number): unknown {
+  const leaf = leafOf(value, shape);
+  if (leaf !== HAS_PARTS) return leaf;
   if (depth > NEAR) return plainDeep(value, shape, charged);
   const next = depth + 1;
   if (Array.isArray(value)) {
@@ -128,23 +138,8 @@ function plainDeep(value: unknown, shape: Shape, charged: boolean): unknown {
 
 /** The JSON value of a value with no parts; for one with parts, a frame pushed and OPENED. */
 function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: boolean): unknown {
-  switch (shape.k) {
-    case "int":
-    case "text":
-    case "bool":
-    case "json":
-      return value;
-    case "float":
-      return Number.isFinite(value as number) ? value : null;
-  }
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return value;
-    case "number":
-      return Number.isFinite(value) ? value : null;
-  }
+  const leaf = leafOf(value, shape);
+  if (leaf !== HAS_PARTS) return leaf;
   const push = (children: readonly unknown[], shapes: readonly Shape[], finish: (parts: unknown[]) => unknown): typeof OPENED => {
     frames.push({ children, shapes, next: 0, parts: [], finish });
     return OPENED;

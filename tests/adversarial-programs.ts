@@ -133,3 +133,21 @@ export function parsed(sources: readonly SourceText[]): ParsedSource[] {
     return { name: s.name, file, text: s.text, syntax: result.module, syntaxDiagnostics: result.diagnostics };
   });
 }
+
+/** A variant of `cases` cases and a match naming the first `arms` of them, with `when _` for the rest: a wide match in its plainest form. */
+export function wideMatch(cases: number, arms: number): string {
+  const numbers = Array.from({ length: cases }, (_, i) => i + 1);
+  return [
+    "type Many is variant",
+    ...numbers.map((i) => `  C${i}(value: Int)`),
+    "end",
+    "",
+    "function pick(m: Many) returns Int",
+    "  return match m",
+    ...numbers.slice(0, arms).map((i) => `    when Many.C${i}(value) then value + ${i}`),
+    ...(arms < cases ? ["    when _ then 0"] : []),
+    "  end",
+    "end",
+    "",
+  ].join("\n");
+}

@@ -17,6 +17,7 @@ import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/
 import { ROOT } from "./golden.js";
 import { spawnSync } from "node:child_process";
 import { RENYI } from "./support.js";
+import { wideMatch } from "./adversarial-programs.js";
 
 let client: Client;
 let stderr = "";
@@ -65,26 +66,7 @@ function audit(): AuditLine[] {
  * source this large needs more than 64 MiB of heap to check, on any machine,
  * so the server's limits end it rather than its own speed.
  */
-const WIDE = ((cases: number): string => {
-  const numbers = Array.from({ length: cases }, (_, i) => i + 1);
-  return [
-    "type Many is variant",
-    ...numbers.map((i) => `  C${i}(value: Int)`),
-    "end",
-    "",
-    "function pick(m: Many) returns Int",
-    "  return match m",
-    ...numbers.map((i) => `    when Many.C${i}(value) then value + ${i}`),
-    "  end",
-    "end",
-    "",
-    "function main()",
-    "  needs console",
-    '  console.print("{pick(Many.C1(value: 2))}")',
-    "end",
-    "",
-  ].join("\n");
-})(15_000);
+const WIDE = `${wideMatch(15_000, 15_000)}\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\nend\n`;
 
 const GREETING = `public function main()\n  purpose: Greet.\n  needs console\n  console.print("hello")\nend\n`;
 

@@ -8,11 +8,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RENYI } from "./support.js";
+import { renyiIn } from "./support.js";
 import { TEST_EXIT } from "../vocabulary/outcomes.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-replays-paths-"));
@@ -28,19 +27,10 @@ const JSON_FILE = join(outside, "keys.json");
 const JSON_TEXT = '{"zebra_key": "quagga"}\n';
 writeFileSync(JSON_FILE, JSON_TEXT);
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Ran = Awaited<ReturnType<typeof renyiIn>>;
 
 function renyiTest(args: readonly string[], cwd: string): Promise<Ran> {
-  const child = spawn(process.execPath, [RENYI, "test", ...args], { cwd, env: { ...process.env, RENYI_CACHE_DIR: cache } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+  return renyiIn(cwd, ["test", ...args], {}, cache);
 }
 
 /** A test that needs only the console and replays `path`: its body prints words a refreshed recording would hold. */

@@ -5,13 +5,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { RENYI } from "./support.js";
+import { renyiIn } from "./support.js";
 import { TEST_EXIT } from "../vocabulary/outcomes.js";
 import { recordedOverBudget } from "../rtlib/recording/budget-check.js";
 import type { GrantItem } from "../vocabulary/needs.js";
@@ -20,19 +19,10 @@ import type { RecordedCall } from "../vocabulary/recording.js";
 const work = mkdtempSync(join(tmpdir(), "renyi-test-replays-"));
 const cache = join(work, "cache");
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Ran = Awaited<ReturnType<typeof renyiIn>>;
 
 function renyiTest(args: readonly string[], cwd: string): Promise<Ran> {
-  const child = spawn(process.execPath, [RENYI, "test", ...args], { cwd, env: { ...process.env, RENYI_CACHE_DIR: cache } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+  return renyiIn(cwd, ["test", ...args], {}, cache);
 }
 
 function summary(ran: Ran): string {

@@ -8,25 +8,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { checkSource as checkProgram } from "../compiler/index.js";
+import { wideMatch } from "./adversarial-programs.js";
 
 const checkSource = (text: string) => checkProgram("wide.ry", text).diagnostics;
 
-function wideMatch(cases: number, arms: number): string {
-  const numbers = Array.from({ length: cases }, (_, i) => i + 1);
-  return [
-    "type Many is variant",
-    ...numbers.map((i) => `  C${i}(value: Int)`),
-    "end",
-    "",
-    "function pick(m: Many) returns Int",
-    "  return match m",
-    ...numbers.slice(0, arms).map((i) => `    when Many.C${i}(value) then value + ${i}`),
-    ...(arms < cases ? ["    when _ then 0"] : []),
-    "  end",
-    "end",
-    "",
-  ].join("\n");
-}
 
 test("a match naming each of 3,000 cases once is accepted, with nothing missing or unreachable", () => {
   const codes = checkSource(wideMatch(3000, 3000)).map((d) => d.code);
