@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -121,5 +121,43 @@ test(
       assert.ok(ran.stderr.length < 100_000, `a failure's report of ${ran.stderr.length} characters`);
       assert.ok(ran.ms < 2_000, `the report took ${ran.ms} ms`);
     }
+  },
+);
+
+test(
+  "the private folder that stands in for a cache folder others may write is refused to programs, and so is its key",
+  { todo: "off-limits.ts refuses only the cache folder the environment names and its key; the private folder made in its place (TMPDIR/renyi-cache-XXXXXX/cache, with its key cache.key beside it) is open to a program granted the temporary folder, as is every other renyi process's, such as a `renyi mcp` server's, whose recordings, audit log and their seal key are kept there" },
+  async () => {
+    // spec/security.md, "The cache folder": a private folder stands in for a folder others may write; no program may read or write the cache folder, anything beneath it, or its key.
+    const dir = join(work, "stand-in");
+    const shared = join(dir, "shared");
+    const temporary = join(dir, "tmp");
+    mkdirSync(temporary, { recursive: true });
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    writeFileSync(
+      join(dir, "reach.ry"),
+      `public function main()
+  purpose: Reach the private folder that stands in for the cache folder.
+  needs console, filesystem.read("tmp"), filesystem.write("tmp")
+  let names be filesystem.list("tmp") otherwise crash with "the folder could not be listed"
+  for each name in names
+    let key be filesystem.read_bytes("tmp/{name}/cache.key") otherwise
+      when FileError.PermissionDenied(p) then crash with "refused {p}"
+      when _ then crash with "the key could not be read"
+    end
+    console.print("the key was read: {key.to_json()}")
+    filesystem.write_text("tmp/{name}/cache/planted.txt", "planted") otherwise
+      when FileError.PermissionDenied(p) then console.print("refused {p}")
+      when _ then console.print("the write failed")
+    end
+  end
+end
+`,
+    );
+    const ran = await renyiWith(dir, ["run", "reach.ry"], { HOME: dir, TMPDIR: temporary, RENYI_CACHE_DIR: shared });
+    assert.match(ran.stderr, /may be written by other users, so it is not used/);
+    assert.doesNotMatch(ran.stdout, /the key was read/);
+    assert.match(ran.stderr, /refused tmp\/renyi-cache-\w+\/cache\.key/);
   },
 );
