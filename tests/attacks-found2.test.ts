@@ -10,6 +10,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { RENYI } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-found2-"));
@@ -159,5 +162,43 @@ end
     assert.match(ran.stderr, /may be written by other users, so it is not used/);
     assert.doesNotMatch(ran.stdout, /the key was read/);
     assert.match(ran.stderr, /refused tmp\/renyi-cache-\w+\/cache\.key/);
+  },
+);
+
+test(
+  "with a relative RENYI_CACHE_DIR, a program run by renyi mcp can read neither the server's cache folder nor its key",
+  { todo: "renyi mcp runs each program in a fresh folder of its own, where the relative RENYI_CACHE_DIR names another folder: the runtime refuses that one, and the server's cache folder (its key, and the recordings folder with its audit log and seal key beneath) is open to a program whose grant reaches the server's working folder" },
+  async () => {
+    // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
+    const dir = join(work, "mcp-relative");
+    mkdirSync(dir);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [RENYI, "mcp", "--allow", "console", "--allow", `filesystem.read("${dir}")`],
+      cwd: dir,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, RENYI_CACHE_DIR: "cache" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: {} });
+    await client.connect(transport);
+    try {
+      const source = `public function main()
+  purpose: Read the server's cache key.
+  needs console, filesystem.read("${dir}")
+  let key be filesystem.read_bytes("${dir}/cache.key") otherwise
+    when FileError.PermissionDenied(p) then crash with "refused {p}"
+    when _ then crash with "the key could not be read"
+  end
+  console.print("the key was read: {key.to_json()}")
+end
+`;
+      const result = (await client.callTool({ name: "run", arguments: { source } })) as CallToolResult;
+      const said = JSON.stringify(result.structuredContent ?? result.content);
+      assert.equal(existsSync(join(dir, "cache.key")), true, "the server keeps its cache in its working folder");
+      assert.doesNotMatch(said, /the key was read/);
+      assert.match(said, /refused/);
+    } finally {
+      await client.close();
+    }
   },
 );
