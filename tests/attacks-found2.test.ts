@@ -232,3 +232,51 @@ end
     assert.match(ran.stderr, /refused the key/);
   },
 );
+
+// ---- Bounded work on hostile input: what check accepts, run compiles ----
+
+/** A query of `joins` sources, each `from aI in [1]`, on one line: flat in the source. */
+function manyJoins(joins: number): string {
+  const sources = Array.from({ length: joins }, (_, i) => ` from a${i} in [1]`).join("");
+  return `public function main()
+  purpose: Join many lists of one item.
+  needs console
+  let r be${sources} select a0
+  console.print("{r}")
+end
+`;
+}
+
+/** A query sorted by `keys` keys on one line. */
+function manySortKeys(keys: number): string {
+  return `public function main()
+  purpose: Sort by many keys.
+  needs console
+  let r be from a in [1, 2]
+    sort by ${Array(keys).fill("a").join(", ")}
+    select a
+  console.print("{r}")
+end
+`;
+}
+
+test(
+  "a query of 800 joins (14 KB), which renyi check accepts, runs or is refused with a program's error, never E-INTERNAL",
+  { todo: "each `from` is compiled one function inside the last, so 700 joins or more make compiled code the bundle validator refuses as nested too deeply: `E-INTERNAL: Renyi itself failed: the compiled program was refused by the bundle validator`; at 1,500 joins, and at 3,000 sort keys, renyi run refuses with E-CHECK-TOO-COMPLEX at 1:1 what renyi check said had no problems" },
+  async () => {
+    // spec/security.md, "Compiled code and the bundle validator" and "Bounded work on hostile input": checked programs compile;
+    // a program whose types nest deeper than checking or compiling can follow is refused with E-CHECK-TOO-COMPLEX at the definition being checked, by check as by run.
+    const dir = join(work, "many-joins");
+    mkdirSync(dir);
+    const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
+    for (const [name, source] of [["joins800", manyJoins(800)], ["joins1500", manyJoins(1500)], ["sort3000", manySortKeys(3000)]] as const) {
+      writeFileSync(join(dir, `${name}.ry`), source);
+      const checked = await renyiWith(dir, ["check", `${name}.ry`], env);
+      const ran = await renyiWith(dir, ["run", `${name}.ry`], env);
+      assert.doesNotMatch(ran.stderr, /E-INTERNAL|E-RT-INTERNAL/, `${name}: ${ran.stderr.slice(0, 300)}`);
+      // What check accepts, run compiles; what run refuses as too complex, check refuses too, at the definition.
+      if (checked.status === 0) assert.equal(ran.status, 0, `${name}: check said no problems, run said ${ran.stderr.slice(0, 300)}`);
+      else assert.match(checked.stdout + checked.stderr, /E-CHECK-TOO-COMPLEX[^\n]*\n\s+--> [^\n]*:4:/);
+    }
+  },
+);
