@@ -326,3 +326,41 @@ end
     assert.ok(ran.ms < 5_000, `the narrated run took ${ran.ms} ms`);
   },
 );
+
+test(
+  "json.decode into a type that doubles at each level names what it expected in bounded time, memory and text",
+  { todo: "the text of the type expected (JsonError.Shape's `expected`) is written out whole, uncharged and uncut: the type at level n is a pair nested n deep, 2^n parts; 10 levels of crafted JSON give an `expected` of 3,580 characters, 24 levels (458 steps of fuel) take 2.7 s and 690 MB, 27 levels 13 s and 1.1 GB, then E-RT-LIMIT-MEMORY" },
+  async () => {
+    // spec/security.md, "Bounded work on hostile input": a type's text in a message is cut past 200 characters, so no message grows with the type it names;
+    // spec/runtime.md, "Walks over values": work over a value is charged, or bounded.
+    const dir = join(work, "decode-doubling");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "nest.ry"),
+      `type Nest<T> is record
+  purpose: A nested type whose value doubles at each level.
+  next: Optional<Nest<(T, T)>>
+  value: T
+end
+
+public function main(levels: Int = 10)
+  purpose: Decode a nest from JSON that nests only next.
+  needs console
+  let text be "\\{\\"next\\":".repeat(levels) + "null" + "}".repeat(levels)
+  let m be json.decode(text, as: Nest<Int>) otherwise
+    when JsonError.Shape(path, expected, found) then crash with "expected {expected.length()} characters"
+    when _ then crash with "another failure"
+  end
+  console.print("{m}")
+end
+`,
+    );
+    const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
+    const small = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "10"], env);
+    const length = Number(/expected (\d+) characters/.exec(small.stderr)?.[1]);
+    assert.ok(length <= 200, `JsonError.Shape's expected is ${length} characters at 10 levels: ${small.stderr.slice(0, 300)}`);
+    const large = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "27"], env, 90_000);
+    assert.match(large.stderr, /E-RT-CRASH\]: expected \d+ characters|E-RT-FUEL/);
+    assert.ok(large.ms < 5_000, `27 levels took ${large.ms} ms`);
+  },
+);
