@@ -4,7 +4,7 @@
 // the program's worker (code-cache.cts) as well as the commands.
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { homedir, tmpdir, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { isMainThread } from "node:worker_threads";
 import { Refusal } from "./refusal.cjs";
@@ -16,7 +16,9 @@ const chosen = new Map<string, string>();
 
 /** The cache folder named by RENYI_CACHE_DIR, XDG_CACHE_HOME or the home folder, made if need be; absolute. */
 export function namedCacheDirectory(): string {
-  return resolve(cacheFolderNamed(process.env, homedir()) ?? join(homedir(), ".cache", "renyi"));
+  // An empty HOME names no home: the password file's is taken, never a folder relative to where the command runs.
+  const home = homedir() || userInfo().homedir;
+  return resolve(cacheFolderNamed(process.env, home) ?? join(home, ".cache", "renyi"));
 }
 
 /**

@@ -317,7 +317,9 @@ const INTERRUPT_GRACE_SECONDS = 5;
 function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bounds): Promise<Spawned> {
   return new Promise((resolve) => {
     // On descriptor 3 the command says when it listens for its interrupt (early-interrupt.cts).
-    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe", "pipe"], env: { ...process.env, RENYI_READY_FD: "3" } });
+    // It keeps its cache in the server's folder, named absolutely: a relative RENYI_CACHE_DIR would
+    // name another folder from the command's own, and the runtime would refuse that one, not this.
+    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe", "pipe"], env: { ...process.env, RENYI_READY_FD: "3", RENYI_CACHE_DIR: cacheDirectory() } });
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];

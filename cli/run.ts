@@ -7,7 +7,7 @@ import { finished } from "node:stream/promises";
 import { renderText, type Diagnostic } from "../report/diagnostics.js";
 import type { SourceMapV3 } from "../report/source-map.js";
 import { SourceFile } from "../report/source.js";
-import { cachedPath, cacheKey, writeCached } from "./cache.cjs";
+import { cacheDirectory, cachedPath, cacheKey, writeCached } from "./cache.cjs";
 import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { readProgram, readProgramMap } from "./cached-program.js";
 import { EXIT } from "../vocabulary/outcomes.js";
@@ -245,6 +245,7 @@ export function runBundle(early: EarlyWorker, path: string, map: () => SourceMap
   const input: WorkerInput = {
     bundle: path,
     ...(source !== undefined ? { source } : {}),
+    cacheFolder: cacheDirectory(),
     argv: programArgs,
     fuel: options.fuel,
     maxDepth: options.maxDepth,

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { CheckFacts, Outcome } from "../rtlib/run-main.js";
 import { heapLimitMib } from "../vocabulary/limits.js";
 import type { TestMoreLimits, TestWorkerInput, TestWorkerMessage } from "./test-worker.cjs";
+import { cacheDirectory } from "./cache.cjs";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { runMessage } from "../vocabulary/problems/run.js";
@@ -97,7 +98,7 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, source: job.source, functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
+  const input: TestWorkerInput = { bundle: job.bundle, source: job.source, cacheFolder: cacheDirectory(), functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
   const started = performance.now();
   const worker = new Worker(WORKER_PATH, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 } });
   let output = "";

@@ -25,6 +25,8 @@ export interface TestMoreLimits {
 
 /** What the main thread gives the test's thread when it starts it. */
 export interface TestWorkerInput {
+  /** The compile cache's folder this command uses (cache.cts): the test may not reach it whatever its grant. */
+  readonly cacheFolder?: string;
   /** The compiled program (a CommonJS .cjs in the cache folder). */
   readonly bundle: string;
   /** Its text, read and checked against its seal by the main thread (cli/cache-seal.ts): what runs. */
@@ -85,6 +87,7 @@ runtime
     (tests) => tests.find((test) => test.run.name === input.functionName),
     {
       limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel, ...input.limits },
+      ...(input.cacheFolder !== undefined ? { cacheFolder: input.cacheFolder } : {}),
       onChild: (child, running) => post({ child, running }),
       ...(input.explain === true ? { narration: { write: (text: string) => void (narration = (narration ?? "") + text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
       ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),

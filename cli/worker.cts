@@ -31,6 +31,8 @@ async function load(bundle: string, source: string | undefined): Promise<Runtime
 
 /** What the main thread sends once it has the program: the worker was started before. */
 export interface WorkerInput {
+  /** The compile cache's folder this command uses (cache.cts): the program may not reach it whatever its grant. */
+  readonly cacheFolder?: string;
   /** The bundle's path: a CommonJS .cjs compiled by `renyi run`, or an ES module .mjs. */
   readonly bundle: string;
   /** A .cjs program's text, read and checked against its seal by the main thread (cli/cache-seal.ts): what runs. */
@@ -164,6 +166,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   }
   return runtime.runMain(() => load(input.bundle, input.source), {
     argv: input.argv,
+    ...(input.cacheFolder !== undefined ? { cacheFolder: input.cacheFolder } : {}),
     limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs, ...input.limits },
     ...(input.grant !== undefined ? { grant: input.grant } : {}),
     allowHosts: input.allowHosts,

@@ -3,6 +3,7 @@
 // grant (narrowed by the command line), the observers of the gateway, then
 // main, and what it threw as an outcome.
 
+import { configureOffLimits } from "./lib/off-limits.js";
 import { convertArguments, helpText, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
 import { cancellationAsked, configureLimits, stepsUsed } from "./limits.js";
@@ -60,6 +61,8 @@ void sameKinds;
 export interface RunConfig {
   /** The program's words (main's options). */
   readonly argv: readonly string[];
+  /** The compile cache's folder the command line uses (absolute): no filesystem call may reach it or its key (off-limits.ts). */
+  readonly cacheFolder?: string;
   readonly limits?: {
     readonly fuel?: number;
     readonly maxDepth?: number;
@@ -148,6 +151,7 @@ function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
 /** The limits and observers of a run, set before anything of the program runs. */
 function configure(config: Omit<RunConfig, "argv">): void {
   configureGuards([]);
+  if (config.cacheFolder !== undefined) configureOffLimits(config.cacheFolder);
   configureLimits(config.limits ?? {});
   configureCollections(config.limits ?? {});
   configureOutput(config.limits ?? {});

@@ -4,9 +4,13 @@
 // a compiled program for every later run to load, or read the key and seal one;
 // one granted filesystem.read could read what other programs compiled.
 //
-// The folder is found by the command line's own rule
-// (vocabulary/cache-folder.ts): RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi,
-// else ~/.cache/renyi; its key is the file beside it, FOLDER.key. A path is refused
+// The folder is the one the command line chose and says (RunConfig's
+// cacheFolder: a private folder where the named one could not be used, and a
+// relative RENYI_CACHE_DIR made absolute where the command started); as well,
+// the one the environment names by the command line's rule
+// (vocabulary/cache-folder.ts). Each has its key beside it, FOLDER.key. A path
+// holding a NUL is refused outright: SQLite would cut it there and open a file
+// the text compared was not. A path is refused
 // when it is one of them or beneath the folder, by its text and once every link
 // in it is resolved; what is opened is checked again by its descriptor where
 // the system shows it (/proc/self/fd), so that a link swapped in meanwhile is
@@ -19,15 +23,27 @@ import { OutOfScope } from "./beneath.js";
 import { cacheFolderNamed } from "../../vocabulary/cache-folder.cjs";
 
 let roots: Promise<readonly string[]> | undefined;
+let told: string | undefined;
 
-/** The cache folder and its key as named, and as they are on disk once links are resolved. */
+/** The folder the command line keeps its cache in, as it said: refused with the one the environment names. */
+export function configureOffLimits(folder: string): void {
+  if (folder !== told) roots = undefined;
+  told = folder;
+}
+
+/** The cache folders and their keys as named, and as they are on disk once links are resolved. */
 function offLimitsRoots(): Promise<readonly string[]> {
   roots ??= (async () => {
-    const named = cacheFolderNamed(process.env, process.env["HOME"]);
-    if (named === undefined) return [];
-    const folder = resolve(named);
-    const found = new Set<string>([folder, `${folder}.key`]);
-    for (const path of [folder, `${folder}.key`]) found.add(await realOf(path));
+    const home = process.env["HOME"];
+    const named = cacheFolderNamed(process.env, home === "" ? undefined : home);
+    const folders = [...(told !== undefined ? [resolve(told)] : []), ...(named !== undefined ? [resolve(named)] : [])];
+    const found = new Set<string>();
+    for (const folder of folders) {
+      for (const path of [folder, `${folder}.key`]) {
+        found.add(path);
+        found.add(await realOf(path));
+      }
+    }
     return [...found];
   })();
   return roots;
@@ -53,6 +69,7 @@ async function realOf(path: string): Promise<string> {
 
 /** Throws OutOfScope (PermissionDenied) when `onDisk`, the path a call is about to use, is the cache folder, beneath it, or its key. */
 export async function refuseOffLimits(onDisk: string, path: string): Promise<void> {
+  if (onDisk.includes("\0") || path.includes("\0")) throw new OutOfScope(path);
   const refused = await offLimitsRoots();
   if (refused.length === 0) return;
   const lexical = resolve(onDisk);
