@@ -245,7 +245,71 @@ export function parseJson(text: string): unknown {
   return decode(text, { k: "json" });
 }
 
+/**
+ * A type's text as a message shows it: cut as the compiler cuts a type's text
+ * (spec/types.md, section 2), so that no message grows with the type it names. A type
+ * may share its parts (a generic record whose field is `Nest<(T, T)>` doubles at each
+ * level): once SHAPE_TEXT_CUT characters are written, each part not yet written is
+ * `...`, never opened, the text is no longer than SHAPE_TEXT_WIDTH, and it ends with how
+ * many types were left out, counting each as often as it appears.
+ */
 export function shapeText(shape: Shape): string {
+  const out: string[] = [];
+  let length = 0;
+  let left = 0n;
+  const counts = new Map<Shape, bigint>();
+  const push = (piece: string): void => {
+    out.push(piece);
+    length += piece.length;
+  };
+  const write = (s: Shape): void => {
+    if (length > SHAPE_TEXT_CUT) {
+      push("...");
+      left += typesIn(s, counts);
+      return;
+    }
+    const parts = partsOf(s);
+    if (parts === undefined) return push(leafShapeText(s));
+    push(parts.open);
+    parts.shapes.forEach((p, i) => {
+      if (i > 0) push(", ");
+      write(p);
+    });
+    push(parts.close);
+  };
+  write(shape);
+  if (left === 0n) return out.join("");
+  const marker = ` (${left} more types not shown)`;
+  let text = out.join("");
+  const room = SHAPE_TEXT_WIDTH - marker.length;
+  if (text.length > room) text = `${text.slice(0, room - 3)}...`;
+  return text + marker;
+}
+
+/** Where a type's text stops writing parts, and the most it may be, its count of types left out included. */
+const SHAPE_TEXT_CUT = 100;
+const SHAPE_TEXT_WIDTH = 200;
+
+/** A type's parts with what opens and closes them, or undefined for a type written in one word. */
+function partsOf(shape: Shape): { open: string; shapes: readonly Shape[]; close: string } | undefined {
+  switch (shape.k) {
+    case "list":
+      return { open: "List<", shapes: [shape.item], close: ">" };
+    case "set":
+      return { open: "Set<", shapes: [shape.item], close: ">" };
+    case "map":
+      return { open: "Map<", shapes: [shape.key, shape.value], close: ">" };
+    case "pair":
+      return { open: "(", shapes: [shape.first, shape.second], close: ")" };
+    case "record":
+    case "variant":
+      return shape.args.length === 0 ? undefined : { open: `${shape.desc.name}<`, shapes: shape.args, close: ">" };
+    default:
+      return undefined;
+  }
+}
+
+function leafShapeText(shape: Shape): string {
   switch (shape.k) {
     case "int":
       return "Int";
@@ -261,21 +325,22 @@ export function shapeText(shape: Shape): string {
       return "Bytes";
     case "json":
       return "Json";
-    case "list":
-      return `List<${shapeText(shape.item)}>`;
-    case "set":
-      return `Set<${shapeText(shape.item)}>`;
-    case "map":
-      return `Map<${shapeText(shape.key)}, ${shapeText(shape.value)}>`;
-    case "pair":
-      return `(${shapeText(shape.first)}, ${shapeText(shape.second)})`;
     case "record":
-      return shape.args.length === 0 ? shape.desc.name : `${shape.desc.name}<${shape.args.map(shapeText).join(", ")}>`;
     case "variant":
-      return shape.args.length === 0 ? shape.desc.name : `${shape.desc.name}<${shape.args.map(shapeText).join(", ")}>`;
+      return shape.desc.name;
     default:
       return "a value";
   }
+}
+
+/** How many types a type's text names, each as often as it appears; each shared part counted once per walk. */
+function typesIn(shape: Shape, counts: Map<Shape, bigint>): bigint {
+  const known = counts.get(shape);
+  if (known !== undefined) return known;
+  let count = 1n;
+  for (const part of partsOf(shape)?.shapes ?? []) count += typesIn(part, counts);
+  counts.set(shape, count);
+  return count;
 }
 
 function kindOf(value: unknown): string {

@@ -39,7 +39,8 @@ export function shown(value: unknown): string {
   try {
     // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").
     const shown = plain(value);
-    text = typeof shown === "string" ? quote(shown) : toTextUncharged(shown);
+    // Written no further than the line shows: the walk charges nothing, so it stops at the cut.
+    text = typeof shown === "string" ? quote(shown.slice(0, VALUE_WIDTH)) : toTextUncharged(shown, undefined, VALUE_WIDTH);
   } catch {
     // A value too long to write as text: the narration says so and the program goes on.
     text = "<a value too long to show>";

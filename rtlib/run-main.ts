@@ -298,6 +298,6 @@ function safeText(value: unknown): string {
   try {
     return toTextUncharged(value);
   } catch {
-    return String(value);
+    return "<a value too long to show>";
   }
 }

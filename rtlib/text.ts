@@ -47,15 +47,30 @@ export function toText(value: unknown, shape: Shape = DYNAMIC): string {
  */
 let charging = true;
 
-/** toText for the runtime's own use: the same text, charged to no one. */
-export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC): string {
+/**
+ * toText for the runtime's own use: the same text, charged to no one, and cut at
+ * `width` characters, its last three `...`. Charging nothing, the walk must stop by
+ * itself: it stops as soon as it has written more than `width` characters, so a value
+ * sharing its parts (a tree of 2^40 leaves built in 40 steps) costs no more than its
+ * first `width` characters (spec/runtime.md, "Walks over values").
+ */
+export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC, width: number = UNCHARGED_WIDTH): string {
   charging = false;
+  cap = Math.max(width, 3);
   try {
-    return toText(value, shape);
+    const text = toText(value, shape);
+    return text.length > cap ? `${text.slice(0, cap - 3)}...` : text;
   } finally {
     charging = true;
+    cap = Infinity;
   }
 }
+
+/** How much of a value the runtime writes for its own reasons unless told otherwise. */
+export const UNCHARGED_WIDTH = 500;
+
+/** Where an uncharged walk stops: past this many characters written (Infinity when charged). */
+let cap = Infinity;
 
 /**
  * What is left of the text limit while a value is written: every text and
@@ -65,6 +80,8 @@ export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC): string 
 let room = MAX_TEXT;
 
 function spend(length: number): void {
+  // A capped walk stops at its cap long before the limit.
+  if (cap !== Infinity) return;
   room -= length;
   if (room < 0) textTooLong(MAX_TEXT - room, "writing a value as text");
 }
@@ -88,7 +105,16 @@ function render(root: unknown, rootShape: Shape): string {
   if (top !== undefined) return top;
   const out: string[] = [];
   const frames: TextFrame[] = [open(root, rootShape, out)];
+  // Characters written so far, counted only when a cap is set.
+  let length = 0;
+  let counted = 0;
   for (;;) {
+    if (cap !== Infinity) {
+      for (let k = counted; k < out.length; k++) length += out[k]!.length;
+      counted = out.length;
+      // Enough to show: the rest is never visited.
+      if (length > cap) return out.join("");
+    }
     const frame = frames[frames.length - 1]!;
     if (frame.next < frame.children.length) {
       const i = frame.next++;
@@ -162,7 +188,8 @@ function textPart(text: string, top: boolean): string {
   if (top) return text;
   if (charging) chargeWork(text.length);
   spend(text.length + 2);
-  return quote(text);
+  // A capped walk quotes no more of a long text than it can show.
+  return quote(text.length > cap ? text.slice(0, cap) : text);
 }
 
 const commas = (i: number): string => (i === 0 ? "" : ", ");

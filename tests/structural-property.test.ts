@@ -415,8 +415,18 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
   }
   assert.deepEqual(charged(() => equals(a, a)), { answer: true, steps: 0 });
   // The runtime's own writing (a narration's line, a run's outcome) charges the program nothing.
+  // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller tree's.
   const small = doubled(4);
-  assert.deepEqual(charged(() => toTextUncharged(small)), { answer: toText(small), steps: 0 });
+  const whole = toText(small);
+  assert.ok(whole.length > 500);
+  assert.deepEqual(charged(() => toTextUncharged(small, DYNAMIC, whole.length)), { answer: whole, steps: 0 });
+  assert.deepEqual(charged(() => toTextUncharged(small, DYNAMIC, 80)), { answer: `${whole.slice(0, 77)}...`, steps: 0 });
+  const started = Date.now();
+  const cut = toTextUncharged(a);
+  assert.equal(cut.length, 500);
+  assert.ok(Date.now() - started < 1_000, `writing 500 characters of a tree of 2^26 leaves took ${Date.now() - started} ms`);
+  assert.equal(cut.slice(0, 40), toText(small).slice(0, 40));
+  assert.match(cut, /\.\.\.$/);
   assert.deepEqual(charged(() => compare(b, b)), { answer: 0, steps: 0 });
   // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
   assert.deepEqual(charged(() => equals(new Node(a, a), new Node(a, a))), { answer: true, steps: 2 });
