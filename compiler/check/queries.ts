@@ -49,12 +49,12 @@ export const MOST_SORT_KEYS = 200;
 function tooLong(ctx: Context, query: S.Query): boolean {
   const froms = query.clauses.filter((c) => c.kind === "FromClause").length;
   if (froms > MOST_QUERY_FROMS) {
-    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "from", found: froms, most: MOST_QUERY_FROMS });
+    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "join", found: froms, most: MOST_QUERY_FROMS });
     return true;
   }
   const sort = query.clauses.find((c): c is S.SortClause => c.kind === "SortClause" && c.keys.length > MOST_SORT_KEYS);
   if (sort !== undefined) {
-    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "sort by", found: sort.keys.length, most: MOST_SORT_KEYS });
+    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "sort key", found: sort.keys.length, most: MOST_SORT_KEYS });
     return true;
   }
   return false;

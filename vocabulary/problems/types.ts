@@ -784,7 +784,7 @@ end`,
   console.print("done")
 end`,
   }),
-  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean } | { clause: "from" | "sort by"; found: number; most: number }>({
+  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean } | { clause: "join" | "sort key"; found: number; most: number }>({
     title: "A program too complex to check",
     facts: {
       steps: "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
@@ -792,21 +792,21 @@ end`,
       perCharacter: "the steps each character of source adds",
       characters: "how many characters the program's modules hold",
       deep: "true when its types nest deeper than checking can follow, rather than taking too many steps",
-      clause: "set for a query with too many of one clause: `from` (each compiled inside the one before) or the keys of one `sort by`",
+      clause: "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the one before), `sort key` for the keys of one `sort by`",
       found: "how many `from` clauses, or sort keys, the query has",
       most: "the most one query may have",
     },
     render: (f) =>
       "clause" in f
         ? {
-            message: f.clause === "from" ? `This query has ${count(f.found)} \`from\` clauses, more than the ${count(f.most)} one query may have` : `This \`sort by\` has ${count(f.found)} keys, more than the ${count(f.most)} one query may have`,
+            message: f.clause === "join" ? `This query has ${count(f.found)} \`from\` clauses, more than the ${count(f.most)} one query may have` : `This \`sort by\` has ${count(f.found)} keys, more than the ${count(f.most)} one query may have`,
             label: "query too long to compile",
             notes: [
-              f.clause === "from"
+              f.clause === "join"
                 ? "Each `from` of a query runs inside the one before it, and compiled code may nest only so deep: a query is refused here rather than when it runs."
                 : "A query's sort keys are compared one after another in compiled code that nests with each key, and compiled code may nest only so deep.",
             ],
-            hint: f.clause === "from" ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that." : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
+            hint: f.clause === "join" ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that." : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
           }
         : tooComplexRendered(f),
     explanation: `Checking a program walks over its types: unifying them, looking for a function
