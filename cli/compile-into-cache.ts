@@ -28,14 +28,14 @@ export interface CompileRequest {
  * the text the validator passed, which is what runs (the file is not read back).
  */
 export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean; readonly source?: string }> {
-  const { compileProgram } = await import("../compiler/build.js");
+  const { compileProgram, nestedTooDeeply } = await import("../compiler/build.js");
   const { modules, entry, key, runtime, narrate } = request;
   const { stop } = request;
   const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache, ...(stop ? { stop } : {}) });
   const store = moduleStore(request.toolchain);
   let result = compileWith(store);
   if (result.bundle === undefined) return { diagnostics: result.diagnostics, compiled: false };
-  const { validateBundle } = await import("./validate.js");
+  const { validateBundle, NESTED_TOO_DEEPLY } = await import("./validate.js");
   let validation = validateBundle(result.bundle.code, { kind: "commonjs", runtime });
   if (!validation.ok) {
     // What the validator refused may be a module taken from the cache (its folder written to by
@@ -43,7 +43,14 @@ export async function compileIntoCache(request: CompileRequest): Promise<{ reado
     result = compileWith({ get: () => undefined, put: (k, compiled) => store.put(k, compiled) });
     validation = validateBundle(result.bundle!.code, { kind: "commonjs", runtime });
   }
-  if (!validation.ok) throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
+  if (!validation.ok) {
+    // A program the checker passed whose compiled code nests past what the validator follows is the
+    // program's doing (its size), refused as too complex; anything else the validator refuses is Renyi's fault.
+    if (validation.problem === NESTED_TOO_DEEPLY) {
+      return { diagnostics: [...result.diagnostics, nestedTooDeeply(modules, entry)], compiled: false };
+    }
+    throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
+  }
   const source = result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`;
   // Sealed under the key it is kept by (cache-seal.ts): loaded again only if the seal matches.
   writeCached(key, ".cjs", sealFor(`${key}.cjs`, source), sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)));

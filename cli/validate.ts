@@ -43,10 +43,13 @@ export function validateBundle(code: string, format: { kind: "module" } | { kind
     return { ok: true, importStart: head.start, importEnd: head.end, body };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, problem: e.message };
-    if (e instanceof RangeError) return { ok: false, problem: "the bundle is nested more deeply than compiled code ever is" };
+    if (e instanceof RangeError) return { ok: false, problem: NESTED_TOO_DEEPLY };
     throw e;
   }
 }
+
+/** The problem of a bundle nested past what the validator's stack can follow (see compile-into-cache.ts). */
+export const NESTED_TOO_DEEPLY = "the bundle is nested more deeply than compiled code ever is";
 
 class Refused extends Error {}
 

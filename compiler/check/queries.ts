@@ -37,7 +37,31 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
   }
 }
 
+/**
+ * The most `from` clauses one query may have, and the most keys one `sort by`: the compiled
+ * query nests with each (each `from` a loop inside the one before), and the bundle validator
+ * follows compiled code to a depth of some seven hundred joins; far above what people write.
+ */
+export const MOST_QUERY_FROMS = 200;
+export const MOST_SORT_KEYS = 200;
+
+/** A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile input"). */
+function tooLong(ctx: Context, query: S.Query): boolean {
+  const froms = query.clauses.filter((c) => c.kind === "FromClause").length;
+  if (froms > MOST_QUERY_FROMS) {
+    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "join", found: froms, most: MOST_QUERY_FROMS });
+    return true;
+  }
+  const sort = query.clauses.find((c): c is S.SortClause => c.kind === "SortClause" && c.keys.length > MOST_SORT_KEYS);
+  if (sort !== undefined) {
+    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "sort key", found: sort.keys.length, most: MOST_SORT_KEYS });
+    return true;
+  }
+  return false;
+}
+
 function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
+  if (tooLong(ctx, query)) return { kind: "Invalid", type: ERROR, span: query.span };
   return ctx.withScope(() => {
     const clauses: CClause[] = [];
     // The value each row of the query stands for: the last `from` variable's.

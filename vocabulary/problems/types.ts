@@ -784,7 +784,7 @@ end`,
   console.print("done")
 end`,
   }),
-  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean }>({
+  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean } | { clause: "join" | "sort key"; found: number; most: number }>({
     title: "A program too complex to check",
     facts: {
       steps: "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
@@ -792,17 +792,23 @@ end`,
       perCharacter: "the steps each character of source adds",
       characters: "how many characters the program's modules hold",
       deep: "true when its types nest deeper than checking can follow, rather than taking too many steps",
+      clause: "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the one before), `sort key` for the keys of one `sort by`",
+      found: "how many `from` clauses, or sort keys, the query has",
+      most: "the most one query may have",
     },
-    render: (f) => ({
-      message: f.deep
-        ? "This program's types nest too deeply to check"
-        : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ${count(f.characters)} characters may take`,
-      label: "checking stopped here",
-      notes: [
-        `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the program is refused rather than checked for minutes.`,
-      ],
-      hint: "Give the large types a name: a record with a field for each part, declared once, rather than a value built by nesting pairs or lists many lines deep.",
-    }),
+    render: (f) =>
+      "clause" in f
+        ? {
+            message: f.clause === "join" ? `This query has ${count(f.found)} \`from\` clauses, more than the ${count(f.most)} one query may have` : `This \`sort by\` has ${count(f.found)} keys, more than the ${count(f.most)} one query may have`,
+            label: "query too long to compile",
+            notes: [
+              f.clause === "join"
+                ? "Each `from` of a query runs inside the one before it, and compiled code may nest only so deep: a query is refused here rather than when it runs."
+                : "A query's sort keys are compared one after another in compiled code that nests with each key, and compiled code may nest only so deep.",
+            ],
+            hint: f.clause === "join" ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that." : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
+          }
+        : tooComplexRendered(f),
     explanation: `Checking a program walks over its types: unifying them, looking for a function
 inside one compared with \`is\`, writing one in a message. Types are shared, so
 \`let b be (a, a)\` repeated forty times makes a type with forty distinct parts that, read
@@ -811,7 +817,13 @@ program can make checking slow, the walks of a compilation may take two million 
 hundred more for each character of its source; a program past that, or whose types nest
 deeper than checking can follow, is refused with this code at the definition being checked
 (and \`renyi run\` ends the same way). No program written by hand comes near it: give large
-values a declared record type instead of nesting pairs or lists line after line.`,
+values a declared record type instead of nesting pairs or lists line after line.
+
+A query is compiled one \`from\` inside the one before, and compiled code may nest only so
+deep; one query may have at most two hundred \`from\` clauses, and one \`sort by\` two hundred
+keys: past that, the query is refused with this code at its first \`from\`, by \`renyi check\`
+as by \`renyi run\`. Compiled code the bundle validator finds nested more deeply than it reads
+is refused with this code too, at the start of the program.`,
     wrong: `A program whose lines each nest the value of the line before twice more (\`let a2 be ((a1, a1), (a1, a1))\`),
 for some thousands of lines, and then compares the last with \`is\`.`,
     right: `The same data held in a declared record (\`type Grid is record ... end\`) or a list of
@@ -819,3 +831,17 @@ values, whose type stays the same size however many lines build it.`,
     described: true,
   }),
 };
+
+/** E-CHECK-TOO-COMPLEX's words for a program whose types take too many steps, or nest too deeply. */
+function tooComplexRendered(f: { steps: number; base: number; perCharacter: number; characters: number; deep: boolean }): Rendered {
+  return {
+    message: f.deep
+      ? "This program's types nest too deeply to check"
+      : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ${count(f.characters)} characters may take`,
+    label: "checking stopped here",
+    notes: [
+      `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the program is refused rather than checked for minutes.`,
+    ],
+    hint: "Give the large types a name: a record with a field for each part, declared once, rather than a value built by nesting pairs or lists many lines deep.",
+  };
+}
