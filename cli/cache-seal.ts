@@ -19,25 +19,22 @@
 // use would run unchecked). A file whose seal does not match is a miss: the
 // program or module is compiled again, and the file written anew.
 
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { basename, join } from "node:path";
 import { readBounded } from "../report/read-bounded.js";
 import { cacheDirectory } from "./cache.cjs";
-import { sealingKey } from "./sealing-key.cjs";
+import { sealingKey, sealOf } from "./sealing-key.cjs";
 
 const MARK = "\n//# renyi-seal=";
 /** The mark, 64 hexadecimal digits and a newline. */
 const TRAILER_LENGTH = MARK.length + 64 + 1;
 
-function hmac(key: Buffer, name: string, body: string): Buffer {
-  return createHmac("sha256", key).update(`${name}\n`).update(body).digest();
-}
 
 /** `body` sealed to be kept as `name` in the cache folder. Throws when there is no key (cacheDirectory makes sure there is). */
 export function sealFor(name: string, body: string): string {
   const key = sealingKey(cacheDirectory());
   if (key === undefined) throw new Error(`the cache folder has no key to seal ${name} with`);
-  return `${body}${MARK}${hmac(key, name, body).toString("hex")}\n`;
+  return `${body}${MARK}${sealOf(key, name, body).toString("hex")}\n`;
 }
 
 /**
@@ -66,5 +63,5 @@ function unseal(key: Buffer, name: string, bytes: Buffer): string | undefined {
   const hex = text.slice(at + MARK.length, -1);
   if (text.slice(at, at + MARK.length) !== MARK || !text.endsWith("\n") || !/^[0-9a-f]{64}$/.test(hex)) return undefined;
   const body = text.slice(0, at);
-  return timingSafeEqual(hmac(key, name, body), Buffer.from(hex, "hex")) ? body : undefined;
+  return timingSafeEqual(sealOf(key, name, body), Buffer.from(hex, "hex")) ? body : undefined;
 }

@@ -27,13 +27,13 @@
 // installation beside the file it is for, is sealed with a plain hash: who can
 // write there can write the file too.
 
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { cacheDirectory, writeAtomically } from "./cache.cjs";
-import { sealingKey } from "./sealing-key.cjs";
+import { sealingKey, sealOf } from "./sealing-key.cjs";
 import { BUILD_ID } from "./version.cjs";
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
@@ -161,17 +161,13 @@ function unseal(sealed: Buffer | undefined, key: string): Buffer | undefined {
  * source's hash or the build's) and of its bytes, in front.
  */
 function sealKept(data: Buffer, key: Buffer, binding: string): Buffer {
-  return Buffer.concat([keptSeal(data, key, binding), data]);
-}
-
-function keptSeal(data: Buffer, key: Buffer, binding: string): Buffer {
-  return createHmac("sha256", key).update(`${binding}\n`).update(data).digest();
+  return Buffer.concat([sealOf(key, binding, data), data]);
 }
 
 function unsealKept(sealed: Buffer | undefined, key: Buffer, binding: string): Buffer | undefined {
   if (sealed === undefined || sealed.length <= 32) return undefined;
   const data = sealed.subarray(32);
-  return timingSafeEqual(keptSeal(data, key, binding), sealed.subarray(0, 32)) ? data : undefined;
+  return timingSafeEqual(sealOf(key, binding, data), sealed.subarray(0, 32)) ? data : undefined;
 }
 
 /** Larger than any code cache the project makes by far: a bigger file is no cache of ours. */

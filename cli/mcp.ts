@@ -24,7 +24,6 @@ import { sha256 } from "../report/sha256.js";
 import type { ManifestNeed } from "../vocabulary/manifest.js";
 import { grantText, needText, type GrantItem, type Need } from "../vocabulary/needs.js";
 import { EXIT } from "../vocabulary/outcomes.js";
-import { replaysPathLeaves } from "../vocabulary/recording-path.js";
 import { VERSION } from "./version.cjs";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, MAX_WAITING, MAX_WORKING, WorkPool, type Stopped } from "./mcp-pool.js";
 import { MAX_ANSWER_CHARS, type CompiledProgram, type ExplainAnswer, type Job, type ProgramAnswer } from "./mcp-work.js";
@@ -743,8 +742,6 @@ async function testTool(input: ProgramInput, context: Context, facts: Facts, ext
   if ("refused" in checked) return refused(checked.refused);
   const outside = testsOutside(checked, context.options.ceiling);
   if (outside !== undefined) return refused(outside);
-  const leaving = replaysLeaving(checked);
-  if (leaving !== undefined) return refused(leaving);
   if (context.audit !== undefined && !context.audit.writable) return refused(`no test runs: the audit log ${context.audit.file} cannot be written`);
   facts.approvedBy = "ceiling";
   return holdingPlace(facts, async () => {
@@ -785,23 +782,6 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
     ...(flags.length > 0 ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`] : []),
     `The ceiling: ${ceilingText(ceiling)}.`,
   ].join("\n");
-}
-
-/**
- * Why the tests may not run, or nothing: a test that `replays` a recording by
- * a path that leaves the program's folder (absolute, or through `..`) would
- * read a file of the machine the server runs on, and quote it in its report.
- */
-function replaysLeaving(checked: CheckedProgram): string | undefined {
-  for (const m of checked.compiled.modules) {
-    for (const t of m.tests) {
-      if (t.replays === undefined) continue;
-      if (replaysPathLeaves(t.replays) !== undefined) {
-        return `the test "${t.name}" in ${m.file} replays "${t.replays}", a path that leaves the program's folder, so no test ran: renyi mcp runs tests in a folder holding only the sources, and a replays test names a recording inside it`;
-      }
-    }
-  }
-  return undefined;
 }
 
 function testSummary(report: Record<string, unknown>): string {

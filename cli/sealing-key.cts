@@ -1,4 +1,6 @@
-// The key V8 code caches in the cache folder are sealed with (code-cache.cts):
+// The key everything in the cache folder is sealed with (code-cache.cts for V8
+// code caches, cache-seal.ts for compiled programs, modules and indexes), and
+// the seal itself:
 // 32 random bytes in a file beside the cache folder, not inside it
 // (`~/.cache/renyi.key` for `~/.cache/renyi`), made on first use, readable and
 // writable by its owner alone. Whoever can write the cache folder but not this
@@ -6,7 +8,7 @@
 // by the source's length alone, and a cache sealed by a hash anyone can compute
 // would run whatever code it holds.
 
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 
 const KEY_BYTES = 32;
@@ -73,4 +75,9 @@ function makeKey(path: string): void {
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/** The seal of `data` kept for `binding` (what it is, where it is kept): the HMAC-SHA256 under `key` of both. */
+export function sealOf(key: Buffer, binding: string, data: string | Buffer): Buffer {
+  return createHmac("sha256", key).update(`${binding}\n`).update(data).digest();
 }

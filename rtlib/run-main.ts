@@ -36,8 +36,10 @@ export interface Program {
   readonly origins?: boolean;
 }
 
-/** How a run ended: what the worker sends the main thread, and what both ways of running report. */
-/** `concealed`: the run read or decided on guarded data its guards keep from the console, so its steps (0 here), and where it ended when it decided, are not shown. */
+/**
+ * How a run ended: what the worker sends the main thread, and what both ways of running report.
+ * `concealed`: the run read or decided on guarded data its guards keep from the console, so its steps (0 here), and where it ended when it decided, are not shown.
+ */
 export type Outcome =
   | { outcome: "finished"; steps: number; concealed?: true }
   | { outcome: "failed"; value: string; site?: string; steps: number; concealed?: true }

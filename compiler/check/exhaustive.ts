@@ -30,7 +30,7 @@ const WILD: Pat = { kind: "wild" };
 function constructors(type: Type): Ctor[] | undefined {
   const t = resolve(type);
   if (t.kind !== "Con") return undefined;
-  if (t.decl !== undefined) return declaredCtors(t.decl);
+  if (t.decl !== undefined) return declared(t.decl).all;
   switch (t.name) {
     case "Boolean":
       return [literalCtor(true), literalCtor(false)];
@@ -57,10 +57,6 @@ function declared(decl: TypeDecl): { readonly all: Ctor[]; readonly fields: Read
     ctorsOfDecl.set(decl, known);
   }
   return known;
-}
-
-function declaredCtors(decl: TypeDecl): Ctor[] {
-  return declared(decl).all;
 }
 
 /** The types of a constructor's arguments, for a value of `type` (unknown ones where the type is in error). */
