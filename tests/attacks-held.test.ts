@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
-import { freePort, RENYI, renyiIn } from "./support.js";
+import { freePort, getFresh as get, RENYI, renyiIn } from "./support.js";
 import { MAX_SERVER_CONNECTIONS } from "../vocabulary/limits.js";
 
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
@@ -151,21 +151,6 @@ async function startServer(options: string[] = []): Promise<{ port: number; stop
       return stderr;
     },
   };
-}
-
-/** A request on a fresh connection: status and body, or an error after 10 s of nothing. */
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, agent: false }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${path}: no answer in 10 s`)));
-    req.end();
-  });
 }
 
 /** Bytes written on a connection of their own, and everything the server sent back until it closed the connection (or 5 s passed). */

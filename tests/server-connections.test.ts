@@ -5,10 +5,11 @@
 // what it sends never reaches the handler.
 
 import assert from "node:assert/strict";
-import { createServer, request as httpRequest } from "node:http";
+import { createServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import { test } from "node:test";
 import { holdConnections } from "../rtlib/serving.js";
+import { getFresh as get } from "./support.js";
 
 function listening(handler: (release: Promise<void>) => Promise<string>) {
   let release!: () => void;
@@ -33,18 +34,6 @@ function listening(handler: (release: Promise<void>) => Promise<string>) {
       }),
     ),
   );
-}
-
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, agent: false }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 function idle(port: number): Promise<Socket> {

@@ -97,3 +97,18 @@ export async function getWhenUp(port: number, path = "/"): Promise<{ status: num
   }
   throw new Error("the server never came up");
 }
+
+/** A request on a fresh connection: status and body, or an error after 10 s of nothing. */
+export function getFresh(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+      let body = "";
+      res.on("data", (d: Buffer) => (body += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.setTimeout(10_000, () => req.destroy(new Error(`${path}: no answer in 10 s`)));
+    req.end();
+  });
+}
