@@ -14,7 +14,7 @@ import { answerWith } from "../rtlib/gateway.js";
 import { rootGrant } from "../rtlib/grants.js";
 import * as environment from "../rtlib/lib/environment.js";
 import { Replayer } from "../rtlib/recording/replayer.js";
-import { readRecording } from "../cli/recording-reader.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
 
 configureLimits({ fuel: 1e15 });

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { compileTestFile } from "../cli/test-compile.js";
-import { recordingPath } from "../cli/test-replays.js";
+import { compileTestFile } from "../cli/testing/compile.js";
+import { recordingPath } from "../cli/testing/replays.js";
 
 const N = 20;
 const folder = mkdtempSync(join(tmpdir(), "renyi-bench-tests-"));
@@ -22,7 +22,7 @@ writeFileSync(file, ["function double(n: Int) returns Int\n  return n * 2\nend\n
 const compiled = await compileTestFile(file, recordingPath);
 if (compiled.kind !== "compiled") throw new Error("the benchmark's tests did not compile");
 const { bundle, tests } = compiled;
-const WORKER = fileURLToPath(new URL("../cli/test-worker.cjs", import.meta.url));
+const WORKER = fileURLToPath(new URL("../cli/testing/worker.cjs", import.meta.url));
 const RUNTIME = fileURLToPath(new URL("../runtime.cjs", import.meta.url));
 const options = { stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 1024, stackSizeMb: 16 } };
 const exited = (w: Worker) => new Promise((resolve) => w.once("exit", resolve));

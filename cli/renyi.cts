@@ -9,8 +9,8 @@
 // worker starts is on the path of every run (bench/RESULTS.md, start-up). The
 // rest of the command is ES modules, imported from here.
 
-import { holdInterrupts } from "./early-interrupt.cjs";
-import { startWorker, type EarlyWorker } from "./spawn.cjs";
+import { holdInterrupts } from "./running/early-interrupt.cjs";
+import { startWorker, type EarlyWorker } from "./running/spawn.cjs";
 
 // Started by renyi mcp, the command listens for its interrupt from here on (early-interrupt.cts).
 holdInterrupts();
@@ -30,16 +30,16 @@ async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
     early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
-    const { runCommand } = (await import(RUN_BUNDLED)) as typeof import("./run.js");
+    const { runCommand } = (await import(RUN_BUNDLED)) as typeof import("./commands/run.js");
     return runCommand(process.argv.slice(3), early);
   }
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
-  if (process.argv[2] === "record") return (await import("./record.js")).recordCommand(process.argv.slice(3));
-  if (process.argv[2] === "reproduce") return (await import("./reproduce.js")).reproduceCommand(process.argv.slice(3));
-  if (process.argv[2] === "grant") return (await import("./grant.js")).grantCommand(process.argv.slice(3));
+  if (process.argv[2] === "record") return (await import("./commands/record.js")).recordCommand(process.argv.slice(3));
+  if (process.argv[2] === "reproduce") return (await import("./commands/reproduce.js")).reproduceCommand(process.argv.slice(3));
+  if (process.argv[2] === "grant") return (await import("./commands/grant.js")).grantCommand(process.argv.slice(3));
   // The protocol's SDK is loaded by this command alone.
-  if (process.argv[2] === "mcp") return (await import("./mcp.js")).mcpCommand(process.argv.slice(3));
-  const { main } = (await import(COMMANDS_BUNDLED)) as typeof import("./commands.js");
+  if (process.argv[2] === "mcp") return (await import("./commands/mcp.js")).mcpCommand(process.argv.slice(3));
+  const { main } = (await import(COMMANDS_BUNDLED)) as typeof import("./commands/cac-commands.js");
   return main(process.argv);
 }
 
@@ -51,7 +51,7 @@ renyi().then(
     // The program's thread, if started, must not keep the process alive.
     void early?.worker.terminate();
     // Every command's failures are reported in one place (failure.ts).
-    const { reportFailure } = await import("./failure.js");
+    const { reportFailure } = await import("./commands/failure.js");
     process.exitCode = reportFailure(e);
   },
 );

@@ -3,11 +3,11 @@
 // signed when asked, and makes the key pairs that sign them.
 
 import { cac } from "cac";
-import { buildCommand } from "./build.js";
-import { runCommandLine } from "./command-line.js";
-import { reportFailure, Refusal } from "./failure.js";
-import { keygenCommand } from "./keygen.js";
-import { VERSION } from "./version.cjs";
+import { buildCommand } from "./commands/build.js";
+import { runCommandLine } from "./commands/command-line.js";
+import { reportFailure, Refusal } from "./commands/failure.js";
+import { keygenCommand } from "./commands/keygen.js";
+import { VERSION } from "./host/version.cjs";
 
 // Output whose reader has gone is dropped, as renyi.cts says.
 process.stdout.on("error", () => undefined);

@@ -1,6 +1,6 @@
 // The files beside a bundle that show where a run failed or crashed: its
 // manifest, its source map and its sources, read by `renyi run DIR/NAME.mjs`
-// (cli/bundle-check.ts, which also checks the manifest's signature) and by the
+// (cli/bundles/bundle-files.ts, which also checks the manifest's signature) and by the
 // bundle run as `node DIR/NAME.mjs` (report/bundle-outcome.ts). Every file is
 // read as hostile: bounded, only if it is a regular file, and each against the
 // hash its manifest gives.

@@ -13,8 +13,10 @@ import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";
-import type { Shape } from "./values.js";
 import { effectNarrator, type EffectNarration } from "./narration.js";
+import type { Primitive } from "./primitive.js";
+
+export type { Primitive };
 
 export interface CallRecord {
   readonly primitive: string;
@@ -60,24 +62,6 @@ let answerer: Answerer | undefined;
 /** Every call from now on is answered by `answer` instead of performed (undefined: live again). */
 export function answerWith(answer: Answerer | undefined): void {
   answerer = answer;
-}
-
-/** A primitive call as the gateway sees it. */
-export interface Primitive {
-  /** `std.http.get` */
-  readonly name: string;
-  /** The capability the call uses, with the scope of this very call (its host, its path). */
-  readonly need: Need;
-  /** The failure when the grant refuses the call; a primitive that cannot fail crashes instead. */
-  readonly denied?: (refused: Grant) => unknown;
-  /** The failure when a budget is spent. */
-  readonly overBudget?: () => unknown;
-  /** The failure when a guard refuses the call: its failure type's `Guarded(origin, sink)`; a primitive that cannot fail crashes instead. */
-  readonly refusedByGuard?: (origin: string, sink: string) => unknown;
-  /** The primitive's declared result type; what the call gives back is checked against it. */
-  readonly result?: Shape;
-  /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
-  readonly readsClock?: true;
 }
 
 /** The narrator of a narrated run (`--explain`), set before the run starts; undefined otherwise. */

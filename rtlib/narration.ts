@@ -14,7 +14,7 @@ import { Cancelled, Crash, Failure } from "./errors.js";
 import { S } from "./limits.js";
 import { quote, toTextUncharged } from "./text.js";
 import { plain } from "./origins.js";
-import type { Primitive } from "./gateway.js";
+import type { Primitive } from "./primitive.js";
 import type { Need } from "../vocabulary/needs.js";
 
 /** Where narration goes, and how a replay knows a call's recorded duration. */

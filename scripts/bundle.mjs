@@ -20,7 +20,7 @@ const dist = new URL("../dist/", import.meta.url).pathname;
 
 // rtlib/host-import.ts, through which the runtime import()s what it loads while
 // a program runs, stays a file of its own: the worker compiles the runtime with
-// a code cache (cli/code-cache.cts), and code compiled that way has no import().
+// a code cache (cli/cache/code-cache.cts), and code compiled that way has no import().
 const hostImportAsItsOwnFile = {
   name: "host-import",
   setup(build) {
@@ -45,11 +45,11 @@ await build({
 });
 // Node finds the names of a CommonJS module's exports by reading it (esbuild
 // writes them where Node looks), so `export *` re-exports every one of them.
-// The worker thread's own code (cli/worker.cts and the few modules it uses) as
+// The worker thread's own code (cli/running/worker.cts and the few modules it uses) as
 // dist/cli/worker-thread.cjs: about 2 ms of every run's start-up. The runtime is
-// not in it: the worker loads that with its code cache (cli/code-cache.cts).
+// not in it: the worker loads that with its code cache (cli/cache/code-cache.cts).
 await build({
-  entryPoints: [`${dist}cli/worker.cjs`],
+  entryPoints: [`${dist}cli/running/worker.cjs`],
   outfile: `${dist}cli/worker-thread.cjs`,
   bundle: true,
   format: "cjs",
@@ -62,7 +62,7 @@ await build({
 
 // `renyi run`'s own code and what it loads to compile a program it has not seen
 // (the parser, the checker, the lowering, the printer, the validator) as a few
-// files beside dist/cli/run.js: dist/cli/run-bundled.js, which the `renyi`
+// files beside dist/cli/commands/run.js: dist/cli/run-bundled.js, which the `renyi`
 // command imports for `run`, and the chunks it imports when it compiles; the
 // same for the other commands (`check`, `test`, `explain`...):
 // dist/cli/commands-bundled.js, sharing the chunks. The
@@ -85,8 +85,8 @@ const cjsAsTheirOwnFiles = {
 };
 for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) rmSync(`${dist}cli/${old}`);
 await build({
-  // `renyi mcp`'s worker thread (cli/mcp-pool.ts) checks programs with the same chunks.
-  entryPoints: { "run-bundled": `${dist}cli/run.js`, "commands-bundled": `${dist}cli/commands.js`, "mcp-worker-bundled": `${dist}cli/mcp-worker.js` },
+  // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks.
+  entryPoints: { "run-bundled": `${dist}cli/commands/run.js`, "commands-bundled": `${dist}cli/commands/cac-commands.js`, "mcp-worker-bundled": `${dist}cli/mcp/worker.js` },
   outdir: `${dist}cli`,
   chunkNames: "run-chunk-[hash]",
   bundle: true,
@@ -101,14 +101,14 @@ await build({
   logLevel: "warning",
 });
 
-// `renyi run`'s compile path (cli/compile-path.ts: reading a program's modules,
+// `renyi run`'s compile path (cli/cache/compile-path.ts: reading a program's modules,
 // the compiler, the validator and acorn) as one CommonJS file, which
-// cli/code-cache.cts loads with the V8 code cache scripts/compile-cache.mjs makes
+// cli/cache/code-cache.cts loads with the V8 code cache scripts/compile-cache.mjs makes
 // for it: a program's first run neither parses nor compiles the compiler's code.
 // Code compiled that way cannot import(): every module it reaches is bundled in
 // (the check below refuses a build that left one), the .cjs modules shared as above.
 const compilePath = await build({
-  entryPoints: [`${dist}cli/compile-path.js`],
+  entryPoints: [`${dist}cli/cache/compile-path.js`],
   outfile: `${dist}cli/compile-bundled.cjs`,
   bundle: true,
   format: "cjs",

@@ -1,7 +1,7 @@
 // Makes dist/cli/compile-bundled.cjs.v8cache: the V8 code cache of `renyi run`'s
-// compile path (cli/compile-path.ts), made after compiling the examples with it,
+// compile path (cli/cache/compile-path.ts), made after compiling the examples with it,
 // so that it holds the code of every function a compile runs and not only the
-// module's top level. cli/code-cache.cts loads the compile path with it; a Node
+// module's top level. cli/cache/code-cache.cts loads the compile path with it; a Node
 // that rejects it (another version, other V8 flags) compiles as usual and keeps
 // a cache of its own in the cache folder. Loaded and made the way code-cache.cts
 // loads it (the same wrapper, so the same source as far as V8 can tell), and
@@ -18,7 +18,7 @@ const scratch = mkdtempSync(join(tmpdir(), "renyi-compile-cache-"));
 process.env["RENYI_CACHE_DIR"] = scratch;
 try {
   const require = createRequire(import.meta.url);
-  const { requireWithCachedData, sealCodeCache, sourceKey } = require(join(dist, "cli", "code-cache.cjs"));
+  const { requireWithCachedData, sealCodeCache, sourceKey } = require(join(dist, "cli", "cache", "code-cache.cjs"));
   const file = join(dist, "cli", "compile-bundled.cjs");
   const source = readFileSync(file, "utf8");
   const loaded = requireWithCachedData(file, source, undefined);

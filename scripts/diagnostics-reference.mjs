@@ -3,7 +3,7 @@
 // through the built command line: run by `npm run diagnostics-reference`,
 // which builds first.
 import { readFileSync, writeFileSync, renameSync } from "node:fs";
-import { regeneratedDiagnostics, regeneratedRuntime } from "../dist/cli/diagnostics-reference.js";
+import { regeneratedDiagnostics, regeneratedRuntime } from "../dist/report/diagnostics-reference.js";
 
 function write(name, text) {
   const target = new URL(`../spec/${name}`, import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { ROOT } from "./golden.js";
 import { CODES, isCode } from "../vocabulary/problems/index.js";
-import { regeneratedDiagnostics, regeneratedRuntime } from "../cli/diagnostics-reference.js";
+import { regeneratedDiagnostics, regeneratedRuntime } from "../report/diagnostics-reference.js";
 
 /** A code: `E-` or `W-`, then capitalised words joined by `-`; not a family's pattern (`E-RT-*`). */
 const CODE = /(?<![A-Za-z0-9-])[EW]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*(?![A-Za-z0-9*-])/g;

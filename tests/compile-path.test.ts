@@ -1,5 +1,5 @@
 // `renyi run`'s compile path: one CommonJS file (dist/cli/compile-bundled.cjs)
-// loaded with the V8 code cache the build made for it (cli/code-cache.cts,
+// loaded with the V8 code cache the build made for it (cli/cache/code-cache.cts,
 // scripts/compile-cache.mjs). The build's cache must fit the Node that built
 // it; a cache that is damaged, cut short or not a cache at all costs a compile,
 // never a run, and is replaced by a whole one in the cache folder.
@@ -11,15 +11,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { writeCached } from "../cli/cache.cjs";
-import { Refusal } from "../cli/refusal.cjs";
-import { requireWithCaches, sealCodeCache, sourceKey } from "../cli/code-cache.cjs";
+import { writeCached } from "../cli/cache/cache.cjs";
+import { Refusal } from "../cli/host/refusal.cjs";
+import { requireWithCaches, sealCodeCache, sourceKey } from "../cli/cache/code-cache.cjs";
 import { ROOT } from "./golden.js";
 
 const FILE = fileURLToPath(new URL("../cli/compile-bundled.cjs", import.meta.url));
 const SHIPPED = `${FILE}.v8cache`;
 
-type CompilePath = typeof import("../cli/compile-path.js");
+type CompilePath = typeof import("../cli/cache/compile-path.js");
 
 /** Compiles examples/weather.ry with a loaded compile path, into a cache folder of its own. */
 async function compileWith(path: CompilePath, folder: string): Promise<boolean> {

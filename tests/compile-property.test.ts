@@ -22,7 +22,7 @@ import { compileProgram } from "../compiler/build.js";
 import { bundleProgram } from "../compiler/emit/bundle.js";
 import { parseSource } from "../compiler/index.js";
 import { SourceFile } from "../compiler/source.js";
-import { validateBundle } from "../cli/validate.js";
+import { validateBundle } from "../cli/bundles/validate.js";
 import { ROOT } from "./golden.js";
 import { generateProgram, type GeneratedProgram, type GeneratorOptions } from "./program-generator.js";
 

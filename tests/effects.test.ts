@@ -274,7 +274,7 @@ end
   assert.deepEqual(attempt.diagnostics.map((d) => d.code), ["E-NAME-UNKNOWN-FUNCTION", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN-FUNCTION"]);
   const { compileProgram } = await import("../compiler/build.js");
   const { parseSource } = await import("../compiler/index.js");
-  const { validateBundle } = await import("../cli/validate.js");
+  const { validateBundle } = await import("../cli/bundles/validate.js");
   const { goldenFiles, readSections } = await import("./golden.js");
   const { basename } = await import("node:path");
   let validated = 0;

@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
 import { ROOT } from "./golden.js";
-import { RECORD_FIELDS, type ExecutionRecord } from "../cli/execution-record.js";
-import { BUILD_ID, VERSION } from "../cli/version.cjs";
+import { RECORD_FIELDS, type ExecutionRecord } from "../cli/running/execution-record.js";
+import { BUILD_ID, VERSION } from "../cli/host/version.cjs";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");

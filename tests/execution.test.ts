@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { sha256 } from "../cli/validate.js";
+import { sha256 } from "../cli/bundles/validate.js";
 import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
 import { RENYI } from "./support.js";
 import { CODES } from "../vocabulary/problems/index.js";
-import { explanation } from "../cli/explain.js";
+import { explanation } from "../cli/host/explanation.js";
 
 function explain(args: readonly string[]) {
   const result = spawnSync(process.execPath, [RENYI, "explain", ...args], { encoding: "utf8" });

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./golden.js";
+import { importsOf, sourceFiles, targetOf } from "./source-imports.js";
 
 /** Per folder, `from -> to`: the imports through which the grammar's own recursion goes. */
 const GRAMMAR_RECURSION: Record<string, string[]> = {
@@ -88,6 +89,34 @@ for (const [folder, allowed] of Object.entries(GRAMMAR_RECURSION)) {
     assert.deepEqual(cycles(graph), []);
   });
 }
+
+/** Every file of the project and the files of the project it imports, by any kind of import, types and import() included. */
+function projectGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of ["vocabulary", "report", "compiler", "rtlib", "cli"].flatMap(sourceFiles)) {
+    const targets = new Set<string>();
+    for (const i of importsOf(file, readFileSync(join(ROOT, file), "utf8"))) {
+      const target = targetOf(i);
+      if (target !== undefined && target !== file) targets.add(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+test("no import cycle between any two files of the project but the grammar's own recursion", () => {
+  const graph = projectGraph();
+  for (const [folder, allowed] of Object.entries(GRAMMAR_RECURSION)) {
+    for (const edge of allowed) {
+      const [from, to] = edge.split(" -> ") as [string, string];
+      graph.get(`compiler/${folder}/${from}.ts`)?.delete(`compiler/${folder}/${to}.ts`);
+    }
+  }
+  const unknown = [...graph.values()].flatMap((targets) => [...targets]).filter((t) => !graph.has(t) && !t.endsWith(".d.ts"));
+  assert.ok(graph.size > 200, `the project's files are found (${graph.size})`);
+  console.log(`the project: ${graph.size} files; imports of files not found: ${unknown.length}`);
+  assert.deepEqual(cycles(graph), []);
+});
 
 test("the cycle finder finds a cycle through a helper", () => {
   const graph = new Map([

@@ -12,8 +12,8 @@ import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
 import { startProgram } from "./support.js";
 import { isolationDataMib } from "../vocabulary/limits.js";
-import { ISOLATED_OPEN_FILES, isolatedCpuSeconds, runIsolated } from "../cli/isolate.js";
-import { parseRunArguments } from "../cli/run-options.js";
+import { ISOLATED_OPEN_FILES, isolatedCpuSeconds, runIsolated } from "../cli/running/isolate.js";
+import { parseRunArguments } from "../cli/running/run-options.js";
 
 const work = join(ROOT, "tmp", `isolate-${process.pid}`);
 before(() => {

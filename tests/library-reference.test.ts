@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { libraryFunctions, libraryReference } from "../compiler/check/library-reference.js";
 import * as runtime from "../rtlib/index.js";
 
-const root = new URL("../../", import.meta.url).pathname;
+const root = new URL("../..", import.meta.url).pathname;
 
 /**
  * What rtlib/lib exports that no Renyi program calls by name: the twins the compiler

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
-import { buildCommand } from "../cli/build.js";
+import { buildCommand } from "../cli/commands/build.js";
 
 // Inside the package, so that node resolves renyi/runtime.
 const work = join(ROOT, "tmp", `limit-flags-${process.pid}`);
@@ -196,7 +196,7 @@ const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-memory", "--max-co
 const BAD = ["0", "-1", "x", "1.5", "1e3", "99999999999999999999", ""];
 
 test("a value that is not a limit is refused, by renyi run's reader and by the runtime's entry", async () => {
-  const { parseRunArguments } = await import("../cli/run-options.js");
+  const { parseRunArguments } = await import("../cli/running/run-options.js");
   const { limitsFromEnvironment } = await import("../rtlib/entry.js");
   let cases = 0;
   for (const option of OPTIONS) {

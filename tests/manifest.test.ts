@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import fc from "fast-check";
-import { checkManifest } from "../cli/bundle-check.js";
+import { checkManifest } from "../cli/bundles/bundle-files.js";
 import { readManifest } from "../report/manifest.js";
 import { readStrictJson } from "../report/strict-json.js";
-import { sha256 } from "../cli/validate.js";
+import { sha256 } from "../cli/bundles/validate.js";
 import { ROOT } from "./golden.js";
 
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");

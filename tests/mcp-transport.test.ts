@@ -1,4 +1,4 @@
-// The lines `renyi mcp` reads (cli/mcp-transport.ts, spec/mcp.md "Limits and
+// The lines `renyi mcp` reads (cli/mcp/transport.ts, spec/mcp.md "Limits and
 // hostile input"), written to the real command byte by byte: a line that is
 // not JSON, not UTF-8, not a JSON-RPC message, or larger than a message may
 // be, is answered with a JSON-RPC error carrying the request's id where one
@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { firstInvalidUtf8, MAX_MESSAGE_BYTES } from "../cli/mcp-transport.js";
+import { firstInvalidUtf8, MAX_MESSAGE_BYTES } from "../cli/mcp/transport.js";
 import { RENYI } from "./support.js";
 
 interface Answer {

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { judge, parseMcpArguments, type Ceiling } from "../cli/mcp-ceiling.js";
+import { judge, parseMcpArguments, type Ceiling } from "../cli/mcp/ceiling.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";

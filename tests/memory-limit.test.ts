@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
 import { startProgram } from "./support.js";
 import { DEFAULT_LIMITS, heapLimitMib } from "../vocabulary/limits.js";
-import { parseRunArguments } from "../cli/run-options.js";
+import { parseRunArguments } from "../cli/running/run-options.js";
 
 const work = join(ROOT, "tmp", `memory-limit-${process.pid}`);
 before(() => mkdirSync(work, { recursive: true }));

@@ -238,7 +238,7 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
     const first = run();
     assert.equal(first.status, 0, first.stderr);
     // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled again.
-    // Sealed again with the cache's key (cli/cache-seal.ts), as only who holds the key could: the validator is the second line.
+    // Sealed again with the cache's key (cli/cache/seal.ts), as only who holds the key could: the validator is the second line.
     const kept = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
     assert.equal(kept.length, 3);
     const key = readFileSync(`${cache}.key`);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { leastGrant, mostInWindow, needsLine } from "../cli/least-grant.js";
+import { leastGrant, mostInWindow, needsLine } from "../cli/recordings/least-grant.js";
 import type { RecordedCall, Recording } from "../vocabulary/recording.js";
 import { renyi, startServer } from "./record-support.js";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { readRecording } from "../cli/recording-reader.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import { renyi, startServer } from "./record-support.js";
 
 function readBack(work: string, name: string) {

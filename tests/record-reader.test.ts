@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { readRecording } from "../cli/recording-reader.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import { ROOT } from "./golden.js";
 import { renyi } from "./record-support.js";
 

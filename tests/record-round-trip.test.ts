@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { readRecording } from "../cli/recording-reader.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import type { Recording } from "../vocabulary/recording.js";
 import { renyi, startServer } from "./record-support.js";
 

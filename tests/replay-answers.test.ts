@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { readRecording } from "../cli/recording-reader.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import type { JsonValue, RecordedCall, Recording } from "../vocabulary/recording.js";
 import { renyi } from "./record-support.js";
 import { freePort } from "./support.js";

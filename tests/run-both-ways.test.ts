@@ -16,7 +16,7 @@ import { basename, join } from "node:path";
 import { after, test } from "node:test";
 import { goldenFiles, readSections, ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
-import { buildCommand } from "../cli/build.js";
+import { buildCommand } from "../cli/commands/build.js";
 
 // Inside the package, so that node resolves renyi/runtime.
 const work = join(ROOT, "tmp", `both-ways-${process.pid}`);

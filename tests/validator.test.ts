@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import test from "node:test";
-import { validateBundle } from "../cli/validate.js";
+import { validateBundle } from "../cli/bundles/validate.js";
 import * as t from "../compiler/lower/js.js";
 import { freeNames } from "../compiler/emit/free-names.js";
 import { Budgets, narrow, refusing, rootGrant } from "../rtlib/grants.js";

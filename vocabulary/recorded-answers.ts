@@ -3,7 +3,7 @@
 // answers to the program as if the world had given them: an answer no live call
 // could give (an HTTP status of 999, a header that could not have crossed the
 // wire, an exit code no process has, a random integer outside its range) must
-// never reach the program. The reader (cli/recording-reader.ts) checks every
+// never reach the program. The reader (cli/recordings/reader.ts) checks every
 // entry against this table once, as the recording is read, and refuses the
 // recording with E-RT-RECORDING at the first answer that does not fit.
 //

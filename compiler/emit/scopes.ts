@@ -1,6 +1,6 @@
 // The names in scope while a JavaScript tree is walked, innermost last: what the
 // compiler's free-name check (free-names.ts) and the bundle validator
-// (cli/validate.ts) both resolve names by, each on its own kind of tree.
+// (cli/bundles/validate.ts) both resolve names by, each on its own kind of tree.
 
 export class Scopes {
   private readonly outermost: ReadonlySet<string>;

@@ -96,7 +96,7 @@ export function responseProblem(response: ResponseValue): RunFacts<"E-RT-RESPONS
 /**
  * How long an ending server waits for its last answers to go out and their connections
  * to close before it closes what is left: below the time a cancelled run has to stop on
- * its own (cli/run.ts), after which its thread is stopped by force.
+ * its own (cli/commands/run.ts), after which its thread is stopped by force.
  */
 const ENDING_MS = 1000;
 

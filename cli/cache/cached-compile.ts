@@ -1,0 +1,73 @@
+// A program `renyi run` is to run, compiled, or taken from the compile cache
+// when it was compiled before: found through the program index by reading and
+// hashing its modules, without the compiler; else compiled through the compile
+// path (compile-path.ts), which loads the compiler with its code cache.
+
+import { renderText, type Diagnostic } from "../../report/diagnostics.js";
+import type { SourceMapV3 } from "../../report/source-map.js";
+import { SourceFile } from "../../report/source.js";
+import { sha256 } from "../../report/sha256.js";
+import type { GrantItem } from "../../vocabulary/needs.js";
+import { codeHash } from "../host/code-hash.js";
+import { RUNTIME_PATH } from "../host/places.cjs";
+import { cachedPath } from "./cache.cjs";
+import { readProgram, readProgramMap } from "./cached-program.js";
+import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
+import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./toolchain.js";
+
+/** A program ready to run: compiled by renyi run, or a bundle admitted and copied into the cache. */
+export interface Compiled {
+  path: string;
+  /** A program compiled by renyi run: its text, checked against its seal in the cache (or just compiled), which is what the worker runs. */
+  source?: string;
+  /** The bundle's source map, read only when a crash needs a position. */
+  map: () => SourceMapV3;
+  /** The program's sources, made only when a failure or crash shows its line. */
+  sources: () => ReadonlyMap<string, SourceFile>;
+  /** A bundle's grant, from its manifest (null: main needs nothing); a .ry program's is its own. */
+  grant?: GrantItem[] | null;
+  /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
+  program: string;
+  code: () => string;
+  /** The hash of the bundle that runs: the compiled file, or a bundle's as its manifest names it. */
+  bundle: () => string;
+}
+
+export type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
+
+/** `stop` is called now and then while the compiler works: it ends the compile by throwing. */
+export async function compileWithCache(file: string, narrate = false, stop?: () => void): Promise<Compiled | NotCompiled> {
+  const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
+  const indexed = lookUpByIndex(toolchain, file);
+  if (indexed !== undefined) {
+    const path = cachedPath(indexed.key, ".cjs");
+    const source = indexed.source;
+    return { path, source, map: () => readProgramMap(path), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(source) };
+  }
+  // The parser, the compiler and the validator are loaded only when the index does not know the
+  // program: one file, with a code cache (compile-path.ts).
+  const { loadCompilePath } = await import("./code-cache.cjs");
+  const compilePath = loadCompilePath();
+  const { loadProgram, compileIntoCache } = compilePath.exports as typeof import("./compile-path.js");
+  const program = loadProgram(file);
+  if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
+  const key = bundleKey(toolchain, program.entry, program.modules);
+  const path = cachedPath(key, ".cjs");
+  // A compiled program whose seal does not match (seal.ts) is compiled again, and written anew.
+  let source = readProgram(key);
+  if (source === undefined) {
+    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate, ...(stop ? { stop } : {}) });
+    // After a compile, when the cache that came with the build did not fit this Node: one of its own.
+    compilePath.keep();
+    if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
+    if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
+    source = result.source!;
+  }
+  writeIndex(toolchain, file, program.entry, program.modules);
+  const verified = source;
+  return { path, source: verified, map: () => readProgramMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(verified) };
+}
+
+function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {
+  return new Map(modules.map((m) => [m.file, new SourceFile(m.file, m.text)]));
+}

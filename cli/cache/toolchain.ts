@@ -1,0 +1,9 @@
+// What a compiled program in the cache was compiled by and for: part of every
+// key under which `renyi run` and `renyi test` keep one (cache.cts).
+
+import { RUNTIME_PATH } from "../host/places.cjs";
+import { BUILD_ID, VERSION } from "../host/version.cjs";
+
+export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
+/** The narrated variant of a program (--explain) is cached under keys of its own. */
+export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];

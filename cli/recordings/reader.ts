@@ -1,0 +1,187 @@
+// A recording read as hostile input (spec/recording.md, "Reading a
+// recording"): a file of bounded size, strict JSON (no repeated key, UTF-8, a
+// bounded depth), every field checked for its shape, the grant lines read back
+// as a `needs` line writes them. Anything else is refused with E-RT-RECORDING
+// and where in the file the problem is; the reader never throws.
+//
+// The reader is the one way in for every command that takes a recording.
+
+import { runMessage, type RunFacts } from "../../vocabulary/problems/run.js";
+import { readBounded } from "../../report/read-bounded.js";
+import { readStrictJson, type Json } from "../../report/strict-json.js";
+import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "../../report/json-shape.js";
+import { impossibleAnswer } from "../../vocabulary/recorded-answers.js";
+import { DEFAULT_LIMITS } from "../../vocabulary/limits.js";
+import type { GrantItem } from "../../vocabulary/needs.js";
+import { readGrantText, readNeedText } from "../../vocabulary/grant-text.js";
+import type { OutcomeKind } from "../../vocabulary/outcomes.js";
+import { unsealBytes } from "./sealed-calls.js";
+import {
+  MANIFEST_FIELDS,
+  SEALED,
+  MAX_RECORDING_BYTES,
+  MAX_RECORDING_DEPTH,
+  REQUIRED_FIELDS,
+  type JsonValue,
+  type RecordedCall,
+  type Recording,
+} from "../../vocabulary/recording.js";
+
+const fields = fieldsOf("a recording");
+
+/** A call whose answer no live call could give (vocabulary/recorded-answers.ts). */
+class AnswerRefused extends ShapeRefused {}
+
+/** `sealed`: the sequence numbers of the calls that were sealed, opened with the key the read was given. */
+export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[]; sealed: ReadonlySet<number> } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
+
+/** A refused read: the code, its facts, and the message made from them. */
+function refused(facts: RunFacts<"E-RT-RECORDING">): ReadRecording {
+  return { ok: false, code: "E-RT-RECORDING", facts, problem: runMessage("E-RT-RECORDING", facts) };
+}
+
+/** Reads the recording at `path`; its sealed calls are opened with `key`, and refused without one. */
+export function readRecordingFile(path: string, key?: Buffer): ReadRecording {
+  const read = readBounded(path, MAX_RECORDING_BYTES);
+  if (!read.ok) return refused({ file: path, problem: "unreadable", detail: read.why });
+  return readRecording(read.bytes, path, key);
+}
+
+/** Reads a recording's bytes; `name` is what messages call it. */
+export function readRecording(bytes: Uint8Array, name = "the recording", key?: Buffer): ReadRecording {
+  if (bytes.length > MAX_RECORDING_BYTES) return refused({ file: name, problem: "too-large", detail: MAX_RECORDING_BYTES.toLocaleString("en") });
+  const json = readStrictJson(bytes, MAX_RECORDING_DEPTH);
+  if (!json.ok) return refused({ file: name, problem: "json", detail: json.problem });
+  try {
+    const sealed = new Set<number>();
+    const recording = recordingOf(json.value, { key, sealed });
+    const grant = recording.grant.map((text, i) => {
+      const item = readGrantText(text);
+      if (typeof item === "string") refuse(`grant[${i}]: ${item}`);
+      return item;
+    });
+    return { ok: true, recording, grant, sealed };
+  } catch (e) {
+    if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
+    if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
+    throw e;
+  }
+}
+
+/** How a refused recording is shown: one line with its code, and the exit code of a refusal. */
+export function refusalText(read: { code: string; problem: string }): string {
+  return `error[${read.code}]: ${read.problem}\n`;
+}
+
+function whole(value: Json | undefined, where: string, least: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) refuse(`${where} must be a whole number of at least ${least}`);
+  return value;
+}
+
+function milliseconds(value: Json | undefined, where: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) refuse(`${where} must be a number of milliseconds, 0 or more`);
+  return value;
+}
+
+const OUTCOMES: readonly OutcomeKind[] = ["finished", "failed", "crashed", "refused", "cancelled"];
+const HASH = /^sha256:[0-9a-f.]+$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+const PRIMITIVE = /^std(?:\.[a-z_]+){2}$/;
+const MAX_LIST = 10_000;
+
+/** How sealed calls are read: opened with the key, and their sequence numbers kept. */
+interface Unsealing {
+  readonly key: Buffer | undefined;
+  readonly sealed: Set<number>;
+}
+
+function recordingOf(value: Json, unsealing: Unsealing): Recording {
+  const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "calls"]);
+  const outcome = at["outcome"];
+  if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome)) refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
+  const recording: Recording = {
+    program: text(at["program"], "`program`"),
+    toolchain: text(at["toolchain"], "`toolchain`"),
+    source: text(at["source"], "`source`"),
+    code: text(at["code"], "`code`", HASH),
+    grant: list(at["grant"], "`grant`", MAX_LIST).map((g, i) => text(g, `grant[${i}]`)),
+    outcome: outcome as OutcomeKind,
+    calls: [],
+  };
+  if ("revision" in at) recording.revision = text(at["revision"], "`revision`");
+  if ("extensions" in at) recording.extensions = list(at["extensions"], "`extensions`", MAX_LIST).map((e, i) => text(e, `extensions[${i}]`));
+  if ("arguments" in at) {
+    recording.arguments = list(at["arguments"], "`arguments`", MAX_LIST).map((a, i) => {
+      if (typeof a !== "string") refuse(`arguments[${i}] must be a text`);
+      return a;
+    });
+  }
+  if ("environment" in at) {
+    const environment = fields(at["environment"], "`environment`", [], Object.keys(at["environment"] ?? {}));
+    recording.environment = {};
+    for (const [name, hash] of Object.entries(environment)) {
+      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>" || hash === SEALED))) refuse(`environment.${name} must be a sha256: hash, "<redacted>", "sealed" or null`);
+      recording.environment[name] = hash;
+    }
+  }
+  if ("redacted" in at) recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) => text(n, `redacted[${i}]`).toLowerCase());
+  if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
+  if ("output" in at) {
+    const output = fields(at["output"], "`output`", ["stdout", "bytes"]);
+    recording.output = { stdout: text(output["stdout"], "output.stdout", HASH), bytes: whole(output["bytes"], "output.bytes", 0) };
+  }
+  let last = 0;
+  recording.calls = list(at["calls"], "`calls`", DEFAULT_LIMITS.maxHostCalls).map((c, i) => {
+    const call = callOf(isObject(c) && "sealed" in c ? unsealed(c, `calls[${i}]`, unsealing) : c, `calls[${i}]`);
+    if (call.sequence <= last) refuse(`calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`);
+    last = call.sequence;
+    return call;
+  });
+  return recording;
+}
+
+/**
+ * A sealed call opened: its capability, arguments and outcome as they were
+ * recorded, in place of the placeholders, to be read as any call is. Refused
+ * without the key, or when the key does not open it.
+ */
+function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unsealing): Json {
+  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"], ["duration_ms", "at_ms"]);
+  if (at["arguments"] !== SEALED || at["outcome"] !== SEALED) refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
+  const primitive = text(at["primitive"], `${where}.primitive`, PRIMITIVE);
+  const sealed = text(at["sealed"], `${where}.sealed`);
+  if (unsealing.key === undefined) refuse(`${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it was sealed under, --seal-key FILE`);
+  const bytes = unsealBytes(sealed, primitive, unsealing.key);
+  if (bytes === undefined) refuse(`${where} is sealed, and the key given does not open it`);
+  const opened = readStrictJson(bytes, MAX_RECORDING_DEPTH - 2);
+  if (!opened.ok || !isObject(opened.value)) refuse(`${where} is sealed, and what it holds is not a call`);
+  const inner = fields(opened.value, `${where} (sealed)`, ["capability", "arguments", "outcome"]);
+  unsealing.sealed.add(whole(at["sequence"], `${where}.sequence`, 1));
+  const rest: { [key: string]: Json } = { ...at };
+  delete rest["sealed"];
+  return { ...rest, capability: inner["capability"]!, arguments: inner["arguments"]!, outcome: inner["outcome"]! };
+}
+
+function callOf(value: Json, where: string): RecordedCall {
+  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome"], ["duration_ms", "at_ms"]);
+  const capability = text(at["capability"], `${where}.capability`);
+  const need = readNeedText(capability);
+  if (typeof need === "string") refuse(`${where}.capability: ${need}`);
+  const args = at["arguments"];
+  if (!isObject(args)) refuse(`${where}.arguments must be an object`);
+  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure"]);
+  const kinds = Object.keys(outcome);
+  if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
+  const call: RecordedCall = {
+    sequence: whole(at["sequence"], `${where}.sequence`, 1),
+    capability,
+    primitive: text(at["primitive"], `${where}.primitive`, PRIMITIVE),
+    arguments: args as { [name: string]: JsonValue },
+    outcome: kinds[0] === "success" ? { success: outcome["success"] as JsonValue } : { failure: outcome["failure"] as JsonValue },
+  };
+  if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
+  if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
+  if (impossible !== undefined) throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
+  return call;
+}

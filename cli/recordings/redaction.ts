@@ -1,0 +1,180 @@
+// `--redact NAME` (spec/recording.md, "Redaction"): a secret is kept out of
+// what is saved. An argument, a map entry (a header) or an environment
+// variable of that name is written as `<redacted>`, as is the value of the
+// program's option of that name; and then the secret values found that way
+// are taken out of every other text of the file too (a body that echoes a
+// token, a line the program printed, base64 bytes), in every form it takes
+// there (percent-encoded, JSON-escaped, base64, hex: redaction-forms.ts), so
+// that the secret appears nowhere in it.
+
+import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
+import { formsOf } from "./redaction-forms.js";
+
+/** A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found everywhere. */
+export const MIN_SECRET_LENGTH = 4;
+
+export class Redaction {
+  /** The names, in lower case. */
+  readonly names: ReadonlySet<string>;
+  readonly secrets = new Set<string>();
+
+  constructor(names: readonly string[]) {
+    this.names = new Set(names.map((n) => n.toLowerCase()));
+  }
+
+  get active(): boolean {
+    return this.names.size > 0;
+  }
+
+  private keep(secret: JsonValue): void {
+    if (typeof secret === "string" || typeof secret === "number") {
+      const text = String(secret);
+      if (text.length >= MIN_SECRET_LENGTH && text !== REDACTED) this.secrets.add(text);
+    }
+  }
+
+  private named(value: JsonValue): JsonValue {
+    if (Array.isArray(value)) return value.map((v) => this.named(v));
+    if (typeof value !== "object" || value === null) return value;
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (this.names.has(k.toLowerCase()) && (typeof v !== "object" || v === null)) {
+        this.keep(v);
+        out[k] = REDACTED;
+      } else {
+        out[k] = this.named(v);
+      }
+    }
+    return out;
+  }
+
+  /** A call with its named values redacted: arguments and map entries of those names, and an environment variable's value. */
+  call(call: RecordedCall): RecordedCall {
+    if (!this.active) return call;
+    const args = this.named(call.arguments) as { [name: string]: JsonValue };
+    let outcome = call.outcome;
+    const variable = call.arguments["name"];
+    if (call.primitive === "std.environment.get" && typeof variable === "string" && this.names.has(variable.toLowerCase()) && "success" in outcome && outcome.success !== null) {
+      this.keep(outcome.success);
+      outcome = { success: REDACTED };
+    }
+    return { ...call, arguments: args, outcome };
+  }
+
+  /** The program's own words, with the value of an option of a redacted name (`--token X`, `--token=X`) redacted. */
+  words(argv: readonly string[]): string[] {
+    const out = [...argv];
+    for (let i = 0; i < out.length; i++) {
+      const m = /^--?([^=]+)(=(.*))?$/s.exec(out[i]!);
+      if (m === null || !this.names.has(m[1]!.toLowerCase())) continue;
+      if (m[2] !== undefined) {
+        this.keep(m[3]!);
+        out[i] = `--${m[1]}=${REDACTED}`;
+      } else if (i + 1 < out.length) {
+        this.keep(out[i + 1]!);
+        out[++i] = REDACTED;
+      }
+    }
+    return out;
+  }
+
+  /** The forms of the secrets found, each with the same form of the placeholder, longest first. */
+  private forms: { form: string; placeholder: string }[] | undefined;
+
+  /**
+   * Every text of the document with each secret found replaced in every form
+   * it takes (redaction-forms.ts): plain, percent-encoded, JSON-escaped, and
+   * inside base64, base64url and hex, each by the same form of the placeholder.
+   */
+  scrub<T extends JsonValue>(value: T): T {
+    if (this.secrets.size === 0) return value;
+    // A form the URL parser shortened (it drops a newline) is searched for only while it is as long as a secret must be.
+    this.forms = [...this.secrets]
+      .flatMap(formsOf)
+      .filter((f) => f.form.length >= MIN_SECRET_LENGTH)
+      .sort((a, b) => b.form.length - a.form.length);
+    return this.scrubValue(value) as T;
+  }
+
+  private scrubValue(value: JsonValue): JsonValue {
+    if (typeof value === "string") return this.scrubText(value);
+    if (Array.isArray(value)) return value.map((v) => this.scrubValue(v));
+    if (typeof value !== "object" || value === null) return value;
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) out[this.scrubText(k)] = this.scrubValue(v);
+    return out;
+  }
+
+  /** `depth`: how many layers of base64 or hex the text was decoded from; bytes are looked into at most MAX_LAYERS deep. */
+  private scrubText(text: string, depth = 0): string {
+    let out = text;
+    for (const { form, placeholder } of this.forms!) if (out.includes(form)) out = out.split(form).join(placeholder);
+    if (depth >= MAX_LAYERS) return out;
+    out = out.replace(BASE64_RUN, (run) => this.scrubRun(run, "base64", depth));
+    return out.replace(HEX_RUN, (run) => this.scrubRun(run, "hex", depth));
+  }
+
+  /**
+   * A run of base64 (or base64url) or hex characters with the secret's bytes
+   * replaced, if it holds them at one of the alignments it can have (the run
+   * may begin with characters of the text before the encoded bytes).
+   */
+  private scrubRun(run: string, kind: "base64" | "hex", depth: number): string {
+    const alignments = kind === "base64" ? 4 : 2;
+    for (let at = 0; at < alignments; at++) {
+      const body = run.slice(at).replace(/=+$/, "");
+      const usable = kind === "hex" ? body.slice(0, body.length - (body.length % 2)) : body;
+      if (usable.length < 6) break;
+      const bytes = Buffer.from(usable, kind);
+      const scrubbed = this.scrubBytes(bytes, depth + 1);
+      if (scrubbed === undefined) continue;
+      const urlSafe = kind === "base64" && /[-_]/.test(usable);
+      let encoded = scrubbed.toString(kind === "hex" ? "hex" : urlSafe ? "base64url" : "base64");
+      if (kind === "hex" && /[A-F]/.test(usable) && !/[a-f]/.test(usable)) encoded = encoded.toUpperCase();
+      // Padding as the text had it: left off only where the text shows it was (a length padding would have filled).
+      if (kind === "base64" && !urlSafe && !/=$/.test(run) && usable.length % 4 !== 0) encoded = encoded.replace(/=+$/, "");
+      return run.slice(0, at) + encoded + (kind === "hex" ? body.slice(usable.length) : "");
+    }
+    return run;
+  }
+
+  /** The bytes with each form of a secret replaced, or undefined when they hold none. */
+  private scrubBytes(bytes: Buffer, depth: number): Buffer | undefined {
+    let text: string | undefined;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      const scrubbed = this.scrubText(text, depth);
+      return scrubbed === text ? undefined : Buffer.from(scrubbed, "utf8");
+    }
+    let buffer = bytes;
+    let changed = false;
+    for (const { form, placeholder } of this.forms!) {
+      const needle = Buffer.from(form, "utf8");
+      const parts: Buffer[] = [];
+      let from = 0;
+      for (let at = buffer.indexOf(needle); at !== -1; at = buffer.indexOf(needle, from)) {
+        parts.push(buffer.subarray(from, at), Buffer.from(placeholder, "utf8"));
+        from = at + needle.length;
+      }
+      if (parts.length > 0) {
+        buffer = Buffer.concat([...parts, buffer.subarray(from)]);
+        changed = true;
+      }
+    }
+    return changed ? buffer : undefined;
+  }
+}
+
+/** How many layers of base64 or hex (base64 of a body that holds base64) are looked into. */
+const MAX_LAYERS = 2;
+
+/** Runs of characters that base64 or base64url writes, long enough to hold 4 bytes. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+/** Runs of hex digits, long enough to hold 4 bytes. */
+const HEX_RUN = /[0-9A-Fa-f]{8,}/g;
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -1,0 +1,74 @@
+// `renyi run --replay REC` and `renyi run --manifest` (spec/recording.md): the
+// plan that run.ts adds to a run. A replay's calls are answered in the
+// program's worker (rtlib/recording/replayer.ts); here the recording is read
+// before the run, and the run's end is compared with the recorded one.
+
+import { EXIT } from "../../vocabulary/outcomes.js";
+import type { RecordedCall, Recording } from "../../vocabulary/recording.js";
+import { runWords } from "../../vocabulary/problems/run.js";
+import { readRecordingFile, refusalText } from "./reader.js";
+import { readSealKey } from "./sealed-calls.js";
+import { runManifest } from "./manifest.js";
+import type { RunPlan, RunSession } from "../running/plan.js";
+import type { RunTally, WorkerOutcome } from "../running/worker.cjs";
+
+export const replayPlan: RunPlan = (compiled, parsed) => {
+  let recording: Recording | undefined;
+  const input: RunSession["input"] & { replay?: unknown } = {};
+  if (parsed.options.replay !== undefined) {
+    const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
+    if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
+    const read = readRecordingFile(parsed.options.replay, key);
+    if (!read.ok) return { refused: refusalText(read) };
+    recording = read.recording;
+    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}), ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}) } });
+  }
+  const calls: RecordedCall[] = [];
+  return {
+    input: { ...input, ...(parsed.options.manifest ? { record: true } : {}) },
+    onRecorded: (call) => void calls.push(call),
+    onEnd: (outcome, tally, exitCode) => {
+      let code = exitCode;
+      if (recording !== undefined && compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs") code = EXIT.crashed;
+      if (parsed.options.manifest) {
+        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv: parsed.programArgs, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls });
+        process.stderr.write(JSON.stringify(header, null, 2) + "\n");
+      }
+      return code;
+    },
+  };
+};
+
+/**
+ * The end of a replay against the recorded run's: the outcome, the output's
+ * hash and length, and the recorded calls not reached. A difference is an
+ * E-RT-REPLAY-DIFFERS error, shown here, unless the replay already stopped at
+ * a call that differed, which said so ("stopped"). Calls not reached are a
+ * difference for `renyi reproduce` and a note for `renyi run --replay`.
+ */
+export function compareWithRecording(recording: Recording, outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, options: { unreachedIsDifference: boolean }): "same" | "differs" | "stopped" {
+  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && (outcome.code === "E-RT-REPLAY-MISMATCH" || outcome.code === "E-RT-REPLAY-SHAPE"))) return "stopped";
+  const differences: string[] = [];
+  if (outcome.outcome !== recording.outcome) differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);
+  if (recording.output !== undefined && tally !== undefined && (tally.stdout !== recording.output.stdout || tally.bytes !== recording.output.bytes)) {
+    differences.push(`the output is ${tally.bytes.toLocaleString("en")} bytes, ${tally.stdout}; the recorded output ${recording.output.bytes.toLocaleString("en")} bytes, ${recording.output.stdout}`);
+  }
+  const unreached = tally?.unreached ?? [];
+  const unreachedText = unreached.length === 0 ? undefined : `${unreached.length.toLocaleString("en")} recorded call${unreached.length === 1 ? " was" : "s were"} not reached: ${callList(recording, unreached)}`;
+  if (unreachedText !== undefined && options.unreachedIsDifference) differences.push(unreachedText);
+  if (differences.length === 0) {
+    if (unreachedText !== undefined) process.stderr.write(`note: ${unreachedText}\n`);
+    return "same";
+  }
+  const words = runWords("E-RT-REPLAY-DIFFERS", { differences });
+  process.stderr.write(`error[E-RT-REPLAY-DIFFERS]: ${words.message}\n${(words.notes ?? []).map((d) => `  = ${d}\n`).join("")}`);
+  if (unreachedText !== undefined && !options.unreachedIsDifference) process.stderr.write(`note: ${unreachedText}\n`);
+  return "differs";
+}
+
+function callList(recording: Recording, sequences: readonly number[]): string {
+  const bySequence = new Map(recording.calls.map((c) => [c.sequence, c]));
+  const shown = sequences.slice(0, 5).map((s) => `${s} (${bySequence.get(s)?.primitive ?? "?"})`);
+  return shown.join(", ") + (sequences.length > 5 ? ", …" : "");
+}
+

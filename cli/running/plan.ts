@@ -1,0 +1,26 @@
+// What a command that runs a program as `renyi run` does (record, replay,
+// resume, reproduce, --manifest) adds to the run: what the worker is told, and
+// what happens at the run's end. The plans themselves are the recordings'
+// (cli/recordings/); the run takes one as given.
+
+import type { RecordedCall } from "../../vocabulary/recording.js";
+import type { RunOptions } from "./run-options.js";
+import type { RunTally, WorkerInput, WorkerOutcome } from "./worker.cjs";
+
+/** Given the compiled program, a plan gives what the run adds, or refuses instead. */
+export type RunPlan = (compiled: CompiledProgram, parsed: { options: RunOptions; file: string; programArgs: string[] }) => RunSession | { refused: string };
+
+/** What the plan knows of the program: its name, its file and the hash of its code. */
+export interface CompiledProgram {
+  readonly program: string;
+  readonly file: string;
+  readonly code: () => string;
+}
+
+export interface RunSession {
+  readonly input: Pick<WorkerInput, "record" | "replay">;
+  /** Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was recorded; `guarded`, what of it was guarded data. */
+  readonly onRecorded?: (call: RecordedCall, replayed: boolean, guarded: "arguments" | "result" | undefined) => void;
+  /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
+  readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;
+}

@@ -1,0 +1,289 @@
+// A run of a program, once `renyi run` has read its command line: compile it
+// (or take it from the cache, or admit a bundle), run it in the worker thread
+// started for it, and report how the run ended with the exit codes of
+// spec/runtime.md, section 5. The worker it was started with is held by a
+// HeldWorker, which ends it however the run ends before it takes it.
+
+import { finished } from "node:stream/promises";
+import { renderText, type Diagnostic } from "../../report/diagnostics.js";
+import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../../report/outcome-text.js";
+import type { SourceMapV3 } from "../../report/source-map.js";
+import { SourceFile } from "../../report/source.js";
+import { longTimeout } from "../../rtlib/waits.js";
+import { DEFAULT_LIMITS, heapLimitMib } from "../../vocabulary/limits.js";
+import type { GrantItem } from "../../vocabulary/needs.js";
+import { EXIT } from "../../vocabulary/outcomes.js";
+import { runMessage } from "../../vocabulary/problems/run.js";
+import { cacheDirectory, cacheKey, writeCached } from "../cache/cache.cjs";
+import { compileWithCache, type Compiled, type NotCompiled } from "../cache/cached-compile.js";
+import { RUNTIME_URL } from "../host/places.cjs";
+import { BUILD_ID, VERSION } from "../host/version.cjs";
+// The execution record's module loads only under --json.
+import type { RecordSubject } from "./execution-record.js";
+import { onCtrlC } from "./interrupts.js";
+import type { RunPlan, RunSession } from "./plan.js";
+import type { RunOptions } from "./run-options.js";
+import { startWorker, type EarlyWorker } from "./spawn.cjs";
+import type { ExecutionLog, RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
+
+/**
+ * The worker thread a run was started with, which boots while the command
+ * reads its command line and compiles. Until the run takes it, it is the
+ * command's to end: `release()` in one `finally` ends it whatever way the
+ * command went.
+ */
+export class HeldWorker {
+  private taken = false;
+  constructor(private early: EarlyWorker) {}
+
+  /** A run with another memory limit needs a thread with the heap that goes with it. */
+  restartWithHeap(heapMib: number): void {
+    void this.early.worker.terminate();
+    this.early = startWorker(heapMib);
+  }
+
+  take(): EarlyWorker {
+    this.taken = true;
+    return this.early;
+  }
+
+  release(): void {
+    if (!this.taken) void this.early.worker.terminate();
+  }
+}
+
+/** What `renyi run` read of its command line: its options, the program's file and the words after it. */
+export interface ParsedRun {
+  readonly options: RunOptions;
+  readonly file: string;
+  readonly programArgs: string[];
+}
+
+/** Runs the program `parsed` names with the held worker, under `plan` when a command brings one; returns the exit code. */
+export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunPlan | undefined): Promise<number> {
+  // The run's time starts before its compile: a program that takes minutes to compile takes minutes to run.
+  const startedAt = Date.now();
+  const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
+  const subject = recording === undefined ? undefined : new recording.RecordSubject(parsed.file);
+  // The early thread has the default heap; a run given another memory limit is started again with the heap that goes with it.
+  if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) held.restartWithHeap(heapLimitMib(parsed.options.maxMemoryMib));
+  let compiled: Compiled | NotCompiled;
+  try {
+    if (parsed.file.endsWith(".mjs")) compiled = await admittedBundle(parsed.file, parsed.options.trust);
+    else compiled = await compileWithCache(parsed.file, parsed.options.explain, deadlineOf(startedAt, parsed.options.timeoutSeconds));
+  } catch (e) {
+    if (!(e instanceof CompileTimedOut)) throw e;
+    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject);
+  }
+  if ("diagnostics" in compiled) {
+    process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
+    if (subject !== undefined) recording!.writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
+    return EXIT.refused;
+  }
+  subject?.compiled(compiled.program, compiled.code, compiled.bundle);
+  let session: RunSession | undefined;
+  if (plan !== undefined) {
+    const planned = plan({ program: compiled.program, file: parsed.file, code: compiled.code }, parsed);
+    if ("refused" in planned) {
+      process.stderr.write(planned.refused);
+      if (subject !== undefined) recording!.writeRecord(subject.refusedWith(planned.refused, EXIT.refused), true);
+      return EXIT.refused;
+    }
+    session = planned;
+  }
+  return runBundle(held.take(), compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject, compiled.source, startedAt);
+}
+
+/** Thrown from the compiler's `stop` once the run's time is up while it is still compiling. */
+class CompileTimedOut extends Error {}
+
+/** What the compiler calls now and then: it ends the compile once the run's --timeout has passed since `startedAt`. */
+function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
+  const deadline = startedAt + timeoutSeconds * 1000;
+  return () => {
+    if (Date.now() > deadline) throw new CompileTimedOut();
+  };
+}
+
+/** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT). */
+function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
+  const outcome: WorkerOutcome = { outcome: "cancelled", reason: "timeout", steps: 0, timeoutMs: timeoutSeconds * 1000 };
+  const at = { path: file, map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }), sources: () => new Map<string, SourceFile>() };
+  const exit = reportOutcome(outcome, at.path, at.map, at.sources);
+  subject?.write(subject.ran(outcome, undefined, undefined, exit, at), true);
+  return exit;
+}
+
+/**
+ * A bundle built by `renyic build`, admitted (cli/bundles/admit.ts), then run
+ * from a copy in the cache that imports this toolchain's runtime.
+ */
+async function admittedBundle(file: string, trust: readonly string[]): Promise<Compiled | NotCompiled> {
+  // The validator (and acorn) load only for bundles: a .ry program does not need them.
+  const { admitBundle } = await import("../bundles/admit.js");
+  const { readBundleSources } = await import("../bundles/bundle-files.js");
+  const admitted = await admitBundle(file, trust);
+  if (!admitted.ok) {
+    const reason = admitted.problem;
+    const refused: Diagnostic = { code: "E-RT-REFUSED", severity: "error", message: runMessage("E-RT-REFUSED", { reason }), span: { file, start: 0, end: 0 }, notes: [], facts: { reason } };
+    return { diagnostics: [refused], sources: new Map<string, SourceFile>() };
+  }
+  const { code, manifest, map } = admitted;
+  const runnable = code.slice(0, admitted.importStart) + JSON.stringify(RUNTIME_URL) + code.slice(admitted.importEnd);
+  const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
+  const path = writeCached(key, ".mjs", runnable, JSON.stringify(map));
+  let sources: Map<string, SourceFile> | undefined;
+  return { path, map: () => map, sources: () => (sources ??= readBundleSources(file, manifest)), grant: admitted.grant, program: manifest.program, code: () => manifest.code, bundle: () => manifest.bundle };
+}
+
+/** How long a cancelled program has to stop on its own before its thread is stopped by force. */
+const FORCED_AFTER_MS = 2000;
+
+/** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
+function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject, source?: string, startedAt = Date.now()): Promise<number> {
+  const { worker } = early;
+  const flag = new Int32Array(early.cancel);
+  const input: WorkerInput = {
+    bundle: path,
+    ...(source !== undefined ? { source } : {}),
+    cacheFolder: cacheDirectory(),
+    argv: programArgs,
+    fuel: options.fuel,
+    maxDepth: options.maxDepth,
+    requestFuel: options.requestFuel,
+    requestTimeoutMs: options.requestTimeoutSeconds * 1000,
+    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls, maxMemoryMib: options.maxMemoryMib },
+    allowHosts: options.allowHosts,
+    atMost: options.atMost,
+    ...(grant !== undefined ? { grant } : {}),
+    ...(options.explain ? { explain: true } : {}),
+    ...session?.input,
+    ...(subject !== undefined ? { log: true } : {}),
+  };
+  // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
+  if (options.explain && path.endsWith(".mjs")) process.stderr.write("(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n");
+  worker.postMessage(input);
+  // The program reads the terminal's input (console.read_line) through its own stream, which
+  // the terminal's input is piped into when the program first reads (InputRequest).
+  let reading = false;
+  worker.stdout.pipe(process.stdout, { end: false });
+  worker.stderr.pipe(process.stderr, { end: false });
+  // When the reader goes away (`renyi run x.ry | head`), pipe() lets go of the terminal's
+  // stream; what the program prints after that is read and dropped, so that it never waits
+  // on a reader that is gone, and the run goes on to its end.
+  process.stdout.once("error", () => worker.stdout.resume());
+  process.stderr.once("error", () => worker.stderr.resume());
+  const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
+  // The execution record goes on a line of its own after the program's output.
+  let endsLine = true;
+  if (subject !== undefined) worker.stdout.on("data", (chunk: Buffer) => void (chunk.length > 0 && (endsLine = chunk[chunk.length - 1] === 10)));
+  return new Promise<number>((resolve) => {
+    let outcome: WorkerOutcome | undefined;
+    let served: { answered: number; crashed: number } | undefined;
+    let tally: RunTally["tally"] | undefined;
+    let log: ExecutionLog["log"] | undefined;
+    let forced: NodeJS.Timeout | undefined;
+    // Cancellation is a flag the program reads every 1,024 steps and before every effect;
+    // a program stuck where it cannot read it is stopped after a grace period.
+    const stopNow = (reason: 1 | 2) => {
+      outcome ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+      void worker.terminate();
+    };
+    const cancelRun = (reason: 1 | 2) => {
+      Atomics.store(flag, 0, reason);
+      forced ??= setTimeout(() => stopNow(reason), FORCED_AFTER_MS);
+    };
+    const ctrlC = onCtrlC(() => cancelRun(1), () => stopNow(1));
+    // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
+    // What the compile took of the run's time is not given again.
+    const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000 - (Date.now() - startedAt));
+    // The run is over at its outcome (or, without one, when the thread stops); it is
+    // reported once the program's output has come through, without waiting for the
+    // thread to tear down: the worker ends its output streams before it sends the outcome.
+    let over = false;
+    // The process groups of the program's children still running (lib/process.ts): killed when
+    // the run ends, however it ends, even when the worker was stopped by force.
+    const children = new Set<number>();
+    const end = () => {
+      if (over) return;
+      over = true;
+      for (const pid of children) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch {
+          // The group is gone already.
+        }
+      }
+      if (reading) {
+        process.stdin.unpipe(worker.stdin!);
+        process.stdin.destroy();
+      }
+      ctrlC.off();
+      deadline.clear();
+      clearTimeout(forced);
+      void drained.then(() => {
+        // The thread no longer keeps the process alive: it is stopping, or stopped.
+        worker.unref();
+        const reached = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
+        const final = reached.outcome === "cancelled" && reached.reason === "timeout" ? { ...reached, timeoutMs: options.timeoutSeconds * 1000 } : reached;
+        if (served !== undefined) process.stderr.write(servedText(served));
+        const code = reportOutcome(final, path, map, sources);
+        const exit = session === undefined ? code : session.onEnd(final, tally, code);
+        if (subject !== undefined) subject.write(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
+        resolve(exit);
+      });
+    };
+    worker.on("message", (message: WorkerMessage) => {
+      if ("child" in message) {
+        if (message.running) children.add(message.child);
+        else children.delete(message.child);
+        return;
+      }
+      if ("input" in message) {
+        if (!reading && !over) process.stdin.pipe(worker.stdin!);
+        reading = true;
+        return;
+      }
+      // A server runs until it is stopped: only a --timeout given on the command line stops it.
+      if ("serving" in message) {
+        if (!options.timeoutGiven) deadline.clear();
+        return;
+      }
+      if ("requestCrash" in message) {
+        process.stderr.write(requestCrashText(message.requestCrash, { path, map, sources }));
+        return;
+      }
+      if ("served" in message) {
+        served = message.served;
+        return;
+      }
+      if ("recorded" in message) {
+        session?.onRecorded?.(message.recorded, message.replayed === true, message.guarded);
+        return;
+      }
+      if ("tally" in message) {
+        tally = message.tally;
+        return;
+      }
+      if ("log" in message) {
+        log = message.log;
+        return;
+      }
+      outcome ??= message;
+      end();
+    });
+    worker.once("error", (e: Error & { code?: string }) => {
+      const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
+      outcome ??= outOfMemory
+        ? { outcome: "crashed", code: "E-RT-LIMIT-MEMORY", message: runMessage("E-RT-LIMIT-MEMORY", {}), steps: 0 }
+        : { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }), steps: 0 };
+    });
+    worker.once("exit", end);
+  });
+}
+
+function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): number {
+  process.stderr.write(outcomeText(outcome, { path, map, sources }));
+  return exitCodeOf(outcome);
+}
+

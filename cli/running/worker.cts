@@ -1,0 +1,211 @@
+// The worker thread a program runs in (spec/runtime.md, section 6):
+// it loads the bundle, reads main's arguments, runs main, and reports how the
+// run ended. The main thread keeps signals, the deadline and the terminal.
+//
+// CommonJS, as the programs `renyi run` compiles for it are: a thread that
+// loads no ES module does without Node's ES module loader, about 5 ms of every
+// run's start-up (bench/RESULTS.md). A bundle built by `renyic build` is an ES
+// module, and is imported.
+
+import { pathToFileURL } from "node:url";
+import { parentPort, workerData } from "node:worker_threads";
+import { loadProgram, loadRuntime } from "../cache/code-cache.cjs";
+import type * as Runtime from "../../rtlib/index.js" with { "resolution-mode": "import" };
+import type { GrantItem, HostCallEntry, Outcome } from "../../rtlib/index.js" with { "resolution-mode": "import" };
+import type { RecordedCall } from "../../vocabulary/recording.js" with { "resolution-mode": "import" };
+import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
+
+// The runtime as one file (scripts/bundle.mjs), the module compiled
+// programs require, and the one `renyi/runtime` re-exports: one instance of
+// each class, so that `instanceof Failure` holds for what the program throws.
+const runtime = loadRuntime() as typeof Runtime;
+
+async function load(bundle: string, source: string | undefined): Promise<Runtime.Program> {
+  if (bundle.endsWith(".cjs")) {
+    // A program renyi run compiled is run from the text the main thread checked against its seal, never read again here.
+    if (source === undefined) throw new Error(`no checked text was given for the compiled program ${bundle}`);
+    return loadProgram(bundle, source) as Runtime.Program;
+  }
+  return (await import(pathToFileURL(bundle).href)) as Runtime.Program;
+}
+
+/** What the main thread sends once it has the program: the worker was started before. */
+export interface WorkerInput {
+  /** The compile cache's folder this command uses (cache.cts): the program may not reach it whatever its grant. */
+  readonly cacheFolder?: string;
+  /** The bundle's path: a CommonJS .cjs compiled by `renyi run`, or an ES module .mjs. */
+  readonly bundle: string;
+  /** A .cjs program's text, read and checked against its seal by the main thread (cli/cache/seal.ts): what runs. */
+  readonly source?: string;
+  readonly argv: readonly string[];
+  readonly fuel: number;
+  readonly maxDepth: number;
+  /** Each request's fuel and time when the program serves (spec/runtime.md). */
+  readonly requestFuel: number;
+  readonly requestTimeoutMs: number;
+  /** The command line's other limits: collections, output, host calls, and the live memory the program may keep. */
+  readonly limits: MoreLimits & { readonly maxMemoryMib: number };
+  readonly allowHosts: readonly string[];
+  readonly atMost: readonly string[];
+  /**
+   * A bundle's grant, from its manifest, which renyi run has compared with the
+   * bundle's own (null: main needs nothing). Absent for a program renyi run
+   * compiled itself, whose own grant is its source's.
+   */
+  readonly grant?: GrantItem[] | null;
+  /** Narrate the run on stderr (renyi run --explain). */
+  readonly explain?: boolean;
+  /** Record every call (renyi record, renyi run --manifest): each is sent as a RecordedMessage. */
+  readonly record?: boolean;
+  /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
+  readonly replay?: {
+    readonly calls: RecordedCall[];
+    /** The recording's grant header, read back. */
+    readonly grant: GrantItem[];
+    /** Perform console.print and console.error too (renyi reproduce, renyi run --resume). */
+    readonly writeConsole: boolean;
+    /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
+    readonly resume?: boolean;
+    /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
+    readonly redacted?: string[];
+    /** The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of what it says. */
+    readonly sealed?: number[];
+  };
+  /** Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the outcome. */
+  readonly log?: boolean;
+}
+
+/** A call the run has completed, as the recording writes it. */
+export interface RecordedMessage {
+  readonly recorded: RecordedCall;
+  /** An entry of the recording a resumed run was answered with, as it was recorded. */
+  readonly replayed?: true;
+  /** What of the call was guarded data: a recording made with a seal key seals it. */
+  readonly guarded?: "arguments" | "result";
+}
+
+/** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
+export interface RunTally {
+  readonly tally: { readonly stdout: string; readonly bytes: number; readonly unreached?: number[]; readonly grant?: string[] };
+}
+
+/** How the run ended (rtlib/run-main.ts). */
+export type WorkerOutcome = Outcome;
+
+const { cancel } = workerData as { cancel: SharedArrayBuffer };
+
+/** The one message the worker sends before its outcome: the program's first read of its input. */
+export interface InputRequest {
+  readonly input: true;
+}
+
+/** A child process started (running) or gone: the main thread kills the groups still running when the run ends. */
+export interface ChildReport {
+  readonly child: number;
+  readonly running: boolean;
+}
+
+/** Sent when a server starts listening: the run's default time limit no longer applies. */
+export interface ServingNotice {
+  readonly serving: true;
+}
+
+/** A request whose handler crashed or failed, for the main thread to report; the server goes on. */
+export interface RequestCrash {
+  readonly requestCrash: WorkerOutcome;
+}
+
+/** Sent with the outcome when the program served: how many requests, how many of them crashed. */
+export interface ServedTotals {
+  readonly served: { readonly answered: number; readonly crashed: number };
+}
+
+/** Sent before the outcome under --json: what the execution record lists of the run (cli/running/execution-record.ts). */
+export interface ExecutionLog {
+  readonly log: {
+    /** main's grant once the command line narrowed it, as its needs line writes each item; null when the run was refused before. */
+    readonly grant: string[] | null;
+    readonly calls: HostCallEntry[];
+    readonly handlerCalls: number;
+  };
+}
+
+export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | RecordedMessage | RunTally | ExecutionLog | WorkerOutcome;
+
+/** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
+let printed: { hash: import("node:crypto").Hash; bytes: number } | undefined;
+let replayer: Runtime.Replayer | undefined;
+/** main's grant as the manifest writes it, once known. */
+let grantTexts: string[] | undefined;
+/** The run's host calls, kept under --json. */
+let log: Runtime.HostCallLog | undefined;
+
+function tallyPrint(text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  printed!.hash.update(bytes);
+  printed!.bytes += bytes.length;
+}
+
+function run(input: WorkerInput): Promise<WorkerOutcome> {
+  const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+  if (input.record === true || input.replay !== undefined) printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
+  const observers: Runtime.Observer[] = [];
+  const resume = input.replay?.resume === true;
+  if (input.record === true) {
+    // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
+    const record = runtime.recorder((recorded, guarded) => post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }));
+    observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
+    if (input.replay === undefined || resume) observers.push((call) => void (call.replayed !== true && call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
+  }
+  if (input.log === true) {
+    log = runtime.hostCallLog();
+    observers.push(log.observe);
+  }
+  if (input.replay !== undefined) {
+    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}), ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
+  }
+  return runtime.runMain(() => load(input.bundle, input.source), {
+    argv: input.argv,
+    ...(input.cacheFolder !== undefined ? { cacheFolder: input.cacheFolder } : {}),
+    limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs, ...input.limits },
+    ...(input.grant !== undefined ? { grant: input.grant } : {}),
+    allowHosts: input.allowHosts,
+    atMost: input.atMost,
+    ...(observers.length > 0 ? { observers } : {}),
+    ...(replayer !== undefined ? { replayer } : {}),
+    // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
+    ...(input.explain === true ? { narration: { write: (text: string) => void process.stderr.write(text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
+    ...(printed !== undefined || log !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
+    onInput: () => post({ input: true }),
+    onChild: (child, running) => post({ child, running }),
+    onListening: () => post({ serving: true }),
+    onRequestCrash: (outcome) => post({ requestCrash: outcome }),
+  });
+}
+
+// After the outcome, the thread ends, whatever the program left open (a timer, a socket).
+parentPort!.once("message", (input: WorkerInput) => void start(input));
+
+function start(input: WorkerInput): void {
+  run(input).then(finish, (e: unknown) => finish(runtime.runOutcomeOf(e)));
+}
+
+/**
+ * Ends the program's output, then sends the outcome: the main thread reports the
+ * run once both have come through, without waiting for this thread to stop.
+ */
+function finish(outcome: WorkerOutcome): void {
+  // No child outlives the run: one a concurrent task left running when main ended is killed with its group.
+  runtime.stopChildren();
+  process.stdout.end();
+  process.stderr.end();
+  const { served } = runtime;
+  if (served.answered > 0) parentPort!.postMessage({ served: { answered: served.answered, crashed: served.crashed } } satisfies ServedTotals);
+  if (printed !== undefined) {
+    const unreached = replayer?.unreached().map((c) => c.sequence);
+    parentPort!.postMessage({ tally: { stdout: `sha256:${printed.hash.digest("hex")}`, bytes: printed.bytes, ...(unreached !== undefined ? { unreached } : {}), ...(grantTexts !== undefined ? { grant: grantTexts } : {}) } } satisfies RunTally);
+  }
+  if (log !== undefined) parentPort!.postMessage({ log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() } } satisfies ExecutionLog);
+  parentPort!.postMessage(outcome);
+  process.exit(0);
+}

@@ -1,0 +1,70 @@
+// A test file, compiled for `renyi test`: its own test blocks (not those of
+// the modules it uses, which are run as files of their own) and its program
+// compiled as `renyi run` compiles one, through the same compile cache.
+
+import type { Diagnostic } from "../../compiler/diagnostics.js";
+import type { SourceFile } from "../../compiler/source.js";
+import type { TestDef } from "../../compiler/parse/tree.js";
+import { testName } from "../../compiler/lower/names.js";
+import { compileIntoCache } from "../cache/compile-into-cache.js";
+import { cachedPath } from "../cache/cache.cjs";
+import { readProgram } from "../cache/cached-program.js";
+import { codeHash } from "../host/code-hash.js";
+import { bundleKey } from "../cache/program-index.js";
+import { loadProgram } from "../host/program.js";
+import { loadSource } from "../host/files.js";
+import { mayHoldTests } from "./files.js";
+import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "../cache/toolchain.js";
+import { RUNTIME_PATH } from "../host/places.cjs";
+
+
+/** One test block of a file, as written. */
+export interface FoundTest {
+  readonly name: string;
+  /** `file.ry:line:column` of its `test`. */
+  readonly site: string;
+  /** The recording it replays, resolved against the test's own file; undefined when it replays none. */
+  readonly replays?: string;
+  /** The name of its function in the compiled program. */
+  readonly functionName: string;
+}
+
+export type CompiledTestFile =
+  | { kind: "none" }
+  | { kind: "refused"; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }
+  | { kind: "compiled"; bundle: string; source: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
+
+/** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
+/** `narrate`: compile the narrated variant (`renyi test --explain`), cached apart. */
+export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string, narrate = false): Promise<CompiledTestFile> {
+  const first = loadSource(file);
+  if (first.ok && !mayHoldTests(first.source.text)) return { kind: "none" };
+  const program = loadProgram(file);
+  if (program.problems.length > 0) return { kind: "refused", diagnostics: program.problems, sources: program.sources };
+  const entry = program.modules.find((m) => m.name === program.entry);
+  const blocks = (entry?.syntax.items ?? []).filter((item): item is TestDef => item.kind === "TestDef");
+  const source = program.sources.get(file);
+  const tests = blocks.map((block, index): FoundTest => {
+    const at = source?.position(block.span.start) ?? { line: 1, column: 1 };
+    return {
+      name: block.name.value,
+      site: `${file}:${at.line}:${at.column}`,
+      ...(block.replays === undefined ? {} : { replays: resolveRecording(file, block.replays.value) }),
+      functionName: testName(program.entry, index),
+    };
+  });
+  const syntaxProblems = program.modules.flatMap((m) => m.syntaxDiagnostics).filter((d) => d.severity === "error");
+  if (tests.length === 0 && syntaxProblems.length === 0) return { kind: "none" };
+  const key = bundleKey(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, program.entry, program.modules);
+  const path = cachedPath(key, ".cjs");
+  let warnings: Diagnostic[] = [];
+  // Read once and checked against its seal: a compiled program that does not match is compiled again (cache-seal.ts).
+  let compiled = readProgram(key);
+  if (compiled === undefined) {
+    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, narrate });
+    if (!result.compiled) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
+    warnings = result.diagnostics;
+    compiled = result.source!;
+  }
+  return { kind: "compiled", bundle: path, source: compiled, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
+}

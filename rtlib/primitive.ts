@@ -1,0 +1,26 @@
+// A primitive call as the capability gateway sees it (gateway.ts): its name, the
+// capability it uses and how it fails when refused. Apart from the gateway, so
+// that what the gateway calls (the narration of effects) can name it too.
+
+import type { Need } from "../vocabulary/needs.js";
+import type { Grant } from "./grants.js";
+import type { Shape } from "./values.js";
+
+/** A primitive call as the gateway sees it. */
+export interface Primitive {
+  /** `std.http.get` */
+  readonly name: string;
+  /** The capability the call uses, with the scope of this very call (its host, its path). */
+  readonly need: Need;
+  /** The failure when the grant refuses the call; a primitive that cannot fail crashes instead. */
+  readonly denied?: (refused: Grant) => unknown;
+  /** The failure when a budget is spent. */
+  readonly overBudget?: () => unknown;
+  /** The failure when a guard refuses the call: its failure type's `Guarded(origin, sink)`; a primitive that cannot fail crashes instead. */
+  readonly refusedByGuard?: (origin: string, sink: string) => unknown;
+  /** The primitive's declared result type; what the call gives back is checked against it. */
+  readonly result?: Shape;
+  /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
+  readonly readsClock?: true;
+}
+
