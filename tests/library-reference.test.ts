@@ -24,6 +24,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
   sets: ["addInPlace", "removeInPlace"],
   math: ["absFloat"],
   optional: ["mapAsync", "and_thenAsync"],
+  text: ["split_whereAsync"],
   server: ["MAX_BODY_BYTES", "responseProblem"],
 };
 

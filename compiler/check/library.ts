@@ -336,6 +336,10 @@ end
 public function exists(path: Text) returns Boolean or fails with FileError
   needs filesystem.read
 end
+-- The size of a file in bytes.
+public function size(path: Text) returns Int or fails with FileError
+  needs filesystem.read
+end
 -- Writes a text to a file, replacing it.
 public function write_text(path: Text, text: Text) or fails with FileError
   needs filesystem.write
@@ -452,6 +456,9 @@ end
 -- The parts between each separator; an empty separator splits into characters.
 public function split(text: Text, separator: Text) returns List<Text>
 end
+-- The parts between the characters a function holds for, those characters dropped; empty parts kept.
+public function split_where(text: Text, separator: function(Text) returns Boolean) returns List<Text>
+end
 -- The parts joined with a separator between each two.
 public function join(parts: List<Text>, separator: Text) returns Text
 end
@@ -487,6 +494,15 @@ public function pad_start(text: Text, width: Int, fill: Text = " ") returns Text
 end
 -- The text with fill added at its end up to a width.
 public function pad_end(text: Text, width: Int, fill: Text = " ") returns Text
+end
+-- Whether the text has characters and every one is a letter of any script (Unicode \`\\p{L}\`).
+public function is_letter(text: Text) returns Boolean
+end
+-- Whether the text has characters and every one is a decimal digit of any script (Unicode \`\\p{Nd}\`).
+public function is_digit(text: Text) returns Boolean
+end
+-- Whether the text has characters and every one is white space (Unicode \`\\p{White_Space}\`).
+public function is_whitespace(text: Text) returns Boolean
 end
 -- A decimal Int read from a text.
 public function to_int(text: Text) returns Int or fails with ParseError
@@ -686,6 +702,11 @@ end
 public function to_list<T>(value: Optional<T>) returns List<T>
 end
 `,
+  bytes: `
+-- The number of bytes.
+public function length(bytes: Bytes) returns Int
+end
+`,
   math: `
 -- The absolute value of an Int or Float.
 public function abs<T>(n: T) returns T
@@ -734,6 +755,7 @@ export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
   ["Json", "json"],
   ["Instant", "time"],
   ["Optional", "optional"],
+  ["Bytes", "bytes"],
 ]);
 
 /** Library functions restricted to Int or Float, at their first type parameter. */
