@@ -123,3 +123,21 @@ test("recorded and replayed: the replay answers the recorded size, not the file'
   assert.equal(refused.status, 3);
   assert.match(refused.stderr, /std\.filesystem\.size\): outcome\.success is -1, but a file's size in bytes is a whole number from 0 to/);
 });
+
+test("a size told under a guard is the guard's data: printing it is refused", async () => {
+  const { root } = layout("guarded");
+  writeFileSync(
+    join(root, "guarded.ry"),
+    `public function main()
+  purpose: Print the size of a guarded file.
+  needs console, network.http("127.0.0.1"), filesystem.read("data") only to network.http("127.0.0.1")
+  let n be filesystem.size("data/a.txt") otherwise -1
+  console.print("{n}")
+end
+`,
+  );
+  const ran = await renyi(root, "run", "guarded.ry");
+  assert.equal(ran.status, 2);
+  assert.equal(ran.stdout, "");
+  assert.match(ran.stderr, /E-RT-GUARD\]: .*filesystem\.read\("data"\), which may go only to network\.http\("127\.0\.0\.1"\), not to console/);
+});
