@@ -183,13 +183,13 @@ end
 
 -- Why a text was not read as a value.
 public type ParseError is record
-  -- The text that was read.
+  -- The text that was read (bytes that are no UTF-8: their base64).
   text: Text
   -- What it was read as (Int, Float, UTF-8 text).
   expected: Text
 end
 
--- The items of a query's group by that share a key.
+-- The items of a query's \`group by ... into NAME\` that share a key.
 public type Group<K, T> is record
   -- The key they share.
   key: K
