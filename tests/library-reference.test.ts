@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import { libraryFunctions, libraryReference } from "../compiler/check/library-reference.js";
+import { functionsUsing, libraryFunctions, libraryReference, preludeTypes } from "../compiler/check/library-reference.js";
+import { libraryScopes } from "../compiler/check/declare.js";
+import { PRELUDE_RECORDS, PRELUDE_VARIANTS } from "../rtlib/prelude.js";
 import * as runtime from "../rtlib/index.js";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -22,6 +24,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
   sets: ["addInPlace", "removeInPlace"],
   math: ["absFloat"],
   optional: ["mapAsync", "and_thenAsync"],
+  text: ["split_whereAsync"],
   server: ["MAX_BODY_BYTES", "responseProblem"],
 };
 
@@ -58,4 +61,43 @@ test("every function rtlib/lib exports is declared or a listed runtime helper", 
     if (SUPPORT_FILES.includes(file)) continue;
     assert.ok(moduleNames.has(file.replace(/\.ts$/, "")), `rtlib/lib/${file} is no declared library module`);
   }
+});
+
+/** The section of the reference on one prelude type: from its heading to the next. */
+function sectionOf(reference: string, type: string): string {
+  const start = reference.indexOf(`\n### ${type}\n`);
+  assert.ok(start >= 0, `spec/library.md has no section on ${type}`);
+  const end = reference.indexOf("\n##", start + 1);
+  return reference.slice(start, end < 0 ? undefined : end);
+}
+
+test("every prelude type is in the reference with each case and field the checker and the runtime declare, each with its line", () => {
+  const reference = readFileSync(root + "spec/library.md", "utf8");
+  const declared = libraryScopes().prelude.types;
+  assert.deepEqual(preludeTypes().map((t) => t.name), [...declared.keys()]);
+  for (const [name, decl] of declared) {
+    const section = sectionOf(reference, name);
+    const members = decl.shape === "variant" ? decl.cases.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.name) })) : decl.fields.map((f) => ({ name: f.name, fields: [] as string[] }));
+    // The runtime's own declaration, which builds the values the primitives give and fail with.
+    const runtime = decl.shape === "variant" ? PRELUDE_VARIANTS[name]!.cases.map((c) => c.name) : PRELUDE_RECORDS[name]!.fields.map((f) => f.name);
+    assert.deepEqual(members.map((m) => m.name), runtime, `${name}: the checker and the runtime declare different members`);
+    for (const m of members) {
+      const bullet = new RegExp(`^- \`${m.name}${decl.shape === "variant" && m.fields.length > 0 ? `\\(${m.fields.map((f) => `${f}: [^,)]+`).join(", ")}\\)` : decl.shape === "record" ? ": [^`]+" : ""}\`: \\S.*$`, "m");
+      assert.match(section, bullet, `spec/library.md does not describe ${name}.${m.name}`);
+    }
+    assert.equal(section.split("\n").filter((l) => l.startsWith("- `")).length, members.length, `${name}: the reference lists other members than the declaration`);
+  }
+});
+
+test("each failure type names the functions that fail with it, read from their signatures", () => {
+  const reference = readFileSync(root + "spec/library.md", "utf8");
+  const functions = libraryFunctions();
+  for (const type of ["HttpError", "FileError", "DbError", "StartError", "ProcessError", "ForeignError", "JsonError", "ParseError"]) {
+    const failing = functions.filter((f) => new RegExp(`or fails with ${type}$`).test(f.signature)).map((f) => `\`${f.module}.${f.name}\``);
+    assert.ok(failing.length > 0, `no function fails with ${type}`);
+    assert.ok(sectionOf(reference, type).includes(`Returned as the error of: ${failing.join(", ")}.`), `the section on ${type} does not name ${failing.join(", ")}`);
+  }
+  assert.deepEqual(functionsUsing("HttpError").failWith, ["http.get", "http.post", "http.put", "http.patch", "http.delete", "http.request"]);
+  assert.ok(functionsUsing("ParseError").failWith.includes("text.to_int"));
+  assert.ok(functionsUsing("Response").mention.includes("server.respond"));
 });

@@ -77,7 +77,7 @@ const JAVASCRIPT_TYPES = [
 /** The library's modules: a program's function may not take one of these names. */
 const LIBRARY_MODULES = new Set([
   "console", "time", "random", "environment", "http", "server", "filesystem", "database", "process", "foreign",
-  "json", "text", "list", "map", "math", "sets", "optional",
+  "json", "text", "list", "map", "math", "sets", "optional", "bytes",
 ]);
 
 /** Names that mean something to every program in a way the generator does not track: `error` is bound by every `otherwise`, `_` is the wildcard. */

@@ -243,6 +243,7 @@ const ANSWERS: { readonly [primitive: string]: LiveAnswers } = {
   "std.filesystem.read_bytes": { capability: "filesystem.read", success: base64, failures: FILE_FAILURES },
   "std.filesystem.list": { capability: "filesystem.read", success: directoryNames, failures: FILE_FAILURES },
   "std.filesystem.exists": { capability: "filesystem.read", success: boolean, failures: FILE_FAILURES },
+  "std.filesystem.size": { capability: "filesystem.read", success: whole(0, Number.MAX_SAFE_INTEGER, "a file's size in bytes"), failures: FILE_FAILURES },
   "std.filesystem.write_text": { capability: "filesystem.write", success: nothing, failures: FILE_FAILURES },
   "std.filesystem.write_bytes": { capability: "filesystem.write", success: nothing, failures: FILE_FAILURES },
   "std.filesystem.append_text": { capability: "filesystem.write", success: nothing, failures: FILE_FAILURES },

@@ -66,7 +66,7 @@ let cached: { prelude: ModuleScope; library: ReadonlyMap<string, ModuleScope> } 
 
 /**
  * The prelude, declared at once, and the library's modules, each declared when
- * it is first looked up: a program uses a few of the seventeen, and declaring
+ * it is first looked up: a program uses a few of the eighteen, and declaring
  * them all was about 20 ms of a first run in cold code. Kept for the process.
  */
 export function libraryScopes(): { prelude: ModuleScope; library: ReadonlyMap<string, ModuleScope> } {

@@ -13,112 +13,187 @@
 
 /** Types in scope everywhere, unqualified. */
 export const PRELUDE = `
+-- A value that may be absent.
 public type Optional<T> is variant
+  -- No value.
   None
+  -- A value.
   Some(value: T)
 end
 
+-- An HTTP response: one a request received, or one a server's handler answers.
 public type Response is record
+  -- The status code (200, 404, ...).
   status: Int
+  -- The headers, their names in lower case.
   headers: Map<Text, Text>
+  -- The body read as UTF-8 text.
   body: Text
+  -- The body as it came.
   bytes: Bytes
 end
 
+-- An HTTP request a server received.
 public type Request is record
+  -- The method (GET, POST, ...).
   method: Text
+  -- The path, without the query.
   path: Text
+  -- The query's parameters.
   query: Map<Text, Text>
+  -- The headers, their names in lower case.
   headers: Map<Text, Text>
+  -- The body read as UTF-8 text.
   body: Text
+  -- The body as it came.
   bytes: Bytes
 end
 
+-- A point in time.
 public type Instant is record
+  -- Milliseconds since 1970-01-01T00:00:00Z.
   milliseconds: Int
 end
 
+-- A day of the calendar.
 public type Date is record
+  -- The year.
   year: Int
+  -- The month, 1 to 12.
   month: Int
+  -- The day of the month, 1 to 31.
   day: Int
 end
 
+-- A length of time.
 public type Duration is record
+  -- Its length in milliseconds.
   milliseconds: Int
 end
 
+-- An open SQLite database.
 public type Database is record
+  -- The path it was opened at.
   path: Text
 end
 
+-- What a program run by process.run did.
 public type ProcessResult is record
+  -- Its exit code.
   exit_code: Int
+  -- What it wrote to standard output.
   stdout: Text
+  -- What it wrote to standard error.
   stderr: Text
 end
 
+-- Why an HTTP request got no response (any status is a Response).
 public type HttpError is variant
+  -- The grant names other hosts, not this one (or a Host header named another).
   HostNotAllowed(host: Text)
+  -- The grant has no network.http at all.
   PermissionDenied(host: Text)
+  -- A budget on network.http is spent.
   OverBudget(host: Text)
+  -- The URL is no http or https URL.
   InvalidUrl(url: Text)
+  -- No headers or body came within the time limit.
   Timeout(url: Text)
+  -- The connection failed; the reason is the system's code (ECONNREFUSED).
   Unreachable(url: Text, reason: Text)
+  -- The body passed the limit for data coming in.
   TooLarge(url: Text, limit: Int)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a file call failed.
 public type FileError is variant
+  -- The grant does not cover the path, or a link takes it out of its scope.
   PermissionDenied(path: Text)
+  -- A budget on the file system is spent.
   OverBudget(path: Text)
+  -- Nothing is at the path.
   NotFound(path: Text)
+  -- The system refused the call; the reason says why.
   Failed(path: Text, reason: Text)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a database call failed.
 public type DbError is variant
+  -- The grant does not cover the database's path.
   PermissionDenied(path: Text)
+  -- A budget on filesystem.database is spent.
   OverBudget(path: Text)
+  -- SQLite refused the statement or could not run it.
   Sql(message: Text)
+  -- A constraint of the database (UNIQUE, NOT NULL, ...) refused a change.
   Constraint(message: Text)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a server did not start.
 public type StartError is variant
+  -- The grant does not cover the port, or the system refused it.
   PermissionDenied(port: Int)
+  -- A budget on network.socket is spent.
   OverBudget(port: Int)
+  -- Another server listens on the port.
   InUse(port: Int)
+  -- The port is not from 0 to 65535.
   InvalidPort(port: Int)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a program could not be run.
 public type ProcessError is variant
+  -- The grant does not cover the program.
   PermissionDenied(program: Text)
+  -- A budget on process is spent.
   OverBudget(program: Text)
+  -- No such program was found.
   NotFound(program: Text)
+  -- The program could not be started or waited for; the reason says why.
   Failed(program: Text, reason: Text)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a call of a foreign module failed.
 public type ForeignError is variant
+  -- The grant does not cover the module.
   PermissionDenied(module: Text)
+  -- The module or its function failed; the reason says why.
   Failed(module: Text, reason: Text)
+  -- A guard refused the call: it would have sent guarded data where its guard does not allow.
   Guarded(origin: Text, sink: Text)
 end
 
+-- Why a JSON text was not read.
 public type JsonError is variant
+  -- The text is not JSON; offset is where the reader stopped.
   Syntax(message: Text, offset: Int)
+  -- The JSON does not fit the type: at path, expected one kind, found another.
   Shape(path: Text, expected: Text, found: Text)
 end
 
+-- Why a text was not read as a value.
 public type ParseError is record
+  -- The text that was read (bytes that are no UTF-8: their base64).
   text: Text
+  -- What it was read as (Int, Float, UTF-8 text).
   expected: Text
 end
 
+-- The items of a query's \`group by ... into NAME\` that share a key.
 public type Group<K, T> is record
+  -- The key they share.
   key: K
+  -- The items, in the order the query gave them.
   items: List<T>
 end
 `;
@@ -261,6 +336,10 @@ end
 public function exists(path: Text) returns Boolean or fails with FileError
   needs filesystem.read
 end
+-- The size of a file in bytes.
+public function size(path: Text) returns Int or fails with FileError
+  needs filesystem.read
+end
 -- Writes a text to a file, replacing it.
 public function write_text(path: Text, text: Text) or fails with FileError
   needs filesystem.write
@@ -377,6 +456,9 @@ end
 -- The parts between each separator; an empty separator splits into characters.
 public function split(text: Text, separator: Text) returns List<Text>
 end
+-- The parts between the characters a function holds for, those characters dropped; empty parts kept.
+public function split_where(text: Text, separator: function(Text) returns Boolean) returns List<Text>
+end
 -- The parts joined with a separator between each two.
 public function join(parts: List<Text>, separator: Text) returns Text
 end
@@ -412,6 +494,15 @@ public function pad_start(text: Text, width: Int, fill: Text = " ") returns Text
 end
 -- The text with fill added at its end up to a width.
 public function pad_end(text: Text, width: Int, fill: Text = " ") returns Text
+end
+-- Whether the text has characters and every one is a letter of any script (Unicode \`\\p{L}\`).
+public function is_letter(text: Text) returns Boolean
+end
+-- Whether the text has characters and every one is a decimal digit of any script (Unicode \`\\p{Nd}\`).
+public function is_digit(text: Text) returns Boolean
+end
+-- Whether the text has characters and every one is white space (Unicode \`\\p{White_Space}\`).
+public function is_whitespace(text: Text) returns Boolean
 end
 -- A decimal Int read from a text.
 public function to_int(text: Text) returns Int or fails with ParseError
@@ -611,6 +702,11 @@ end
 public function to_list<T>(value: Optional<T>) returns List<T>
 end
 `,
+  bytes: `
+-- The number of bytes.
+public function length(bytes: Bytes) returns Int
+end
+`,
   math: `
 -- The absolute value of an Int or Float.
 public function abs<T>(n: T) returns T
@@ -659,6 +755,7 @@ export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
   ["Json", "json"],
   ["Instant", "time"],
   ["Optional", "optional"],
+  ["Bytes", "bytes"],
 ]);
 
 /** Library functions restricted to Int or Float, at their first type parameter. */

@@ -480,7 +480,7 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (module === "math" && name === "abs" && first !== undefined && isCon(first, "Float")) fn = "absFloat";
   if (module === "json" && name === "encode") args = [args[0]!, shapeOf(lw, e.args[0]!.type)];
   // A library function given an effectful function awaits it: the `...Async` twin.
-  const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional");
+  const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional" || (module === "text" && name === "split_where"));
   if (takesAsync) fn = `${fn}Async`;
   // `m.get(k).or_else(x)`: one call that makes no Some (the map is a value: reading it after x is the same).
   const inner = args[0];

@@ -4,7 +4,7 @@
 // starts with, its limits, its budgets): those are the host's, and a bundle
 // that could import them could make itself any grant.
 
-const LIBRARY_MODULES = ["console", "time", "random", "environment", "filesystem", "http", "database", "process", "foreign", "server", "text", "list", "map", "sets", "math", "optional", "json"];
+const LIBRARY_MODULES = ["console", "time", "random", "environment", "filesystem", "http", "database", "process", "foreign", "server", "text", "list", "map", "sets", "math", "optional", "json", "bytes"];
 
 export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   // limits

@@ -14,7 +14,7 @@ import { checkOpened, onDisk, OutOfScope, scoped } from "./beneath.js";
 import { refuseOffLimits, refuseOpenedOffLimits } from "./off-limits.js";
 import { FileError } from "../prelude.js";
 import { engineLimit, Failure } from "../errors.js";
-import { BOOL, BYTES, list as listOf, TEXT } from "../values.js";
+import { BOOL, BYTES, INT, list as listOf, TEXT } from "../values.js";
 import { Gathered, INCOMING, overLimit } from "./incoming.js";
 
 /** A file past the limit for data coming in: read up to the limit and no further. */
@@ -197,6 +197,33 @@ export const exists = (grant: Grant, path: string): Promise<boolean> =>
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
         throw e;
+      }
+    }),
+  );
+
+/**
+ * The size in bytes of the file a path leads to, found and opened as a read
+ * finds and opens it (a link followed only while it stays in the scope), and
+ * told by its descriptor: the file measured is the file the walk checked. A
+ * folder has no size to tell (EISDIR); a file the system sizes only when it is
+ * read (under /proc) is 0, as the system says.
+ */
+export const size = (grant: Grant, path: string): Promise<number> =>
+  call(grant, { ...primitive("size", "read", path), result: INT }, { path }, () =>
+    attempt(path, async () => {
+      const fs = await fsPromises();
+      const real = await onDisk(grant, readNeed(path), path, true);
+      await refuseOffLimits(real, path);
+      const beneath = scoped(grant, readNeed(path));
+      const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
+      try {
+        if (beneath) await checkOpened(handle.fd, real, path);
+        await refuseOpenedOffLimits(handle.fd, path);
+        const found = await handle.stat();
+        if (found.isDirectory()) throw Object.assign(new Error("a folder"), { code: "EISDIR" });
+        return found.size;
+      } finally {
+        await handle.close();
       }
     }),
   );

@@ -3,7 +3,7 @@
 import { Failure } from "../errors.js";
 import { checkInt } from "../ints.js";
 import { checkCollection, checkedText, checkText, MAX_ELEMENTS, MAX_TEXT } from "../limits-collections.js";
-import { chargeWork } from "../limits.js";
+import { chargeWork, S } from "../limits.js";
 import { NONE, ParseError, Some } from "../prelude.js";
 
 const chars = (t: string): string[] => Array.from(t);
@@ -186,3 +186,65 @@ export const from_bytes = (bytes: Uint8Array): string => {
   }
   return checkedText(text, "text.from_bytes");
 };
+
+// Kinds of characters by Unicode's properties: a letter is \p{L} (any script's: é, ß, Ω, 漢),
+// a digit \p{Nd} (any script's decimal digits: ٣, ४), white space \p{White_Space} (a
+// no-break space, an ideographic space, a line break). Each asks of every character of
+// the text, so that it answers for one character from `characters` and for a word alike;
+// an empty text is none of them. The regular expressions walk the text once: charged so.
+const LETTERS = /^\p{L}+$/u;
+const DIGITS = /^\p{Nd}+$/u;
+const WHITE_SPACE = /^\p{White_Space}+$/u;
+export const is_letter = (t: string): boolean => LETTERS.test(walked(t));
+export const is_digit = (t: string): boolean => DIGITS.test(walked(t));
+export const is_whitespace = (t: string): boolean => WHITE_SPACE.test(walked(t));
+
+type Separates = (character: string) => unknown;
+
+/**
+ * The parts between the characters `separator` holds for, those characters
+ * dropped; empty parts kept, as `split` keeps them. The text's length is charged
+ * before the walk, and each call of `separator` charges its own steps. The parts
+ * are counted as they are made: a list past its limit ends the run.
+ */
+export const split_where = (t: string, separator: Separates): string[] => {
+  chargeWork(t.length);
+  const splitter = new Splitter(t);
+  for (const c of t) splitter.next(c, separator(c) === true);
+  return splitter.end();
+};
+export const split_whereAsync = async (t: string, separator: (character: string) => Promise<unknown>): Promise<string[]> => {
+  chargeWork(t.length);
+  const depth = S.depth;
+  const splitter = new Splitter(t);
+  for (const c of t) {
+    // Every call starts at the depth split_where was called at, whatever other tasks did meanwhile.
+    S.depth = depth;
+    splitter.next(c, (await separator(c)) === true);
+  }
+  return splitter.end();
+};
+
+/** The parts of a text walked a character at a time: each part a slice of the text, found by its offsets. */
+class Splitter {
+  private readonly parts: string[] = [];
+  private start = 0;
+  private at = 0;
+
+  constructor(private readonly t: string) {}
+
+  next(character: string, separates: boolean): void {
+    if (separates) {
+      // This part and the last one at least: the list is refused before it passes the limit.
+      checkCollection(this.parts.length + 2, "text.split_where");
+      this.parts.push(this.t.slice(this.start, this.at));
+      this.start = this.at + character.length;
+    }
+    this.at += character.length;
+  }
+
+  end(): string[] {
+    this.parts.push(this.t.slice(this.start));
+    return this.parts;
+  }
+}
