@@ -17,9 +17,9 @@
 //   renyi records          checks cleanly, and `renyi record` runs it to its end (exit 0); the
 //                          `json calls` block after it is the recording's calls, without their
 //                          `duration_ms` and `at_ms`
-//   renyi test [CODE]      a test file: checks cleanly, and `renyi test` passes each of its
-//                          tests (exit 0), or, with CODE, reports CODE and no other code for
-//                          the tests that do not pass (exit 1)
+//   renyi test NAME [CODE] a file of tests, NAME.ry: checks cleanly, and `renyi test NAME.ry`
+//                          passes each of its tests (exit 0), or, with CODE, reports CODE and
+//                          no other code for the tests that do not pass (exit 1)
 //   renyi ... -- WORDS     WORDS are the program's command-line words when it runs
 // and after `json`:
 //   json file NAME         a file (a recording) written beside every program of its section
@@ -32,7 +32,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { checkProgramFrom, checkSource, type Diagnostic } from "../compiler/index.js";
 import { ROOT } from "./golden.js";
@@ -97,16 +97,18 @@ function asMain(text: string): string {
 
 /** A block's program: its own file, the modules of its section, and the other files of its section (recordings). */
 interface Program {
+  /** The folder it runs in, one for each block of each document. */
+  readonly folder: string;
   readonly entry: string;
   readonly modules: Map<string, string>;
   readonly files: ReadonlyMap<string, string>;
 }
 
 function programOf(block: Block, modules: ReadonlyMap<string, string>, files: ReadonlyMap<string, string> = new Map()): Program {
-  const entry = `example_${block.line}`;
+  const entry = block.words[0] === "test" ? block.words[1]! : `example_${block.line}`;
   const all = new Map(modules);
   all.set(entry, block.words.includes("main") ? asMain(block.text) : block.text);
-  return { entry, modules: all, files };
+  return { folder: `${basename(block.doc, ".md")}_${block.line}`, entry, modules: all, files };
 }
 
 function check(program: Program): Diagnostic[] {
@@ -177,6 +179,7 @@ for (const { block, program } of prepared) {
     continue;
   }
   assert.ok(KINDS.includes(kind), `${where(block)}: unknown example kind "${kind}"`);
+  if (kind === "test") assert.match(block.words[1] ?? "", /^[a-z_]+$/, `${where(block)}: a file of tests is named: renyi test NAME [CODE]`);
   if (kind === "replays") assert.ok(program.files.has(block.words[1] ?? ""), `${where(block)}: replays ${block.words[1]}, which no json file block of its section is`);
   test(`${where(block)} checks cleanly`, () => {
     assert.deepEqual(shown(check(program)), []);
@@ -185,7 +188,7 @@ for (const { block, program } of prepared) {
 
 /** `renyi ARGS` in an example's folder of its own, its modules and files written there. */
 function run(p: Prepared, args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
-  const folder = join(work, p.program.entry);
+  const folder = join(work, p.program.folder);
   const written = new Map([...[...p.program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]), ...p.program.files]);
   for (const [name, text] of written) {
     mkdirSync(dirname(join(folder, name)), { recursive: true });
@@ -239,10 +242,10 @@ describe("the examples of the specification that have a main or tests run", { co
         assert.match(result.stderr, new RegExp(`error\\[${p.block.words[1]}\\]`));
       } else if (kind === "fails") {
         assert.equal(result.status, 1, result.stderr);
-      } else if (kind === "test" && p.block.words[1] !== undefined) {
+      } else if (kind === "test" && p.block.words[2] !== undefined) {
         assert.equal(result.status, 1, result.stdout + result.stderr);
         const codes = [...new Set([...result.stdout.matchAll(/error\[([A-Z0-9-]+)\]/g)].map((m) => m[1]))];
-        assert.deepEqual(codes, [p.block.words[1]], result.stdout);
+        assert.deepEqual(codes, [p.block.words[2]], result.stdout);
       } else {
         assert.equal(result.status, 0, result.stdout + result.stderr);
       }
