@@ -1,43 +1,61 @@
-// Every example of the language reference, spec/language.md, is tested: each
-// ```renyi block is checked, and run when it is a program with a main, its
-// standard output compared with the ```output block that follows it; a block
-// marked as an error example must give the code it names. And every program
-// under examples/ checks cleanly.
+// Every example of the language reference, spec/language.md, and of the
+// specification of tests and recordings, spec/testing.md and spec/recording.md,
+// is tested: each ```renyi block is checked, and run when it is a program with a
+// main, its standard output compared with the ```output block that follows it; a
+// block marked as an error example must give the code it names. And every
+// program under examples/ checks cleanly.
 //
 // The fence's words after `renyi` say what a block is:
 //   renyi                  a whole file: checks cleanly; run when it has a main
 //   renyi main             statements: the body of a main that needs console
-//   renyi module NAME      a module (NAME.ry, `lib/weather`) for the blocks after it in its section
+//   renyi module NAME      a module (NAME.ry, `lib/weather`) for the other blocks of its section
 //   renyi error CODE       checking gives CODE (a whole file, or statements with `main`)
 //   renyi crash CODE       checks cleanly, and the run crashes with CODE (exit 2)
 //   renyi fails            checks cleanly, and the run ends failed (exit 1)
+//   renyi replays FILE     checks cleanly, and `renyi run --replay FILE --console` runs it to
+//                          its end (exit 0), FILE a `json file` block of its section
+//   renyi records          checks cleanly, and `renyi record` runs it to its end (exit 0); the
+//                          `json calls` block after it is the recording's calls, without their
+//                          `duration_ms` and `at_ms`
+//   renyi test NAME [CODE] a file of tests, NAME.ry: checks cleanly, and `renyi test NAME.ry`
+//                          passes each of its tests (exit 0), or, with CODE, reports CODE and
+//                          no other code for the tests that do not pass (exit 1)
 //   renyi ... -- WORDS     WORDS are the program's command-line words when it runs
-// Other fences (sh, text, output) are not Renyi code.
+// and after `json`:
+//   json file NAME         a file (a recording) written beside every program of its section
+//   json calls             see `renyi records`
+// An `output` block is what the block before it prints on standard output; after a
+// `renyi test` block each time in it, `(12 ms)` or `(1.73 s)`, stands for any time.
+// Other fences (sh, text, plain json) are not Renyi code.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { checkProgramFrom, checkSource, type Diagnostic } from "../compiler/index.js";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
 
 interface Block {
+  readonly doc: string;
   readonly line: number;
   readonly section: string;
+  readonly tag: string;
   readonly words: readonly string[];
   readonly args: readonly string[];
   readonly text: string;
   output?: string;
+  calls?: string;
 }
 
-const REFERENCE = join(ROOT, "spec", "language.md");
-const FENCES = new Set(["renyi", "output", "sh", "text"]);
+/** The documents whose examples are tested, each by its path under spec/. */
+const DOCUMENTS = ["language.md", "testing.md", "recording.md"];
+const FENCES = new Set(["renyi", "output", "sh", "text", "json"]);
 
-/** The fenced blocks of the reference, with the section each stands in and the output block after it. */
-function blocksOf(markdown: string): Block[] {
+/** The fenced blocks of a document, with the section each stands in and the output block after it. */
+function blocksOf(markdown: string, doc = "spec/language.md"): Block[] {
   const lines = markdown.split("\n");
   const blocks: Block[] = [];
   let section = "";
@@ -53,15 +71,21 @@ function blocksOf(markdown: string): Block[] {
     const text = lines.slice(start, end).join("\n") + "\n";
     i = end;
     const [tag = "", ...rest] = info.split(/\s+/);
-    assert.ok(FENCES.has(tag), `spec/language.md:${start}: a fence tagged "${info}"; Renyi code is tagged renyi, so that it is tested`);
+    assert.ok(FENCES.has(tag), `${doc}:${start}: a fence tagged "${info}"; Renyi code is tagged renyi, so that it is tested`);
+    const previous = blocks[blocks.length - 1];
     if (tag === "output") {
-      const previous = blocks[blocks.length - 1];
-      assert.ok(previous !== undefined && previous.output === undefined, `spec/language.md:${start}: an output block belongs right after a renyi block`);
+      assert.ok(previous?.tag === "renyi" && previous.output === undefined, `${doc}:${start}: an output block belongs right after a renyi block`);
       previous.output = text;
-    } else if (tag === "renyi") {
+    } else if (tag === "json" && rest[0] === "calls") {
+      assert.ok(previous?.words[0] === "records" && previous.calls === undefined, `${doc}:${start}: a json calls block belongs right after a renyi records block`);
+      previous.calls = text;
+    } else if (tag === "renyi" || (tag === "json" && rest[0] === "file")) {
       const split = rest.indexOf("--");
-      blocks.push({ line: start, section, words: split < 0 ? rest : rest.slice(0, split), args: split < 0 ? [] : rest.slice(split + 1), text });
+      blocks.push({ doc, line: start, section, tag, words: split < 0 ? rest : rest.slice(0, split), args: split < 0 ? [] : rest.slice(split + 1), text });
     }
+  }
+  for (const block of blocks) {
+    if (block.words[0] === "records") assert.ok(block.calls !== undefined, `${doc}:${block.line}: a renyi records block is followed by the json calls block it records`);
   }
   return blocks;
 }
@@ -71,17 +95,25 @@ function asMain(text: string): string {
   return `public function main()\n  purpose: Run an example of the reference.\n  needs console\n${body}\nend\n`;
 }
 
-/** The file a block stands for, with the modules of its section before it. */
-function programOf(block: Block, modules: ReadonlyMap<string, string>): { entry: string; files: Map<string, string> } {
-  const entry = `example_${block.line}`;
-  const files = new Map(modules);
-  files.set(entry, block.words.includes("main") ? asMain(block.text) : block.text);
-  return { entry, files };
+/** A block's program: its own file, the modules of its section, and the other files of its section (recordings). */
+interface Program {
+  /** The folder it runs in, one for each block of each document. */
+  readonly folder: string;
+  readonly entry: string;
+  readonly modules: Map<string, string>;
+  readonly files: ReadonlyMap<string, string>;
 }
 
-function check(program: { entry: string; files: Map<string, string> }): Diagnostic[] {
+function programOf(block: Block, modules: ReadonlyMap<string, string>, files: ReadonlyMap<string, string> = new Map()): Program {
+  const entry = block.words[0] === "test" ? block.words[1]! : `example_${block.line}`;
+  const all = new Map(modules);
+  all.set(entry, block.words.includes("main") ? asMain(block.text) : block.text);
+  return { folder: `${basename(block.doc, ".md")}_${block.line}`, entry, modules: all, files };
+}
+
+function check(program: Program): Diagnostic[] {
   const read = (name: string) => {
-    const text = program.files.get(name);
+    const text = program.modules.get(name);
     return text === undefined ? undefined : { file: `${name}.ry`, text };
   };
   return checkProgramFrom({ entry: program.entry, read }).diagnostics;
@@ -89,67 +121,80 @@ function check(program: { entry: string; files: Map<string, string> }): Diagnost
 
 const shown = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.code} ${d.span.start}: ${d.message}`);
 
-const markdown = readFileSync(REFERENCE, "utf8");
-const blocks = blocksOf(markdown);
+const documents = DOCUMENTS.map((name) => {
+  const doc = `spec/${name}`;
+  const markdown = readFileSync(join(ROOT, "spec", name), "utf8");
+  return { doc, markdown, blocks: blocksOf(markdown, doc) };
+});
 const work = mkdtempSync(join(tmpdir(), "renyi-reference-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 interface Prepared {
   readonly block: Block;
-  readonly program: { entry: string; files: Map<string, string> };
+  readonly program: Program;
 }
 
-const prepared: Prepared[] = [];
-{
-  let modules = new Map<string, string>();
-  let section = "";
+/** Each block that is an example, with the modules and files of its section, wherever in the section they stand. */
+function prepare(blocks: readonly Block[]): Prepared[] {
+  const sections = new Map<string, { modules: Map<string, string>; files: Map<string, string> }>();
   for (const block of blocks) {
-    if (block.section !== section) {
-      section = block.section;
-      modules = new Map();
-    }
-    if (block.words[0] === "module") {
-      modules.set(block.words[1]!, block.text);
-      continue;
-    }
-    prepared.push({ block, program: programOf(block, modules) });
+    let own = sections.get(block.section);
+    if (own === undefined) sections.set(block.section, (own = { modules: new Map(), files: new Map() }));
+    if (block.tag === "json") own.files.set(block.words[1]!, block.text);
+    else if (block.words[0] === "module") own.modules.set(block.words[1]!, block.text);
   }
+  return blocks
+    .filter((b) => b.tag === "renyi" && b.words[0] !== "module")
+    .map((block) => {
+      const own = sections.get(block.section)!;
+      return { block, program: programOf(block, own.modules, own.files) };
+    });
 }
+
+const prepared: Prepared[] = documents.flatMap((d) => prepare(d.blocks));
 
 test("spec/language.md has a tested example in every section", () => {
+  const { markdown } = documents[0]!;
   const sections = [...markdown.matchAll(/^## (.*)$/gm)].map((m) => m[1]!);
-  const tested = new Set(prepared.map((p) => p.block.section));
+  const own = prepared.filter((p) => p.block.doc === "spec/language.md");
+  const tested = new Set(own.map((p) => p.block.section));
   const untested = sections.filter((s) => !tested.has(s) && !/^\d+\. Where/.test(s));
   assert.deepEqual(untested, []);
-  const runs = prepared.filter((p) => /\bfunction main\(/.test(p.program.files.get(p.program.entry)!)).length;
-  console.log(`language reference: ${prepared.length} examples in ${sections.length} sections, ${runs} of them run`);
+  const runs = own.filter((p) => /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)).length;
+  console.log(`language reference: ${own.length} examples in ${sections.length} sections, ${runs} of them run`);
 });
+
+const KINDS = ["", "main", "crash", "fails", "replays", "records", "test"];
+
+const where = (block: Block) => `${block.doc}:${block.line} (${block.section})`;
 
 for (const { block, program } of prepared) {
   const kind = block.words[0] ?? "";
-  const where = `spec/language.md:${block.line} (${block.section})`;
   if (kind === "error") {
-    test(`${where} gives ${block.words[1]}`, () => {
+    test(`${where(block)} gives ${block.words[1]}`, () => {
       // The code named, and no other: an example shows one mistake.
       const codes = [...new Set(check(program).map((d) => d.code))];
       assert.deepEqual(codes, [block.words[1]!]);
     });
     continue;
   }
-  assert.ok(["", "main", "crash", "fails"].includes(kind), `${where}: unknown example kind "${kind}"`);
-  test(`${where} checks cleanly`, () => {
+  assert.ok(KINDS.includes(kind), `${where(block)}: unknown example kind "${kind}"`);
+  if (kind === "test") assert.match(block.words[1] ?? "", /^[a-z_]+$/, `${where(block)}: a file of tests is named: renyi test NAME [CODE]`);
+  if (kind === "replays") assert.ok(program.files.has(block.words[1] ?? ""), `${where(block)}: replays ${block.words[1]}, which no json file block of its section is`);
+  test(`${where(block)} checks cleanly`, () => {
     assert.deepEqual(shown(check(program)), []);
   });
 }
 
-/** Runs an example with `renyi run` in a folder of its own. */
-function run(p: Prepared): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const folder = join(work, p.program.entry);
-  for (const [name, text] of p.program.files) {
-    mkdirSync(dirname(join(folder, `${name}.ry`)), { recursive: true });
-    writeFileSync(join(folder, `${name}.ry`), text);
+/** `renyi ARGS` in an example's folder of its own, its modules and files written there. */
+function run(p: Prepared, args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
+  const folder = join(work, p.program.folder);
+  const written = new Map([...[...p.program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]), ...p.program.files]);
+  for (const [name, text] of written) {
+    mkdirSync(dirname(join(folder, name)), { recursive: true });
+    writeFileSync(join(folder, name), text);
   }
-  const child = spawn(process.execPath, [RENYI, "run", `${p.program.entry}.ry`, ...p.block.args], {
+  const child = spawn(process.execPath, [RENYI, ...args], {
     cwd: folder,
     env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
     stdio: ["ignore", "pipe", "pipe"],
@@ -158,35 +203,71 @@ function run(p: Prepared): Promise<{ status: number | null; stdout: string; stde
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr, folder })));
 }
 
-const runnable = prepared.filter((p) => p.block.words[0] !== "error" && /\bfunction main\(/.test(p.program.files.get(p.program.entry)!));
-describe("the examples of spec/language.md that have a main run", { concurrency: 2 }, () => {
+/** The command that runs a block, by its kind. */
+function commandOf(p: Prepared): string[] {
+  const file = `${p.program.entry}.ry`;
+  switch (p.block.words[0]) {
+    case "replays":
+      return ["run", "--replay", p.block.words[1]!, "--console", file, ...p.block.args];
+    case "records":
+      return ["record", "--to", "recording.json", file, ...p.block.args];
+    case "test":
+      return ["test", file];
+    default:
+      return ["run", file, ...p.block.args];
+  }
+}
+
+/** Test output with each time, `(12 ms)` or `(1.73 s)`, as one word: times differ from run to run. */
+const timeless = (text: string) => text.replace(/\((?:\d+ ms|[\d.]+ s)\)/g, "(TIME)");
+
+/** A recording's calls as a `json calls` block shows them: without their times, which differ from run to run. */
+function callsOf(recording: string): unknown {
+  const calls = (JSON.parse(recording) as { calls: Record<string, unknown>[] }).calls;
+  return calls.map(({ duration_ms: _d, at_ms: _a, ...rest }) => rest);
+}
+
+const RUN_ALWAYS = ["test", "replays", "records"];
+const runnable = prepared.filter((p) => RUN_ALWAYS.includes(p.block.words[0] ?? "") || (p.block.words[0] !== "error" && /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)));
+describe("the examples of the specification that have a main or tests run", { concurrency: 2 }, () => {
   for (const p of runnable) {
     const kind = p.block.words[0] ?? "";
-    const where = `spec/language.md:${p.block.line} (${p.block.section})`;
-    test(`${where} runs`, async () => {
-      const result = await run(p);
+    test(`${where(p.block)} runs`, async () => {
+      const result = await run(p, commandOf(p));
       if (kind === "crash") {
         assert.equal(result.status, 2, result.stderr);
         assert.match(result.stderr, new RegExp(`error\\[${p.block.words[1]}\\]`));
       } else if (kind === "fails") {
         assert.equal(result.status, 1, result.stderr);
+      } else if (kind === "test" && p.block.words[2] !== undefined) {
+        assert.equal(result.status, 1, result.stdout + result.stderr);
+        const codes = [...new Set([...result.stdout.matchAll(/error\[([A-Z0-9-]+)\]/g)].map((m) => m[1]))];
+        assert.deepEqual(codes, [p.block.words[2]], result.stdout);
       } else {
-        assert.equal(result.status, 0, result.stderr);
+        assert.equal(result.status, 0, result.stdout + result.stderr);
       }
       assert.doesNotMatch(result.stderr, /\n\s+at .+:\d+:\d+/, "a JavaScript stack trace reached the user");
-      if (p.block.output !== undefined) assert.equal(result.stdout, p.block.output);
+      if (p.block.output !== undefined) {
+        if (kind === "test") assert.equal(timeless(result.stdout), timeless(p.block.output));
+        else assert.equal(result.stdout, p.block.output);
+      }
+      if (p.block.calls !== undefined) {
+        assert.deepEqual(callsOf(readFileSync(join(result.folder, "recording.json"), "utf8")), JSON.parse(p.block.calls));
+      }
     });
   }
 });
 
-test("an example of the reference that does not do what it says fails its test", () => {
+test("an example of the specification that does not do what it says fails its test", () => {
   const wrong = blocksOf('## 1. A\n\n```renyi error E-FAIL-UNHANDLED\nfunction f() returns Int\n  return 1\nend\n```\n');
   const codes = check(programOf(wrong[0]!, new Map())).map((d) => d.code);
   assert.ok(!codes.includes("E-FAIL-UNHANDLED"));
   assert.throws(() => blocksOf("```\nlet a be 1\n```\n"), /tagged renyi/);
+  assert.throws(() => blocksOf("```renyi records\npublic function main()\nend\n```\n"), /json calls block/);
+  assert.equal(timeless("  passed  a (12 ms)\n1 passed, 0 failed (1.73 s)\n"), "  passed  a (TIME)\n1 passed, 0 failed (TIME)\n");
 });
 
 const examples = join(ROOT, "examples");
