@@ -16,13 +16,25 @@ export const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const env = { ...process.env, RENYI_FUEL: "1000000000000" };
 
 /** Compiles `text` (module `name`) into `dir/name.variant.mjs`; gives back its path. */
-export function buildBundle(dir: string, name: string, variant: string, text: string, options: Partial<BundleOptions> = {}): string {
+export function buildBundle(
+  dir: string,
+  name: string,
+  variant: string,
+  text: string,
+  options: Partial<BundleOptions> = {},
+): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.ry`);
   const syntax = parseSource(file, text);
   const out = `${name}.${variant}.mjs`;
-  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out, ...options });
-  if (result.bundle === undefined) throw new Error(`${name} (${variant}): ${result.diagnostics.find((d) => d.severity === "error")?.message}`);
+  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], {
+    runtime: "renyi/runtime",
+    entry: name,
+    file: out,
+    ...options,
+  });
+  if (result.bundle === undefined)
+    throw new Error(`${name} (${variant}): ${result.diagnostics.find((d) => d.severity === "error")?.message}`);
   const path = join(dir, out);
   writeFileSync(path, result.bundle.code);
   return path;
@@ -43,7 +55,10 @@ export const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s,
 const IN_PROCESS = join(ROOT, "dist", "bench", "in-process.js");
 
 /** Runs a bundle or a JavaScript file in a process of its own and times it inside: the program's work, without Node's start-up. */
-export function timeInProcess(path: string, args: readonly string[] = []): { ms: number; out: string; maxRssKiB: number } {
+export function timeInProcess(
+  path: string,
+  args: readonly string[] = [],
+): { ms: number; out: string; maxRssKiB: number } {
   const result = spawnSync(process.execPath, [IN_PROCESS, path, ...args], { encoding: "utf8", env });
   if (result.status !== 0) throw new Error(`${path} failed: ${result.stderr}`);
   const m = /in-process-ms ([\d.]+)/.exec(result.stderr);

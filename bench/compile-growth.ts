@@ -48,7 +48,9 @@ function timeOf(sources: readonly SourceText[]): number {
 /** Peak resident memory (MiB) of a process that compiles the family's program of size n once. */
 function peakOf(family: string, n: number): number {
   const self = fileURLToPath(import.meta.url);
-  const ran = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, self, "--one", family, String(n)], { encoding: "utf8" });
+  const ran = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, self, "--one", family, String(n)], {
+    encoding: "utf8",
+  });
   if (ran.status !== 0) throw new Error(`the compile of ${family} at ${n} failed: ${ran.stderr}`);
   return Number(/(\d+)\s*$/.exec(ran.stderr.trim())?.[1] ?? "0") / 1024;
 }
@@ -58,9 +60,15 @@ if (one >= 0) {
   const family = FAMILIES.find((f) => f.name === process.argv[one + 1])!;
   compile(family.make(Number(process.argv[one + 2])));
 } else {
-  compile([{ name: "warm", text: 'function main()\n  needs console\n  console.print("{json.encode((1, [2]))}")\nend\n' }]);
-  console.log(`compile growth, n against 2n (median of ${RUNS} compiles in process; peak memory of a process of its own)\n`);
-  console.log("| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | ×steps | code n / 2n | ×code |");
+  compile([
+    { name: "warm", text: 'function main()\n  needs console\n  console.print("{json.encode((1, [2]))}")\nend\n' },
+  ]);
+  console.log(
+    `compile growth, n against 2n (median of ${RUNS} compiles in process; peak memory of a process of its own)\n`,
+  );
+  console.log(
+    "| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | ×steps | code n / 2n | ×code |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const family of FAMILIES) {
     const n = family.n * SCALE;
@@ -71,6 +79,8 @@ if (one >= 0) {
     const [ms, ml] = [peakOf(family.name, n), peakOf(family.name, 2 * n)];
     const [ws, wl] = [compile(small), compile(large)];
     const ratio = (a: number, b: number) => (a === 0 ? "—" : `${(b / a).toFixed(2)}`);
-    console.log(`| ${family.name} | ${n} | ${size(small)} / ${size(large)} | ${ts.toFixed(1)} / ${tl.toFixed(1)} | ${ratio(ts, tl)} | ${ms.toFixed(0)} / ${ml.toFixed(0)} | ${ratio(ms, ml)} | ${ws.steps} / ${wl.steps} | ${ratio(ws.steps, wl.steps)} | ${ws.code} / ${wl.code} | ${ratio(ws.code, wl.code)} |`);
+    console.log(
+      `| ${family.name} | ${n} | ${size(small)} / ${size(large)} | ${ts.toFixed(1)} / ${tl.toFixed(1)} | ${ratio(ts, tl)} | ${ms.toFixed(0)} / ${ml.toFixed(0)} | ${ratio(ms, ml)} | ${ws.steps} / ${wl.steps} | ${ratio(ws.steps, wl.steps)} | ${ws.code} / ${wl.code} | ${ratio(ws.code, wl.code)} |`,
+    );
   }
 }

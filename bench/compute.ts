@@ -53,9 +53,14 @@ const programs = ["recursion", "loops", "records", "text", "json"];
 const ratios: number[] = [];
 console.log("program      renyi ms    js ms   ratio");
 for (const name of programs) {
-  const { renyi, js } = sideBySide([RENYI, "run", "--fuel", "100000000000", join(DIR, `${name}.ry`)], [join(DIR, `${name}.js`)]);
+  const { renyi, js } = sideBySide(
+    [RENYI, "run", "--fuel", "100000000000", join(DIR, `${name}.ry`)],
+    [join(DIR, `${name}.js`)],
+  );
   ratios.push(renyi / js);
-  console.log(`${name.padEnd(10)} ${renyi.toFixed(0).padStart(9)} ${js.toFixed(0).padStart(8)} ${(renyi / js).toFixed(2).padStart(7)}`);
+  console.log(
+    `${name.padEnd(10)} ${renyi.toFixed(0).padStart(9)} ${js.toFixed(0).padStart(8)} ${(renyi / js).toFixed(2).padStart(7)}`,
+  );
 }
 const geomean = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
 console.log(`geometric mean of the ratios: ${geomean.toFixed(2)} (goal: at most 1.3)`);
@@ -65,15 +70,24 @@ console.log(`geometric mean of the ratios: ${geomean.toFixed(2)} (goal: at most 
 const work = mkdtempSync(join(tmpdir(), "renyi-hello-"));
 const helloJs = join(work, "hello.js");
 writeFileSync(helloJs, 'console.log("Hello, world!")\n');
-const startup = sideBySide([RENYI, "run", join(ROOT, "examples", "hello.ry")], [helloJs], Number(process.env["BENCH_STARTUP_RUNS"] ?? 31));
-console.log(`start-up: renyi run hello.ry ${startup.renyi.toFixed(0)} ms, node hello.js ${startup.js.toFixed(0)} ms, ratio ${(startup.renyi / startup.js).toFixed(2)} (goal: at most 1.5)`);
+const startup = sideBySide(
+  [RENYI, "run", join(ROOT, "examples", "hello.ry")],
+  [helloJs],
+  Number(process.env["BENCH_STARTUP_RUNS"] ?? 31),
+);
+console.log(
+  `start-up: renyi run hello.ry ${startup.renyi.toFixed(0)} ms, node hello.js ${startup.js.toFixed(0)} ms, ratio ${(startup.renyi / startup.js).toFixed(2)} (goal: at most 1.5)`,
+);
 
 // Compile throughput: parse + check + lower + bundle, in process.
 const source = generateRenyi(100_000);
 const lines = source.split("\n").length - 1;
 const compile = () => {
   const syntax = parseSource("bench.ry", source);
-  const result = compileProgram([{ name: "bench", file: "bench.ry", text: source, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: "bench", file: "bench.mjs" });
+  const result = compileProgram(
+    [{ name: "bench", file: "bench.ry", text: source, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }],
+    { runtime: "renyi/runtime", entry: "bench", file: "bench.mjs" },
+  );
   if (result.bundle === undefined) throw new Error(result.diagnostics[0]?.message);
 };
 compile();
@@ -84,4 +98,6 @@ for (let i = 0; i < 3; i++) {
   times.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
 const ms = median(times);
-console.log(`compile: ${lines} lines in ${ms.toFixed(0)} ms = ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s (goal: at least 100,000)`);
+console.log(
+  `compile: ${lines} lines in ${ms.toFixed(0)} ms = ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s (goal: at least 100,000)`,
+);

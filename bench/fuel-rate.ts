@@ -25,13 +25,22 @@ const RUNS = Number(process.env["BENCH_RUNS"] ?? 3);
 const work = mkdtempSync(join(tmpdir(), "renyi-fuel-rate-"));
 const env = { ...process.env, RENYI_CACHE_DIR: join(work, "cache") };
 
-interface Measured { steps: number; ms: number; outcome: string }
+interface Measured {
+  steps: number;
+  ms: number;
+  outcome: string;
+}
 
 function record(file: string, fuel: number): Measured {
-  const result = spawnSync(process.execPath, [RENYI, "run", "--json", "--fuel", String(fuel), file], { encoding: "utf8", env, maxBuffer: 1 << 26 });
+  const result = spawnSync(process.execPath, [RENYI, "run", "--json", "--fuel", String(fuel), file], {
+    encoding: "utf8",
+    env,
+    maxBuffer: 1 << 26,
+  });
   const last = result.stdout.trimEnd().split("\n").pop() ?? "";
   const parsed = JSON.parse(last) as Measured & { error: { code: string } | null };
-  if (parsed.outcome !== "finished" && parsed.error?.code !== "E-RT-FUEL") throw new Error(`${file}: ${parsed.outcome} ${JSON.stringify(parsed.error)}`);
+  if (parsed.outcome !== "finished" && parsed.error?.code !== "E-RT-FUEL")
+    throw new Error(`${file}: ${parsed.outcome} ${JSON.stringify(parsed.error)}`);
   return { steps: parsed.steps, ms: parsed.ms, outcome: parsed.outcome };
 }
 
@@ -48,16 +57,29 @@ const write = (name: string, text: string) => {
   writeFileSync(file, text);
   return file;
 };
-const hello = write("hello.ry", 'public function main()\n  purpose: Say hello.\n  needs console\n  console.print("hello")\nend\n');
-const runawayLoop = write("runaway-loop.ry", "public function main()\n  purpose: Count forever.\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n  end\nend\n");
-const runawayRecursion = write("runaway-recursion.ry", "function down(n: Int) returns Int\n  if n < 1\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\npublic function main()\n  purpose: Recurse forever.\n  var i be 0\n  while true\n    set i to (i + down(200)) mod 1000\n  end\nend\n");
+const hello = write(
+  "hello.ry",
+  'public function main()\n  purpose: Say hello.\n  needs console\n  console.print("hello")\nend\n',
+);
+const runawayLoop = write(
+  "runaway-loop.ry",
+  "public function main()\n  purpose: Count forever.\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n  end\nend\n",
+);
+const runawayRecursion = write(
+  "runaway-recursion.ry",
+  "function down(n: Int) returns Int\n  if n < 1\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\npublic function main()\n  purpose: Recurse forever.\n  var i be 0\n  while true\n    set i to (i + down(200)) mod 1000\n  end\nend\n",
+);
 
 const startup = measure(hello, 1_000_000).ms;
 console.log(`start-up (hello.ry): ${startup} ms, taken off each run's time below`);
 console.log("program              steps          ms   steps per second   outcome");
 const rates: Array<{ name: string; rate: number }> = [];
 const programs: Array<[string, string, number]> = [
-  ...["recursion", "loops", "records", "text", "json"].map((name): [string, string, number] => [name, join(ROOT, "bench", "compute", `${name}.ry`), 1e12]),
+  ...["recursion", "loops", "records", "text", "json"].map((name): [string, string, number] => [
+    name,
+    join(ROOT, "bench", "compute", `${name}.ry`),
+    1e12,
+  ]),
   ["runaway loop", runawayLoop, 2e9],
   ["runaway recursion", runawayRecursion, 2e9],
 ];
@@ -65,11 +87,17 @@ for (const [name, file, fuel] of programs) {
   const m = measure(file, fuel);
   const rate = m.steps / (Math.max(1, m.ms - startup) / 1000);
   rates.push({ name, rate });
-  console.log(`${name.padEnd(18)} ${m.steps.toExponential(2).padStart(9)} ${String(m.ms).padStart(10)} ${rate.toExponential(2).padStart(18)}   ${m.outcome}`);
+  console.log(
+    `${name.padEnd(18)} ${m.steps.toExponential(2).padStart(9)} ${String(m.ms).padStart(10)} ${rate.toExponential(2).padStart(18)}   ${m.outcome}`,
+  );
 }
 const fastest = rates.reduce((a, b) => (b.rate > a.rate ? b : a));
 const slowest = rates.reduce((a, b) => (b.rate < a.rate ? b : a));
-console.log(`fastest: ${fastest.name}, ${fastest.rate.toExponential(2)} steps/s; slowest: ${slowest.name}, ${slowest.rate.toExponential(2)} steps/s`);
+console.log(
+  `fastest: ${fastest.name}, ${fastest.rate.toExponential(2)} steps/s; slowest: ${slowest.name}, ${slowest.rate.toExponential(2)} steps/s`,
+);
 for (const fuel of [2e8, 1e10, DEFAULT_LIMITS.fuel, 1e11]) {
-  console.log(`fuel ${fuel.toExponential(0)}${fuel === DEFAULT_LIMITS.fuel ? " (the default)" : ""}: a runaway loop stops after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ${(fuel / slowest.rate / 60).toFixed(1)} min`);
+  console.log(
+    `fuel ${fuel.toExponential(0)}${fuel === DEFAULT_LIMITS.fuel ? " (the default)" : ""}: a runaway loop stops after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ${(fuel / slowest.rate / 60).toFixed(1)} min`,
+  );
 }

@@ -31,7 +31,10 @@ export interface GatewayFigures {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function measureGateway(calls = Number(process.env["BENCH_CALLS"] ?? 300_000), rounds = 7): Promise<GatewayFigures> {
+export async function measureGateway(
+  calls = Number(process.env["BENCH_CALLS"] ?? 300_000),
+  rounds = 7,
+): Promise<GatewayFigures> {
   process.env["RENYI_BENCH_VARIABLE"] = "value";
   configureLimits({ fuel: 1e15 });
   S.maxHostCalls = Number.MAX_SAFE_INTEGER;
@@ -39,7 +42,10 @@ export async function measureGateway(calls = Number(process.env["BENCH_CALLS"] ?
   const grant = rootGrant([{ path: ["environment"] }, { path: ["time"] }], "main");
   const need = { path: ["network", "http"], scope: "a.com" };
   const unbudgetedGrant = rootGrant([{ path: ["network", "http"], scope: "a.com" }], "main");
-  const budgetedGrant = rootGrant([{ path: ["network", "http"], scope: "a.com", budget: { count: 1e12, unit: "day" } }], "main");
+  const budgetedGrant = rootGrant(
+    [{ path: ["network", "http"], scope: "a.com", budget: { count: 1e12, unit: "day" } }],
+    "main",
+  );
   const loops: Record<keyof GatewayFigures, () => Promise<void> | void> = {
     direct: () => {
       for (let i = 0; i < calls; i++) direct();
@@ -83,8 +89,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.arg
   const f = await measureGateway();
   console.log(`direct call:                 ${f.direct.toFixed(0)} ns`);
   console.log(`direct call, awaited:        ${f.awaited.toFixed(0)} ns`);
-  console.log(`environment.get via gateway: ${f.environmentGet.toFixed(0)} ns (+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`);
-  console.log(`time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns over Date.now() awaited; goal: at most +500)`);
+  console.log(
+    `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns (+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
+  );
+  console.log(
+    `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns over Date.now() awaited; goal: at most +500)`,
+  );
   console.log(`unbudgeted permitted call:   ${f.unbudgeted.toFixed(0)} ns`);
-  console.log(`budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over the awaited direct call; goal: under 1,000 ns more than the bare call)`);
+  console.log(
+    `budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over the awaited direct call; goal: under 1,000 ns more than the bare call)`,
+  );
 }

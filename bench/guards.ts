@@ -32,12 +32,18 @@ for (const name of ["recursion", "loops", "records", "text", "json"]) {
     guarded: build(name, "guarded", readFileSync(join(ROOT, "bench", "guards", `${name}.ry`), "utf8")),
   };
   const expected = time(paths.plain).out;
-  for (const mode of ["idle", "guarded"] as const) if (time(paths[mode]).out !== expected) throw new Error(`${name}: the ${mode} variant prints another result`);
+  for (const mode of ["idle", "guarded"] as const)
+    if (time(paths[mode]).out !== expected) throw new Error(`${name}: the ${mode} variant prints another result`);
   const ms: Record<keyof typeof paths, number[]> = { plain: [], idle: [], guarded: [] };
-  for (let i = 0; i < RUNS; i++) for (const mode of ["plain", "idle", "guarded"] as const) ms[mode].push(time(paths[mode]).ms);
+  for (let i = 0; i < RUNS; i++)
+    for (const mode of ["plain", "idle", "guarded"] as const) ms[mode].push(time(paths[mode]).ms);
   const [p, i, g] = [median(ms.plain), median(ms.idle), median(ms.guarded)];
   idleRatios.push(i / p);
   guardedRatios.push(g / p);
-  console.log(`${name.padEnd(10)} ${p.toFixed(0).padStart(10)} ${i.toFixed(0).padStart(9)} ${g.toFixed(0).padStart(12)} ${(i / p).toFixed(2).padStart(12)} ${(g / p).toFixed(2).padStart(15)}`);
+  console.log(
+    `${name.padEnd(10)} ${p.toFixed(0).padStart(10)} ${i.toFixed(0).padStart(9)} ${g.toFixed(0).padStart(12)} ${(i / p).toFixed(2).padStart(12)} ${(g / p).toFixed(2).padStart(15)}`,
+  );
 }
-console.log(`geometric mean: idle ${geomean(idleRatios).toFixed(2)} (goal at most 1.1), guarded ${geomean(guardedRatios).toFixed(2)} (goal at most 2); worst: idle ${Math.max(...idleRatios).toFixed(2)}, guarded ${Math.max(...guardedRatios).toFixed(2)}`);
+console.log(
+  `geometric mean: idle ${geomean(idleRatios).toFixed(2)} (goal at most 1.1), guarded ${geomean(guardedRatios).toFixed(2)} (goal at most 2); worst: idle ${Math.max(...idleRatios).toFixed(2)}, guarded ${Math.max(...guardedRatios).toFixed(2)}`,
+);

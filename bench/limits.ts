@@ -20,7 +20,13 @@ const DIR = join(ROOT, "bench", "compute");
 const OUT = join(ROOT, "dist", "bench", "limits-bundles");
 
 function build(name: string, onlyFuel: boolean): string {
-  return buildBundle(OUT, name, onlyFuel ? "fuel-only" : "all", readFileSync(join(DIR, `${name}.ry`), "utf8"), onlyFuel ? { onlyFuel } : {});
+  return buildBundle(
+    OUT,
+    name,
+    onlyFuel ? "fuel-only" : "all",
+    readFileSync(join(DIR, `${name}.ry`), "utf8"),
+    onlyFuel ? { onlyFuel } : {},
+  );
 }
 
 const ratios: number[] = [];
@@ -37,6 +43,10 @@ for (const name of ["recursion", "loops", "records", "text", "json"]) {
   }
   const ratio = median(a) / median(f);
   ratios.push(ratio);
-  console.log(`${name.padEnd(10)} ${median(a).toFixed(0).padStart(15)} ${median(f).toFixed(0).padStart(14)} ${ratio.toFixed(2).padStart(7)}`);
+  console.log(
+    `${name.padEnd(10)} ${median(a).toFixed(0).padStart(15)} ${median(f).toFixed(0).padStart(14)} ${ratio.toFixed(2).padStart(7)}`,
+  );
 }
-console.log(`geometric mean: ${geomean(ratios).toFixed(2)}; worst: ${Math.max(...ratios).toFixed(2)} (goal: at most 1.1)`);
+console.log(
+  `geometric mean: ${geomean(ratios).toFixed(2)}; worst: ${Math.max(...ratios).toFixed(2)} (goal: at most 1.1)`,
+);

@@ -38,7 +38,9 @@ const tsLines = typescript.split("\n").length - 1;
 
 const check = checkSource("bench.ry", renyi);
 if (check.diagnostics.length > 0) {
-  console.error(`the generated program has ${check.diagnostics.length} diagnostics; first: ${check.diagnostics[0]!.code} ${check.diagnostics[0]!.message}`);
+  console.error(
+    `the generated program has ${check.diagnostics.length} diagnostics; first: ${check.diagnostics[0]!.code} ${check.diagnostics[0]!.message}`,
+  );
   process.exit(1);
 }
 
@@ -48,10 +50,16 @@ const tsMs = measure(() => ts.createSourceFile("bench.ts", typescript, ts.Script
 
 const renyiRate = renyiLines / (renyiMs / 1000);
 const tsRate = tsLines / (tsMs / 1000);
-console.log(`renyi parse:      ${renyiLines} lines in ${renyiMs.toFixed(1)} ms = ${Math.round(renyiRate).toLocaleString("en")} lines/s`);
+console.log(
+  `renyi parse:      ${renyiLines} lines in ${renyiMs.toFixed(1)} ms = ${Math.round(renyiRate).toLocaleString("en")} lines/s`,
+);
 const checkRate = renyiLines / (checkMs / 1000);
-console.log(`renyi parse+check: ${renyiLines} lines in ${checkMs.toFixed(1)} ms = ${Math.round(checkRate).toLocaleString("en")} lines/s`);
-console.log(`typescript parse:  ${tsLines} lines in ${tsMs.toFixed(1)} ms = ${Math.round(tsRate).toLocaleString("en")} lines/s`);
+console.log(
+  `renyi parse+check: ${renyiLines} lines in ${checkMs.toFixed(1)} ms = ${Math.round(checkRate).toLocaleString("en")} lines/s`,
+);
+console.log(
+  `typescript parse:  ${tsLines} lines in ${tsMs.toFixed(1)} ms = ${Math.round(tsRate).toLocaleString("en")} lines/s`,
+);
 console.log(`ratio renyi / typescript (lines/s): ${(renyiRate / tsRate).toFixed(2)}`);
 console.log(`goal parse: at least 300,000 lines/s -> ${renyiRate >= 300_000 ? "met" : "NOT met"}`);
 console.log(`goal parse+check: at least 150,000 lines/s -> ${checkRate >= 150_000 ? "met" : "NOT met"}`);

@@ -27,12 +27,15 @@ function callsOf(n: number): RecordedCall[] {
   }));
 }
 
-const budget: GrantItem[] = [{ path: ["network", "http"], scope: "api.example.com", budget: { count: 6_000, unit: "minute" } }];
+const budget: GrantItem[] = [
+  { path: ["network", "http"], scope: "api.example.com", budget: { count: 6_000, unit: "minute" } },
+];
 const sizes = (process.env.SIZES ?? "30000,90000,270000").split(",").map(Number);
 const recordings = new Map(sizes.map((n) => [n, callsOf(n)]));
 const perCall = new Map<number, number[]>(sizes.map((n) => [n, []]));
 
-for (const n of sizes) if (recordedOverBudget(recordings.get(n)!, budget) !== undefined) throw new Error("the bench's budget is exceeded");
+for (const n of sizes)
+  if (recordedOverBudget(recordings.get(n)!, budget) !== undefined) throw new Error("the bench's budget is exceeded");
 for (let round = 0; round < 7; round++) {
   for (const n of sizes) {
     const began = performance.now();
@@ -41,4 +44,6 @@ for (let round = 0; round < 7; round++) {
   }
 }
 for (const n of sizes) console.log(`${n.toLocaleString("en")} calls: ${median(perCall.get(n)!).toFixed(0)} ns a call`);
-console.log(`ratio of the per-call cost at ${sizes.at(-1)!.toLocaleString("en")} calls to that at ${sizes[0]!.toLocaleString("en")}: ${(median(perCall.get(sizes.at(-1)!)!) / median(perCall.get(sizes[0]!)!)).toFixed(2)}`);
+console.log(
+  `ratio of the per-call cost at ${sizes.at(-1)!.toLocaleString("en")} calls to that at ${sizes[0]!.toLocaleString("en")}: ${(median(perCall.get(sizes.at(-1)!)!) / median(perCall.get(sizes[0]!)!)).toFixed(2)}`,
+);

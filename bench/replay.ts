@@ -28,9 +28,27 @@ function nameOf(i: number): string {
 function recordingOf(n: number): Buffer {
   const calls: RecordedCall[] = [];
   for (let i = 0; i < n; i++) {
-    calls.push({ sequence: i + 1, capability: `environment(${JSON.stringify(nameOf(i))})`, primitive: "std.environment.get", arguments: { name: nameOf(i) }, outcome: { success: `value ${i}` }, duration_ms: 0, at_ms: i });
+    calls.push({
+      sequence: i + 1,
+      capability: `environment(${JSON.stringify(nameOf(i))})`,
+      primitive: "std.environment.get",
+      arguments: { name: nameOf(i) },
+      outcome: { success: `value ${i}` },
+      duration_ms: 0,
+      at_ms: i,
+    });
   }
-  return Buffer.from(JSON.stringify({ program: "bench", toolchain: "renyi", source: "bench.ry", code: "sha256:00", grant: ["environment"], outcome: "finished", calls }));
+  return Buffer.from(
+    JSON.stringify({
+      program: "bench",
+      toolchain: "renyi",
+      source: "bench.ry",
+      code: "sha256:00",
+      grant: ["environment"],
+      outcome: "finished",
+      calls,
+    }),
+  );
 }
 
 const grant = rootGrant([{ path: ["environment"] }], "main");
@@ -54,7 +72,11 @@ async function replay(bytes: Buffer, n: number): Promise<Costs> {
   for (let i = 0; i < n; i++) await environment.get(grant, nameOf(i));
   answerWith(undefined);
   const done = process.hrtime.bigint();
-  return { read: Number(readDone - started) / n, index: Number(indexed - readDone) / n, answer: Number(done - indexed) / n };
+  return {
+    read: Number(readDone - started) / n,
+    index: Number(indexed - readDone) / n,
+    answer: Number(done - indexed) / n,
+  };
 }
 
 // A warm-up of the whole path first, so that the smallest recording is not measured cold.
@@ -67,7 +89,12 @@ const runs: Costs[][] = SIZES.map(() => []);
 for (let round = 0; round < 7; round++) {
   for (let s = 0; s < SIZES.length; s++) runs[s]!.push(await replay(recordings[s]!, SIZES[s]!));
 }
-const results = SIZES.map((n, s) => ({ n, read: median(runs[s]!.map((r) => r.read)), index: median(runs[s]!.map((r) => r.index)), answer: median(runs[s]!.map((r) => r.answer)) }));
+const results = SIZES.map((n, s) => ({
+  n,
+  read: median(runs[s]!.map((r) => r.read)),
+  index: median(runs[s]!.map((r) => r.index)),
+  answer: median(runs[s]!.map((r) => r.answer)),
+}));
 const first = results[0]!;
 for (const r of results) {
   const perSecond = Math.round(1e9 / r.answer).toLocaleString("en");
@@ -82,4 +109,6 @@ for (const r of results) {
 const n = results.find((r) => r.n === 22_500);
 const fourN = results.find((r) => r.n === 90_000);
 const allOf = (r: typeof first) => r.read + r.index + r.answer;
-console.log(`growth from 22,500 to 90,000 calls: answering ×${(fourN!.answer / n!.answer).toFixed(2)}, indexing ×${(fourN!.index / n!.index).toFixed(2)}, all told ×${(allOf(fourN!) / allOf(n!)).toFixed(2)} (1.00 is a constant cost a call)`);
+console.log(
+  `growth from 22,500 to 90,000 calls: answering ×${(fourN!.answer / n!.answer).toFixed(2)}, indexing ×${(fourN!.index / n!.index).toFixed(2)}, all told ×${(allOf(fourN!) / allOf(n!)).toFixed(2)} (1.00 is a constant cost a call)`,
+);

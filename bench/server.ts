@@ -28,7 +28,6 @@ const C = Number(process.env["BENCH_CONCURRENCY"] ?? 50);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
 const env = { ...process.env, RENYI_CACHE_DIR: mkdtempSync(join(tmpdir(), "renyi-bench-server-")) };
 
-
 async function startServer(args: string[]): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...args, String(port)], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -63,7 +62,11 @@ function cpuSeconds(pid: number): number {
 }
 
 /** `count` requests, `C` at a time: requests per second, the server's CPU microseconds per request, errors. */
-async function load(port: number, count: number, pid = 0): Promise<{ perSecond: number; cpuPerRequest: number; errors: number }> {
+async function load(
+  port: number,
+  count: number,
+  pid = 0,
+): Promise<{ perSecond: number; cpuPerRequest: number; errors: number }> {
   const cpuBefore = cpuSeconds(pid);
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: C, pipelining: 1 });
   let sent = 0;
@@ -112,9 +115,15 @@ const exited = await new Promise<number | null>((resolve) => renyi.child.on("exi
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 console.log(`${fmt(N)} requests, ${C} at a time, median of ${ROUNDS} rounds`);
-console.log(`renyi server:      ${fmt(median(rates.renyi))} requests/s (${rates.renyi.map(fmt).join(" / ")}), ${errors.renyi} errors`);
-console.log(`node:http server:  ${fmt(median(rates.plain))} requests/s (${rates.plain.map(fmt).join(" / ")}), ${errors.plain} errors`);
+console.log(
+  `renyi server:      ${fmt(median(rates.renyi))} requests/s (${rates.renyi.map(fmt).join(" / ")}), ${errors.renyi} errors`,
+);
+console.log(
+  `node:http server:  ${fmt(median(rates.plain))} requests/s (${rates.plain.map(fmt).join(" / ")}), ${errors.plain} errors`,
+);
 console.log(`ratio renyi / node:http: ${(median(rates.renyi) / median(rates.plain)).toFixed(2)} (throughput)`);
-console.log(`server CPU per request: renyi ${median(cpu.renyi).toFixed(0)} µs, node:http ${median(cpu.plain).toFixed(0)} µs, ratio ${(median(cpu.renyi) / median(cpu.plain)).toFixed(2)}`);
+console.log(
+  `server CPU per request: renyi ${median(cpu.renyi).toFixed(0)} µs, node:http ${median(cpu.plain).toFixed(0)} µs, ratio ${(median(cpu.renyi) / median(cpu.plain)).toFixed(2)}`,
+);
 console.log(`renyi run ended with exit code ${exited}; its report: ${renyi.stderr().trim().split("\n").join(" | ")}`);
 if (errors.renyi + errors.plain > 0) process.exitCode = 1;

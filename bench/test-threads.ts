@@ -18,7 +18,13 @@ const N = 20;
 const folder = mkdtempSync(join(tmpdir(), "renyi-bench-tests-"));
 process.env["RENYI_CACHE_DIR"] = join(folder, "cache");
 const file = join(folder, "many.ry");
-writeFileSync(file, ["function double(n: Int) returns Int\n  return n * 2\nend\n", ...Array.from({ length: N }, (_, i) => `test "t${i}"\n  check double(${i}) is ${2 * i}\nend\n`)].join("\n"));
+writeFileSync(
+  file,
+  [
+    "function double(n: Int) returns Int\n  return n * 2\nend\n",
+    ...Array.from({ length: N }, (_, i) => `test "t${i}"\n  check double(${i}) is ${2 * i}\nend\n`),
+  ].join("\n"),
+);
 const compiled = await compileTestFile(file, recordingPath);
 if (compiled.kind !== "compiled") throw new Error("the benchmark's tests did not compile");
 const { bundle, tests } = compiled;
@@ -29,7 +35,18 @@ const exited = (w: Worker) => new Promise((resolve) => w.once("exit", resolve));
 
 async function threadPerTest(): Promise<void> {
   for (const test of tests) {
-    await exited(new Worker(WORKER, { ...options, workerData: { bundle, functionName: test.functionName, fuel: 1e6, maxDepth: 256, cancel: new SharedArrayBuffer(4) } }));
+    await exited(
+      new Worker(WORKER, {
+        ...options,
+        workerData: {
+          bundle,
+          functionName: test.functionName,
+          fuel: 1e6,
+          maxDepth: 256,
+          cancel: new SharedArrayBuffer(4),
+        },
+      }),
+    );
   }
 }
 
@@ -42,7 +59,13 @@ async function oneThread(): Promise<void> {
       for (const name of workerData.names) await runtime.runTest(async () => program, (t) => t.find((x) => x.run.name === name), { limits: { fuel: 1e6, maxDepth: 256 } });
       process.exit(0);
     })();`;
-  await exited(new Worker(code, { ...options, eval: true, workerData: { runtime: RUNTIME, bundle, names: tests.map((t) => t.functionName) } }));
+  await exited(
+    new Worker(code, {
+      ...options,
+      eval: true,
+      workerData: { runtime: RUNTIME, bundle, names: tests.map((t) => t.functionName) },
+    }),
+  );
 }
 
 async function emptyThreads(): Promise<void> {
@@ -52,12 +75,20 @@ async function emptyThreads(): Promise<void> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rounds: Record<string, number[]> = { perTest: [], oneThread: [], empty: [] };
 for (let round = 0; round < 6; round++) {
-  for (const [name, f] of [["perTest", threadPerTest], ["oneThread", oneThread], ["empty", emptyThreads]] as const) {
+  for (const [name, f] of [
+    ["perTest", threadPerTest],
+    ["oneThread", oneThread],
+    ["empty", emptyThreads],
+  ] as const) {
     const start = performance.now();
     await f();
     if (round > 0) rounds[name]!.push(performance.now() - start);
   }
 }
 const [perTest, one, empty] = [median(rounds["perTest"]!), median(rounds["oneThread"]!), median(rounds["empty"]!)];
-console.log(`${N} tests: a thread each ${perTest.toFixed(0)} ms (${(perTest / N).toFixed(1)} ms a test), all in one thread ${one.toFixed(0)} ms, ${N} empty threads ${empty.toFixed(0)} ms`);
-console.log(`a thread per test / one thread: ${(perTest / one).toFixed(1)}x; a thread per test / empty threads: ${(perTest / empty).toFixed(2)}x`);
+console.log(
+  `${N} tests: a thread each ${perTest.toFixed(0)} ms (${(perTest / N).toFixed(1)} ms a test), all in one thread ${one.toFixed(0)} ms, ${N} empty threads ${empty.toFixed(0)} ms`,
+);
+console.log(
+  `a thread per test / one thread: ${(perTest / one).toFixed(1)}x; a thread per test / empty threads: ${(perTest / empty).toFixed(2)}x`,
+);

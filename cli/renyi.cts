@@ -35,7 +35,8 @@ async function renyi(): Promise<number> {
   }
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
   if (process.argv[2] === "record") return (await import("./commands/record.js")).recordCommand(process.argv.slice(3));
-  if (process.argv[2] === "reproduce") return (await import("./commands/reproduce.js")).reproduceCommand(process.argv.slice(3));
+  if (process.argv[2] === "reproduce")
+    return (await import("./commands/reproduce.js")).reproduceCommand(process.argv.slice(3));
   if (process.argv[2] === "grant") return (await import("./commands/grant.js")).grantCommand(process.argv.slice(3));
   // The protocol's SDK is loaded by this command alone.
   if (process.argv[2] === "mcp") return (await import("./commands/mcp.js")).mcpCommand(process.argv.slice(3));

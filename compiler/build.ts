@@ -64,7 +64,11 @@ export function bundleChecked(program: Program, modules: readonly ModuleText[], 
  * larger steps, so a type a few thousand deep that checking could follow may
  * still overflow the stack here.
  */
-export function bundleOrRefusal(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult | Diagnostic {
+export function bundleOrRefusal(
+  program: Program,
+  modules: readonly ModuleText[],
+  options: BundleOptions,
+): BundleResult | Diagnostic {
   try {
     return bundleChecked(program, modules, options);
   } catch (e) {
@@ -77,10 +81,23 @@ export function bundleOrRefusal(program: Program, modules: readonly ModuleText[]
  * E-CHECK-TOO-COMPLEX at the start of the entry module: what lowering could not
  * follow, or compiled code nested more deeply than the bundle validator reads.
  */
-export function nestedTooDeeply(modules: readonly { readonly name: string; readonly file: string; readonly text: string }[], entryName: string): Diagnostic {
+export function nestedTooDeeply(
+  modules: readonly { readonly name: string; readonly file: string; readonly text: string }[],
+  entryName: string,
+): Diagnostic {
   const entry = modules.find((m) => m.name === entryName) ?? modules[0]!;
   const characters = modules.reduce((sum, m) => sum + m.text.length, 0);
-  return diagnose("E-CHECK-TOO-COMPLEX", { file: entry.file, start: 0, end: 0 }, { steps: typeStepsFor(characters), base: TYPE_STEPS_BASE, perCharacter: TYPE_STEPS_PER_CHARACTER, characters, deep: true });
+  return diagnose(
+    "E-CHECK-TOO-COMPLEX",
+    { file: entry.file, start: 0, end: 0 },
+    {
+      steps: typeStepsFor(characters),
+      base: TYPE_STEPS_BASE,
+      perCharacter: TYPE_STEPS_PER_CHARACTER,
+      characters,
+      deep: true,
+    },
+  );
 }
 
 /** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */

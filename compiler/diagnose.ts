@@ -11,7 +11,12 @@ import type { Span } from "./source.js";
  * A compile-time problem: its code, where, and its facts. The words come from
  * the catalogue's row for the code (vocabulary/problems/), never from the caller.
  */
-export function diagnose<C extends CompileCode>(code: C, span: Span, facts: CompileFacts<C>, places: Places = {}): Diagnostic {
+export function diagnose<C extends CompileCode>(
+  code: C,
+  span: Span,
+  facts: CompileFacts<C>,
+  places: Places = {},
+): Diagnostic {
   const render = COMPILE_PROBLEMS[code].render as (f: CompileFacts<C>) => Rendered;
   const words = render(facts);
   const labels = words.related ?? [];
@@ -21,7 +26,9 @@ export function diagnose<C extends CompileCode>(code: C, span: Span, facts: Comp
     message: words.message,
     span,
     ...(words.label === undefined ? {} : { label: words.label }),
-    ...(places.related === undefined ? {} : { related: places.related.map((s, i) => ({ span: s, message: labels[i] ?? "" })) }),
+    ...(places.related === undefined
+      ? {}
+      : { related: places.related.map((s, i) => ({ span: s, message: labels[i] ?? "" })) }),
     notes: words.notes ?? [],
     ...(words.hint === undefined ? {} : { hint: words.hint }),
     facts,

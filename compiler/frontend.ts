@@ -56,7 +56,13 @@ export function findModules(input: ProgramInput): ParsedModule[] {
     const found = input.read(name);
     if (found === undefined) continue;
     const syntax = parseSource(found.file, found.text);
-    modules.push({ name, file: found.file, text: found.text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics });
+    modules.push({
+      name,
+      file: found.file,
+      text: found.text,
+      syntax: syntax.module,
+      syntaxDiagnostics: syntax.diagnostics,
+    });
     for (const { name: imported } of importsOf({ name, syntax: syntax.module })) {
       if (!seen.has(imported)) {
         seen.add(imported);
@@ -74,5 +80,7 @@ export function moduleNameOf(file: string): string {
 }
 
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => (a.span.file === b.span.file ? a.span.start - b.span.start : a.span.file < b.span.file ? -1 : 1));
+  return diagnostics.sort((a, b) =>
+    a.span.file === b.span.file ? a.span.start - b.span.start : a.span.file < b.span.file ? -1 : 1,
+  );
 }

@@ -24,7 +24,6 @@ export interface ModuleText {
   readonly text: string;
 }
 
-
 export interface ProgramResult {
   /** Present when the program has no errors. */
   program?: Program;
@@ -35,7 +34,11 @@ export interface ProgramResult {
 
 /** Every phase up to the checked tree, for a program's parsed modules (see program.ts). */
 /** `stop`: called now and then while checking, for a caller that ends a long check by throwing from it. */
-export function checkProgramSources(modules: readonly { name: string; file: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[], entry: string, stop?: () => void): ProgramResult {
+export function checkProgramSources(
+  modules: readonly { name: string; file: string; syntax: Module; syntaxDiagnostics: Diagnostic[] }[],
+  entry: string,
+  stop?: () => void,
+): ProgramResult {
   return checkModules(modules, entry, stop);
 }
 
@@ -47,4 +50,3 @@ export function checkSource(file: string, text: string): ProgramResult {
 
 export { hasErrors };
 export type { Diagnostic };
-

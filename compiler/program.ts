@@ -26,7 +26,11 @@ export interface CheckedProgram {
  * the diagnostics are the syntax errors alone (a tree with holes would only
  * add noise), but the other modules are still checked, for their trees.
  */
-export function checkModules(modules: readonly Omit<ParsedModule, "text">[], entry: string, stop?: () => void): CheckedProgram {
+export function checkModules(
+  modules: readonly Omit<ParsedModule, "text">[],
+  entry: string,
+  stop?: () => void,
+): CheckedProgram {
   const syntaxDiagnostics = modules.flatMap((m) => m.syntaxDiagnostics);
   const broken = hasErrors(syntaxDiagnostics);
   const sources: SourceModule[] = modules
@@ -35,7 +39,9 @@ export function checkModules(modules: readonly Omit<ParsedModule, "text">[], ent
   const checked = checkProgram(sources, entry, { ...(stop ? { stop } : {}) });
   if (broken) return { modules: checked.program.modules, diagnostics: sortDiagnostics(syntaxDiagnostics) };
   const diagnostics = sortDiagnostics([...syntaxDiagnostics, ...checked.diagnostics]);
-  return hasErrors(diagnostics) ? { modules: checked.program.modules, diagnostics } : { modules: checked.program.modules, program: checked.program, diagnostics };
+  return hasErrors(diagnostics)
+    ? { modules: checked.program.modules, diagnostics }
+    : { modules: checked.program.modules, program: checked.program, diagnostics };
 }
 
 /** Finds, parses and checks a program. */

@@ -37,11 +37,24 @@ const EMPTY_MAP: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "
 /** The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position. */
 export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: SourceMapV3 }> {
   const read = readBounded(`${file}.map`, MAP_LIMIT);
-  if (!read.ok) return read.missing ? { ok: true, map: EMPTY_MAP } : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.why}` };
-  if (sha256(read.bytes) !== manifest.map) return { ok: false, problem: `the source map's hash does not match its manifest: ${file}.map was changed after it was built` };
+  if (!read.ok)
+    return read.missing
+      ? { ok: true, map: EMPTY_MAP }
+      : { ok: false, problem: `I cannot read the source map ${file}.map: ${read.why}` };
+  if (sha256(read.bytes) !== manifest.map)
+    return {
+      ok: false,
+      problem: `the source map's hash does not match its manifest: ${file}.map was changed after it was built`,
+    };
   try {
     const map = JSON.parse(read.bytes.toString("utf8")) as SourceMapV3;
-    if (map.version === 3 && Array.isArray(map.sources) && map.sources.every((s) => typeof s === "string") && typeof map.mappings === "string" && /^[A-Za-z0-9+/,;]*$/.test(map.mappings)) {
+    if (
+      map.version === 3 &&
+      Array.isArray(map.sources) &&
+      map.sources.every((s) => typeof s === "string") &&
+      typeof map.mappings === "string" &&
+      /^[A-Za-z0-9+/,;]*$/.test(map.mappings)
+    ) {
       return { ok: true, map: { version: 3, sources: map.sources, names: [], mappings: map.mappings } };
     }
   } catch {

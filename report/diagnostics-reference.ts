@@ -14,10 +14,12 @@ import { SYNTAX_PROBLEMS } from "../vocabulary/problems/syntax.js";
 import { TYPE_PROBLEMS } from "../vocabulary/problems/types.js";
 
 /** Everything below this line of spec/diagnostics.md is generated. */
-export const GENERATED_MARKER = "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the catalogue, not what follows. -->";
+export const GENERATED_MARKER =
+  "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the catalogue, not what follows. -->";
 
 /** The run-time table of spec/runtime.md lies between these two lines. */
-export const RUNTIME_TABLE_START = "<!-- The table of run-time codes, generated from vocabulary/problems/run.ts by `npm run diagnostics-reference`. -->";
+export const RUNTIME_TABLE_START =
+  "<!-- The table of run-time codes, generated from vocabulary/problems/run.ts by `npm run diagnostics-reference`. -->";
 export const RUNTIME_TABLE_END = "<!-- End of the generated table. -->";
 
 interface Family {
@@ -29,15 +31,44 @@ interface Family {
 }
 
 const FAMILIES: readonly Family[] = [
-  { title: "Syntax", anchor: "syntax", about: "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.", rows: SYNTAX_PROBLEMS },
-  { title: "Names", anchor: "names", about: "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in `fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).", rows: NAME_PROBLEMS },
-  { title: "Types", anchor: "types", about: "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` (checked there with a budget of a few steps: no program a test could hold reaches the real one).", rows: TYPE_PROBLEMS },
-  { title: "Failures and exhaustiveness", anchor: "failures-and-exhaustiveness", about: "`E-FAIL-*`, `E-MATCH-*` and `W-MATCH-*`. Each has a golden file in `fixtures/check/` named after it.", rows: FAILURE_PROBLEMS },
-  { title: "Capabilities, needs and purposes", anchor: "capabilities-needs-and-purposes", about: "`E-CAP-*`, `E-PURPOSE-*` and `W-GUARD-*`. Each has a golden file in `fixtures/check/` named after it.", rows: GRANT_PROBLEMS },
+  {
+    title: "Syntax",
+    anchor: "syntax",
+    about:
+      "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.",
+    rows: SYNTAX_PROBLEMS,
+  },
+  {
+    title: "Names",
+    anchor: "names",
+    about:
+      "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in `fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).",
+    rows: NAME_PROBLEMS,
+  },
+  {
+    title: "Types",
+    anchor: "types",
+    about:
+      "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` (checked there with a budget of a few steps: no program a test could hold reaches the real one).",
+    rows: TYPE_PROBLEMS,
+  },
+  {
+    title: "Failures and exhaustiveness",
+    anchor: "failures-and-exhaustiveness",
+    about: "`E-FAIL-*`, `E-MATCH-*` and `W-MATCH-*`. Each has a golden file in `fixtures/check/` named after it.",
+    rows: FAILURE_PROBLEMS,
+  },
+  {
+    title: "Capabilities, needs and purposes",
+    anchor: "capabilities-needs-and-purposes",
+    about: "`E-CAP-*`, `E-PURPOSE-*` and `W-GUARD-*`. Each has a golden file in `fixtures/check/` named after it.",
+    rows: GRANT_PROBLEMS,
+  },
   {
     title: "Run time",
     anchor: "run-time",
-    about: "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where the example only describes the situation.",
+    about:
+      "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where the example only describes the situation.",
     rows: RUN_PROBLEMS,
   },
 ];
@@ -49,7 +80,17 @@ function rowsOf(table: object): [string, ProblemEntry<unknown>][] {
 /** The generated part of spec/diagnostics.md, after the hand-written `introduction`. */
 export function diagnosticsReference(introduction: string): string {
   const out = [introduction.trimEnd(), "", GENERATED_MARKER, ""];
-  out.push("## Every code", "", ...FAMILIES.filter((f) => rowsOf(f.rows).length > 0).map((f) => `- [${f.title}](#${f.anchor}): ${rowsOf(f.rows).map(([c]) => `\`${c}\``).join(", ")}`), "");
+  out.push(
+    "## Every code",
+    "",
+    ...FAMILIES.filter((f) => rowsOf(f.rows).length > 0).map(
+      (f) =>
+        `- [${f.title}](#${f.anchor}): ${rowsOf(f.rows)
+          .map(([c]) => `\`${c}\``)
+          .join(", ")}`,
+    ),
+    "",
+  );
   for (const family of FAMILIES) {
     const rows = rowsOf(family.rows);
     if (rows.length === 0) continue;
@@ -63,15 +104,38 @@ function codeSection(code: string, row: ProblemEntry<unknown>): string[] {
   const out = [`### ${code}`, "", `**${row.title}** (${when(code, row)})`, "", paragraphs(row.explanation), ""];
   const facts = Object.entries(row.facts as Record<string, string>);
   if (facts.length === 0) out.push("An instance carries no facts.", "");
-  else out.push("| fact | what it is |", "|---|---|", ...facts.map(([k, v]) => `| \`${k}\` | ${v.replace(/\|/g, "\\|")} |`), "");
+  else
+    out.push(
+      "| fact | what it is |",
+      "|---|---|",
+      ...facts.map(([k, v]) => `| \`${k}\` | ${v.replace(/\|/g, "\\|")} |`),
+      "",
+    );
   const fence = row.described ? "text" : "renyi";
-  out.push(row.described ? "Wrong (described: no program the tests run shows it):" : "Wrong:", "", "```" + fence, row.wrong.trim(), "```", "", "Right:", "", "```" + fence, row.right.trim(), "```", "");
+  out.push(
+    row.described ? "Wrong (described: no program the tests run shows it):" : "Wrong:",
+    "",
+    "```" + fence,
+    row.wrong.trim(),
+    "```",
+    "",
+    "Right:",
+    "",
+    "```" + fence,
+    row.right.trim(),
+    "```",
+    "",
+  );
   return out;
 }
 
 /** The explanation's paragraphs, each on one line (the catalogue wraps them for the terminal). */
 function paragraphs(text: string): string {
-  return text.trim().split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, " ")).join("\n\n");
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, " "))
+    .join("\n\n");
 }
 
 function when(code: string, row: ProblemEntry<unknown>): string {

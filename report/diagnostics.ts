@@ -54,7 +54,6 @@ export interface Places {
   readonly edits?: readonly SuggestedEdit[];
 }
 
-
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
@@ -107,7 +106,8 @@ function renderSnippet(source: SourceFile, label: Label, gutter: number): string
   const full = source.lineText(start.line).replace(/\t/g, " ");
   // The caret covers the span on its first line, and at least one column.
   const caretStart = start.column - 1;
-  const caretEnd = end.line === start.line ? Math.max(end.column - 1, caretStart + 1) : Math.max(full.length, caretStart + 1);
+  const caretEnd =
+    end.line === start.line ? Math.max(end.column - 1, caretStart + 1) : Math.max(full.length, caretStart + 1);
   let from = 0;
   let prefix = "";
   if (full.length > WINDOW) {
@@ -164,7 +164,14 @@ export function toJson(diagnostics: readonly Diagnostic[], sources: Sources): { 
         item.edits = d.edits.map((e) => {
           const from = source?.position(e.span.start) ?? start;
           const to = source?.position(e.span.end) ?? from;
-          return { title: e.title, replacement: e.replacement, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+          return {
+            title: e.title,
+            replacement: e.replacement,
+            line: from.line,
+            column: from.column,
+            endLine: to.line,
+            endColumn: to.column,
+          };
         });
       }
       return item;

@@ -22,11 +22,14 @@ export function isObject(value: Json | undefined): value is JsonObject {
  * The fields reader of one kind of document (`a recording`): an object with every
  * required field and no field beyond the required and the optional ones.
  */
-export function fieldsOf(document: string): (value: Json | undefined, where: string, required: readonly string[], optional?: readonly string[]) => JsonObject {
+export function fieldsOf(
+  document: string,
+): (value: Json | undefined, where: string, required: readonly string[], optional?: readonly string[]) => JsonObject {
   return (value, where, required, optional = []) => {
     if (!isObject(value)) refuse(`${where} must be an object`);
     for (const key of Object.keys(value)) {
-      if (!required.includes(key) && !optional.includes(key)) refuse(`${where} has a field ${JSON.stringify(key)}, which ${document} does not have`);
+      if (!required.includes(key) && !optional.includes(key))
+        refuse(`${where} has a field ${JSON.stringify(key)}, which ${document} does not have`);
     }
     for (const key of required) if (!(key in value)) refuse(`${where} has no field \`${key}\``);
     return value;

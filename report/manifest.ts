@@ -6,7 +6,15 @@
 
 import { capabilityInfo } from "../vocabulary/capabilities.js";
 import type { Manifest, ManifestNeed } from "../vocabulary/manifest.js";
-import { BUDGET_UNITS, grantText, isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
+import {
+  BUDGET_UNITS,
+  grantText,
+  isBudgetUnit,
+  needText,
+  type BudgetUnit,
+  type GrantItem,
+  type Need,
+} from "../vocabulary/needs.js";
 import { readStrictJson, type Json } from "./strict-json.js";
 import { fieldsOf, list, refuse, ShapeRefused, text } from "./json-shape.js";
 
@@ -27,7 +35,9 @@ export function readManifest(bytes: Uint8Array): ReadManifest {
     const items = manifest.needs.map((need, i) => grantItemOf(need, `needs[${i}]`));
     const texts = items.map(grantText);
     if (texts.length !== manifest.grant.length || texts.some((t, i) => t !== manifest.grant[i])) {
-      refuse(`its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant lines ${listed(manifest.grant)}`);
+      refuse(
+        `its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant lines ${listed(manifest.grant)}`,
+      );
     }
     // A main without needs takes no grant: the compiler writes `mainGrant = null`.
     return { ok: true, manifest, grant: items.length === 0 ? null : items };
@@ -45,13 +55,14 @@ function listed(texts: readonly string[]): string {
 
 const fields = fieldsOf("a manifest");
 
-
-
-
-
 function manifestOf(value: Json): Manifest {
-  const at = fields(value, "the manifest", ["program", "toolchain", "entry", "source", "sources", "code", "bundle", "map", "grant", "needs"], ["built_at"]);
-  if (at["entry"] !== "main") refuse("`entry` must be \"main\"");
+  const at = fields(
+    value,
+    "the manifest",
+    ["program", "toolchain", "entry", "source", "sources", "code", "bundle", "map", "grant", "needs"],
+    ["built_at"],
+  );
+  if (at["entry"] !== "main") refuse('`entry` must be "main"');
   const manifest: Manifest = {
     program: text(at["program"], "`program`"),
     toolchain: text(at["toolchain"], "`toolchain`"),
@@ -60,7 +71,11 @@ function manifestOf(value: Json): Manifest {
     sources: list(at["sources"], "`sources`", MAX_ENTRIES).map((s, i) => {
       const where = `sources[${i}]`;
       const source = fields(s, where, ["module", "file", "hash"]);
-      return { module: text(source["module"], `${where}.module`), file: text(source["file"], `${where}.file`), hash: text(source["hash"], `${where}.hash`, HASH) };
+      return {
+        module: text(source["module"], `${where}.module`),
+        file: text(source["file"], `${where}.file`),
+        hash: text(source["hash"], `${where}.hash`, HASH),
+      };
     }),
     code: text(at["code"], "`code`", HASH),
     bundle: text(at["bundle"], "`bundle`", HASH),
@@ -68,7 +83,8 @@ function manifestOf(value: Json): Manifest {
     grant: list(at["grant"], "`grant`", MAX_ENTRIES).map((g, i) => text(g, `grant[${i}]`)),
     needs: list(at["needs"], "`needs`", MAX_ENTRIES).map((n, i) => needOf(n, `needs[${i}]`)),
   };
-  if ("built_at" in at) manifest.built_at = text(at["built_at"], "`built_at`", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/);
+  if ("built_at" in at)
+    manifest.built_at = text(at["built_at"], "`built_at`", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/);
   return manifest;
 }
 
@@ -83,14 +99,20 @@ function needOf(value: Json, where: string): ManifestNeed {
   if ("budget" in at) {
     const budget = fields(at["budget"], `${where}.budget`, ["count", "unit"]);
     const count = budget["count"];
-    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 1) refuse(`${where}.budget.count must be a whole number above 0`);
+    if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 1)
+      refuse(`${where}.budget.count must be a whole number above 0`);
     const unit = budget["unit"];
-    if (typeof unit !== "string" || !isBudgetUnit(unit)) refuse(`${where}.budget.unit must be one of ${BUDGET_UNITS.join(", ")}`);
+    if (typeof unit !== "string" || !isBudgetUnit(unit))
+      refuse(`${where}.budget.unit must be one of ${BUDGET_UNITS.join(", ")}`);
     need.budget = { count, unit };
   }
   if ("guard" in at) {
     const guard = fields(at["guard"], `${where}.guard`, ["sinks"]);
-    need.guard = { sinks: list(guard["sinks"], `${where}.guard.sinks`, MAX_ENTRIES).map((s, i) => text(s, `${where}.guard.sinks[${i}]`)) };
+    need.guard = {
+      sinks: list(guard["sinks"], `${where}.guard.sinks`, MAX_ENTRIES).map((s, i) =>
+        text(s, `${where}.guard.sinks[${i}]`),
+      ),
+    };
   }
   return need;
 }
@@ -102,13 +124,21 @@ function capability(path: readonly string[], scope: string | number | undefined,
   if (info === undefined) refuse(`${where}: \`${path.join(".")}\` is not a capability`);
   if (scope === undefined) return { path };
   const fits =
-    info.scope === "none" ? false : info.scope === "port" ? typeof scope === "number" && Number.isSafeInteger(scope) && scope >= 0 : typeof scope === "string" && scope !== "";
-  if (!fits) refuse(`${where}: ${JSON.stringify(scope)} is not a scope of \`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`);
+    info.scope === "none"
+      ? false
+      : info.scope === "port"
+        ? typeof scope === "number" && Number.isSafeInteger(scope) && scope >= 0
+        : typeof scope === "string" && scope !== "";
+  if (!fits)
+    refuse(
+      `${where}: ${JSON.stringify(scope)} is not a scope of \`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`,
+    );
   return { path, scope };
 }
 
 function grantItemOf(need: ManifestNeed, where: string): GrantItem {
-  if (!/^[a-z]+(?:\.[a-z]+)*$/.test(need.capability)) refuse(`${where}.capability ${JSON.stringify(need.capability)} is not a capability's name`);
+  if (!/^[a-z]+(?:\.[a-z]+)*$/.test(need.capability))
+    refuse(`${where}.capability ${JSON.stringify(need.capability)} is not a capability's name`);
   const item: { path: string[]; scope?: string | number; budget?: GrantItem["budget"]; guard?: GrantItem["guard"] } = {
     ...capability(need.capability.split("."), need.scope, where),
   } as { path: string[] };
@@ -116,7 +146,8 @@ function grantItemOf(need: ManifestNeed, where: string): GrantItem {
     if (!capabilityInfo(item.path)!.budgets) refuse(`${where}: \`${need.capability}\` takes no budget`);
     item.budget = { count: need.budget.count, unit: need.budget.unit as BudgetUnit };
   }
-  if (need.guard !== undefined) item.guard = { sinks: need.guard.sinks.map((s, i) => sinkOf(s, `${where}.guard.sinks[${i}]`)) };
+  if (need.guard !== undefined)
+    item.guard = { sinks: need.guard.sinks.map((s, i) => sinkOf(s, `${where}.guard.sinks[${i}]`)) };
   return item;
 }
 
@@ -127,11 +158,13 @@ function sinkOf(sink: string, where: string): Need {
   let scope: Json | undefined;
   if (m[2] !== undefined) {
     const read = readStrictJson(Buffer.from(m[2], "utf8"));
-    if (!read.ok || (typeof read.value !== "string" && typeof read.value !== "number")) refuse(`${where}: ${JSON.stringify(sink)} has a scope that is not a text or a number`);
+    if (!read.ok || (typeof read.value !== "string" && typeof read.value !== "number"))
+      refuse(`${where}: ${JSON.stringify(sink)} has a scope that is not a text or a number`);
     scope = read.value;
   }
   const need = capability(m[1]!.split("."), scope as string | number | undefined, where);
-  if (needText(need) !== sink) refuse(`${where}: ${JSON.stringify(sink)} is not written as the compiler writes it (${needText(need)})`);
+  if (needText(need) !== sink)
+    refuse(`${where}: ${JSON.stringify(sink)} is not written as the compiler writes it (${needText(need)})`);
   return need;
 }
 

@@ -18,8 +18,20 @@ import { runMessage, type RunCode } from "../vocabulary/problems/run.js";
 export type ShownOutcome =
   | { readonly outcome: "finished" }
   | { readonly outcome: "failed"; readonly value: string; readonly site?: string }
-  | { readonly outcome: "crashed"; readonly code: RunCode; readonly message: string; readonly site?: string; readonly stack?: string }
-  | { readonly outcome: "cancelled"; readonly reason: string; readonly site?: string; readonly stack?: string; readonly timeoutMs?: number }
+  | {
+      readonly outcome: "crashed";
+      readonly code: RunCode;
+      readonly message: string;
+      readonly site?: string;
+      readonly stack?: string;
+    }
+  | {
+      readonly outcome: "cancelled";
+      readonly reason: string;
+      readonly site?: string;
+      readonly stack?: string;
+      readonly timeoutMs?: number;
+    }
   | { readonly outcome: "refused"; readonly message: string; readonly code?: RunCode };
 
 /** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
@@ -43,7 +55,12 @@ export function outcomeText(outcome: ShownOutcome, at: Located): string {
     case "cancelled":
       return cancelledText(outcome, at);
     case "failed":
-      return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }), outcome.site, at.sources());
+      return render(
+        "E-RT-FAILED",
+        runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }),
+        outcome.site,
+        at.sources(),
+      );
     case "crashed":
       return crashText(outcome, at);
   }
@@ -65,20 +82,31 @@ function crashText(outcome: Extract<ShownOutcome, { outcome: "crashed" }>, at: L
 function cancelledText(outcome: Extract<ShownOutcome, { outcome: "cancelled" }>, at: Located): string {
   const frame = frameInBundle(outcome.stack, at);
   const where = outcome.site ?? frame?.site;
-  const place = where === undefined ? "" : `  --> ${where}${frame?.definition === undefined ? "" : `, in ${frame.definition}`}\n`;
+  const place =
+    where === undefined ? "" : `  --> ${where}${frame?.definition === undefined ? "" : `, in ${frame.definition}`}\n`;
   if (outcome.reason !== "timeout") return `cancelled: interrupted\n${place}`;
   return `cancelled[E-RT-TIMEOUT]: ${runMessage("E-RT-TIMEOUT", outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs })}\n${place}`;
 }
 
 /** Where a crash (or a cancellation) happened, `file.ry:line:column`: as the compiled code knows it, or from its stack through the source map. */
-export function crashSite(outcome: { readonly site?: string; readonly stack?: string }, at: Located): string | undefined {
+export function crashSite(
+  outcome: { readonly site?: string; readonly stack?: string },
+  at: Located,
+): string | undefined {
   return outcome.site ?? frameInBundle(outcome.stack, at)?.site;
 }
 
 /** A request whose handler crashed or failed: reported as a run's crash is, and the server goes on. */
 export function requestCrashText(outcome: ShownOutcome, at: Located): string {
   const note = "the request was answered 500 and the server went on";
-  if (outcome.outcome === "failed") return render("E-RT-FAILED", runMessage("E-RT-FAILED", { value: outcome.value, in: "handler" }), outcome.site, at.sources(), [note]);
+  if (outcome.outcome === "failed")
+    return render(
+      "E-RT-FAILED",
+      runMessage("E-RT-FAILED", { value: outcome.value, in: "handler" }),
+      outcome.site,
+      at.sources(),
+      [note],
+    );
   if (outcome.outcome === "crashed") return crashText(outcome, at, [note]);
   return "";
 }
@@ -89,12 +117,25 @@ export function servedText(served: { answered: number; crashed: number }): strin
 }
 
 /** A diagnostic for the outcome, at `file.ry:line:column` when there is one. */
-function render(code: RunCode, message: string, site: string | undefined, sources: ReadonlyMap<string, SourceFile>, notes: string[] = []): string {
+function render(
+  code: RunCode,
+  message: string,
+  site: string | undefined,
+  sources: ReadonlyMap<string, SourceFile>,
+  notes: string[] = [],
+): string {
   const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
   const source = m === null ? undefined : [...sources.values()].find((s) => s.path === m[1]);
-  if (m === null || source === undefined) return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
+  if (m === null || source === undefined)
+    return `error[${code}]: ${message}${site === undefined ? "" : `\n  --> ${site}`}\n${notes.map((n) => `  = note: ${n}\n`).join("")}`;
   const offset = (source.lineStarts[Number(m[2]) - 1] ?? 0) + Number(m[3]) - 1;
-  const diagnostic: Diagnostic = { code, severity: "error", message, span: { file: source.path, start: offset, end: offset + 1 }, notes };
+  const diagnostic: Diagnostic = {
+    code,
+    severity: "error",
+    message,
+    span: { file: source.path, start: offset, end: offset + 1 },
+    notes,
+  };
   return renderText([diagnostic], new Map([[source.path, source]]));
 }
 
@@ -116,7 +157,8 @@ function frameInBundle(stack: string | undefined, at: Located): { site?: string;
     // `at weather$fetch (`, or `at Object.weather$main [as main] (` when called through the exports.
     const name = /at (?:async )?(?:\w+\.)?([\w$]+)\$(\w+)(?: \[as \w+\])? \(/.exec(line);
     // A name the compiler made (`m$$test0`, a test) is no definition of the program's.
-    const definition = name === null || name[1]!.endsWith("$") ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
+    const definition =
+      name === null || name[1]!.endsWith("$") ? undefined : `\`${name[2]}\` of module \`${moduleOfPrefix(name[1]!)}\``;
     return { ...(site ? { site } : {}), ...(definition ? { definition } : {}) };
   }
   return undefined;

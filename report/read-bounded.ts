@@ -19,7 +19,12 @@ export { MAX_SOURCE_BYTES };
 export type Read = { ok: true; bytes: Buffer } | { ok: false; unreadable: Unreadable; why: string; missing?: true };
 
 function refused(unreadable: Unreadable): Read {
-  return { ok: false, unreadable, why: unreadableReason(unreadable), ...(unreadable.reason === "missing" ? { missing: true as const } : {}) };
+  return {
+    ok: false,
+    unreadable,
+    why: unreadableReason(unreadable),
+    ...(unreadable.reason === "missing" ? { missing: true as const } : {}),
+  };
 }
 
 function kindOf(stats: Stats): Unreadable {
@@ -66,7 +71,11 @@ export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): 
     }
   } catch (e) {
     const unreadable = fromError(e);
-    return refused(unreadable.reason === "folder" ? unreadable : { reason: "system", error: String((e as NodeJS.ErrnoException).code ?? "unreadable") });
+    return refused(
+      unreadable.reason === "folder"
+        ? unreadable
+        : { reason: "system", error: String((e as NodeJS.ErrnoException).code ?? "unreadable") },
+    );
   } finally {
     closeSync(fd);
   }

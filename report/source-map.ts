@@ -53,7 +53,10 @@ const DIGITS = (() => {
  * short or of more than six digits (past 2^29, far beyond any line or column
  * the compiler writes), a segment of 2, 3 or more than 5 fields.
  */
-export function forEachSegment(mappings: string, each: (line: number, generated: number, source: number, srcLine: number, column: number, fields: number) => void): boolean {
+export function forEachSegment(
+  mappings: string,
+  each: (line: number, generated: number, source: number, srcLine: number, column: number, fields: number) => void,
+): boolean {
   let line = 0;
   let generated = 0;
   let source = 0;
@@ -121,4 +124,3 @@ export function decodeMappings(map: SourceMapV3): Segment[][] {
       });
   });
 }
-

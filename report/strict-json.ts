@@ -62,7 +62,11 @@ class Reader {
     if (c === "[") return this.array(depth);
     if (c === '"') return this.string();
     if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.number();
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return value;
@@ -136,7 +140,16 @@ class Reader {
       if (code < 0x20) this.fail("a control character inside a text");
       if (c === "\\") {
         const escape = this.text[this.at + 1];
-        const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+        const simple: Record<string, string> = {
+          '"': '"',
+          "\\": "\\",
+          "/": "/",
+          b: "\b",
+          f: "\f",
+          n: "\n",
+          r: "\r",
+          t: "\t",
+        };
         if (escape !== undefined && escape in simple) {
           out += simple[escape];
           this.at += 2;

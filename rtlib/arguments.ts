@@ -46,7 +46,13 @@ export function usage(parameters: readonly MainParameter[]): string {
   const left = (p: MainParameter) => (p.words ? "WORDS..." : `${optionName(p.name)} ${p.type.toUpperCase()}`);
   const width = Math.max(18, ...parameters.map((p) => left(p).length)) + 2;
   const right = (p: MainParameter) =>
-    p.words ? `${p.name}: the words after the options` : p.hasDefault ? `(optional, default ${p.default ?? "set by the program"})` : p.optional ? "(optional)" : "(required)";
+    p.words
+      ? `${p.name}: the words after the options`
+      : p.hasDefault
+        ? `(optional, default ${p.default ?? "set by the program"})`
+        : p.optional
+          ? "(optional)"
+          : "(required)";
   return parameters.map((p) => `  ${left(p).padEnd(width)}${right(p)}`).join("\n");
 }
 
@@ -59,11 +65,16 @@ export function helpText(purpose: string | undefined, parameters: readonly MainP
   return `${purpose === undefined ? "" : `${purpose}\n\n`}${options}\n`;
 }
 
-export function convertArguments(parameters: readonly MainParameter[], argv: readonly string[], optionals: Optionals): Converted {
+export function convertArguments(
+  parameters: readonly MainParameter[],
+  argv: readonly string[],
+  optionals: Optionals,
+): Converted {
   const values: unknown[] = parameters.map(() => undefined);
   const given = new Set<number>();
   const words: string[] = [];
-  const byName = (raw: string) => parameters.findIndex((p) => !p.words && (optionName(p.name) === raw || `--${p.name}` === raw));
+  const byName = (raw: string) =>
+    parameters.findIndex((p) => !p.words && (optionName(p.name) === raw || `--${p.name}` === raw));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
@@ -85,7 +96,11 @@ export function convertArguments(parameters: readonly MainParameter[], argv: rea
     if (eq >= 0) text = arg.slice(eq + 1);
     else if (parameter.type === "Boolean") text = "true";
     else if (i + 1 < argv.length) text = argv[++i]!;
-    else return { ok: false, message: `${raw} needs a value: ${convert(parameter.type, "").ok ? "" : (convert(parameter.type, "\u0000") as { why: string }).why}` };
+    else
+      return {
+        ok: false,
+        message: `${raw} needs a value: ${convert(parameter.type, "").ok ? "" : (convert(parameter.type, "\u0000") as { why: string }).why}`,
+      };
     if (given.has(index)) return { ok: false, message: `${raw} is given twice` };
     const converted = convert(parameter.type, text);
     if (!converted.ok) return { ok: false, message: `${raw} takes ${converted.why}, not ${JSON.stringify(text)}` };
@@ -97,13 +112,17 @@ export function convertArguments(parameters: readonly MainParameter[], argv: rea
     values[wordsIndex] = words;
     given.add(wordsIndex);
   } else if (words.length > 0) {
-    return { ok: false, message: `the program takes no words besides its options, but was given ${words.map((w) => JSON.stringify(w)).join(" ")}\n${usage(parameters)}` };
+    return {
+      ok: false,
+      message: `the program takes no words besides its options, but was given ${words.map((w) => JSON.stringify(w)).join(" ")}\n${usage(parameters)}`,
+    };
   }
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i]!;
     if (given.has(i)) continue;
     if (p.optional && !p.hasDefault) values[i] = optionals.none;
-    else if (!p.hasDefault) return { ok: false, message: `the program needs ${optionName(p.name)} (${p.type})\n${usage(parameters)}` };
+    else if (!p.hasDefault)
+      return { ok: false, message: `the program needs ${optionName(p.name)} (${p.type})\n${usage(parameters)}` };
   }
   return { ok: true, values };
 }

@@ -8,5 +8,6 @@ import { hostImport } from "./host-import.js";
 let fsModule: Promise<typeof import("node:fs/promises")> | undefined;
 let cryptoModule: Promise<typeof import("node:crypto")> | undefined;
 
-export const fsPromises = (): Promise<typeof import("node:fs/promises")> => (fsModule ??= hostImport("node:fs/promises"));
+export const fsPromises = (): Promise<typeof import("node:fs/promises")> =>
+  (fsModule ??= hostImport("node:fs/promises"));
 export const crypto = (): Promise<typeof import("node:crypto")> => (cryptoModule ??= hostImport("node:crypto"));

@@ -20,13 +20,21 @@ export function conforms(value: unknown, shape: Shape): boolean {
     case "bytes":
       return value instanceof Uint8Array;
     case "json":
-      return value === null || ["string", "number", "boolean"].includes(typeof value) || Array.isArray(value) || (typeof value === "object" && descOf(value) === undefined);
+      return (
+        value === null ||
+        ["string", "number", "boolean"].includes(typeof value) ||
+        Array.isArray(value) ||
+        (typeof value === "object" && descOf(value) === undefined)
+      );
     case "list":
       return Array.isArray(value) && value.every((v) => conforms(v, shape.item));
     case "set":
       return value instanceof RSet && [...value.values()].every((v) => conforms(v, shape.item));
     case "map":
-      return value instanceof RMap && [...value.entries()].every(([k, v]) => conforms(k, shape.key) && conforms(v, shape.value));
+      return (
+        value instanceof RMap &&
+        [...value.entries()].every(([k, v]) => conforms(k, shape.key) && conforms(v, shape.value))
+      );
     case "pair":
       return value instanceof Pair && conforms(value.first, shape.first) && conforms(value.second, shape.second);
     case "record": {
@@ -35,7 +43,11 @@ export function conforms(value: unknown, shape: Shape): boolean {
     }
     case "variant": {
       const desc = descOf(value);
-      return desc !== undefined && shape.desc.cases.includes(desc) && fieldsConform(value as Record<string, unknown>, desc.fields, shape.args);
+      return (
+        desc !== undefined &&
+        shape.desc.cases.includes(desc) &&
+        fieldsConform(value as Record<string, unknown>, desc.fields, shape.args)
+      );
     }
     default:
       return true;

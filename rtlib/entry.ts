@@ -21,14 +21,18 @@ import { ENVIRONMENT_LIMITS, environmentName, HIGHEST_LIMITS } from "../vocabula
 type Limits = NonNullable<RunConfig["limits"]>;
 
 /** The limits the environment sets, or why one of them cannot be used. */
-export function limitsFromEnvironment(env: NodeJS.ProcessEnv): { limits: Limits & { timeoutMs?: number } } | { problem: string } {
+export function limitsFromEnvironment(
+  env: NodeJS.ProcessEnv,
+): { limits: Limits & { timeoutMs?: number } } | { problem: string } {
   const limits: Record<string, number> = {};
   const read = (option: string, highest?: number): number | string | undefined => {
     const name = environmentName(option);
     const value = env[name];
     if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${name} (the limit ${option} sets) takes a whole number above 0, not ${JSON.stringify(value.slice(0, 40))}`;
-    if (highest !== undefined && Number(value) > highest) return `${name} (the limit ${option} sets) may lower the limit, not raise it: at most ${highest.toLocaleString("en")}`;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+      return `${name} (the limit ${option} sets) takes a whole number above 0, not ${JSON.stringify(value.slice(0, 40))}`;
+    if (highest !== undefined && Number(value) > highest)
+      return `${name} (the limit ${option} sets) may lower the limit, not raise it: at most ${highest.toLocaleString("en")}`;
     return Number(value);
   };
   for (const { option, key } of ENVIRONMENT_LIMITS) {
@@ -84,7 +88,14 @@ async function isMainModule(url: string): Promise<boolean> {
   }
 }
 
-export async function runIfMain(url: string, main: ((...args: unknown[]) => unknown) | undefined, parameters: readonly MainParameter[] | undefined, mainGrant: readonly GrantItem[] | null = null, mainPurpose?: string, origins = false): Promise<void> {
+export async function runIfMain(
+  url: string,
+  main: ((...args: unknown[]) => unknown) | undefined,
+  parameters: readonly MainParameter[] | undefined,
+  mainGrant: readonly GrantItem[] | null = null,
+  mainPurpose?: string,
+  origins = false,
+): Promise<void> {
   if (main === undefined || !(await isMainModule(url))) return;
   const fromEnvironment = limitsFromEnvironment(process.env);
   if ("problem" in fromEnvironment) {
@@ -94,10 +105,22 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
   const { timeoutMs, ...limits } = fromEnvironment.limits;
   const cancel = new SharedArrayBuffer(4);
   const timer = timeoutMs === undefined ? undefined : await deadline(cancel, timeoutMs);
-  const outcome = await runMain({ main, mainParameters: parameters ?? [], mainGrant, origins, ...(mainPurpose !== undefined ? { mainPurpose } : {}) }, { argv: process.argv.slice(2), limits: { ...limits, cancel } });
+  const outcome = await runMain(
+    {
+      main,
+      mainParameters: parameters ?? [],
+      mainGrant,
+      origins,
+      ...(mainPurpose !== undefined ? { mainPurpose } : {}),
+    },
+    { argv: process.argv.slice(2), limits: { ...limits, cancel } },
+  );
   timer?.stop();
   stopChildren();
-  const shown = outcome.outcome === "cancelled" && outcome.reason === "timeout" && timeoutMs !== undefined ? { ...outcome, timeoutMs } : outcome;
+  const shown =
+    outcome.outcome === "cancelled" && outcome.reason === "timeout" && timeoutMs !== undefined
+      ? { ...outcome, timeoutMs }
+      : outcome;
   process.exitCode = shown.outcome === "finished" ? EXIT.finished : await ended(shown, url);
 }
 
@@ -108,6 +131,8 @@ export async function runIfMain(url: string, main: ((...args: unknown[]) => unkn
  * (dist/runtime-import.cjs), which is what a bundle's `renyi/runtime` loads.
  */
 async function ended(outcome: Outcome, url: string): Promise<number> {
-  const { endBundleRun } = await hostImport<{ endBundleRun: (outcome: Outcome, url: string) => number }>("./report/bundle-outcome.js");
+  const { endBundleRun } = await hostImport<{ endBundleRun: (outcome: Outcome, url: string) => number }>(
+    "./report/bundle-outcome.js",
+  );
   return endBundleRun(outcome, url);
 }

@@ -104,7 +104,15 @@ function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
     return Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
   }
   // Json objects: never equal to a Json list, which has no keys either when empty.
-  if (Array.isArray(b) || descOf(b) !== undefined || b instanceof Pair || b instanceof RMap || b instanceof RSet || b instanceof Uint8Array) return false;
+  if (
+    Array.isArray(b) ||
+    descOf(b) !== undefined ||
+    b instanceof Pair ||
+    b instanceof RMap ||
+    b instanceof RSet ||
+    b instanceof Uint8Array
+  )
+    return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const keys = Object.keys(x);

@@ -55,7 +55,11 @@ export class Cancelled extends Error {
 
 /** `crash with MESSAGE`. */
 export function crash(message: unknown, site?: string): never {
-  throw new Crash("E-RT-CRASH", { problem: "crash-with", message: String(toConsole(message, "the crash's message", site)) }, site);
+  throw new Crash(
+    "E-RT-CRASH",
+    { problem: "crash-with", message: String(toConsole(message, "the crash's message", site)) },
+    site,
+  );
 }
 
 /**
@@ -83,16 +87,28 @@ export function isFailure(e: unknown): e is Failure {
  * A `check` that did not hold: `expression` is the check as written (the
  * compiler passes it), carried with both values on the crash for `renyi test`.
  */
-export function checkFailed(kind: string, guardedLeft: unknown, guardedRight: unknown, site: string, expression = ""): never {
+export function checkFailed(
+  kind: string,
+  guardedLeft: unknown,
+  guardedRight: unknown,
+  site: string,
+  expression = "",
+): never {
   const left = String(toConsole(guardedLeft, "the check's values", site));
   const right = String(toConsole(guardedRight, "the check's values", site));
   const facts: RunFacts<"E-RT-CHECK"> =
-    kind === "is" ? { expression, check: "is", left, right }
-    : kind === "is not" ? { expression, check: "is not", left }
-    : kind === "fails" ? { expression, check: "fails" }
-    : kind === "fails with" ? { expression, check: "fails with", failure: left }
-    : { expression, check: "holds" };
-  throw Object.assign(new Crash("E-RT-CHECK", facts, site), { check: { kind, expression, left: String(left), right: String(right) } });
+    kind === "is"
+      ? { expression, check: "is", left, right }
+      : kind === "is not"
+        ? { expression, check: "is not", left }
+        : kind === "fails"
+          ? { expression, check: "fails" }
+          : kind === "fails with"
+            ? { expression, check: "fails with", failure: left }
+            : { expression, check: "holds" };
+  throw Object.assign(new Crash("E-RT-CHECK", facts, site), {
+    check: { kind, expression, left: String(left), right: String(right) },
+  });
 }
 
 /**
@@ -105,10 +121,13 @@ export function engineLimit(e: unknown): Crash | undefined {
   if (!(e instanceof RangeError)) return undefined;
   const wrap = (crash: Crash) => Object.assign(crash, { stack: e.stack });
   if (/call stack/i.test(e.message)) return wrap(new Crash("E-RT-DEPTH", { problem: "engine" }));
-  if (/invalid string length/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-text" }));
-  if (/invalid array length|maximum size exceeded/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-collection" }));
+  if (/invalid string length/i.test(e.message))
+    return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-text" }));
+  if (/invalid array length|maximum size exceeded/i.test(e.message))
+    return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-collection" }));
   // Memory outside the heap (a byte buffer) the operating system refused: under `renyi run --isolate`, past the process's limit.
-  if (/array buffer allocation failed/i.test(e.message)) return wrap(new Crash("E-RT-LIMIT-MEMORY", { problem: "process" }));
+  if (/array buffer allocation failed/i.test(e.message))
+    return wrap(new Crash("E-RT-LIMIT-MEMORY", { problem: "process" }));
   return undefined;
 }
 

@@ -8,7 +8,21 @@
 
 import { Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
-import { flow, guarding, guardsCovering, hostAsWritten, hostOfCall, hostScoped, join, mayLookUp, pathScoped, realScopeOfCall, refusal, type CallOrigins, type CallPlace } from "./origins.js";
+import {
+  flow,
+  guarding,
+  guardsCovering,
+  hostAsWritten,
+  hostOfCall,
+  hostScoped,
+  join,
+  mayLookUp,
+  pathScoped,
+  realScopeOfCall,
+  refusal,
+  type CallOrigins,
+  type CallPlace,
+} from "./origins.js";
 import type { Need } from "../vocabulary/needs.js";
 import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
@@ -41,9 +55,14 @@ let observer: Observer | undefined;
 /** Every call from now on is shown to each of `observers`, in order. */
 export function observeWith(observers: readonly Observer[]): void {
   const all = [...observers];
-  observer = all.length === 0 ? undefined : all.length === 1 ? all[0] : (call) => {
-    for (const each of all) each(call);
-  };
+  observer =
+    all.length === 0
+      ? undefined
+      : all.length === 1
+        ? all[0]
+        : (call) => {
+            for (const each of all) each(call);
+          };
 }
 
 /**
@@ -52,7 +71,11 @@ export function observeWith(observers: readonly Observer[]): void {
  * resumed run, once it has gone live). `perform` is the live call, for what a
  * replay still does (the console of `renyi reproduce`).
  */
-export type Answerer = (primitive: Primitive, args: Readonly<Record<string, unknown>>, perform: () => unknown) => unknown;
+export type Answerer = (
+  primitive: Primitive,
+  args: Readonly<Record<string, unknown>>,
+  perform: () => unknown,
+) => unknown;
 
 /** What an answerer gives back for a call it does not answer: the gateway makes it live. */
 export const LIVE: unique symbol = Symbol("live");
@@ -72,7 +95,12 @@ export function narrateEffects(): void {
   narrator = effectNarrator();
 }
 
-export function call<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+export function call<T>(
+  grant: Grant | undefined,
+  primitive: Primitive,
+  args: Record<string, unknown>,
+  perform: () => T | Promise<T>,
+): Promise<T> {
   // The common case: a live call that nothing records, replays, narrates or guards. The same
   // checks in the same order, without an async function's frame, which was the largest part of
   // a cheap call (bench/RESULTS.md, the gateway); what throws is the call's rejection, as before.
@@ -129,7 +157,12 @@ async function settled<T>(live: Promise<T>, primitive: Primitive): Promise<T> {
 }
 
 /** A call that is recorded, replayed, narrated or guarded. */
-async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, args: Record<string, unknown>, perform: () => T | Promise<T>): Promise<T> {
+async function callWatched<T>(
+  grant: Grant | undefined,
+  primitive: Primitive,
+  args: Record<string, unknown>,
+  perform: () => T | Promise<T>,
+): Promise<T> {
   admit(grant, primitive);
   // The guards: what the call's arguments carry must be allowed to go where the call goes
   // (for a path, where it really leads, read before the check and again for the result;
@@ -138,7 +171,8 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
-  if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined)) afterDecisions(grant!, primitive, origins);
+  if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
+    afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
@@ -150,16 +184,39 @@ async function callWatched<T>(grant: Grant | undefined, primitive: Primitive, ar
   try {
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
     const live = answered === LIVE ? perform() : undefined;
-    const result = (answered === LIVE ? (live instanceof Promise ? await live : live) : answered === THREW ? rethrow() : await answered) as T;
+    const result = (
+      answered === LIVE
+        ? live instanceof Promise
+          ? await live
+          : live
+        : answered === THREW
+          ? rethrow()
+          : await answered
+    ) as T;
     if (origins !== undefined) origins.result = join(origins.result, covering);
     conforming(result, primitive);
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { success: result }, durationMs: performance.now() - started, ...marks(replayed, origins, covering) });
-    if (narrating !== undefined) narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
+    observer?.({
+      primitive: primitive.name,
+      need: primitive.need,
+      arguments: args,
+      outcome: { success: result },
+      durationMs: performance.now() - started,
+      ...marks(replayed, origins, covering),
+    });
+    if (narrating !== undefined)
+      narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
     if (origins !== undefined) origins.result = join(origins.result, covering);
-    observer?.({ primitive: primitive.name, need: primitive.need, arguments: args, outcome: { failure: e }, durationMs: performance.now() - started, ...marks(replayed, origins, covering) });
+    observer?.({
+      primitive: primitive.name,
+      need: primitive.need,
+      arguments: args,
+      outcome: { failure: e },
+      durationMs: performance.now() - started,
+      ...marks(replayed, origins, covering),
+    });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw e;
   }
@@ -187,12 +244,24 @@ async function placeOf(need: Need, grant: Grant | undefined): Promise<CallPlace 
   if (!hostScoped(need)) return undefined;
   // A name made of guarded data is asked of no resolver unless it is a sink's (origins.ts, mayLookUp).
   const carries = grant !== undefined && carriedBy(grant)?.args !== undefined;
-  return { host: mayLookUp(String(need.scope), carries) ? await hostOfCall(String(need.scope)) : hostAsWritten(String(need.scope)) };
+  return {
+    host: mayLookUp(String(need.scope), carries)
+      ? await hostOfCall(String(need.scope))
+      : hostAsWritten(String(need.scope)),
+  };
 }
 
 /** What an observer is told of a call beside its values: answered from a recording, its arguments guarded, its result guarded. */
-function marks(replayed: true | undefined, origins: CallOrigins | undefined, covering: unknown): Pick<CallRecord, "replayed" | "guarded" | "guardedResult"> {
-  return { ...(replayed && { replayed }), ...(origins?.args !== undefined && { guarded: true }), ...(covering !== undefined && { guardedResult: true }) };
+function marks(
+  replayed: true | undefined,
+  origins: CallOrigins | undefined,
+  covering: unknown,
+): Pick<CallRecord, "replayed" | "guarded" | "guardedResult"> {
+  return {
+    ...(replayed && { replayed }),
+    ...(origins?.args !== undefined && { guarded: true }),
+    ...(covering !== undefined && { guardedResult: true }),
+  };
 }
 
 /**
@@ -207,10 +276,15 @@ function marks(replayed: true | undefined, origins: CallOrigins | undefined, cov
  */
 function callOrigins(grant: Grant, primitive: Primitive, place: CallPlace | undefined): CallOrigins {
   const carried = carriedBy(grant);
-  if (carried === undefined) throw new Crash("E-RT-INTERNAL", { problem: "thrown", detail: `${primitive.name} was called without its arguments' origins in a run with guards` });
+  if (carried === undefined)
+    throw new Crash("E-RT-INTERNAL", {
+      problem: "thrown",
+      detail: `${primitive.name} was called without its arguments' origins in a run with guards`,
+    });
   const refused = refusal(carried.args, primitive.need, place);
   if (refused !== undefined) {
-    if (primitive.refusedByGuard !== undefined) throw new GuardRefusal(primitive.refusedByGuard(refused.origin, refused.sink));
+    if (primitive.refusedByGuard !== undefined)
+      throw new GuardRefusal(primitive.refusedByGuard(refused.origin, refused.sink));
     throw new Crash("E-RT-GUARD", { call: primitive.name.replace(/^std\./, ""), ...refused });
   }
   return carried;

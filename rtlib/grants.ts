@@ -62,7 +62,20 @@ function frozenItem(item: GrantItem): GrantItem {
     path: Object.freeze([...item.path]),
     ...(item.scope === undefined ? {} : { scope: item.scope }),
     ...(item.budget === undefined ? {} : { budget: Object.freeze({ ...item.budget }) }),
-    ...(item.guard === undefined ? {} : { guard: Object.freeze({ sinks: Object.freeze(item.guard.sinks.map((s) => Object.freeze({ path: Object.freeze([...s.path]), ...(s.scope === undefined ? {} : { scope: s.scope }) }))) }) }),
+    ...(item.guard === undefined
+      ? {}
+      : {
+          guard: Object.freeze({
+            sinks: Object.freeze(
+              item.guard.sinks.map((s) =>
+                Object.freeze({
+                  path: Object.freeze([...s.path]),
+                  ...(s.scope === undefined ? {} : { scope: s.scope }),
+                }),
+              ),
+            ),
+          }),
+        }),
   };
   return Object.freeze(need);
 }

@@ -121,15 +121,26 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * other (none: the connection fails as a name that does not resolve); any other
  * name is resolved by node:dns, as the client would.
  */
-export function pinnedLookup(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
+export function pinnedLookup(
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
   void checkedAddresses(hostname).then(async (checked) => {
     if (checked === undefined || checked === "unknown") {
       const dns = await hostImport<typeof import("node:dns")>("node:dns");
-      dns.lookup(hostname, options as LookupAllOptions, callback as (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void);
+      dns.lookup(
+        hostname,
+        options as LookupAllOptions,
+        callback as (e: NodeJS.ErrnoException | null, a: LookupAddress[]) => void,
+      );
       return;
     }
-    const wanted = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
-    const all = [...checked].map((address) => ({ address, family: address.includes(":") ? 6 : 4 })).filter((a) => wanted === 0 || a.family === wanted);
+    const wanted =
+      options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
+    const all = [...checked]
+      .map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
+      .filter((a) => wanted === 0 || a.family === wanted);
     if (all.length === 0) {
       const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
       error.code = "ENOTFOUND";

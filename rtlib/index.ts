@@ -113,7 +113,17 @@ export { runIfMain } from "./entry.js";
 export { Replayer } from "./recording/replayer.js";
 export { recorder } from "./recording/encode.js";
 export { grantText } from "../vocabulary/needs.js";
-export { runMain, runTest, outcomeOf, runOutcomeOf, type Outcome, type RunConfig, type Program, type TestCase, type CheckFacts } from "./run-main.js";
+export {
+  runMain,
+  runTest,
+  outcomeOf,
+  runOutcomeOf,
+  type Outcome,
+  type RunConfig,
+  type Program,
+  type TestCase,
+  type CheckFacts,
+} from "./run-main.js";
 export { EXIT } from "../vocabulary/outcomes.js";
 export { narrow, rootGrant, Grant, Budgets, refusing, type GrantItem, type BudgetUnit } from "./grants.js";
 export { narrowByCommandLine } from "./command-line-grant.js";

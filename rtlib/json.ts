@@ -95,7 +95,14 @@ function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number
     return out;
   }
   const desc = descOf(value);
-  if (desc === undefined || desc.variant === "Optional" || desc === Instant.desc || desc === DateRecord.desc || desc === Duration.desc || (desc.variant !== undefined && desc.fields.length === 0)) {
+  if (
+    desc === undefined ||
+    desc.variant === "Optional" ||
+    desc === Instant.desc ||
+    desc === DateRecord.desc ||
+    desc === Duration.desc ||
+    (desc.variant !== undefined && desc.fields.length === 0)
+  ) {
     return plainDeep(value, shape, charged);
   }
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
@@ -109,7 +116,8 @@ function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number
   for (const f of desc.fields) {
     if (charged && (S.fuel -= 1) < S.check) slow();
     const part = plainNear(v[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args), charged, next);
-    if (f.inherited) Object.defineProperty(fields, f.json, { value: part, enumerable: true, writable: true, configurable: true });
+    if (f.inherited)
+      Object.defineProperty(fields, f.json, { value: part, enumerable: true, writable: true, configurable: true });
     else fields[f.json] = part;
   }
   return desc.variant === undefined ? fields : { [desc.name]: fields };
@@ -140,18 +148,30 @@ function plainDeep(value: unknown, shape: Shape, charged: boolean): unknown {
 function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: boolean): unknown {
   const leaf = leafOf(value, shape);
   if (leaf !== HAS_PARTS) return leaf;
-  const push = (children: readonly unknown[], shapes: readonly Shape[], finish: (parts: unknown[]) => unknown): typeof OPENED => {
+  const push = (
+    children: readonly unknown[],
+    shapes: readonly Shape[],
+    finish: (parts: unknown[]) => unknown,
+  ): typeof OPENED => {
     frames.push({ children, shapes, next: 0, parts: [], finish });
     return OPENED;
   };
   if (Array.isArray(value)) {
     const item = shape.k === "list" ? shape.item : DYNAMIC;
-    return push(value, value.map(() => item), asIs);
+    return push(
+      value,
+      value.map(() => item),
+      asIs,
+    );
   }
   if (value instanceof RSet) {
     const item = shape.k === "set" ? shape.item : DYNAMIC;
     const items = [...value.values()];
-    return push(items, items.map(() => item), asIs);
+    return push(
+      items,
+      items.map(() => item),
+      asIs,
+    );
   }
   if (value instanceof Pair) {
     const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
@@ -185,10 +205,12 @@ function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: 
   if (desc === undefined) return value;
   const fields = value as Record<string, unknown>;
   if (desc === Instant.desc) return isoText(fields["milliseconds"] as number, "json.encode");
-  if (desc === DateRecord.desc) return dateText(fields["year"] as number, fields["month"] as number, fields["day"] as number);
+  if (desc === DateRecord.desc)
+    return dateText(fields["year"] as number, fields["month"] as number, fields["day"] as number);
   if (desc === Duration.desc) return fields["milliseconds"];
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
-  if (desc.variant === "Optional") return desc.name === "None" ? null : push([fields["value"]], [instantiate(desc.fields[0]!.shape, args)], only);
+  if (desc.variant === "Optional")
+    return desc.name === "None" ? null : push([fields["value"]], [instantiate(desc.fields[0]!.shape, args)], only);
   if (desc.variant !== undefined && desc.fields.length === 0) return desc.name;
   const declared = desc.fields;
   return push(
@@ -199,7 +221,8 @@ function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: 
       const out: Record<string, unknown> = {};
       for (let i = 0; i < declared.length; i++) {
         const f = declared[i]!;
-        if (f.inherited) Object.defineProperty(out, f.json, { value: parts[i], enumerable: true, writable: true, configurable: true });
+        if (f.inherited)
+          Object.defineProperty(out, f.json, { value: parts[i], enumerable: true, writable: true, configurable: true });
         else out[f.json] = parts[i];
       }
       return desc.variant === undefined ? out : { [desc.name]: out };
@@ -392,7 +415,8 @@ function read(value: unknown, shape: Shape, at: At): unknown {
       if (value === null) return null;
       return shapeError(at, shape, kindOf(value));
     case "bytes":
-      if (typeof value === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(value)) return new Uint8Array(Buffer.from(value, "base64"));
+      if (typeof value === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(value))
+        return new Uint8Array(Buffer.from(value, "base64"));
       return shapeError(at, shape, kindOf(value));
     case "list":
     case "set": {
@@ -429,7 +453,8 @@ function read(value: unknown, shape: Shape, at: At): unknown {
 function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, at: At): RMap {
   const map = new RMap();
   if (shape.key.k === "text") {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return shapeError(at, shape, kindOf(value));
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return shapeError(at, shape, kindOf(value));
     const keys = Object.keys(value);
     checkCollection(keys.length, "json.decode");
     for (const k of keys) {
@@ -444,7 +469,8 @@ function readMap(value: unknown, shape: Extract<Shape, { k: "map" }>, at: At): R
   checkCollection(value.length, "json.decode");
   value.forEach((entry, i) => {
     at.push(i);
-    if (!Array.isArray(entry) || entry.length !== 2) shapeError(at, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));
+    if (!Array.isArray(entry) || entry.length !== 2)
+      shapeError(at, { k: "pair", first: shape.key, second: shape.value }, kindOf(entry));
     at.push(0);
     const key = read(entry[0], shape.key, at);
     at[at.length - 1] = 1;
@@ -493,7 +519,8 @@ function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shap
 
 function readVariant(value: unknown, shape: Extract<Shape, { k: "variant" }>, at: At): unknown {
   const desc = shape.desc;
-  if (desc.name === "Optional") return value === null ? NONE : new Some(read(value, instantiate(desc.cases[1]!.fields[0]!.shape, shape.args), at));
+  if (desc.name === "Optional")
+    return value === null ? NONE : new Some(read(value, instantiate(desc.cases[1]!.fields[0]!.shape, shape.args), at));
   if (typeof value === "string") {
     const bare = desc.cases.find((c) => c.name === value && c.fields.length === 0);
     if (bare !== undefined) return bare.make([]);

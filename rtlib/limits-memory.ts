@@ -79,7 +79,12 @@ export function checkMemory(): void {
   collect();
   collect();
   const live = reading();
-  if (live > limitBytes) throw new Crash("E-RT-LIMIT-MEMORY", { ...(owner !== undefined ? { owner } : {}), limit: limitMib, live: Math.ceil(live / MIB) });
+  if (live > limitBytes)
+    throw new Crash("E-RT-LIMIT-MEMORY", {
+      ...(owner !== undefined ? { owner } : {}),
+      limit: limitMib,
+      live: Math.ceil(live / MIB),
+    });
 }
 
 let gc: (() => void) | undefined;

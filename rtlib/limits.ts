@@ -59,7 +59,10 @@ export const S: LimitState = {
 };
 
 /** The limits of each request to a server (spec/runtime.md); set by the host. */
-export const REQUEST_LIMITS: { fuel: number; timeoutMs: number } = { fuel: DEFAULT_LIMITS.requestFuel, timeoutMs: DEFAULT_LIMITS.requestTimeoutSeconds * 1000 };
+export const REQUEST_LIMITS: { fuel: number; timeoutMs: number } = {
+  fuel: DEFAULT_LIMITS.requestFuel,
+  timeoutMs: DEFAULT_LIMITS.requestTimeoutSeconds * 1000,
+};
 
 let runAccount: Account = account("the program", S.fuel, S.maxHostCalls, Infinity);
 /** The account whose counters are in `S`. */
@@ -72,8 +75,20 @@ function account(owner: Account["owner"], fuel: number, maxHostCalls: number, de
   return { owner, fuel, limit: fuel, hostCalls: 0, maxHostCalls, deadline };
 }
 
-export function configureLimits(options: { fuel?: number; maxDepth?: number; maxHostCalls?: number; cancel?: SharedArrayBuffer; requestFuel?: number; requestTimeoutMs?: number }): void {
-  runAccount = account("the program", options.fuel ?? DEFAULT_LIMITS.fuel, options.maxHostCalls ?? DEFAULT_LIMITS.maxHostCalls, Infinity);
+export function configureLimits(options: {
+  fuel?: number;
+  maxDepth?: number;
+  maxHostCalls?: number;
+  cancel?: SharedArrayBuffer;
+  requestFuel?: number;
+  requestTimeoutMs?: number;
+}): void {
+  runAccount = account(
+    "the program",
+    options.fuel ?? DEFAULT_LIMITS.fuel,
+    options.maxHostCalls ?? DEFAULT_LIMITS.maxHostCalls,
+    Infinity,
+  );
   loaded = runAccount;
   load(runAccount);
   S.depth = 0;
@@ -108,7 +123,12 @@ export function switchTo(next: Account): Account {
 
 /** A new account for one request, with the request limits. */
 export function requestAccount(): Account {
-  return account("the request", REQUEST_LIMITS.fuel, runAccount.maxHostCalls, performance.now() + REQUEST_LIMITS.timeoutMs);
+  return account(
+    "the request",
+    REQUEST_LIMITS.fuel,
+    runAccount.maxHostCalls,
+    performance.now() + REQUEST_LIMITS.timeoutMs,
+  );
 }
 
 export function loadedAccount(): Account {
@@ -303,7 +323,12 @@ function roomOnStack(): boolean {
 export function tooDeep(): void {
   if (S.depth <= depthLimit && roomOnStack()) return;
   S.depth--;
-  throw new Crash("E-RT-DEPTH", S.depth < depthLimit ? { problem: "stack", depth: S.depth + 1, limit: depthLimit } : { problem: "limit", limit: depthLimit });
+  throw new Crash(
+    "E-RT-DEPTH",
+    S.depth < depthLimit
+      ? { problem: "stack", depth: S.depth + 1, limit: depthLimit }
+      : { problem: "limit", limit: depthLimit },
+  );
 }
 
 /**

@@ -40,7 +40,8 @@ export function shown(value: unknown): string {
     // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").
     const shown = plain(value);
     // Written no further than the line shows: the walk charges nothing, so it stops at the cut.
-    text = typeof shown === "string" ? quote(shown.slice(0, VALUE_WIDTH)) : toTextUncharged(shown, undefined, VALUE_WIDTH);
+    text =
+      typeof shown === "string" ? quote(shown.slice(0, VALUE_WIDTH)) : toTextUncharged(shown, undefined, VALUE_WIDTH);
   } catch {
     // A value too long to write as text: the narration says so and the program goes on.
     text = "<a value too long to show>";
@@ -71,7 +72,8 @@ function resultText(primitive: Primitive, result: unknown): string | undefined {
 
 /** The argument an effect's line names: its URL, path, variable, program, SQL or module; the rest (headers, bodies) is not shown. */
 function targetText(primitive: Primitive, args: Readonly<Record<string, unknown>>): string {
-  if (primitive.name.startsWith("std.http.")) return `${primitive.name.slice("std.http.".length).toUpperCase()} ${shownPlain(args["url"])}`;
+  if (primitive.name.startsWith("std.http."))
+    return `${primitive.name.slice("std.http.".length).toUpperCase()} ${shownPlain(args["url"])}`;
   const op = primitive.name.replace(/^std\.[a-z_]+\./, "");
   for (const key of ["url", "path", "name", "program", "sql", "module", "port"]) {
     if (key in args) return `${op} ${shown(args[key])}`;
@@ -116,7 +118,9 @@ class Narrator {
     const bytes = Buffer.byteLength(out);
     if (this.lines + 1 > this.maxLines || this.bytes + bytes > this.maxBytes) {
       this.truncated = true;
-      this.config.write(`[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`);
+      this.config.write(
+        `[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`,
+      );
       return;
     }
     this.lines++;
@@ -150,7 +154,14 @@ class Narrator {
     this.write(pending.depth, `${pending.text}, caught by otherwise at ${where}`);
   }
 
-  effect(depth: number, recordedMs: number | undefined, primitive: Primitive, args: Readonly<Record<string, unknown>>, outcome: { success: unknown } | { failure: unknown }, ms: number): void {
+  effect(
+    depth: number,
+    recordedMs: number | undefined,
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    outcome: { success: unknown } | { failure: unknown },
+    ms: number,
+  ): void {
     const duration = `${Math.round(recordedMs ?? ms)} ms`;
     if (primitive.name === "std.console.print" || primitive.name === "std.console.error") {
       const text = `console ${primitive.name === "std.console.error" ? "error " : ""}${shown(args["text"])}`;
@@ -193,7 +204,13 @@ export function effectNarrator(): EffectNarration | undefined {
 /** What the gateway tells the narrator: where a call began (its depth, its recorded duration), then how it ended. */
 export interface EffectNarration {
   begin(replayed: boolean): { depth: number; recordedMs: number | undefined };
-  end(at: { depth: number; recordedMs: number | undefined }, primitive: Primitive, args: Readonly<Record<string, unknown>>, outcome: { success: unknown } | { failure: unknown }, ms: number): void;
+  end(
+    at: { depth: number; recordedMs: number | undefined },
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    outcome: { success: unknown } | { failure: unknown },
+    ms: number,
+  ): void;
 }
 
 const effectNarration: EffectNarration = {
@@ -212,7 +229,10 @@ export const narration = {
     const depth = S.depth;
     if (narrator === undefined) return depth;
     const args = names.map((n, i) => `${n}: ${shown(values[i])}`).join(", ");
-    narrator.line(depth, purpose === null ? `${name}(${args})` : `${purpose} (${name}${args === "" ? "" : `, ${args}`})`);
+    narrator.line(
+      depth,
+      purpose === null ? `${name}(${args})` : `${purpose} (${name}${args === "" ? "" : `, ${args}`})`,
+    );
     return depth;
   },
   leave(depth: number, value: unknown): void {

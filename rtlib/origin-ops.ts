@@ -6,12 +6,40 @@
 // A value with no origins takes one test per operand (below), and then exactly
 // the plain operator's path.
 
-import { Cell, CONSOLE_SINK, Context, flow, Guarded, join, joinAll, originsOf, plain, refusal, ROOT_CELL, tag, type CallOrigins, type Origins } from "./origins.js";
-import { iadd as iaddPlain, idiv as idivPlain, imod as imodPlain, imul as imulPlain, index as listIndex, isub as isubPlain, fmod as fmodPlain } from "./ints.js";
+import {
+  Cell,
+  CONSOLE_SINK,
+  Context,
+  flow,
+  Guarded,
+  join,
+  joinAll,
+  originsOf,
+  plain,
+  refusal,
+  ROOT_CELL,
+  tag,
+  type CallOrigins,
+  type Origins,
+} from "./origins.js";
+import {
+  iadd as iaddPlain,
+  idiv as idivPlain,
+  imod as imodPlain,
+  imul as imulPlain,
+  index as listIndex,
+  isub as isubPlain,
+  fmod as fmodPlain,
+} from "./ints.js";
 import { equals as equalsPlain, compare as comparePlain } from "./equality.js";
 import { floatText as floatTextPlain, toText as toTextPlain } from "./text.js";
 import { decode, encode } from "./json.js";
-import { concat as concatPlain, pushInPlace as pushInPlacePlain, rangeInclusive as rangeInclusivePlain, range as rangePlain } from "./lib/list.js";
+import {
+  concat as concatPlain,
+  pushInPlace as pushInPlacePlain,
+  rangeInclusive as rangeInclusivePlain,
+  range as rangePlain,
+} from "./lib/list.js";
 import { tadd as taddPlain, tinterp } from "./limits-collections.js";
 import { Pair, RMap, RSet, type Shape } from "./values.js";
 import { groupBy as groupByPlain } from "./query.js";
@@ -31,7 +59,6 @@ import { Crash, DataCrash, Failure, GuardRefusal } from "./errors.js";
 // one whose slow path is a closure over its operands allocates a context on every
 // call, fast path included (bench/guards measured 3x to 8x on loops with no guarded
 // data at all before both were removed).
-
 
 /**
  * An operator's result over operands with origins: computed plain, carrying their
@@ -64,7 +91,12 @@ function thrownWith(e: unknown, origins: Origins | undefined): unknown {
 function liftedPrimitive(a: unknown, b: unknown, op: (a: never, b: never) => unknown): unknown {
   const ga = typeof a === "object" ? (a as Guarded) : undefined;
   const gb = typeof b === "object" ? (b as Guarded) : undefined;
-  return liftedWith(ga === undefined ? a : ga.value, gb === undefined ? b : gb.value, join(ga?.origins, gb?.origins)!, op);
+  return liftedWith(
+    ga === undefined ? a : ga.value,
+    gb === undefined ? b : gb.value,
+    join(ga?.origins, gb?.origins)!,
+    op,
+  );
 }
 
 function liftedWith(a: unknown, b: unknown, origins: Origins, op: (a: never, b: never) => unknown): unknown {
@@ -85,58 +117,92 @@ const remPlain = (a: number, b: number): number => a % b;
 // ---- arithmetic, texts, ranges ----
 
 export function add(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, addPlain) : (a as number) + (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, addPlain)
+    : (a as number) + (b as number);
 }
 export function sub(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, subPlain) : (a as number) - (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, subPlain)
+    : (a as number) - (b as number);
 }
 export function mul(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, mulPlain) : (a as number) * (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, mulPlain)
+    : (a as number) * (b as number);
 }
 export function div(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, divPlain) : (a as number) / (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, divPlain)
+    : (a as number) / (b as number);
 }
 export function rem(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, remPlain) : (a as number) % (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, remPlain)
+    : (a as number) % (b as number);
 }
 export function neg(a: unknown): unknown {
   return typeof a === "object" ? tag(-((a as Guarded).value as number), (a as Guarded).origins) : -(a as number);
 }
 export function ineg(a: unknown): unknown {
-  return typeof a === "object" ? tag(isubPlain(0, (a as Guarded).value as number), (a as Guarded).origins) : isubPlain(0, a as number);
+  return typeof a === "object"
+    ? tag(isubPlain(0, (a as Guarded).value as number), (a as Guarded).origins)
+    : isubPlain(0, a as number);
 }
 export function iadd(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, iaddPlain) : iaddPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, iaddPlain)
+    : iaddPlain(a as number, b as number);
 }
 export function isub(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, isubPlain) : isubPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, isubPlain)
+    : isubPlain(a as number, b as number);
 }
 export function imul(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, imulPlain) : imulPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, imulPlain)
+    : imulPlain(a as number, b as number);
 }
 export function idiv(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, idivPlain) : idivPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, idivPlain)
+    : idivPlain(a as number, b as number);
 }
 export function imod(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, imodPlain) : imodPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, imodPlain)
+    : imodPlain(a as number, b as number);
 }
 export function fmod(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, fmodPlain) : fmodPlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, fmodPlain)
+    : fmodPlain(a as number, b as number);
 }
 export function tadd(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, taddPlain) : taddPlain(a as string, b as string);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, taddPlain)
+    : taddPlain(a as string, b as string);
 }
 export function concat(a: unknown, b: unknown): unknown {
-  return !Array.isArray(a) || !Array.isArray(b) ? lifted(a, b, concatPlain) : concatPlain(a as unknown[], b as unknown[]);
+  return !Array.isArray(a) || !Array.isArray(b)
+    ? lifted(a, b, concatPlain)
+    : concatPlain(a as unknown[], b as unknown[]);
 }
 export function rangeInclusive(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, rangeInclusivePlain) : rangeInclusivePlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, rangeInclusivePlain)
+    : rangeInclusivePlain(a as number, b as number);
 }
 export function range(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? liftedPrimitive(a, b, rangePlain) : rangePlain(a as number, b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? liftedPrimitive(a, b, rangePlain)
+    : rangePlain(a as number, b as number);
 }
 export function index(items: unknown, i: unknown): unknown {
-  return !Array.isArray(items) || typeof i === "object" ? lifted(items, i, listIndex) : listIndex(items as unknown[], i as number);
+  return !Array.isArray(items) || typeof i === "object"
+    ? lifted(items, i, listIndex)
+    : listIndex(items as unknown[], i as number);
 }
 
 // ---- comparisons for a sort's comparator: plain answers, the keys' origins kept apart (keyOrigins) ----
@@ -145,10 +211,14 @@ export function compare(a: unknown, b: unknown): number {
   return comparePlain(a, b);
 }
 export function lt(a: unknown, b: unknown): boolean {
-  return typeof a === "object" || typeof b === "object" ? (plain(a) as number) < (plain(b) as number) : (a as number) < (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? (plain(a) as number) < (plain(b) as number)
+    : (a as number) < (b as number);
 }
 export function gt(a: unknown, b: unknown): boolean {
-  return typeof a === "object" || typeof b === "object" ? (plain(a) as number) > (plain(b) as number) : (a as number) > (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? (plain(a) as number) > (plain(b) as number)
+    : (a as number) > (b as number);
 }
 
 // ---- comparisons a program makes: a Boolean carries its operands' origins ----
@@ -162,22 +232,34 @@ export function isNotSame(a: unknown, b: unknown): unknown {
   return typeof a === "object" || typeof b === "object" ? decided(plain(a) !== plain(b), a, b) : a !== b;
 }
 export function isEqual(a: unknown, b: unknown): unknown {
-  return a instanceof Guarded || b instanceof Guarded ? decided(equalsPlain(plain(a), plain(b)), a, b) : equalsPlain(a, b);
+  return a instanceof Guarded || b instanceof Guarded
+    ? decided(equalsPlain(plain(a), plain(b)), a, b)
+    : equalsPlain(a, b);
 }
 export function isNotEqual(a: unknown, b: unknown): unknown {
-  return a instanceof Guarded || b instanceof Guarded ? decided(!equalsPlain(plain(a), plain(b)), a, b) : !equalsPlain(a, b);
+  return a instanceof Guarded || b instanceof Guarded
+    ? decided(!equalsPlain(plain(a), plain(b)), a, b)
+    : !equalsPlain(a, b);
 }
 export function isLt(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) < (plain(b) as number), a, b) : (a as number) < (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? decided((plain(a) as number) < (plain(b) as number), a, b)
+    : (a as number) < (b as number);
 }
 export function isLe(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) <= (plain(b) as number), a, b) : (a as number) <= (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? decided((plain(a) as number) <= (plain(b) as number), a, b)
+    : (a as number) <= (b as number);
 }
 export function isGt(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) > (plain(b) as number), a, b) : (a as number) > (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? decided((plain(a) as number) > (plain(b) as number), a, b)
+    : (a as number) > (b as number);
 }
 export function isGe(a: unknown, b: unknown): unknown {
-  return typeof a === "object" || typeof b === "object" ? decided((plain(a) as number) >= (plain(b) as number), a, b) : (a as number) >= (b as number);
+  return typeof a === "object" || typeof b === "object"
+    ? decided((plain(a) as number) >= (plain(b) as number), a, b)
+    : (a as number) >= (b as number);
 }
 /** `a < b` and the like for values ordered by `compare` (records, lists, options): `op` is -1, 0 or 1 for <, =, > and `orEqual` adds =. */
 export function isOrdered(a: unknown, b: unknown, sign: number, orEqual: boolean): unknown {
@@ -348,7 +430,9 @@ export function toText(value: unknown, shape?: Shape): unknown {
   }
 }
 export function floatText(x: unknown): unknown {
-  return typeof x === "object" ? tag(floatTextPlain((x as Guarded).value as number), (x as Guarded).origins) : floatTextPlain(x as number);
+  return typeof x === "object"
+    ? tag(floatTextPlain((x as Guarded).value as number), (x as Guarded).origins)
+    : floatTextPlain(x as number);
 }
 export function toJson(value: unknown, shape: Shape): unknown {
   const origins = originsOf(value);
@@ -406,11 +490,23 @@ export function interp1(s0: string, v0: unknown, s1: string): unknown {
 }
 
 export function interp2(s0: string, v0: unknown, s1: string, v1: unknown, s2: string): unknown {
-  return typeof v0 !== "object" && typeof v1 !== "object" ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2) : interp([s0, s1, s2], [v0, v1]);
+  return typeof v0 !== "object" && typeof v1 !== "object"
+    ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2)
+    : interp([s0, s1, s2], [v0, v1]);
 }
 
-export function interp3(s0: string, v0: unknown, s1: string, v1: unknown, s2: string, v2: unknown, s3: string): unknown {
-  return typeof v0 !== "object" && typeof v1 !== "object" && typeof v2 !== "object" ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2 + (v2 as string) + s3) : interp([s0, s1, s2, s3], [v0, v1, v2]);
+export function interp3(
+  s0: string,
+  v0: unknown,
+  s1: string,
+  v1: unknown,
+  s2: string,
+  v2: unknown,
+  s3: string,
+): unknown {
+  return typeof v0 !== "object" && typeof v1 !== "object" && typeof v2 !== "object"
+    ? tinterp(s0 + (v0 as string) + s1 + (v1 as string) + s2 + (v2 as string) + s3)
+    : interp([s0, s1, s2, s3], [v0, v1, v2]);
 }
 
 // ---- containers: plain items, the union on the container ----
@@ -460,7 +556,9 @@ export function make(cls: new (...fields: unknown[]) => object, fields: unknown[
 
 /** A field of a record that may carry origins: the field carries the record's. */
 export function field(record: unknown, property: string): unknown {
-  return record instanceof Guarded ? tag((record.value as Record<string, unknown>)[property], record.origins) : (record as Record<string, unknown>)[property];
+  return record instanceof Guarded
+    ? tag((record.value as Record<string, unknown>)[property], record.origins)
+    : (record as Record<string, unknown>)[property];
 }
 
 /**
@@ -470,7 +568,12 @@ export function field(record: unknown, property: string): unknown {
 export function items(source: unknown): Iterable<unknown> {
   const origins = originsOf(source);
   const inner = plain(source);
-  const walked: Iterable<unknown> = inner instanceof RSet ? inner.values() : inner instanceof RMap ? Array.from(inner.entries(), ([k, v]) => new Pair(k, v)) : (inner as Iterable<unknown>);
+  const walked: Iterable<unknown> =
+    inner instanceof RSet
+      ? inner.values()
+      : inner instanceof RMap
+        ? Array.from(inner.entries(), ([k, v]) => new Pair(k, v))
+        : (inner as Iterable<unknown>);
   if (origins === undefined) return walked;
   return {
     *[Symbol.iterator]() {
@@ -547,7 +650,13 @@ export { plain, originsOf, tag };
  * world comes back as the outside world's); for both, the
  * origins of what the function values returned.
  */
-function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effectful: boolean, check?: (returned: unknown, decided?: Origins) => void, fallible = false): unknown {
+function libraryCall(
+  fn: (...args: unknown[]) => unknown,
+  args: unknown[],
+  effectful: boolean,
+  check?: (returned: unknown, decided?: Origins) => void,
+  fallible = false,
+): unknown {
   const cx = flow.cx;
   // An effect made under decisions on guarded data is checked with their origins too.
   const call = new LibraryCall(joinAll(args), effectful, cx);
@@ -563,7 +672,10 @@ function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effec
       continue;
     }
     const v = plain(a);
-    args[i] = typeof v === "function" ? wrapFunction(v as (...xs: unknown[]) => unknown, call.argsOrigins, call.fromFunctions, cx, check) : v;
+    args[i] =
+      typeof v === "function"
+        ? wrapFunction(v as (...xs: unknown[]) => unknown, call.argsOrigins, call.fromFunctions, cx, check)
+        : v;
   }
   let returned: unknown;
   try {
@@ -571,7 +683,11 @@ function libraryCall(fn: (...args: unknown[]) => unknown, args: unknown[], effec
   } catch (e) {
     throw call.failure(e);
   }
-  if (returned instanceof Promise) return returned.then((value: unknown) => call.result(value), (e: unknown) => Promise.reject(call.failure(e)));
+  if (returned instanceof Promise)
+    return returned.then(
+      (value: unknown) => call.result(value),
+      (e: unknown) => Promise.reject(call.failure(e)),
+    );
   return call.result(returned);
 }
 
@@ -592,7 +708,11 @@ class LibraryCall {
   }
 
   origins(): Origins | undefined {
-    const own = this.effectful ? (this.carried.result === undefined ? undefined : join(this.carried.result, this.argsOrigins)) : this.argsOrigins;
+    const own = this.effectful
+      ? this.carried.result === undefined
+        ? undefined
+        : join(this.carried.result, this.argsOrigins)
+      : this.argsOrigins;
     return join(own, this.fromFunctions.result);
   }
 
@@ -630,12 +750,19 @@ export function crashThroughConsole(e: Crash, origins: Origins | undefined): Cra
   flow.decided = join(flow.decided, origins);
   flow.cx.cell.add(origins);
   const guarded = new DataCrash("E-RT-GUARD", { call: `the message of ${e.code}`, ...refused }, e.site);
-  if (e.stack !== undefined) guarded.stack = `${guarded.name}: ${guarded.message}\n${e.stack.split("\n").slice(1).join("\n")}`;
+  if (e.stack !== undefined)
+    guarded.stack = `${guarded.name}: ${guarded.message}\n${e.stack.split("\n").slice(1).join("\n")}`;
   return guarded;
 }
 
 /** A function value given to the library: called with origins on its arguments, giving back plain values. */
-function wrapFunction(f: (...xs: unknown[]) => unknown, argsOrigins: Origins | undefined, returnedOrigins: CallOrigins, cx: Context, check?: (returned: unknown, decided?: Origins) => void): (...xs: unknown[]) => unknown {
+function wrapFunction(
+  f: (...xs: unknown[]) => unknown,
+  argsOrigins: Origins | undefined,
+  returnedOrigins: CallOrigins,
+  cx: Context,
+  check?: (returned: unknown, decided?: Origins) => void,
+): (...xs: unknown[]) => unknown {
   const plainResult = (r: unknown) => {
     check?.(r);
     if (r instanceof Guarded) returnedOrigins.result = join(returnedOrigins.result, r.origins);

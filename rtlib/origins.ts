@@ -108,7 +108,10 @@ export function joinAll(values: readonly unknown[]): Origins | undefined {
  */
 export function tag(value: unknown, origins: Origins | undefined): unknown {
   if (origins === undefined) return value;
-  if (value instanceof Guarded) return value.origins === origins || join(value.origins, origins) === value.origins ? value : new Guarded(value.value, join(value.origins, origins)!);
+  if (value instanceof Guarded)
+    return value.origins === origins || join(value.origins, origins) === value.origins
+      ? value
+      : new Guarded(value.value, join(value.origins, origins)!);
   if (value === null || value === undefined) return value;
   return new Guarded(value, origins);
 }
@@ -146,7 +149,8 @@ export class Cell {
   /** Adds origins here and in every enclosing cell but the root. */
   add(origins: Origins | undefined): void {
     if (origins === undefined) return;
-    for (let c: Cell | undefined = this; c !== undefined && c !== ROOT_CELL; c = c.parent) c.origins = join(c.origins, origins);
+    for (let c: Cell | undefined = this; c !== undefined && c !== ROOT_CELL; c = c.parent)
+      c.origins = join(c.origins, origins);
   }
 }
 export const ROOT_CELL = new Cell(undefined);
@@ -172,7 +176,11 @@ export const ROOT_CONTEXT = ROOT_CELL.context(undefined);
  * "Decisions on guarded data"). `read`: the guards whose data the run has read at all: what
  * its step count and a test's verdict can tell of.
  */
-export const flow: { cx: Context; decided: Origins | undefined; read: Origins | undefined } = { cx: ROOT_CONTEXT, decided: undefined, read: undefined };
+export const flow: { cx: Context; decided: Origins | undefined; read: Origins | undefined } = {
+  cx: ROOT_CONTEXT,
+  decided: undefined,
+  read: undefined,
+};
 
 // ---- the run's guards ----
 
@@ -227,7 +235,8 @@ let realScopesRead: Promise<void> | undefined;
 export async function realScopeOfCall(scope: string): Promise<string> {
   realScopesRead ??= (async () => {
     for (const g of guards) {
-      for (const need of [g.capability, ...g.sinks]) if (pathScoped(need)) realScopes.set(String(need.scope), await realScope(String(need.scope)));
+      for (const need of [g.capability, ...g.sinks])
+        if (pathScoped(need)) realScopes.set(String(need.scope), await realScope(String(need.scope)));
     }
   })();
   await realScopesRead;
@@ -362,7 +371,11 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
   const out: Guard[] = [];
   for (const item of items) {
     if (item.guard === undefined) continue;
-    out.push({ index: out.length, capability: { path: item.path, ...(item.scope === undefined ? {} : { scope: item.scope }) }, sinks: item.guard.sinks });
+    out.push({
+      index: out.length,
+      capability: { path: item.path, ...(item.scope === undefined ? {} : { scope: item.scope }) },
+      sinks: item.guard.sinks,
+    });
   }
   return out.length > MAX_GUARDS ? undefined : out;
 }
@@ -409,7 +422,11 @@ export function refusal(origins: Origins | undefined, need: Need, place?: CallPl
     if (g === undefined) continue;
     if (g.sinks.some((sink) => sinkAllows(sink, need, place))) continue;
     // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data refused.
-    return { origin: needText(g.capability), sink: needText({ path: need.path }), allows: g.sinks.map(needText).join(" or ") };
+    return {
+      origin: needText(g.capability),
+      sink: needText({ path: need.path }),
+      allows: g.sinks.map(needText).join(" or "),
+    };
   }
   return undefined;
 }

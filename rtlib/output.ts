@@ -7,7 +7,10 @@ import { hostImport } from "./host-import.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
 /** Set by the host that starts a run (`--max-output-lines`, `--max-output-bytes`), never by a program. */
-export const outputLimits: { maxLines: number; maxBytes: number } = { maxLines: DEFAULT_LIMITS.maxOutputLines, maxBytes: DEFAULT_LIMITS.maxOutputBytes };
+export const outputLimits: { maxLines: number; maxBytes: number } = {
+  maxLines: DEFAULT_LIMITS.maxOutputLines,
+  maxBytes: DEFAULT_LIMITS.maxOutputBytes,
+};
 
 export function configureOutput(limits: { maxOutputLines?: number; maxOutputBytes?: number }): void {
   outputLimits.maxLines = limits.maxOutputLines ?? DEFAULT_LIMITS.maxOutputLines;

@@ -57,7 +57,12 @@ function fieldClass(className: string, fields: FieldSpec[]): new (...v: unknown[
 
 function recordClass(name: string, fields: FieldSpec[]): { cls: new (...v: unknown[]) => object; desc: TypeDesc } {
   const cls = fieldClass(name, fields);
-  const desc = describe(cls, name, name, fields.map(([n, s]) => [n, n, n, s]));
+  const desc = describe(
+    cls,
+    name,
+    name,
+    fields.map(([n, s]) => [n, n, n, s]),
+  );
   return { cls, desc };
 }
 
@@ -69,7 +74,14 @@ export interface PreludeVariant {
 
 function variantType(name: string, cases: [caseName: string, fields: FieldSpec[]][]): PreludeVariant {
   const descs = cases.map(([caseName, fields], index) =>
-    describe(fieldClass(`${name}$${caseName}`, fields), caseName, `${name}.${caseName}`, fields.map(([n, s]) => [n, n, n, s]), name, index),
+    describe(
+      fieldClass(`${name}$${caseName}`, fields),
+      caseName,
+      `${name}.${caseName}`,
+      fields.map(([n, s]) => [n, n, n, s]),
+      name,
+      index,
+    ),
   );
   const desc: VariantDesc = { name, cases: descs };
   return {
@@ -84,20 +96,52 @@ function variantType(name: string, cases: [caseName: string, fields: FieldSpec[]
 
 const T: Shape = TEXT;
 
-export const Response = recordClass("Response", [["status", INT], ["headers", map(T, T)], ["body", T], ["bytes", BYTES]]);
-export const Request = recordClass("Request", [["method", T], ["path", T], ["query", map(T, T)], ["headers", map(T, T)], ["body", T], ["bytes", BYTES]]);
+export const Response = recordClass("Response", [
+  ["status", INT],
+  ["headers", map(T, T)],
+  ["body", T],
+  ["bytes", BYTES],
+]);
+export const Request = recordClass("Request", [
+  ["method", T],
+  ["path", T],
+  ["query", map(T, T)],
+  ["headers", map(T, T)],
+  ["body", T],
+  ["bytes", BYTES],
+]);
 export const Instant = recordClass("Instant", [["milliseconds", INT]]);
-export const DateRecord = recordClass("Date", [["year", INT], ["month", INT], ["day", INT]]);
+export const DateRecord = recordClass("Date", [
+  ["year", INT],
+  ["month", INT],
+  ["day", INT],
+]);
 export const Duration = recordClass("Duration", [["milliseconds", INT]]);
 export const Database = recordClass("Database", [["path", T]]);
-export const ProcessResult = recordClass("ProcessResult", [["exit_code", INT], ["stdout", T], ["stderr", T]]);
-export const ParseError = recordClass("ParseError", [["text", T], ["expected", T]]);
-export const Group = recordClass("Group", [["key", param(0)], ["items", list(param(1))]]);
+export const ProcessResult = recordClass("ProcessResult", [
+  ["exit_code", INT],
+  ["stdout", T],
+  ["stderr", T],
+]);
+export const ParseError = recordClass("ParseError", [
+  ["text", T],
+  ["expected", T],
+]);
+export const Group = recordClass("Group", [
+  ["key", param(0)],
+  ["items", list(param(1))],
+]);
 
 // A guard's refusal (spec/runtime.md, "The check") is a case of every failure
 // type a call through the gateway can fail with, so that a match the checker
 // found exhaustive over the declared type has an arm for it.
-const GUARDED: [string, FieldSpec[]] = ["Guarded", [["origin", T], ["sink", T]]];
+const GUARDED: [string, FieldSpec[]] = [
+  "Guarded",
+  [
+    ["origin", T],
+    ["sink", T],
+  ],
+];
 
 export const HttpError = variantType("HttpError", [
   ["HostNotAllowed", [["host", T]]],
@@ -105,15 +149,33 @@ export const HttpError = variantType("HttpError", [
   ["OverBudget", [["host", T]]],
   ["InvalidUrl", [["url", T]]],
   ["Timeout", [["url", T]]],
-  ["Unreachable", [["url", T], ["reason", T]]],
-  ["TooLarge", [["url", T], ["limit", INT]]],
+  [
+    "Unreachable",
+    [
+      ["url", T],
+      ["reason", T],
+    ],
+  ],
+  [
+    "TooLarge",
+    [
+      ["url", T],
+      ["limit", INT],
+    ],
+  ],
   GUARDED,
 ]);
 export const FileError = variantType("FileError", [
   ["PermissionDenied", [["path", T]]],
   ["OverBudget", [["path", T]]],
   ["NotFound", [["path", T]]],
-  ["Failed", [["path", T], ["reason", T]]],
+  [
+    "Failed",
+    [
+      ["path", T],
+      ["reason", T],
+    ],
+  ],
   GUARDED,
 ]);
 export const DbError = variantType("DbError", [
@@ -134,17 +196,42 @@ export const ProcessError = variantType("ProcessError", [
   ["PermissionDenied", [["program", T]]],
   ["OverBudget", [["program", T]]],
   ["NotFound", [["program", T]]],
-  ["Failed", [["program", T], ["reason", T]]],
+  [
+    "Failed",
+    [
+      ["program", T],
+      ["reason", T],
+    ],
+  ],
   GUARDED,
 ]);
 export const ForeignError = variantType("ForeignError", [
   ["PermissionDenied", [["module", T]]],
-  ["Failed", [["module", T], ["reason", T]]],
+  [
+    "Failed",
+    [
+      ["module", T],
+      ["reason", T],
+    ],
+  ],
   GUARDED,
 ]);
 export const JsonError = variantType("JsonError", [
-  ["Syntax", [["message", T], ["offset", INT]]],
-  ["Shape", [["path", T], ["expected", T], ["found", T]]],
+  [
+    "Syntax",
+    [
+      ["message", T],
+      ["offset", INT],
+    ],
+  ],
+  [
+    "Shape",
+    [
+      ["path", T],
+      ["expected", T],
+      ["found", T],
+    ],
+  ],
 ]);
 
 /** Every prelude record and variant by name, for the compiler's references and the consistency test. */

@@ -23,4 +23,3 @@ export interface Primitive {
   /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
   readonly readsClock?: true;
 }
-

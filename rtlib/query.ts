@@ -38,7 +38,11 @@ export function groupBy<T>(rows: T[], key: (row: T) => unknown, item: (row: T) =
 export const query = { sortRows, groupBy };
 
 /** `concurrently at most N at a time select ...`: at most `limit` tasks at once, results in input order. */
-export async function mapConcurrent<T, U>(items: readonly T[], limit: number, task: (item: T) => Promise<U>): Promise<U[]> {
+export async function mapConcurrent<T, U>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<U>,
+): Promise<U[]> {
   const results = new Array<U>(items.length);
   let next = 0;
   let failed = false;

@@ -21,7 +21,17 @@ import type { OutcomeKind } from "../vocabulary/outcomes.js";
 import { runMessage, type RunCode, type RunFacts } from "../vocabulary/problems/run.js";
 import { serveWith } from "./serving.js";
 import { configureHostLookup } from "./host-addresses.js";
-import { configureGuards, CONSOLE_SINK, flow, guardsOf, join, MAX_GUARDS, originsOf, plain, refusal } from "./origins.js";
+import {
+  configureGuards,
+  CONSOLE_SINK,
+  flow,
+  guardsOf,
+  join,
+  MAX_GUARDS,
+  originsOf,
+  plain,
+  refusal,
+} from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
 
@@ -43,8 +53,25 @@ export interface Program {
 export type Outcome =
   | { outcome: "finished"; steps: number; concealed?: true }
   | { outcome: "failed"; value: string; site?: string; steps: number; concealed?: true }
-  | { outcome: "crashed"; code: RunCode; message: string; site?: string; stack?: string; check?: CheckFacts; steps: number; concealed?: true }
-  | { outcome: "cancelled"; reason: string; site?: string; stack?: string; steps: number; /** The time limit, when the host that set it says (reason "timeout"). */ timeoutMs?: number; concealed?: true }
+  | {
+      outcome: "crashed";
+      code: RunCode;
+      message: string;
+      site?: string;
+      stack?: string;
+      check?: CheckFacts;
+      steps: number;
+      concealed?: true;
+    }
+  | {
+      outcome: "cancelled";
+      reason: string;
+      site?: string;
+      stack?: string;
+      steps: number /** The time limit, when the host that set it says (reason "timeout"). */;
+      timeoutMs?: number;
+      concealed?: true;
+    }
   | { outcome: "refused"; message: string; code?: RunCode };
 
 /** A failed `check`: the check as written, and both sides' values as text (empty when it has no two sides). */
@@ -56,7 +83,11 @@ export interface CheckFacts {
 }
 
 // The outcomes are the vocabulary's kinds, no more and no fewer: a kind added on one side only does not compile.
-const sameKinds: [Outcome["outcome"]] extends [OutcomeKind] ? ([OutcomeKind] extends [Outcome["outcome"]] ? true : never) : never = true;
+const sameKinds: [Outcome["outcome"]] extends [OutcomeKind]
+  ? [OutcomeKind] extends [Outcome["outcome"]]
+    ? true
+    : never
+  : never = true;
 void sameKinds;
 
 /** The run's configuration, as one value: nothing of it is set before runMain is called. */
@@ -144,9 +175,22 @@ function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
   if (read === undefined) return o;
   const decided = refusal(flow.decided, CONSOLE_SINK);
   if (whose === "the test" || (decided !== undefined && o.outcome !== "finished" && o.outcome !== "cancelled")) {
-    return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: `how ${whose} ended`, ...(decided ?? read) }), steps: 0, concealed: true };
+    return {
+      outcome: "crashed",
+      code: "E-RT-GUARD",
+      message: runMessage("E-RT-GUARD", { call: `how ${whose} ended`, ...(decided ?? read) }),
+      steps: 0,
+      concealed: true,
+    };
   }
-  if (o.outcome === "cancelled") return { outcome: "cancelled", reason: o.reason, steps: 0, concealed: true, ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }) };
+  if (o.outcome === "cancelled")
+    return {
+      outcome: "cancelled",
+      reason: o.reason,
+      steps: 0,
+      concealed: true,
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+    };
   return { ...o, steps: 0, concealed: true };
 }
 
@@ -174,7 +218,8 @@ function configure(config: Omit<RunConfig, "argv">): void {
 async function runConfigured(load: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
   configure(config);
   const program = typeof load === "function" ? await load() : load;
-  if (typeof program.main !== "function") return { outcome: "refused", message: "the program has no `main` function to run" };
+  if (typeof program.main !== "function")
+    return { outcome: "refused", message: "the program has no `main` function to run" };
   const args = convertArguments(program.mainParameters ?? [], config.argv, { none: NONE, some });
   if ("help" in args) {
     // `--help` after the program's file: its purpose and options, and main does not run.
@@ -184,14 +229,16 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
   if (!args.ok) return { outcome: "refused", message: args.message };
   const items = config.grant !== undefined ? config.grant : (program.mainGrant ?? null);
   const python = items?.find((item) => item.path[0] === "python");
-  if (python !== undefined) return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
+  if (python !== undefined)
+    return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
   const guarded = startGuards(items ?? [], program.origins === true, "main's needs");
   if (guarded !== undefined) return guarded;
   const grant = narrowByCommandLine(items ?? [], config.allowHosts ?? [], config.atMost ?? []);
   if (!grant.ok) return { outcome: "refused", message: grant.message };
   config.onGrant?.(grant.grant.items);
   const wider = config.replayer?.checkGrant(grant.grant.items);
-  if (wider !== undefined) return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
+  if (wider !== undefined)
+    return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
   await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
   return { outcome: "finished", steps: stepsUsed() };
 }
@@ -204,8 +251,16 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
  */
 function startGuards(items: readonly GrantItem[], compiledWithOrigins: boolean, whose: string): Outcome | undefined {
   const guards = guardsOf(items);
-  if (guards === undefined) return { outcome: "refused", message: `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may have at most ${MAX_GUARDS}` };
-  if (guards.length > 0 && !compiledWithOrigins) return { outcome: "refused", message: `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; compile it again with this version of Renyi` };
+  if (guards === undefined)
+    return {
+      outcome: "refused",
+      message: `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may have at most ${MAX_GUARDS}`,
+    };
+  if (guards.length > 0 && !compiledWithOrigins)
+    return {
+      outcome: "refused",
+      message: `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; compile it again with this version of Renyi`,
+    };
   configureGuards(guards);
   return undefined;
 }
@@ -242,14 +297,25 @@ export async function runTest(
     if (test === undefined) return { outcome: "refused", message: "the compiled program has no such test" };
     const guarded = startGuards(test.grant, loaded.origins === true, "the test's needs");
     if (guarded !== undefined) return guarded;
-    if (test.grant.some((item) => item.path[0] === "python")) return { outcome: "refused", message: "the test needs python, which this version of Renyi knows but does not run yet" };
+    if (test.grant.some((item) => item.path[0] === "python"))
+      return {
+        outcome: "refused",
+        message: "the test needs python, which this version of Renyi knows but does not run yet",
+      };
     const grant = narrowByCommandLine(test.grant, [], []);
     if (!grant.ok) return { outcome: "refused", message: grant.message };
     config.onGrant?.(grant.grant.items);
     const wider = config.replayer?.checkGrant(grant.grant.items);
-    if (wider !== undefined) return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
+    if (wider !== undefined)
+      return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
     const over = config.recorded === undefined ? undefined : recordedOverBudget(config.recorded, test.grant);
-    if (over !== undefined) return { outcome: "crashed", code: "E-RT-REPLAY-BUDGET", message: runMessage("E-RT-REPLAY-BUDGET", over), steps: 0 };
+    if (over !== undefined)
+      return {
+        outcome: "crashed",
+        code: "E-RT-REPLAY-BUDGET",
+        message: runMessage("E-RT-REPLAY-BUDGET", over),
+        steps: 0,
+      };
     await test.run(grant.grant);
     return endOfDecisions({ outcome: "finished", steps: stepsUsed() }, "the test");
   } catch (e) {
@@ -267,7 +333,13 @@ export async function runTest(
 export function runOutcomeOf(e: unknown): Outcome {
   const asked = cancellationAsked();
   if (asked !== undefined && (e instanceof Failure || e instanceof Crash)) {
-    return { outcome: "cancelled", reason: asked.reason, ...(e.site ? { site: e.site } : {}), ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}), steps: stepsUsed() };
+    return {
+      outcome: "cancelled",
+      reason: asked.reason,
+      ...(e.site ? { site: e.site } : {}),
+      ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}),
+      steps: stepsUsed(),
+    };
   }
   return outcomeOf(e);
 }
@@ -279,21 +351,50 @@ export function runOutcomeOf(e: unknown): Outcome {
  */
 export function outcomeOf(e: unknown): Outcome {
   const steps = stepsUsed();
-  if (e instanceof Cancelled) return { outcome: "cancelled", reason: e.reason, ...(e.stack ? { stack: e.stack } : {}), steps };
+  if (e instanceof Cancelled)
+    return { outcome: "cancelled", reason: e.reason, ...(e.stack ? { stack: e.stack } : {}), steps };
   if (e instanceof Failure) {
     // The failure's value leaves through the console: its guards must allow that.
     const refused = refusal(originsOf(e.value), CONSOLE_SINK);
-    if (refused !== undefined) return { outcome: "crashed", code: "E-RT-GUARD", message: runMessage("E-RT-GUARD", { call: "the failure it ended with", ...refused }), ...(e.site ? { site: e.site } : {}), steps };
+    if (refused !== undefined)
+      return {
+        outcome: "crashed",
+        code: "E-RT-GUARD",
+        message: runMessage("E-RT-GUARD", { call: "the failure it ended with", ...refused }),
+        ...(e.site ? { site: e.site } : {}),
+        steps,
+      };
     return { outcome: "failed", value: safeText(plain(e.value)), ...(e.site ? { site: e.site } : {}), steps };
   }
   if (e instanceof Crash) {
     const check = (e as Crash & { check?: CheckFacts }).check;
-    return { outcome: "crashed", code: e.code, message: e.message, ...(e.site ? { site: e.site } : {}), ...(e.stack ? { stack: e.stack } : {}), ...(check ? { check } : {}), steps };
+    return {
+      outcome: "crashed",
+      code: e.code,
+      message: e.message,
+      ...(e.site ? { site: e.site } : {}),
+      ...(e.stack ? { stack: e.stack } : {}),
+      ...(check ? { check } : {}),
+      steps,
+    };
   }
   const limit = engineLimit(e);
-  if (limit !== undefined) return { outcome: "crashed", code: limit.code, message: limit.message, ...(limit.stack ? { stack: limit.stack } : {}), steps };
+  if (limit !== undefined)
+    return {
+      outcome: "crashed",
+      code: limit.code,
+      message: limit.message,
+      ...(limit.stack ? { stack: limit.stack } : {}),
+      steps,
+    };
   const error = e instanceof Error ? e : new Error(String(e));
-  return { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: error.message }), ...(error.stack ? { stack: error.stack } : {}), steps };
+  return {
+    outcome: "crashed",
+    code: "E-RT-INTERNAL",
+    message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: error.message }),
+    ...(error.stack ? { stack: error.stack } : {}),
+    steps,
+  };
 }
 
 function safeText(value: unknown): string {

@@ -102,7 +102,11 @@ const MOST_FOR_HEADERS_MS = 60_000;
  * a client that trickles is closed near its limit, not up to 30 s past it.
  * The time a handler takes is its own, and runs from its call (lib/server.ts).
  */
-export function receivingLimits(requestTimeoutMs: number): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+export function receivingLimits(requestTimeoutMs: number): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const requestTimeout = Math.max(1, Math.min(Math.ceil(requestTimeoutMs), Number.MAX_SAFE_INTEGER));
   const headersTimeout = Math.min(MOST_FOR_HEADERS_MS, requestTimeout);
   const connectionsCheckingInterval = Math.min(30_000, Math.max(100, Math.ceil(headersTimeout / 10)));

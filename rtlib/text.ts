@@ -174,7 +174,13 @@ function leaf(value: unknown, shape: Shape, top: boolean): string | undefined {
     spend(2);
     return desc.written;
   }
-  if (desc === undefined && !Array.isArray(value) && !(value instanceof Pair) && !(value instanceof RMap) && !(value instanceof RSet)) {
+  if (
+    desc === undefined &&
+    !Array.isArray(value) &&
+    !(value instanceof Pair) &&
+    !(value instanceof RMap) &&
+    !(value instanceof RSet)
+  ) {
     spend(2);
     const text = jsonText(value);
     if (charging) chargeWork(text.length);
@@ -203,7 +209,12 @@ function open(value: unknown, shape: Shape, out: string[]): TextFrame {
     spend(value.length * 2);
     const item = shape.k === "list" ? shape.item : DYNAMIC;
     out.push("[");
-    return frame(value, value.map(() => item), commas, "]");
+    return frame(
+      value,
+      value.map(() => item),
+      commas,
+      "]",
+    );
   }
   if (value instanceof Pair) {
     const shapes = shape.k === "pair" ? [shape.first, shape.second] : [DYNAMIC, DYNAMIC];
@@ -224,7 +235,12 @@ function open(value: unknown, shape: Shape, out: string[]): TextFrame {
     const item = shape.k === "set" ? shape.item : DYNAMIC;
     const items = [...value.values()];
     out.push("Set([");
-    return frame(items, items.map(() => item), commas, "])");
+    return frame(
+      items,
+      items.map(() => item),
+      commas,
+      "])",
+    );
   }
   const desc = descOf(value)!;
   const args = shape.k === "record" || shape.k === "variant" ? shape.args : [];
@@ -245,7 +261,12 @@ function open(value: unknown, shape: Shape, out: string[]): TextFrame {
   );
 }
 
-function frame(children: readonly unknown[], shapes: readonly Shape[], before: (i: number) => string, close: string): TextFrame {
+function frame(
+  children: readonly unknown[],
+  shapes: readonly Shape[],
+  before: (i: number) => string,
+  close: string,
+): TextFrame {
   return { children, shapes, next: 0, before, close };
 }
 
@@ -255,7 +276,8 @@ export function jsonText(value: unknown): string {
   try {
     text = JSON.stringify(value);
   } catch (e) {
-    if (e instanceof RangeError && /string length/i.test(e.message)) textTooLong(MAX_TEXT * 8, "writing a Json value as text");
+    if (e instanceof RangeError && /string length/i.test(e.message))
+      textTooLong(MAX_TEXT * 8, "writing a Json value as text");
     // Nested deeper than the engine's stack goes: written with a stack of its own.
     if (e instanceof RangeError) text = deepJsonText(value);
     else throw e;

@@ -39,7 +39,9 @@ export interface TypeDesc {
   /** How to_text writes the name: `Point`, `Shape.Circle`, or `Some` for the prelude's Optional. */
   readonly written: string;
   /** The class of its values (`instanceof` tests in compiled matches). */
-  readonly cls: new (...fields: never[]) => object;
+  readonly cls: new (
+    ...fields: never[]
+  ) => object;
 }
 
 export interface VariantDesc {
@@ -88,7 +90,9 @@ export function instantiate(shape: Shape, args: readonly Shape[]): Shape {
       return { k: "pair", first: instantiate(shape.first, args), second: instantiate(shape.second, args) };
     case "record":
     case "variant":
-      return shape.args.length === 0 ? shape : { ...shape, args: shape.args.map((a) => instantiate(a, args)) } as Shape;
+      return shape.args.length === 0
+        ? shape
+        : ({ ...shape, args: shape.args.map((a) => instantiate(a, args)) } as Shape);
     default:
       return shape;
   }
@@ -124,7 +128,13 @@ export function describe(
     ...(variantName !== undefined ? { variant: variantName } : {}),
     index,
     get fields(): FieldDesc[] {
-      cached ??= (typeof fields === "function" ? fields() : fields).map(([n, prop, json, shape]) => ({ name: n, prop, json, shape, inherited: json in Object.prototype }));
+      cached ??= (typeof fields === "function" ? fields() : fields).map(([n, prop, json, shape]) => ({
+        name: n,
+        prop,
+        json,
+        shape,
+        inherited: json in Object.prototype,
+      }));
       return cached;
     },
     make: (values: unknown[]) => new (cls as new (...v: unknown[]) => object)(...values),
@@ -287,18 +297,34 @@ function openKey(value: unknown, out: string[]): KeyFrame {
     for (const [k, v] of value.entries()) children.push(k, v);
     out.push("{");
     return {
-      children, next: 0, out, before: commas, close: "}", sorted: [],
+      children,
+      next: 0,
+      out,
+      before: commas,
+      close: "}",
+      sorted: [],
       finishSorted: (parts) => {
         const entries: [string, string][] = [];
         for (let i = 0; i < parts.length; i += 2) entries.push([parts[i]!, parts[i + 1]!]);
-        return entries.sort(byFirst).map(([k, v]) => `${k}:${v}`).join(",");
+        return entries
+          .sort(byFirst)
+          .map(([k, v]) => `${k}:${v}`)
+          .join(",");
       },
     };
   }
   if (value instanceof RSet) {
     spendKey(value.size);
     out.push("<");
-    return { children: [...value.values()], next: 0, out, before: commas, close: ">", sorted: [], finishSorted: (parts) => parts.sort().join(",") };
+    return {
+      children: [...value.values()],
+      next: 0,
+      out,
+      before: commas,
+      close: ">",
+      sorted: [],
+      finishSorted: (parts) => parts.sort().join(","),
+    };
   }
   const desc = descOf(value);
   if (desc !== undefined) {
@@ -310,7 +336,13 @@ function openKey(value: unknown, out: string[]): KeyFrame {
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object).sort();
   out.push("j{");
-  return { children: keys.map((k) => object[k]), next: 0, out, before: (i) => `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:`, close: "}" };
+  return {
+    children: keys.map((k) => object[k]),
+    next: 0,
+    out,
+    before: (i) => `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:`,
+    close: "}",
+  };
 }
 
 function byFirst(a: readonly [string, string], b: readonly [string, string]): number {
@@ -350,7 +382,8 @@ export class RMap {
   /** Changes this map; only for a map no other value can see (see the ownership rule). */
   setInPlace(key: unknown, value: unknown): this {
     const k = keyOf(key);
-    if (this.valuesByKey.size >= MAX_ELEMENTS && !this.valuesByKey.has(k)) checkCollection(this.valuesByKey.size + 1, "putting a key into a map");
+    if (this.valuesByKey.size >= MAX_ELEMENTS && !this.valuesByKey.has(k))
+      checkCollection(this.valuesByKey.size + 1, "putting a key into a map");
     this.valuesByKey.set(k, value);
     // The key last put is the one given back, as for any equal keys (0 and -0.0 are one key).
     if (k !== key || Object.is(key, -0)) (this.originalKeys ??= new Map()).set(k, key);

@@ -86,7 +86,11 @@ const cjsAsTheirOwnFiles = {
 for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) rmSync(`${dist}cli/${old}`);
 await build({
   // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks.
-  entryPoints: { "run-bundled": `${dist}cli/commands/run.js`, "commands-bundled": `${dist}cli/commands/cac-commands.js`, "mcp-worker-bundled": `${dist}cli/mcp/worker.js` },
+  entryPoints: {
+    "run-bundled": `${dist}cli/commands/run.js`,
+    "commands-bundled": `${dist}cli/commands/cac-commands.js`,
+    "mcp-worker-bundled": `${dist}cli/mcp/worker.js`,
+  },
   outdir: `${dist}cli`,
   chunkNames: "run-chunk-[hash]",
   bundle: true,
@@ -124,8 +128,19 @@ const compilePath = await build({
   logLevel: "warning",
   metafile: true,
 });
-const leftImports = Object.values(compilePath.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === "dynamic-import"));
-if (leftImports.length > 0) throw new Error(`the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code cache cannot`);
+const leftImports = Object.values(compilePath.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.kind === "dynamic-import"),
+);
+if (leftImports.length > 0)
+  throw new Error(
+    `the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code cache cannot`,
+  );
 
-writeFileSync(`${dist}runtime-import.cjs`, '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n');
-writeFileSync(`${dist}runtime.js`, '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n');
+writeFileSync(
+  `${dist}runtime-import.cjs`,
+  '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n',
+);
+writeFileSync(
+  `${dist}runtime.js`,
+  '// The runtime as an ES module: the same module as runtime.cjs.\nexport * from "./runtime.cjs";\n',
+);

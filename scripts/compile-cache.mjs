@@ -23,12 +23,21 @@ try {
   const source = readFileSync(file, "utf8");
   const loaded = requireWithCachedData(file, source, undefined);
   const { loadProgram, compileIntoCache } = loaded.exports;
-  const examples = readdirSync(join(root, "examples")).filter((name) => name.endsWith(".ry")).sort();
+  const examples = readdirSync(join(root, "examples"))
+    .filter((name) => name.endsWith(".ry"))
+    .sort();
   let compiled = 0;
   for (const name of examples) {
     const program = loadProgram(join(root, "examples", name));
     for (const narrate of [false, true]) {
-      const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key: `${program.entry}-${narrate}`, runtime: join(dist, "runtime.cjs"), toolchain: [], narrate });
+      const result = await compileIntoCache({
+        modules: program.modules,
+        entry: program.entry,
+        key: `${program.entry}-${narrate}`,
+        runtime: join(dist, "runtime.cjs"),
+        toolchain: [],
+        narrate,
+      });
       if (result.compiled) compiled++;
     }
   }

@@ -26,7 +26,9 @@ const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1
 
 /** `let a1 be (a0, a0)` n times: a type of n distinct parts and 2^n as a tree. */
 function nestedPairs(n: number, ending: string): string {
-  const lets = range(n).map((i) => `  let a${i} be (a${i - 1}, a${i - 1})`).join("\n");
+  const lets = range(n)
+    .map((i) => `  let a${i} be (a${i - 1}, a${i - 1})`)
+    .join("\n");
   return `function main()\n  needs console\n  let a0 be 1\n${lets}\n${ending.replace(/LAST/g, `a${n}`)}\nend\n`;
 }
 
@@ -49,7 +51,14 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "nested lists",
     n: 20,
-    make: (n) => [{ name: "main", text: `function main()\n  needs console\n  let a0 be 1\n${range(n).map((i) => `  let a${i} be [a${i - 1}, a${i - 1}]`).join("\n")}\n  if a${n} is a${n}\n    console.print("{a${n}}")\n  end\nend\n` }],
+    make: (n) => [
+      {
+        name: "main",
+        text: `function main()\n  needs console\n  let a0 be 1\n${range(n)
+          .map((i) => `  let a${i} be [a${i - 1}, a${i - 1}]`)
+          .join("\n")}\n  if a${n} is a${n}\n    console.print("{a${n}}")\n  end\nend\n`,
+      },
+    ],
   },
   {
     name: "records of records",
@@ -57,7 +66,11 @@ export const FAMILIES: readonly Family[] = [
     make: (n) => [
       {
         name: "main",
-        text: `type Two<T> is record\n  left: T\n  right: T\nend\n\nfunction main()\n  needs console\n  let a0 be 1\n${range(n).map((i) => `  let a${i} be Two(left: a${i - 1}, right: a${i - 1})`).join("\n")}\n  if a${n} is a${n}\n    console.print("{json.encode(a${n})}")\n  end\nend\n`,
+        text: `type Two<T> is record\n  left: T\n  right: T\nend\n\nfunction main()\n  needs console\n  let a0 be 1\n${range(
+          n,
+        )
+          .map((i) => `  let a${i} be Two(left: a${i - 1}, right: a${i - 1})`)
+          .join("\n")}\n  if a${n} is a${n}\n    console.print("{json.encode(a${n})}")\n  end\nend\n`,
       },
     ],
   },
@@ -67,7 +80,11 @@ export const FAMILIES: readonly Family[] = [
     make: (n) => [
       {
         name: "main",
-        text: `function twice<T>(x: T) returns (T, T)\n  return (x, x)\nend\n\nfunction main()\n  needs console\n  let a0 be 1\n${range(n).map((i) => `  let a${i} be twice(a${i - 1})`).join("\n")}\n  if a${n} is a${n}\n    console.print("{a${n}}")\n  end\nend\n`,
+        text: `function twice<T>(x: T) returns (T, T)\n  return (x, x)\nend\n\nfunction main()\n  needs console\n  let a0 be 1\n${range(
+          n,
+        )
+          .map((i) => `  let a${i} be twice(a${i - 1})`)
+          .join("\n")}\n  if a${n} is a${n}\n    console.print("{a${n}}")\n  end\nend\n`,
       },
     ],
   },
@@ -77,7 +94,11 @@ export const FAMILIES: readonly Family[] = [
     make: (n) => [
       {
         name: "main",
-        text: `function show<T>(x: T) returns Text\n${range(n).map((i) => `  let a${i} be (${i === 1 ? "x" : `a${i - 1}`}, ${i === 1 ? "x" : `a${i - 1}`})`).join("\n")}\n  return "{a${n}} {json.encode(a${n})}"\nend\n\nfunction main()\n  needs console\n  console.print(show(1))\nend\n`,
+        text: `function show<T>(x: T) returns Text\n${range(n)
+          .map((i) => `  let a${i} be (${i === 1 ? "x" : `a${i - 1}`}, ${i === 1 ? "x" : `a${i - 1}`})`)
+          .join(
+            "\n",
+          )}\n  return "{a${n}} {json.encode(a${n})}"\nend\n\nfunction main()\n  needs console\n  console.print(show(1))\nend\n`,
       },
     ],
   },
@@ -87,7 +108,11 @@ export const FAMILIES: readonly Family[] = [
     make: (n) => [
       {
         name: "main",
-        text: `function pick(x: Int) returns Int\n  if x is 0\n    return 0\n${range(n).map((i) => `  else if x is ${i}\n    return ${i}`).join("\n")}\n  end\n  return -1\nend\n\nfunction main()\n  needs console\n  console.print("{pick(3)}")\nend\n`,
+        text: `function pick(x: Int) returns Int\n  if x is 0\n    return 0\n${range(n)
+          .map((i) => `  else if x is ${i}\n    return ${i}`)
+          .join(
+            "\n",
+          )}\n  end\n  return -1\nend\n\nfunction main()\n  needs console\n  console.print("{pick(3)}")\nend\n`,
       },
     ],
   },
@@ -97,7 +122,13 @@ export const FAMILIES: readonly Family[] = [
     make: (n) => [
       {
         name: "main",
-        text: `type Many is variant\n${range(n).map((i) => `  C${i}(value: Int)`).join("\n")}\nend\n\nfunction pick(m: Many) returns Int\n  return match m\n${range(n).map((i) => `    when Many.C${i}(value) then value + ${i}`).join("\n")}\n  end\nend\n\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\nend\n`,
+        text: `type Many is variant\n${range(n)
+          .map((i) => `  C${i}(value: Int)`)
+          .join("\n")}\nend\n\nfunction pick(m: Many) returns Int\n  return match m\n${range(n)
+          .map((i) => `    when Many.C${i}(value) then value + ${i}`)
+          .join(
+            "\n",
+          )}\n  end\nend\n\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\nend\n`,
       },
     ],
   },
@@ -106,12 +137,21 @@ export const FAMILIES: readonly Family[] = [
     n: 20,
     make: (n) => {
       // m_i uses l_i and r_i, which both use m_(i-1): 2^n paths from the entry to m_0.
-      const modules: SourceText[] = [{ name: "main", text: `use m${n}\n\nfunction main()\n  needs console\n  console.print("{m${n}.value()}")\nend\n` }];
+      const modules: SourceText[] = [
+        {
+          name: "main",
+          text: `use m${n}\n\nfunction main()\n  needs console\n  console.print("{m${n}.value()}")\nend\n`,
+        },
+      ];
       const fn = (body: string) => `public function value() returns (Int, Int)\n  purpose: A value.\n  ${body}\nend\n`;
       modules.push({ name: "m0", text: fn("return (1, 2)") });
       for (const i of range(n)) {
-        for (const side of ["l", "r"]) modules.push({ name: `${side}${i}`, text: `use m${i - 1}\n\n${fn(`return m${i - 1}.value()`)}` });
-        modules.push({ name: `m${i}`, text: `use l${i}\nuse r${i}\n\n${fn(`let other be r${i}.value()\n  return l${i}.value()`)}` });
+        for (const side of ["l", "r"])
+          modules.push({ name: `${side}${i}`, text: `use m${i - 1}\n\n${fn(`return m${i - 1}.value()`)}` });
+        modules.push({
+          name: `m${i}`,
+          text: `use l${i}\nuse r${i}\n\n${fn(`let other be r${i}.value()\n  return l${i}.value()`)}`,
+        });
       }
       return modules;
     },

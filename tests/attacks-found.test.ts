@@ -7,7 +7,20 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -36,7 +49,11 @@ function inFolder(name: string): { dir: string; cache: string; renyi: (...args: 
 }
 
 function renyic(cwd: string, ...args: string[]): Ran {
-  const result = spawnSync(process.execPath, [RENYIC, ...args], { cwd, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(cwd, "cache") } });
+  const result = spawnSync(process.execPath, [RENYIC, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(cwd, "cache") },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -55,7 +72,9 @@ end
 
 /** The compiled program in the cache whose main is `module$main`. */
 function cachedProgram(cache: string, module: string): string {
-  const found = readdirSync(cache).filter((f) => f.endsWith(".cjs") && readFileSync(join(cache, f), "utf8").includes(`exports.main = ${module}$main;`));
+  const found = readdirSync(cache).filter(
+    (f) => f.endsWith(".cjs") && readFileSync(join(cache, f), "utf8").includes(`exports.main = ${module}$main;`),
+  );
   assert.equal(found.length, 1, `one compiled program of ${module} in ${readdirSync(cache).join(", ")}`);
   return join(cache, found[0]!);
 }
@@ -67,7 +86,15 @@ test("a damaged program index, or a FIFO in its place or a compiled module's, is
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
   assert.equal((await renyi("run", "a.ry")).status, 0);
   const index = readdirSync(cache).find((f) => f.endsWith(".index.json"))!;
-  for (const damaged of ["null", "[]", '{"entry":"a","modules":5}', '{"entry":"a","modules":[null]}', '{"entry":5,"modules":[{"name":"a","file":"a.ry"}]}', '{"entry":"a"}', "{"]) {
+  for (const damaged of [
+    "null",
+    "[]",
+    '{"entry":"a","modules":5}',
+    '{"entry":"a","modules":[null]}',
+    '{"entry":5,"modules":[{"name":"a","file":"a.ry"}]}',
+    '{"entry":"a"}',
+    "{",
+  ]) {
     writeFileSync(join(cache, index), damaged);
     const ran = await renyi("run", "a.ry");
     assert.equal(ran.status, 0, `${damaged}: ${ran.stderr}`);
@@ -123,7 +150,10 @@ test("a compiled module in the cache edited by hand is compiled into the program
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
   assert.equal((await renyi("run", "a.ry")).status, 0);
   for (const file of readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f))) {
-    writeFileSync(join(cache, file), readFileSync(join(cache, file), "utf8").replace("hello from a", "not what a.ry says"));
+    writeFileSync(
+      join(cache, file),
+      readFileSync(join(cache, file), "utf8").replace("hello from a", "not what a.ry says"),
+    );
   }
   rmSync(cachedProgram(cache, "a"));
   for (const file of readdirSync(cache).filter((f) => f.endsWith(".index.json"))) rmSync(join(cache, file));
@@ -190,11 +220,24 @@ end
 `,
   );
   const ran = await renyi("run", "reach.ry");
-  assert.equal(ran.stdout, ["refused cache.key", "refused link/known.txt", "refused cache/planted.cjs", "refused link/planted.json", "refused cache/known.txt", ""].join("\n"));
+  assert.equal(
+    ran.stdout,
+    [
+      "refused cache.key",
+      "refused link/known.txt",
+      "refused cache/planted.cjs",
+      "refused link/planted.json",
+      "refused cache/known.txt",
+      "",
+    ].join("\n"),
+  );
   // The database is refused too, as a crash the program chose, with the refusal's words.
   assert.match(ran.stderr, /refused cache\/planted\.db/);
   assert.doesNotMatch(ran.stderr, /INTERNAL|\n\s+at /);
-  assert.equal(["planted.cjs", "planted.json", "planted.db"].some((f) => existsSync(join(cache, f))), false);
+  assert.equal(
+    ["planted.cjs", "planted.json", "planted.db"].some((f) => existsSync(join(cache, f))),
+    false,
+  );
   assert.equal(readFileSync(join(cache, "known.txt"), "utf8"), "kept by renyi");
 });
 
@@ -235,19 +278,26 @@ test("a symbolic link planted at the name of a recording's temporary file, guess
   // recording goes to (a shared one) could plant links for the next seconds and have the recording written over
   // any file the user may write.
   const { dir, cache } = inFolder("planted");
-  writeFileSync(join(dir, "nap.ry"), `public function main()
+  writeFileSync(
+    join(dir, "nap.ry"),
+    `public function main()
   purpose: Say it is ready, then wait.
   needs console, time
   console.print("ready")
   time.sleep(time.milliseconds(3000))
 end
-`);
+`,
+  );
   const shared = join(dir, "shared");
   mkdirSync(shared);
   const victim = join(dir, "victim.txt");
   writeFileSync(victim, "precious\n");
   const out = join(shared, "out.json");
-  const child = spawn(process.execPath, [RENYI, "record", "--to", out, "nap.ry"], { cwd: dir, env: { ...process.env, RENYI_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [RENYI, "record", "--to", out, "nap.ry"], {
+    cwd: dir,
+    env: { ...process.env, RENYI_CACHE_DIR: cache },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   running.add(child);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
   await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
@@ -268,13 +318,30 @@ test("a signed bundle renamed, with its manifest and signature, to another progr
   writeFileSync(join(dir, "deploy.ry"), SAYS_HELLO.replace("hello from a", "deploying"));
   writeFileSync(join(dir, "cleanup.ry"), SAYS_HELLO.replace("hello from a", "cleaning up"));
   assert.equal(renyic(dir, "keygen", "--out", "alice").status, 0);
-  for (const name of ["deploy", "cleanup"]) assert.equal(renyic(dir, "build", `${name}.ry`, "--out", name === "deploy" ? "out" : "other", "--stable", "--sign", "alice.key").status, 0);
+  for (const name of ["deploy", "cleanup"])
+    assert.equal(
+      renyic(
+        dir,
+        "build",
+        `${name}.ry`,
+        "--out",
+        name === "deploy" ? "out" : "other",
+        "--stable",
+        "--sign",
+        "alice.key",
+      ).status,
+      0,
+    );
   assert.equal((await renyi("run", "--trust", "alice.pub", "out/deploy.mjs")).stdout, "deploying\n");
-  for (const suffix of [".mjs", ".mjs.map", ".grant.json", ".grant.sig"]) copyFileSync(join(dir, "other", `cleanup${suffix}`), join(dir, "out", `deploy${suffix}`));
+  for (const suffix of [".mjs", ".mjs.map", ".grant.json", ".grant.sig"])
+    copyFileSync(join(dir, "other", `cleanup${suffix}`), join(dir, "out", `deploy${suffix}`));
   for (const trust of [["--trust", "alice.pub"], []]) {
     const ran = await renyi("run", ...trust, "out/deploy.mjs");
     assert.equal(ran.status, 3, ran.stderr);
-    assert.match(ran.stderr, /^error\[E-RT-REFUSED\]: .*the manifest is for the program "cleanup", but the bundle is named "deploy\.mjs"/);
+    assert.match(
+      ran.stderr,
+      /^error\[E-RT-REFUSED\]: .*the manifest is for the program "cleanup", but the bundle is named "deploy\.mjs"/,
+    );
     assert.equal(ran.stdout, "", "cleanup did not run in the place of deploy");
   }
   // Under its own name, where it was signed, it runs.
@@ -289,11 +356,20 @@ test("a recording whose source begins with - is refused by renyi reproduce, not 
   assert.equal((await renyi("record", "--to", "a.json", "a.ry")).status, 0);
   const recording = JSON.parse(readFileSync(join(dir, "a.json"), "utf8")) as Record<string, unknown>;
   // Before, `--help` printed renyi run's usage and exited 0, which `renyi reproduce` means as "reproduced".
-  for (const [source, words] of [["--help", []], ["--explain", ["a.ry"]], ["--isolate", ["a.ry"]], ["--resume", ["a.json", "a.ry"]]] as const) {
+  for (const [source, words] of [
+    ["--help", []],
+    ["--explain", ["a.ry"]],
+    ["--isolate", ["a.ry"]],
+    ["--resume", ["a.json", "a.ry"]],
+  ] as const) {
     writeFileSync(join(dir, "hostile.json"), JSON.stringify({ ...recording, source, arguments: words }));
     const ran = await renyi("reproduce", "hostile.json");
     assert.equal(ran.status, 3, `${source}: ${ran.stderr}`);
-    assert.match(ran.stderr, /^error\[E-RT-RECORDING\]: hostile\.json is refused: `source` must name the program's file/, source);
+    assert.match(
+      ran.stderr,
+      /^error\[E-RT-RECORDING\]: hostile\.json is refused: `source` must name the program's file/,
+      source,
+    );
     assert.equal(ran.stdout, "", source);
   }
   assert.equal((await renyi("reproduce", "a.json")).status, 0);
@@ -336,7 +412,11 @@ async function startSlowServer(requests: string): Promise<{ port: number; child:
   const { dir } = inFolder("servers");
   const port = await freePort();
   writeFileSync(join(dir, `slow${port}.ry`), SLOW_SERVER(requests));
-  const child = spawn(process.execPath, [RENYI, "run", `slow${port}.ry`, "--port", String(port), "--observer", observerBase], { cwd: dir, env: { ...process.env, RENYI_CACHE_DIR: join(dir, "cache") } });
+  const child = spawn(
+    process.execPath,
+    [RENYI, "run", `slow${port}.ry`, "--port", String(port), "--observer", observerBase],
+    { cwd: dir, env: { ...process.env, RENYI_CACHE_DIR: join(dir, "cache") } },
+  );
   running.add(child);
   let stdout = "";
   let stderr = "";
@@ -395,7 +475,10 @@ test("handlers still answering when the server is interrupted make no call after
   assert.equal(result.status, 130, result.stderr);
   assert.match(result.stderr, /cancelled: interrupted\n$/);
   assert.doesNotMatch(result.stderr, /INTERNAL|\n\s+at /);
-  assert.deepEqual(told.filter((t) => t.at > interrupted && t.path.startsWith("/handled/slow")), []);
+  assert.deepEqual(
+    told.filter((t) => t.at > interrupted && t.path.startsWith("/handled/slow")),
+    [],
+  );
   for (const answer of answers) assert.match(answer, /^(503 the server is stopping\n|ECONNRESET)$/);
 });
 
@@ -421,7 +504,11 @@ test("a request still answering when serve has answered its `requests` is answer
   const returned = told.find((t) => t.path === "/serve-returned");
   assert.ok(returned !== undefined);
   // The slow handler's wait ended during the 3 s the run went on after serve: its call was never made.
-  assert.deepEqual(told.filter((t) => t.path === "/handled/slow"), [], "the handler of the request given up went on after serve returned");
+  assert.deepEqual(
+    told.filter((t) => t.path === "/handled/slow"),
+    [],
+    "the handler of the request given up went on after serve returned",
+  );
   assert.match(result.stderr, /served 1 request\b/);
   assert.doesNotMatch(result.stderr, /served 2/);
 });
@@ -437,8 +524,24 @@ test("a recording whose calls are concealed from the agent cannot be read before
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const recordings = join(work, "mcp-recordings");
-  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "30", RENYI_RACE_SECRET: "a secret of some length", RENYI_CACHE_DIR: join(work, "mcp-cache") };
-  const args = [RENYI, "mcp", "--allow", "console", "--allow", 'environment("RENYI_RACE_SECRET")', "--allow-host", "127.0.0.1:1", "--recordings", recordings];
+  const env = {
+    ...(process.env as Record<string, string>),
+    RENYI_MCP_TIMEOUT: "30",
+    RENYI_RACE_SECRET: "a secret of some length",
+    RENYI_CACHE_DIR: join(work, "mcp-cache"),
+  };
+  const args = [
+    RENYI,
+    "mcp",
+    "--allow",
+    "console",
+    "--allow",
+    'environment("RENYI_RACE_SECRET")',
+    "--allow-host",
+    "127.0.0.1:1",
+    "--recordings",
+    recordings,
+  ];
   const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env }));
   try {
@@ -477,7 +580,9 @@ end
     }
     assert.deepEqual(shown, [], "the agent read the calls of a run whose calls are concealed from it");
     // A marker that is a link leading nowhere conceals all the same.
-    const [id] = readdirSync(recordings).filter((f) => f.endsWith(".concealed")).map((f) => f.slice(0, -".concealed".length));
+    const [id] = readdirSync(recordings)
+      .filter((f) => f.endsWith(".concealed"))
+      .map((f) => f.slice(0, -".concealed".length));
     assert.ok(id !== undefined);
     rmSync(join(recordings, `${id}.concealed`));
     symlinkSync(join(work, "nowhere"), join(recordings, `${id}.concealed`));
@@ -494,13 +599,19 @@ test("a recording whose server was killed before showing it stays under its pend
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const recordings = join(work, "mcp-killed");
-  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "2", RENYI_CACHE_DIR: join(work, "mcp-cache") };
+  const env = {
+    ...(process.env as Record<string, string>),
+    RENYI_MCP_TIMEOUT: "2",
+    RENYI_CACHE_DIR: join(work, "mcp-cache"),
+  };
   const args = [RENYI, "mcp", "--allow", "console", "--recordings", recordings];
-  const spin = "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n";
+  const spin =
+    "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n";
   const first = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
   const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
   await client.connect(first);
-  const pending = (): string[] => (existsSync(recordings) ? readdirSync(recordings).filter((f) => /^rec-[0-9a-f]{12}\.pending\.json$/.test(f)) : []);
+  const pending = (): string[] =>
+    existsSync(recordings) ? readdirSync(recordings).filter((f) => /^rec-[0-9a-f]{12}\.pending\.json$/.test(f)) : [];
   try {
     void client.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
     // The server is killed as soon as its run's command has begun; the command goes on to its 2-second timeout.
@@ -512,8 +623,15 @@ test("a recording whose server was killed before showing it stays under its pend
     await client.close().catch(() => undefined);
   }
   const [file] = pending();
-  assert.ok(file !== undefined, `the run's recording was written under its pending name: ${readdirSync(recordings).join(", ")}`);
-  assert.deepEqual(readdirSync(recordings).filter((f) => f.endsWith(".recording.json")), [], "and never shown");
+  assert.ok(
+    file !== undefined,
+    `the run's recording was written under its pending name: ${readdirSync(recordings).join(", ")}`,
+  );
+  assert.deepEqual(
+    readdirSync(recordings).filter((f) => f.endsWith(".recording.json")),
+    [],
+    "and never shown",
+  );
   const id = file.slice(0, -".pending.json".length);
   const second = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
   let stderr = "";

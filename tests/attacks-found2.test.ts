@@ -21,10 +21,19 @@ after(() => rmSync(work, { recursive: true, force: true }));
 type Ran = { status: number | null; stdout: string; stderr: string; ms: number };
 
 /** `renyi ARGS` in `cwd` with exactly the environment given (and PATH), to its end or `killAfterMs`. */
-function renyiWith(cwd: string, args: readonly string[], env: Record<string, string>, killAfterMs = 60_000): Promise<Ran> {
+function renyiWith(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  killAfterMs = 60_000,
+): Promise<Ran> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [RENYI, ...args], { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [RENYI, ...args], {
+      cwd,
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     let stdout = "";
     let stderr = "";
@@ -61,24 +70,21 @@ const REACHES_CACHE = `public function main()
 end
 `;
 
-test(
-  "with HOME empty, the command line keeps its cache in the password file's home, never in ./.cache/renyi where a program granted . would reach it",
-  async () => {
-    // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
-    // Before, an empty HOME made the cache ./.cache/renyi, relative to where the command ran, and the runtime refused
-    // nothing: a program granted . printed the key and wrote into the cache.
-    const dir = join(work, "home-empty");
-    mkdirSync(dir);
-    writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
-    writeFileSync(join(dir, "reach.ry"), REACHES_CACHE);
-    const env = { HOME: "" };
-    assert.equal((await renyiWith(dir, ["run", "a.ry"], env)).status, 0);
-    assert.equal(existsSync(join(dir, ".cache")), false, "no cache folder is made where the command runs");
-    const ran = await renyiWith(dir, ["run", "reach.ry"], env);
-    assert.doesNotMatch(ran.stdout, /the key was read/);
-    assert.equal(existsSync(join(dir, ".cache", "renyi", "planted.txt")), false);
-  },
-);
+test("with HOME empty, the command line keeps its cache in the password file's home, never in ./.cache/renyi where a program granted . would reach it", async () => {
+  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
+  // Before, an empty HOME made the cache ./.cache/renyi, relative to where the command ran, and the runtime refused
+  // nothing: a program granted . printed the key and wrote into the cache.
+  const dir = join(work, "home-empty");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
+  writeFileSync(join(dir, "reach.ry"), REACHES_CACHE);
+  const env = { HOME: "" };
+  assert.equal((await renyiWith(dir, ["run", "a.ry"], env)).status, 0);
+  assert.equal(existsSync(join(dir, ".cache")), false, "no cache folder is made where the command runs");
+  const ran = await renyiWith(dir, ["run", "reach.ry"], env);
+  assert.doesNotMatch(ran.stdout, /the key was read/);
+  assert.equal(existsSync(join(dir, ".cache", "renyi", "planted.txt")), false);
+});
 
 // ---- Walks over values ----
 
@@ -107,38 +113,36 @@ end
 `;
 }
 
-test(
-  "a run that fails with a value sharing its parts is reported in bounded time, memory and text, with the value's own words",
-  async () => {
-    // spec/runtime.md, "Walks over values": the failure's value walks charging nothing, so that it must be cut, as a type's text in a message is cut;
-    // spec/security.md, "Bounded work on hostile input": the runtime's own reports (a crash, a failure) are one diagnostic each, and output is bounded.
-    const dir = join(work, "fails-with-tree");
-    mkdirSync(dir);
-    for (const levels of [20, 40]) {
-      writeFileSync(join(dir, `t${levels}.ry`), failsWithTree(levels));
-      const ran = await renyiWith(dir, ["run", "--fuel", "100000", `t${levels}.ry`], { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") });
-      assert.equal(ran.status, 1, ran.stderr.slice(0, 400));
-      assert.match(ran.stderr, /E-RT-FAILED\]: main failed with Boom\.Big\(tree: Tree\.Node\(/);
-      assert.doesNotMatch(ran.stderr, /\[object Object\]/);
-      assert.ok(ran.stderr.length < 100_000, `a failure's report of ${ran.stderr.length} characters`);
-      assert.ok(ran.ms < 2_000, `the report took ${ran.ms} ms`);
-    }
-  },
-);
+test("a run that fails with a value sharing its parts is reported in bounded time, memory and text, with the value's own words", async () => {
+  // spec/runtime.md, "Walks over values": the failure's value walks charging nothing, so that it must be cut, as a type's text in a message is cut;
+  // spec/security.md, "Bounded work on hostile input": the runtime's own reports (a crash, a failure) are one diagnostic each, and output is bounded.
+  const dir = join(work, "fails-with-tree");
+  mkdirSync(dir);
+  for (const levels of [20, 40]) {
+    writeFileSync(join(dir, `t${levels}.ry`), failsWithTree(levels));
+    const ran = await renyiWith(dir, ["run", "--fuel", "100000", `t${levels}.ry`], {
+      HOME: dir,
+      RENYI_CACHE_DIR: join(dir, "cache"),
+    });
+    assert.equal(ran.status, 1, ran.stderr.slice(0, 400));
+    assert.match(ran.stderr, /E-RT-FAILED\]: main failed with Boom\.Big\(tree: Tree\.Node\(/);
+    assert.doesNotMatch(ran.stderr, /\[object Object\]/);
+    assert.ok(ran.stderr.length < 100_000, `a failure's report of ${ran.stderr.length} characters`);
+    assert.ok(ran.ms < 2_000, `the report took ${ran.ms} ms`);
+  }
+});
 
-test(
-  "the private folder that stands in for a cache folder others may write is refused to programs, and so is its key",
-  async () => {
-    // spec/security.md, "The cache folder": a private folder stands in for a folder others may write; no program may read or write the cache folder, anything beneath it, or its key.
-    const dir = join(work, "stand-in");
-    const shared = join(dir, "shared");
-    const temporary = join(dir, "tmp");
-    mkdirSync(temporary, { recursive: true });
-    mkdirSync(shared, { mode: 0o777 });
-    chmodSync(shared, 0o777);
-    writeFileSync(
-      join(dir, "reach.ry"),
-      `public function main()
+test("the private folder that stands in for a cache folder others may write is refused to programs, and so is its key", async () => {
+  // spec/security.md, "The cache folder": a private folder stands in for a folder others may write; no program may read or write the cache folder, anything beneath it, or its key.
+  const dir = join(work, "stand-in");
+  const shared = join(dir, "shared");
+  const temporary = join(dir, "tmp");
+  mkdirSync(temporary, { recursive: true });
+  mkdirSync(shared, { mode: 0o777 });
+  chmodSync(shared, 0o777);
+  writeFileSync(
+    join(dir, "reach.ry"),
+    `public function main()
   purpose: Reach the private folder that stands in for the cache folder.
   needs console, filesystem.read("tmp"), filesystem.write("tmp")
   let names be filesystem.list("tmp") otherwise crash with "the folder could not be listed"
@@ -155,31 +159,28 @@ test(
   end
 end
 `,
-    );
-    const ran = await renyiWith(dir, ["run", "reach.ry"], { HOME: dir, TMPDIR: temporary, RENYI_CACHE_DIR: shared });
-    assert.match(ran.stderr, /may be written by other users, so it is not used/);
-    assert.doesNotMatch(ran.stdout, /the key was read/);
-    assert.match(ran.stderr, /refused tmp\/renyi-cache-\w+\/cache\.key/);
-  },
-);
+  );
+  const ran = await renyiWith(dir, ["run", "reach.ry"], { HOME: dir, TMPDIR: temporary, RENYI_CACHE_DIR: shared });
+  assert.match(ran.stderr, /may be written by other users, so it is not used/);
+  assert.doesNotMatch(ran.stdout, /the key was read/);
+  assert.match(ran.stderr, /refused tmp\/renyi-cache-\w+\/cache\.key/);
+});
 
-test(
-  "with a relative RENYI_CACHE_DIR, a program run by renyi mcp can read neither the server's cache folder nor its key",
-  async () => {
-    // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
-    const dir = join(work, "mcp-relative");
-    mkdirSync(dir);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [RENYI, "mcp", "--allow", "console", "--allow", `filesystem.read("${dir}")`],
-      cwd: dir,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, RENYI_CACHE_DIR: "cache" },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: {} });
-    await client.connect(transport);
-    try {
-      const source = `public function main()
+test("with a relative RENYI_CACHE_DIR, a program run by renyi mcp can read neither the server's cache folder nor its key", async () => {
+  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
+  const dir = join(work, "mcp-relative");
+  mkdirSync(dir);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RENYI, "mcp", "--allow", "console", "--allow", `filesystem.read("${dir}")`],
+    cwd: dir,
+    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: dir, RENYI_CACHE_DIR: "cache" },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(transport);
+  try {
+    const source = `public function main()
   purpose: Read the server's cache key.
   needs console, filesystem.read("${dir}")
   let key be filesystem.read_bytes("${dir}/cache.key") otherwise
@@ -189,27 +190,24 @@ test(
   console.print("the key was read: {key.to_json()}")
 end
 `;
-      const result = (await client.callTool({ name: "run", arguments: { source } })) as CallToolResult;
-      const said = JSON.stringify(result.structuredContent ?? result.content);
-      assert.equal(existsSync(join(dir, "cache.key")), true, "the server keeps its cache in its working folder");
-      assert.doesNotMatch(said, /the key was read/);
-      assert.match(said, /refused/);
-    } finally {
-      await client.close();
-    }
-  },
-);
+    const result = (await client.callTool({ name: "run", arguments: { source } })) as CallToolResult;
+    const said = JSON.stringify(result.structuredContent ?? result.content);
+    assert.equal(existsSync(join(dir, "cache.key")), true, "the server keeps its cache in its working folder");
+    assert.doesNotMatch(said, /the key was read/);
+    assert.match(said, /refused/);
+  } finally {
+    await client.close();
+  }
+});
 
-test(
-  "a database path ending in a NUL character is refused as the cache's key, not opened as the key",
-  async () => {
-    // spec/security.md, "The cache folder": DbError.PermissionDenied(path) for filesystem.database, checked as it is opened, for the key too.
-    const dir = join(work, "nul-key");
-    mkdirSync(dir);
-    writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
-    writeFileSync(
-      join(dir, "key.ry"),
-      `public function main()
+test("a database path ending in a NUL character is refused as the cache's key, not opened as the key", async () => {
+  // spec/security.md, "The cache folder": DbError.PermissionDenied(path) for filesystem.database, checked as it is opened, for the key too.
+  const dir = join(work, "nul-key");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
+  writeFileSync(
+    join(dir, "key.ry"),
+    `public function main()
   purpose: Open the cache's key as a database.
   needs console, filesystem.database(".cache/renyi.key\\0"), filesystem.database("x\\0.db")
   let key be database.open(".cache/renyi.key\\0") otherwise
@@ -219,15 +217,14 @@ test(
   console.print("the key was opened as a database")
 end
 `,
-    );
-    const env = { HOME: dir };
-    assert.equal((await renyiWith(dir, ["run", "a.ry"], env)).status, 0);
-    assert.equal(existsSync(join(dir, ".cache", "renyi.key")), true);
-    const ran = await renyiWith(dir, ["run", "key.ry"], env);
-    assert.doesNotMatch(ran.stdout, /the key was opened/);
-    assert.match(ran.stderr, /refused the key/);
-  },
-);
+  );
+  const env = { HOME: dir };
+  assert.equal((await renyiWith(dir, ["run", "a.ry"], env)).status, 0);
+  assert.equal(existsSync(join(dir, ".cache", "renyi.key")), true);
+  const ran = await renyiWith(dir, ["run", "key.ry"], env);
+  assert.doesNotMatch(ran.stdout, /the key was opened/);
+  assert.match(ran.stderr, /refused the key/);
+});
 
 // ---- Bounded work on hostile input: what check accepts, run compiles ----
 
@@ -256,48 +253,60 @@ end
 `;
 }
 
-test(
-  "a query of 200 joins or sort keys runs; one of more (800 joins: 14 KB) is refused by check and run alike at the query, never with E-INTERNAL",
-  async () => {
-    // spec/security.md, "Compiled code and the bundle validator" and "Bounded work on hostile input": checked programs compile;
-    // a program whose types nest deeper than checking or compiling can follow is refused with E-CHECK-TOO-COMPLEX at the definition being checked, by check as by run.
-    const dir = join(work, "many-joins");
-    mkdirSync(dir);
-    const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
-    const cases = [["joins200", manyJoins(200)], ["sort200", manySortKeys(200)], ["joins201", manyJoins(201)], ["joins800", manyJoins(800)], ["joins1500", manyJoins(1500)], ["sort201", manySortKeys(201)], ["sort3000", manySortKeys(3000)]] as const;
-    for (const [name, source] of cases) {
-      writeFileSync(join(dir, `${name}.ry`), source);
-      const checked = await renyiWith(dir, ["check", `${name}.ry`], env);
-      const ran = await renyiWith(dir, ["run", `${name}.ry`], env);
-      assert.doesNotMatch(ran.stderr, /E-INTERNAL|E-RT-INTERNAL/, `${name}: ${ran.stderr.slice(0, 300)}`);
-      if (name === "joins200" || name === "sort200") {
-        // Up to the bound, the query is checked, compiled past the validator, and run.
-        assert.equal(checked.status, 0, `${name}: ${checked.stdout + checked.stderr}`);
-        assert.equal(ran.status, 0, `${name}: ${ran.stderr.slice(0, 300)}`);
-        assert.match(ran.stdout, name === "joins200" ? /\[1\]/ : /\[1, 2\]/);
-        continue;
-      }
-      // Past it, check and run refuse the query alike, at the query (line 4), naming the count and the bound.
-      const words = name.startsWith("joins") ? new RegExp(`query has ${Number(name.slice(5)).toLocaleString("en-US")} \`from\` clauses, more than the 200`) : new RegExp(`\`sort by\` has ${Number(name.slice(4)).toLocaleString("en-US")} keys, more than the 200`);
-      for (const [what, r] of [["check", checked], ["run", ran]] as const) {
-        assert.notEqual(r.status, 0, `${name}: ${what} accepted it`);
-        assert.match(r.stdout + r.stderr, /E-CHECK-TOO-COMPLEX[^\n]*\n\s+--> [^\n]*:4:/, `${name}: ${what} said ${(r.stdout + r.stderr).slice(0, 300)}`);
-        assert.match(r.stdout + r.stderr, words, `${name}: ${what}`);
-      }
+test("a query of 200 joins or sort keys runs; one of more (800 joins: 14 KB) is refused by check and run alike at the query, never with E-INTERNAL", async () => {
+  // spec/security.md, "Compiled code and the bundle validator" and "Bounded work on hostile input": checked programs compile;
+  // a program whose types nest deeper than checking or compiling can follow is refused with E-CHECK-TOO-COMPLEX at the definition being checked, by check as by run.
+  const dir = join(work, "many-joins");
+  mkdirSync(dir);
+  const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
+  const cases = [
+    ["joins200", manyJoins(200)],
+    ["sort200", manySortKeys(200)],
+    ["joins201", manyJoins(201)],
+    ["joins800", manyJoins(800)],
+    ["joins1500", manyJoins(1500)],
+    ["sort201", manySortKeys(201)],
+    ["sort3000", manySortKeys(3000)],
+  ] as const;
+  for (const [name, source] of cases) {
+    writeFileSync(join(dir, `${name}.ry`), source);
+    const checked = await renyiWith(dir, ["check", `${name}.ry`], env);
+    const ran = await renyiWith(dir, ["run", `${name}.ry`], env);
+    assert.doesNotMatch(ran.stderr, /E-INTERNAL|E-RT-INTERNAL/, `${name}: ${ran.stderr.slice(0, 300)}`);
+    if (name === "joins200" || name === "sort200") {
+      // Up to the bound, the query is checked, compiled past the validator, and run.
+      assert.equal(checked.status, 0, `${name}: ${checked.stdout + checked.stderr}`);
+      assert.equal(ran.status, 0, `${name}: ${ran.stderr.slice(0, 300)}`);
+      assert.match(ran.stdout, name === "joins200" ? /\[1\]/ : /\[1, 2\]/);
+      continue;
     }
-  },
-);
+    // Past it, check and run refuse the query alike, at the query (line 4), naming the count and the bound.
+    const words = name.startsWith("joins")
+      ? new RegExp(`query has ${Number(name.slice(5)).toLocaleString("en-US")} \`from\` clauses, more than the 200`)
+      : new RegExp(`\`sort by\` has ${Number(name.slice(4)).toLocaleString("en-US")} keys, more than the 200`);
+    for (const [what, r] of [
+      ["check", checked],
+      ["run", ran],
+    ] as const) {
+      assert.notEqual(r.status, 0, `${name}: ${what} accepted it`);
+      assert.match(
+        r.stdout + r.stderr,
+        /E-CHECK-TOO-COMPLEX[^\n]*\n\s+--> [^\n]*:4:/,
+        `${name}: ${what} said ${(r.stdout + r.stderr).slice(0, 300)}`,
+      );
+      assert.match(r.stdout + r.stderr, words, `${name}: ${what}`);
+    }
+  }
+});
 
-test(
-  "a narrated run (--explain) of a function that returns a value sharing its parts takes time and memory bounded by what it shows",
-  async () => {
-    // spec/runtime.md, "Walks over values": a narration's line walks as the charged walks do but charges nothing, so the walk must stop where the line is cut;
-    // spec/security.md, "Bounded work on hostile input".
-    const dir = join(work, "narrated-tree");
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "wrap.ry"),
-      `type Tree is variant
+test("a narrated run (--explain) of a function that returns a value sharing its parts takes time and memory bounded by what it shows", async () => {
+  // spec/runtime.md, "Walks over values": a narration's line walks as the charged walks do but charges nothing, so the walk must stop where the line is cut;
+  // spec/security.md, "Bounded work on hostile input".
+  const dir = join(work, "narrated-tree");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "wrap.ry"),
+    `type Tree is variant
   purpose: A tree.
   Leaf
   Node(left: Tree, right: Tree)
@@ -325,24 +334,26 @@ public function main()
   console.print("done")
 end
 `,
-    );
-    const ran = await renyiWith(dir, ["run", "--explain", "--fuel", "100000", "wrap.ry"], { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") }, 90_000);
-    assert.equal(ran.status, 0, ran.stderr.slice(0, 300));
-    assert.match(ran.stdout, /done/);
-    assert.ok(ran.ms < 5_000, `the narrated run took ${ran.ms} ms`);
-  },
-);
+  );
+  const ran = await renyiWith(
+    dir,
+    ["run", "--explain", "--fuel", "100000", "wrap.ry"],
+    { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") },
+    90_000,
+  );
+  assert.equal(ran.status, 0, ran.stderr.slice(0, 300));
+  assert.match(ran.stdout, /done/);
+  assert.ok(ran.ms < 5_000, `the narrated run took ${ran.ms} ms`);
+});
 
-test(
-  "json.decode into a type that doubles at each level names what it expected in bounded time, memory and text",
-  async () => {
-    // spec/security.md, "Bounded work on hostile input": a type's text in a message is cut past 200 characters, so no message grows with the type it names;
-    // spec/runtime.md, "Walks over values": work over a value is charged, or bounded.
-    const dir = join(work, "decode-doubling");
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, "nest.ry"),
-      `type Nest<T> is record
+test("json.decode into a type that doubles at each level names what it expected in bounded time, memory and text", async () => {
+  // spec/security.md, "Bounded work on hostile input": a type's text in a message is cut past 200 characters, so no message grows with the type it names;
+  // spec/runtime.md, "Walks over values": work over a value is charged, or bounded.
+  const dir = join(work, "decode-doubling");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "nest.ry"),
+    `type Nest<T> is record
   purpose: A nested type whose value doubles at each level.
   next: Optional<Nest<(T, T)>>
   value: T
@@ -359,13 +370,15 @@ public function main(levels: Int = 10)
   console.print("{m}")
 end
 `,
-    );
-    const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
-    const small = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "10"], env);
-    const length = Number(/expected (\d+) characters/.exec(small.stderr)?.[1]);
-    assert.ok(length <= 200, `JsonError.Shape's expected is ${length} characters at 10 levels: ${small.stderr.slice(0, 300)}`);
-    const large = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "27"], env, 90_000);
-    assert.match(large.stderr, /E-RT-CRASH\]: expected \d+ characters|E-RT-FUEL/);
-    assert.ok(large.ms < 5_000, `27 levels took ${large.ms} ms`);
-  },
-);
+  );
+  const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
+  const small = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "10"], env);
+  const length = Number(/expected (\d+) characters/.exec(small.stderr)?.[1]);
+  assert.ok(
+    length <= 200,
+    `JsonError.Shape's expected is ${length} characters at 10 levels: ${small.stderr.slice(0, 300)}`,
+  );
+  const large = await renyiWith(dir, ["run", "--fuel", "100000", "nest.ry", "--levels", "27"], env, 90_000);
+  assert.match(large.stderr, /E-RT-CRASH\]: expected \d+ characters|E-RT-FUEL/);
+  assert.ok(large.ms < 5_000, `27 levels took ${large.ms} ms`);
+});

@@ -25,7 +25,11 @@ const renyi = (...args: string[]) => renyiIn(work, args, {}, cache);
 
 function renyic(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RENYIC, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [RENYIC, ...args], {
+      cwd: work,
+      env: { ...process.env, RENYI_CACHE_DIR: cache },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -35,7 +39,12 @@ function renyic(...args: string[]): Promise<{ status: number | null; stdout: str
 }
 
 /** A refusal as every refusal should be: exit 3, its code, the reason, no JavaScript stack, no internal error. */
-function assertRefused(result: { status: number | null; stderr: string }, code: string, reason: RegExp, what: string): void {
+function assertRefused(
+  result: { status: number | null; stderr: string },
+  code: string,
+  reason: RegExp,
+  what: string,
+): void {
   assert.equal(result.status, 3, `${what}: ${result.stderr}`);
   assert.match(result.stderr, new RegExp(`^error\\[${code}\\]`), what);
   assert.match(result.stderr, reason, what);
@@ -59,8 +68,20 @@ test("a signed bundle with another bundle's signature, or an old signed manifest
   writeFileSync(join(signed, "cleanup.ry"), program("cleaning up"));
   assert.equal((await renyic("keygen", "--out", "alice")).status, 0);
   assert.equal((await renyic("keygen", "--out", "mallory")).status, 0);
-  for (const [name, out, key] of [["deploy", "v1", "alice"], ["cleanup", "v1", "alice"], ["deploy", "mallory", "mallory"]] as const) {
-    const built = await renyic("build", join(signed, `${name}.ry`), "--out", join(work, out), "--stable", "--sign", `${key}.key`);
+  for (const [name, out, key] of [
+    ["deploy", "v1", "alice"],
+    ["cleanup", "v1", "alice"],
+    ["deploy", "mallory", "mallory"],
+  ] as const) {
+    const built = await renyic(
+      "build",
+      join(signed, `${name}.ry`),
+      "--out",
+      join(work, out),
+      "--stable",
+      "--sign",
+      `${key}.key`,
+    );
     assert.equal(built.status, 0, built.stderr);
   }
   const deploy = join(work, "v1", "deploy.mjs");
@@ -72,10 +93,20 @@ test("a signed bundle with another bundle's signature, or an old signed manifest
   const signature = join(work, "v1", "deploy.grant.sig");
   const own = readFileSync(signature);
   copyFileSync(join(work, "v1", "cleanup.grant.sig"), signature);
-  assertRefused(await renyi("run", "--trust", "alice.pub", deploy), "E-RT-REFUSED", /signature by ed25519:[0-9a-f]{16} does not verify/, "another bundle's signature");
+  assertRefused(
+    await renyi("run", "--trust", "alice.pub", deploy),
+    "E-RT-REFUSED",
+    /signature by ed25519:[0-9a-f]{16} does not verify/,
+    "another bundle's signature",
+  );
   // Mallory's signature over a manifest of her own build of the same program, and Alice trusted: not hers.
   copyFileSync(join(work, "mallory", "deploy.grant.sig"), signature);
-  assertRefused(await renyi("run", "--trust", "alice.pub", deploy), "E-RT-REFUSED", /signed by ed25519:[0-9a-f]{16}, which is not a key --trust names/, "a foreign key's signature");
+  assertRefused(
+    await renyi("run", "--trust", "alice.pub", deploy),
+    "E-RT-REFUSED",
+    /signed by ed25519:[0-9a-f]{16}, which is not a key --trust names/,
+    "a foreign key's signature",
+  );
   writeFileSync(signature, own);
   assert.equal((await renyi("run", "--trust", "alice.pub", deploy)).status, 0);
 
@@ -86,7 +117,12 @@ test("a signed bundle with another bundle's signature, or an old signed manifest
   copyFileSync(join(work, "v2", "deploy.mjs.map"), `${deploy}.map`);
   for (const trust of [["--trust", "alice.pub"], []]) {
     const ran = await renyi("run", ...trust, deploy);
-    assertRefused(ran, "E-RT-REFUSED", /the bundle's hash does not match its manifest/, `an old manifest with a new bundle ${trust.join(" ")}`);
+    assertRefused(
+      ran,
+      "E-RT-REFUSED",
+      /the bundle's hash does not match its manifest/,
+      `an old manifest with a new bundle ${trust.join(" ")}`,
+    );
     assert.equal(ran.stdout, "");
   }
 });
@@ -128,7 +164,11 @@ async function startServer(options: string[] = []): Promise<{ port: number; stop
   const port = await freePort();
   const file = join(work, `server${port}.ry`);
   writeFileSync(file, SERVER);
-  const child = spawn(process.execPath, [RENYI, "run", ...options, file, "--port", String(port), "--observer", observerBase], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: cache } });
+  const child = spawn(
+    process.execPath,
+    [RENYI, "run", ...options, file, "--port", String(port), "--observer", observerBase],
+    { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: cache } },
+  );
   running.add(child);
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -138,7 +178,8 @@ async function startServer(options: string[] = []): Promise<{ port: number; stop
       await get(port, "/up");
       break;
     } catch (e) {
-      if (attempt > 300 || child.exitCode !== null) throw new Error(`the server did not start: ${stderr}`, { cause: e });
+      if (attempt > 300 || child.exitCode !== null)
+        throw new Error(`the server did not start: ${stderr}`, { cause: e });
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -173,7 +214,8 @@ function raw(port: number, bytes: string): Promise<{ answer: string; closed: boo
 
 test("requests that frame their body twice (Content-Length with Transfer-Encoding, two Content-Lengths) are answered 400 and reach no handler", async () => {
   const server = await startServer();
-  const smuggled = (n: number, framing: string, body: string) => `POST /smuggle-${n} HTTP/1.1\r\nHost: 127.0.0.1\r\n${framing}\r\n${body}`;
+  const smuggled = (n: number, framing: string, body: string) =>
+    `POST /smuggle-${n} HTTP/1.1\r\nHost: 127.0.0.1\r\n${framing}\r\n${body}`;
   const hidden = "GET /hidden HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   const attempts = [
     smuggled(1, "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n", `0\r\n\r\n${hidden}`),
@@ -193,15 +235,24 @@ test("requests that frame their body twice (Content-Length with Transfer-Encodin
     assert.ok(closed, `attempt ${i + 1}: the connection is closed after the 400`);
   }
   // Two requests one after the other on a connection, framed plainly, are still both answered.
-  const { answer } = await raw(server.port, "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const { answer } = await raw(
+    server.port,
+    "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+  );
   assert.match(answer, /\r\n\r\n\/first hiHTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\/second $/);
   assert.deepEqual((await get(server.port, "/after")).body, "/after ");
   await server.stop();
-  assert.deepEqual(handled.filter((p) => /smuggle|hidden/.test(p)), [], "no smuggled request reached the handler");
+  assert.deepEqual(
+    handled.filter((p) => /smuggle|hidden/.test(p)),
+    [],
+    "no smuggled request reached the handler",
+  );
   assert.ok(handled.includes("/first") && handled.includes("/second") && handled.includes("/after"));
 });
 
-test("2,000 idle connections do not keep a real request from its answer, and the server holds no more than its limit of them", { timeout: 60_000 }, async () => {
+test("2,000 idle connections do not keep a real request from its answer, and the server holds no more than its limit of them", {
+  timeout: 60_000,
+}, async () => {
   const server = await startServer();
   const idle: Socket[] = [];
   try {
@@ -209,11 +260,15 @@ test("2,000 idle connections do not keep a real request from its answer, and the
     // then completes their handshakes on the server's side only as it retries them, up to a minute later.
     for (let wave = 0; wave < 20; wave++) {
       await Promise.all(
-        Array.from({ length: 100 }, () => new Promise<void>((resolve, reject) => {
-          const socket = connect(server.port, "127.0.0.1", () => resolve());
-          socket.on("error", reject);
-          idle.push(socket);
-        })),
+        Array.from(
+          { length: 100 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = connect(server.port, "127.0.0.1", () => resolve());
+              socket.on("error", reject);
+              idle.push(socket);
+            }),
+        ),
       );
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -223,7 +278,12 @@ test("2,000 idle connections do not keep a real request from its answer, and the
     assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
     // spec/security.md, "Servers": a crowd that keeps its sockets open and says nothing does not take every file the
     // process may open: the server holds MAX_SERVER_CONNECTIONS of them, and lets the one idle longest go for each new one.
-    for (let waited = 0; idle.filter((s) => !s.destroyed).length > MAX_SERVER_CONNECTIONS && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (
+      let waited = 0;
+      idle.filter((s) => !s.destroyed).length > MAX_SERVER_CONNECTIONS && waited < 10_000;
+      waited += 50
+    )
+      await new Promise((r) => setTimeout(r, 50));
     const open = idle.filter((s) => !s.destroyed).length;
     assert.ok(open > 0 && open <= MAX_SERVER_CONNECTIONS, `${open} idle connections still open`);
   } finally {
@@ -233,7 +293,9 @@ test("2,000 idle connections do not keep a real request from its answer, and the
   assert.doesNotMatch(stderr, /E-RT-INTERNAL|\n\s+at /);
 });
 
-test("slowloris: headers sent a byte at a time are cut off at the run's request time, and others are answered meanwhile", { timeout: 60_000 }, async () => {
+test("slowloris: headers sent a byte at a time are cut off at the run's request time, and others are answered meanwhile", {
+  timeout: 60_000,
+}, async () => {
   // spec/security.md, "Servers": receiving a request has the run's --request-timeout (here 3 s), its headers at most 60 s.
   // Before, Node's own limits held: headers for 60 s, checked every 30 s, so a trickling client held its connection 60 to 90 s.
   const server = await startServer(["--request-timeout", "3"]);
@@ -255,7 +317,10 @@ test("slowloris: headers sent a byte at a time are cut off at the run's request 
     void closed.then((ms) => (gone = ms));
     while (gone === undefined && Date.now() - started < 30_000) {
       const t = Date.now();
-      assert.deepEqual(await get(server.port, `/meanwhile${answeredMeanwhile}`), { status: 200, body: `/meanwhile${answeredMeanwhile} ` });
+      assert.deepEqual(await get(server.port, `/meanwhile${answeredMeanwhile}`), {
+        status: 200,
+        body: `/meanwhile${answeredMeanwhile} `,
+      });
       assert.ok(Date.now() - t < 2000);
       answeredMeanwhile++;
       await new Promise((r) => setTimeout(r, 250));
@@ -276,7 +341,9 @@ test("slowloris: headers sent a byte at a time are cut off at the run's request 
   assert.ok(!handled.includes("/slow"), "the trickled request never reached the handler");
 });
 
-test("a body sent a byte at a time is cut off at the run's request time, and its request never reaches the handler", { timeout: 60_000 }, async () => {
+test("a body sent a byte at a time is cut off at the run's request time, and its request never reaches the handler", {
+  timeout: 60_000,
+}, async () => {
   // spec/effects.md, "Slow clients": the whole request, body included, arrives within --request-timeout. Before, Node's
   // requestTimeout (300 s) held: a client that trickled a body held its connection for five minutes.
   const server = await startServer(["--request-timeout", "3"]);
@@ -289,7 +356,7 @@ test("a body sent a byte at a time is cut off at the run's request time, and its
   slow.write("POST /slow-body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n\r\n");
   let sent = 0;
   const trickle = setInterval(() => {
-    if (!slow.destroyed && sent < 200) (slow.write("b"), sent++);
+    if (!slow.destroyed && sent < 200) slow.write("b"), sent++;
   }, 250);
   try {
     const ms = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
@@ -321,9 +388,18 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
   const hostile: Record<string, [string, RegExp]> = {
     "truncated.json": [text.slice(0, Math.floor(text.length / 2)), /is not valid JSON/],
     "empty.json": ["", /is not valid JSON/],
-    "repeated-key.json": [text.replace(/"program": ?"hello"/, '"program": "hello", "program": "other"'), /the key "program" appears twice/],
-    "repeated-in-call.json": [text.replace(/"sequence": ?1,/, '"sequence": 1, "sequence": 2,'), /the key "sequence" appears twice/],
-    "deep.json": [JSON.stringify({ ...recording, extra: null }).replace("null", "[".repeat(100_000) + "]".repeat(100_000)), /nesting deeper than/],
+    "repeated-key.json": [
+      text.replace(/"program": ?"hello"/, '"program": "hello", "program": "other"'),
+      /the key "program" appears twice/,
+    ],
+    "repeated-in-call.json": [
+      text.replace(/"sequence": ?1,/, '"sequence": 1, "sequence": 2,'),
+      /the key "sequence" appears twice/,
+    ],
+    "deep.json": [
+      JSON.stringify({ ...recording, extra: null }).replace("null", "[".repeat(100_000) + "]".repeat(100_000)),
+      /nesting deeper than/,
+    ],
     "bom.json": ["\ufeff" + text, /byte order mark/],
     "a-list.json": [JSON.stringify([recording]), /the recording must be an object/],
     "calls-not-a-list.json": [JSON.stringify({ ...recording, calls: { 0: 1 } }), /`calls` must be a list/],
@@ -335,7 +411,11 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
   mkdirSync(join(dir, "a-folder.json"));
   hostile["a-folder.json"] = ["", /it is a folder, not a regular file/];
   for (const [name, [, why]] of Object.entries(hostile)) {
-    for (const args of [["grant", name], ["reproduce", name], ["run", "--resume", name, "hello.ry"]]) {
+    for (const args of [
+      ["grant", name],
+      ["reproduce", name],
+      ["run", "--resume", name, "hello.ry"],
+    ]) {
       const ran = await renyiIn(dir, args, {}, cache);
       assertRefused(ran, "E-RT-RECORDING", why, args.join(" "));
       assert.equal(ran.stdout, "", `${args.join(" ")}: nothing runs`);
@@ -343,12 +423,22 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
   }
   // Nothing was written beside them: a refused resume writes no recording.
   assert.deepEqual(
-    Object.keys(hostile).filter((name) => { try { readFileSync(join(dir, name.replace(/\.json$/, ".resumed.json"))); return true; } catch { return false; } }),
+    Object.keys(hostile).filter((name) => {
+      try {
+        readFileSync(join(dir, name.replace(/\.json$/, ".resumed.json")));
+        return true;
+      } catch {
+        return false;
+      }
+    }),
     [],
   );
 
   // A recording of another program: reproduce and resume refuse it by its code; grant warns and says the needs do not cover it.
-  for (const args of [["reproduce", "hello.json", "other.ry"], ["run", "--resume", "hello.json", "other.ry"]]) {
+  for (const args of [
+    ["reproduce", "hello.json", "other.ry"],
+    ["run", "--resume", "hello.json", "other.ry"],
+  ]) {
     const ran = await renyiIn(dir, args, {}, cache);
     assertRefused(ran, "E-RT-REPLAY-CODE", /other\.ry is not the recorded program/, args.join(" "));
     assert.equal(ran.stdout, "");

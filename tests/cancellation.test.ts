@@ -39,7 +39,11 @@ function printed(started: Started, marker: string, delayMs: number): Promise<voi
 }
 
 /** Presses Ctrl-C once the program printed `marker` (and `delayMs` more), and times how long the run takes to end. */
-async function ctrlC(started: Started, marker: string, delayMs = 100): Promise<{ ms: number; status: number | null; stdout: string; stderr: string }> {
+async function ctrlC(
+  started: Started,
+  marker: string,
+  delayMs = 100,
+): Promise<{ ms: number; status: number | null; stdout: string; stderr: string }> {
   await printed(started, marker, delayMs);
   const pressed = performance.now();
   started.child.kill("SIGINT");
@@ -48,7 +52,9 @@ async function ctrlC(started: Started, marker: string, delayMs = 100): Promise<{
 }
 
 test("Ctrl-C ends a program in a tight loop within half a second, at the place it had reached", async () => {
-  const started = startProgram(work, `public function main()
+  const started = startProgram(
+    work,
+    `public function main()
   purpose: Spin.
   needs console
   console.print("spinning")
@@ -57,7 +63,8 @@ test("Ctrl-C ends a program in a tight loop within half a second, at the place i
     set i to i + 1
   end
 end
-`);
+`,
+  );
   const ended = await ctrlC(started, "spinning");
   assert.equal(ended.status, 130, ended.stderr);
   assert.ok(ended.ms < LATENCY_MS, `ended ${ended.ms.toFixed(0)} ms after Ctrl-C`);
@@ -74,14 +81,17 @@ test("Ctrl-C aborts a request to a server that does not answer", async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   try {
-    const started = startProgram(work, `public function main()
+    const started = startProgram(
+      work,
+      `public function main()
   purpose: Wait on a server that never answers.
   needs console, network.http("127.0.0.1")
   console.print("asking")
   let r be http.get("http://127.0.0.1:${port}/hang") otherwise crash with "failed"
   console.print("answered {r.status}")
 end
-`);
+`,
+    );
     const ended = await ctrlC(started, "asking", 200);
     assert.equal(ended.status, 130, ended.stderr);
     assert.doesNotMatch(ended.stdout, /answered/);
@@ -94,7 +104,9 @@ end
 });
 
 test("Ctrl-C ends a sleep, and every concurrent task the program started", async () => {
-  const started = startProgram(work, `function nap(hours: Int) returns Int
+  const started = startProgram(
+    work,
+    `function nap(hours: Int) returns Int
   purpose: Sleep for hours.
   needs time
   time.sleep(time.hours(hours))
@@ -111,7 +123,8 @@ public function main()
   end
   console.print("woke {a} {b}")
 end
-`);
+`,
+  );
   const ended = await ctrlC(started, "sleeping");
   assert.equal(ended.status, 130, ended.stderr);
   assert.doesNotMatch(ended.stdout, /woke/);
@@ -127,7 +140,9 @@ test("Ctrl-C ends the wait for a database another connection holds", async () =>
   holder.exec("BEGIN EXCLUSIVE");
   try {
     // Each try waits up to a second for the lock; the program tries for ever.
-    const started = startProgram(work, `public function main()
+    const started = startProgram(
+      work,
+      `public function main()
   purpose: Write to a database another connection holds, until stopped.
   needs console, filesystem.database("held.db")
   let db be database.open("held.db") otherwise crash with "no database"
@@ -138,7 +153,8 @@ test("Ctrl-C ends the wait for a database another connection holds", async () =>
     set tries to tries + 1
   end
 end
-`);
+`,
+    );
     const ended = await ctrlC(started, "writing", 50);
     assert.equal(ended.status, 130, ended.stderr);
     // SQLite's own busy wait would hold the thread for the rest of its second.
@@ -168,13 +184,21 @@ end
 
 test("a second Ctrl-C stops at once a program that has not yet seen the first; the recording is written", async () => {
   writeFileSync(join(work, "sorting.ry"), SORTING);
-  const child = spawn(process.execPath, [RENYI, "record", "--fuel", "1000000000000", "--to", "sorting.recording.json", "sorting.ry"], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const child = spawn(
+    process.execPath,
+    [RENYI, "record", "--fuel", "1000000000000", "--to", "sorting.recording.json", "sorting.ry"],
+    { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  await printed({ child, done: done.then(() => ({ status: null, stdout, stderr })), output: () => stdout }, "sorting", 100);
+  await printed(
+    { child, done: done.then(() => ({ status: null, stdout, stderr })), output: () => stdout },
+    "sorting",
+    100,
+  );
   child.kill("SIGINT");
   await new Promise((resolve) => setTimeout(resolve, 400));
   const second = performance.now();
@@ -189,9 +213,15 @@ test("a second Ctrl-C stops at once a program that has not yet seen the first; t
   // 1.6 s after it at the earliest, when the grace period of the first one ran out, and the sort
   // it waits on after that.
   assert.ok(ms < 1500, `ended ${ms.toFixed(0)} ms after the second Ctrl-C`);
-  const recording = JSON.parse(readFileSync(join(work, "sorting.recording.json"), "utf8")) as { outcome: string; calls: { primitive: string }[] };
+  const recording = JSON.parse(readFileSync(join(work, "sorting.recording.json"), "utf8")) as {
+    outcome: string;
+    calls: { primitive: string }[];
+  };
   assert.equal(recording.outcome, "cancelled");
-  assert.deepEqual(recording.calls.map((c) => c.primitive), ["std.console.print"]);
+  assert.deepEqual(
+    recording.calls.map((c) => c.primitive),
+    ["std.console.print"],
+  );
   console.log(`second Ctrl-C: ended ${ms.toFixed(0)} ms after it`);
 });
 
@@ -207,10 +237,17 @@ end
 `;
   const text = await startProgram(work, source, { before: ["--timeout", "1"] }).done;
   assert.equal(text.status, 130, text.stderr);
-  assert.match(text.stderr, /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+, in `main` of module `p\w+`\n$/);
+  assert.match(
+    text.stderr,
+    /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+, in `main` of module `p\w+`\n$/,
+  );
   const json = await startProgram(work, source, { before: ["--timeout", "1", "--json"] }).done;
   assert.equal(json.status, 130, json.stderr);
-  const record = JSON.parse(json.stdout.trim().split("\n").at(-1)!) as { outcome: string; exit: number; error: { code: string; message: string; line: number | null } };
+  const record = JSON.parse(json.stdout.trim().split("\n").at(-1)!) as {
+    outcome: string;
+    exit: number;
+    error: { code: string; message: string; line: number | null };
+  };
   assert.equal(record.outcome, "cancelled");
   assert.equal(record.exit, 130);
   assert.equal(record.error.code, "E-RT-TIMEOUT");
@@ -228,7 +265,10 @@ test("a run that stops on an error after its cancellation was asked for ends can
     // A request's crash is reported as it was, whenever the run's cancellation came.
     assert.equal(outcomeOf(new Failure("no")).outcome, "failed");
     const failed = runOutcomeOf(new Failure("no", "x.ry:3:5"));
-    assert.deepEqual({ ...failed, steps: 0 }, { outcome: "cancelled", reason: "interrupt", site: "x.ry:3:5", steps: 0 });
+    assert.deepEqual(
+      { ...failed, steps: 0 },
+      { outcome: "cancelled", reason: "interrupt", site: "x.ry:3:5", steps: 0 },
+    );
     Atomics.store(new Int32Array(cancel), 0, 2);
     const crashed = runOutcomeOf(new Crash("E-RT-CRASH", { problem: "crash-with", message: "gone" }, "x.ry:4:1"));
     assert.equal(crashed.outcome, "cancelled");

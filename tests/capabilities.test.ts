@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { covers, normalisePath, scopeCovers } from "../vocabulary/capabilities.js";
 
-const need = (path: string, scope?: string | number) => ({ path: path.split("."), ...(scope === undefined ? {} : { scope }) });
+const need = (path: string, scope?: string | number) => ({
+  path: path.split("."),
+  ...(scope === undefined ? {} : { scope }),
+});
 
 test("a parent capability covers its children; a sibling does not", () => {
   assert.ok(covers(need("network"), need("network.http", "a.com")));
@@ -17,8 +20,14 @@ test("an unscoped grant covers every scope; a scoped one only its own", () => {
   assert.ok(covers(need("network.http"), need("network.http", "a.com")));
   assert.ok(covers(need("network.http", "a.com"), need("network.http", "A.COM")));
   assert.ok(!covers(need("network.http", "a.com"), need("network.http", "b.com")));
-  assert.ok(!covers(need("network.http", "a.com"), need("network.http")), "a function that may reach any host is not covered by one host");
-  assert.ok(covers(need("network.http", "a.com"), need("network.http"), true), "a primitive's need is checked again at run time");
+  assert.ok(
+    !covers(need("network.http", "a.com"), need("network.http")),
+    "a function that may reach any host is not covered by one host",
+  );
+  assert.ok(
+    covers(need("network.http", "a.com"), need("network.http"), true),
+    "a primitive's need is checked again at run time",
+  );
 });
 
 test("host wildcards cover subdomains only", () => {

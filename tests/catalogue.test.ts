@@ -46,7 +46,9 @@ function codesIn(files: readonly string[], read: (file: string) => string): Map<
   return found;
 }
 
-const SOURCES = ["compiler", "rtlib", "cli"].flatMap((folder) => filesUnder(folder, (name) => /\.c?ts$/.test(name) && !name.endsWith(".d.ts")));
+const SOURCES = ["compiler", "rtlib", "cli"].flatMap((folder) =>
+  filesUnder(folder, (name) => /\.c?ts$/.test(name) && !name.endsWith(".d.ts")),
+);
 const produced = codesIn(SOURCES, (file) => withoutComments(readFileSync(join(ROOT, file), "utf8")));
 
 /** The codes found that are not rows of the catalogue, with where they were found. */
@@ -55,8 +57,12 @@ function outsideCatalogue(found: ReadonlyMap<string, readonly string[]>): string
 }
 
 test("the code pattern finds codes and passes over families and other words", () => {
-  const text = 'throw new Crash("E-RT-FUEL", f); // E-RT-* and W-* are families\nconst s = `error[E-INTERNAL]: x`; "UTF-8" "E-SYN-" E-TYPE-MISMATCH.';
-  assert.deepEqual([...text.matchAll(CODE)].map((m) => m[0]), ["E-RT-FUEL", "E-INTERNAL", "E-TYPE-MISMATCH"]);
+  const text =
+    'throw new Crash("E-RT-FUEL", f); // E-RT-* and W-* are families\nconst s = `error[E-INTERNAL]: x`; "UTF-8" "E-SYN-" E-TYPE-MISMATCH.';
+  assert.deepEqual(
+    [...text.matchAll(CODE)].map((m) => m[0]),
+    ["E-RT-FUEL", "E-INTERNAL", "E-TYPE-MISMATCH"],
+  );
   assert.equal(withoutComments("// E-RT-DEPTH\n  * E-RT-FUEL\nx('E-RT-INDEX')"), "x('E-RT-INDEX')");
 });
 
@@ -67,7 +73,11 @@ test("every code the compiler, the runtime and the command line produce is a row
 
 test("every row of the catalogue is produced somewhere outside the catalogue", () => {
   const unproduced = CODES.filter((code) => !produced.has(code));
-  assert.deepEqual(unproduced, [], "rows no source produces (remove the row, or the code is made where this test cannot see it)");
+  assert.deepEqual(
+    unproduced,
+    [],
+    "rows no source produces (remove the row, or the code is made where this test cannot see it)",
+  );
 });
 
 test("the goldens name only codes of the catalogue", () => {
@@ -87,7 +97,10 @@ test("the goldens name only codes of the catalogue", () => {
 
 test("spec/diagnostics.md is generated from the catalogue", () => {
   const written = readFileSync(join(ROOT, "spec", "diagnostics.md"), "utf8");
-  assert.ok(written === regeneratedDiagnostics(written), "spec/diagnostics.md is stale: run npm run diagnostics-reference");
+  assert.ok(
+    written === regeneratedDiagnostics(written),
+    "spec/diagnostics.md is stale: run npm run diagnostics-reference",
+  );
 });
 
 test("the table of run-time codes in spec/runtime.md is generated from the catalogue", () => {

@@ -40,15 +40,29 @@ for (const path of goldenFiles(folder)) {
     const code = /^([ew])_([a-z_]+)$/.exec(name);
     if (code !== null && code[1] === "e") {
       const expected = `E-${code[2]!.toUpperCase().replace(/_/g, "-")}`;
-      assert.ok(errors.some((d) => d.code === expected), `${name} should report ${expected}; got ${result.diagnostics.map((d) => d.code).join(", ")}`);
+      assert.ok(
+        errors.some((d) => d.code === expected),
+        `${name} should report ${expected}; got ${result.diagnostics.map((d) => d.code).join(", ")}`,
+      );
     } else if (code !== null && code[1] === "w") {
       const expected = `W-${code[2]!.toUpperCase().replace(/_/g, "-")}`;
-      assert.ok(result.diagnostics.some((d) => d.code === expected), `${name} should warn ${expected}`);
+      assert.ok(
+        result.diagnostics.some((d) => d.code === expected),
+        `${name} should warn ${expected}`,
+      );
     } else {
-      assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), [], `${name} should check cleanly`);
+      assert.deepEqual(
+        errors.map((d) => `${d.code}: ${d.message}`),
+        [],
+        `${name} should check cleanly`,
+      );
     }
     for (const key of ["checked", "diagnostics"]) {
-      assert.equal((actual.get(key) ?? "").trimEnd(), (sections.get(key) ?? "").trimEnd(), `${name}: the ${key} section differs (RENYI_UPDATE=1 rewrites it)`);
+      assert.equal(
+        (actual.get(key) ?? "").trimEnd(),
+        (sections.get(key) ?? "").trimEnd(),
+        `${name}: the ${key} section differs (RENYI_UPDATE=1 rewrites it)`,
+      );
     }
   });
 }
@@ -58,6 +72,17 @@ test("a diagnostic at a place past its file (a source map that does not fit the 
   assert.deepEqual(source.position(2 ** 52), source.position(source.text.length));
   assert.deepEqual(source.position(-5), { line: 1, column: 1 });
   assert.deepEqual(source.position(Number.NaN), { line: 1, column: 1 });
-  const text = renderText([{ code: "E-RT-DIVISION", severity: "error", message: "division by zero", span: { file: source.path, start: 2 ** 52, end: 2 ** 52 + 1 }, notes: [] }], new Map([[source.path, source]]));
+  const text = renderText(
+    [
+      {
+        code: "E-RT-DIVISION",
+        severity: "error",
+        message: "division by zero",
+        span: { file: source.path, start: 2 ** 52, end: 2 ** 52 + 1 },
+        notes: [],
+      },
+    ],
+    new Map([[source.path, source]]),
+  );
   assert.ok(text.length < 400, text);
 });

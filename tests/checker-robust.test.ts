@@ -27,12 +27,18 @@ test("every fixture program with one line taken out checks without throwing", ()
 test("fixture programs with names swapped check without throwing", () => {
   const words = [...new Set(programs.flatMap((p) => p.match(/\b[A-Za-z_][A-Za-z0-9_]*\b/g) ?? []))];
   fc.assert(
-    fc.property(fc.constantFrom(...programs), fc.constantFrom(...words), fc.constantFrom(...words), fc.nat(), (program, from, to, nth) => {
-      const occurrences = [...program.matchAll(new RegExp(`\\b${from}\\b`, "g"))];
-      if (occurrences.length === 0) return;
-      const at = occurrences[nth % occurrences.length]!.index!;
-      assertChecks(program.slice(0, at) + to + program.slice(at + from.length));
-    }),
+    fc.property(
+      fc.constantFrom(...programs),
+      fc.constantFrom(...words),
+      fc.constantFrom(...words),
+      fc.nat(),
+      (program, from, to, nth) => {
+        const occurrences = [...program.matchAll(new RegExp(`\\b${from}\\b`, "g"))];
+        if (occurrences.length === 0) return;
+        const at = occurrences[nth % occurrences.length]!.index!;
+        assertChecks(program.slice(0, at) + to + program.slice(at + from.length));
+      },
+    ),
     { numRuns: 3000 },
   );
 });

@@ -39,8 +39,14 @@ test("a clean file: exit 0 and a line that says how many files were checked", ()
 });
 
 test("a clean check counts the modules a program imports as well as the files named", () => {
-  const helper = file("helper.ry", "public function twice(n: Int) returns Int\n  purpose: Doubles a number.\n  return n * 2\nend\n");
-  const user = file("user.ry", 'use helper\n\nfunction main()\n  needs console\n  console.print("{helper.twice(2)}")\nend\n');
+  const helper = file(
+    "helper.ry",
+    "public function twice(n: Int) returns Int\n  purpose: Doubles a number.\n  return n * 2\nend\n",
+  );
+  const user = file(
+    "user.ry",
+    'use helper\n\nfunction main()\n  needs console\n  console.print("{helper.twice(2)}")\nend\n',
+  );
   const r = renyi("check", user, good);
   assert.equal(r.stderr, "");
   assert.equal(r.stdout, "Checked 3 files: no problems found.\n");

@@ -17,7 +17,10 @@ function run(command: string, ...args: string[]) {
 }
 
 test("an unknown command is refused by renyi and renyic alike: one sentence, exit 3", () => {
-  for (const [command, name] of [[RENYI, "renyi"], [RENYIC, "renyic"]] as const) {
+  for (const [command, name] of [
+    [RENYI, "renyi"],
+    [RENYIC, "renyic"],
+  ] as const) {
     const r = run(command, "frobnicate");
     assert.equal(r.stderr, `error: \`frobnicate\` is not a ${name} command; see \`${name} --help\`\n`);
     assert.equal(r.stdout, "");
@@ -84,7 +87,10 @@ test("renyi run FILE.ry --help prints the program's purpose and options from mai
 test("a built bundle answers --help the same way, run by renyi run or by node", () => {
   const out = join(work, "out");
   assert.equal(run(RENYIC, "build", weather, "--out", out).status, 0);
-  for (const [command, args] of [[RENYI, ["run", join(out, "weather.mjs"), "--help"]], [join(out, "weather.mjs"), ["--help"]]] as const) {
+  for (const [command, args] of [
+    [RENYI, ["run", join(out, "weather.mjs"), "--help"]],
+    [join(out, "weather.mjs"), ["--help"]],
+  ] as const) {
     const r = run(command, ...args);
     assert.equal(r.stdout, WEATHER_HELP, command);
     assert.equal(r.status, 0);
@@ -92,15 +98,21 @@ test("a built bundle answers --help the same way, run by renyi run or by node", 
 });
 
 test("--help is the program's own option when main has a parameter named help; after -- it is a word", () => {
-  const own = program("own-help.ry", "function main(help: Boolean = false)\n  needs console\n  console.print(\"help is {help}\")\nend\n");
+  const own = program(
+    "own-help.ry",
+    'function main(help: Boolean = false)\n  needs console\n  console.print("help is {help}")\nend\n',
+  );
   assert.equal(run(RENYI, "run", own, "--help").stdout, "help is true\n");
-  const words = program("words.ry", "function main(arguments: List<Text>)\n  needs console\n  console.print(\"{arguments.length()}\")\nend\n");
+  const words = program(
+    "words.ry",
+    'function main(arguments: List<Text>)\n  needs console\n  console.print("{arguments.length()}")\nend\n',
+  );
   const r = run(RENYI, "run", words, "--", "--help");
   assert.equal(r.stdout, "1\n", r.stderr);
 });
 
 test("--help for a program without a purpose or options says it takes none", () => {
-  const bare = program("bare.ry", "function main()\n  needs console\n  console.print(\"hi\")\nend\n");
+  const bare = program("bare.ry", 'function main()\n  needs console\n  console.print("hi")\nend\n');
   const r = run(RENYI, "run", bare, "--help");
   assert.equal(r.stdout, "This program takes no options.\n");
   assert.equal(r.status, 0);
@@ -117,11 +129,20 @@ test("renyi run's usage, its refusal and its reader come from one table: every o
   const isolate = parseRunArguments(["--isolate", "x.ry"]);
   assert.ok("file" in isolate && isolate.options.isolate && isolate.file === "x.ry");
   // Each flag is listed without a value: followed by a comma, "and", or nothing.
-  assert.ok("problem" in refusal && /--manifest(,| and)/.test(refusal.problem) && /--isolate, --explain and --json, before the file$/.test(refusal.problem), "problem" in refusal ? refusal.problem : "");
+  assert.ok(
+    "problem" in refusal &&
+      /--manifest(,| and)/.test(refusal.problem) &&
+      /--isolate, --explain and --json, before the file$/.test(refusal.problem),
+    "problem" in refusal ? refusal.problem : "",
+  );
   const json = parseRunArguments(["--json", "x.ry"]);
   assert.ok("file" in json && json.options.json && !json.options.manifest);
   for (const [name, value] of listed) {
-    const parsed = parseRunArguments([name, value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run", name === "--trust" ? "x.mjs" : "x.ry"]);
+    const parsed = parseRunArguments([
+      name,
+      value === "PUBKEY" ? "key.pub" : /^[A-Z]+$/.test(value) && value !== "HOST" ? "5" : "x=1/run",
+      name === "--trust" ? "x.mjs" : "x.ry",
+    ]);
     assert.ok("file" in parsed, `${name}: ${"problem" in parsed ? parsed.problem : ""}`);
     assert.ok("problem" in refusal && refusal.problem.includes(`${name} ${value}`), name);
   }

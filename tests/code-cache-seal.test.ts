@@ -8,7 +8,17 @@
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
@@ -20,7 +30,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 function run(file: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RENYI, "run", file], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: cache } });
+    const child = spawn(process.execPath, [RENYI, "run", file], {
+      cwd: work,
+      env: { ...process.env, RENYI_CACHE_DIR: cache },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -41,7 +54,10 @@ end
 
 /** The compiled program in the cache folder that prints `word`, and its code cache. */
 function compiled(word: string): { cjs: string; codeCache: string } {
-  const cjs = readdirSync(cache).filter((f) => f.endsWith(".cjs")).map((f) => join(cache, f)).find((f) => readFileSync(f, "utf8").includes(`"${word}"`));
+  const cjs = readdirSync(cache)
+    .filter((f) => f.endsWith(".cjs"))
+    .map((f) => join(cache, f))
+    .find((f) => readFileSync(f, "utf8").includes(`"${word}"`));
   assert.ok(cjs !== undefined, `no compiled program prints ${word}`);
   return { cjs, codeCache: `${cjs}.${process.version}-${process.arch}.v8cache` };
 }

@@ -53,22 +53,33 @@ function measure(sources: readonly SourceText[]): Work {
 
 function grewPolynomially(what: string, small: number, large: number, context: string): void {
   const bound = Math.pow(2, DEGREE) * SLACK * small + CONSTANT;
-  assert.ok(large <= bound, `${context}: ${what} grew from ${small} to ${large} when the input doubled (at most ${Math.round(bound)} allowed)`);
+  assert.ok(
+    large <= bound,
+    `${context}: ${what} grew from ${small} to ${large} when the input doubled (at most ${Math.round(bound)} allowed)`,
+  );
 }
 
 // The library is declared on first use, once for the process: its steps are not any program's.
-measure([{ name: "warm", text: "function main()\n  needs console\n  console.print(\"{json.encode((1, [2]))}\")\nend\n" }]);
+measure([
+  { name: "warm", text: 'function main()\n  needs console\n  console.print("{json.encode((1, [2]))}")\nend\n' },
+]);
 
 for (const family of FAMILIES) {
   test(`compile work grows polynomially: ${family.name}`, () => {
     const small = measure(family.make(family.n));
     const large = measure(family.make(2 * family.n));
     const context = `${family.name} at n=${family.n} (${small.characters} characters) and 2n (${large.characters}), codes ${JSON.stringify(large.codes)}`;
-    assert.ok(large.characters <= 2.5 * small.characters, `${family.name}: the family does not grow linearly in its source`);
+    assert.ok(
+      large.characters <= 2.5 * small.characters,
+      `${family.name}: the family does not grow linearly in its source`,
+    );
     grewPolynomially("the checker's steps", small.steps, large.steps, context);
     grewPolynomially("the compiled code", small.code, large.code, context);
     grewPolynomially("the diagnostics' text", small.diagnostics, large.diagnostics, context);
-    assert.ok(large.steps <= typeStepsFor(large.characters), `${context}: the checker took ${large.steps} steps, more than its budget`);
+    assert.ok(
+      large.steps <= typeStepsFor(large.characters),
+      `${context}: the checker took ${large.steps} steps, more than its budget`,
+    );
     assert.ok(!large.codes.includes("E-CHECK-TOO-COMPLEX"), `${context}: refused as too complex, though it is small`);
   });
 }
@@ -80,12 +91,21 @@ test(`compile work of generated programs is linear in their number (${CASES} pro
     const reproduce = `seed ${seed} (RENYI_FUZZ_SEED=${seed} RENYI_FUZZ_CASES=1)`;
     const once = measure([{ name: program.entry, text: program.source }]);
     // The same program beside itself as a second module: twice the source, checked twice.
-    const twice = measure([{ name: program.entry, text: program.source }, { name: `${program.entry}_again`, text: program.source }]);
-    assert.ok(once.steps <= typeStepsFor(once.characters) / 10, `${reproduce}: ${once.steps} steps, a tenth of its budget or more\n${program.source}`);
+    const twice = measure([
+      { name: program.entry, text: program.source },
+      { name: `${program.entry}_again`, text: program.source },
+    ]);
+    assert.ok(
+      once.steps <= typeStepsFor(once.characters) / 10,
+      `${reproduce}: ${once.steps} steps, a tenth of its budget or more\n${program.source}`,
+    );
     grewPolynomially("the checker's steps", once.steps, twice.steps, reproduce);
     grewPolynomially("the diagnostics' text", once.diagnostics, twice.diagnostics, reproduce);
     // A diagnostic's text is bounded whatever the types it names.
-    assert.ok(once.diagnostics <= 4000 * Math.max(1, once.codes.length), `${reproduce}: ${once.diagnostics} characters of diagnostics`);
+    assert.ok(
+      once.diagnostics <= 4000 * Math.max(1, once.codes.length),
+      `${reproduce}: ${once.diagnostics} characters of diagnostics`,
+    );
     compared++;
   }
   console.log(`compile bounds: ${compared} generated programs compiled once and doubled`);

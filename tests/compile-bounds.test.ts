@@ -14,7 +14,18 @@ import { compileProgram } from "../compiler/build.js";
 import { checkProgram } from "../compiler/check/checker.js";
 import { libraryScopes } from "../compiler/check/declare.js";
 import { lacksAbility } from "../compiler/check/abilities.js";
-import { freshMeta, hasMeta, INT, pairOf, sameType, TYPE_TEXT_LIMIT, typeToText, unify, zonk, type Type } from "../compiler/check/types.js";
+import {
+  freshMeta,
+  hasMeta,
+  INT,
+  pairOf,
+  sameType,
+  TYPE_TEXT_LIMIT,
+  typeToText,
+  unify,
+  zonk,
+  type Type,
+} from "../compiler/check/types.js";
 import { typeStepsFor, typeStepsOfLastCompilation, withTypeSteps } from "../compiler/check/work.js";
 import { renderText } from "../compiler/diagnostics.js";
 import { parseSource } from "../compiler/index.js";
@@ -73,24 +84,44 @@ test("the walks over a shared type take steps in its distinct parts, not its siz
     return "done";
   });
   assert.equal(spent, "done");
-  assert.ok(typeStepsOfLastCompilation() < 20 * depth, `${typeStepsOfLastCompilation()} steps for types of ${depth} distinct parts`);
+  assert.ok(
+    typeStepsOfLastCompilation() < 20 * depth,
+    `${typeStepsOfLastCompilation()} steps for types of ${depth} distinct parts`,
+  );
 });
 
 test("a walk past its steps stops the check with E-CHECK-TOO-COMPLEX, and the budget grows with the source", () => {
-  const text = "function main()\n  let a0 be 1\n" + Array.from({ length: 8 }, (_, i) => `  let a${i + 1} be (a${i}, a${i})`).join("\n") + "\n  let same be a8 is a8\nend\n";
+  const text =
+    "function main()\n  let a0 be 1\n" +
+    Array.from({ length: 8 }, (_, i) => `  let a${i + 1} be (a${i}, a${i})`).join("\n") +
+    "\n  let same be a8 is a8\nend\n";
   const syntax = parseSource("main.ry", text).module;
   const refused = checkProgram([{ name: "main", file: "main.ry", syntax }], "main", { typeSteps: 10 });
-  assert.deepEqual(refused.diagnostics.map((d) => d.code), ["E-CHECK-TOO-COMPLEX"]);
+  assert.deepEqual(
+    refused.diagnostics.map((d) => d.code),
+    ["E-CHECK-TOO-COMPLEX"],
+  );
   assert.equal((refused.diagnostics[0]!.facts as { steps?: number } | undefined)?.steps, 10);
   const checked = checkProgram([{ name: "main", file: "main.ry", syntax }], "main");
-  assert.deepEqual(checked.diagnostics.map((d) => d.code), []);
+  assert.deepEqual(
+    checked.diagnostics.map((d) => d.code),
+    [],
+  );
   assert.ok(typeStepsFor(2 * text.length) > typeStepsFor(text.length));
 });
 
 test("a stop that throws ends the check there, and is passed through", () => {
   const syntax = parseSource("main.ry", "function main()\n  let a be 1\nend\n").module;
   const stopped = new Error("the deadline passed");
-  assert.throws(() => checkProgram([{ name: "main", file: "main.ry", syntax }], "main", { stop: () => { throw stopped; } }), (e) => e === stopped);
+  assert.throws(
+    () =>
+      checkProgram([{ name: "main", file: "main.ry", syntax }], "main", {
+        stop: () => {
+          throw stopped;
+        },
+      }),
+    (e) => e === stopped,
+  );
 });
 
 const folder = join(ROOT, "fixtures", "bounds");
@@ -102,7 +133,11 @@ for (const path of goldenFiles(folder)) {
     const file = `${name}.ry`;
     const syntax = parseSource(file, text).module;
     const steps = sections.get("steps");
-    const result = checkProgram([{ name, file, syntax }], name, steps === undefined ? {} : { typeSteps: Number(steps.trim()) });
+    const result = checkProgram(
+      [{ name, file, syntax }],
+      name,
+      steps === undefined ? {} : { typeSteps: Number(steps.trim()) },
+    );
     const rendered = renderText(result.diagnostics, new Map([[file, new SourceFile(file, text)]]));
     const actual = new Map(sections);
     actual.set("diagnostics", rendered);
@@ -110,14 +145,23 @@ for (const path of goldenFiles(folder)) {
       writeSections(path, actual);
       return;
     }
-    assert.equal(rendered.trimEnd(), (sections.get("diagnostics") ?? "").trimEnd(), `${name}: the diagnostics differ (RENYI_UPDATE=1 rewrites them)`);
+    assert.equal(
+      rendered.trimEnd(),
+      (sections.get("diagnostics") ?? "").trimEnd(),
+      `${name}: the diagnostics differ (RENYI_UPDATE=1 rewrites them)`,
+    );
     // However large the types it names, a diagnostic stays short.
-    for (const line of rendered.split("\n")) assert.ok(line.length <= 3 * TYPE_TEXT_LIMIT, `${name}: a line of ${line.length} characters`);
+    for (const line of rendered.split("\n"))
+      assert.ok(line.length <= 3 * TYPE_TEXT_LIMIT, `${name}: a line of ${line.length} characters`);
   });
 }
 
 test("a long else-if chain (lowered flat, not nested) takes the first branch that holds, once, and the else when none does", async () => {
-  const branches = Array.from({ length: 40 }, (_, i) => `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then stop\n    end\n    return k * 10`).join("\n");
+  const branches = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then stop\n    end\n    return k * 10`,
+  ).join("\n");
   const source = `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
   const work = mkdtempSync(join(tmpdir(), "renyi-chain-"));
   try {
@@ -134,7 +178,10 @@ test("a type nested thousands deep is compiled or refused with E-CHECK-TOO-COMPL
   for (const depth of [500, 2000, 8000]) {
     const text = `function main()\n  needs console\n  let a0 be 1\n${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n  console.print("{a${depth}}")\nend\n`;
     const syntax = parseSource("deep.ry", text);
-    const result = compileProgram([{ name: "deep", file: "deep.ry", text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: "deep", file: "deep.mjs" });
+    const result = compileProgram(
+      [{ name: "deep", file: "deep.ry", text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }],
+      { runtime: "renyi/runtime", entry: "deep", file: "deep.mjs" },
+    );
     const codes = result.diagnostics.map((d) => d.code);
     if (result.bundle === undefined) assert.deepEqual(codes, ["E-CHECK-TOO-COMPLEX"], `at ${depth}`);
     else assert.deepEqual(codes, [], `at ${depth}`);

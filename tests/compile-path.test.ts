@@ -5,7 +5,16 @@
 // never a run, and is replaced by a whole one in the cache folder.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -26,7 +35,14 @@ async function compileWith(path: CompilePath, folder: string): Promise<boolean> 
   process.env["RENYI_CACHE_DIR"] = folder;
   const program = path.loadProgram(join(ROOT, "examples", "weather.ry"));
   assert.deepEqual(program.problems, []);
-  const result = await path.compileIntoCache({ modules: program.modules, entry: program.entry, key: "weather", runtime: join(ROOT, "dist", "runtime.cjs"), toolchain: [], narrate: false });
+  const result = await path.compileIntoCache({
+    modules: program.modules,
+    entry: program.entry,
+    key: "weather",
+    runtime: join(ROOT, "dist", "runtime.cjs"),
+    toolchain: [],
+    narrate: false,
+  });
   return result.compiled;
 }
 
@@ -73,7 +89,11 @@ test("a damaged, cut or foreign cache of the compile path costs a compile, never
       assert.equal(await compileWith(again.exports as CompilePath, folder), true);
       // A kept cache damaged in turn is refused the same way.
       writeFileSync(own, flipped);
-      assert.equal(requireWithCaches(FILE, shipped, own).stale, true, `${what}: a damaged kept cache is taken for none`);
+      assert.equal(
+        requireWithCaches(FILE, shipped, own).stale,
+        true,
+        `${what}: a damaged kept cache is taken for none`,
+      );
     }
     console.log(`compile path: ${damaged.length} damaged caches, each taken for none and replaced`);
   } finally {
@@ -95,7 +115,11 @@ test("the build's cache is sealed for its source: a cache made for another sourc
     assert.ok(changed !== source && changed.length === source.length);
     writeFileSync(other, sealCodeCache(data, sourceKey(changed)));
     assert.equal(requireWithCaches(FILE, right, undefined).stale, false);
-    assert.equal(requireWithCaches(FILE, other, undefined).stale, true, "V8 alone would have taken it: it checks the length");
+    assert.equal(
+      requireWithCaches(FILE, other, undefined).stale,
+      true,
+      "V8 alone would have taken it: it checks the length",
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
     rmSync(`${folder}.key`, { force: true });
@@ -132,7 +156,12 @@ test("a compiled program the cache folder cannot take is refused with a clear er
     process.env["RENYI_CACHE_DIR"] = folder;
     // A folder where the program's map would go: the rename onto it fails.
     mkdirSync(join(folder, "k.cjs.map"));
-    assert.throws(() => writeCached("k", ".cjs", "code", "map"), (e: unknown) => e instanceof Refusal && /cannot write the compiled program into the cache folder .* \(E[A-Z]+\); set RENYI_CACHE_DIR/.test(e.message));
+    assert.throws(
+      () => writeCached("k", ".cjs", "code", "map"),
+      (e: unknown) =>
+        e instanceof Refusal &&
+        /cannot write the compiled program into the cache folder .* \(E[A-Z]+\); set RENYI_CACHE_DIR/.test(e.message),
+    );
     assert.deepEqual(readdirSync(folder), ["k.cjs.map"], "no temporary file is left");
   } finally {
     rmSync(folder, { recursive: true, force: true });

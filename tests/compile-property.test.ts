@@ -55,15 +55,28 @@ type Outcome = { accepted: true } | { accepted: false; codes: string[] };
 function compileBothWays(program: GeneratedProgram): { outcome: Outcome; problem?: string } {
   const file = `${program.entry}.ry`;
   const syntax = parseSource(file, program.source);
-  const modules = [{ name: program.entry, file, text: program.source, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }];
+  const modules = [
+    { name: program.entry, file, text: program.source, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics },
+  ];
   let esm: ReturnType<typeof compileProgram>;
   let cjsCode: string | undefined;
   try {
-    esm = compileProgram(modules, { runtime: "renyi/runtime", entry: program.entry, file: `${program.entry}.mjs`, format: "module" });
+    esm = compileProgram(modules, {
+      runtime: "renyi/runtime",
+      entry: program.entry,
+      file: `${program.entry}.mjs`,
+      format: "module",
+    });
     if (esm.program !== undefined) {
       // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without checking it twice.
       const sources = new Map([[program.entry, new SourceFile(file, program.source)]]);
-      cjsCode = bundleProgram(esm.program, sources, { runtime: CJS_RUNTIME, entry: program.entry, file: `${program.entry}.cjs`, format: "commonjs", printer: "own" }).code;
+      cjsCode = bundleProgram(esm.program, sources, {
+        runtime: CJS_RUNTIME,
+        entry: program.entry,
+        file: `${program.entry}.cjs`,
+        format: "commonjs",
+        printer: "own",
+      }).code;
     }
   } catch (e) {
     const problem = `the compiler threw (an internal error): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
@@ -71,13 +84,16 @@ function compileBothWays(program: GeneratedProgram): { outcome: Outcome; problem
   }
   if (esm.bundle === undefined || cjsCode === undefined) {
     const codes = esm.diagnostics.filter((d) => d.code.startsWith("E-")).map((d) => d.code);
-    if (codes.length === 0) return { outcome: { accepted: false, codes }, problem: "the compiler made no bundle and reported no error" };
+    if (codes.length === 0)
+      return { outcome: { accepted: false, codes }, problem: "the compiler made no bundle and reported no error" };
     return { outcome: { accepted: false, codes } };
   }
   const asModule = validateBundle(esm.bundle.code);
-  if (!asModule.ok) return { outcome: { accepted: true }, problem: `the validator refused the ES module: ${asModule.problem}` };
+  if (!asModule.ok)
+    return { outcome: { accepted: true }, problem: `the validator refused the ES module: ${asModule.problem}` };
   const asCommonjs = validateBundle(cjsCode, { kind: "commonjs", runtime: CJS_RUNTIME });
-  if (!asCommonjs.ok) return { outcome: { accepted: true }, problem: `the validator refused the CommonJS module: ${asCommonjs.problem}` };
+  if (!asCommonjs.ok)
+    return { outcome: { accepted: true }, problem: `the validator refused the CommonJS module: ${asCommonjs.problem}` };
   return { outcome: { accepted: true } };
 }
 
@@ -96,7 +112,8 @@ test("every generated program the checker accepts compiles to JavaScript that th
     if (program.mistake !== undefined) {
       // A program with a mistake is refused, whatever else it holds.
       mistakes++;
-      if (outcome.accepted) problems.push(report(program, `the checker accepted a program with a mistake: ${program.mistake}`));
+      if (outcome.accepted)
+        problems.push(report(program, `the checker accepted a program with a mistake: ${program.mistake}`));
       continue;
     }
     if (outcome.accepted) accepted.push(program);
@@ -107,15 +124,27 @@ test("every generated program the checker accepts compiles to JavaScript that th
   }
   const clean = CASES - mistakes;
   const share = clean === 0 ? 1 : accepted.length / clean;
-  const common = [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([code, n]) => `${code} ${n}`).join(", ");
+  const common = [...refusals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([code, n]) => `${code} ${n}`)
+    .join(", ");
   console.log(
     `compile property: ${CASES} cases from seed ${FIRST_SEED}: ${mistakes} with a deliberate mistake; of the other ${clean}, ` +
       `${accepted.length} accepted by the checker and ${refused} refused (${(share * 100).toFixed(1)}% accepted` +
       `${common ? `; most common refusals: ${common}` : ""}); ${problems.length} failed`,
   );
-  assert.equal(problems.length, 0, `${problems.length} of ${CASES} programs failed; the first:\n${problems.slice(0, 2).join("\n\n")}`);
+  assert.equal(
+    problems.length,
+    0,
+    `${problems.length} of ${CASES} programs failed; the first:\n${problems.slice(0, 2).join("\n\n")}`,
+  );
   // Too few cases say nothing about the share (a single reproduced case may be refused).
-  if (CASES >= 100) assert.ok(share >= MIN_ACCEPTED, `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer follows the language`);
+  if (CASES >= 100)
+    assert.ok(
+      share >= MIN_ACCEPTED,
+      `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer follows the language`,
+    );
 });
 
 /** Runs a program with `renyi run`, with limits that end every generated program quickly. */
@@ -154,14 +183,23 @@ test("a sample of the accepted programs runs to a Renyi outcome: no internal err
       const { status, stdout, stderr } = await run(file, cache);
       outcomes.set(status, (outcomes.get(status) ?? 0) + 1);
       const output = `exit ${status}\n---- stdout ----\n${stdout.slice(0, 2000)}\n---- stderr ----\n${stderr.slice(0, 2000)}`;
-      if (status !== 0 && status !== 1 && status !== 2) problems.push(report(program, `the run ended with exit code ${status}, not a program's outcome\n${output}`));
-      else if (/E-RT-INTERNAL/.test(stdout + stderr)) problems.push(report(program, `the run ended with an internal error\n${output}`));
-      else if (/^\s+at /m.test(stdout + stderr)) problems.push(report(program, `the run printed a JavaScript stack\n${output}`));
-      else if (status !== 0 && !/error\[E-RT-[A-Z-]+\]/.test(stderr)) problems.push(report(program, `the run failed without a Renyi error code\n${output}`));
+      if (status !== 0 && status !== 1 && status !== 2)
+        problems.push(report(program, `the run ended with exit code ${status}, not a program's outcome\n${output}`));
+      else if (/E-RT-INTERNAL/.test(stdout + stderr))
+        problems.push(report(program, `the run ended with an internal error\n${output}`));
+      else if (/^\s+at /m.test(stdout + stderr))
+        problems.push(report(program, `the run printed a JavaScript stack\n${output}`));
+      else if (status !== 0 && !/error\[E-RT-[A-Z-]+\]/.test(stderr))
+        problems.push(report(program, `the run failed without a Renyi error code\n${output}`));
     }
   };
   await Promise.all([worker(), worker()]);
-  const summary = [...outcomes].sort((a, b) => Number(a[0]) - Number(b[0])).map(([status, n]) => `exit ${status}: ${n}`).join(", ");
-  console.log(`compile property: ran a sample of ${sample.length} accepted programs (${summary}), ${problems.length} failed`);
+  const summary = [...outcomes]
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+    .map(([status, n]) => `exit ${status}: ${n}`)
+    .join(", ");
+  console.log(
+    `compile property: ran a sample of ${sample.length} accepted programs (${summary}), ${problems.length} failed`,
+  );
   assert.equal(problems.length, 0, problems.slice(0, 2).join("\n\n"));
 });

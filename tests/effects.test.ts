@@ -40,7 +40,12 @@ end
   const result = await done;
   // The checker refuses a call to "sh" that no needs cover only at run time: the scope is the program's name.
   assert.equal(result.status, 0, result.stderr);
-  assert.deepEqual(result.stdout.trim().split("\n"), ["3 $(echo not expanded)| err", "piped in", "not found: no-such-program-here", "refused: sh"]);
+  assert.deepEqual(result.stdout.trim().split("\n"), [
+    "3 $(echo not expanded)| err",
+    "piped in",
+    "not found: no-such-program-here",
+    "refused: sh",
+  ]);
 });
 
 test("database: parameters bound, rows read into records, constraints and transactions", async () => {
@@ -138,11 +143,19 @@ end
   assert.equal(await second.text(), "hello you payload");
   const result = await program.done;
   assert.equal(result.status, 0, result.stderr);
-  assert.deepEqual(result.stdout.trim().split("\n"), ["listening", 'GET /greet Some("Ada")', "POST /post None", "done"]);
+  assert.deepEqual(result.stdout.trim().split("\n"), [
+    "listening",
+    'GET /greet Some("Ada")',
+    "POST /post None",
+    "done",
+  ]);
 });
 
 test("foreign.call calls a JavaScript module with JSON; python is refused when a run starts", async () => {
-  writeFileSync(join(work, "helpers.mjs"), "export function add(a, b) { return { sum: a + b }; }\nexport function boom() { throw new Error('kaboom'); }\n");
+  writeFileSync(
+    join(work, "helpers.mjs"),
+    "export function add(a, b) { return { sum: a + b }; }\nexport function boom() { throw new Error('kaboom'); }\n",
+  );
   const { done } = start(`public function main() or fails with ForeignError
   purpose: Call JavaScript.
   needs console, foreign("helpers.mjs")
@@ -241,7 +254,14 @@ end
   program.child.stdin.end("first line\nsecond\n");
   const result = await program.done;
   assert.equal(result.status, 0, result.stderr);
-  assert.deepEqual(result.stdout.trim().split("\n"), ["over budget: out/3.bin", "byte 2", "0 ", "-1 over budget: node", "true 36", 'read Some("first line")']);
+  assert.deepEqual(result.stdout.trim().split("\n"), [
+    "over budget: out/3.bin",
+    "byte 2",
+    "0 ",
+    "-1 over budget: node",
+    "true 36",
+    'read Some("first line")',
+  ]);
 });
 
 test("Ctrl-C stops a server gracefully: the run ends cancelled", async () => {
@@ -263,15 +283,21 @@ end
 
 test("compiled code reaches Node only through the gateway: names of JavaScript are unknown, and every bundle passes the validator", async () => {
   const { checkSource } = await import("../compiler/index.js");
-  const attempt = checkSource("escape.ry", `function f() returns Text
+  const attempt = checkSource(
+    "escape.ry",
+    `function f() returns Text
   let a be process.env
   let b be globalThis
   let c be require("fs")
   let d be filesystem.readFileSync("x")
   return "x"
 end
-`);
-  assert.deepEqual(attempt.diagnostics.map((d) => d.code), ["E-NAME-UNKNOWN-FUNCTION", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN-FUNCTION"]);
+`,
+  );
+  assert.deepEqual(
+    attempt.diagnostics.map((d) => d.code),
+    ["E-NAME-UNKNOWN-FUNCTION", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN", "E-NAME-UNKNOWN-FUNCTION"],
+  );
   const { compileProgram } = await import("../compiler/build.js");
   const { parseSource } = await import("../compiler/index.js");
   const { validateBundle } = await import("../cli/bundles/validate.js");
@@ -284,7 +310,10 @@ end
     const name = basename(path, ".golden");
     const text = sections.get("source")!;
     const syntax = parseSource(`${name}.ry`, text);
-    const result = compileProgram([{ name, file: `${name}.ry`, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` });
+    const result = compileProgram(
+      [{ name, file: `${name}.ry`, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }],
+      { runtime: "renyi/runtime", entry: name, file: `${name}.mjs` },
+    );
     if (result.bundle === undefined) continue;
     const validation = validateBundle(result.bundle.code);
     assert.ok(validation.ok, `${name}: ${validation.ok ? "" : validation.problem}`);

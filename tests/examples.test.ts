@@ -35,7 +35,11 @@ after(() => {
 
 /** `renyi ARGS...` from the repository's folder, with a compile cache of its own. */
 function renyi(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const ran = spawnSync(process.execPath, [RENYI, ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cache } });
+  const ran = spawnSync(process.execPath, [RENYI, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: cache },
+  });
   return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }
 
@@ -71,18 +75,36 @@ interface Recording {
   outcome: string;
 }
 
-const programs = readdirSync(EXAMPLES).filter((f) => f.endsWith(".ry")).sort();
+const programs = readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith(".ry"))
+  .sort();
 const recordings = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(FIXTURES, d.name)).filter((f) => f.endsWith(".json")).map((f) => `${d.name}/${f}`))
+  .flatMap((d) =>
+    readdirSync(join(FIXTURES, d.name))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => `${d.name}/${f}`),
+  )
   .sort();
 
 test("the corpus holds the programs the README lists, each with a fixture folder that says how its recordings were made", () => {
-  for (const name of ["weather", "concurrent_fetch", "pagination", "assistant", "currency_tool", "status_api", "bookmarks"]) {
+  for (const name of [
+    "weather",
+    "concurrent_fetch",
+    "pagination",
+    "assistant",
+    "currency_tool",
+    "status_api",
+    "bookmarks",
+  ]) {
     assert.ok(programs.includes(`${name}.ry`), `examples/${name}.ry`);
     const readme = join(FIXTURES, name, "README.md");
     assert.ok(existsSync(readme), `examples/fixtures/${name}/README.md`);
-    assert.match(readFileSync(readme, "utf8"), /\*\*(written by hand|recorded)\*\*/, `${name}'s README says how its recordings were made`);
+    assert.match(
+      readFileSync(readme, "utf8"),
+      /\*\*(written by hand|recorded)\*\*/,
+      `${name}'s README says how its recordings were made`,
+    );
   }
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   for (const file of programs) assert.ok(readme.includes(`examples/${file}`), `the README lists examples/${file}`);
@@ -116,7 +138,10 @@ for (const path of recordings) {
 
 test("renyi test examples/ passes every test, each replays test answered from its recording offline", () => {
   const ran = renyi("test", "--json", "examples");
-  const report = JSON.parse(ran.stdout) as { tests: { file: string; name: string; status: string; recording?: string; message?: string }[]; exitCode: number };
+  const report = JSON.parse(ran.stdout) as {
+    tests: { file: string; name: string; status: string; recording?: string; message?: string }[];
+    exitCode: number;
+  };
   const notPassed = report.tests.filter((t) => t.status !== "passed");
   assert.deepEqual(notPassed, [], ran.stderr);
   assert.equal(ran.status, 0, ran.stderr);
@@ -128,14 +153,18 @@ test("renyi test examples/ passes every test, each replays test answered from it
 
 test("no replay, reproduction or replays test connected to where the stand-ins listened", () => {
   assert.equal(connections, 0);
-  console.log(`replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`);
+  console.log(
+    `replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`,
+  );
 });
 
 /** Every `test` of a program with its `replays` path and its needs as grant items. */
 function replaysTests(file: string): { name: string; replays: string; needs: GrantItem[] }[] {
   const text = readFileSync(join(EXAMPLES, file), "utf8");
   const parsed = parseSource(file, text);
-  const tests = parsed.module!.items.filter((item): item is TestDef => item.kind === "TestDef" && item.replays !== undefined);
+  const tests = parsed.module!.items.filter(
+    (item): item is TestDef => item.kind === "TestDef" && item.replays !== undefined,
+  );
   return tests.map((t) => ({
     name: t.name.value,
     replays: t.replays!.value,
@@ -160,13 +189,17 @@ test("each replays test names a recording of its own program whose grant its nee
       for (const line of recording.grant) {
         const item = readGrantText(line);
         assert.ok(typeof item !== "string", item as string);
-        assert.ok(t.needs.some((n) => covers(n, item)), `${file}: the needs of "${t.name}" do not cover \`${line}\` of ${t.replays}`);
+        assert.ok(
+          t.needs.some((n) => covers(n, item)),
+          `${file}: the needs of "${t.name}" do not cover \`${line}\` of ${t.replays}`,
+        );
       }
       count++;
     }
   }
   // Every program that reaches the outside world has one; every recording is some test's.
-  for (const file of programs.filter((f) => f !== "hello.ry")) assert.ok(replaysTests(file).length > 0, `${file} has a replays test`);
+  for (const file of programs.filter((f) => f !== "hello.ry"))
+    assert.ok(replaysTests(file).length > 0, `${file} has a replays test`);
   assert.deepEqual([...used].sort(), recordings);
   console.log(`replays tests: ${count} checked against ${recordings.length} recordings`);
 });
@@ -175,7 +208,10 @@ test("the assistant's recording holds no secret: the header and the key are reda
   const text = readFileSync(join(FIXTURES, "assistant", "capital.json"), "utf8");
   assert.doesNotMatch(text, /sk-[a-z]/i);
   assert.doesNotMatch(text, /Bearer/);
-  const recording = JSON.parse(text) as { environment: Record<string, string>; calls: { primitive: string; arguments: { headers?: Record<string, string> }; outcome: { success?: unknown } }[] };
+  const recording = JSON.parse(text) as {
+    environment: Record<string, string>;
+    calls: { primitive: string; arguments: { headers?: Record<string, string> }; outcome: { success?: unknown } }[];
+  };
   assert.equal(recording.environment["OPENAI_API_KEY"], "<redacted>");
   const post = recording.calls.find((c) => c.primitive === "std.http.post")!;
   assert.equal(post.arguments.headers!["Authorization"], "<redacted>");
@@ -183,13 +219,20 @@ test("the assistant's recording holds no secret: the header and the key are reda
 });
 
 test("concurrent_fetch's calls completed in another order than they were made, and replay matches them all the same", () => {
-  const recording = JSON.parse(readFileSync(join(FIXTURES, "concurrent_fetch", "board.json"), "utf8")) as { calls: { primitive: string; arguments: { url?: string } }[] };
+  const recording = JSON.parse(readFileSync(join(FIXTURES, "concurrent_fetch", "board.json"), "utf8")) as {
+    calls: { primitive: string; arguments: { url?: string } }[];
+  };
   const urls = recording.calls.filter((c) => c.primitive === "std.http.get").map((c) => c.arguments.url);
   assert.equal(urls.length, 4);
-  assert.notEqual(urls[0], "http://127.0.0.1:8801/health", "the first endpoint answered first: the recording does not show concurrency");
+  assert.notEqual(
+    urls[0],
+    "http://127.0.0.1:8801/health",
+    "the first endpoint answered first: the recording does not show concurrency",
+  );
 });
 
 test("the stand-ins and the client are where the READMEs say, and examples/ has no database left over", () => {
-  for (const script of ["concurrent_fetch/stand-in.mjs", "assistant/stand-in.mjs", "status_api/client.mjs"]) assert.ok(existsSync(join(FIXTURES, script)), script);
+  for (const script of ["concurrent_fetch/stand-in.mjs", "assistant/stand-in.mjs", "status_api/client.mjs"])
+    assert.ok(existsSync(join(FIXTURES, script)), script);
   assert.ok(!existsSync(join(ROOT, "bookmarks.db")) && !existsSync(join(dirname(FIXTURES), "bookmarks.db")));
 });

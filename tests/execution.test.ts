@@ -51,7 +51,10 @@ test("fuel is exact: a program of 22 steps runs on 22 and stops on 21", () => {
 });
 
 test("deep recursion stops with E-RT-DEPTH at the limit, and never with JavaScript's stack overflow", () => {
-  const deep = write("deep.ry", "function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\npublic function main()\n  purpose: Recurse.\n  needs console\n  console.print(\"{down(0)}\")\nend\n");
+  const deep = write(
+    "deep.ry",
+    'function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\npublic function main()\n  purpose: Recurse.\n  needs console\n  console.print("{down(0)}")\nend\n',
+  );
   const limited = run(RENYI, "run", "--max-depth", "100", deep);
   assert.equal(limited.status, 2);
   assert.match(limited.stderr, /E-RT-DEPTH\]: calls nested deeper than 100/);
@@ -69,13 +72,21 @@ test("--stable builds are byte-identical; without it the manifest records the ti
   assert.equal(run(RENYIC, "build", program, "--out", a, "--stable").status, 0);
   assert.equal(run(RENYIC, "build", program, "--out", b, "--stable").status, 0);
   for (const file of ["weather.mjs", "weather.mjs.map", "weather.grant.json"]) {
-    assert.deepEqual(readFileSync(join(a, file)), readFileSync(join(b, file)), `${file} differs between two stable builds`);
+    assert.deepEqual(
+      readFileSync(join(a, file)),
+      readFileSync(join(b, file)),
+      `${file} differs between two stable builds`,
+    );
   }
   const manifest = JSON.parse(readFileSync(join(a, "weather.grant.json"), "utf8"));
   assert.equal(manifest.built_at, undefined);
   assert.equal(manifest.bundle, sha256(readFileSync(join(a, "weather.mjs"), "utf8")));
   assert.deepEqual(manifest.grant, ["console", 'network.http("api.open-meteo.com") at most 60 per minute']);
-  assert.doesNotMatch(readFileSync(join(a, "weather.mjs"), "utf8") + readFileSync(join(a, "weather.mjs.map"), "utf8"), new RegExp(ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), "no absolute paths");
+  assert.doesNotMatch(
+    readFileSync(join(a, "weather.mjs"), "utf8") + readFileSync(join(a, "weather.mjs.map"), "utf8"),
+    new RegExp(ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+    "no absolute paths",
+  );
   const c = join(work, "unstable");
   assert.equal(run(RENYIC, "build", program, "--out", c).status, 0);
   assert.match(JSON.parse(readFileSync(join(c, "weather.grant.json"), "utf8")).built_at, /^\d{4}-\d{2}-\d{2}T/);
@@ -105,11 +116,17 @@ test("a built bundle runs with renyi run and with node; a tampered one is refuse
   const manifestPath = join(out, "hello.grant.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   for (const [attack, expected] of [
-    [original.replace('"renyi/runtime";', '"renyi/runtime";\nimport fs from "node:fs";'), /may import only renyi\/runtime/],
+    [
+      original.replace('"renyi/runtime";', '"renyi/runtime";\nimport fs from "node:fs";'),
+      /may import only renyi\/runtime/,
+    ],
     [original.replace("export const tests", "process.exit(7);\nexport const tests"), /names the global `process`/],
     [original.replace("export const tests", "globalThis.x = 1;\nexport const tests"), /names the global `globalThis`/],
-    [original.replace("export const tests", "const m = await import(\"node:fs\");\nexport const tests"), /never writes \(ImportExpression\)/],
-    [original.replace("export const tests", "eval(\"1\");\nexport const tests"), /names the global `eval`/],
+    [
+      original.replace("export const tests", 'const m = await import("node:fs");\nexport const tests'),
+      /never writes \(ImportExpression\)/,
+    ],
+    [original.replace("export const tests", 'eval("1");\nexport const tests'), /names the global `eval`/],
   ] as const) {
     writeFileSync(bundle, attack);
     writeFileSync(manifestPath, JSON.stringify({ ...manifest, bundle: sha256(attack) }));
@@ -122,17 +139,30 @@ test("a built bundle runs with renyi run and with node; a tampered one is refuse
 
 test("a second run of an unchanged program does not compile it again", () => {
   const cacheDir = join(work, "cache-test");
-  const program = write("cached.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("cached")\nend\n');
-  const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  const program = write(
+    "cached.ry",
+    'public function main()\n  purpose: Print.\n  needs console\n  console.print("cached")\nend\n',
+  );
+  const runWith = () =>
+    spawnSync(process.execPath, [RENYI, "run", program], {
+      encoding: "utf8",
+      env: { ...process.env, RENYI_CACHE_DIR: cacheDir },
+    });
   assert.equal(runWith().stdout, "cached\n");
   const files = readdirSync(cacheDir).filter((f) => f.endsWith(".cjs"));
   assert.equal(files.length, 1);
   const written = statSync(join(cacheDir, files[0]!)).mtimeMs;
   assert.equal(runWith().stdout, "cached\n");
-  assert.deepEqual(readdirSync(cacheDir).filter((f) => f.endsWith(".cjs")), files);
+  assert.deepEqual(
+    readdirSync(cacheDir).filter((f) => f.endsWith(".cjs")),
+    files,
+  );
   assert.equal(statSync(join(cacheDir, files[0]!)).mtimeMs, written, "the cached bundle was written again");
   // A changed program is a new entry.
-  writeFileSync(program, 'public function main()\n  purpose: Print.\n  needs console\n  console.print("changed")\nend\n');
+  writeFileSync(
+    program,
+    'public function main()\n  purpose: Print.\n  needs console\n  console.print("changed")\nend\n',
+  );
   assert.equal(runWith().stdout, "changed\n");
   assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".cjs")).length, 2);
 });
@@ -142,18 +172,32 @@ test("an unchanged entry whose modules changed is compiled again: the program in
   const folder = join(work, "indexed");
   mkdirSync(folder, { recursive: true });
   const entry = join(folder, "main.ry");
-  writeFileSync(entry, 'use words\n\npublic function main()\n  purpose: Print a word.\n  needs console\n  console.print(words.word())\nend\n');
+  writeFileSync(
+    entry,
+    "use words\n\npublic function main()\n  purpose: Print a word.\n  needs console\n  console.print(words.word())\nend\n",
+  );
   const module = (body: string) => writeFileSync(join(folder, "words.ry"), body);
-  const runWith = () => spawnSync(process.execPath, [RENYI, "run", entry], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  const runWith = () =>
+    spawnSync(process.execPath, [RENYI, "run", entry], {
+      encoding: "utf8",
+      env: { ...process.env, RENYI_CACHE_DIR: cacheDir },
+    });
   module('public function word() returns Text\n  purpose: A word.\n  return "one"\nend\n');
   assert.equal(runWith().stdout, "one\n");
-  assert.equal(readdirSync(cacheDir).filter((f) => f.endsWith(".index.json")).length, 1, "the first run records the program's modules");
+  assert.equal(
+    readdirSync(cacheDir).filter((f) => f.endsWith(".index.json")).length,
+    1,
+    "the first run records the program's modules",
+  );
   assert.equal(runWith().stdout, "one\n");
   module('public function word() returns Text\n  purpose: A word.\n  return "two"\nend\n');
   assert.equal(runWith().stdout, "two\n");
   // The module now brings in a module the index has never seen.
-  writeFileSync(join(folder, "more.ry"), 'public function other() returns Text\n  purpose: Another word.\n  return "three"\nend\n');
-  module('use more\n\npublic function word() returns Text\n  purpose: A word.\n  return more.other()\nend\n');
+  writeFileSync(
+    join(folder, "more.ry"),
+    'public function other() returns Text\n  purpose: Another word.\n  return "three"\nend\n',
+  );
+  module("use more\n\npublic function word() returns Text\n  purpose: A word.\n  return more.other()\nend\n");
   assert.equal(runWith().stdout, "three\n");
   // A module that is gone is reported, not served from the cache.
   rmSync(join(folder, "words.ry"));
@@ -165,7 +209,10 @@ test("an unchanged entry whose modules changed is compiled again: the program in
 });
 
 test("Ctrl-C cancels a program stuck in a pure loop: exit 130", async () => {
-  const spin = write("spin.ry", "public function main()\n  purpose: Spin.\n  needs console\n  console.print(\"spinning\")\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n");
+  const spin = write(
+    "spin.ry",
+    'public function main()\n  purpose: Spin.\n  needs console\n  console.print("spinning")\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n',
+  );
   const child = spawn(process.execPath, [RENYI, "run", spin], { cwd: work, env });
   let stdout = "";
   let stderr = "";
@@ -180,7 +227,10 @@ test("Ctrl-C cancels a program stuck in a pure loop: exit 130", async () => {
 });
 
 test("a program that does not compile is refused with exit 3 and its diagnostics", () => {
-  const broken = write("broken.ry", "public function main()\n  purpose: Break.\n  needs console\n  console.print(1 + \"a\")\nend\n");
+  const broken = write(
+    "broken.ry",
+    'public function main()\n  purpose: Break.\n  needs console\n  console.print(1 + "a")\nend\n',
+  );
   const result = run(RENYI, "run", broken);
   assert.equal(result.status, 3);
   assert.match(result.stderr, /E-TYPE-OPERATOR/);
@@ -257,8 +307,15 @@ test("a failure caught by `otherwise` gives back the depth of the calls it left"
 test("renyic build reports a program's errors at their line, from another folder too", () => {
   const folder = join(work, "build-errors");
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, "broken.ry"), 'public function main()\n  purpose: Fail.\n  needs console\n  fail with "boom"\nend\n');
-  const result = spawnSync(process.execPath, [RENYIC, "build", join(folder, "broken.ry"), "--out", join(folder, "out")], { encoding: "utf8", env });
+  writeFileSync(
+    join(folder, "broken.ry"),
+    'public function main()\n  purpose: Fail.\n  needs console\n  fail with "boom"\nend\n',
+  );
+  const result = spawnSync(
+    process.execPath,
+    [RENYIC, "build", join(folder, "broken.ry"), "--out", join(folder, "out")],
+    { encoding: "utf8", env },
+  );
   assert.equal(result.status, 3);
   assert.match(result.stderr, /error\[E-FAIL-CANNOT\]/);
   assert.match(result.stderr, /broken\.ry:4:13/);
@@ -267,7 +324,10 @@ test("renyic build reports a program's errors at their line, from another folder
 });
 
 test("output whose reader has gone is dropped: the run goes on to its end, with no error", async () => {
-  const program = write("many.ry", 'public function main()\n  purpose: Print many lines.\n  needs console\n  for each i in 1 to 20000\n    console.print("line {i}")\n  end\nend\n');
+  const program = write(
+    "many.ry",
+    'public function main()\n  purpose: Print many lines.\n  needs console\n  for each i in 1 to 20000\n    console.print("line {i}")\n  end\nend\n',
+  );
   const child = spawn(process.execPath, [RENYI, "run", program], { env });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -281,8 +341,15 @@ test("output whose reader has gone is dropped: the run goes on to its end, with 
 
 test("the worker keeps a code cache of the runtime; a damaged one is set aside and written again", () => {
   const cacheDir = join(work, "cache-v8");
-  const program = write("coded.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("coded")\nend\n');
-  const runWith = () => spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  const program = write(
+    "coded.ry",
+    'public function main()\n  purpose: Print.\n  needs console\n  console.print("coded")\nend\n',
+  );
+  const runWith = () =>
+    spawnSync(process.execPath, [RENYI, "run", program], {
+      encoding: "utf8",
+      env: { ...process.env, RENYI_CACHE_DIR: cacheDir },
+    });
   assert.equal(runWith().stdout, "coded\n");
   const caches = readdirSync(cacheDir).filter((f) => f.startsWith("runtime-") && f.endsWith(".v8cache"));
   assert.equal(caches.length, 1, "the first run writes the runtime's cache");
@@ -311,8 +378,15 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
     assert.notDeepEqual(readFileSync(cache), flipped, "the cache is written again");
   }
   // A program loaded from its code cache still crashes at its own line.
-  const crashing = write("coded-crash.ry", 'public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n');
-  const crashWith = () => spawnSync(process.execPath, [RENYI, "run", crashing], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cacheDir } });
+  const crashing = write(
+    "coded-crash.ry",
+    'public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n',
+  );
+  const crashWith = () =>
+    spawnSync(process.execPath, [RENYI, "run", crashing], {
+      encoding: "utf8",
+      env: { ...process.env, RENYI_CACHE_DIR: cacheDir },
+    });
   const first = crashWith();
   const second = crashWith();
   assert.match(first.stderr, /coded-crash\.ry:5:19/);
@@ -321,22 +395,40 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
 });
 
 test("the cache folder may be given relative to where renyi runs; one that cannot be made is refused with a clear error", () => {
-  const program = write("cached-relative.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("relative")\nend\n');
-  const relative = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", cwd: work, env: { ...process.env, RENYI_CACHE_DIR: "relative-cache" } });
+  const program = write(
+    "cached-relative.ry",
+    'public function main()\n  purpose: Print.\n  needs console\n  console.print("relative")\nend\n',
+  );
+  const relative = spawnSync(process.execPath, [RENYI, "run", program], {
+    encoding: "utf8",
+    cwd: work,
+    env: { ...process.env, RENYI_CACHE_DIR: "relative-cache" },
+  });
   assert.equal(relative.stdout, "relative\n", relative.stderr);
   assert.ok(readdirSync(join(work, "relative-cache")).some((f) => f.endsWith(".cjs")));
   writeFileSync(join(work, "a-file"), "not a folder");
-  const blocked = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "a-file", "cache") } });
+  const blocked = spawnSync(process.execPath, [RENYI, "run", program], {
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "a-file", "cache") },
+  });
   assert.equal(blocked.status, 3);
-  assert.match(blocked.stderr, /^error: I cannot make the cache folder .*a-file\/cache \(ENOTDIR\); set RENYI_CACHE_DIR/);
+  assert.match(
+    blocked.stderr,
+    /^error: I cannot make the cache folder .*a-file\/cache \(ENOTDIR\); set RENYI_CACHE_DIR/,
+  );
   assert.doesNotMatch(blocked.stderr, /\n\s+at /, "no JavaScript stack");
-  const build = spawnSync(process.execPath, [RENYIC, "build", program, "--out", join(work, "a-file", "out")], { encoding: "utf8", env });
+  const build = spawnSync(process.execPath, [RENYIC, "build", program, "--out", join(work, "a-file", "out")], {
+    encoding: "utf8",
+    env,
+  });
   assert.equal(build.status, 3);
   assert.match(build.stderr, /^error: I cannot write the bundle into .*a-file\/out \(ENOTDIR\)\n$/);
 });
 
 test("concurrent tasks each count their own depth; an effectful recursion still stops at the limit", () => {
-  const wide = write("wide.ry", `function slow_double(n: Int) returns Int
+  const wide = write(
+    "wide.ry",
+    `function slow_double(n: Int) returns Int
   purpose: Wait, then double.
   needs time
   time.sleep(time.milliseconds(5))
@@ -370,8 +462,13 @@ public function main(depth: Int)
     select deep(n)
   console.print("{doubled.count()} {again} {deeper}")
 end
-`);
-  const run = (maxDepth: number, depth: number) => spawnSync(process.execPath, [RENYI, "run", "--max-depth", String(maxDepth), wide, "--depth", String(depth)], { encoding: "utf8", env });
+`,
+  );
+  const run = (maxDepth: number, depth: number) =>
+    spawnSync(process.execPath, [RENYI, "run", "--max-depth", String(maxDepth), wide, "--depth", String(depth)], {
+      encoding: "utf8",
+      env,
+    });
   // 600 tasks in flight at once, each two calls deep, under a limit of 50.
   const ok = run(50, 40);
   assert.equal(ok.stderr, "");
@@ -387,13 +484,23 @@ test("the terminal's input is read only by a program that reads it", async () =>
   const { openSync, readSync, closeSync } = await import("node:fs");
   const input = join(work, "input.txt");
   writeFileSync(input, "line one\nline two\n");
-  const hello = write("never-reads.ry", 'public function main()\n  purpose: Print.\n  needs console\n  console.print("hi")\nend\n');
-  const echo = write("reads.ry", 'public function main()\n  purpose: Echo a line.\n  needs console\n  let line be console.read_line()\n  console.print("{line}")\nend\n');
+  const hello = write(
+    "never-reads.ry",
+    'public function main()\n  purpose: Print.\n  needs console\n  console.print("hi")\nend\n',
+  );
+  const echo = write(
+    "reads.ry",
+    'public function main()\n  purpose: Echo a line.\n  needs console\n  let line be console.read_line()\n  console.print("{line}")\nend\n',
+  );
   // The child's input shares the file's position with this process: what it reads, this one no longer can.
   const leftAfter = (program: string): { stdout: string; left: string } => {
     const fd = openSync(input, "r");
     try {
-      const result = spawnSync(process.execPath, [RENYI, "run", program], { encoding: "utf8", env, stdio: [fd, "pipe", "pipe"] });
+      const result = spawnSync(process.execPath, [RENYI, "run", program], {
+        encoding: "utf8",
+        env,
+        stdio: [fd, "pipe", "pipe"],
+      });
       const buffer = Buffer.alloc(100);
       const n = readSync(fd, buffer, 0, 100, null);
       return { stdout: result.stdout, left: buffer.subarray(0, n).toString() };

@@ -22,9 +22,15 @@ for (const path of goldenFiles(join(ROOT, "fixtures", "explain"))) {
     const sections = readSections(path);
     const args = (sections.get("arguments") ?? "").split(/\s+/).filter((w) => w !== "");
     const got = explain(args);
-    const actual = new Map([["arguments", sections.get("arguments") ?? ""], ["stdout", got.stdout], ["stderr", got.stderr], ["exit", got.exit]]);
+    const actual = new Map([
+      ["arguments", sections.get("arguments") ?? ""],
+      ["stdout", got.stdout],
+      ["stderr", got.stderr],
+      ["exit", got.exit],
+    ]);
     if (UPDATE) return writeSections(path, actual);
-    for (const key of ["stdout", "stderr", "exit"]) assert.equal(got[key as "stdout"], sections.get(key), `${key} of renyi explain ${args.join(" ")}`);
+    for (const key of ["stdout", "stderr", "exit"])
+      assert.equal(got[key as "stdout"], sections.get(key), `${key} of renyi explain ${args.join(" ")}`);
   });
 }
 

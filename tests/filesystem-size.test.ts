@@ -48,12 +48,29 @@ test("the size in bytes of a file in the scope; a folder, a missing file and a p
   assert.equal(await outcome(filesystem.size(grant, join(data, "alias"))), "ok 6");
   assert.equal(await outcome(filesystem.size(grant, join(data, "leak"))), denied(join(data, "leak")));
   assert.equal(await outcome(filesystem.size(grant, join(outside, "secret.txt"))), denied(join(outside, "secret.txt")));
-  assert.equal(await outcome(filesystem.size(grant, join(data, "..", "outside", "secret.txt"))), denied(join(data, "..", "outside", "secret.txt")));
-  assert.equal(await outcome(filesystem.size(grant, join(data, "none.txt"))), `FileError.NotFound(path: ${JSON.stringify(join(data, "none.txt"))})`);
-  assert.equal(await outcome(filesystem.size(grant, join(data, "sub"))), `FileError.Failed(path: ${JSON.stringify(join(data, "sub"))}, reason: "it is a folder")`);
+  assert.equal(
+    await outcome(filesystem.size(grant, join(data, "..", "outside", "secret.txt"))),
+    denied(join(data, "..", "outside", "secret.txt")),
+  );
+  assert.equal(
+    await outcome(filesystem.size(grant, join(data, "none.txt"))),
+    `FileError.NotFound(path: ${JSON.stringify(join(data, "none.txt"))})`,
+  );
+  assert.equal(
+    await outcome(filesystem.size(grant, join(data, "sub"))),
+    `FileError.Failed(path: ${JSON.stringify(join(data, "sub"))}, reason: "it is a folder")`,
+  );
   // filesystem.write does not cover a read, and a grant without the file system refuses it.
-  assert.equal(await outcome(filesystem.size(rootGrant([{ path: ["filesystem", "write"], scope: data }], "main"), join(data, "a.txt"))), denied(join(data, "a.txt")));
-  assert.equal(await outcome(filesystem.size(rootGrant([{ path: ["console"] }], "main"), join(data, "a.txt"))), denied(join(data, "a.txt")));
+  assert.equal(
+    await outcome(
+      filesystem.size(rootGrant([{ path: ["filesystem", "write"], scope: data }], "main"), join(data, "a.txt")),
+    ),
+    denied(join(data, "a.txt")),
+  );
+  assert.equal(
+    await outcome(filesystem.size(rootGrant([{ path: ["console"] }], "main"), join(data, "a.txt"))),
+    denied(join(data, "a.txt")),
+  );
 });
 
 const program = `function told(path: Text) returns Text
@@ -84,10 +101,16 @@ test("through `renyi run`: sizes in the scope, a path outside it refused; a budg
   writeFileSync(join(root, "size.ry"), program);
   const ran = await renyi(root, "run", "size.ry");
   assert.equal(ran.status, 0, ran.stderr);
-  assert.equal(ran.stdout, "data/a.txt: 6 bytes\nno file data/none.txt\nrefused data/../outside/secret.txt\nread 6 bytes\n");
+  assert.equal(
+    ran.stdout,
+    "data/a.txt: 6 bytes\nno file data/none.txt\nrefused data/../outside/secret.txt\nread 6 bytes\n",
+  );
   const budgeted = await renyi(root, "run", "--at-most", "filesystem.read=1/run", "size.ry");
   assert.equal(budgeted.status, 0, budgeted.stderr);
-  assert.equal(budgeted.stdout, "data/a.txt: 6 bytes\nover budget data/none.txt\nrefused data/../outside/secret.txt\nread 0 bytes\n");
+  assert.equal(
+    budgeted.stdout,
+    "data/a.txt: 6 bytes\nover budget data/none.txt\nrefused data/../outside/secret.txt\nread 0 bytes\n",
+  );
 });
 
 test("recorded and replayed: the replay answers the recorded size, not the file's now; a size no file could have is refused", async () => {
@@ -95,14 +118,20 @@ test("recorded and replayed: the replay answers the recorded size, not the file'
   writeFileSync(join(root, "size.ry"), program);
   const recorded = await renyi(root, "record", "size.ry");
   assert.equal(recorded.status, 0, recorded.stderr);
-  const recording = JSON.parse(readFileSync(join(root, "size.recording.json"), "utf8")) as { calls: { primitive: string; capability: string; arguments: unknown; outcome: unknown }[] };
+  const recording = JSON.parse(readFileSync(join(root, "size.recording.json"), "utf8")) as {
+    calls: { primitive: string; capability: string; arguments: unknown; outcome: unknown }[];
+  };
   const sizes = recording.calls.filter((c) => c.primitive === "std.filesystem.size");
   // The refused call never reached the file system: it is not recorded.
   assert.deepEqual(
     sizes.map((c) => [c.capability, c.arguments, c.outcome]),
     [
       ['filesystem.read("data/a.txt")', { path: "data/a.txt" }, { success: 6 }],
-      ['filesystem.read("data/none.txt")', { path: "data/none.txt" }, { failure: { NotFound: { path: "data/none.txt" } } }],
+      [
+        'filesystem.read("data/none.txt")',
+        { path: "data/none.txt" },
+        { failure: { NotFound: { path: "data/none.txt" } } },
+      ],
     ],
   );
   // The file changes and another appears where none was: the replay still answers what was recorded.
@@ -110,18 +139,29 @@ test("recorded and replayed: the replay answers the recorded size, not the file'
   writeFileSync(join(root, "data", "none.txt"), "here now");
   const replayed = await renyi(root, "run", "--replay", "size.recording.json", "--console", "size.ry");
   assert.equal(replayed.status, 0, replayed.stderr);
-  assert.equal(replayed.stdout, "data/a.txt: 6 bytes\nno file data/none.txt\nrefused data/../outside/secret.txt\nread 6 bytes\n");
+  assert.equal(
+    replayed.stdout,
+    "data/a.txt: 6 bytes\nno file data/none.txt\nrefused data/../outside/secret.txt\nread 6 bytes\n",
+  );
   // The least grant names each file the sizes were told of.
   const least = await renyi(root, "grant", "size.recording.json", "size.ry");
   assert.equal(least.status, 0, least.stderr);
-  assert.match(least.stdout, /^needs console, filesystem\.read\("data\/a\.txt"\), filesystem\.read\("data\/none\.txt"\)\n/);
+  assert.match(
+    least.stdout,
+    /^needs console, filesystem\.read\("data\/a\.txt"\), filesystem\.read\("data\/none\.txt"\)\n/,
+  );
   // A recorded size below zero is an answer no live call gives.
-  const edited = JSON.parse(readFileSync(join(root, "size.recording.json"), "utf8")) as { calls: { primitive: string; outcome: unknown }[] };
+  const edited = JSON.parse(readFileSync(join(root, "size.recording.json"), "utf8")) as {
+    calls: { primitive: string; outcome: unknown }[];
+  };
   edited.calls.find((c) => c.primitive === "std.filesystem.size")!.outcome = { success: -1 };
   writeFileSync(join(root, "bad.recording.json"), JSON.stringify(edited));
   const refused = await renyi(root, "run", "--replay", "bad.recording.json", "size.ry");
   assert.equal(refused.status, 3);
-  assert.match(refused.stderr, /std\.filesystem\.size\): outcome\.success is -1, but a file's size in bytes is a whole number from 0 to/);
+  assert.match(
+    refused.stderr,
+    /std\.filesystem\.size\): outcome\.success is -1, but a file's size in bytes is a whole number from 0 to/,
+  );
 });
 
 test("a size told under a guard is the guard's data: printing it is refused", async () => {
@@ -139,5 +179,8 @@ end
   const ran = await renyi(root, "run", "guarded.ry");
   assert.equal(ran.status, 2);
   assert.equal(ran.stdout, "");
-  assert.match(ran.stderr, /E-RT-GUARD\]: .*filesystem\.read\("data"\), which may go only to network\.http\("127\.0\.0\.1"\), not to console/);
+  assert.match(
+    ran.stderr,
+    /E-RT-GUARD\]: .*filesystem\.read\("data"\), which may go only to network\.http\("127\.0\.0\.1"\), not to console/,
+  );
 });

@@ -13,7 +13,10 @@ interface Outcome {
   readonly code?: string;
   readonly steps?: number;
 }
-type RunMain = (program: Record<string, unknown>, config: { argv: readonly string[]; limits: { fuel: number } }) => Promise<Outcome>;
+type RunMain = (
+  program: Record<string, unknown>,
+  config: { argv: readonly string[]; limits: { fuel: number } },
+) => Promise<Outcome>;
 
 const [bundle, seed] = process.argv.slice(2);
 // A specifier in a variable: the runtime is the package's own export, which has no type declarations.
@@ -30,4 +33,5 @@ async function run(fuel: number): Promise<Outcome> {
 const whole = await run(1_000_000);
 const steps = whole.steps ?? 0;
 const random = seeded(Number(seed));
-for (const fuel of [steps, steps - 1, ...Array.from({ length: 6 }, () => 1 + Math.floor(random() * steps))]) if (fuel > 0) await run(fuel);
+for (const fuel of [steps, steps - 1, ...Array.from({ length: 6 }, () => 1 + Math.floor(random() * steps))])
+  if (fuel > 0) await run(fuel);

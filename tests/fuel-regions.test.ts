@@ -46,7 +46,13 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
   const choices: (() => string[])[] = [
     () => [`${indent}set ${acc} to ${acc} + ${term}`],
     () => [`${indent}set ${acc} to (${acc} * 3 + ${term}) mod 1000`],
-    () => [`${indent}if ${acc} mod 3 is 0 and ${term} > 1`, ...inner(counters), `${indent}else`, ...inner(counters), `${indent}end`],
+    () => [
+      `${indent}if ${acc} mod 3 is 0 and ${term} > 1`,
+      ...inner(counters),
+      `${indent}else`,
+      ...inner(counters),
+      `${indent}end`,
+    ],
     () => [`${indent}if ${acc} > ${int(g, 50)} or ${term} is 2 then set ${acc} to ${acc} - 1`],
   ];
   if (!inHelper) choices.push(() => [`${indent}set x to x + helper(${1 + int(g, 6)})`]);
@@ -95,7 +101,13 @@ function statement(g: Gen, indent: string, counters: readonly string[], inHelper
     });
     choices.push(() => {
       const c = `w${++g.loops}`;
-      return [`${indent}var ${c} be 0`, `${indent}while ${c} < ${1 + int(g, 6)}`, `${indent}  set ${c} to ${c} + 1`, ...inner([...counters, c]), `${indent}end`];
+      return [
+        `${indent}var ${c} be 0`,
+        `${indent}while ${c} < ${1 + int(g, 6)}`,
+        `${indent}  set ${c} to ${c} + 1`,
+        ...inner([...counters, c]),
+        `${indent}end`,
+      ];
     });
   }
   return pick(g, choices)();
@@ -129,7 +141,10 @@ function program(seed: number): string {
     "  var a be Acc(items: [0], sum: 0)",
     "  var keep be a",
     // What the run has done so far, printed between statements: where the fuel ran out shows.
-    ...Array.from({ length: 4 }, () => [...statements(g, "  ", [], false, 0), '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} {keep.sum}")']).flat(),
+    ...Array.from({ length: 4 }, () => [
+      ...statements(g, "  ", [], false, 0),
+      '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} {keep.sum}")',
+    ]).flat(),
     "end",
     "",
   ].join("\n");
@@ -139,8 +154,16 @@ function build(name: string, text: string, sharedFuel: boolean): string {
   const file = join(DIR, `${name}.ry`);
   const syntax = parseSource(file, text);
   const out = `${name}.${sharedFuel ? "shared" : "local"}.mjs`;
-  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], { runtime: "renyi/runtime", entry: name, file: out, sharedFuel });
-  if (result.bundle === undefined) throw new Error(`case ${name} does not compile: ${result.diagnostics.find((d) => d.severity === "error")?.message}\n${text}`);
+  const result = compileProgram([{ name, file, text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }], {
+    runtime: "renyi/runtime",
+    entry: name,
+    file: out,
+    sharedFuel,
+  });
+  if (result.bundle === undefined)
+    throw new Error(
+      `case ${name} does not compile: ${result.diagnostics.find((d) => d.severity === "error")?.message}\n${text}`,
+    );
   const path = join(DIR, out);
   writeFileSync(path, result.bundle.code);
   return path;
@@ -174,7 +197,9 @@ test(`loops keeping their fuel in locals stop where the shared counters stop (${
     ranOut += a.split("E-RT-FUEL").length - 1;
     finished += a.split(": finished").length - 1;
   }
-  console.log(`fuel regions: ${CASES} programs, ${localized} with loops keeping fuel in locals; runs out of fuel ${ranOut}, finished ${finished}`);
+  console.log(
+    `fuel regions: ${CASES} programs, ${localized} with loops keeping fuel in locals; runs out of fuel ${ranOut}, finished ${finished}`,
+  );
   // The cases test something only if both outcomes occur and most programs have such loops.
   assert.ok(ranOut >= CASES * 2 && finished >= CASES, `${ranOut} ran out, ${finished} finished`);
   assert.ok(localized >= CASES / 2, `only ${localized} programs have a loop keeping its fuel in a local`);
@@ -201,7 +226,10 @@ test("the library functions a loop keeping its fuel in a local may call charge n
 test("the runtime's helpers a loop keeping its fuel in a local may call leave the counters where they were", async () => {
   // A specifier in a variable: the runtime is the package's own export, which has no type declarations.
   const RUNTIME = "renyi/runtime";
-  const rt = (await import(RUNTIME)) as Record<string, (...args: unknown[]) => unknown> & { S: { fuel: number; check: number }; RMap: new (entries: [unknown, unknown][]) => unknown };
+  const rt = (await import(RUNTIME)) as Record<string, (...args: unknown[]) => unknown> & {
+    S: { fuel: number; check: number };
+    RMap: new (entries: [unknown, unknown][]) => unknown;
+  };
   const big = Array.from({ length: 1000 }, (_, i) => i);
   // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would show.
   const calls: Record<string, () => unknown> = {

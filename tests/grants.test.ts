@@ -23,7 +23,12 @@ test("a call must be covered by the innermost grant and every grant around it", 
 });
 
 test("budgets: a sliding window per unit, and a count for the whole run", () => {
-  for (const [unit, ms] of [["second", 1_000], ["minute", 60_000], ["hour", 3_600_000], ["day", 86_400_000]] as const) {
+  for (const [unit, ms] of [
+    ["second", 1_000],
+    ["minute", 60_000],
+    ["hour", 3_600_000],
+    ["day", 86_400_000],
+  ] as const) {
     let now = 1_000_000;
     const budgets = new Budgets();
     budgets.setClock(() => now);
@@ -49,7 +54,11 @@ test("a refused call is not counted against the budget; a budget covers only its
   let now = 0;
   const budgets = new Budgets();
   budgets.setClock(() => now);
-  rootGrant([{ ...http("a.com"), budget: { count: 1, unit: "minute" } }, { path: ["filesystem", "read"] }], "main", budgets);
+  rootGrant(
+    [{ ...http("a.com"), budget: { count: 1, unit: "minute" } }, { path: ["filesystem", "read"] }],
+    "main",
+    budgets,
+  );
   assert.ok(budgets.take({ path: ["filesystem", "read"], scope: "x" }).ok);
   assert.ok(budgets.take(http("a.com")).ok);
   assert.equal(budgets.take(http("a.com")).ok, false);
@@ -58,13 +67,20 @@ test("a refused call is not counted against the budget; a budget covers only its
 });
 
 test("the command line narrows the grant and refuses to widen it", () => {
-  const items: GrantItem[] = [{ path: ["console"] }, { ...http("*.example.com"), budget: { count: 60, unit: "minute" } }];
+  const items: GrantItem[] = [
+    { path: ["console"] },
+    { ...http("*.example.com"), budget: { count: 60, unit: "minute" } },
+  ];
   const narrowed = narrowByCommandLine(items, ["api.example.com"], []);
   assert.ok(narrowed.ok);
   if (narrowed.ok) {
     assert.equal(refusing(narrowed.grant, http("api.example.com")), undefined);
     assert.equal(refusing(narrowed.grant, http("www.example.com"))?.owner, "the command line");
-    assert.equal(refusing(narrowed.grant, { path: ["console"] }), undefined, "other capabilities stay as main has them");
+    assert.equal(
+      refusing(narrowed.grant, { path: ["console"] }),
+      undefined,
+      "other capabilities stay as main has them",
+    );
   }
   const widen = narrowByCommandLine(items, ["evil.org"], []);
   assert.equal(widen.ok, false);
@@ -87,13 +103,28 @@ test("the command line narrows the grant and refuses to widen it", () => {
 
 const work = mkdtempSync(join(tmpdir(), "renyi-grants-"));
 after(() => rmSync(work, { recursive: true, force: true }));
-const env = { ...process.env, RENYI_CACHE_DIR: join(work, "cache"), RENYI_TEST_VALUE: "visible", RENYI_TEST_SECRET: "hidden" };
+const env = {
+  ...process.env,
+  RENYI_CACHE_DIR: join(work, "cache"),
+  RENYI_TEST_VALUE: "visible",
+  RENYI_TEST_SECRET: "hidden",
+};
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 
 function run(source: string, ...args: string[]) {
   const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);
   writeFileSync(file, source);
-  const result = spawnSync(process.execPath, [RENYI, "run", ...args.slice(0, args.indexOf("--") < 0 ? 0 : args.indexOf("--")), file, ...args.slice(args.indexOf("--") + 1)], { encoding: "utf8", env });
+  const result = spawnSync(
+    process.execPath,
+    [
+      RENYI,
+      "run",
+      ...args.slice(0, args.indexOf("--") < 0 ? 0 : args.indexOf("--")),
+      file,
+      ...args.slice(args.indexOf("--") + 1),
+    ],
+    { encoding: "utf8", env },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -114,7 +145,10 @@ end
   assert.equal(allowed.stdout, 'Some("visible")\n');
   const refused = run(program, "--", "--name", "RENYI_TEST_SECRET");
   assert.equal(refused.status, 2);
-  assert.match(refused.stderr, /E-RT-PERMISSION\]: environment\.get needs environment\("RENYI_TEST_SECRET"\), which the needs of read do not allow/);
+  assert.match(
+    refused.stderr,
+    /E-RT-PERMISSION\]: environment\.get needs environment\("RENYI_TEST_SECRET"\), which the needs of read do not allow/,
+  );
   assert.equal(refused.stdout, "");
 });
 
@@ -131,7 +165,12 @@ end
   const narrowed = run(program, "--allow-host", "api.example.com", "--");
   assert.equal(narrowed.status, 0, narrowed.stderr);
   assert.equal(narrowed.stdout, "ran\n");
-  const looser = run(program.replace('network.http("api.example.com")', 'network.http("api.example.com") at most 5 per minute'), "--at-most", "network.http=50/minute", "--");
+  const looser = run(
+    program.replace('network.http("api.example.com")', 'network.http("api.example.com") at most 5 per minute'),
+    "--at-most",
+    "network.http=50/minute",
+    "--",
+  );
   assert.equal(looser.status, 3);
   assert.match(looser.stderr, /would widen main's budget/);
 });
@@ -146,9 +185,24 @@ test("the gateway's common call answers with a promise whatever happens: a refus
   const primitive = (need: { path: string[] }) => ({ name: "std.test.call", need, result: TEXT });
   const cases: [string, () => Promise<unknown>, RegExp | string][] = [
     ["refused", () => call(grant, primitive({ path: ["time"] }), {}, () => "x"), /E-RT-PERMISSION/],
-    ["wrong result", () => call(grant, primitive({ path: ["environment"] }), {}, () => 7 as unknown as string), /E-RT-INTERNAL/],
-    ["thrown", () => call(grant, primitive({ path: ["environment"] }), {}, () => { throw new Error("boom"); }), /boom/],
-    ["rejected", () => call(grant, primitive({ path: ["environment"] }), {}, () => Promise.reject(new Error("later"))), /later/],
+    [
+      "wrong result",
+      () => call(grant, primitive({ path: ["environment"] }), {}, () => 7 as unknown as string),
+      /E-RT-INTERNAL/,
+    ],
+    [
+      "thrown",
+      () =>
+        call(grant, primitive({ path: ["environment"] }), {}, () => {
+          throw new Error("boom");
+        }),
+      /boom/,
+    ],
+    [
+      "rejected",
+      () => call(grant, primitive({ path: ["environment"] }), {}, () => Promise.reject(new Error("later"))),
+      /later/,
+    ],
     ["answered", () => call(grant, primitive({ path: ["environment"] }), {}, () => "ok"), "ok"],
     ["answered later", () => call(grant, primitive({ path: ["environment"] }), {}, () => Promise.resolve("ok")), "ok"],
   ];
@@ -157,6 +211,7 @@ test("the gateway's common call answers with a promise whatever happens: a refus
     assert.doesNotThrow(() => (pending = make()), name);
     assert.ok(pending instanceof Promise, name);
     if (typeof expected === "string") assert.equal(await pending, expected, name);
-    else await assert.rejects(pending!, (e: unknown) => expected.test(String((e as { code?: string }).code ?? e)), name);
+    else
+      await assert.rejects(pending!, (e: unknown) => expected.test(String((e as { code?: string }).code ?? e)), name);
   }
 });

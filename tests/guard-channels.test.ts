@@ -26,7 +26,8 @@ before(async () => {
 });
 after(() => sink.close());
 
-const GUARD = (guarded: boolean) => `environment("SECRET")${guarded ? ` only to network.http("127.0.0.1:${sinkPort}")` : ""}`;
+const GUARD = (guarded: boolean) =>
+  `environment("SECRET")${guarded ? ` only to network.http("127.0.0.1:${sinkPort}")` : ""}`;
 
 function run(args: readonly string[]) {
   return renyiIn(work, args, { SECRET }, join(work, "cache"));
@@ -98,12 +99,18 @@ test("a run that ends where a decision on the secret chose shows neither the pla
 end
 `;
   const plainRun = await run(["run", "--json", write("ends-plain.ry", program(false))]);
-  const plainRecord = JSON.parse(plainRun.stdout.trim().split("\n").at(-1)!) as { steps: number | null; error: { line: number | null; message: string } };
+  const plainRecord = JSON.parse(plainRun.stdout.trim().split("\n").at(-1)!) as {
+    steps: number | null;
+    error: { line: number | null; message: string };
+  };
   assert.equal(plainRecord.error.line, 10, "without the guard the place tells the length");
   assert.ok(typeof plainRecord.steps === "number" && plainRecord.steps > 1100);
   const guardedRun = await run(["run", "--json", write("ends.ry", program(true))]);
   assert.equal(guardedRun.status, 2, guardedRun.stderr);
-  const record = JSON.parse(guardedRun.stdout.trim().split("\n").at(-1)!) as { steps: number | null; error: { code: string; line: number | null; message: string } };
+  const record = JSON.parse(guardedRun.stdout.trim().split("\n").at(-1)!) as {
+    steps: number | null;
+    error: { code: string; line: number | null; message: string };
+  };
   assert.equal(record.error.code, "E-RT-GUARD");
   assert.equal(record.error.line, null);
   assert.equal(record.steps, null);
@@ -117,7 +124,9 @@ test("a test's verdict on the secret is a decision: every test that read it ends
   check (s.length() / ${2 ** k}) mod 2 is 0
 end
 `;
-  const file = (guarded: boolean) => [0, 1, 2, 3].map((k) => bit(k, guarded)).join("\n") + `
+  const file = (guarded: boolean) =>
+    [0, 1, 2, 3].map((k) => bit(k, guarded)).join("\n") +
+    `
 test "work of its own" needs ${GUARD(guarded)}
   check 6 * 7 is 42
 end
@@ -126,7 +135,8 @@ end
   // 11 is 1011: bits 0, 1 and 3 set, so those checks fail and bit 2's passes.
   assert.match(plain.stdout, /failed +bit 0[\s\S]*failed +bit 1[\s\S]*passed +bit 2[\s\S]*failed +bit 3/);
   const guarded = await run(["test", write("bits_test.ry", file(true))]);
-  for (const k of [0, 1, 2, 3]) assert.match(guarded.stdout, new RegExp(`crashed bit ${k} [^\\n]*\\n[^\\n]*how the test ended was refused`));
+  for (const k of [0, 1, 2, 3])
+    assert.match(guarded.stdout, new RegExp(`crashed bit ${k} [^\\n]*\\n[^\\n]*how the test ended was refused`));
   assert.match(guarded.stdout, /passed +work of its own/);
 });
 
@@ -182,7 +192,11 @@ test("a refusal decided by where the secret led is gathered: a port made of the 
 end
 `;
   const plain = await run(["run", write("port-plain.ry", program(false))]);
-  assert.equal(plain.stdout, "h\n", "without the guard the refusals spell the letter: the allowed host is the only one up");
+  assert.equal(
+    plain.stdout,
+    "h\n",
+    "without the guard the refusals spell the letter: the allowed host is the only one up",
+  );
   const guarded = await run(["run", write("port.ry", program(true))]);
   assert.equal(guarded.stdout, "", guarded.stderr);
   assert.match(guarded.stderr, /E-RT-GUARD/);
@@ -197,7 +211,11 @@ ${Array.from({ length: 16 }, (_, k) => `  let z${k} be 1 / (n - ${k})`).join("\n
 end
 `;
   const plain = await run(["run", write("crash-plain.ry", program(false))]);
-  assert.match(plain.stderr, new RegExp(`crash-plain\\.ry:${5 + SECRET.length}:`), "without the guard the line tells the length");
+  assert.match(
+    plain.stderr,
+    new RegExp(`crash-plain\\.ry:${5 + SECRET.length}:`),
+    "without the guard the line tells the length",
+  );
   const guarded = await run(["run", write("crash.ry", program(true))]);
   assert.equal(guarded.status, 2);
   assert.match(guarded.stderr, /how the run ended was refused/);
@@ -298,7 +316,13 @@ end
 });
 
 test("a header that cannot be sent fails at once, however many times, and takes no connection", async () => {
-  const ran = await run(["run", "--timeout", "20", write("headers.ry", `public function main()
+  const ran = await run([
+    "run",
+    "--timeout",
+    "20",
+    write(
+      "headers.ry",
+      `public function main()
   purpose: Send twenty requests whose header holds a line break, then one that can go.
   needs console, network.http("127.0.0.1:${sinkPort}")
   var failed be 0
@@ -312,7 +336,9 @@ test("a header that cannot be sent fails at once, however many times, and takes 
   let last be http.get("http://127.0.0.1:${sinkPort}/") otherwise crash with "the last request did not go"
   console.print("{failed} failed, then {last.status}")
 end
-`)]);
+`,
+    ),
+  ]);
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, "20 failed, then 200\n");
 });

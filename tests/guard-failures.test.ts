@@ -65,11 +65,25 @@ function casesOf(type: string): { name: string; fields: number }[] {
 
 test("every failure type of a capability has the Guarded case, in the checker's declarations and at run time", () => {
   const types = new Set(knownCapabilities().flatMap((name) => capabilityInfo(name.split("."))?.errorType ?? []));
-  assert.deepEqual([...types].sort(), ["DbError", "FileError", "ForeignError", "HttpError", "ProcessError", "StartError"]);
+  assert.deepEqual([...types].sort(), [
+    "DbError",
+    "FileError",
+    "ForeignError",
+    "HttpError",
+    "ProcessError",
+    "StartError",
+  ]);
   for (const type of types) {
-    assert.ok(casesOf(type).some((c) => c.name === "Guarded" && c.fields === 2), `${type} has no Guarded(origin, sink) for the checker`);
+    assert.ok(
+      casesOf(type).some((c) => c.name === "Guarded" && c.fields === 2),
+      `${type} has no Guarded(origin, sink) for the checker`,
+    );
     const runtime = PRELUDE_VARIANTS[type]!.cases.find((c) => c.name === "Guarded");
-    assert.deepEqual(runtime?.fields.map((f) => f.name), ["origin", "sink"], `${type} has no Guarded(origin, sink) at run time`);
+    assert.deepEqual(
+      runtime?.fields.map((f) => f.name),
+      ["origin", "sink"],
+      `${type} has no Guarded(origin, sink) at run time`,
+    );
   }
 });
 
@@ -119,7 +133,10 @@ test("the attack: a refusal passed on as an HttpError needs its arm in an exhaus
   writeFileSync(join(work, "attack.ry"), attack(false));
   const checked = await renyi(["check", "attack.ry"]);
   assert.equal(checked.status, 3, checked.stdout + checked.stderr);
-  assert.match(checked.stdout + checked.stderr, /error\[E-MATCH-MISSING\]: This match does not cover every value: `HttpError\.Guarded\(_, _\)` is not handled/);
+  assert.match(
+    checked.stdout + checked.stderr,
+    /error\[E-MATCH-MISSING\]: This match does not cover every value: `HttpError\.Guarded\(_, _\)` is not handled/,
+  );
   assert.match(checked.stdout + checked.stderr, /attack\.ry:8:3/);
 
   writeFileSync(join(work, "attack.ry"), attack(true));
@@ -166,12 +183,26 @@ end
 
 /** Where the secret comes from. */
 const SOURCES = {
-  environment: { need: 'environment("SECRET")', origin: 'environment("SECRET")', read: 'environment.get("SECRET").or_else("")' },
-  file: { need: 'filesystem.read("secrets")', origin: 'filesystem.read("secrets")', read: 'filesystem.read_text("secrets/key.txt") otherwise crash with "no key"' },
+  environment: {
+    need: 'environment("SECRET")',
+    origin: 'environment("SECRET")',
+    read: 'environment.get("SECRET").or_else("")',
+  },
+  file: {
+    need: 'filesystem.read("secrets")',
+    origin: 'filesystem.read("secrets")',
+    read: 'filesystem.read_text("secrets/key.txt") otherwise crash with "no key"',
+  },
 } as const;
 
 /** What the program makes of the secret before sending it. */
-const VALUES = ["secret", "secret.upper()", '"{secret}!"', "secret.length().to_text()", 'text.join([secret, "x"], ",")'];
+const VALUES = [
+  "secret",
+  "secret.upper()",
+  '"{secret}!"',
+  "secret.length().to_text()",
+  'text.join([secret, "x"], ",")',
+];
 
 interface Sink {
   /** The failure type of the call. */
@@ -189,25 +220,80 @@ interface Sink {
   readonly returns: boolean;
 }
 
-const handler = "function answer(request: Request) returns Response\n  return server.respond(200, \"x\")\nend\n";
+const handler = 'function answer(request: Request) returns Response\n  return server.respond(200, "x")\nend\n';
 
 const SINKS: Readonly<Record<string, Sink>> = {
-  httpSink: { type: "HttpError", needs: 'network.http("127.0.0.1")', allowedBy: () => `network.http("127.0.0.1:${sink.port}")`, refused: "network.http", setup: [], call: () => `http.get("http://127.0.0.1:${sink.port}/?k={value}")`, returns: true },
-  httpEvil: { type: "HttpError", needs: 'network.http("127.0.0.1")', refused: "network.http", setup: [], call: () => `http.post("http://127.0.0.1:${evil.port}/", value)`, returns: true },
-  writeOut: { type: "FileError", needs: 'filesystem.write("out")', allowedBy: () => 'filesystem.write("out")', refused: "filesystem.write", setup: [], call: () => 'filesystem.write_text("out/kept.txt", value)', returns: false },
-  writeElsewhere: { type: "FileError", needs: 'filesystem.write("elsewhere")', refused: "filesystem.write", setup: [], call: () => 'filesystem.write_text("elsewhere/leak.txt", value)', returns: false },
-  process: { type: "ProcessError", needs: 'process("true")', allowedBy: () => 'process("true")', refused: "process", setup: [], call: () => 'process.run("true", [value])', returns: true },
+  httpSink: {
+    type: "HttpError",
+    needs: 'network.http("127.0.0.1")',
+    allowedBy: () => `network.http("127.0.0.1:${sink.port}")`,
+    refused: "network.http",
+    setup: [],
+    call: () => `http.get("http://127.0.0.1:${sink.port}/?k={value}")`,
+    returns: true,
+  },
+  httpEvil: {
+    type: "HttpError",
+    needs: 'network.http("127.0.0.1")',
+    refused: "network.http",
+    setup: [],
+    call: () => `http.post("http://127.0.0.1:${evil.port}/", value)`,
+    returns: true,
+  },
+  writeOut: {
+    type: "FileError",
+    needs: 'filesystem.write("out")',
+    allowedBy: () => 'filesystem.write("out")',
+    refused: "filesystem.write",
+    setup: [],
+    call: () => 'filesystem.write_text("out/kept.txt", value)',
+    returns: false,
+  },
+  writeElsewhere: {
+    type: "FileError",
+    needs: 'filesystem.write("elsewhere")',
+    refused: "filesystem.write",
+    setup: [],
+    call: () => 'filesystem.write_text("elsewhere/leak.txt", value)',
+    returns: false,
+  },
+  process: {
+    type: "ProcessError",
+    needs: 'process("true")',
+    allowedBy: () => 'process("true")',
+    refused: "process",
+    setup: [],
+    call: () => 'process.run("true", [value])',
+    returns: true,
+  },
   database: {
     type: "DbError",
     needs: 'filesystem.database("out")',
     allowedBy: () => 'filesystem.database("out")',
     refused: "filesystem.database",
-    setup: ['let db be database.open("out/kept.sqlite") otherwise crash with "no database"', 'let made be database.execute(db, "CREATE TABLE IF NOT EXISTS t (v TEXT)") otherwise crash with "no table"'],
+    setup: [
+      'let db be database.open("out/kept.sqlite") otherwise crash with "no database"',
+      'let made be database.execute(db, "CREATE TABLE IF NOT EXISTS t (v TEXT)") otherwise crash with "no table"',
+    ],
     call: () => 'database.execute(db, "INSERT INTO t (v) VALUES (?)", [value.to_json()])',
     returns: true,
   },
-  serve: { type: "StartError", needs: "network.socket", refused: "network.socket", setup: [], call: () => "server.serve(value.length() + 40000, answer, Some(1))", returns: false },
-  foreign: { type: "ForeignError", needs: "foreign", refused: "foreign", setup: [], call: () => 'foreign.call("mods/{value}.mjs", "f")', returns: true },
+  serve: {
+    type: "StartError",
+    needs: "network.socket",
+    refused: "network.socket",
+    setup: [],
+    call: () => "server.serve(value.length() + 40000, answer, Some(1))",
+    returns: false,
+  },
+  foreign: {
+    type: "ForeignError",
+    needs: "foreign",
+    refused: "foreign",
+    setup: [],
+    call: () => 'foreign.call("mods/{value}.mjs", "f")',
+    returns: true,
+  },
 };
 
 /** Where the match over the failure is: on the call itself, in a function it was passed on to, or wrapped in the program's own variant. */
@@ -227,15 +313,26 @@ interface Generated {
 }
 
 /** One arm per case, in the order given: the Guarded arm says whether the refusal names the guard and the sink. */
-function arms(g: Generated, pattern: (inner: string) => string, leave: (line: string) => string, indent: string): string {
+function arms(
+  g: Generated,
+  pattern: (inner: string) => string,
+  leave: (line: string) => string,
+  indent: string,
+): string {
   const s = SINKS[g.sink]!;
   const cases = casesOf(s.type);
   return g.order
     .map((i) => {
       const c = cases[i]!;
-      const names = c.name === "Guarded" ? ["origin", "sink"] : Array.from({ length: c.fields }, (_, f) => (g.named[i] ? `f${f}` : "_"));
+      const names =
+        c.name === "Guarded"
+          ? ["origin", "sink"]
+          : Array.from({ length: c.fields }, (_, f) => (g.named[i] ? `f${f}` : "_"));
       const inner = `${s.type}.${c.name}${c.fields === 0 ? "" : `(${names.join(", ")})`}`;
-      const said = c.name === "Guarded" ? `arm Guarded {origin is ${JSON.stringify(SOURCES[g.source].origin)}} {sink is "${s.refused}"}` : `arm ${c.name}`;
+      const said =
+        c.name === "Guarded"
+          ? `arm Guarded {origin is ${JSON.stringify(SOURCES[g.source].origin)}} {sink is "${s.refused}"}`
+          : `arm ${c.name}`;
       return `${indent}when ${pattern(inner)} then ${leave(`console.print("${said}")`)}\n`;
     })
     .join("");
@@ -250,7 +347,8 @@ function program(g: Generated): string {
   const needs = [...new Set(["console", s.needs, ...g.sinks, guarded])].join(", ");
   // The call made of the secret, its setup before it, handled as `handling` says.
   const send = (handling: string): string =>
-    [...s.setup, `let value be ${g.value}`].map((l) => `  ${l}\n`).join("") + (s.returns ? `  let reply be ${s.call()} otherwise${handling}` : `  ${s.call()} otherwise${handling}`);
+    [...s.setup, `let value be ${g.value}`].map((l) => `  ${l}\n`).join("") +
+    (s.returns ? `  let reply be ${s.call()} otherwise${handling}` : `  ${s.call()} otherwise${handling}`);
   const attempt = `function attempt(secret: Text) or fails with ${s.type}
   needs ${s.needs}
 ${send(" fail\n")}end
@@ -274,7 +372,12 @@ end
 function describe(failure: ${s.type})
   needs console
   match failure
-${arms(g, (p) => p, (l) => l, "    ")}  end
+${arms(
+  g,
+  (p) => p,
+  (l) => l,
+  "    ",
+)}  end
 end
 
 ${main("  attempt(secret) otherwise return describe(error)\n")}`;
@@ -299,7 +402,12 @@ function allowed(g: Generated): boolean {
   return by !== undefined && g.sinks.includes(by());
 }
 
-const GUARD_SINKS = [() => `network.http("127.0.0.1:${sink.port}")`, () => 'filesystem.write("out")', () => 'process("true")', () => 'filesystem.database("out")'];
+const GUARD_SINKS = [
+  () => `network.http("127.0.0.1:${sink.port}")`,
+  () => 'filesystem.write("out")',
+  () => 'process("true")',
+  () => 'filesystem.database("out")',
+];
 
 const generated: fc.Arbitrary<Generated> = fc
   .record({

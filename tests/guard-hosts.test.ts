@@ -24,7 +24,9 @@ interface Listening {
 }
 
 /** A server on 127.0.0.1 that remembers each request and answers it with `answer`. */
-async function listen(answer: (url: string, port: number) => { status?: number; location?: string; body: string }): Promise<Listening> {
+async function listen(
+  answer: (url: string, port: number) => { status?: number; location?: string; body: string },
+): Promise<Listening> {
   const heard: Listening["heard"] = [];
   const server = createServer((req, res) => {
     let body = "";
@@ -66,16 +68,29 @@ const hosts = () => ({ g: guarded.port, s: sink.port, o: other.port });
 
 /** main with `needs` and `body`, run live with `renyi run` (or `renyi record`). */
 async function run(name: string, needs: string, body: string, command: readonly string[] = ["run"]) {
-  writeFileSync(join(work, `${name}.ry`), `public function main()\n  purpose: Try a guard.\n  needs ${needs}\n  ${body.split("\n").join("\n  ")}\nend\n`);
+  writeFileSync(
+    join(work, `${name}.ry`),
+    `public function main()\n  purpose: Try a guard.\n  needs ${needs}\n  ${body.split("\n").join("\n  ")}\nend\n`,
+  );
   for (const s of [guarded, sink, other]) s.heard.length = 0;
   return renyi(work, [...command, `${name}.ry`], { env: { SECRET } });
 }
 
 /** The guard of these programs, and its sink: what the guarded host answers goes only to the sink, by its name. */
-const GUARD = () => `network.http("127.0.0.1:${hosts().g}") only to network.http("127.0.0.1:${hosts().s}"), network.http("127.0.0.1:${hosts().s}")`;
+const GUARD = () =>
+  `network.http("127.0.0.1:${hosts().g}") only to network.http("127.0.0.1:${hosts().s}"), network.http("127.0.0.1:${hosts().s}")`;
 
 test("IP literals are compared in one form, whatever form they are written in", async () => {
-  for (const form of ["127.0.0.1", "127.1", "2130706433", "0x7f.1", "0x7f000001", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "::ffff:127.0.0.1"]) {
+  for (const form of [
+    "127.0.0.1",
+    "127.1",
+    "2130706433",
+    "0x7f.1",
+    "0x7f000001",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "::ffff:127.0.0.1",
+  ]) {
     assert.equal(literalAddress(form), "127.0.0.1", form);
   }
   assert.equal(literalAddress("[::1]"), "::1");
@@ -112,7 +127,11 @@ console.print("sent {sent.status}")`,
 
 test("printing what the guarded host answered through localhost is refused with E-RT-GUARD", async () => {
   const { g } = hosts();
-  const ran = await run("print-localhost", `console, ${GUARD()}, network.http("localhost:${g}")`, `let page be http.get("http://localhost:${g}/secret") otherwise crash with "no page"\nconsole.print(page.body)`);
+  const ran = await run(
+    "print-localhost",
+    `console, ${GUARD()}, network.http("localhost:${g}")`,
+    `let page be http.get("http://localhost:${g}/secret") otherwise crash with "no page"\nconsole.print(page.body)`,
+  );
   assert.equal(ran.status, 2, ran.stderr);
   assert.match(ran.stderr, /^error\[E-RT-GUARD\]/);
   assert.ok(!ran.stdout.includes(SECRET) && !ran.stderr.includes(SECRET));
@@ -121,7 +140,11 @@ test("printing what the guarded host answered through localhost is refused with 
 for (const form of ["127.1", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "2130706433", "0x7f.1"]) {
   test(`the guarded host read as ${form} is guarded`, async () => {
     const { g } = hosts();
-    const ran = await run(`form-${form.replace(/\W+/g, "")}`, `console, ${GUARD()}, network.http`, `let page be http.get("http://${form}:${g}/secret") otherwise crash with "no page"\nconsole.print(page.body)`);
+    const ran = await run(
+      `form-${form.replace(/\W+/g, "")}`,
+      `console, ${GUARD()}, network.http`,
+      `let page be http.get("http://${form}:${g}/secret") otherwise crash with "no page"\nconsole.print(page.body)`,
+    );
     assert.equal(ran.status, 2, ran.stderr);
     assert.match(ran.stderr, /^error\[E-RT-GUARD\]/);
     assert.equal(guarded.heard.length, 1);
@@ -131,7 +154,11 @@ for (const form of ["127.1", "[::ffff:7f00:1]", "[::ffff:127.0.0.1]", "213070643
 
 test("another port of the guarded host is another host: a scope with a port covers only that port", async () => {
   const { o } = hosts();
-  const ran = await run("other-port", `console, ${GUARD()}, network.http("localhost:${o}")`, `let page be http.get("http://localhost:${o}/") otherwise crash with "no page"\nconsole.print(page.body)`);
+  const ran = await run(
+    "other-port",
+    `console, ${GUARD()}, network.http("localhost:${o}")`,
+    `let page be http.get("http://localhost:${o}/") otherwise crash with "no page"\nconsole.print(page.body)`,
+  );
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, "thanks\n");
 });
@@ -176,7 +203,10 @@ console.print("sent {sent.status}")`,
   );
   assert.equal(ran.status, 2, ran.stderr);
   assert.match(ran.stderr, /^error\[E-RT-CRASH\]: refused/);
-  assert.deepEqual(sink.heard.map((h) => h.url), [`/away/${o}`]);
+  assert.deepEqual(
+    sink.heard.map((h) => h.url),
+    [`/away/${o}`],
+  );
   assert.deepEqual(other.heard, []);
 });
 
@@ -191,7 +221,10 @@ console.print("sent {sent.status}")`,
   );
   assert.equal(ran.status, 2, ran.stderr);
   assert.match(ran.stderr, /^error\[E-RT-CRASH\]: refused/);
-  assert.deepEqual(sink.heard.map((h) => h.url), [`/away/${s}`]);
+  assert.deepEqual(
+    sink.heard.map((h) => h.url),
+    [`/away/${s}`],
+  );
 });
 
 test("the recording of a guarded run replays offline with the same decisions", async () => {

@@ -24,7 +24,6 @@ function withoutGuardWarning(stderr: string): string {
   return stderr.replace(/warning\[W-GUARD-NO-SINK\][\s\S]*?(?=\n(?:error|warning)\[|\n[^ \n|=]|$)\n?/g, "");
 }
 
-
 test("every run fixture ends as its golden file says with an idle guard declared", async () => {
   const cases = goldenFiles(join(ROOT, "fixtures", "run")).map((path) => {
     const name = basename(path, ".golden");
@@ -43,19 +42,37 @@ test("every run fixture ends as its golden file says with an idle guard declared
         const dir = join(work, name);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `${name}.ry`), guarded!);
-        for (const [key, text] of sections) if (key.startsWith("module ")) writeFileSync(join(dir, `${key.slice(7)}.ry`), text);
-        const words = (sections.get("arguments") ?? "").trim().split(/\s+/).filter((w) => w !== "");
+        for (const [key, text] of sections)
+          if (key.startsWith("module ")) writeFileSync(join(dir, `${key.slice(7)}.ry`), text);
+        const words = (sections.get("arguments") ?? "")
+          .trim()
+          .split(/\s+/)
+          .filter((w) => w !== "");
         const split = words.indexOf("PROGRAM");
         const options = split < 0 ? [] : words.slice(0, split);
         const programArgs = split < 0 ? words : words.slice(split + 1);
         const result = await renyiIn(dir, ["run", ...options, `${name}.ry`, ...programArgs], {}, join(work, "cache"));
-        assert.equal(result.stdout.trimEnd(), (sections.get("stdout") ?? "").trimEnd(), `${name}: stdout differs with an idle guard`);
-        assert.equal(withoutGuardWarning(result.stderr).trimEnd(), (sections.get("stderr") ?? "").trimEnd(), `${name}: stderr differs with an idle guard`);
-        assert.equal(String(result.status), (sections.get("exit") ?? "").trim(), `${name}: exit code differs with an idle guard: ${result.stderr}`);
+        assert.equal(
+          result.stdout.trimEnd(),
+          (sections.get("stdout") ?? "").trimEnd(),
+          `${name}: stdout differs with an idle guard`,
+        );
+        assert.equal(
+          withoutGuardWarning(result.stderr).trimEnd(),
+          (sections.get("stderr") ?? "").trimEnd(),
+          `${name}: stderr differs with an idle guard`,
+        );
+        assert.equal(
+          String(result.status),
+          (sections.get("exit") ?? "").trim(),
+          `${name}: exit code differs with an idle guard: ${result.stderr}`,
+        );
         ran++;
       }
     }),
   );
   assert.ok(ran >= 20, `only ${ran} fixtures ran; left out: ${skipped.join(", ")}`);
-  console.log(`idle guard: ${ran} run fixtures end as their golden files say${skipped.length > 0 ? `; left out (main has no needs line): ${skipped.join(", ")}` : ""}`);
+  console.log(
+    `idle guard: ${ran} run fixtures end as their golden files say${skipped.length > 0 ? `; left out (main has no needs line): ${skipped.join(", ")}` : ""}`,
+  );
 });

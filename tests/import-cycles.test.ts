@@ -112,7 +112,9 @@ test("no import cycle between any two files of the project but the grammar's own
       graph.get(`compiler/${folder}/${from}.ts`)?.delete(`compiler/${folder}/${to}.ts`);
     }
   }
-  const unknown = [...graph.values()].flatMap((targets) => [...targets]).filter((t) => !graph.has(t) && !t.endsWith(".d.ts"));
+  const unknown = [...graph.values()]
+    .flatMap((targets) => [...targets])
+    .filter((t) => !graph.has(t) && !t.endsWith(".d.ts"));
   assert.ok(graph.size > 200, `the project's files are found (${graph.size})`);
   console.log(`the project: ${graph.size} files; imports of files not found: ${unknown.length}`);
   assert.deepEqual(cycles(graph), []);

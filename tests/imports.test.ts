@@ -25,10 +25,16 @@ const FOLDERS = ["vocabulary", "report", "compiler", "rtlib", "cli"] as const;
  */
 const ROOM_ROWS = [
   ["cli/host", "what every room shares: reading sources, the version, refusals, where the built files are"],
-  ["cli/bundles", "the trusted base for bundles: the validator, the manifest's checks, signatures, a bundle's own grant"],
+  [
+    "cli/bundles",
+    "the trusted base for bundles: the validator, the manifest's checks, signatures, a bundle's own grant",
+  ],
   ["cli/cache", "the compile cache: compiled programs and modules, the program index, the V8 code caches"],
   ["cli/running", "a program's run: its options, the worker thread, isolation, interrupts, the execution record"],
-  ["cli/recordings", "recordings on the host's side: reading, sealing, redaction, the least grant, the replay and resume plans"],
+  [
+    "cli/recordings",
+    "recordings on the host's side: reading, sealing, redaction, the least grant, the replay and resume plans",
+  ],
   ["cli/testing", "`renyi test`: finding tests, compiling them, running each in a thread, replays tests, the report"],
   ["cli/mcp", "`renyi mcp`: the tool server, its ceiling, its worker pool, its audit log"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],
@@ -48,7 +54,10 @@ const FORBIDDEN: Record<Place, readonly string[]> = {
   compiler: ["rtlib", "cli", ...OUTSIDE],
   rtlib: ["compiler", "cli", ...OUTSIDE],
   [ENTRY]: OUTSIDE,
-  ...(Object.fromEntries(ROOMS.map((room, i) => [room, [ENTRY, ...ROOMS.slice(i + 1), ...OUTSIDE]])) as Record<Room, string[]>),
+  ...(Object.fromEntries(ROOMS.map((room, i) => [room, [ENTRY, ...ROOMS.slice(i + 1), ...OUTSIDE]])) as Record<
+    Room,
+    string[]
+  >),
 };
 
 /** The place a file of the project is in: its folder, or its room when it is in one of cli's. */
@@ -76,28 +85,58 @@ export function brokenRules(imports: readonly Import[]): string[] {
     const from = placeOf(i.file) as Place;
     const to = folderOf(i);
     const isPackage = !i.specifier.startsWith(".") && !i.specifier.startsWith("node:");
-    if (from === "vocabulary" && isPackage) broken.push(`${i.file}:${i.line} imports ${i.specifier} (vocabulary imports no package)`);
+    if (from === "vocabulary" && isPackage)
+      broken.push(`${i.file}:${i.line} imports ${i.specifier} (vocabulary imports no package)`);
     // The protocol's SDK is loaded by `renyi mcp` alone, whose files are cli/mcp*.ts.
-    if (/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(i.specifier) && from !== "cli/mcp") broken.push(`${i.file}:${i.line} imports ${i.specifier} (only cli/mcp/ imports the protocol's SDK)`);
+    if (/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(i.specifier) && from !== "cli/mcp")
+      broken.push(`${i.file}:${i.line} imports ${i.specifier} (only cli/mcp/ imports the protocol's SDK)`);
     const match = to === undefined ? undefined : forbiddenMatch(from, to);
-    if (match !== undefined) broken.push(`${i.file}:${i.line} imports ${i.specifier} (${from} may not import ${match})`);
+    if (match !== undefined)
+      broken.push(`${i.file}:${i.line} imports ${i.specifier} (${from} may not import ${match})`);
   }
   return broken;
 }
 
 test("the rules catch an import across a forbidden line, and pass an allowed one", () => {
   const made = [
-    ...importsOf("compiler/check/grants.ts", 'import { coveredBy } from "../../rtlib/capabilities.js";\nimport { needText } from "../../vocabulary/needs.js";'),
-    ...importsOf("rtlib/grants.ts", 'const { x } = require("../cli/exit.js");\nimport type { Span } from "../compiler/source.js";'),
-    ...importsOf("vocabulary/needs.ts", 'export { y } from "../rtlib/index.js";\nimport "acorn";\nimport { z } from "./capabilities.js";'),
-    ...importsOf("cli/commands/run.ts", 'const m = await import("../rtlib/index.js");\nimport { w } from "../compiler/build.js";'),
-    ...importsOf("rtlib/entry.ts", 'const { f } = await hostImport<{ f: (o: Outcome) => number }>("./cli/bundle-outcome.js");\nawait hostImport("./report/bundle-outcome.js");\nhostImport<typeof import("node:fs")>("node:fs");'),
-    ...importsOf("report/outcome-text.ts", 'import { renderText } from "./diagnostics.js";\nimport { moduleOfPrefix } from "../compiler/lower/names.js";\nimport { EXIT } from "../vocabulary/outcomes.js";'),
+    ...importsOf(
+      "compiler/check/grants.ts",
+      'import { coveredBy } from "../../rtlib/capabilities.js";\nimport { needText } from "../../vocabulary/needs.js";',
+    ),
+    ...importsOf(
+      "rtlib/grants.ts",
+      'const { x } = require("../cli/exit.js");\nimport type { Span } from "../compiler/source.js";',
+    ),
+    ...importsOf(
+      "vocabulary/needs.ts",
+      'export { y } from "../rtlib/index.js";\nimport "acorn";\nimport { z } from "./capabilities.js";',
+    ),
+    ...importsOf(
+      "cli/commands/run.ts",
+      'const m = await import("../rtlib/index.js");\nimport { w } from "../compiler/build.js";',
+    ),
+    ...importsOf(
+      "rtlib/entry.ts",
+      'const { f } = await hostImport<{ f: (o: Outcome) => number }>("./cli/bundle-outcome.js");\nawait hostImport("./report/bundle-outcome.js");\nhostImport<typeof import("node:fs")>("node:fs");',
+    ),
+    ...importsOf(
+      "report/outcome-text.ts",
+      'import { renderText } from "./diagnostics.js";\nimport { moduleOfPrefix } from "../compiler/lower/names.js";\nimport { EXIT } from "../vocabulary/outcomes.js";',
+    ),
     ...importsOf("compiler/index.ts", 'import { z } from "zod";'),
     ...importsOf("cli/commands/run.ts", 'import { Client } from "@modelcontextprotocol/sdk/client/index.js";'),
-    ...importsOf("cli/mcp/server.ts", 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";'),
-    ...importsOf("cli/bundles/admit.ts", 'import { runCommand } from "../commands/run.js";\nimport { DIST } from "../host/places.cjs";\nimport "../renyi.cjs";'),
-    ...importsOf("cli/commands/test.ts", 'import { serve } from "../mcp/server.js";\nimport { x } from "../../vocabulary/outcomes.js";'),
+    ...importsOf(
+      "cli/mcp/server.ts",
+      'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";',
+    ),
+    ...importsOf(
+      "cli/bundles/admit.ts",
+      'import { runCommand } from "../commands/run.js";\nimport { DIST } from "../host/places.cjs";\nimport "../renyi.cjs";',
+    ),
+    ...importsOf(
+      "cli/commands/test.ts",
+      'import { serve } from "../mcp/server.js";\nimport { x } from "../../vocabulary/outcomes.js";',
+    ),
   ];
   assert.equal(made.length, 25);
   assert.deepEqual(brokenRules(made), [
@@ -117,11 +156,20 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
 
 test("every source file imports only what its folder may", () => {
   const files = FOLDERS.flatMap(sourceFiles);
-  for (const room of ROOMS) assert.ok(files.some((f) => f.startsWith(`${room}/`)), `the room ${room} has files`);
-  const unlisted = files.filter((f) => f.startsWith("cli/") && placeOf(f) !== ENTRY && !(ROOMS as readonly string[]).includes(placeOf(f)));
+  for (const room of ROOMS)
+    assert.ok(
+      files.some((f) => f.startsWith(`${room}/`)),
+      `the room ${room} has files`,
+    );
+  const unlisted = files.filter(
+    (f) => f.startsWith("cli/") && placeOf(f) !== ENTRY && !(ROOMS as readonly string[]).includes(placeOf(f)),
+  );
   assert.deepEqual(unlisted, [], "every folder of cli/ is a room with its row");
   const imports = files.flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), "utf8")));
   console.log(`imports: ${files.length} files, ${imports.length} imports checked`);
-  assert.ok(files.some((f) => f.startsWith("vocabulary/")), "the vocabulary's files are found");
+  assert.ok(
+    files.some((f) => f.startsWith("vocabulary/")),
+    "the vocabulary's files are found",
+  );
   assert.deepEqual(brokenRules(imports), []);
 });

@@ -41,7 +41,10 @@ const peak = (): number => process.resourceUsage().maxRSS * 1024;
 
 function assertBounded(what: string): void {
   console.log(`${what}: peak ${Math.round(peak() / MiB)} MiB of this process's memory`);
-  assert.ok(peak() < PEAK_BOUND, `${what}: this process's memory peaked at ${Math.round(peak() / MiB)} MiB, for a limit of ${LIMIT / MiB} MiB`);
+  assert.ok(
+    peak() < PEAK_BOUND,
+    `${what}: this process's memory peaked at ${Math.round(peak() / MiB)} MiB, for a limit of ${LIMIT / MiB} MiB`,
+  );
 }
 
 /** Writes `size` bytes of one repeated chunk, generated as the client reads them (never held), until the client goes. */
@@ -101,9 +104,15 @@ end
 test("a response body past the limit fails with HttpError.TooLarge, read no further than the limit", async () => {
   const grant = rootGrant([{ path: ["network", "http"], scope: `127.0.0.1:${port}` }], "main");
   const base = `http://127.0.0.1:${port}`;
-  assert.equal(await outcome(http.get(grant, `${base}/chunked`)), `HttpError.TooLarge(url: "${base}/chunked", limit: ${LIMIT})`);
+  assert.equal(
+    await outcome(http.get(grant, `${base}/chunked`)),
+    `HttpError.TooLarge(url: "${base}/chunked", limit: ${LIMIT})`,
+  );
   assertBounded("a chunked body of 512 MiB");
-  assert.equal(await outcome(http.get(grant, `${base}/declared`)), `HttpError.TooLarge(url: "${base}/declared", limit: ${LIMIT})`);
+  assert.equal(
+    await outcome(http.get(grant, `${base}/declared`)),
+    `HttpError.TooLarge(url: "${base}/declared", limit: ${LIMIT})`,
+  );
   // Exactly at the limit is not past it.
   const whole = (await http.get(grant, `${base}/at-limit`)) as { body: string; bytes: Uint8Array };
   assert.equal(whole.bytes.length, LIMIT);
@@ -117,14 +126,33 @@ test("a file past the limit fails with FileError.Failed, and an endless device s
   closeSync(openSync(path, "w"));
   const { truncateSync } = await import("node:fs");
   truncateSync(path, OFFERED);
-  const grant = rootGrant([{ path: ["filesystem", "read"], scope: work }, { path: ["filesystem", "read"], scope: "/dev/zero" }, { path: ["filesystem", "write"], scope: work }], "main");
+  const grant = rootGrant(
+    [
+      { path: ["filesystem", "read"], scope: work },
+      { path: ["filesystem", "read"], scope: "/dev/zero" },
+      { path: ["filesystem", "write"], scope: work },
+    ],
+    "main",
+  );
   const reason = `the file passed the limit of ${LIMIT.toLocaleString("en-US")} bytes for data coming in`;
-  assert.equal(await outcome(filesystem.read_text(grant, path)), `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`);
-  assert.equal(await outcome(filesystem.read_bytes(grant, path)), `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`);
+  assert.equal(
+    await outcome(filesystem.read_text(grant, path)),
+    `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`,
+  );
+  assert.equal(
+    await outcome(filesystem.read_bytes(grant, path)),
+    `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`,
+  );
   // A device says its size is 0 and never ends: only counting stops it.
-  assert.equal(await outcome(filesystem.read_bytes(grant, "/dev/zero")), `FileError.Failed(path: "/dev/zero", reason: "${reason}")`);
+  assert.equal(
+    await outcome(filesystem.read_bytes(grant, "/dev/zero")),
+    `FileError.Failed(path: "/dev/zero", reason: "${reason}")`,
+  );
   // Appending reads the old content first: held to the same limit, and the file is left as it was.
-  assert.equal(await outcome(filesystem.append_text(grant, path, "more")), `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`);
+  assert.equal(
+    await outcome(filesystem.append_text(grant, path, "more")),
+    `FileError.Failed(path: ${JSON.stringify(path)}, reason: "${reason}")`,
+  );
   const { statSync } = await import("node:fs");
   assert.equal(statSync(path).size, OFFERED);
   // At the limit, read whole.
@@ -137,11 +165,20 @@ test("a file past the limit fails with FileError.Failed, and an endless device s
 test("a process whose output passes the limit is killed and fails with ProcessError.Failed", async () => {
   const grant = rootGrant([{ path: ["process"] }], "main");
   // `yes` writes for ever: without the limit the call would never end.
-  assert.equal(await outcome(processes.run(grant, "yes")), `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ${LIMIT.toLocaleString("en-US")} bytes for data coming in")`);
+  assert.equal(
+    await outcome(processes.run(grant, "yes")),
+    `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ${LIMIT.toLocaleString("en-US")} bytes for data coming in")`,
+  );
   const toStderr = `process.stderr.write(Buffer.alloc(${OFFERED}, "e"))`;
-  assert.match(await outcome(processes.run(grant, process.execPath, ["-e", toStderr])), /^ProcessError\.Failed\(program: ".*", reason: "its standard error passed the limit of 4,194,304 bytes for data coming in"\)$/);
+  assert.match(
+    await outcome(processes.run(grant, process.execPath, ["-e", toStderr])),
+    /^ProcessError\.Failed\(program: ".*", reason: "its standard error passed the limit of 4,194,304 bytes for data coming in"\)$/,
+  );
   // At the limit, whole.
-  const result = (await processes.run(grant, "head", ["-c", String(LIMIT), "/dev/zero"])) as { stdout: string; exit_code: number };
+  const result = (await processes.run(grant, "head", ["-c", String(LIMIT), "/dev/zero"])) as {
+    stdout: string;
+    exit_code: number;
+  };
   assert.equal(result.stdout.length, LIMIT);
   assertBounded("an endless `yes`");
 });
@@ -152,12 +189,31 @@ test("a database result past the limit of rows or bytes fails with DbError.Sql, 
   const db = await database.open(grant, path);
   await database.execute(grant, db, "CREATE TABLE t (n INTEGER, blob BLOB)");
   // 2,000 small rows, and 64 rows of 256 KiB (16 MiB in all).
-  await database.execute(grant, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL FROM c");
-  await database.execute(grant, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, zeroblob(262144) FROM c");
-  assert.equal(await outcome(database.query(grant, db, "SELECT n FROM t")), `DbError.Sql(message: "the result has more than 1,000 rows, the limit for data coming in")`);
-  assert.equal(await outcome(database.query(grant, db, "SELECT blob FROM t WHERE n < 0")), `DbError.Sql(message: "the result passed the limit of 4,194,304 bytes for data coming in")`);
+  await database.execute(
+    grant,
+    db,
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL FROM c",
+  );
+  await database.execute(
+    grant,
+    db,
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, zeroblob(262144) FROM c",
+  );
+  assert.equal(
+    await outcome(database.query(grant, db, "SELECT n FROM t")),
+    `DbError.Sql(message: "the result has more than 1,000 rows, the limit for data coming in")`,
+  );
+  assert.equal(
+    await outcome(database.query(grant, db, "SELECT blob FROM t WHERE n < 0")),
+    `DbError.Sql(message: "the result passed the limit of 4,194,304 bytes for data coming in")`,
+  );
   // A result with no end of its own: the statement is stopped at the limit.
-  assert.equal(await outcome(database.query(grant, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i FROM c")), `DbError.Sql(message: "the result has more than 1,000 rows, the limit for data coming in")`);
+  assert.equal(
+    await outcome(
+      database.query(grant, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i FROM c"),
+    ),
+    `DbError.Sql(message: "the result has more than 1,000 rows, the limit for data coming in")`,
+  );
   // The statement was reset: the database goes on.
   assert.match(await outcome(database.query(grant, db, "SELECT count(*) AS n FROM t")), /2064/);
   assert.match(await outcome(database.query(grant, db, "SELECT n FROM t LIMIT 1000")), /^ok /);
@@ -190,7 +246,9 @@ function postStreaming(to: number, size: number): Promise<number> {
 
 /** The peak memory of a running process, from the system. */
 function peakOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmHWM:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmHWM:"))!;
   return Number(/\d+/.exec(line)![0]) * 1024;
 }
 
@@ -217,12 +275,10 @@ test("renyi record, then renyi reproduce: TooLarge is recorded as the call's fai
 // and the test failed before it stopped the server, which kept the file running. The
 // server now reads the rest before it closes (rtlib/lib/server.ts, refuseTooLarge);
 // the server is stopped however the test ends, and the test is bounded.
-test("renyi run: a program handles a 100 MB response as HttpError.TooLarge at the default 64 MiB limit, and a server answers a 512 MiB chunked body 413 without holding it", { timeout: 120_000 }, async () => {
-  const program = startProgram(
-    work,
-    FETCH_BIG,
-    { after: ["--port", String(await bigServer())] },
-  );
+test("renyi run: a program handles a 100 MB response as HttpError.TooLarge at the default 64 MiB limit, and a server answers a 512 MiB chunked body 413 without holding it", {
+  timeout: 120_000,
+}, async () => {
+  const program = startProgram(work, FETCH_BIG, { after: ["--port", String(await bigServer())] });
   const result = await program.done;
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout, `too large: past ${64 * MiB} bytes\n`);
@@ -273,7 +329,10 @@ async function bigServer(): Promise<number> {
 
 /** `renyi ARGS` in the work folder, to its end (not spawnSync: the server it talks to is in this process). */
 function renyi(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [RENYI, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const child = spawn(process.execPath, [RENYI, ...args], {
+    cwd: work,
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

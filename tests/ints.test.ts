@@ -12,7 +12,25 @@ import { seeded } from "./support.js";
 
 const CASES = 200_000;
 const MAX = 2n ** 53n - 1n;
-const EDGES = [0, 1, 2, 3, 7, 46340, 46341, 65535, 65536, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 94906265, 94906266, 2 ** 52, 2 ** 53 - 2, 2 ** 53 - 1];
+const EDGES = [
+  0,
+  1,
+  2,
+  3,
+  7,
+  46340,
+  46341,
+  65535,
+  65536,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  94906265,
+  94906266,
+  2 ** 52,
+  2 ** 53 - 2,
+  2 ** 53 - 1,
+];
 
 /** An Int: never -0, which no Int is. */
 function operand(random: () => number): number {
@@ -22,7 +40,8 @@ function operand(random: () => number): number {
 function anyOperand(random: () => number): number {
   const r = random();
   const sign = random() < 0.5 ? -1 : 1;
-  if (r < 0.4) return sign * EDGES[Math.floor(random() * EDGES.length)]! + (random() < 0.3 ? Math.floor(random() * 3) - 1 : 0);
+  if (r < 0.4)
+    return sign * EDGES[Math.floor(random() * EDGES.length)]! + (random() < 0.3 ? Math.floor(random() * 3) - 1 : 0);
   if (r < 0.7) return sign * Math.floor(random() * 1000);
   return sign * Math.floor(random() * Number.MAX_SAFE_INTEGER);
 }
@@ -55,7 +74,8 @@ test(`the Int operators agree with exact arithmetic (${CASES} cases each)`, () =
         got = e.code;
         crashes++;
       }
-      if (typeof expected === "bigint" && (expected > MAX || expected < -MAX)) assert.equal(got, "E-RT-OVERFLOW", `${a} ${op} ${b}`);
+      if (typeof expected === "bigint" && (expected > MAX || expected < -MAX))
+        assert.equal(got, "E-RT-OVERFLOW", `${a} ${op} ${b}`);
       else if (typeof expected === "bigint") {
         assert.equal(typeof got, "number", `${a} ${op} ${b} gave ${got}`);
         assert.equal(BigInt(got as number), expected, `${a} ${op} ${b}`);

@@ -25,11 +25,16 @@ after(() => {
 });
 
 test("the server's connections are fewer than the files an isolated process may open, with room left for the program's own", () => {
-  assert.ok(MAX_SERVER_CONNECTIONS <= ISOLATED_OPEN_FILES / 2, `${MAX_SERVER_CONNECTIONS} connections of ${ISOLATED_OPEN_FILES} files`);
+  assert.ok(
+    MAX_SERVER_CONNECTIONS <= ISOLATED_OPEN_FILES / 2,
+    `${MAX_SERVER_CONNECTIONS} connections of ${ISOLATED_OPEN_FILES} files`,
+  );
 });
 
 test("--isolate: 400 process.run at once, more than the open files allow, fail as ProcessError where they cannot start, and the run goes on", async () => {
-  const ran = await startProgram(work, `function start(i: Int) returns Text
+  const ran = await startProgram(
+    work,
+    `function start(i: Int) returns Text
   needs process("sh")
   let r be process.run("sh", ["-c", "sleep 1"]) otherwise
     when ProcessError.Failed(_, reason) then return "failed: {reason}"
@@ -49,7 +54,9 @@ public function main() or fails with ProcessError
   let last be process.run("sh", ["-c", "echo after"]) otherwise fail
   console.print(last.stdout)
 end
-`, { before: ["--isolate"] }).done;
+`,
+    { before: ["--isolate"] },
+  ).done;
   assert.equal(ran.status, 0, ran.stderr);
   assert.doesNotMatch(ran.stderr, /E-RT-INTERNAL|reading 'on'/);
   const [counts, reason, last] = ran.stdout.split("\n");
@@ -71,7 +78,9 @@ function idle(port: number): Promise<Socket> {
 
 test("--isolate: a server with more idle connections than it may hold still answers a new request, whose handler starts a child", async () => {
   const port = await freePort();
-  const program = startProgram(work, `public function main(port: Int) or fails with StartError
+  const program = startProgram(
+    work,
+    `public function main(port: Int) or fails with StartError
   purpose: Answer every request with a child's words.
   needs network.socket, process("sh")
   server.serve(port, function (request: Request) returns Response
@@ -80,7 +89,9 @@ test("--isolate: a server with more idle connections than it may hold still answ
     return server.respond(200, r.stdout)
   end) otherwise fail
 end
-`, { before: ["--isolate"], after: ["--port", String(port)] });
+`,
+    { before: ["--isolate"], after: ["--port", String(port)] },
+  );
   running.add(program.child);
   const sockets: Socket[] = [];
   try {

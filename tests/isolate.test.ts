@@ -39,30 +39,40 @@ test("--isolate: memory outside the accounting's sight is refused by the operati
 });
 
 test("--isolate: the limits reach what the program starts, and the run's output and exit code are its own", async () => {
-  const ran = await startProgram(work, `public function main() or fails with ProcessError
+  const ran = await startProgram(
+    work,
+    `public function main() or fails with ProcessError
   purpose: Show the limits the run is under, then fail.
   needs console, process("sh")
   let r be process.run("sh", ["-c", "ulimit -d; ulimit -n; ulimit -c; ulimit -t"]) otherwise fail
   console.print(r.stdout)
   fail with ProcessError.NotFound("on purpose")
 end
-`, { before: ["--isolate", "--max-memory", "100", "--timeout", "30"] }).done;
+`,
+    { before: ["--isolate", "--max-memory", "100", "--timeout", "30"] },
+  ).done;
   assert.equal(ran.status, 1, ran.stderr);
   assert.equal(ran.stdout, `${isolationDataMib(100) * 1024}\n${ISOLATED_OPEN_FILES}\n0\n${isolatedCpuSeconds(30)}\n\n`);
   assert.match(ran.stderr, /^error\[E-RT-FAILED\]/);
   // Without --timeout the CPU time is not limited: the wall clock stops a run that ends, and a server runs until stopped.
-  const untimed = await startProgram(work, `public function main() or fails with ProcessError
+  const untimed = await startProgram(
+    work,
+    `public function main() or fails with ProcessError
   purpose: Show the CPU limit.
   needs console, process("sh")
   console.print((process.run("sh", ["-c", "ulimit -t"]) otherwise fail).stdout)
 end
-`, { before: ["--isolate"] }).done;
+`,
+    { before: ["--isolate"] },
+  ).done;
   assert.equal(untimed.status, 0, untimed.stderr);
   assert.equal(untimed.stdout, "unlimited\n\n");
 });
 
 test("--isolate: the accounted limit still stops a growing program at its .ry position inside the process", async () => {
-  const ran = await startProgram(work, `public function main()
+  const ran = await startProgram(
+    work,
+    `public function main()
   purpose: Keep ever more lists.
   needs console
   var kept be []
@@ -71,9 +81,14 @@ test("--isolate: the accounted limit still stops a growing program at its .ry po
   end
   console.print(list.length(kept).to_text())
 end
-`, { before: ["--isolate", "--max-memory", "64"] }).done;
+`,
+    { before: ["--isolate", "--max-memory", "64"] },
+  ).done;
   assert.equal(ran.status, 2, ran.stderr);
-  assert.match(ran.stderr, /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB .*\n  --> .*\.ry:6:\d+\n/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB .*\n  --> .*\.ry:6:\d+\n/,
+  );
 });
 
 test("--isolate is refused on a system without sh and ulimit (Windows), exit 3", async () => {
@@ -90,5 +105,8 @@ test("--isolate is refused on a system without sh and ulimit (Windows), exit 3",
     Object.defineProperty(process, "platform", platform);
     process.stderr.write = write;
   }
-  assert.match(said, /^error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have/);
+  assert.match(
+    said,
+    /^error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have/,
+  );
 });

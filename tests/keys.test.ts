@@ -18,7 +18,10 @@ class Point {
     readonly y: unknown,
   ) {}
 }
-describeType(Point, "Point", "Point", [["x", "x", "x", DYNAMIC], ["y", "y", "y", DYNAMIC]]);
+describeType(Point, "Point", "Point", [
+  ["x", "x", "x", DYNAMIC],
+  ["y", "y", "y", DYNAMIC],
+]);
 class Some {
   constructor(readonly value: unknown) {}
 }
@@ -28,7 +31,23 @@ describeType(None, "None", "None", [], "Optional", 1);
 
 /** Texts that look like keys and canonical forms, and texts that start with U+0000 as the old keys of structures did. */
 const text = fc.oneof(
-  fc.constantFrom("", "a", "b", "n", "t", "f", "0", "[]", "j{}", "\u0000", "\u0000n", "\u0000[1]", '\u0000"a"', "\u0000j{}", ".Point(1,2)"),
+  fc.constantFrom(
+    "",
+    "a",
+    "b",
+    "n",
+    "t",
+    "f",
+    "0",
+    "[]",
+    "j{}",
+    "\u0000",
+    "\u0000n",
+    "\u0000[1]",
+    '\u0000"a"',
+    "\u0000j{}",
+    ".Point(1,2)",
+  ),
   fc.string({ maxLength: 4 }),
   fc.string({ maxLength: 3 }).map((s) => "\u0000" + s),
 );
@@ -66,10 +85,14 @@ const oneType: fc.Arbitrary<Gen> = fc.letrec<{ type: Gen }>((tie) => ({
     fc.constantFrom(...scalars),
     tie("type").map((item) => fc.array(item, { maxLength: 3 }) as Gen),
     fc.tuple(tie("type"), tie("type")).map(([a, b]) => fc.tuple(a, b).map(([x, y]) => new Pair(x, y)) as Gen),
-    fc.tuple(tie("type"), tie("type")).map(([k, v]) => fc.array(fc.tuple(k, v), { maxLength: 3 }).map((entries) => new RMap(entries)) as Gen),
+    fc
+      .tuple(tie("type"), tie("type"))
+      .map(([k, v]) => fc.array(fc.tuple(k, v), { maxLength: 3 }).map((entries) => new RMap(entries)) as Gen),
     tie("type").map((item) => fc.array(item, { maxLength: 3 }).map((items) => new RSet(items)) as Gen),
     fc.tuple(tie("type"), tie("type")).map(([a, b]) => fc.tuple(a, b).map(([x, y]) => new Point(x, y)) as Gen),
-    tie("type").map((item) => fc.option(item, { nil: undefined }).map((x) => (x === undefined ? new None() : new Some(x))) as Gen),
+    tie("type").map(
+      (item) => fc.option(item, { nil: undefined }).map((x) => (x === undefined ? new None() : new Some(x))) as Gen,
+    ),
   ),
 })).type;
 
@@ -82,7 +105,11 @@ function rebuilt(value: unknown): unknown {
   if (value instanceof Point) return new Point(rebuilt(value.x), rebuilt(value.y));
   if (value instanceof Some) return new Some(rebuilt(value.value));
   if (value instanceof Uint8Array || value instanceof None || value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([k, v]) => [k, rebuilt(v)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .reverse()
+      .map(([k, v]) => [k, rebuilt(v)]),
+  );
 }
 
 /** Two values of one type: independent, equal but built differently, or (for Json) a text spelling the other's key. */
@@ -114,7 +141,16 @@ test("a Set<Json> keeps a text apart from the structure its key once spelled", (
   assert.equal(items.size, 4);
   const map = new RMap([[{ a: 1, b: 2 }, "first"]]);
   assert.equal(map.get({ b: 2, a: 1 }), "first");
-  const ordered = new RSet([new RMap([["a", 1], ["b", 2]]), new RMap([["b", 2], ["a", 1]])]);
+  const ordered = new RSet([
+    new RMap([
+      ["a", 1],
+      ["b", 2],
+    ]),
+    new RMap([
+      ["b", 2],
+      ["a", 1],
+    ]),
+  ]);
   assert.equal(ordered.size, 1);
 });
 

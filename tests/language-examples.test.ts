@@ -71,27 +71,52 @@ function blocksOf(markdown: string, doc = "spec/language.md"): Block[] {
     const text = lines.slice(start, end).join("\n") + "\n";
     i = end;
     const [tag = "", ...rest] = info.split(/\s+/);
-    assert.ok(FENCES.has(tag), `${doc}:${start}: a fence tagged "${info}"; Renyi code is tagged renyi, so that it is tested`);
+    assert.ok(
+      FENCES.has(tag),
+      `${doc}:${start}: a fence tagged "${info}"; Renyi code is tagged renyi, so that it is tested`,
+    );
     const previous = blocks[blocks.length - 1];
     if (tag === "output") {
-      assert.ok(previous?.tag === "renyi" && previous.output === undefined, `${doc}:${start}: an output block belongs right after a renyi block`);
+      assert.ok(
+        previous?.tag === "renyi" && previous.output === undefined,
+        `${doc}:${start}: an output block belongs right after a renyi block`,
+      );
       previous.output = text;
     } else if (tag === "json" && rest[0] === "calls") {
-      assert.ok(previous?.words[0] === "records" && previous.calls === undefined, `${doc}:${start}: a json calls block belongs right after a renyi records block`);
+      assert.ok(
+        previous?.words[0] === "records" && previous.calls === undefined,
+        `${doc}:${start}: a json calls block belongs right after a renyi records block`,
+      );
       previous.calls = text;
     } else if (tag === "renyi" || (tag === "json" && rest[0] === "file")) {
       const split = rest.indexOf("--");
-      blocks.push({ doc, line: start, section, tag, words: split < 0 ? rest : rest.slice(0, split), args: split < 0 ? [] : rest.slice(split + 1), text });
+      blocks.push({
+        doc,
+        line: start,
+        section,
+        tag,
+        words: split < 0 ? rest : rest.slice(0, split),
+        args: split < 0 ? [] : rest.slice(split + 1),
+        text,
+      });
     }
   }
   for (const block of blocks) {
-    if (block.words[0] === "records") assert.ok(block.calls !== undefined, `${doc}:${block.line}: a renyi records block is followed by the json calls block it records`);
+    if (block.words[0] === "records")
+      assert.ok(
+        block.calls !== undefined,
+        `${doc}:${block.line}: a renyi records block is followed by the json calls block it records`,
+      );
   }
   return blocks;
 }
 
 function asMain(text: string): string {
-  const body = text.trimEnd().split("\n").map((l) => (l === "" ? l : `  ${l}`)).join("\n");
+  const body = text
+    .trimEnd()
+    .split("\n")
+    .map((l) => (l === "" ? l : `  ${l}`))
+    .join("\n");
   return `public function main()\n  purpose: Run an example of the reference.\n  needs console\n${body}\nend\n`;
 }
 
@@ -104,7 +129,11 @@ interface Program {
   readonly files: ReadonlyMap<string, string>;
 }
 
-function programOf(block: Block, modules: ReadonlyMap<string, string>, files: ReadonlyMap<string, string> = new Map()): Program {
+function programOf(
+  block: Block,
+  modules: ReadonlyMap<string, string>,
+  files: ReadonlyMap<string, string> = new Map(),
+): Program {
   const entry = block.words[0] === "test" ? block.words[1]! : `example_${block.line}`;
   const all = new Map(modules);
   all.set(entry, block.words.includes("main") ? asMain(block.text) : block.text);
@@ -179,17 +208,32 @@ for (const { block, program } of prepared) {
     continue;
   }
   assert.ok(KINDS.includes(kind), `${where(block)}: unknown example kind "${kind}"`);
-  if (kind === "test") assert.match(block.words[1] ?? "", /^[a-z_]+$/, `${where(block)}: a file of tests is named: renyi test NAME [CODE]`);
-  if (kind === "replays") assert.ok(program.files.has(block.words[1] ?? ""), `${where(block)}: replays ${block.words[1]}, which no json file block of its section is`);
+  if (kind === "test")
+    assert.match(
+      block.words[1] ?? "",
+      /^[a-z_]+$/,
+      `${where(block)}: a file of tests is named: renyi test NAME [CODE]`,
+    );
+  if (kind === "replays")
+    assert.ok(
+      program.files.has(block.words[1] ?? ""),
+      `${where(block)}: replays ${block.words[1]}, which no json file block of its section is`,
+    );
   test(`${where(block)} checks cleanly`, () => {
     assert.deepEqual(shown(check(program)), []);
   });
 }
 
 /** `renyi ARGS` in an example's folder of its own, its modules and files written there. */
-function run(p: Prepared, args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
+function run(
+  p: Prepared,
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
   const folder = join(work, p.program.folder);
-  const written = new Map([...[...p.program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]), ...p.program.files]);
+  const written = new Map([
+    ...[...p.program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]),
+    ...p.program.files,
+  ]);
   for (const [name, text] of written) {
     mkdirSync(dirname(join(folder, name)), { recursive: true });
     writeFileSync(join(folder, name), text);
@@ -231,7 +275,11 @@ function callsOf(recording: string): unknown {
 }
 
 const RUN_ALWAYS = ["test", "replays", "records"];
-const runnable = prepared.filter((p) => RUN_ALWAYS.includes(p.block.words[0] ?? "") || (p.block.words[0] !== "error" && /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)));
+const runnable = prepared.filter(
+  (p) =>
+    RUN_ALWAYS.includes(p.block.words[0] ?? "") ||
+    (p.block.words[0] !== "error" && /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)),
+);
 describe("the examples of the specification that have a main or tests run", { concurrency: 2 }, () => {
   for (const p of runnable) {
     const kind = p.block.words[0] ?? "";
@@ -255,26 +303,39 @@ describe("the examples of the specification that have a main or tests run", { co
         else assert.equal(result.stdout, p.block.output);
       }
       if (p.block.calls !== undefined) {
-        assert.deepEqual(callsOf(readFileSync(join(result.folder, "recording.json"), "utf8")), JSON.parse(p.block.calls));
+        assert.deepEqual(
+          callsOf(readFileSync(join(result.folder, "recording.json"), "utf8")),
+          JSON.parse(p.block.calls),
+        );
       }
     });
   }
 });
 
 test("an example of the specification that does not do what it says fails its test", () => {
-  const wrong = blocksOf('## 1. A\n\n```renyi error E-FAIL-UNHANDLED\nfunction f() returns Int\n  return 1\nend\n```\n');
+  const wrong = blocksOf(
+    "## 1. A\n\n```renyi error E-FAIL-UNHANDLED\nfunction f() returns Int\n  return 1\nend\n```\n",
+  );
   const codes = check(programOf(wrong[0]!, new Map())).map((d) => d.code);
   assert.ok(!codes.includes("E-FAIL-UNHANDLED"));
   assert.throws(() => blocksOf("```\nlet a be 1\n```\n"), /tagged renyi/);
   assert.throws(() => blocksOf("```renyi records\npublic function main()\nend\n```\n"), /json calls block/);
-  assert.equal(timeless("  passed  a (12 ms)\n1 passed, 0 failed (1.73 s)\n"), "  passed  a (TIME)\n1 passed, 0 failed (TIME)\n");
+  assert.equal(
+    timeless("  passed  a (12 ms)\n1 passed, 0 failed (1.73 s)\n"),
+    "  passed  a (TIME)\n1 passed, 0 failed (TIME)\n",
+  );
 });
 
 const examples = join(ROOT, "examples");
-for (const file of readdirSync(examples).filter((f) => f.endsWith(".ry")).sort()) {
+for (const file of readdirSync(examples)
+  .filter((f) => f.endsWith(".ry"))
+  .sort()) {
   test(`examples/${file} checks cleanly`, () => {
     const result = checkSource(file, readFileSync(join(examples, file), "utf8"));
-    assert.deepEqual(result.diagnostics.map((d) => `${d.code}: ${d.message}`), []);
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.code}: ${d.message}`),
+      [],
+    );
     assert.ok(result.program !== undefined);
   });
 }

@@ -30,7 +30,8 @@ test("every token carries its file, line, column, offset and length", () => {
 test("CR LF line ends read as LF, in code and in texts", () => {
   const result = parseSource("crlf.ry", 'function f()\r\n  let s be """\r\n    a\r\n    b\r\n    """\r\nend\r\n');
   assert.deepEqual(result.diagnostics, []);
-  const statement = (result.module.items[0] as { body: { statements: { value: { parts: { value: string }[] } }[] } }).body.statements[0]!;
+  const statement = (result.module.items[0] as { body: { statements: { value: { parts: { value: string }[] } }[] } })
+    .body.statements[0]!;
   assert.equal(statement.value.parts[0]!.value, "a\nb");
 });
 

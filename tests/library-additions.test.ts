@@ -64,23 +64,36 @@ test("math.format writes exactly that many decimals, rounded half away from zero
   assert.equal(math.format(-Infinity, 2), "-Infinity");
   let cases = 0;
   fc.assert(
-    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: 0, max: 100 }), (x, decimals) => {
-      cases++;
-      const written = math.format(x, decimals);
-      assert.doesNotMatch(written, /e/);
-      const point = written.indexOf(".");
-      assert.equal(decimals === 0 ? point : written.length - point - 1, decimals === 0 ? -1 : decimals);
-      // Read back, it is within half a unit of the last decimal (or exactly x past 1e21).
-      assert.ok(Math.abs(Number(written) - x) <= 0.5 * 10 ** -decimals * (1 + 1e-9) + Math.abs(x) * 1e-15, `${x} to ${decimals}: ${written}`);
-    }),
+    fc.property(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: 0, max: 100 }),
+      (x, decimals) => {
+        cases++;
+        const written = math.format(x, decimals);
+        assert.doesNotMatch(written, /e/);
+        const point = written.indexOf(".");
+        assert.equal(decimals === 0 ? point : written.length - point - 1, decimals === 0 ? -1 : decimals);
+        // Read back, it is within half a unit of the last decimal (or exactly x past 1e21).
+        assert.ok(
+          Math.abs(Number(written) - x) <= 0.5 * 10 ** -decimals * (1 + 1e-9) + Math.abs(x) * 1e-15,
+          `${x} to ${decimals}: ${written}`,
+        );
+      },
+    ),
     { numRuns: 1000 },
   );
   console.log(`math.format: ${cases} cases`);
 });
 
 test("math.format refuses decimals outside 0 to 100 with a crash", () => {
-  assert.equal(crashCode(() => math.format(1, 101)), "E-RT-CRASH: math.format needs 0 to 100 decimals, not 101");
-  assert.equal(crashCode(() => math.format(1, -1)), "E-RT-CRASH: math.format needs 0 to 100 decimals, not -1");
+  assert.equal(
+    crashCode(() => math.format(1, 101)),
+    "E-RT-CRASH: math.format needs 0 to 100 decimals, not 101",
+  );
+  assert.equal(
+    crashCode(() => math.format(1, -1)),
+    "E-RT-CRASH: math.format needs 0 to 100 decimals, not -1",
+  );
 });
 
 test("a program calls both, as functions and as methods", () => {
@@ -89,14 +102,20 @@ test("a program calls both, as functions and as methods", () => {
     path,
     'public function main()\n  purpose: Use the two functions.\n  needs console\n  console.print(text.join(text.characters("héllo"), "-"))\n  console.print("{"ab".characters().length()}")\n  console.print(math.format(2.0 / 3.0, 3))\n  console.print((10.0).format(1))\n  console.print(math.format(1.0, 101))\nend\n',
   );
-  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], { cwd: work, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   assert.equal(result.stdout, "h-é-l-l-o\n2\n0.667\n10.0\n");
   assert.match(result.stderr, /E-RT-CRASH\]: math\.format needs 0 to 100 decimals, not 101/);
   assert.match(result.stderr, /both\.ry:8/);
 });
 
 test("json.as_text and its kin give a value of their own kind and None for every other", () => {
-  const parsed = json.parse('{"s": "x", "i": 3, "f": 2.5, "z": -0, "big": 1e300, "b": false, "l": [1, "a"], "n": null, "o": {"__proto__": 1, "k": 2}}') as Record<string, unknown>;
+  const parsed = json.parse(
+    '{"s": "x", "i": 3, "f": 2.5, "z": -0, "big": 1e300, "b": false, "l": [1, "a"], "n": null, "o": {"__proto__": 1, "k": 2}}',
+  ) as Record<string, unknown>;
   const shown = (v: unknown) => toText(v);
   assert.equal(shown(json.as_text(parsed["s"])), 'Some("x")');
   assert.equal(shown(json.as_int(parsed["i"])), "Some(3)");
@@ -116,7 +135,9 @@ test("json.as_text and its kin give a value of their own kind and None for every
     fc.property(fc.jsonValue(), (value) => {
       cases++;
       const v = json.parse(JSON.stringify(value));
-      const kinds = [json.as_text(v), json.as_float(v), json.as_boolean(v), json.as_list(v)].filter((x) => shown(x) !== "None").length;
+      const kinds = [json.as_text(v), json.as_float(v), json.as_boolean(v), json.as_list(v)].filter(
+        (x) => shown(x) !== "None",
+      ).length;
       const object = typeof v === "object" && v !== null && !Array.isArray(v);
       assert.equal(kinds + (object || v === null ? 1 : 0), 1, JSON.stringify(value));
       if (shown(json.as_int(v)) !== "None") assert.equal(typeof v, "number");
@@ -141,7 +162,11 @@ test("and_then with a function that has needs runs in a program, effects in orde
     path,
     'function loud(n: Int) returns Optional<Int>\n  needs console\n  console.print("saw {n}")\n  return if n > 1 then Some(n * 10) else None\nend\n\npublic function main()\n  purpose: Chain with an effect.\n  needs console\n  console.print("{Some(2).and_then(loud)} {Some(1).and_then(loud)} {optional.and_then(None, loud)}")\nend\n',
   );
-  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], { cwd: work, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   assert.equal(result.stderr, "");
   assert.equal(result.stdout, "saw 2\nsaw 1\nSome(20) None None\n");
 });

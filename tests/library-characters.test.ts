@@ -24,18 +24,27 @@ after(() => rmSync(work, { recursive: true, force: true }));
 function run(name: string, source: string, ...options: string[]) {
   const path = join(work, name);
   writeFileSync(path, source);
-  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", ...options, path], { cwd: work, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") }, timeout: 30_000 });
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", ...options, path], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 test("a letter is a letter of any script, a digit a decimal digit of any script, white space Unicode's", () => {
-  for (const c of ["a", "Z", "é", "ß", "Ω", "ж", "漢", "ع", "ñ", "𝒜", "ǅ"]) assert.equal(text.is_letter(c), true, `${c} is a letter`);
-  for (const c of ["1", "٣", "-", " ", "_", "😀", "\u0301", "Ⅻ", "²"]) assert.equal(text.is_letter(c), false, `${c} is no letter`);
+  for (const c of ["a", "Z", "é", "ß", "Ω", "ж", "漢", "ع", "ñ", "𝒜", "ǅ"])
+    assert.equal(text.is_letter(c), true, `${c} is a letter`);
+  for (const c of ["1", "٣", "-", " ", "_", "😀", "\u0301", "Ⅻ", "²"])
+    assert.equal(text.is_letter(c), false, `${c} is no letter`);
   // \p{Nd}: decimal digits of every script; not superscripts, fractions or numerals that are letters.
   for (const c of ["0", "9", "٣", "۷", "४", "๓", "０", "𝟘"]) assert.equal(text.is_digit(c), true, `${c} is a digit`);
   for (const c of ["a", "²", "½", "Ⅻ", "〇", "-", "."]) assert.equal(text.is_digit(c), false, `${c} is no digit`);
-  for (const c of [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\u2028", "\u0085"]) assert.equal(text.is_whitespace(c), true, `U+${c.codePointAt(0)!.toString(16)} is white space`);
-  for (const c of ["a", "\u200b", "_", "\u0000"]) assert.equal(text.is_whitespace(c), false, `U+${c.codePointAt(0)!.toString(16)} is no white space`);
+  for (const c of [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\u2028", "\u0085"])
+    assert.equal(text.is_whitespace(c), true, `U+${c.codePointAt(0)!.toString(16)} is white space`);
+  for (const c of ["a", "\u200b", "_", "\u0000"])
+    assert.equal(text.is_whitespace(c), false, `U+${c.codePointAt(0)!.toString(16)} is no white space`);
 });
 
 test("each asks of every character of the text: a word of letters is letters, an empty text is none of them", () => {
@@ -58,13 +67,16 @@ test("each asks of every character of the text: a word of letters is letters, an
 test("the answer for a text is the answer for each of its characters, all of them", () => {
   let cases = 0;
   fc.assert(
-    fc.property(fc.string({ unit: fc.constantFrom("a", "é", "Ω", "漢", "1", "٣", " ", "\u3000", "-", "😀", "\ud800") }), (t) => {
-      cases++;
-      const each = text.characters(t);
-      assert.equal(text.is_letter(t), each.length > 0 && each.every(text.is_letter));
-      assert.equal(text.is_digit(t), each.length > 0 && each.every(text.is_digit));
-      assert.equal(text.is_whitespace(t), each.length > 0 && each.every(text.is_whitespace));
-    }),
+    fc.property(
+      fc.string({ unit: fc.constantFrom("a", "é", "Ω", "漢", "1", "٣", " ", "\u3000", "-", "😀", "\ud800") }),
+      (t) => {
+        cases++;
+        const each = text.characters(t);
+        assert.equal(text.is_letter(t), each.length > 0 && each.every(text.is_letter));
+        assert.equal(text.is_digit(t), each.length > 0 && each.every(text.is_digit));
+        assert.equal(text.is_whitespace(t), each.length > 0 && each.every(text.is_whitespace));
+      },
+    ),
     { numRuns: 1000 },
   );
   console.log(`kinds of characters: ${cases} cases`);
@@ -75,7 +87,10 @@ test("split_where drops the characters the function holds for and keeps the part
   assert.deepEqual(text.split_where("a٣b٤٥c", text.is_digit), ["a", "b", "", "c"]);
   assert.deepEqual(text.split_where("", text.is_digit), [""]);
   assert.deepEqual(text.split_where("  ", text.is_whitespace), ["", "", ""]);
-  assert.deepEqual(text.split_where("漢字", () => false), ["漢字"]);
+  assert.deepEqual(
+    text.split_where("漢字", () => false),
+    ["漢字"],
+  );
   // The function is given whole characters: a character outside the first plane once, not its two halves.
   const seen: string[] = [];
   assert.deepEqual(
@@ -131,9 +146,15 @@ test("the work is charged: the text's length before anything is walked, and spli
   // Out of fuel, nothing is walked: the charge comes first.
   configureLimits({ fuel: 100 });
   let called = 0;
-  assert.throws(() => text.split_where("x".repeat(1000), () => (called++, false)), (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL");
+  assert.throws(
+    () => text.split_where("x".repeat(1000), () => (called++, false)),
+    (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL",
+  );
   assert.equal(called, 0);
-  assert.throws(() => text.is_letter("é".repeat(1000)), (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL");
+  assert.throws(
+    () => text.is_letter("é".repeat(1000)),
+    (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL",
+  );
   configureLimits({});
   // A list past the limit is refused as it passes it, before the rest of the text is walked.
   configureCollections({ maxCollection: 10 });
@@ -141,7 +162,10 @@ test("the work is charged: the text's length before anything is walked, and spli
     called = 0;
     assert.throws(
       () => text.split_where(",".repeat(1000), () => (called++, true)),
-      (e: unknown) => e instanceof Crash && e.code === "E-RT-LIMIT-COLLECTION" && /text\.split_where would build 11 elements/.test(e.message),
+      (e: unknown) =>
+        e instanceof Crash &&
+        e.code === "E-RT-LIMIT-COLLECTION" &&
+        /text\.split_where would build 11 elements/.test(e.message),
     );
     assert.equal(called, 10);
     assert.equal(text.split_where(",".repeat(9), () => true).length, 10);
@@ -175,7 +199,10 @@ end
 `,
   );
   assert.equal(result.status, 0, result.stderr);
-  assert.equal(result.stdout, `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n6 bytes, 0 bytes\n`);
+  assert.equal(
+    result.stdout,
+    `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n6 bytes, 0 bytes\n`,
+  );
 });
 
 test("split_where with a function that has needs runs it in order; a hostile text under a small --fuel ends at once", () => {

@@ -32,7 +32,12 @@ function write(name: string, source: string): string {
 }
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [RENYI, "run", ...args], { cwd: work, encoding: "utf8", env, timeout: 20_000 });
+  const result = spawnSync(process.execPath, [RENYI, "run", ...args], {
+    cwd: work,
+    encoding: "utf8",
+    env,
+    timeout: 20_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -55,7 +60,10 @@ test("the attacker's loop of range, reverse and sort over nine million items end
   // before it builds anything.
   const first = run("--fuel", "300", attack);
   assert.equal(first.status, 2, first.stderr);
-  assert.match(first.stderr, /^error\[E-RT-FUEL\]: the program used all of its 300 steps of fuel \(--fuel N gives more\)\n {2}--> .*attack\.ry:5:18\n/);
+  assert.match(
+    first.stderr,
+    /^error\[E-RT-FUEL\]: the program used all of its 300 steps of fuel \(--fuel N gives more\)\n {2}--> .*attack\.ry:5:18\n/,
+  );
   assert.equal(first.stdout, "");
   // Exact: the same run ends in the same place, with the same message.
   const second = run("--fuel", "300", attack);
@@ -168,7 +176,17 @@ const growing: [string, (n: number) => [number, () => unknown]][] = [
   ["text.characters", (n) => [n, () => text.characters(words(n))]],
   ["text.split", (n) => [n, () => text.split(words(n), " ")]],
   ["text.lines", (n) => [n, () => text.lines(words(n))]],
-  ["text.join", (n) => [n, () => text.join(Array.from({ length: n }, () => ""), "")]],
+  [
+    "text.join",
+    (n) => [
+      n,
+      () =>
+        text.join(
+          Array.from({ length: n }, () => ""),
+          "",
+        ),
+    ],
+  ],
   ["text.contains", (n) => [n, () => text.contains(words(n), "zz")]],
   ["text.index_of", (n) => [n, () => text.index_of(words(n), "zz")]],
   ["text.replace", (n) => [n, () => text.replace(words(n), "zz", "y")]],
@@ -204,7 +222,11 @@ test("every library function whose work grows with its input charges at least th
     { numRuns: 3000 },
   );
   // Sorts charge n·⌈log₂ n⌉ exactly, the same on every machine.
-  for (const n of [0, 1, 2, 3, 4, 5, 1000, 1024, 1025]) assert.equal(charged(() => list.sort(ints(n))), sortSteps(n));
+  for (const n of [0, 1, 2, 3, 4, 5, 1000, 1024, 1025])
+    assert.equal(
+      charged(() => list.sort(ints(n))),
+      sortSteps(n),
+    );
   assert.deepEqual([0, 1, 2, 3, 4, 5, 1024, 1025].map(sortSteps), [0, 1, 2, 6, 8, 15, 10240, 11275]);
   configureLimits({});
   console.log(`library fuel: ${cases} cases over ${growing.length} functions`);
@@ -212,7 +234,10 @@ test("every library function whose work grows with its input charges at least th
 
 test("random.shuffle charges the list it shuffles, as list.reverse does: the two programs need the same fuel, exactly", () => {
   const program = (name: string, call: string): string =>
-    write(`${name}.ry`, `public function main()\n  purpose: Reorder a list.\n  needs console, random\n  let xs be list.range(0, 1000)\n  let ys be ${call}\n  console.print("{ys.length()}")\nend\n`);
+    write(
+      `${name}.ry`,
+      `public function main()\n  purpose: Reorder a list.\n  needs console, random\n  let xs be list.range(0, 1000)\n  let ys be ${call}\n  console.print("{ys.length()}")\nend\n`,
+    );
   // list.range and the reordering charge 1,000 steps each.
   const least = leastFuel(program("reversing", "list.reverse(xs)"), 2000, 2100);
   const shuffling = program("shuffling", "random.shuffle(xs)");

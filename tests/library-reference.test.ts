@@ -5,7 +5,12 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import { functionsUsing, libraryFunctions, libraryReference, preludeTypes } from "../compiler/check/library-reference.js";
+import {
+  functionsUsing,
+  libraryFunctions,
+  libraryReference,
+  preludeTypes,
+} from "../compiler/check/library-reference.js";
 import { libraryScopes } from "../compiler/check/declare.js";
 import { PRELUDE_RECORDS, PRELUDE_VARIANTS } from "../rtlib/prelude.js";
 import * as runtime from "../rtlib/index.js";
@@ -19,7 +24,24 @@ const root = new URL("../..", import.meta.url).pathname;
  * lowering's own helpers, and constants and checks shared inside the runtime.
  */
 const RUNTIME_HELPERS: Readonly<Record<string, readonly string[]>> = {
-  list: ["mapAsync", "filterAsync", "foldAsync", "findAsync", "anyAsync", "allAsync", "flat_mapAsync", "sort_byAsync", "sumFloat", "concat", "appendInPlace", "pushInPlace", "pushOneInPlace", "pushRow", "rangeInclusive", "keyOf"],
+  list: [
+    "mapAsync",
+    "filterAsync",
+    "foldAsync",
+    "findAsync",
+    "anyAsync",
+    "allAsync",
+    "flat_mapAsync",
+    "sort_byAsync",
+    "sumFloat",
+    "concat",
+    "appendInPlace",
+    "pushInPlace",
+    "pushOneInPlace",
+    "pushRow",
+    "rangeInclusive",
+    "keyOf",
+  ],
   map: ["putInPlace", "removeInPlace"],
   sets: ["addInPlace", "removeInPlace"],
   math: ["absFloat"],
@@ -42,7 +64,11 @@ test("every declared library function has an implementation in rtlib/lib", () =>
   const functions = libraryFunctions();
   assert.ok(functions.length > 100);
   for (const f of functions) {
-    assert.equal(typeof modules[f.module]?.[f.name], "function", `${f.module}.${f.name} is declared but rtlib/lib/${f.module}.ts does not export it`);
+    assert.equal(
+      typeof modules[f.module]?.[f.name],
+      "function",
+      `${f.module}.${f.name} is declared but rtlib/lib/${f.module}.ts does not export it`,
+    );
   }
 });
 
@@ -53,9 +79,13 @@ test("every function rtlib/lib exports is declared or a listed runtime helper", 
     const helpers = RUNTIME_HELPERS[module] ?? [];
     for (const name of Object.keys(modules[module] ?? {})) {
       if (helpers.includes(name)) continue;
-      assert.ok(declared.has(`${module}.${name}`), `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a listed runtime helper)`);
+      assert.ok(
+        declared.has(`${module}.${name}`),
+        `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a listed runtime helper)`,
+      );
     }
-    for (const name of helpers) assert.ok(name in (modules[module] ?? {}), `${module}.${name} is listed as a helper but not exported`);
+    for (const name of helpers)
+      assert.ok(name in (modules[module] ?? {}), `${module}.${name} is listed as a helper but not exported`);
   }
   for (const file of readdirSync(root + "rtlib/lib")) {
     if (SUPPORT_FILES.includes(file)) continue;
@@ -74,30 +104,71 @@ function sectionOf(reference: string, type: string): string {
 test("every prelude type is in the reference with each case and field the checker and the runtime declare, each with its line", () => {
   const reference = readFileSync(root + "spec/library.md", "utf8");
   const declared = libraryScopes().prelude.types;
-  assert.deepEqual(preludeTypes().map((t) => t.name), [...declared.keys()]);
+  assert.deepEqual(
+    preludeTypes().map((t) => t.name),
+    [...declared.keys()],
+  );
   for (const [name, decl] of declared) {
     const section = sectionOf(reference, name);
-    const members = decl.shape === "variant" ? decl.cases.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.name) })) : decl.fields.map((f) => ({ name: f.name, fields: [] as string[] }));
+    const members =
+      decl.shape === "variant"
+        ? decl.cases.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.name) }))
+        : decl.fields.map((f) => ({ name: f.name, fields: [] as string[] }));
     // The runtime's own declaration, which builds the values the primitives give and fail with.
-    const runtime = decl.shape === "variant" ? PRELUDE_VARIANTS[name]!.cases.map((c) => c.name) : PRELUDE_RECORDS[name]!.fields.map((f) => f.name);
-    assert.deepEqual(members.map((m) => m.name), runtime, `${name}: the checker and the runtime declare different members`);
+    const runtime =
+      decl.shape === "variant"
+        ? PRELUDE_VARIANTS[name]!.cases.map((c) => c.name)
+        : PRELUDE_RECORDS[name]!.fields.map((f) => f.name);
+    assert.deepEqual(
+      members.map((m) => m.name),
+      runtime,
+      `${name}: the checker and the runtime declare different members`,
+    );
     for (const m of members) {
-      const bullet = new RegExp(`^- \`${m.name}${decl.shape === "variant" && m.fields.length > 0 ? `\\(${m.fields.map((f) => `${f}: [^,)]+`).join(", ")}\\)` : decl.shape === "record" ? ": [^`]+" : ""}\`: \\S.*$`, "m");
+      const bullet = new RegExp(
+        `^- \`${m.name}${decl.shape === "variant" && m.fields.length > 0 ? `\\(${m.fields.map((f) => `${f}: [^,)]+`).join(", ")}\\)` : decl.shape === "record" ? ": [^`]+" : ""}\`: \\S.*$`,
+        "m",
+      );
       assert.match(section, bullet, `spec/library.md does not describe ${name}.${m.name}`);
     }
-    assert.equal(section.split("\n").filter((l) => l.startsWith("- `")).length, members.length, `${name}: the reference lists other members than the declaration`);
+    assert.equal(
+      section.split("\n").filter((l) => l.startsWith("- `")).length,
+      members.length,
+      `${name}: the reference lists other members than the declaration`,
+    );
   }
 });
 
 test("each failure type names the functions that fail with it, read from their signatures", () => {
   const reference = readFileSync(root + "spec/library.md", "utf8");
   const functions = libraryFunctions();
-  for (const type of ["HttpError", "FileError", "DbError", "StartError", "ProcessError", "ForeignError", "JsonError", "ParseError"]) {
-    const failing = functions.filter((f) => new RegExp(`or fails with ${type}$`).test(f.signature)).map((f) => `\`${f.module}.${f.name}\``);
+  for (const type of [
+    "HttpError",
+    "FileError",
+    "DbError",
+    "StartError",
+    "ProcessError",
+    "ForeignError",
+    "JsonError",
+    "ParseError",
+  ]) {
+    const failing = functions
+      .filter((f) => new RegExp(`or fails with ${type}$`).test(f.signature))
+      .map((f) => `\`${f.module}.${f.name}\``);
     assert.ok(failing.length > 0, `no function fails with ${type}`);
-    assert.ok(sectionOf(reference, type).includes(`Returned as the error of: ${failing.join(", ")}.`), `the section on ${type} does not name ${failing.join(", ")}`);
+    assert.ok(
+      sectionOf(reference, type).includes(`Returned as the error of: ${failing.join(", ")}.`),
+      `the section on ${type} does not name ${failing.join(", ")}`,
+    );
   }
-  assert.deepEqual(functionsUsing("HttpError").failWith, ["http.get", "http.post", "http.put", "http.patch", "http.delete", "http.request"]);
+  assert.deepEqual(functionsUsing("HttpError").failWith, [
+    "http.get",
+    "http.post",
+    "http.put",
+    "http.patch",
+    "http.delete",
+    "http.request",
+  ]);
   assert.ok(functionsUsing("ParseError").failWith.includes("text.to_int"));
   assert.ok(functionsUsing("Response").mention.includes("server.respond"));
 });

@@ -25,7 +25,11 @@ interface Ran {
 
 function runChild(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache"), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: work,
+      env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache"), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -134,15 +138,92 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { program: "loop", option: "--fuel", value: "1000", unlimited: /^1000000\n$/, status: 2, limited: { stderr: /^error\[E-RT-FUEL\]: the program used all of its 1,000 steps of fuel \(--fuel N gives more\)\n/ } },
-  { program: "deep", option: "--max-depth", value: "10", unlimited: /^100\n$/, status: 2, limited: { stderr: /^error\[E-RT-DEPTH\]: calls nested deeper than 10 \(--max-depth N allows more\)\n/ } },
-  { program: "numbers", option: "--max-collection", value: "1000", unlimited: /^2000\n$/, status: 2, limited: { stderr: /^error\[E-RT-LIMIT-COLLECTION\]: list.range would build 2,000 elements, more than the limit of 1,000 \(--max-collection N allows more, up to 10,000,000\)\n/ } },
-  { program: "long", option: "--max-text", value: "1000", unlimited: /^2000\n$/, status: 2, limited: { stderr: /^error\[E-RT-LIMIT-COLLECTION\]: text.repeat would build a text of 2,000 characters, more than the limit of 1,000 \(--max-text N allows more, up to 67,108,864\)\n/ } },
+  {
+    program: "loop",
+    option: "--fuel",
+    value: "1000",
+    unlimited: /^1000000\n$/,
+    status: 2,
+    limited: {
+      stderr: /^error\[E-RT-FUEL\]: the program used all of its 1,000 steps of fuel \(--fuel N gives more\)\n/,
+    },
+  },
+  {
+    program: "deep",
+    option: "--max-depth",
+    value: "10",
+    unlimited: /^100\n$/,
+    status: 2,
+    limited: { stderr: /^error\[E-RT-DEPTH\]: calls nested deeper than 10 \(--max-depth N allows more\)\n/ },
+  },
+  {
+    program: "numbers",
+    option: "--max-collection",
+    value: "1000",
+    unlimited: /^2000\n$/,
+    status: 2,
+    limited: {
+      stderr:
+        /^error\[E-RT-LIMIT-COLLECTION\]: list.range would build 2,000 elements, more than the limit of 1,000 \(--max-collection N allows more, up to 10,000,000\)\n/,
+    },
+  },
+  {
+    program: "long",
+    option: "--max-text",
+    value: "1000",
+    unlimited: /^2000\n$/,
+    status: 2,
+    limited: {
+      stderr:
+        /^error\[E-RT-LIMIT-COLLECTION\]: text.repeat would build a text of 2,000 characters, more than the limit of 1,000 \(--max-text N allows more, up to 67,108,864\)\n/,
+    },
+  },
   // Data coming in is held to the text limit too: the read stops there and fails as the module fails.
-  { program: "reads", option: "--max-text", value: "1000", unlimited: /^2000\n$/, status: 0, limited: { stdout: /^not read: FileError.Failed\(path: "data\/big.txt", reason: ".*passed the limit of 1,000 bytes for data coming in"\)\n$/ } },
-  { program: "prints", option: "--max-host-calls", value: "10", unlimited: /^1\n(.*\n){48}50\n$/, status: 2, limited: { stdout: /^1\n(.*\n){8}10\n$/, stderr: /^error\[E-RT-LIMIT-HOST-CALLS\]: the program made more than 10 calls to the outside world \(--max-host-calls N allows more\)\n/ } },
-  { program: "prints", option: "--max-output-lines", value: "5", unlimited: /^1\n(.*\n){48}50\n$/, status: 0, limited: { stdout: /^1\n2\n3\n4\n5\n\[output truncated: the program printed more than 5 lines or 4 MiB \(--max-output-lines, --max-output-bytes\)\]\n$/ } },
-  { program: "prints", option: "--max-output-bytes", value: "20", unlimited: /^1\n(.*\n){48}50\n$/, status: 0, limited: { stdout: /^1\n(.*\n){7}9\n\[output truncated: the program printed more than 10,000 lines or 20 bytes \(--max-output-lines, --max-output-bytes\)\]\n$/ } },
+  {
+    program: "reads",
+    option: "--max-text",
+    value: "1000",
+    unlimited: /^2000\n$/,
+    status: 0,
+    limited: {
+      stdout:
+        /^not read: FileError.Failed\(path: "data\/big.txt", reason: ".*passed the limit of 1,000 bytes for data coming in"\)\n$/,
+    },
+  },
+  {
+    program: "prints",
+    option: "--max-host-calls",
+    value: "10",
+    unlimited: /^1\n(.*\n){48}50\n$/,
+    status: 2,
+    limited: {
+      stdout: /^1\n(.*\n){8}10\n$/,
+      stderr:
+        /^error\[E-RT-LIMIT-HOST-CALLS\]: the program made more than 10 calls to the outside world \(--max-host-calls N allows more\)\n/,
+    },
+  },
+  {
+    program: "prints",
+    option: "--max-output-lines",
+    value: "5",
+    unlimited: /^1\n(.*\n){48}50\n$/,
+    status: 0,
+    limited: {
+      stdout:
+        /^1\n2\n3\n4\n5\n\[output truncated: the program printed more than 5 lines or 4 MiB \(--max-output-lines, --max-output-bytes\)\]\n$/,
+    },
+  },
+  {
+    program: "prints",
+    option: "--max-output-bytes",
+    value: "20",
+    unlimited: /^1\n(.*\n){48}50\n$/,
+    status: 0,
+    limited: {
+      stdout:
+        /^1\n(.*\n){7}9\n\[output truncated: the program printed more than 10,000 lines or 20 bytes \(--max-output-lines, --max-output-bytes\)\]\n$/,
+    },
+  },
 ];
 
 /** `RENYI_MAX_HOST_CALLS` for `--max-host-calls`. */
@@ -155,7 +236,14 @@ for (const c of CASES) {
     const runs: [string, Promise<Ran>][] = [
       ["renyi run FILE.ry", runChild([RENYI, "run", c.option, c.value, `${c.program}.ry`])],
       ["node NAME.mjs", runChild([`${c.program}.mjs`], { [variable(c.option)]: c.value })],
-      ...(c.option === "--fuel" ? [["renyi run NAME.mjs", runChild([RENYI, "run", `${c.option}=${c.value}`, `${c.program}.mjs`])] as [string, Promise<Ran>]] : []),
+      ...(c.option === "--fuel"
+        ? [
+            ["renyi run NAME.mjs", runChild([RENYI, "run", `${c.option}=${c.value}`, `${c.program}.mjs`])] as [
+              string,
+              Promise<Ran>,
+            ],
+          ]
+        : []),
     ];
     const free = first ? await runChild([`${c.program}.mjs`]) : undefined;
     if (free !== undefined) {
@@ -173,26 +261,57 @@ for (const c of CASES) {
 }
 
 test("--timeout is honoured by renyi run and, as RENYI_TIMEOUT, by node NAME.mjs: the run is cancelled", async () => {
-  for (const ran of await Promise.all([runChild([RENYI, "run", "--fuel", "900000000000000", "--timeout", "1", "forever.ry"]), runChild(["forever.mjs"], { RENYI_TIMEOUT: "1", RENYI_FUEL: "900000000000000" })])) {
+  for (const ran of await Promise.all([
+    runChild([RENYI, "run", "--fuel", "900000000000000", "--timeout", "1", "forever.ry"]),
+    runChild(["forever.mjs"], { RENYI_TIMEOUT: "1", RENYI_FUEL: "900000000000000" }),
+  ])) {
     assert.equal(ran.status, 130, ran.stderr);
-    assert.match(ran.stderr, /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> forever\.ry:\d+:\d+, in `main` of module `forever`\n$/);
+    assert.match(
+      ran.stderr,
+      /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> forever\.ry:\d+:\d+, in `main` of module `forever`\n$/,
+    );
   }
 });
 
 test("--max-memory sets the live memory the program may keep, and RENYI_MAX_MEMORY the same for a bundle run with node", async () => {
   // (Without the option, the same program finishes: tests/values-limits.test.ts runs larger ones under the default limit.)
-  const runs = [runChild([RENYI, "run", "--max-memory", "64", "memory.ry"]), runChild([RENYI, "run", "--max-memory", "64", "memory.mjs"]), runChild(["memory.mjs"], { RENYI_MAX_MEMORY: "64" })];
+  const runs = [
+    runChild([RENYI, "run", "--max-memory", "64", "memory.ry"]),
+    runChild([RENYI, "run", "--max-memory", "64", "memory.mjs"]),
+    runChild(["memory.mjs"], { RENYI_MAX_MEMORY: "64" }),
+  ];
   for (const limited of await Promise.all(runs)) {
     assert.equal(limited.status, 2, limited.stderr);
-    assert.match(limited.stderr, /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB \(--max-memory MIB allows more\)\n  --> memory\.ry:\d+:\d+\n/);
+    assert.match(
+      limited.stderr,
+      /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB \(--max-memory MIB allows more\)\n  --> memory\.ry:\d+:\d+\n/,
+    );
   }
-  writeFileSync(join(work, "memory_test.ry"), `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`);
+  writeFileSync(
+    join(work, "memory_test.ry"),
+    `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`,
+  );
   const tested = await runChild([RENYI, "test", "--max-memory", "64", "memory_test.ry"]);
   assert.equal(tested.status, 1, tested.stdout);
-  assert.match(tested.stdout, /error\[E-RT-LIMIT-MEMORY\]: the test kept \d+ MiB of memory live, more than its limit of 64 MiB \(renyi test --max-memory MIB allows more\)/);
+  assert.match(
+    tested.stdout,
+    /error\[E-RT-LIMIT-MEMORY\]: the test kept \d+ MiB of memory live, more than its limit of 64 MiB \(renyi test --max-memory MIB allows more\)/,
+  );
 });
 
-const OPTIONS = ["--fuel", "--max-depth", "--timeout", "--max-memory", "--max-collection", "--max-text", "--max-output-lines", "--max-output-bytes", "--max-host-calls", "--request-fuel", "--request-timeout"];
+const OPTIONS = [
+  "--fuel",
+  "--max-depth",
+  "--timeout",
+  "--max-memory",
+  "--max-collection",
+  "--max-text",
+  "--max-output-lines",
+  "--max-output-bytes",
+  "--max-host-calls",
+  "--request-fuel",
+  "--request-timeout",
+];
 const BAD = ["0", "-1", "x", "1.5", "1e3", "99999999999999999999", ""];
 
 test("a value that is not a limit is refused, by renyi run's reader and by the runtime's entry", async () => {
@@ -202,10 +321,17 @@ test("a value that is not a limit is refused, by renyi run's reader and by the r
   for (const option of OPTIONS) {
     for (const value of BAD) {
       const parsed = parseRunArguments([`${option}=${value}`, "loop.ry"]);
-      assert.ok("problem" in parsed && parsed.problem === `${option} takes a whole number above 0`, `${option}=${value}`);
+      assert.ok(
+        "problem" in parsed && parsed.problem === `${option} takes a whole number above 0`,
+        `${option}=${value}`,
+      );
       cases++;
       const env = limitsFromEnvironment({ [variable(option)]: value });
-      assert.ok("problem" in env && env.problem.startsWith(`${variable(option)} (the limit ${option} sets) takes a whole number above 0`), `${variable(option)}=${value}`);
+      assert.ok(
+        "problem" in env &&
+          env.problem.startsWith(`${variable(option)} (the limit ${option} sets) takes a whole number above 0`),
+        `${variable(option)}=${value}`,
+      );
       cases++;
     }
     // A good value is read, both ways.
@@ -213,9 +339,14 @@ test("a value that is not a limit is refused, by renyi run's reader and by the r
     assert.ok("limits" in limitsFromEnvironment({ [variable(option)]: "7" }), option);
   }
   // The size limits may be lowered, never raised: past them the engine's own limits come first.
-  for (const [option, highest] of [["--max-collection", "10,000,000"], ["--max-text", "67,108,864"]] as const) {
+  for (const [option, highest] of [
+    ["--max-collection", "10,000,000"],
+    ["--max-text", "67,108,864"],
+  ] as const) {
     const parsed = parseRunArguments([option, "100000000", "loop.ry"]);
-    assert.ok("problem" in parsed && parsed.problem === `${option} may lower the limit, not raise it: at most ${highest}`);
+    assert.ok(
+      "problem" in parsed && parsed.problem === `${option} may lower the limit, not raise it: at most ${highest}`,
+    );
     const env = limitsFromEnvironment({ [variable(option)]: "100000000" });
     assert.ok("problem" in env && env.problem.endsWith(`may lower the limit, not raise it: at most ${highest}`));
     cases += 2;
@@ -224,11 +355,17 @@ test("a value that is not a limit is refused, by renyi run's reader and by the r
 });
 
 test("a refused limit ends renyi run and node NAME.mjs with exit 3 before the program runs", async () => {
-  const [flag, env] = await Promise.all([runChild([RENYI, "run", "--max-host-calls", "0", "prints.ry"]), runChild(["prints.mjs"], { RENYI_MAX_HOST_CALLS: "lots" })]);
+  const [flag, env] = await Promise.all([
+    runChild([RENYI, "run", "--max-host-calls", "0", "prints.ry"]),
+    runChild(["prints.mjs"], { RENYI_MAX_HOST_CALLS: "lots" }),
+  ]);
   assert.equal(flag.status, 3);
   assert.equal(flag.stderr, "error: --max-host-calls takes a whole number above 0\n");
   assert.equal(env.status, 3);
-  assert.match(env.stderr, /RENYI_MAX_HOST_CALLS \(the limit --max-host-calls sets\) takes a whole number above 0, not "lots"/);
+  assert.match(
+    env.stderr,
+    /RENYI_MAX_HOST_CALLS \(the limit --max-host-calls sets\) takes a whole number above 0, not "lots"/,
+  );
   assert.equal(flag.stdout + env.stdout, "");
 });
 
@@ -246,11 +383,31 @@ end
   );
   const free = await runChild([RENYI, "test", "sizes.ry"]);
   assert.equal(free.status, 0, free.stdout);
-  const lowered = await runChild([RENYI, "test", "--max-collection", "1000", "--max-text", "1000", "--max-host-calls", "5", "sizes.ry"]);
+  const lowered = await runChild([
+    RENYI,
+    "test",
+    "--max-collection",
+    "1000",
+    "--max-text",
+    "1000",
+    "--max-host-calls",
+    "5",
+    "sizes.ry",
+  ]);
   assert.equal(lowered.status, 1);
-  assert.match(lowered.stdout, /crashed two thousand numbers .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: list.range would build 2,000 elements, more than the limit of 1,000 /);
-  assert.match(lowered.stdout, /crashed a long text .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: text.repeat would build a text of 2,000 characters, more than the limit of 1,000 /);
-  for (const [option, value] of [["--max-collection", "0"], ["--max-text", "100000000"], ["--max-host-calls", "x"]]) {
+  assert.match(
+    lowered.stdout,
+    /crashed two thousand numbers .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: list.range would build 2,000 elements, more than the limit of 1,000 /,
+  );
+  assert.match(
+    lowered.stdout,
+    /crashed a long text .*\n\s+error\[E-RT-LIMIT-COLLECTION\]: text.repeat would build a text of 2,000 characters, more than the limit of 1,000 /,
+  );
+  for (const [option, value] of [
+    ["--max-collection", "0"],
+    ["--max-text", "100000000"],
+    ["--max-host-calls", "x"],
+  ]) {
     const refused = await runChild([RENYI, "test", option!, value!, "sizes.ry"]);
     assert.equal(refused.status, 3, `${option} ${value}`);
   }

@@ -52,14 +52,23 @@ const writeJson = (path: string, value: unknown) => writeFileSync(path, JSON.str
 test("a bundle whose own grant was widened, with the manifest's hash updated to match, is refused", () => {
   const bundle = built("widened-bundle");
   const code = readFileSync(bundle, "utf8");
-  const widened = code.replace('export const mainGrant = [{ path: ["console"] }];', 'export const mainGrant = [{ path: ["console"] }, { path: ["process"] }];');
+  const widened = code.replace(
+    'export const mainGrant = [{ path: ["console"] }];',
+    'export const mainGrant = [{ path: ["console"] }, { path: ["process"] }];',
+  );
   assert.notEqual(widened, code);
   writeFileSync(bundle, widened);
   const manifest = readJson(manifestOf(bundle));
   writeJson(manifestOf(bundle), { ...manifest, bundle: sha256(widened) });
-  assertRefused(run(RENYI, "run", bundle), /the bundle's own grant differs from its manifest's: the manifest grants `console`, the bundle's mainGrant `console`, `process`/);
+  assertRefused(
+    run(RENYI, "run", bundle),
+    /the bundle's own grant differs from its manifest's: the manifest grants `console`, the bundle's mainGrant `console`, `process`/,
+  );
   // A grant computed rather than written out is refused too: it could be anything.
-  const computed = code.replace('export const mainGrant = [{ path: ["console"] }];', 'export const mainGrant = [{ path: ["con" + "sole"] }];');
+  const computed = code.replace(
+    'export const mainGrant = [{ path: ["console"] }];',
+    'export const mainGrant = [{ path: ["con" + "sole"] }];',
+  );
   writeFileSync(bundle, computed);
   writeJson(manifestOf(bundle), { ...manifest, bundle: sha256(computed) });
   assertRefused(run(RENYI, "run", bundle), /mainGrant` is not written as data/);
@@ -68,8 +77,15 @@ test("a bundle whose own grant was widened, with the manifest's hash updated to 
 test("a manifest widened while the bundle is unchanged is refused; the grant lines must say what the needs grant", () => {
   const bundle = built("widened-manifest");
   const manifest = readJson(manifestOf(bundle));
-  writeJson(manifestOf(bundle), { ...manifest, grant: ["console", 'process("sh")'], needs: [...manifest.needs, { capability: "process", scope: "sh" }] });
-  assertRefused(run(RENYI, "run", bundle), /the manifest grants `console`, `process\("sh"\)`, the bundle's mainGrant `console`/);
+  writeJson(manifestOf(bundle), {
+    ...manifest,
+    grant: ["console", 'process("sh")'],
+    needs: [...manifest.needs, { capability: "process", scope: "sh" }],
+  });
+  assertRefused(
+    run(RENYI, "run", bundle),
+    /the manifest grants `console`, `process\("sh"\)`, the bundle's mainGrant `console`/,
+  );
   // A reviewer reading `grant` must read what `needs` grants.
   writeJson(manifestOf(bundle), { ...manifest, grant: ["console at most 1 per run"] });
   assertRefused(run(RENYI, "run", bundle), /`grant` lines do not say what its `needs` grant/);
@@ -135,26 +151,45 @@ test("a signed bundle runs under --trust with its key, and is refused unsigned, 
   // Without --trust the signature is not looked at: the bundle runs as any bundle does.
   assert.equal(run(RENYI, "run", bundle).status, 0);
 
-  assertRefused(run(RENYI, "run", "--trust", `${mallory}.pub`, bundle), /the manifest is signed by ed25519:[0-9a-f]{16}, which is not a key --trust names \(ed25519:[0-9a-f]{16}\)/, "another key");
+  assertRefused(
+    run(RENYI, "run", "--trust", `${mallory}.pub`, bundle),
+    /the manifest is signed by ed25519:[0-9a-f]{16}, which is not a key --trust names \(ed25519:[0-9a-f]{16}\)/,
+    "another key",
+  );
   // Signed by Mallory, who names Alice's key in the signature file.
   const aliceId = /ed25519 ([0-9a-f]{16}) /.exec(original)![1]!;
   const forged = built("forged", "--sign", `${mallory}.key`);
   const forgedSignature = forged.replace(/\.mjs$/, ".grant.sig");
-  writeFileSync(forgedSignature, readFileSync(forgedSignature, "utf8").replace(/ed25519 [0-9a-f]{16} /, `ed25519 ${aliceId} `));
-  assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, forged), /signature by ed25519:[0-9a-f]{16} does not verify/, "a signature by another key under the trusted key's id");
+  writeFileSync(
+    forgedSignature,
+    readFileSync(forgedSignature, "utf8").replace(/ed25519 [0-9a-f]{16} /, `ed25519 ${aliceId} `),
+  );
+  assertRefused(
+    run(RENYI, "run", "--trust", `${alice}.pub`, forged),
+    /signature by ed25519:[0-9a-f]{16} does not verify/,
+    "a signature by another key under the trusted key's id",
+  );
 
   const manifestPath = manifestOf(bundle);
   const manifest = readFileSync(manifestPath, "utf8");
   // The same JSON, written another way: the signature is over the bytes.
   writeFileSync(manifestPath, JSON.stringify(JSON.parse(manifest)));
-  assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, bundle), /does not verify: the manifest was changed after it was signed/, "manifest changed");
+  assertRefused(
+    run(RENYI, "run", "--trust", `${alice}.pub`, bundle),
+    /does not verify: the manifest was changed after it was signed/,
+    "manifest changed",
+  );
   writeFileSync(manifestPath, manifest);
 
   const damaged = original.slice(0, 50) + (original[50] === "A" ? "B" : "A") + original.slice(51);
   writeFileSync(signature, damaged);
   assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, bundle), /does not verify/, "damaged signature");
   writeFileSync(signature, "renyi-signature-v1 ed25519 " + original.split(" ")[2] + " not-base64\n");
-  assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, bundle), /is not a signature file/, "malformed signature file");
+  assertRefused(
+    run(RENYI, "run", "--trust", `${alice}.pub`, bundle),
+    /is not a signature file/,
+    "malformed signature file",
+  );
   writeFileSync(signature, original);
   assert.equal(run(RENYI, "run", "--trust", `${alice}.pub`, bundle).status, 0);
 
@@ -164,8 +199,16 @@ test("a signed bundle runs under --trust with its key, and is refused unsigned, 
   assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, bundle), /the manifest is not signed/, "unsigned");
 
   // Keys in the wrong place, or not keys at all: through the function renyi run calls, and one through renyi run.
-  assertRefused(run(RENYI, "run", "--trust", `${alice}.key`, bundle), /holds a private key/, "a private key to --trust");
-  for (const [key, expected] of [[manifestPath, /is not a PEM public key/], [join(work, "nobody.pub"), /cannot read the public key .*no such file/], [HELLO, /is not a PEM public key/]] as const) {
+  assertRefused(
+    run(RENYI, "run", "--trust", `${alice}.key`, bundle),
+    /holds a private key/,
+    "a private key to --trust",
+  );
+  for (const [key, expected] of [
+    [manifestPath, /is not a PEM public key/],
+    [join(work, "nobody.pub"), /cannot read the public key .*no such file/],
+    [HELLO, /is not a PEM public key/],
+  ] as const) {
     const checked = checkManifest(bundle, [key]);
     assert.equal(checked.ok, false);
     if (!checked.ok) assert.match(checked.problem, expected);
@@ -186,7 +229,11 @@ test("signed --stable builds are byte-identical, signature included", () => {
   const b = built("stable-b", "--sign", `${key}.key`);
   for (const suffix of [".mjs", ".mjs.map", ".grant.json", ".grant.sig"]) {
     const file = (bundle: string) => bundle.replace(/\.mjs$/, suffix);
-    assert.deepEqual(readFileSync(file(a)), readFileSync(file(b)), `${suffix} differs between two stable signed builds`);
+    assert.deepEqual(
+      readFileSync(file(a)),
+      readFileSync(file(b)),
+      `${suffix} differs between two stable signed builds`,
+    );
   }
 });
 
@@ -208,31 +255,111 @@ test("hostile manifests are refused with exit 3 and a message, never a stack tra
     ["not UTF-8", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /not UTF-8/],
     ["byte order mark", "\ufeff" + goodText, /byte order mark/],
     ["lone surrogate", goodText.replace('"hello"', '"\\ud800"'), /lone surrogate/],
-    ["a repeated key", goodText.replace('"needs": [', '"needs": [{"capability": "process"}],\n  "needs": ['), /"needs" appears twice/],
-    ["__proto__ at the top", goodText.replace("{", '{"__proto__": {"needs": []},'), /field "__proto__", which a manifest does not have/],
-    ["__proto__ in a need", goodText.replace('"capability": "console"', '"__proto__": {"scope": "x"}, "capability": "console"'), /needs\[0\] has a field "__proto__"/],
+    [
+      "a repeated key",
+      goodText.replace('"needs": [', '"needs": [{"capability": "process"}],\n  "needs": ['),
+      /"needs" appears twice/,
+    ],
+    [
+      "__proto__ at the top",
+      goodText.replace("{", '{"__proto__": {"needs": []},'),
+      /field "__proto__", which a manifest does not have/,
+    ],
+    [
+      "__proto__ in a need",
+      goodText.replace('"capability": "console"', '"__proto__": {"scope": "x"}, "capability": "console"'),
+      /needs\[0\] has a field "__proto__"/,
+    ],
     ["an extra field", JSON.stringify({ ...good, extra: 1 }), /field "extra", which a manifest does not have/],
     ["a missing field", JSON.stringify({ ...good, needs: undefined }), /has no field `needs`/],
     ["needs not a list", JSON.stringify({ ...good, needs: { capability: "console" } }), /`needs` must be a list/],
     ["grant not texts", JSON.stringify({ ...good, grant: [1] }), /grant\[0\] must be a text/],
-    ["an unknown capability", JSON.stringify({ ...good, grant: ["teleport"], needs: [{ capability: "teleport" }] }), /`teleport` is not a capability/],
-    ["a capability's name malformed", JSON.stringify(withNeeds({ capability: "Console" })), /is not a capability's name/],
-    ["a scope on console", JSON.stringify(withNeeds({ capability: "console", scope: "x" })), /not a scope of `console`, which takes none/],
-    ["a text as a port", JSON.stringify(withNeeds({ capability: "network.socket", scope: "8080" })), /not a scope of `network.socket` \(a port number\)/],
-    ["an empty host", JSON.stringify(withNeeds({ capability: "network.http", scope: "" })), /not a scope of `network.http`/],
-    ["a scope that is a list", JSON.stringify(withNeeds({ capability: "network.http", scope: ["a"] })), /scope must be a text or a number/],
-    ["a budget on console", JSON.stringify(withNeeds({ capability: "console", budget: { count: 1, unit: "run" } })), /takes no budget/],
-    ["a budget of 0", JSON.stringify(withNeeds({ capability: "network", budget: { count: 0, unit: "run" } })), /count must be a whole number above 0/],
-    ["a fractional budget", JSON.stringify(withNeeds({ capability: "network", budget: { count: 1.5, unit: "run" } })), /count must be a whole number above 0/],
-    ["a budget as text", JSON.stringify(withNeeds({ capability: "network", budget: { count: "9", unit: "run" } })), /count must be a whole number above 0/],
-    ["a budget per week", JSON.stringify(withNeeds({ capability: "network", budget: { count: 1, unit: "week" } })), /unit must be one of/],
-    ["a budget with more", JSON.stringify(withNeeds({ capability: "network", budget: { count: 1, unit: "run", burst: 9 } })), /field "burst"/],
-    ["a guard without sinks", JSON.stringify(withNeeds({ capability: "environment", guard: {} })), /guard has no field `sinks`/],
-    ["a guard's sink unknown", JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ["anywhere"] } })), /`anywhere` is not a capability/],
-    ["a guard's sink malformed", JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ['network.http("a"'] } })), /is not a capability/],
-    ["a guard's sink written otherwise", JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ['network.http("\\u0061")'] } })), /not written as the compiler writes it/],
+    [
+      "an unknown capability",
+      JSON.stringify({ ...good, grant: ["teleport"], needs: [{ capability: "teleport" }] }),
+      /`teleport` is not a capability/,
+    ],
+    [
+      "a capability's name malformed",
+      JSON.stringify(withNeeds({ capability: "Console" })),
+      /is not a capability's name/,
+    ],
+    [
+      "a scope on console",
+      JSON.stringify(withNeeds({ capability: "console", scope: "x" })),
+      /not a scope of `console`, which takes none/,
+    ],
+    [
+      "a text as a port",
+      JSON.stringify(withNeeds({ capability: "network.socket", scope: "8080" })),
+      /not a scope of `network.socket` \(a port number\)/,
+    ],
+    [
+      "an empty host",
+      JSON.stringify(withNeeds({ capability: "network.http", scope: "" })),
+      /not a scope of `network.http`/,
+    ],
+    [
+      "a scope that is a list",
+      JSON.stringify(withNeeds({ capability: "network.http", scope: ["a"] })),
+      /scope must be a text or a number/,
+    ],
+    [
+      "a budget on console",
+      JSON.stringify(withNeeds({ capability: "console", budget: { count: 1, unit: "run" } })),
+      /takes no budget/,
+    ],
+    [
+      "a budget of 0",
+      JSON.stringify(withNeeds({ capability: "network", budget: { count: 0, unit: "run" } })),
+      /count must be a whole number above 0/,
+    ],
+    [
+      "a fractional budget",
+      JSON.stringify(withNeeds({ capability: "network", budget: { count: 1.5, unit: "run" } })),
+      /count must be a whole number above 0/,
+    ],
+    [
+      "a budget as text",
+      JSON.stringify(withNeeds({ capability: "network", budget: { count: "9", unit: "run" } })),
+      /count must be a whole number above 0/,
+    ],
+    [
+      "a budget per week",
+      JSON.stringify(withNeeds({ capability: "network", budget: { count: 1, unit: "week" } })),
+      /unit must be one of/,
+    ],
+    [
+      "a budget with more",
+      JSON.stringify(withNeeds({ capability: "network", budget: { count: 1, unit: "run", burst: 9 } })),
+      /field "burst"/,
+    ],
+    [
+      "a guard without sinks",
+      JSON.stringify(withNeeds({ capability: "environment", guard: {} })),
+      /guard has no field `sinks`/,
+    ],
+    [
+      "a guard's sink unknown",
+      JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ["anywhere"] } })),
+      /`anywhere` is not a capability/,
+    ],
+    [
+      "a guard's sink malformed",
+      JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ['network.http("a"'] } })),
+      /is not a capability/,
+    ],
+    [
+      "a guard's sink written otherwise",
+      JSON.stringify(withNeeds({ capability: "environment", guard: { sinks: ['network.http("\\u0061")'] } })),
+      /not written as the compiler writes it/,
+    ],
     ["a hash malformed", JSON.stringify({ ...good, bundle: "md5:00" }), /`bundle` is not of the form/],
-    ["a source malformed", JSON.stringify({ ...good, sources: [{ module: "hello", file: "hello.ry" }] }), /sources\[0\] has no field `hash`/],
+    [
+      "a source malformed",
+      JSON.stringify({ ...good, sources: [{ module: "hello", file: "hello.ry" }] }),
+      /sources\[0\] has no field `hash`/,
+    ],
     ["an entry other than main", JSON.stringify({ ...good, entry: "other" }), /`entry` must be "main"/],
     ["a time malformed", JSON.stringify({ ...good, built_at: "yesterday" }), /`built_at` is not of the form/],
   ];
@@ -271,15 +398,39 @@ test("the strict JSON reader reads what JSON.parse reads, and the manifest reade
     { numRuns: 500 },
   );
   const good = readFileSync(manifestOf(built("fuzz")), "utf8");
-  const keys = ["program", "sources", "needs", "grant", "bundle", "map", "capability", "scope", "budget", "count", "unit", "guard", "sinks", "__proto__"];
+  const keys = [
+    "program",
+    "sources",
+    "needs",
+    "grant",
+    "bundle",
+    "map",
+    "capability",
+    "scope",
+    "budget",
+    "count",
+    "unit",
+    "guard",
+    "sinks",
+    "__proto__",
+  ];
   fc.assert(
-    fc.property(fc.nat(good.length), fc.nat(40), fc.oneof(fc.json(), fc.constantFrom(...keys).map((k) => JSON.stringify(k)), fc.string()), (at, cut, insert) => {
-      cases++;
-      const mutated = good.slice(0, at) + insert + good.slice(at + cut);
-      const read = readManifest(Buffer.from(mutated, "utf8"));
-      if (read.ok) assert.equal(read.manifest.grant.length, read.manifest.needs.length);
-      else assert.match(read.problem, /^the grant manifest is (not valid JSON|refused)/);
-    }),
+    fc.property(
+      fc.nat(good.length),
+      fc.nat(40),
+      fc.oneof(
+        fc.json(),
+        fc.constantFrom(...keys).map((k) => JSON.stringify(k)),
+        fc.string(),
+      ),
+      (at, cut, insert) => {
+        cases++;
+        const mutated = good.slice(0, at) + insert + good.slice(at + cut);
+        const read = readManifest(Buffer.from(mutated, "utf8"));
+        if (read.ok) assert.equal(read.manifest.grant.length, read.manifest.needs.length);
+        else assert.match(read.problem, /^the grant manifest is (not valid JSON|refused)/);
+      },
+    ),
     { numRuns: 2000 },
   );
   fc.assert(

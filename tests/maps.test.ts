@@ -13,10 +13,31 @@ import assert from "node:assert/strict";
 import { Pair, RMap } from "../rtlib/values.js";
 import { equals } from "../rtlib/equality.js";
 
-const KEYS: unknown[] = [0, 1, 2, -5, 2 ** 40, "a", "b", "", "\u0000a", "\u0000", 0.5, -0, true, false, [1, 2], [1, 2, 3], [], new Pair(1, "x"), new Pair(1, "y")];
+const KEYS: unknown[] = [
+  0,
+  1,
+  2,
+  -5,
+  2 ** 40,
+  "a",
+  "b",
+  "",
+  "\u0000a",
+  "\u0000",
+  0.5,
+  -0,
+  true,
+  false,
+  [1, 2],
+  [1, 2, 3],
+  [],
+  new Pair(1, "x"),
+  new Pair(1, "y"),
+];
 
 /** A key whose static type would be Int, Float, Boolean or Text: compiled code puts and gets it the primitive way. */
-const isPrimitive = (key: unknown): key is number | boolean | string => typeof key === "number" || typeof key === "boolean" || typeof key === "string";
+const isPrimitive = (key: unknown): key is number | boolean | string =>
+  typeof key === "number" || typeof key === "boolean" || typeof key === "string";
 
 test("property: a map agrees with a list of entries on every get, its size and its entries in order", () => {
   const next = seeded(1201);
@@ -48,7 +69,12 @@ test("property: a map agrees with a list of entries on every get, its size and i
       }
       const expected = model.find(([k]) => equals(k, key))?.[1];
       assert.deepEqual(map.get(key), expected, `get ${String(key)}`);
-      if (isPrimitive(key)) assert.deepEqual(map.getPrimitiveOr(key, "none"), expected ?? "none", `get ${String(key)} by its primitive key`);
+      if (isPrimitive(key))
+        assert.deepEqual(
+          map.getPrimitiveOr(key, "none"),
+          expected ?? "none",
+          `get ${String(key)} by its primitive key`,
+        );
       assert.equal(map.size, model.length);
     }
     const entries = [...map.entries()];

@@ -28,7 +28,9 @@ function craftedMatch(width: number, name = "pick", seed = 1): { types: string; 
   for (let a = 0; a < width * 4; a++) {
     const chosen = new Set<number>();
     while (chosen.size < 3) chosen.add(Math.floor(next() * width));
-    arms.push(`    when Flags(${[...chosen].map((f) => `f${f}: ${next() < 0.5 ? "true" : "false"}`).join(", ")}) then ${a}`);
+    arms.push(
+      `    when Flags(${[...chosen].map((f) => `f${f}: ${next() < 0.5 ? "true" : "false"}`).join(", ")}) then ${a}`,
+    );
   }
   return {
     types: `type Flags is record\n${fields}\nend\n`,
@@ -36,7 +38,10 @@ function craftedMatch(width: number, name = "pick", seed = 1): { types: string; 
   };
 }
 
-const codes = (text: string): string[] => checkSource("crafted.ry", text).diagnostics.filter((d) => d.severity === "error").map((d) => d.code);
+const codes = (text: string): string[] =>
+  checkSource("crafted.ry", text)
+    .diagnostics.filter((d) => d.severity === "error")
+    .map((d) => d.code);
 
 test("a crafted match of a few hundred arms is refused as too complex instead of checked for minutes", () => {
   // Width 22 (88 arms) took 86 seconds to check before the budget.
@@ -59,11 +64,17 @@ test("many costly matches share one budget: the program is refused once, not che
 
 test("large matches a person writes still check", () => {
   const cases = Array.from({ length: 60 }, (_, i) => `  Case${i}(value: Int)`).join("\n");
-  const arms = Array.from({ length: 60 }, (_, i) => `    when (Kind.Case${i}(value), true) then value + ${i}\n    when (Kind.Case${i}(_), false) then ${i}`).join("\n");
+  const arms = Array.from(
+    { length: 60 },
+    (_, i) => `    when (Kind.Case${i}(value), true) then value + ${i}\n    when (Kind.Case${i}(_), false) then ${i}`,
+  ).join("\n");
   const variantMatch = `type Kind is variant\n${cases}\nend\n\nfunction f(kind: Kind, flag: Boolean) returns Int\n  return match (kind, flag)\n${arms}\n  end\nend\n`;
   assert.deepEqual(codes(variantMatch), []);
   const table = Array.from({ length: 1000 }, (_, i) => `    when ${i} then "${i}"`).join("\n");
-  assert.deepEqual(codes(`function name(n: Int) returns Text\n  return match n\n${table}\n    when _ then "many"\n  end\nend\n`), []);
+  assert.deepEqual(
+    codes(`function name(n: Int) returns Text\n  return match n\n${table}\n    when _ then "many"\n  end\nend\n`),
+    [],
+  );
   // And a missing case among them is still found.
   const missing = arms.split("\n").slice(0, -1).join("\n");
   assert.deepEqual(codes(variantMatch.replace(arms, missing)), ["E-MATCH-MISSING"]);

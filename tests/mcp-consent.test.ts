@@ -22,8 +22,18 @@ let answer: (message: string) => ElicitResult | Promise<ElicitResult> = () => ({
 const asked: string[] = [];
 
 before(async () => {
-  const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "30", RENYI_MCP_TEST_VALUE: "from the environment" };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", recordings], cwd: ROOT, stderr: "pipe", env });
+  const env = {
+    ...(process.env as Record<string, string>),
+    RENYI_MCP_TIMEOUT: "30",
+    RENYI_MCP_TEST_VALUE: "from the environment",
+  };
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RENYI, "mcp", "--allow", "console", "--recordings", recordings],
+    cwd: ROOT,
+    stderr: "pipe",
+    env,
+  });
   client = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
@@ -38,10 +48,15 @@ after(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args }, undefined, signal !== undefined ? { signal } : {})) as CallToolResult;
+  return (await client.callTool(
+    { name, arguments: args },
+    undefined,
+    signal !== undefined ? { signal } : {},
+  )) as CallToolResult;
 }
 
-const text = (result: CallToolResult): string => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const text = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 interface AuditLine {
   time: string;
@@ -59,11 +74,16 @@ interface AuditLine {
 }
 
 function audit(): AuditLine[] {
-  return readFileSync(join(recordings, "audit.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as AuditLine);
+  return readFileSync(join(recordings, "audit.jsonl"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as AuditLine);
 }
 
 function recordingFiles(): string[] {
-  return readdirSync(recordings).filter((f) => f.endsWith(".recording.json")).sort();
+  return readdirSync(recordings)
+    .filter((f) => f.endsWith(".recording.json"))
+    .sort();
 }
 
 // Beyond a ceiling of console alone: an environment variable.
@@ -82,7 +102,10 @@ test("mcp consent: a grant beyond the ceiling is put to the person, and runs as 
   assert.equal(result.isError, undefined, text(result));
   const run = result.structuredContent as { outcome: string; output: string; recording: string; effects: string[] };
   assert.equal(run.outcome, "finished");
-  assert.ok(run.effects.some((line) => /^std\.environment\.get RENYI_MCP_TEST_VALUE: ok \(/.test(line)), run.effects.join("\n"));
+  assert.ok(
+    run.effects.some((line) => /^std\.environment\.get RENYI_MCP_TEST_VALUE: ok \(/.test(line)),
+    run.effects.join("\n"),
+  );
   assert.equal(run.output, "value: from the environment\n");
   assert.equal(asked.length, before + 1, "the person was asked once");
   const question = asked.at(-1)!;
@@ -172,22 +195,38 @@ test("mcp audit: every tool call is a line with its time, tool, program, sources
 test("mcp resources: the references, the examples and this server's recordings", async () => {
   const { resources } = await client.listResources();
   const uris = resources.map((r) => r.uri);
-  for (const uri of ["renyi://docs/language", "renyi://docs/library", "renyi://examples/hello.ry", "renyi://examples/weather.ry"]) assert.ok(uris.includes(uri), `${uri} in ${uris.join(", ")}`);
+  for (const uri of [
+    "renyi://docs/language",
+    "renyi://docs/library",
+    "renyi://examples/hello.ry",
+    "renyi://examples/weather.ry",
+  ])
+    assert.ok(uris.includes(uri), `${uri} in ${uris.join(", ")}`);
   const language = await client.readResource({ uri: "renyi://docs/language" });
-  assert.equal((language.contents[0] as { text: string }).text, readFileSync(join(ROOT, "spec", "language.md"), "utf8"));
+  assert.equal(
+    (language.contents[0] as { text: string }).text,
+    readFileSync(join(ROOT, "spec", "language.md"), "utf8"),
+  );
   const hello = resources.find((r) => r.uri === "renyi://examples/hello.ry")!;
   assert.match(hello.description ?? "", /smallest program/);
 
   // A recording the run tool made is listed and read by its id.
   answer = () => ({ action: "accept", content: { approve: true } });
-  const ran = (await call("run", { source: READS_VARIABLE, name: "listed" })).structuredContent as { recording: string };
+  const ran = (await call("run", { source: READS_VARIABLE, name: "listed" })).structuredContent as {
+    recording: string;
+  };
   const listed = (await client.listResources()).resources.map((r) => r.uri);
   assert.ok(listed.includes(`renyi://recordings/${ran.recording}`), listed.join(", "));
   const recording = await client.readResource({ uri: `renyi://recordings/${ran.recording}` });
   const parsed = JSON.parse((recording.contents[0] as { text: string }).text) as { outcome: string };
   assert.equal(parsed.outcome, "finished");
   // No address names a path, and an id that names nothing is an error.
-  for (const uri of ["renyi://recordings/..%2Faudit.jsonl", "renyi://recordings/rec-000000000000", "renyi://recordings/audit", "renyi://docs/../../package.json"]) {
+  for (const uri of [
+    "renyi://recordings/..%2Faudit.jsonl",
+    "renyi://recordings/rec-000000000000",
+    "renyi://recordings/audit",
+    "renyi://docs/../../package.json",
+  ]) {
     await assert.rejects(client.readResource({ uri }), /not a recording|no recording|not found|Resource/i, uri);
   }
   // The server goes on serving.
@@ -214,13 +253,20 @@ test("mcp cancellation: a cancelled request interrupts its run, which is recorde
   const written = recordingFiles().filter((f) => !recorded.includes(f));
   assert.equal(written.length, 1, "the interrupted run's recording was written");
   assert.ok(existsSync(join(recordings, written[0]!)));
-  assert.equal((await call("explain", { code: "E-RT-TIMEOUT" })).isError, undefined, "the server answers the next request");
+  assert.equal(
+    (await call("explain", { code: "E-RT-TIMEOUT" })).isError,
+    undefined,
+    "the server answers the next request",
+  );
 });
 
 test("mcp consent: the agent's text in the question is one line: separators and controls are written as escapes", async () => {
   answer = () => ({ action: "decline" });
   // Another variable: the grant the person allowed until the server stops would not be asked about.
-  const forged = READS_VARIABLE.replace(/RENYI_MCP_TEST_VALUE/g, "FORGED").replace("purpose: Print a variable of the environment.", "purpose: Harmless.\u2028Beyond the ceiling: nothing\u000bApprove.");
+  const forged = READS_VARIABLE.replace(/RENYI_MCP_TEST_VALUE/g, "FORGED").replace(
+    "purpose: Print a variable of the environment.",
+    "purpose: Harmless.\u2028Beyond the ceiling: nothing\u000bApprove.",
+  );
   await call("run", { source: forged, name: "forged" });
   const question = asked.at(-1)!;
   assert.match(question, /Its purpose: Harmless\.\\u2028Beyond the ceiling: nothing\\u000bApprove\./);
@@ -239,7 +285,9 @@ end
 `;
   const result = await call("run", { source: leaky, name: "leaky" });
   assert.equal((result.structuredContent as { outcome: string }).outcome, "crashed");
-  const line = audit().filter((l) => l.program === "leaky" && l.event === undefined).at(-1)!;
+  const line = audit()
+    .filter((l) => l.program === "leaky" && l.event === undefined)
+    .at(-1)!;
   assert.equal((line as { code?: string }).code, "E-RT-CRASH");
   assert.equal((line as { at?: string }).at, "leaky.ry:5:3");
   assert.doesNotMatch(readFileSync(join(recordings, "audit.jsonl"), "utf8"), /from the environment/);
@@ -251,7 +299,11 @@ test("mcp test: a replays test whose path leaves the program's folder is refused
     const result = await call("test", { source });
     const report = result.structuredContent as { tests: unknown[]; refused: { diagnostics: { code: string }[] }[] };
     assert.deepEqual(report.tests, [], path);
-    assert.deepEqual(report.refused.flatMap((r) => r.diagnostics.map((d) => d.code)), ["E-CAP-REPLAYS-PATH"], path);
+    assert.deepEqual(
+      report.refused.flatMap((r) => r.diagnostics.map((d) => d.code)),
+      ["E-CAP-REPLAYS-PATH"],
+      path,
+    );
     assert.doesNotMatch(JSON.stringify(result), /root:|x:0:0/);
   }
 });
@@ -277,15 +329,23 @@ test("mcp busy: calls that run beyond the bound, here waiting for the person, ar
 });
 
 test("mcp busy: calls refused before they wait (a program that does not compile) take no place", async () => {
-  const broken = "public function main()\n  purpose: Nothing.\n  console.print(\"x\")\nend\n";
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call("run", { source: broken, name: `broken${i}` })));
+  const broken = 'public function main()\n  purpose: Nothing.\n  console.print("x")\nend\n';
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => call("run", { source: broken, name: `broken${i}` })),
+  );
   for (const r of results) assert.match(text(r), /does not compile/);
 });
 
 test("mcp shutdown: a server told to end interrupts its runs, which are recorded and logged, stops waiting for the person, and leaves no folder behind", async () => {
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-shutdown-"));
   const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", folder], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RENYI, "mcp", "--allow", "console", "--recordings", folder],
+    cwd: ROOT,
+    stderr: "pipe",
+    env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder },
+  });
   // A person who never answers.
   let questions = 0;
   const other = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
@@ -296,11 +356,14 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
   await other.connect(transport);
   try {
     const pending = other.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
-    const unanswered = other.callTool({ name: "run", arguments: { source: READS_VARIABLE, name: "unanswered" } }).catch(() => undefined);
+    const unanswered = other
+      .callTool({ name: "run", arguments: { source: READS_VARIABLE, name: "unanswered" } })
+      .catch(() => undefined);
     while (questions === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     // The run has begun when its sources' folder exists.
     const started = performance.now();
-    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const pid = transport.pid!;
     process.kill(pid, "SIGTERM");
@@ -309,18 +372,28 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
     assert.equal(isAlive(pid), false, "the server ended");
     assert.ok(performance.now() - ended < 10_000);
     void pending;
-    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditLine);
+    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as AuditLine);
     const run = lines.find((l) => l.tool === "run" && l.program === "spin");
     assert.ok(run !== undefined, "the interrupted run is logged");
     assert.equal(run.outcome, "cancelled");
-    assert.ok(run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)), "and recorded");
+    assert.ok(
+      run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)),
+      "and recorded",
+    );
     // The question the person never answered was given up when the server ended: logged, and nothing ran.
     const asked = lines.find((l) => l.tool === "run" && l.program === "unanswered");
     assert.ok(asked !== undefined, JSON.stringify(lines));
     assert.equal(asked.outcome, "refused");
     assert.match(asked.reason ?? "", /renyi mcp is ending/);
     void unanswered;
-    assert.deepEqual(readdirSync(folder).filter((f) => f.startsWith("renyi-mcp-")), [], "the sources' folder is removed");
+    assert.deepEqual(
+      readdirSync(folder).filter((f) => f.startsWith("renyi-mcp-")),
+      [],
+      "the sources' folder is removed",
+    );
   } finally {
     await other.close().catch(() => undefined);
     rmSync(folder, { recursive: true, force: true });
@@ -331,25 +404,40 @@ test("mcp shutdown: a run interrupted while its command is still starting, befor
   // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing written.
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-starting-"));
   const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--allow", "console", "--recordings", folder], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RENYI, "mcp", "--allow", "console", "--recordings", folder],
+    cwd: ROOT,
+    stderr: "pipe",
+    env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "60", TMPDIR: folder },
+  });
   const other = new Client({ name: "renyi-tests", version: "1.0.0" });
   await other.connect(transport);
   try {
     void other.callTool({ name: "run", arguments: { source: spin, name: "spin" } }).catch(() => undefined);
     // The server is told to end as soon as the run's sources are written, while its command starts.
     const started = performance.now();
-    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (!readdirSync(folder).some((f) => f.startsWith("renyi-mcp-")) && performance.now() - started < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     const pid = transport.pid!;
     process.kill(pid, "SIGTERM");
     const ended = performance.now();
     while (isAlive(pid) && performance.now() - ended < 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(isAlive(pid), false, "the server ended");
-    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditLine);
+    const lines = readFileSync(join(folder, "audit.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as AuditLine);
     const run = lines.find((l) => l.tool === "run" && l.program === "spin");
     assert.ok(run !== undefined, "the interrupted run is logged");
     assert.equal(run.outcome, "cancelled");
-    assert.ok(run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)), `and recorded: ${JSON.stringify(run)}`);
-    const recording = JSON.parse(readFileSync(join(folder, `${run.recording}.recording.json`), "utf8")) as { outcome?: string };
+    assert.ok(
+      run.recording !== undefined && existsSync(join(folder, `${run.recording}.recording.json`)),
+      `and recorded: ${JSON.stringify(run)}`,
+    );
+    const recording = JSON.parse(readFileSync(join(folder, `${run.recording}.recording.json`), "utf8")) as {
+      outcome?: string;
+    };
     assert.equal(recording.outcome, "cancelled");
   } finally {
     await other.close().catch(() => undefined);

@@ -42,7 +42,18 @@ before(async () => {
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
   port = (echo.address() as AddressInfo).port;
   const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "30", RENYI_GUARD_SECRET: SECRET };
-  const args = [RENYI, "mcp", "--allow", "console", "--allow", 'environment("RENYI_GUARD_SECRET")', "--allow-host", `127.0.0.1:${port}`, "--recordings", recordings];
+  const args = [
+    RENYI,
+    "mcp",
+    "--allow",
+    "console",
+    "--allow",
+    'environment("RENYI_GUARD_SECRET")',
+    "--allow-host",
+    `127.0.0.1:${port}`,
+    "--recordings",
+    recordings,
+  ];
   client = new Client({ name: "renyi-tests", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env }));
 });
@@ -61,7 +72,8 @@ function head(guard = ` only to network.http("127.0.0.1:${port}")`): string {
 `;
 }
 
-const SEND = (): string => `  let r be http.post("http://127.0.0.1:${port}/echo?k={key}", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"
+const SEND =
+  (): string => `  let r be http.post("http://127.0.0.1:${port}/echo?k={key}", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"
   console.print("sent: {r.status}")
 `;
 const PROGRAM = (): string => `${head()}${SEND()}end\n`;
@@ -91,7 +103,10 @@ test("mcp guards: a run that sends a guarded secret where it may go shows it now
   const text = JSON.stringify(read);
   seen.push(text);
   assertNoSecret(text, "the recording resource");
-  const file = JSON.parse(readFileSync(join(recordings, `${recording}.recording.json`), "utf8")) as { environment: Record<string, string>; calls: { primitive: string; capability: string; arguments: unknown; outcome: unknown; sealed?: string }[] };
+  const file = JSON.parse(readFileSync(join(recordings, `${recording}.recording.json`), "utf8")) as {
+    environment: Record<string, string>;
+    calls: { primitive: string; capability: string; arguments: unknown; outcome: unknown; sealed?: string }[];
+  };
   assert.equal(file.environment["RENYI_GUARD_SECRET"], "sealed", "the variable's hash is not given either");
   const byPrimitive = new Map(file.calls.map((c) => [c.primitive, c]));
   for (const primitive of ["std.environment.get", "std.http.post"]) {
@@ -112,12 +127,19 @@ test("mcp guards: a run that sends a guarded secret where it may go shows it now
 
 test("mcp guards: the server's replay opens the sealed recording and runs as recorded, saying nothing of the secret", async () => {
   const replayed = await call("replay", { recording, source: PROGRAM(), name: "send" });
-  const result = replayed.structuredContent as { outcome: string; output: string; mismatch?: string; effects: string[] };
+  const result = replayed.structuredContent as {
+    outcome: string;
+    output: string;
+    mismatch?: string;
+    effects: string[];
+  };
   assert.equal(result.outcome, "finished", JSON.stringify(replayed));
   assert.equal(result.output, "sent: 200\n");
   assert.equal(result.mismatch, undefined);
   // It read the key, which its guard keeps from the console: its steps and effects are not shown to the agent.
-  assert.deepEqual(result.effects, ["[not shown: the run decided on guarded data that its guards keep from the console]"]);
+  assert.deepEqual(result.effects, [
+    "[not shown: the run decided on guarded data that its guards keep from the console]",
+  ]);
   assert.equal((replayed.structuredContent as { steps: number | null }).steps, null);
   assertNoSecret(JSON.stringify(replayed), "the replay's result");
 });
@@ -127,17 +149,29 @@ test("mcp guards: edited programs replayed against the sealed recording cannot s
     // The guard dropped: the replay is refused before anything runs.
     "the guard dropped": { source: `${head("")}  console.print(key)\nend\n`, code: /E-RT-REPLAY-GRANT/ },
     // The guard widened to the console.
-    "the guard widened": { source: `${head(` only to network.http("127.0.0.1:${port}") or console`)}  console.print(key)\nend\n`, code: /E-RT-REPLAY-GRANT/ },
+    "the guard widened": {
+      source: `${head(` only to network.http("127.0.0.1:${port}") or console`)}  console.print(key)\nend\n`,
+      code: /E-RT-REPLAY-GRANT/,
+    },
     // The guard kept, and the key printed: refused as it would be live.
     "the key printed": { source: `${head()}  console.print(key)\nend\n`, code: /E-RT-GUARD/ },
     // The key in a crash's message.
     "the key in a crash": { source: `${head()}  crash with "the key is {key}"\nend\n`, code: /E-RT-GUARD/ },
     // Another request, with the key: the mismatch's message carries it, and is refused as a crash made from guarded data is.
-    "another request with the key": { source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /E-RT-GUARD\]: how the run ended was refused/ },
+    "another request with the key": {
+      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      code: /E-RT-GUARD\]: how the run ended was refused/,
+    },
     // Another request, without it: the mismatch shows the call made, and of the sealed entry nearest to it nothing but its sequence.
-    "another request without the key": { source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /nearest recorded call \(sequence 2\): std\.http\.post \(sealed\)\\n +differences:\\n +arguments: not shown, the recorded call's are sealed/ },
+    "another request without the key": {
+      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      code: /nearest recorded call \(sequence 2\): std\.http\.post \(sealed\)\\n +differences:\\n +arguments: not shown, the recorded call's are sealed/,
+    },
     // The key's characters sent one by one: refused in the same way.
-    "the key spelled out": { source: `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`, code: /E-RT-GUARD/ },
+    "the key spelled out": {
+      source: `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      code: /E-RT-GUARD/,
+    },
   };
   for (const [name, edit] of Object.entries(edits)) {
     const replayed = await call("replay", { recording, source: edit.source, name: "send" });
@@ -161,7 +195,14 @@ end
   const tested = await call("test", { source, name: "keys" });
   const report = tested.structuredContent as { tests: { name: string; status: string; code?: string }[] };
   // A check's verdict on the key is a decision on it: both tests end the same way, whatever their checks found.
-  assert.deepEqual(report.tests.map((t) => [t.name, t.status]).sort(), [["the key is not shown", "crashed"], ["the key is set", "crashed"]], JSON.stringify(tested));
+  assert.deepEqual(
+    report.tests.map((t) => [t.name, t.status]).sort(),
+    [
+      ["the key is not shown", "crashed"],
+      ["the key is set", "crashed"],
+    ],
+    JSON.stringify(tested),
+  );
   for (const t of report.tests) assert.equal(t.code, "E-RT-GUARD");
   assertNoSecret(JSON.stringify(tested), "the test report");
 });
@@ -170,7 +211,9 @@ test("mcp guards: the other tools, and everything handed to the agent, hold noth
   await call("check", { source: PROGRAM(), name: "send" });
   await call("grant", { source: PROGRAM(), name: "send" });
   await call("explain", { code: "E-RT-GUARD" });
-  for (const uri of (await client.listResources()).resources.map((r) => r.uri).filter((u) => u.startsWith("renyi://recordings/"))) {
+  for (const uri of (await client.listResources()).resources
+    .map((r) => r.uri)
+    .filter((u) => u.startsWith("renyi://recordings/"))) {
     seen.push(JSON.stringify(await client.readResource({ uri })));
   }
   assertNoSecret(seen.join("\n"), "what the server handed the agent");
@@ -180,7 +223,12 @@ test("mcp guards: the other tools, and everything handed to the agent, hold noth
   try {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(work, "send.ry"), PROGRAM());
-    const withKey = await renyiIn(work, ["run", "--replay", file, "--seal-key", join(recordings, "seal.key"), "send.ry"], {}, join(work, "cache"));
+    const withKey = await renyiIn(
+      work,
+      ["run", "--replay", file, "--seal-key", join(recordings, "seal.key"), "send.ry"],
+      {},
+      join(work, "cache"),
+    );
     assert.equal(withKey.status, 0, withKey.stderr);
     const without = await renyiIn(work, ["run", "--replay", file, "send.ry"], {}, join(work, "cache"));
     assert.equal(without.status, 3);

@@ -26,7 +26,20 @@ const recordings = mkdtempSync(join(tmpdir(), "renyi-mcp-limits-"));
 const asked: string[] = [];
 
 before(async () => {
-  const args = [RENYI, "mcp", "--allow-host", "api.example.com", "--allow", "console", "--recordings", recordings, "--check-timeout", "2", "--check-memory", "64"];
+  const args = [
+    RENYI,
+    "mcp",
+    "--allow-host",
+    "api.example.com",
+    "--allow",
+    "console",
+    "--recordings",
+    recordings,
+    "--check-timeout",
+    "2",
+    "--check-memory",
+    "64",
+  ];
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe" });
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   client = new Client({ name: "renyi-tests", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
@@ -46,7 +59,8 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-const text = (result: CallToolResult): string => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const text = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 interface AuditLine {
   tool: string;
@@ -57,7 +71,10 @@ interface AuditLine {
 }
 
 function audit(): AuditLine[] {
-  return readFileSync(join(recordings, "audit.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as AuditLine);
+  return readFileSync(join(recordings, "audit.jsonl"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as AuditLine);
 }
 
 /**
@@ -81,7 +98,11 @@ test("mcp limits: a check past the server's limits ends at them, a ping sent mea
   const pinged = performance.now() - sent;
   assert.ok(pinged < 100, `the ping took ${pinged.toFixed(1)} ms`);
   // The ping was answered while the check was still going.
-  assert.equal(ended, undefined, `the hostile check ended ${((ended ?? 0) - started).toFixed(0)} ms after it was sent, before the ping`);
+  assert.equal(
+    ended,
+    undefined,
+    `the hostile check ended ${((ended ?? 0) - started).toFixed(0)} ms after it was sent, before the ping`,
+  );
   // Another tool, answered in its own thread while the first is busy.
   const other = await call("check", { source: GREETING });
   assert.equal(other.isError, undefined, text(other));
@@ -89,7 +110,10 @@ test("mcp limits: a check past the server's limits ends at them, a ping sent mea
   const result = await hostile;
   const took = performance.now() - started;
   assert.equal(result.isError, true);
-  assert.match(text(result), /^error\[E-CHECK-LIMIT\]: renyi mcp stopped checking the program (after 2 seconds, its time limit|when it used 64 MiB of memory)/);
+  assert.match(
+    text(result),
+    /^error\[E-CHECK-LIMIT\]: renyi mcp stopped checking the program (after 2 seconds, its time limit|when it used 64 MiB of memory)/,
+  );
   assert.ok(took < 10_000, `the hostile check took ${took.toFixed(0)} ms`);
   // Its thread was ended and replaced: the next check is answered, as are grant and explain.
   const next = await call("grant", { source: GREETING });
@@ -106,11 +130,21 @@ test("mcp limits: a check past the server's limits ends at them, a ping sent mea
 test("mcp limits: with a small heap and a long time limit, the same check ends at the memory limit, and the server goes on", async () => {
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-memory-"));
   const small = new Client({ name: "renyi-tests", version: "1.0.0" });
-  await small.connect(new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", "--recordings", folder, "--check-timeout", "120", "--check-memory", "64"], cwd: ROOT, stderr: "pipe" }));
+  await small.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [RENYI, "mcp", "--recordings", folder, "--check-timeout", "120", "--check-memory", "64"],
+      cwd: ROOT,
+      stderr: "pipe",
+    }),
+  );
   try {
     const result = (await small.callTool({ name: "check", arguments: { source: WIDE } })) as CallToolResult;
     assert.equal(result.isError, true);
-    assert.match(text(result), /^error\[E-CHECK-LIMIT\]: renyi mcp stopped checking the program when it used 64 MiB of memory, its limit/);
+    assert.match(
+      text(result),
+      /^error\[E-CHECK-LIMIT\]: renyi mcp stopped checking the program when it used 64 MiB of memory, its limit/,
+    );
     const next = (await small.callTool({ name: "check", arguments: { source: GREETING } })) as CallToolResult;
     assert.equal((next.structuredContent as { ok: boolean }).ok, true, text(next));
   } finally {
@@ -123,7 +157,11 @@ test("mcp hosts: a host with a letter of another script is refused by the checke
   // The Cyrillic а (U+0430) in place of the Latin a: it reads as the ceiling's api.example.com.
   const source = `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n  console.print("hello")\nend\n`;
   const checked = await call("check", { source });
-  const diagnostics = (checked.structuredContent as { diagnostics: { code: string; message: string; hint?: string; edits?: { replacement: string }[] }[] }).diagnostics;
+  const diagnostics = (
+    checked.structuredContent as {
+      diagnostics: { code: string; message: string; hint?: string; edits?: { replacement: string }[] }[];
+    }
+  ).diagnostics;
   const host = diagnostics.find((d) => d.code === "E-CAP-HOST");
   assert.ok(host !== undefined, JSON.stringify(diagnostics));
   assert.match(host.message, /api\.ex\\u0430mple\.com/);
@@ -151,7 +189,15 @@ test("mcp audit: a call refused before its tool (an unknown tool, a name that is
   const extra = await call("explain", {});
   assert.equal(extra.isError, true);
   const lines = audit().slice(before);
-  assert.deepEqual(lines.map((l) => [l.tool, l.outcome]), [["../evil", "refused"], ["check", "refused"], ["grant", "refused"], ["explain", "refused"]]);
+  assert.deepEqual(
+    lines.map((l) => [l.tool, l.outcome]),
+    [
+      ["../evil", "refused"],
+      ["check", "refused"],
+      ["grant", "refused"],
+      ["explain", "refused"],
+    ],
+  );
   assert.match(lines[0]!.reason!, /Tool \.\.\/evil not found/);
   for (const line of lines.slice(1)) assert.match(line.reason!, /Input validation error/);
   // An answered call is one line, as before: none is written twice.
@@ -160,7 +206,15 @@ test("mcp audit: a call refused before its tool (an unknown tool, a name that is
 });
 
 test("mcp replay: hostile ids (a path up, an absolute path, a NUL, a very long one) never reach outside the recordings folder", async () => {
-  for (const recording of ["../audit", "../../etc/passwd", "/etc/passwd", `${recordings}/audit.jsonl`, "rec-0123456789ab\u0000", "rec-0123456789ab/..", "rec-0123456789ab\\..\\x"]) {
+  for (const recording of [
+    "../audit",
+    "../../etc/passwd",
+    "/etc/passwd",
+    `${recordings}/audit.jsonl`,
+    "rec-0123456789ab\u0000",
+    "rec-0123456789ab/..",
+    "rec-0123456789ab\\..\\x",
+  ]) {
     const result = await call("replay", { recording, source: GREETING });
     assert.equal(result.isError, true, recording);
     assert.match(text(result), /is not a recording's id/, recording);
@@ -169,7 +223,12 @@ test("mcp replay: hostile ids (a path up, an absolute path, a NUL, a very long o
   const long = await call("replay", { recording: `rec-${"0".repeat(100_000)}`, source: GREETING });
   assert.equal(long.isError, true);
   assert.match(text(long), /Input validation error/);
-  for (const uri of ["renyi://recordings/..%2F..%2Fetc%2Fpasswd", "renyi://recordings/%2Fetc%2Fpasswd", "renyi://recordings/rec-0123456789ab%00", `renyi://recordings/rec-${"0".repeat(10_000)}`]) {
+  for (const uri of [
+    "renyi://recordings/..%2F..%2Fetc%2Fpasswd",
+    "renyi://recordings/%2Fetc%2Fpasswd",
+    "renyi://recordings/rec-0123456789ab%00",
+    `renyi://recordings/rec-${"0".repeat(10_000)}`,
+  ]) {
     await assert.rejects(client.readResource({ uri }), /not a recording's id|not found/, uri);
   }
   assert.equal((await call("explain", { code: "E-CAP-MISSING" })).isError, undefined);
@@ -177,7 +236,12 @@ test("mcp replay: hostile ids (a path up, an absolute path, a NUL, a very long o
 });
 
 test("mcp limits: --check-timeout and --check-memory take whole numbers, and help names them", () => {
-  for (const args of [["--check-timeout", "0"], ["--check-timeout", "2.5"], ["--check-memory", "8"], ["--check-memory", "lots"]]) {
+  for (const args of [
+    ["--check-timeout", "0"],
+    ["--check-timeout", "2.5"],
+    ["--check-memory", "8"],
+    ["--check-memory", "lots"],
+  ]) {
     const result = spawnSync(process.execPath, [RENYI, "mcp", ...args], { encoding: "utf8", input: "" });
     assert.equal(result.status, 3, args.join(" "));
     assert.match(result.stderr, new RegExp(`${args[0]} takes a whole number`));

@@ -89,8 +89,17 @@ test("mcp lines: a line that is not UTF-8 is refused with the offset of its firs
   assert.equal(refused.error?.code, -32700);
   assert.match(refused.error!.message, new RegExp(`byte ${head.length + 1} \\(0xff\\)`));
   // An overlong encoding of "/" and a lone surrogate's bytes are not UTF-8 either.
-  for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
-    const answer = await send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":8,"method":"ping","params":{"x":"'), Buffer.from(bad), Buffer.from('"}}\n')]));
+  for (const bad of [
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+  ]) {
+    const answer = await send(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":8,"method":"ping","params":{"x":"'),
+        Buffer.from(bad),
+        Buffer.from('"}}\n'),
+      ]),
+    );
     assert.equal(answer.error?.code, -32700, JSON.stringify(answer));
   }
   // A line of one byte that begins no character (not a space in Latin-1: not read as one).
@@ -107,8 +116,14 @@ test("mcp lines: a line over 8 MiB is skipped as it arrives and answered with it
   const padding = "x".repeat(MAX_MESSAGE_BYTES + 1024);
   // The SDK's client writes the id last; another client may write it first.
   for (const [line, id] of [
-    [`{"method":"tools/call","params":{"name":"check","arguments":{"source":"${padding}"}},"jsonrpc":"2.0","id":11}\n`, 11],
-    [`{"jsonrpc":"2.0","id":"twelve","method":"tools/call","params":{"name":"check","arguments":{"source":"${padding}"}}}\n`, "twelve"],
+    [
+      `{"method":"tools/call","params":{"name":"check","arguments":{"source":"${padding}"}},"jsonrpc":"2.0","id":11}\n`,
+      11,
+    ],
+    [
+      `{"jsonrpc":"2.0","id":"twelve","method":"tools/call","params":{"name":"check","arguments":{"source":"${padding}"}}}\n`,
+      "twelve",
+    ],
   ] as const) {
     const answer = await send(line);
     assert.equal(answer.id, id);
@@ -139,7 +154,12 @@ test("mcp lines: firstInvalidUtf8 agrees with a strict decoder on random bytes",
   };
   let cases = 0;
   // Bytes drawn mostly from the ranges UTF-8's rules are about.
-  const byte = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xbf }), fc.integer({ min: 0xc0, max: 0xff }), fc.constantFrom(0xe0, 0xed, 0xf0, 0xf4, 0x9f, 0xa0, 0x8f, 0x90));
+  const byte = fc.oneof(
+    fc.integer({ min: 0, max: 0x7f }),
+    fc.integer({ min: 0x80, max: 0xbf }),
+    fc.integer({ min: 0xc0, max: 0xff }),
+    fc.constantFrom(0xe0, 0xed, 0xf0, 0xf4, 0x9f, 0xa0, 0x8f, 0x90),
+  );
   fc.assert(
     fc.property(fc.array(byte, { maxLength: 24 }), fc.string({ unit: "binary", maxLength: 8 }), (raw, prefix) => {
       cases++;

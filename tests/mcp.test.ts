@@ -20,10 +20,25 @@ let client: Client;
 let stderr = "";
 // The run tool's recordings go here; its runs may take 2 seconds.
 const recordings = mkdtempSync(join(tmpdir(), "renyi-mcp-recordings-"));
-const CEILING = ["--allow", "console", "--allow-host", "api.example.com", "--at-most", "network.http=60/minute", "--recordings", recordings];
+const CEILING = [
+  "--allow",
+  "console",
+  "--allow-host",
+  "api.example.com",
+  "--at-most",
+  "network.http=60/minute",
+  "--recordings",
+  recordings,
+];
 
 before(async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", ...CEILING], cwd: ROOT, stderr: "pipe", env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "2" } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [RENYI, "mcp", ...CEILING],
+    cwd: ROOT,
+    stderr: "pipe",
+    env: { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "2" },
+  });
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   client = new Client({ name: "renyi-tests", version: "1.0.0" });
   await client.connect(transport);
@@ -88,13 +103,19 @@ test("mcp: the server is named renyi and lists check, grant, explain, replay, ru
   const byName = new Map(tools.map((t) => [t.name, t]));
   assert.deepEqual([...byName.keys()].sort(), ["check", "explain", "grant", "replay", "run", "test"]);
   for (const name of ["check", "grant"]) {
-    const schema = byName.get(name)!.inputSchema as { properties: Record<string, { type?: string }>; required?: string[] };
+    const schema = byName.get(name)!.inputSchema as {
+      properties: Record<string, { type?: string }>;
+      required?: string[];
+    };
     assert.equal(schema.properties["source"]?.type, "string", `${name}: source is a string`);
     assert.deepEqual(schema.required, ["source"], `${name}: only source is required`);
     assert.ok("modules" in schema.properties, `${name}: takes modules`);
     assert.ok(byName.get(name)!.outputSchema !== undefined, `${name}: declares its result`);
   }
-  const explain = byName.get("explain")!.inputSchema as { properties: Record<string, { type?: string }>; required?: string[] };
+  const explain = byName.get("explain")!.inputSchema as {
+    properties: Record<string, { type?: string }>;
+    required?: string[];
+  };
   assert.equal(explain.properties["code"]?.type, "string");
   assert.deepEqual(explain.required, ["code"]);
 });
@@ -122,7 +143,8 @@ test("mcp: check gives a diagnostic with a suggested edit, and the edited progra
 
 test("mcp: check reads the modules the entry uses", async () => {
   const helper = "public function twice(n: Int) returns Int\n  purpose: Double a number.\n  return n * 2\nend\n";
-  const entry = 'use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n  console.print("{helper.twice(2)}")\nend\n';
+  const entry =
+    'use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n  console.print("{helper.twice(2)}")\nend\n';
   const result = await call("check", { source: entry, modules: [{ name: "lib/helper", source: helper }] });
   const content = result.structuredContent as { ok: boolean; files: string[]; diagnostics: Diagnostic[] };
   assert.equal(content.ok, true, JSON.stringify(content.diagnostics));
@@ -138,13 +160,26 @@ test("mcp: check reads the modules the entry uses", async () => {
 test("mcp: grant spells out main's needs with their budget and guard, and hashes the grant", async () => {
   const result = await call("grant", { source: GUARDED });
   assert.equal(result.isError, undefined, text(result));
-  const grant = result.structuredContent as { program: string; needs: { text: string; capability: string; scope?: string; budget?: object; guard?: { sinks: string[] } }[]; hash: string };
+  const grant = result.structuredContent as {
+    program: string;
+    needs: { text: string; capability: string; scope?: string; budget?: object; guard?: { sinks: string[] } }[];
+    hash: string;
+  };
   assert.equal(grant.program, "program");
   assert.deepEqual(
     grant.needs.map((n) => n.text),
-    ["console", 'environment("API_KEY") only to network.http("api.example.com")', 'network.http("api.example.com") at most 60 per minute'],
+    [
+      "console",
+      'environment("API_KEY") only to network.http("api.example.com")',
+      'network.http("api.example.com") at most 60 per minute',
+    ],
   );
-  assert.deepEqual(grant.needs[1], { text: 'environment("API_KEY") only to network.http("api.example.com")', capability: "environment", scope: "API_KEY", guard: { sinks: ['network.http("api.example.com")'] } });
+  assert.deepEqual(grant.needs[1], {
+    text: 'environment("API_KEY") only to network.http("api.example.com")',
+    capability: "environment",
+    scope: "API_KEY",
+    guard: { sinks: ['network.http("api.example.com")'] },
+  });
   assert.deepEqual(grant.needs[2]!.budget, { count: 60, unit: "minute" });
   assert.match(grant.hash, /^sha256:[0-9a-f]{64}$/);
   assert.match(text(result), /at most 60 per minute/);
@@ -170,7 +205,14 @@ test("mcp: grant refuses a program that does not compile, or has no main", async
 test("mcp: explain gives a known code's entry, and names the closest code for an unknown one", async () => {
   const known = await call("explain", { code: "e-cap-missing" });
   assert.equal(known.isError, undefined, text(known));
-  const entry = known.structuredContent as { code: string; title: string; explanation: string; wrong: string; right: string; when: string };
+  const entry = known.structuredContent as {
+    code: string;
+    title: string;
+    explanation: string;
+    wrong: string;
+    right: string;
+    when: string;
+  };
   assert.equal(entry.code, "E-CAP-MISSING");
   assert.ok(entry.title.length > 0 && entry.explanation.length > 0 && entry.wrong.length > 0 && entry.right.length > 0);
   assert.equal(entry.when, "at compile time: an error");
@@ -186,7 +228,9 @@ test("mcp: a source over 1 MiB, one that is not text, and arguments of the wrong
   assert.equal(huge.isError, true);
   assert.match(text(huge), /too large.*1 MiB/);
 
-  const surrogate = await call("check", { source: 'public function main()\n  purpose: A.\n  let t be "\uD800"\nend\n' });
+  const surrogate = await call("check", {
+    source: 'public function main()\n  purpose: A.\n  let t be "\uD800"\nend\n',
+  });
   assert.equal(surrogate.isError, true);
   assert.match(text(surrogate), /not text: a lone surrogate \(U\+D800\)/);
 
@@ -250,7 +294,10 @@ test("mcp run: a program within the ceiling runs, with its arguments and input, 
   assert.equal(run.output, "1: hello\n2: hello\n");
   assert.equal(run.outputTruncated, false);
   assert.ok(run.steps > 0);
-  assert.ok(run.effects.some((line) => line.startsWith("std.console.read_line")), run.effects.join("\n"));
+  assert.ok(
+    run.effects.some((line) => line.startsWith("std.console.read_line")),
+    run.effects.join("\n"),
+  );
   assert.match(run.recording, /^rec-[0-9a-f]{12}$/);
   const file = join(recordings, `${run.recording}.recording.json`);
   assert.ok(existsSync(file), "the recording is written into the --recordings folder");
@@ -277,17 +324,26 @@ end
   assert.doesNotMatch(said, /--allow 'console'/, "console is within the ceiling");
   assert.deepEqual(readdir(), [...before], "no recording was written");
   // A budget looser than the ceiling's is outside it too.
-  const looser = await call("run", { source: GUARDED.replace("60 per minute", "600 per minute").replace(`environment("API_KEY") only to network.http("api.example.com"), `, "") });
+  const looser = await call("run", {
+    source: GUARDED.replace("60 per minute", "600 per minute").replace(
+      `environment("API_KEY") only to network.http("api.example.com"), `,
+      "",
+    ),
+  });
   assert.equal(looser.isError, undefined, "a looser budget is narrowed by --at-most: " + text(looser));
   // A program that does not compile gets its diagnostics.
-  const broken = await call("run", { source: "public function main()\n  purpose: Nothing.\n  console.print(\"x\")\nend\n" });
+  const broken = await call("run", {
+    source: 'public function main()\n  purpose: Nothing.\n  console.print("x")\nend\n',
+  });
   assert.equal(broken.isError, true);
   assert.match(text(broken), /does not compile[^]*E-CAP-MISSING/);
 });
 
 test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {
   const started = performance.now();
-  const result = await call("run", { source: `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n` });
+  const result = await call("run", {
+    source: `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`,
+  });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outcome, "cancelled", text(result));
   assert.equal(run.error?.code, "E-RT-TIMEOUT");
@@ -297,7 +353,9 @@ test("mcp run: a program that never ends is cancelled at the timeout, and the se
 });
 
 test("mcp run: output beyond 64 KiB is truncated, and says so", async () => {
-  const result = await call("run", { source: `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n    console.print("line {i}")\n  end\nend\n` });
+  const result = await call("run", {
+    source: `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n    console.print("line {i}")\n  end\nend\n`,
+  });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outputTruncated, true, text(result));
   assert.ok(Buffer.byteLength(run.output) <= 64 * 1024);
@@ -334,7 +392,11 @@ test("mcp replay: a recorded run replays as it ran; an edited program that print
   assert.equal(replayed.effects.length, run.effects.length);
   assert.match(text(same), /The replay against rec-[0-9a-f]{12} finished/);
 
-  const edited = await call("replay", { recording: run.recording, source: TWO_LINES.replace("Bye, {name}", "Farewell, {name}"), name: "greet" });
+  const edited = await call("replay", {
+    recording: run.recording,
+    source: TWO_LINES.replace("Bye, {name}", "Farewell, {name}"),
+    name: "greet",
+  });
   assert.equal(edited.isError, undefined, text(edited));
   const differs = edited.structuredContent as unknown as ReplayResult;
   assert.notEqual(differs.outcome, "finished", text(edited));
@@ -346,7 +408,13 @@ test("mcp replay: a recorded run replays as it ran; an edited program that print
 });
 
 test("mcp replay: an id that is a path, or names no recording, is refused, and the server goes on", async () => {
-  for (const recording of ["../x", "rec-../../x", "rec-0123456789ab/../../x", `${recordings}/rec-0123456789ab`, "REC-0123456789AB"]) {
+  for (const recording of [
+    "../x",
+    "rec-../../x",
+    "rec-0123456789ab/../../x",
+    `${recordings}/rec-0123456789ab`,
+    "REC-0123456789AB",
+  ]) {
     const result = await call("replay", { recording, source: TWO_LINES });
     assert.equal(result.isError, true, recording);
     assert.match(text(result), /is not a recording's id/, recording);
@@ -370,18 +438,33 @@ end
 `;
   const result = await call("test", { source });
   assert.equal(result.isError, undefined, text(result));
-  const report = result.structuredContent as { tests: { name: string; status: string }[]; summary: { passed: number; failed: number }; exitCode: number };
+  const report = result.structuredContent as {
+    tests: { name: string; status: string }[];
+    summary: { passed: number; failed: number };
+    exitCode: number;
+  };
   assert.equal(report.summary.passed, 1, text(result));
   assert.equal(report.summary.failed, 1);
-  assert.deepEqual(report.tests.map((t) => [t.name, t.status]), [["arithmetic holds", "passed"], ["arithmetic is wrong", "failed"]]);
+  assert.deepEqual(
+    report.tests.map((t) => [t.name, t.status]),
+    [
+      ["arithmetic holds", "passed"],
+      ["arithmetic is wrong", "failed"],
+    ],
+  );
   assert.equal(report.exitCode, 1);
   assert.match(text(result), /^1 passed, 1 failed/);
   assert.match(text(result), /failed arithmetic is wrong/);
 
   // A test runs live under its own needs: they must lie within the ceiling too.
-  const wide = await call("test", { source: `${TWO_LINES}\ntest "reads a file" needs filesystem.read("data")\n  check 1 is 1\nend\n` });
+  const wide = await call("test", {
+    source: `${TWO_LINES}\ntest "reads a file" needs filesystem.read("data")\n  check 1 is 1\nend\n`,
+  });
   assert.equal(wide.isError, true, text(wide));
-  assert.match(text(wide), /test "reads a file": needs filesystem\.read\("data"\)[\s\S]*--allow 'filesystem\.read\("data"\)'/);
+  assert.match(
+    text(wide),
+    /test "reads a file": needs filesystem\.read\("data"\)[\s\S]*--allow 'filesystem\.read\("data"\)'/,
+  );
 });
 
 test("mcp: unknown or malformed options are refused with exit code 3", async () => {
@@ -408,35 +491,78 @@ test("mcp ceiling: covering by --allow and --allow-host, narrowing a host-less n
     assert.ok(!("problem" in parsed), JSON.stringify(parsed));
     return parsed.ceiling;
   };
-  const http = (scope?: string, count?: number): GrantItem => ({ path: ["network", "http"], ...(scope !== undefined ? { scope } : {}), ...(count !== undefined ? { budget: { count, unit: "minute" } } : {}) });
+  const http = (scope?: string, count?: number): GrantItem => ({
+    path: ["network", "http"],
+    ...(scope !== undefined ? { scope } : {}),
+    ...(count !== undefined ? { budget: { count, unit: "minute" } } : {}),
+  });
   assert.deepEqual(judge([], ceiling()), { within: true, runFlags: [], narrowed: [] });
   assert.equal(judge([{ path: ["console"] }], ceiling()).within, false);
   // A parent capability covers its children; a path scope covers what lies under it.
-  assert.equal(judge([http("a.com"), { path: ["filesystem", "read"], scope: "data/in.csv" }], ceiling("--allow", "network", "--allow", 'filesystem.read("data")')).within, true);
+  assert.equal(
+    judge(
+      [http("a.com"), { path: ["filesystem", "read"], scope: "data/in.csv" }],
+      ceiling("--allow", "network", "--allow", 'filesystem.read("data")'),
+    ).within,
+    true,
+  );
   assert.equal(judge([http("api.a.com")], ceiling("--allow-host=*.a.com")).within, true);
-  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), { within: false, outside: ['main needs network.http("b.com")'], flags: ["--allow-host b.com"], narrowed: [] });
+  assert.deepEqual(judge([http("b.com")], ceiling("--allow-host", "a.com")), {
+    within: false,
+    outside: ['main needs network.http("b.com")'],
+    flags: ["--allow-host b.com"],
+    narrowed: [],
+  });
   // network.http for any host runs narrowed to the ceiling's hosts.
-  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), { within: true, runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"], narrowed: ["main needs network.http for any host, which the ceiling narrows to a.com, b.com"] });
+  assert.deepEqual(judge([http()], ceiling("--allow-host", "a.com", "--allow-host", "b.com")), {
+    within: true,
+    runFlags: ["--allow-host", "a.com", "--allow-host", "b.com"],
+    narrowed: ["main needs network.http for any host, which the ceiling narrows to a.com, b.com"],
+  });
   assert.equal(judge([http()], ceiling()).within, false);
   // A budget as tight as the ceiling's is within; none, or a looser one, is narrowed.
-  assert.deepEqual(judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")), { within: true, runFlags: [], narrowed: [] });
+  assert.deepEqual(
+    judge([http("a.com", 60)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute")),
+    { within: true, runFlags: [], narrowed: [] },
+  );
   const looser = judge([http("a.com", 600)], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute"));
   assert.deepEqual(looser.within && looser.runFlags, ["--at-most", "network.http=60/minute"]);
   const unbudgeted = judge([http("a.com")], ceiling("--allow-host", "a.com", "--at-most", "network.http=60/minute"));
   assert.deepEqual(unbudgeted.within && unbudgeted.runFlags, ["--at-most", "network.http=60/minute"]);
-  assert.deepEqual(unbudgeted.narrowed, ['main\'s use of network.http (network.http("a.com")), which the ceiling bounds to 60 per minute in all']);
+  assert.deepEqual(unbudgeted.narrowed, [
+    'main\'s use of network.http (network.http("a.com")), which the ceiling bounds to 60 per minute in all',
+  ]);
   // Budgets add up: two hosts at 60 a minute each make 120, which a ceiling of 60 bounds by narrowing the run...
-  const two = judge([http("a.com", 60), http("b.com", 60)], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
-  assert.deepEqual([two.within, "runFlags" in two ? two.runFlags : []], [true, ["--at-most", "network.http=60/minute"]]);
+  const two = judge(
+    [http("a.com", 60), http("b.com", 60)],
+    ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"),
+  );
+  assert.deepEqual(
+    [two.within, "runFlags" in two ? two.runFlags : []],
+    [true, ["--at-most", "network.http=60/minute"]],
+  );
   // ...and a ceiling of 100, which renyi run would refuse as wider than either budget, cannot: they lie outside.
-  const wider = judge([http("a.com", 60), http("b.com", 60)], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=100/minute"));
+  const wider = judge(
+    [http("a.com", 60), http("b.com", 60)],
+    ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=100/minute"),
+  );
   assert.equal(wider.within, false);
-  assert.match("outside" in wider ? wider.outside.join("\n") : "", /at most 60 per minute and network\.http\("b\.com"\) at most 60 per minute, more than --at-most network\.http=100\/minute admits together/);
+  assert.match(
+    "outside" in wider ? wider.outside.join("\n") : "",
+    /at most 60 per minute and network\.http\("b\.com"\) at most 60 per minute, more than --at-most network\.http=100\/minute admits together/,
+  );
   // ...unless another item's tighter budget keeps the run from being narrowed.
-  const mixed = judge([http("a.com", 10), http("b.com")], ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"));
+  const mixed = judge(
+    [http("a.com", 10), http("b.com")],
+    ceiling("--allow-host", "a.com", "--allow-host", "b.com", "--at-most", "network.http=60/minute"),
+  );
   assert.equal(mixed.within, false);
   // An --at-most that matches nothing main needs changes nothing.
-  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), { within: true, runFlags: [], narrowed: [] });
+  assert.deepEqual(judge([{ path: ["console"] }], ceiling("--allow", "console", "--at-most", "filesystem=5/run")), {
+    within: true,
+    runFlags: [],
+    narrowed: [],
+  });
 });
 
 test("mcp recordings: by default each ceiling has a folder of its own, whatever the order of its flags, and no server reaches another ceiling's recordings", async () => {
@@ -444,10 +570,19 @@ test("mcp recordings: by default each ceiling has a folder of its own, whatever 
   const env = { ...(process.env as Record<string, string>), RENYI_MCP_TIMEOUT: "10", RENYI_CACHE_DIR: cache };
   const open = async (flags: string[]): Promise<Client> => {
     const other = new Client({ name: "renyi-tests", version: "1.0.0" });
-    await other.connect(new StdioClientTransport({ command: process.execPath, args: [RENYI, "mcp", ...flags], cwd: ROOT, stderr: "pipe", env }));
+    await other.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [RENYI, "mcp", ...flags],
+        cwd: ROOT,
+        stderr: "pipe",
+        env,
+      }),
+    );
     return other;
   };
-  const listed = async (other: Client): Promise<string[]> => (await other.listResources()).resources.map((r) => r.uri).filter((u) => u.startsWith("renyi://recordings/"));
+  const listed = async (other: Client): Promise<string[]> =>
+    (await other.listResources()).resources.map((r) => r.uri).filter((u) => u.startsWith("renyi://recordings/"));
   const wide = await open(["--allow", "console", "--allow-host", "api.example.com", "--allow", 'environment("HOME")']);
   const narrow = await open(["--allow", "console"]);
   const same = await open(["--allow", 'environment("HOME")', "--allow", "console", "--allow-host", "API.example.com"]);
@@ -456,10 +591,17 @@ test("mcp recordings: by default each ceiling has a folder of its own, whatever 
     const ran = (await wide.callTool({ name: "run", arguments: { source } })) as CallToolResult;
     const id = (ran.structuredContent as { recording: string }).recording;
     assert.deepEqual(await listed(wide), [`renyi://recordings/${id}`]);
-    assert.deepEqual(await listed(same), [`renyi://recordings/${id}`], "the same ceiling, its flags in another order, shares the folder");
+    assert.deepEqual(
+      await listed(same),
+      [`renyi://recordings/${id}`],
+      "the same ceiling, its flags in another order, shares the folder",
+    );
     assert.deepEqual(await listed(narrow), [], "another ceiling lists none of it");
     await assert.rejects(narrow.readResource({ uri: `renyi://recordings/${id}` }), /there is no recording/);
-    const replayed = (await narrow.callTool({ name: "replay", arguments: { source, recording: id } })) as CallToolResult;
+    const replayed = (await narrow.callTool({
+      name: "replay",
+      arguments: { source, recording: id },
+    })) as CallToolResult;
     assert.equal(replayed.isError, true);
     assert.match(text(replayed), /there is no recording/);
     const folders = readdirSync(join(cache, "recordings")).sort();

@@ -60,7 +60,10 @@ test("a program that keeps ever more texts stops with E-RT-LIMIT-MEMORY at its .
   const ran = await startProgram(work, GROWING_TEXTS, { before: ["--max-memory", "64"] }).done;
   assert.equal(ran.status, 2, ran.stderr);
   assert.equal(ran.stdout, "");
-  assert.match(ran.stderr, /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB \(--max-memory MIB allows more\)\n  --> .*\.ry:7:\d+\n/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB \(--max-memory MIB allows more\)\n  --> .*\.ry:7:\d+\n/,
+  );
   // It stopped near the limit, not at the thread's heap (the hard bound, 320 MiB here).
   const live = Number(/kept (\d+) MiB/.exec(ran.stderr)![1]);
   assert.ok(live >= 64 && live < 64 + 16, `${live} MiB`);
@@ -69,7 +72,10 @@ test("a program that keeps ever more texts stops with E-RT-LIMIT-MEMORY at its .
 test("bytes values count too, though they live outside the engine's heap", async () => {
   const ran = await startProgram(work, GROWING_BYTES, { before: ["--max-memory", "64"] }).done;
   assert.equal(ran.status, 2, ran.stderr);
-  assert.match(ran.stderr, /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB .*\n  --> .*\.ry:7:\d+\n/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-LIMIT-MEMORY\]: the program kept \d+ MiB of memory live, more than its limit of 64 MiB .*\n  --> .*\.ry:7:\d+\n/,
+  );
 });
 
 test("the limit counts live bytes, not allocations: 400 MiB of garbage under --max-memory 64 runs to its end", async () => {

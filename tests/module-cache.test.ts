@@ -66,7 +66,10 @@ function texts(s: State): Map<string, string> {
     `  return base.make(n).${s.baseFields[0]}`,
     "end",
     "",
-    ...Array.from({ length: s.midExtra }, (_, i) => `public function extra${i}(n: Int) returns Int\n  purpose: More.\n  return n + ${i}\nend\n`),
+    ...Array.from(
+      { length: s.midExtra },
+      (_, i) => `public function extra${i}(n: Int) returns Int\n  purpose: More.\n  return n + ${i}\nend\n`,
+    ),
   ].join("\n");
   const main = [
     "use mid",
@@ -111,24 +114,45 @@ function store(): ModuleCache & { hits: number; misses: number } {
 
 function build(modules: Map<string, string>, printer: "own" | "babel", moduleCache?: ModuleCache) {
   const result = compile(
-    { entry: "main", read: (name) => (modules.has(name) ? { file: `/p/${name}.ry`, text: modules.get(name)! } : undefined) },
+    {
+      entry: "main",
+      read: (name) => (modules.has(name) ? { file: `/p/${name}.ry`, text: modules.get(name)! } : undefined),
+    },
     { runtime: "renyi/runtime", file: "main.mjs", printer, ...(moduleCache === undefined ? {} : { moduleCache }) },
   );
   const errors = result.diagnostics.filter((d) => d.severity === "error");
-  assert.equal(errors.length, 0, errors.map((d) => d.message).join("\n") + "\n" + [...modules.values()].join("\n----\n"));
+  assert.equal(
+    errors.length,
+    0,
+    errors.map((d) => d.message).join("\n") + "\n" + [...modules.values()].join("\n----\n"),
+  );
   return result.bundle!;
 }
 
 test(`modules taken from the cache make the bundle a fresh compile makes (${EDITS} random edits, both printers)`, () => {
   const random = seeded(77);
-  const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
+  const state: State = {
+    baseFields: ["a", "b"],
+    baseLiteral: 1,
+    midKeeps: false,
+    midLiteral: 2,
+    midExtra: 0,
+    mainGuard: false,
+    mainLiteral: 3,
+  };
   const caches = { own: store(), babel: store() };
   let reachedMisses = 0;
   for (let edit = 0; edit < EDITS; edit++) {
     const before = caches.own.misses;
     const choice = Math.floor(random() * 7);
     if (choice === 0) state.baseLiteral = Math.floor(random() * 5);
-    else if (choice === 1) state.baseFields = random() < 0.5 ? [...state.baseFields].reverse() : state.baseFields.length < 4 ? [...state.baseFields, `f${edit}`] : state.baseFields.slice(0, 2);
+    else if (choice === 1)
+      state.baseFields =
+        random() < 0.5
+          ? [...state.baseFields].reverse()
+          : state.baseFields.length < 4
+            ? [...state.baseFields, `f${edit}`]
+            : state.baseFields.slice(0, 2);
     else if (choice === 2) state.midKeeps = !state.midKeeps;
     else if (choice === 3) state.midLiteral = Math.floor(random() * 5);
     else if (choice === 4) state.midExtra = Math.floor(random() * 3);
@@ -144,14 +168,24 @@ test(`modules taken from the cache make the bundle a fresh compile makes (${EDIT
     // An edit of `base` reaches every module; one of main, main alone.
     if (choice <= 1 && caches.own.misses - before >= 1) reachedMisses++;
   }
-  console.log(`module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`);
+  console.log(
+    `module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`,
+  );
   assert.ok(caches.own.hits > EDITS && caches.babel.hits > EDITS, "modules are taken from the cache");
   assert.ok(caches.own.misses >= EDITS / 2, "edits compile modules again");
   assert.ok(reachedMisses > 0);
 });
 
 test("a module an edit does not reach is taken from the cache; the modules that bring in an edited one are compiled again", () => {
-  const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
+  const state: State = {
+    baseFields: ["a", "b"],
+    baseLiteral: 1,
+    midKeeps: false,
+    midLiteral: 2,
+    midExtra: 0,
+    mainGuard: false,
+    mainLiteral: 3,
+  };
   const cache = store();
   build(texts(state), "own", cache);
   assert.deepEqual([cache.hits, cache.misses], [0, 3]);
@@ -160,17 +194,35 @@ test("a module an edit does not reach is taken from the cache; the modules that 
   assert.deepEqual([cache.hits, cache.misses], [2, 4], "main compiled again; mid and base from the cache");
   state.baseLiteral = 3;
   build(texts(state), "own", cache);
-  assert.deepEqual([cache.hits, cache.misses], [2, 7], "base, mid (which uses it) and main (which uses mid) compiled again");
+  assert.deepEqual(
+    [cache.hits, cache.misses],
+    [2, 7],
+    "base, mid (which uses it) and main (which uses mid) compiled again",
+  );
   state.midExtra = 1;
   build(texts(state), "own", cache);
   assert.deepEqual([cache.hits, cache.misses], [3, 9], "mid and main compiled again; base from the cache");
 });
 
 test("what the store gives back that is not a compiled module is compiled again", () => {
-  const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
+  const state: State = {
+    baseFields: ["a", "b"],
+    baseLiteral: 1,
+    midKeeps: false,
+    midLiteral: 2,
+    midExtra: 0,
+    mainGuard: false,
+    mainLiteral: 3,
+  };
   const fresh = build(texts(state), "own");
   const part = (mappings: unknown) => ({ code: "", mappings });
-  const module = (mappings: unknown, uses: string[] = []) => ({ types: [], code: [part(mappings)], runtime: [], declares: [], uses });
+  const module = (mappings: unknown, uses: string[] = []) => ({
+    types: [],
+    code: [part(mappings)],
+    runtime: [],
+    declares: [],
+    uses,
+  });
   const broken = [
     null,
     7,
@@ -232,7 +284,15 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
   const cache = join(work, "cache");
   const env = { ...process.env, RENYI_CACHE_DIR: cache };
   try {
-    const state: State = { baseFields: ["a", "b"], baseLiteral: 1, midKeeps: false, midLiteral: 2, midExtra: 0, mainGuard: false, mainLiteral: 3 };
+    const state: State = {
+      baseFields: ["a", "b"],
+      baseLiteral: 1,
+      midKeeps: false,
+      midLiteral: 2,
+      midExtra: 0,
+      mainGuard: false,
+      mainLiteral: 3,
+    };
     for (const [name, text] of texts(state)) writeFileSync(join(work, `${name}.ry`), text);
     const run = () => spawnSync(process.execPath, [RENYI, "run", join(work, "main.ry")], { env, encoding: "utf8" });
     const first = run();
@@ -248,7 +308,10 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
       const m = JSON.parse(text.slice(0, text.lastIndexOf(mark))) as { code: { code: string }[] };
       m.code[0]!.code = "process.exit(7);";
       const body = JSON.stringify(m);
-      writeFileSync(join(cache, f), `${body}${mark}${createHmac("sha256", key).update(`${f}\n`).update(body).digest("hex")}\n`);
+      writeFileSync(
+        join(cache, f),
+        `${body}${mark}${createHmac("sha256", key).update(`${f}\n`).update(body).digest("hex")}\n`,
+      );
     }
     writeFileSync(join(work, "main.ry"), texts(state).get("main")! + "-- edited\n");
     const second = run();

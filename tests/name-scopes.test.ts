@@ -30,13 +30,21 @@ test("scopes answer as the chain of sets does, on random walks", () => {
       } else if (r < 0.7) {
         const names = new Set(NAMES.filter(() => random() < 0.3));
         scopes.within(names, () => {
-          for (const name of NAMES) assert.equal(scopes.declares(name), names.has(name) || chain.some((s) => s.has(name)) || outermost.has(name));
+          for (const name of NAMES)
+            assert.equal(
+              scopes.declares(name),
+              names.has(name) || chain.some((s) => s.has(name)) || outermost.has(name),
+            );
         });
       }
       const name = pick(NAMES);
       const inner = chain.some((s) => s.has(name));
       assert.equal(scopes.declares(name), inner || outermost.has(name), `walk ${walk} step ${step}: declares ${name}`);
-      assert.equal(scopes.isOutermost(name), !inner && outermost.has(name), `walk ${walk} step ${step}: isOutermost ${name}`);
+      assert.equal(
+        scopes.isOutermost(name),
+        !inner && outermost.has(name),
+        `walk ${walk} step ${step}: isOutermost ${name}`,
+      );
       checks++;
     }
   }
@@ -45,10 +53,12 @@ test("scopes answer as the chain of sets does, on random walks", () => {
 
 test("a scope left by a throw inside `within` is closed", () => {
   const scopes = new Scopes(new Set(["x"]));
-  assert.throws(() => scopes.within(new Set(["x", "y"]), () => {
-    assert.equal(scopes.isOutermost("x"), false);
-    throw new Error("stop");
-  }));
+  assert.throws(() =>
+    scopes.within(new Set(["x", "y"]), () => {
+      assert.equal(scopes.isOutermost("x"), false);
+      throw new Error("stop");
+    }),
+  );
   assert.equal(scopes.isOutermost("x"), true);
   assert.equal(scopes.declares("y"), false);
 });

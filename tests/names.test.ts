@@ -5,7 +5,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { descriptorName, functionName, hoistedName, localName, onlyValueName, testName, testTableName, typeName } from "../compiler/lower/names.js";
+import {
+  descriptorName,
+  functionName,
+  hoistedName,
+  localName,
+  onlyValueName,
+  testName,
+  testTableName,
+  typeName,
+} from "../compiler/lower/names.js";
 
 const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 3000);
 
@@ -40,7 +49,10 @@ function namesOf(thing: Thing): [string, string][] {
       ];
     }
     case "test":
-      return [[testName(thing.module, thing.index!), id], [testTableName(thing.module), `tests of ${thing.module}`]];
+      return [
+        [testName(thing.module, thing.index!), id],
+        [testTableName(thing.module), `tests of ${thing.module}`],
+      ];
     default:
       return [[hoistedName(thing.name, thing.module), id]];
   }
@@ -52,7 +64,11 @@ const thing: fc.Arbitrary<Thing> = fc.oneof(
   fc.record({ kind: fc.constant("case"), module, name: upper, caseName: upper }),
   fc.record({ kind: fc.constant("test"), module, name: fc.constant(""), index: fc.nat(20) }),
   // Hoisted constants: a key of letters, digits and single `_`.
-  fc.record({ kind: fc.constant("hoisted"), module, name: fc.stringMatching(/^(shape|class)_[A-Za-z0-9]{1,4}(_[A-Za-z0-9]{1,3})?$/) }),
+  fc.record({
+    kind: fc.constant("hoisted"),
+    module,
+    name: fc.stringMatching(/^(shape|class)_[A-Za-z0-9]{1,4}(_[A-Za-z0-9]{1,3})?$/),
+  }),
 );
 
 test("no two things of a bundle get one top-level name", () => {

@@ -26,14 +26,22 @@ after(() => {
 });
 
 function renyi(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const ran = spawnSync(process.execPath, [RENYI, ...args], { cwd, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: cache } });
+  const ran = spawnSync(process.execPath, [RENYI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: cache },
+  });
   return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }
 
 const FIXTURES = join(ROOT, "examples", "fixtures");
 const recordings = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(FIXTURES, d.name)).filter((f) => f.endsWith(".json")).map((f) => [d.name, f.slice(0, -".json".length)] as const))
+  .flatMap((d) =>
+    readdirSync(join(FIXTURES, d.name))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => [d.name, f.slice(0, -".json".length)] as const),
+  )
   .sort();
 
 for (const [program, name] of recordings) {
@@ -87,9 +95,9 @@ test("a failure is narrated with its value and the otherwise that caught it, at 
       "  Accept a number of at least ten. (failing.checked, n: 3)",
       "    failed Problem.TooSmall(given: 3), caught by otherwise at failing.ry:18",
       // A private helper without a purpose is narrated by its name.
-      "  failing.helper(word: \"10\")",
-      "    -> \"10!\"",
-      "  console \"10!\"",
+      '  failing.helper(word: "10")',
+      '    -> "10!"',
+      '  console "10!"',
       "",
     ].join("\n"),
   );
@@ -128,7 +136,10 @@ end
 test("renyi test --explain shows each test's narration under its line", () => {
   const ran = renyi(ROOT, "test", "--explain", "examples/weather.ry");
   assert.equal(ran.status, 0, ran.stdout + ran.stderr);
-  assert.match(ran.stdout, /passed {2}the forecast for Berlin is read \(\d+ ms\)\n {8}Fetch the forecast for a city\. \(weather\.fetch, city: "Berlin"\)\n/);
+  assert.match(
+    ran.stdout,
+    /passed {2}the forecast for Berlin is read \(\d+ ms\)\n {8}Fetch the forecast for a city\. \(weather\.fetch, city: "Berlin"\)\n/,
+  );
   assert.match(ran.stdout, / {10}network\.http GET https:\/\/api\.open-meteo\.com\/v1\/forecast\?\S+ -> 200, 184 ms\n/);
   const plain = renyi(ROOT, "test", "examples/weather.ry");
   assert.doesNotMatch(plain.stdout, /Fetch the forecast/);
@@ -137,10 +148,18 @@ test("renyi test --explain shows each test's narration under its line", () => {
 test("a program compiled without narration holds no narration code; the narrated variant does", () => {
   const file = "failing.ry";
   const syntax = parseSource(file, FAILING);
-  const modules = [{ name: "failing", file, text: FAILING, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }];
-  const plain = compileProgram(modules, { runtime: "renyi/runtime", entry: "failing", file: "failing.mjs" }).bundle!.code;
+  const modules = [
+    { name: "failing", file, text: FAILING, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics },
+  ];
+  const plain = compileProgram(modules, { runtime: "renyi/runtime", entry: "failing", file: "failing.mjs" }).bundle!
+    .code;
   assert.doesNotMatch(plain, /narration/);
-  const narrated = compileProgram(modules, { runtime: "renyi/runtime", entry: "failing", file: "failing.mjs", narrate: true }).bundle!.code;
+  const narrated = compileProgram(modules, {
+    runtime: "renyi/runtime",
+    entry: "failing",
+    file: "failing.mjs",
+    narrate: true,
+  }).bundle!.code;
   assert.match(narrated, /\$narration\.enter\("Accept a number of at least ten\.", "failing\.checked"/);
   assert.match(narrated, /\$narration\.caught\(\$e\d+, "failing\.ry:18"\)/);
 });

@@ -84,5 +84,8 @@ test("nesting up to the limit parses; one past it does not", () => {
   );
   const types = (n: number) => `function f(x: ${"List<".repeat(n)}Int${">".repeat(n)})\nend\n`;
   assert.deepEqual(parseSource("a.ry", types(127)).diagnostics, []);
-  assert.deepEqual(parseSource("a.ry", types(128)).diagnostics.map((d) => d.code), ["E-SYN-TOO-DEEP"]);
+  assert.deepEqual(
+    parseSource("a.ry", types(128)).diagnostics.map((d) => d.code),
+    ["E-SYN-TOO-DEEP"],
+  );
 });

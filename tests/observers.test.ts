@@ -13,14 +13,20 @@ const console = { name: "std.console.print", need: { path: ["console"] } };
 
 test("every observer the run lists sees each gateway call, in order; none are left after a run without them", async () => {
   const seen: string[] = [];
-  const watch = (who: string) => (record: CallRecord) => seen.push(`${who} ${record.primitive} ${"success" in record.outcome ? "ok" : "failed"}`);
+  const watch = (who: string) => (record: CallRecord) =>
+    seen.push(`${who} ${record.primitive} ${"success" in record.outcome ? "ok" : "failed"}`);
   let calls = 0;
   const main = async (grant: unknown) => {
     await call(grant as never, console, { text: "one" }, () => "done");
-    await call(grant as never, console, { text: "two" }, () => Promise.reject(new Error("broken"))).catch(() => undefined);
+    await call(grant as never, console, { text: "two" }, () => Promise.reject(new Error("broken"))).catch(
+      () => undefined,
+    );
     calls += 2;
   };
-  const outcome = await runMain({ main, mainGrant: [{ path: ["console"] }] }, { argv: [], observers: [watch("recording"), watch("narration")] });
+  const outcome = await runMain(
+    { main, mainGrant: [{ path: ["console"] }] },
+    { argv: [], observers: [watch("recording"), watch("narration")] },
+  );
   assert.equal(outcome.outcome, "finished");
   assert.deepEqual(seen, [
     "recording std.console.print ok",

@@ -5,7 +5,18 @@
 import { seeded } from "./support.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { configureGuards, Guarded, guardsOf, join, MAX_GUARDS, mayLookUp, Origins, originsOf, plain, tag } from "../rtlib/origins.js";
+import {
+  configureGuards,
+  Guarded,
+  guardsOf,
+  join,
+  MAX_GUARDS,
+  mayLookUp,
+  Origins,
+  originsOf,
+  plain,
+  tag,
+} from "../rtlib/origins.js";
 import { runMain } from "../rtlib/run-main.js";
 import type { GrantItem } from "../vocabulary/needs.js";
 
@@ -55,11 +66,22 @@ test("a value is wrapped outermost and once; Nothing never carries origins, Bool
 });
 
 test("a run may have 64 guards and no more", async () => {
-  const items = (n: number): GrantItem[] => Array.from({ length: n }, (_, i) => ({ path: ["environment"], scope: `K${i}`, guard: { sinks: [{ path: ["console"] }] } }));
+  const items = (n: number): GrantItem[] =>
+    Array.from({ length: n }, (_, i) => ({
+      path: ["environment"],
+      scope: `K${i}`,
+      guard: { sinks: [{ path: ["console"] }] },
+    }));
   assert.equal(guardsOf(items(64))?.length, 64);
   assert.equal(guardsOf(items(65)), undefined);
-  assert.deepEqual(guardsOf(items(3))!.map((g) => g.index), [0, 1, 2]);
-  const refused = await runMain({ main: () => undefined, mainParameters: [], mainGrant: items(65), origins: true }, { argv: [] });
+  assert.deepEqual(
+    guardsOf(items(3))!.map((g) => g.index),
+    [0, 1, 2],
+  );
+  const refused = await runMain(
+    { main: () => undefined, mainParameters: [], mainGrant: items(65), origins: true },
+    { argv: [] },
+  );
   assert.equal(refused.outcome, "refused");
   assert.match((refused as { message: string }).message, /declare 65 guards \(`only to`\); a run may have at most 64/);
 });
@@ -67,7 +89,16 @@ test("a run may have 64 guards and no more", async () => {
 test("a host name made of guarded data is asked of no resolver unless it is a sink's", () => {
   const items: GrantItem[] = [
     { path: ["network", "http"] },
-    { path: ["environment"], scope: "SECRET", guard: { sinks: [{ path: ["network", "http"], scope: "api.example.com" }, { path: ["network", "http"], scope: "*.sink.example" }] } },
+    {
+      path: ["environment"],
+      scope: "SECRET",
+      guard: {
+        sinks: [
+          { path: ["network", "http"], scope: "api.example.com" },
+          { path: ["network", "http"], scope: "*.sink.example" },
+        ],
+      },
+    },
   ];
   configureGuards(guardsOf(items)!);
   try {

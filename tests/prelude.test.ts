@@ -14,13 +14,31 @@ test("every prelude type of the checker exists at run time with the same shape",
     if (decl.shape === "record") {
       const desc = PRELUDE_RECORDS[decl.name];
       assert.ok(desc !== undefined, `the runtime has no record ${decl.name}`);
-      assert.deepEqual(desc.fields.map((f) => f.name), decl.fields.map((f) => f.name), decl.name);
+      assert.deepEqual(
+        desc.fields.map((f) => f.name),
+        decl.fields.map((f) => f.name),
+        decl.name,
+      );
     } else {
       const desc = PRELUDE_VARIANTS[decl.name];
       assert.ok(desc !== undefined, `the runtime has no variant ${decl.name}`);
-      assert.deepEqual(desc.cases.map((c) => c.name), decl.cases.map((c) => c.name), decl.name);
-      decl.cases.forEach((c, i) => assert.deepEqual(desc.cases[i]!.fields.map((f) => f.name), c.fields.map((f) => f.name), `${decl.name}.${c.name}`));
+      assert.deepEqual(
+        desc.cases.map((c) => c.name),
+        decl.cases.map((c) => c.name),
+        decl.name,
+      );
+      decl.cases.forEach((c, i) =>
+        assert.deepEqual(
+          desc.cases[i]!.fields.map((f) => f.name),
+          c.fields.map((f) => f.name),
+          `${decl.name}.${c.name}`,
+        ),
+      );
     }
   }
-  assert.equal(Object.keys(PRELUDE_RECORDS).length + Object.keys(PRELUDE_VARIANTS).length, prelude.types.size, "the runtime has prelude types the checker does not declare");
+  assert.equal(
+    Object.keys(PRELUDE_RECORDS).length + Object.keys(PRELUDE_VARIANTS).length,
+    prelude.types.size,
+    "the runtime has prelude types the checker does not declare",
+  );
 });

@@ -51,9 +51,55 @@ const rarely = () => random() < 0.04;
 // ---- extreme values, made once ----
 
 const MAX_INT = 2 ** 53 - 1;
-const INTS = [0, 1, -1, 2, 7, MAX_INT, -MAX_INT, 2 ** 31, 2 ** 31 - 1, 2 ** 48, MAX_ELEMENTS, MAX_ELEMENTS + 1, MAX_TEXT, 8_640_000_000_000_001, -8_640_000_000_000_001, 3_000_000_000];
+const INTS = [
+  0,
+  1,
+  -1,
+  2,
+  7,
+  MAX_INT,
+  -MAX_INT,
+  2 ** 31,
+  2 ** 31 - 1,
+  2 ** 48,
+  MAX_ELEMENTS,
+  MAX_ELEMENTS + 1,
+  MAX_TEXT,
+  8_640_000_000_000_001,
+  -8_640_000_000_000_001,
+  3_000_000_000,
+];
 const FLOATS = [0, -0, 0.5, -1.5, NaN, Infinity, -Infinity, 1e308, 5e-324, 2 ** 53, 1e21];
-const ODD_TEXTS = ["", "a", "toString", "__proto__", "constructor", "hasOwnProperty", "then", "\u0000", "\ud800", "\udc00x\ud83d", "\u202eabc\u200f", "\r\n", "a\nb\r\nc\n", "😀", "ß", "ΐ", "$&$1$$", "  12 ", "-0", "9007199254740993", "1e400", '{"a": [1, 2]}', '{"__proto__": {"x": 1}}', "[", "aGk=", "1970-01-01", "𝒳𝒴", ", "];
+const ODD_TEXTS = [
+  "",
+  "a",
+  "toString",
+  "__proto__",
+  "constructor",
+  "hasOwnProperty",
+  "then",
+  "\u0000",
+  "\ud800",
+  "\udc00x\ud83d",
+  "\u202eabc\u200f",
+  "\r\n",
+  "a\nb\r\nc\n",
+  "😀",
+  "ß",
+  "ΐ",
+  "$&$1$$",
+  "  12 ",
+  "-0",
+  "9007199254740993",
+  "1e400",
+  '{"a": [1, 2]}',
+  '{"__proto__": {"x": 1}}',
+  "[",
+  "aGk=",
+  "1970-01-01",
+  "𝒳𝒴",
+  ", ",
+];
 const BIG_TEXTS = [
   "a".repeat(MAX_TEXT),
   "ΐ".repeat(MAX_TEXT / 2), // three characters each in upper case
@@ -74,7 +120,14 @@ function text(): string {
 
 /** What a type parameter stands for in one call: every T of the call is the same kind of value. */
 type Binding = Map<string, Type>;
-const T_CHOICES: Type[] = [con("Int"), con("Text"), con("Float"), con("List", [con("Int")]), con("List", [con("Text")]), con("Boolean")];
+const T_CHOICES: Type[] = [
+  con("Int"),
+  con("Text"),
+  con("Float"),
+  con("List", [con("Int")]),
+  con("List", [con("Text")]),
+  con("Boolean"),
+];
 
 function con(name: string, args: Type[] = []): Type {
   return { kind: "Con", name, args };
@@ -105,9 +158,24 @@ function valueOf(type: Type, binding: Binding, depth = 0): unknown {
     case "Nothing":
       return null;
     case "Bytes":
-      return rarely() ? new Uint8Array(3 * MAX_TEXT + 3).fill(0x61) : pick([new Uint8Array([]), new Uint8Array([0xff, 0xfe]), new Uint8Array([0xe2, 0x82]), new Uint8Array(Buffer.from("héllo"))]);
+      return rarely()
+        ? new Uint8Array(3 * MAX_TEXT + 3).fill(0x61)
+        : pick([
+            new Uint8Array([]),
+            new Uint8Array([0xff, 0xfe]),
+            new Uint8Array([0xe2, 0x82]),
+            new Uint8Array(Buffer.from("héllo")),
+          ]);
     case "Json":
-      return pick([null, 1, "x", [], { __proto__: null, toString: 1 }, JSON.parse('{"__proto__": [1, {"constructor": null}]}'), nested(rarely() ? 200_000 : 50)]);
+      return pick([
+        null,
+        1,
+        "x",
+        [],
+        { __proto__: null, toString: 1 },
+        JSON.parse('{"__proto__": [1, {"constructor": null}]}'),
+        nested(rarely() ? 200_000 : 50),
+      ]);
     case "List":
       if (rarely() && depth === 0 && bigLists) {
         // A list at the element limit, or a little over half of it, of one value (filled, not made item by item).
@@ -119,7 +187,12 @@ function valueOf(type: Type, binding: Binding, depth = 0): unknown {
     case "Set":
       return new RSet(Array.from({ length: pick([0, 1, 3]) }, () => valueOf(a!, binding, depth + 1)));
     case "Map":
-      return new RMap(Array.from({ length: pick([0, 1, 3]) }, () => [valueOf(a!, binding, depth + 1), valueOf(b!, binding, depth + 1)] as [unknown, unknown]));
+      return new RMap(
+        Array.from(
+          { length: pick([0, 1, 3]) },
+          () => [valueOf(a!, binding, depth + 1), valueOf(b!, binding, depth + 1)] as [unknown, unknown],
+        ),
+      );
     case "Pair":
       return new Pair(valueOf(a!, binding, depth + 1), valueOf(b!, binding, depth + 1));
     case "Optional":
@@ -176,9 +249,11 @@ function shapeOf(type: Type): Shape {
 
 /** A problem with how a call ended, or undefined when it ended as a program's calls may. */
 function problemWith(result: unknown): string | undefined {
-  if (typeof result === "string" && result.length > MAX_TEXT) return `a text of ${result.length} characters, past the limit`;
+  if (typeof result === "string" && result.length > MAX_TEXT)
+    return `a text of ${result.length} characters, past the limit`;
   if (Array.isArray(result) && result.length > MAX_ELEMENTS) return `a list of ${result.length} items, past the limit`;
-  if ((result instanceof RMap || result instanceof RSet) && result.size > MAX_ELEMENTS) return `a map or set of ${result.size} entries, past the limit`;
+  if ((result instanceof RMap || result instanceof RSet) && result.size > MAX_ELEMENTS)
+    return `a map or set of ${result.size} entries, past the limit`;
   return undefined;
 }
 
@@ -191,7 +266,8 @@ function problemWithError(e: unknown): string | undefined {
 }
 
 function describeArg(v: unknown): string {
-  if (typeof v === "string") return v.length > 40 ? `<text of ${v.length}: ${JSON.stringify(v.slice(0, 8))}...>` : JSON.stringify(v);
+  if (typeof v === "string")
+    return v.length > 40 ? `<text of ${v.length}: ${JSON.stringify(v.slice(0, 8))}...>` : JSON.stringify(v);
   if (Array.isArray(v)) return v.length > 10 ? `<list of ${v.length}>` : `[${v.map(describeArg).join(", ")}]`;
   if (typeof v === "function") return "<function>";
   if (v instanceof Uint8Array) return `<bytes of ${v.length}>`;
@@ -220,10 +296,16 @@ const grant = rootGrant([{ path: ["environment"] }, { path: ["random"] }, { path
 function libraryCallables(): Callable[] {
   const out: Callable[] = [];
   for (const [module, scope] of libraryScopes().library) {
-    const exported = (runtime as unknown as Record<string, Record<string, (...a: unknown[]) => unknown> | undefined>)[module];
+    const exported = (runtime as unknown as Record<string, Record<string, (...a: unknown[]) => unknown> | undefined>)[
+      module
+    ];
     for (const [name, sig] of scope.functions) {
       const effectful = sig.needs.length > 0;
-      if (effectful && !["environment.get", "random.integer", "random.choice", "random.shuffle"].includes(`${module}.${name}`)) continue;
+      if (
+        effectful &&
+        !["environment.get", "random.integer", "random.choice", "random.shuffle"].includes(`${module}.${name}`)
+      )
+        continue;
       const fn = exported?.[name] ?? exported?.[`${name}_`];
       assert.equal(typeof fn, "function", `the runtime has no ${module}.${name}`);
       const typed = sig.params.filter((p) => !p.typeArgument).map((p) => p.type);
@@ -248,13 +330,21 @@ function libraryCallables(): Callable[] {
 /** What compiled code does to values besides calling the library. */
 const OPERATIONS: Callable[] = [
   { name: "a + b on texts", params: [STRING, STRING], call: ([a, b]) => tadd(a as string, b as string) },
-  { name: "interpolation", params: [T, T, T], call: ([a, b, c]) => runtime.tinterp(`${toText(a)} and ${toText(b)} or ${toText(c)}`) },
+  {
+    name: "interpolation",
+    params: [T, T, T],
+    call: ([a, b, c]) => runtime.tinterp(`${toText(a)} and ${toText(b)} or ${toText(c)}`),
+  },
   { name: "to_text", params: [T], call: ([a]) => toText(a) },
   { name: "json of a value", params: [T], call: ([a]) => encode(a) },
   { name: "a map key", params: [T], call: ([a]) => new RMap([[a, 1]]).get(a) },
   { name: "a set of lists", params: [con("List", [T])], call: ([a]) => (keyOf(a), new RSet([a, a]).size) },
   { name: "equality and order", params: [T, T], call: ([a, b]) => [equals(a, b), compare(a, b)] },
-  { name: "list + list", params: [con("List", [T]), con("List", [T])], call: ([a, b]) => runtime.concat(a as unknown[], b as unknown[]) },
+  {
+    name: "list + list",
+    params: [con("List", [T]), con("List", [T])],
+    call: ([a, b]) => runtime.concat(a as unknown[], b as unknown[]),
+  },
 ];
 
 test(`every library function and value operation, with extreme arguments, ends in a value, a failure or a language crash (seed ${SEED})`, async () => {
@@ -278,8 +368,12 @@ test(`every library function and value operation, with extreme arguments, ends i
     } catch (e) {
       problem = problemWithError(e);
     }
-    if (process.env["RENYI_FUZZ_SLOW"] && performance.now() - started > 300) console.log(`slow: ${callable.name}(${args.map(describeArg).join(", ")}) ${Math.round(performance.now() - started)} ms`);
-    if (problem !== undefined && problems.length < 20) problems.push(`${callable.name}(${args.map(describeArg).join(", ")}): ${problem}`);
+    if (process.env["RENYI_FUZZ_SLOW"] && performance.now() - started > 300)
+      console.log(
+        `slow: ${callable.name}(${args.map(describeArg).join(", ")}) ${Math.round(performance.now() - started)} ms`,
+      );
+    if (problem !== undefined && problems.length < 20)
+      problems.push(`${callable.name}(${args.map(describeArg).join(", ")}): ${problem}`);
   }
   console.log(`primitive extremes: ${CASES} cases over ${covered.size} functions and operations (seed ${SEED})`);
   assert.deepEqual(problems, []);

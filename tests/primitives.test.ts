@@ -33,12 +33,19 @@ async function failure(call: Promise<unknown>): Promise<string> {
 }
 
 const only = (...items: GrantItem[]) => rootGrant(items, "main");
-const once = (path: string[], scope?: string | number): GrantItem => ({ path, ...(scope === undefined ? {} : { scope }), budget: { count: 0 + 1, unit: "run" } });
+const once = (path: string[], scope?: string | number): GrantItem => ({
+  path,
+  ...(scope === undefined ? {} : { scope }),
+  budget: { count: 0 + 1, unit: "run" },
+});
 
 test("refused by the grant: each module's PermissionDenied (HostNotAllowed for another host)", async () => {
   const none = only({ path: ["console"] });
   assert.equal(await failure(http.get(none, "http://127.0.0.1:1/")), 'HttpError.PermissionDenied(host: "127.0.0.1:1")');
-  assert.equal(await failure(http.get(only({ path: ["network", "http"], scope: "a.com" }), "http://b.com/")), 'HttpError.HostNotAllowed(host: "b.com")');
+  assert.equal(
+    await failure(http.get(only({ path: ["network", "http"], scope: "a.com" }), "http://b.com/")),
+    'HttpError.HostNotAllowed(host: "b.com")',
+  );
   assert.equal(await failure(filesystem.read_text(none, "x.txt")), 'FileError.PermissionDenied(path: "x.txt")');
   assert.equal(await failure(database.open(none, "x.db")), 'DbError.PermissionDenied(path: "x.db")');
   assert.equal(await failure(server.serve(none, 1, () => null)), "StartError.PermissionDenied(port: 1)");
@@ -63,10 +70,17 @@ test("the world's failures: FileError.Failed, ProcessError.Failed", async () => 
   const file = join(work, "plain.txt");
   writeFileSync(file, "x");
   const write = only({ path: ["filesystem", "write"] });
-  assert.equal(await failure(filesystem.write_text(write, join(file, "inside.txt"), "y")), `FileError.Failed(path: ${JSON.stringify(join(file, "inside.txt"))}, reason: "a part of the path is not a folder")`);
+  assert.equal(
+    await failure(filesystem.write_text(write, join(file, "inside.txt"), "y")),
+    `FileError.Failed(path: ${JSON.stringify(join(file, "inside.txt"))}, reason: "a part of the path is not a folder")`,
+  );
   // Folders made one by one: where a file system will not make one (procfs answers ENOENT),
   // the write fails, where Node's recursive mkdir would loop for ever.
-  if (existsSync("/proc/self")) assert.match(await failure(filesystem.write_text(write, "/proc/renyi-none/deeper/x.txt", "y")), /^FileError\.NotFound\(path: "\/proc\/renyi-none\/deeper\/x\.txt"\)$/);
+  if (existsSync("/proc/self"))
+    assert.match(
+      await failure(filesystem.write_text(write, "/proc/renyi-none/deeper/x.txt", "y")),
+      /^FileError\.NotFound\(path: "\/proc\/renyi-none\/deeper\/x\.txt"\)$/,
+    );
   const nested = join(work, "made", "one", "by", "one", "x.txt");
   await filesystem.write_text(write, nested, "z");
   assert.equal(readFileSync(nested, "utf8"), "z");
@@ -74,5 +88,8 @@ test("the world's failures: FileError.Failed, ProcessError.Failed", async () => 
   writeFileSync(notRunnable, "#!/bin/sh\necho hi\n");
   chmodSync(notRunnable, 0o644);
   const run = only({ path: ["process"] });
-  assert.match(await failure(processModule.run(run, notRunnable)), /^ProcessError\.Failed\(program: ".*not-runnable\.sh", reason: ".*EACCES/);
+  assert.match(
+    await failure(processModule.run(run, notRunnable)),
+    /^ProcessError\.Failed\(program: ".*not-runnable\.sh", reason: ".*EACCES/,
+  );
 });

@@ -20,7 +20,11 @@ import { generateProgram } from "./program-generator.js";
 /** The tree acorn reads, without positions and spellings: what the program means, not how it is laid out. */
 function meaning(code: string): unknown {
   const tree = parse(code, { ecmaVersion: "latest", sourceType: "module" });
-  return JSON.parse(JSON.stringify(tree, (key, value: unknown) => (key === "start" || key === "end" || key === "raw" || key === "loc" || key === "range" ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify(tree, (key, value: unknown) =>
+      key === "start" || key === "end" || key === "raw" || key === "loc" || key === "range" ? undefined : value,
+    ),
+  );
 }
 
 interface Compared {
@@ -39,7 +43,11 @@ function compare(name: string, text: string): Compared {
       const options = { runtime: "renyi/runtime", entry: name, file: `${name}.js`, format, narrate };
       const babel = bundleProgram(checked.program, sources, { ...options, printer: "babel" });
       const own = bundleProgram(checked.program, sources, { ...options, printer: "own" });
-      assert.deepEqual(meaning(own.code), meaning(babel.code), `${name} (${format}${narrate ? ", narrated" : ""}): the two printers print different programs`);
+      assert.deepEqual(
+        meaning(own.code),
+        meaning(babel.code),
+        `${name} (${format}${narrate ? ", narrated" : ""}): the two printers print different programs`,
+      );
       // The map points into the program's one source.
       assert.ok(own.map.mappings.replace(/;/g, "").length > 0, `${name}: the own printer's map is empty`);
       assert.deepEqual(own.map.sources, [file], `${name}: the map names ${own.map.sources.join(", ")}`);
@@ -56,7 +64,8 @@ function sourcesOfFixtures(): { name: string; text: string }[] {
       if (text !== undefined) out.push({ name: basename(path, ".golden").replace(/[^A-Za-z0-9_]/g, "_"), text });
     }
   }
-  for (const file of readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".ry"))) out.push({ name: basename(file, ".ry"), text: readFileSync(join(ROOT, "examples", file), "utf8") });
+  for (const file of readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".ry")))
+    out.push({ name: basename(file, ".ry"), text: readFileSync(join(ROOT, "examples", file), "utf8") });
   return out;
 }
 
@@ -83,23 +92,47 @@ test("printers: trees made by hand, in the corners of parenthesising, print the 
   const { printStatements } = await import("../compiler/emit/print.js");
   const x = t.identifier("x");
   const object = () => t.objectExpression([t.objectProperty(t.identifier("k"), x)]);
-  const arrow = (body: Parameters<typeof t.arrowFunctionExpression>[1]) => t.expressionStatement(t.callExpression(t.identifier("f"), [t.arrowFunctionExpression([], body)]));
+  const arrow = (body: Parameters<typeof t.arrowFunctionExpression>[1]) =>
+    t.expressionStatement(t.callExpression(t.identifier("f"), [t.arrowFunctionExpression([], body)]));
   // Each tree, and the program it is, written out by hand.
   const cases: [Parameters<typeof printStatements>[0][number], string][] = [
     // An arrow's value that starts with an object, which would otherwise open a block.
     [arrow(t.memberExpression(object(), t.identifier("k"))), "f(() => ({ k: x }).k);"],
     [arrow(t.callExpression(t.memberExpression(object(), t.identifier("k")), [])), "f(() => ({ k: x }).k());"],
-    [arrow(t.conditionalExpression(t.memberExpression(object(), t.identifier("k")), t.numericLiteral(1), t.numericLiteral(2))), "f(() => (({ k: x }).k ? 1 : 2));"],
-    [arrow(t.binaryExpression("+", t.memberExpression(object(), t.identifier("k")), t.numericLiteral(1))), "f(() => (({ k: x }).k + 1));"],
+    [
+      arrow(
+        t.conditionalExpression(
+          t.memberExpression(object(), t.identifier("k")),
+          t.numericLiteral(1),
+          t.numericLiteral(2),
+        ),
+      ),
+      "f(() => (({ k: x }).k ? 1 : 2));",
+    ],
+    [
+      arrow(t.binaryExpression("+", t.memberExpression(object(), t.identifier("k")), t.numericLiteral(1))),
+      "f(() => (({ k: x }).k + 1));",
+    ],
     [arrow(t.sequenceExpression([object(), x])), "f(() => ({ k: x }, x));"],
     [arrow(object()), "f(() => ({ k: x }));"],
     // A statement that starts with an object.
     [t.expressionStatement(t.memberExpression(object(), t.identifier("k"))), "({ k: x }).k;"],
     // Grouping that only parentheses keep.
-    [t.expressionStatement(t.logicalExpression("&&", x, t.logicalExpression("&&", t.identifier("y"), t.identifier("z")))), "x && (y && z);"],
-    [t.expressionStatement(t.binaryExpression("-", x, t.binaryExpression("-", t.identifier("y"), t.identifier("z")))), "x - (y - z);"],
+    [
+      t.expressionStatement(
+        t.logicalExpression("&&", x, t.logicalExpression("&&", t.identifier("y"), t.identifier("z"))),
+      ),
+      "x && (y && z);",
+    ],
+    [
+      t.expressionStatement(t.binaryExpression("-", x, t.binaryExpression("-", t.identifier("y"), t.identifier("z")))),
+      "x - (y - z);",
+    ],
     [t.expressionStatement(t.binaryExpression("**", t.unaryExpression("-", x), t.numericLiteral(2))), "(-x) ** 2;"],
-    [t.expressionStatement(t.callExpression(t.identifier("f"), [t.sequenceExpression([x, t.identifier("y")])])), "f((x, y));"],
+    [
+      t.expressionStatement(t.callExpression(t.identifier("f"), [t.sequenceExpression([x, t.identifier("y")])])),
+      "f((x, y));",
+    ],
     [t.expressionStatement(t.newExpression(t.callExpression(t.identifier("g"), []), [])), "new (g())();"],
     [t.expressionStatement(t.unaryExpression("-", t.unaryExpression("-", x))), "- -x;"],
   ];

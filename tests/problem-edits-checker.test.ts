@@ -37,22 +37,28 @@ const CASES: readonly Case[] = [
   {
     code: "E-CAP-MISSING",
     program: "function roll(items: List<Int>) returns List<Int>\n  return items.map((n) => random.integer(0, n))\nend",
-    fixed: "function roll(items: List<Int>) returns List<Int>\n  needs random\n  return items.map((n) => random.integer(0, n))\nend",
+    fixed:
+      "function roll(items: List<Int>) returns List<Int>\n  needs random\n  return items.map((n) => random.integer(0, n))\nend",
   },
   {
     code: "E-FAIL-UNHANDLED",
-    program: "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int()\n  return n\nend",
-    fixed: "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int() otherwise fail\n  return n\nend",
+    program:
+      "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int()\n  return n\nend",
+    fixed:
+      "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int() otherwise fail\n  return n\nend",
   },
   {
     code: "E-FAIL-UNHANDLED",
     program: "function parse(text: Text) returns Int or fails with ParseError\n  return 1 + text.to_int()\nend",
-    fixed: "function parse(text: Text) returns Int or fails with ParseError\n  return 1 + text.to_int() otherwise fail\nend",
+    fixed:
+      "function parse(text: Text) returns Int or fails with ParseError\n  return 1 + text.to_int() otherwise fail\nend",
   },
   {
     code: "E-FAIL-UNHANDLED",
-    program: "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
-    fixed: "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int() otherwise fail\nend",
+    program:
+      "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
+    fixed:
+      "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int() otherwise fail\nend",
   },
   {
     code: "E-PURPOSE-MISSING",
@@ -81,8 +87,10 @@ const CASES: readonly Case[] = [
   },
   {
     code: "E-CAP-GRANT-CLAUSE",
-    program: 'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com") at most 60 per minute\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
-    fixed: 'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com")\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
+    program:
+      'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com") at most 60 per minute\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
+    fixed:
+      'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com")\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
   },
   {
     code: "E-FAIL-NOTHING",
@@ -102,7 +110,11 @@ test("applying a suggested edit puts its problem right", () => {
     const result = program.slice(0, edit.span.start) + edit.replacement + program.slice(edit.span.end);
     assert.equal(result, fixed, `${code}: the edit "${edit.title}" gives another program`);
     const after = checkSource("edit.ry", result).diagnostics.filter((d) => d.severity === "error");
-    assert.deepEqual(after.map((d) => `${d.code}: ${d.message}`), [], `${code}: the edited program still has errors`);
+    assert.deepEqual(
+      after.map((d) => `${d.code}: ${d.message}`),
+      [],
+      `${code}: the edited program still has errors`,
+    );
     applied++;
   }
   console.log(`suggested edits: ${applied} cases applied`);
@@ -126,9 +138,23 @@ test("`otherwise fail` is offered only where it would be right", () => {
 });
 
 test("the problems of the checker carry their facts as data", () => {
-  const { diagnostics } = checkSource("facts.ry", 'function greet(name: Text) returns Int\n  console.print("Hello, {name}")\n  return name\nend');
+  const { diagnostics } = checkSource(
+    "facts.ry",
+    'function greet(name: Text) returns Int\n  console.print("Hello, {name}")\n  return name\nend',
+  );
   const missing = diagnostics.find((d) => d.code === "E-CAP-MISSING");
-  assert.deepEqual(missing?.facts, { problem: "call", callee: "console.print", need: "console", owner: { kind: "function", name: "greet" }, granted: [] });
+  assert.deepEqual(missing?.facts, {
+    problem: "call",
+    callee: "console.print",
+    need: "console",
+    owner: { kind: "function", name: "greet" },
+    granted: [],
+  });
   const mismatch = diagnostics.find((d) => d.code === "E-TYPE-MISMATCH");
-  assert.deepEqual(mismatch?.facts, { problem: "expected", place: { of: "returned value" }, expected: "Int", found: "Text" });
+  assert.deepEqual(mismatch?.facts, {
+    problem: "expected",
+    place: { of: "returned value" },
+    expected: "Int",
+    found: "Text",
+  });
 });

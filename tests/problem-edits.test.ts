@@ -48,29 +48,144 @@ test("every syntax and name diagnostic of the catalogue's examples carries facts
 
 // Each case: a program, the code it reports, the edit's replacement; the edit applied, the code is gone.
 const MECHANICAL: readonly { name: string; text: string; code: string; replacement: string }[] = [
-  { name: "`==` for `is`", code: "E-SYN-OPERATOR", replacement: " is ", text: 'function main()\n  needs console\n  if 1==1 then console.print("x")\nend\n' },
-  { name: "`!=` for `is not`", code: "E-SYN-OPERATOR", replacement: "is not", text: 'function main()\n  needs console\n  if 1 != 2 then console.print("x")\nend\n' },
-  { name: "`&&` for `and`", code: "E-SYN-OPERATOR", replacement: "and", text: 'function main()\n  needs console\n  if true && true then console.print("x")\nend\n' },
-  { name: "`!` for `not`", code: "E-SYN-OPERATOR", replacement: "not ", text: 'function main()\n  needs console\n  if !false then console.print("x")\nend\n' },
-  { name: "a missing `)` at the end of a line", code: "E-SYN-EXPECTED", replacement: ")", text: 'function main()\n  needs console\n  console.print("x"\nend\n' },
-  { name: "a missing `]` at the end of a line", code: "E-SYN-EXPECTED", replacement: "]", text: "function main()\n  needs console\n  let xs be [1, 2\n  console.print(xs.length().to_text())\nend\n" },
-  { name: "a missing `then`", code: "E-SYN-EXPECTED", replacement: "then ", text: 'function main()\n  needs console\n  if 1 < 2 console.print("x")\nend\n' },
-  { name: "a missing `then` in an `if` value", code: "E-SYN-EXPECTED", replacement: "then ", text: "function f(n: Int) returns Int\n  return if n > 0 n else 0\nend\n" },
-  { name: "`=` for `be`", code: "E-SYN-EXPECTED", replacement: "be", text: "function f() returns Int\n  let x = 1\n  return x\nend\n" },
-  { name: "a missing `be`", code: "E-SYN-EXPECTED", replacement: "be ", text: "function f() returns Int\n  let x 1\n  return x\nend\n" },
-  { name: "`=` for `to`", code: "E-SYN-EXPECTED", replacement: "to", text: "function f() returns Int\n  var x be 1\n  set x = 2\n  return x\nend\n" },
-  { name: "a missing `end`", code: "E-SYN-UNCLOSED", replacement: "end\n", text: 'function main()\n  needs console\n  console.print("x")\n' },
-  { name: "a missing `end` without a final line break", code: "E-SYN-UNCLOSED", replacement: "\nend\n", text: 'function main()\n  needs console\n  console.print("x")' },
-  { name: "a type's missing `end`", code: "E-SYN-UNCLOSED", replacement: "end\n", text: "type Point is record\n  x: Int\n" },
-  { name: "a small type name", code: "E-SYN-TYPE", replacement: "List", text: "function f(xs: list<Int>) returns Int\n  return xs.length()\nend\n" },
-  { name: "a misspelt local", code: "E-NAME-UNKNOWN", replacement: "total", text: "function f(total: Int) returns Int\n  return totl\nend\n" },
-  { name: "a case without its type", code: "E-NAME-UNKNOWN", replacement: "Shape.Empty", text: "type Shape is variant\n  Empty\nend\n\nfunction f() returns Shape\n  return Empty\nend\n" },
-  { name: "a misspelt type", code: "E-NAME-UNKNOWN-TYPE", replacement: "Text", text: "function f(x: Txt) returns Int\n  return 1\nend\n" },
-  { name: "a misspelt field", code: "E-NAME-UNKNOWN-FIELD", replacement: "x", text: "type P is record\n  x: Int\nend\n\nfunction f(p: P) returns Int\n  return p.xx\nend\n" },
-  { name: "a misspelt field in `with`", code: "E-NAME-UNKNOWN-FIELD", replacement: "x", text: "type P is record\n  x: Int\nend\n\nfunction f(p: P) returns P\n  return p with xx: 1\nend\n" },
-  { name: "a misspelt case", code: "E-NAME-UNKNOWN-CASE", replacement: "Circle", text: "type Shape is variant\n  Circle(r: Int)\n  Empty\nend\n\nfunction f() returns Shape\n  return Shape.Circel(r: 1)\nend\n" },
-  { name: "a misspelt method", code: "E-NAME-UNKNOWN-FUNCTION", replacement: "upper", text: "function f(t: Text) returns Text\n  return t.uper()\nend\n" },
-  { name: "a misspelt library function", code: "E-NAME-UNKNOWN-FUNCTION", replacement: "upper", text: "function f(t: Text) returns Text\n  return text.uper(t)\nend\n" },
+  {
+    name: "`==` for `is`",
+    code: "E-SYN-OPERATOR",
+    replacement: " is ",
+    text: 'function main()\n  needs console\n  if 1==1 then console.print("x")\nend\n',
+  },
+  {
+    name: "`!=` for `is not`",
+    code: "E-SYN-OPERATOR",
+    replacement: "is not",
+    text: 'function main()\n  needs console\n  if 1 != 2 then console.print("x")\nend\n',
+  },
+  {
+    name: "`&&` for `and`",
+    code: "E-SYN-OPERATOR",
+    replacement: "and",
+    text: 'function main()\n  needs console\n  if true && true then console.print("x")\nend\n',
+  },
+  {
+    name: "`!` for `not`",
+    code: "E-SYN-OPERATOR",
+    replacement: "not ",
+    text: 'function main()\n  needs console\n  if !false then console.print("x")\nend\n',
+  },
+  {
+    name: "a missing `)` at the end of a line",
+    code: "E-SYN-EXPECTED",
+    replacement: ")",
+    text: 'function main()\n  needs console\n  console.print("x"\nend\n',
+  },
+  {
+    name: "a missing `]` at the end of a line",
+    code: "E-SYN-EXPECTED",
+    replacement: "]",
+    text: "function main()\n  needs console\n  let xs be [1, 2\n  console.print(xs.length().to_text())\nend\n",
+  },
+  {
+    name: "a missing `then`",
+    code: "E-SYN-EXPECTED",
+    replacement: "then ",
+    text: 'function main()\n  needs console\n  if 1 < 2 console.print("x")\nend\n',
+  },
+  {
+    name: "a missing `then` in an `if` value",
+    code: "E-SYN-EXPECTED",
+    replacement: "then ",
+    text: "function f(n: Int) returns Int\n  return if n > 0 n else 0\nend\n",
+  },
+  {
+    name: "`=` for `be`",
+    code: "E-SYN-EXPECTED",
+    replacement: "be",
+    text: "function f() returns Int\n  let x = 1\n  return x\nend\n",
+  },
+  {
+    name: "a missing `be`",
+    code: "E-SYN-EXPECTED",
+    replacement: "be ",
+    text: "function f() returns Int\n  let x 1\n  return x\nend\n",
+  },
+  {
+    name: "`=` for `to`",
+    code: "E-SYN-EXPECTED",
+    replacement: "to",
+    text: "function f() returns Int\n  var x be 1\n  set x = 2\n  return x\nend\n",
+  },
+  {
+    name: "a missing `end`",
+    code: "E-SYN-UNCLOSED",
+    replacement: "end\n",
+    text: 'function main()\n  needs console\n  console.print("x")\n',
+  },
+  {
+    name: "a missing `end` without a final line break",
+    code: "E-SYN-UNCLOSED",
+    replacement: "\nend\n",
+    text: 'function main()\n  needs console\n  console.print("x")',
+  },
+  {
+    name: "a type's missing `end`",
+    code: "E-SYN-UNCLOSED",
+    replacement: "end\n",
+    text: "type Point is record\n  x: Int\n",
+  },
+  {
+    name: "a small type name",
+    code: "E-SYN-TYPE",
+    replacement: "List",
+    text: "function f(xs: list<Int>) returns Int\n  return xs.length()\nend\n",
+  },
+  {
+    name: "a misspelt local",
+    code: "E-NAME-UNKNOWN",
+    replacement: "total",
+    text: "function f(total: Int) returns Int\n  return totl\nend\n",
+  },
+  {
+    name: "a case without its type",
+    code: "E-NAME-UNKNOWN",
+    replacement: "Shape.Empty",
+    text: "type Shape is variant\n  Empty\nend\n\nfunction f() returns Shape\n  return Empty\nend\n",
+  },
+  {
+    name: "a misspelt type",
+    code: "E-NAME-UNKNOWN-TYPE",
+    replacement: "Text",
+    text: "function f(x: Txt) returns Int\n  return 1\nend\n",
+  },
+  {
+    name: "a misspelt field",
+    code: "E-NAME-UNKNOWN-FIELD",
+    replacement: "x",
+    text: "type P is record\n  x: Int\nend\n\nfunction f(p: P) returns Int\n  return p.xx\nend\n",
+  },
+  {
+    name: "a misspelt field in `with`",
+    code: "E-NAME-UNKNOWN-FIELD",
+    replacement: "x",
+    text: "type P is record\n  x: Int\nend\n\nfunction f(p: P) returns P\n  return p with xx: 1\nend\n",
+  },
+  {
+    name: "a misspelt case",
+    code: "E-NAME-UNKNOWN-CASE",
+    replacement: "Circle",
+    text: "type Shape is variant\n  Circle(r: Int)\n  Empty\nend\n\nfunction f() returns Shape\n  return Shape.Circel(r: 1)\nend\n",
+  },
+  {
+    name: "a misspelt method",
+    code: "E-NAME-UNKNOWN-FUNCTION",
+    replacement: "upper",
+    text: "function f(t: Text) returns Text\n  return t.uper()\nend\n",
+  },
+  {
+    name: "a misspelt library function",
+    code: "E-NAME-UNKNOWN-FUNCTION",
+    replacement: "upper",
+    text: "function f(t: Text) returns Text\n  return text.uper(t)\nend\n",
+  },
 ];
 
 test("a mechanical fix comes as an edit, and applying it removes the problem", () => {
@@ -81,7 +196,11 @@ test("a mechanical fix comes as an edit, and applying it removes the problem", (
     assert.equal(d.edits![0]!.replacement, c.replacement, c.name);
     const fixed = applied(c.text, d);
     const after = diagnosticsOf(fixed).filter((x) => x.severity === "error");
-    assert.deepEqual(after.map((x) => `${x.code}: ${x.message}`), [], `${c.name}: the fixed program\n${fixed}\nstill has errors`);
+    assert.deepEqual(
+      after.map((x) => `${x.code}: ${x.message}`),
+      [],
+      `${c.name}: the fixed program\n${fixed}\nstill has errors`,
+    );
   }
   console.log(`suggested edits: ${MECHANICAL.length} cases applied`);
 });
@@ -93,7 +212,7 @@ test("no edit where the fix is not mechanical", () => {
     // Nothing close to the unknown name.
     "function f() returns Int\n  return zzzzzz\nend\n",
     // `then` is there; the line break after the condition is what is missing.
-    "function main()\n  needs console\n  while true console.print(\"x\")\nend\n",
+    'function main()\n  needs console\n  while true console.print("x")\nend\n',
   ];
   for (const text of cases) {
     const ds = diagnosticsOf(text).filter((d) => d.severity === "error");

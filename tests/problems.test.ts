@@ -23,14 +23,20 @@ function rows(table: object): [string, ProblemEntry<unknown>][] {
 
 function codesOf(text: string): { errors: string[]; all: string[] } {
   const { diagnostics } = checkSource("example.ry", text);
-  return { errors: diagnostics.filter((d) => d.severity === "error").map((d) => d.code), all: diagnostics.map((d) => d.code) };
+  return {
+    errors: diagnostics.filter((d) => d.severity === "error").map((d) => d.code),
+    all: diagnostics.map((d) => d.code),
+  };
 }
 
 test("every compile-time row's wrong example has its problem and its right example has none", () => {
   let checked = 0;
   for (const [code, row] of rows(COMPILE_PROBLEMS)) {
     if (row.described) continue;
-    assert.ok(codesOf(row.wrong).all.includes(code), `${code}: the wrong example does not report ${code}: ${JSON.stringify(codesOf(row.wrong).all)}`);
+    assert.ok(
+      codesOf(row.wrong).all.includes(code),
+      `${code}: the wrong example does not report ${code}: ${JSON.stringify(codesOf(row.wrong).all)}`,
+    );
     const right = codesOf(row.right);
     assert.deepEqual(right.errors, [], `${code}: the right example has errors`);
     assert.ok(!right.all.includes(code), `${code}: the right example still reports ${code}`);
@@ -58,7 +64,11 @@ test("every run-time row's wrong example ends with its code and its right exampl
     if (row.described) continue;
     const name = code.toLowerCase().replace(/-/g, "_");
     const wrong = run(`${name}_wrong`, row.wrong);
-    assert.match(wrong.stderr, new RegExp(`\\[${code}\\]`), `${code}: the wrong example did not end with ${code}: ${wrong.stderr}`);
+    assert.match(
+      wrong.stderr,
+      new RegExp(`\\[${code}\\]`),
+      `${code}: the wrong example did not end with ${code}: ${wrong.stderr}`,
+    );
     const right = run(`${name}_right`, row.right);
     assert.equal(right.status, 0, `${code}: the right example did not finish: ${right.stderr}`);
     ran++;

@@ -58,14 +58,23 @@ test("program API: the reader is asked for the entry and every module it uses, o
 });
 
 test("program API: a syntax error in one module still gives the other module's checked tree, and the diagnostics", () => {
-  const broken = { ...texts, app: "use helpers\n\nfunction main(\n  console.print(\"no closing paren\"\n" };
+  const broken = { ...texts, app: 'use helpers\n\nfunction main(\n  console.print("no closing paren"\n' };
   const result = checkProgramFrom({ entry: "app", read: reader(broken) });
-  assert.ok(result.diagnostics.some((d) => d.severity === "error" && d.span.file === "app.ry" && d.code.startsWith("E-SYN")));
+  assert.ok(
+    result.diagnostics.some((d) => d.severity === "error" && d.span.file === "app.ry" && d.code.startsWith("E-SYN")),
+  );
   assert.equal(result.program, undefined, "a program with errors is not ready to run");
   const helpers = result.modules.find((m) => m.name === "helpers");
   assert.ok(helpers !== undefined, "the module without errors is checked");
-  assert.deepEqual(helpers.functions.map((f) => f.name), ["greet"]);
-  assert.equal(result.modules.some((m) => m.name === "app"), false, "a module with a syntax error has no checked tree");
+  assert.deepEqual(
+    helpers.functions.map((f) => f.name),
+    ["greet"],
+  );
+  assert.equal(
+    result.modules.some((m) => m.name === "app"),
+    false,
+    "a module with a syntax error has no checked tree",
+  );
 });
 
 test("program API: a type error keeps every checked tree; the bundle is made only without errors", () => {
@@ -84,6 +93,7 @@ test("program API: two compilations in one process give the same checked tree (i
   const ids = localIds(first.modules);
   assert.ok(ids.length >= 3, `locals found: ${ids.length}`);
   assert.deepEqual(localIds(second.modules), ids);
-  const typeIds = (result: typeof first) => result.modules.flatMap((m) => m.functions.map((f) => JSON.stringify(f.typeParams)));
+  const typeIds = (result: typeof first) =>
+    result.modules.flatMap((m) => m.functions.map((f) => JSON.stringify(f.typeParams)));
   assert.deepEqual(typeIds(second), typeIds(first));
 });

@@ -57,27 +57,141 @@ export class Random {
 
 /** JavaScript's globals, the words of its strict mode and the properties every object has: lower-case ones are Renyi names. */
 const JAVASCRIPT_WORDS = [
-  "require", "process", "eval", "globalThis", "constructor", "prototype", "toString", "valueOf", "arguments",
-  "module", "exports", "window", "self", "undefined", "__proto__", "then", "call", "apply", "bind", "caller",
-  "callee", "import_", "async", "of", "get", "set", "static", "tests", "main", "test", "g", "t1",
-  "hasOwnProperty", "toJSON", "length", "name", "await", "yield", "enum", "delete", "typeof", "instanceof",
-  "new", "this", "super", "class", "const", "null", "void", "do", "switch", "case", "default", "try", "catch",
-  "finally", "throw", "extends", "export", "import", "package", "private", "protected", "interface",
-  "implements", "debugger", "continue", "break", "let", "function", "return", "var", "__dirname",
-  "__filename", "_", "_t1", "t", "s", "e", "error",
+  "require",
+  "process",
+  "eval",
+  "globalThis",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "arguments",
+  "module",
+  "exports",
+  "window",
+  "self",
+  "undefined",
+  "__proto__",
+  "then",
+  "call",
+  "apply",
+  "bind",
+  "caller",
+  "callee",
+  "import_",
+  "async",
+  "of",
+  "get",
+  "set",
+  "static",
+  "tests",
+  "main",
+  "test",
+  "g",
+  "t1",
+  "hasOwnProperty",
+  "toJSON",
+  "length",
+  "name",
+  "await",
+  "yield",
+  "enum",
+  "delete",
+  "typeof",
+  "instanceof",
+  "new",
+  "this",
+  "super",
+  "class",
+  "const",
+  "null",
+  "void",
+  "do",
+  "switch",
+  "case",
+  "default",
+  "try",
+  "catch",
+  "finally",
+  "throw",
+  "extends",
+  "export",
+  "import",
+  "package",
+  "private",
+  "protected",
+  "interface",
+  "implements",
+  "debugger",
+  "continue",
+  "break",
+  "let",
+  "function",
+  "return",
+  "var",
+  "__dirname",
+  "__filename",
+  "_",
+  "_t1",
+  "t",
+  "s",
+  "e",
+  "error",
 ];
 
 /** Capitalised globals of JavaScript for types, cases and type parameters (none a Renyi type, so none is a duplicate). */
 const JAVASCRIPT_TYPES = [
-  "Function", "Object", "Array", "Promise", "JSON", "Math", "Symbol", "Reflect", "Proxy", "NaN", "Infinity", "S",
-  "Error", "Number", "String", "RegExp", "WeakMap", "BigInt", "Buffer", "Intl", "Atomics", "Uint8Array",
-  "ArrayBuffer", "WebAssembly", "Iterator", "Exports", "Module", "T1", "U",
+  "Function",
+  "Object",
+  "Array",
+  "Promise",
+  "JSON",
+  "Math",
+  "Symbol",
+  "Reflect",
+  "Proxy",
+  "NaN",
+  "Infinity",
+  "S",
+  "Error",
+  "Number",
+  "String",
+  "RegExp",
+  "WeakMap",
+  "BigInt",
+  "Buffer",
+  "Intl",
+  "Atomics",
+  "Uint8Array",
+  "ArrayBuffer",
+  "WebAssembly",
+  "Iterator",
+  "Exports",
+  "Module",
+  "T1",
+  "U",
 ];
 
 /** The library's modules: a program's function may not take one of these names. */
 const LIBRARY_MODULES = new Set([
-  "console", "time", "random", "environment", "http", "server", "filesystem", "database", "process", "foreign",
-  "json", "text", "list", "map", "math", "sets", "optional", "bytes",
+  "console",
+  "time",
+  "random",
+  "environment",
+  "http",
+  "server",
+  "filesystem",
+  "database",
+  "process",
+  "foreign",
+  "json",
+  "text",
+  "list",
+  "map",
+  "math",
+  "sets",
+  "optional",
+  "bytes",
 ]);
 
 /** Names that mean something to every program in a way the generator does not track: `error` is bound by every `otherwise`, `_` is the wildcard. */
@@ -87,7 +201,17 @@ const NOT_FOR_LOCALS = new Set(["error", "_", "main"]);
 const PLAIN_NAMES = JAVASCRIPT_WORDS.filter((n) => !KEYWORD_SET.has(n) && /^[a-z_][A-Za-z0-9_]*$/.test(n));
 
 /** Field names may also be keywords (`then: Text`, `group: Int`). */
-const FIELD_NAMES = [...PLAIN_NAMES.filter((n) => n !== "_"), "then", "set", "test", "group", "select", "from", "in", "is"];
+const FIELD_NAMES = [
+  ...PLAIN_NAMES.filter((n) => n !== "_"),
+  "then",
+  "set",
+  "test",
+  "group",
+  "select",
+  "from",
+  "in",
+  "is",
+];
 
 // ---------------------------------------------------------------------------
 // Types
@@ -98,14 +222,36 @@ const FIELD_NAMES = [...PLAIN_NAMES.filter((n) => n !== "_"), "then", "set", "te
  * the type of every expression known.
  */
 export type Type =
-  | { kind: "Int" } | { kind: "Text" } | { kind: "Boolean" } | { kind: "List" } | { kind: "TextList" }
-  | { kind: "Optional" } | { kind: "Map" } | { kind: "Pair" } | { kind: "Fn" } | { kind: "Instant" }
-  | { kind: "Record"; decl: RecordDecl } | { kind: "Variant"; decl: VariantDecl };
+  | { kind: "Int" }
+  | { kind: "Text" }
+  | { kind: "Boolean" }
+  | { kind: "List" }
+  | { kind: "TextList" }
+  | { kind: "Optional" }
+  | { kind: "Map" }
+  | { kind: "Pair" }
+  | { kind: "Fn" }
+  | { kind: "Instant" }
+  | { kind: "Record"; decl: RecordDecl }
+  | { kind: "Variant"; decl: VariantDecl };
 
-interface Field { name: string; type: Type }
-interface RecordDecl { name: string; fields: Field[] }
-interface Case { name: string; fields: Field[] }
-interface VariantDecl { name: string; cases: Case[]; isError: boolean }
+interface Field {
+  name: string;
+  type: Type;
+}
+interface RecordDecl {
+  name: string;
+  fields: Field[];
+}
+interface Case {
+  name: string;
+  fields: Field[];
+}
+interface VariantDecl {
+  name: string;
+  cases: Case[];
+  isError: boolean;
+}
 
 const INT: Type = { kind: "Int" };
 const TEXT: Type = { kind: "Text" };
@@ -120,19 +266,29 @@ const INSTANT: Type = { kind: "Instant" };
 
 function spell(t: Type): string {
   switch (t.kind) {
-    case "List": return "List<Int>";
-    case "TextList": return "List<Text>";
-    case "Optional": return "Optional<Int>";
-    case "Map": return "Map<Text, Int>";
-    case "Pair": return "(Int, Text)";
-    case "Fn": return "function(Int) returns Int";
-    case "Record": case "Variant": return t.decl.name;
-    default: return t.kind;
+    case "List":
+      return "List<Int>";
+    case "TextList":
+      return "List<Text>";
+    case "Optional":
+      return "Optional<Int>";
+    case "Map":
+      return "Map<Text, Int>";
+    case "Pair":
+      return "(Int, Text)";
+    case "Fn":
+      return "function(Int) returns Int";
+    case "Record":
+    case "Variant":
+      return t.decl.name;
+    default:
+      return t.kind;
   }
 }
 
 function same(a: Type, b: Type): boolean {
-  if (a.kind === "Record" || a.kind === "Variant") return (b.kind === "Record" || b.kind === "Variant") && a.decl === b.decl;
+  if (a.kind === "Record" || a.kind === "Variant")
+    return (b.kind === "Record" || b.kind === "Variant") && a.decl === b.decl;
   return a.kind === b.kind;
 }
 
@@ -144,7 +300,12 @@ function isData(t: Type): boolean {
 // ---------------------------------------------------------------------------
 // Functions and scopes
 
-interface Param { name: string; type: Type; defaultValue?: string; keywordName: boolean }
+interface Param {
+  name: string;
+  type: Type;
+  defaultValue?: string;
+  keywordName: boolean;
+}
 
 interface FunctionDecl {
   name: string;
@@ -158,7 +319,12 @@ interface FunctionDecl {
   generic?: "append" | "show";
 }
 
-interface Local { name: string; type: Type; mutable: boolean; /** a while loop's counter, which only its loop sets */ counter: boolean }
+interface Local {
+  name: string;
+  type: Type;
+  mutable: boolean /** a while loop's counter, which only its loop sets */;
+  counter: boolean;
+}
 
 /** Where a statement or expression is written, which decides what it may do. */
 interface Context {
@@ -258,7 +424,10 @@ class ProgramWriter {
   }
 
   private fields(count: number): Field[] {
-    return this.r.shuffle(FIELD_NAMES).slice(0, count).map((name) => ({ name, type: this.fieldType() }));
+    return this.r
+      .shuffle(FIELD_NAMES)
+      .slice(0, count)
+      .map((name) => ({ name, type: this.fieldType() }));
   }
 
   private recordDecl(): string {
@@ -270,7 +439,8 @@ class ProgramWriter {
 
   private variantDecl(): string {
     const cases: Case[] = [];
-    for (let i = this.r.int(1, 4); i > 0; i--) cases.push({ name: this.upper(), fields: this.fields(this.r.int(0, 2)) });
+    for (let i = this.r.int(1, 4); i > 0; i--)
+      cases.push({ name: this.upper(), fields: this.fields(this.r.int(0, 2)) });
     const decl: VariantDecl = { name: this.upper(), cases, isError: false };
     this.variants.push(decl);
     return this.spellVariant(decl);
@@ -283,7 +453,15 @@ class ProgramWriter {
     const decl: VariantDecl = {
       name: this.upper(),
       cases: [
-        { name: wrap, fields: [{ name: this.r.pick(["error", "constructor", "then", "cause"]), type: { kind: "Record", decl: PARSE_ERROR } }] },
+        {
+          name: wrap,
+          fields: [
+            {
+              name: this.r.pick(["error", "constructor", "then", "cause"]),
+              type: { kind: "Record", decl: PARSE_ERROR },
+            },
+          ],
+        },
         { name: reason, fields: [{ name: this.r.pick(["reason", "toString", "__proto__", "message"]), type: TEXT }] },
       ],
       isError: true,
@@ -294,7 +472,10 @@ class ProgramWriter {
   }
 
   private spellVariant(decl: VariantDecl): string {
-    const cases = decl.cases.map((c) => `  ${c.name}${c.fields.length === 0 ? "" : `(${c.fields.map((f) => `${f.name}: ${f.type.kind === "Record" && f.type.decl === PARSE_ERROR ? "ParseError" : spell(f.type)}`).join(", ")})`}\n`);
+    const cases = decl.cases.map(
+      (c) =>
+        `  ${c.name}${c.fields.length === 0 ? "" : `(${c.fields.map((f) => `${f.name}: ${f.type.kind === "Record" && f.type.decl === PARSE_ERROR ? "ParseError" : spell(f.type)}`).join(", ")})`}\n`,
+    );
     return `type ${decl.name} is variant\n${cases.join("")}end\n`;
   }
 
@@ -315,7 +496,8 @@ class ProgramWriter {
       params.push({ name: paramName, type: this.valueType(), keywordName });
     }
     // Defaults only at the end, so that positional calls stay simple.
-    for (let i = params.length - 1; i >= 0 && r.chance(0.4); i--) params[i]!.defaultValue = this.literal(params[i]!.type);
+    for (let i = params.length - 1; i >= 0 && r.chance(0.4); i--)
+      params[i]!.defaultValue = this.literal(params[i]!.type);
     const returns = r.chance(0.8) ? this.valueType() : undefined;
     const fails = r.chance(0.3) ? this.errorType : undefined;
     return { name, params, returns, fails, effectful: r.chance(0.35) };
@@ -343,16 +525,20 @@ class ProgramWriter {
   }
 
   private header(fn: FunctionDecl): string {
-    const params = fn.params.map((p) => `${p.name}: ${spell(p.type)}${p.defaultValue !== undefined ? ` = ${p.defaultValue}` : ""}`);
+    const params = fn.params.map(
+      (p) => `${p.name}: ${spell(p.type)}${p.defaultValue !== undefined ? ` = ${p.defaultValue}` : ""}`,
+    );
     // `returns function(Int) returns Int or fails with E` would read the failure as the function type's.
-    const returns = fn.returns && fn.fails && fn.returns.kind === "Fn" ? `(${spell(fn.returns)})` : fn.returns && spell(fn.returns);
+    const returns =
+      fn.returns && fn.fails && fn.returns.kind === "Fn" ? `(${spell(fn.returns)})` : fn.returns && spell(fn.returns);
     return `function ${fn.name}(${params.join(", ")})${returns ? ` returns ${returns}` : ""}${fn.fails ? ` or fails with ${fn.fails.name}` : ""}`;
   }
 
   private functionDefinition(fn: FunctionDecl): string {
     if (fn.generic !== undefined) return this.genericDefinition(fn);
     const scope = new Map<string, Local>();
-    for (const p of fn.params) if (!p.keywordName) scope.set(p.name, { name: p.name, type: p.type, mutable: false, counter: false });
+    for (const p of fn.params)
+      if (!p.keywordName) scope.set(p.name, { name: p.name, type: p.type, mutable: false, counter: false });
     const context = this.context(fn, [scope]);
     const lines: string[] = [];
     const isPublic = this.r.chance(0.2);
@@ -370,9 +556,14 @@ class ProgramWriter {
     const [a, b] = [this.pickName(new Set()), this.pickName(new Set())];
     const second = a === b ? `${b}2` : b;
     if (fn.generic === "append") {
-      fn.params = [{ name: a, type: INT, keywordName: false }, { name: second, type: LIST, keywordName: false }];
+      fn.params = [
+        { name: a, type: INT, keywordName: false },
+        { name: second, type: LIST, keywordName: false },
+      ];
       fn.returns = LIST;
-      const body = this.r.chance(0.5) ? `  return ${second} + [${a}]` : `  let ${second}_all be [${a}] + ${second}\n  return ${second}_all.reverse()`;
+      const body = this.r.chance(0.5)
+        ? `  return ${second} + [${a}]`
+        : `  let ${second}_all be [${a}] + ${second}\n  return ${second}_all.reverse()`;
       return `function ${fn.name}<${t}>(${a}: ${t}, ${second}: List<${t}>) returns List<${t}>\n${body}\nend\n`;
     }
     fn.params = [{ name: a, type: INT, keywordName: false }];
@@ -380,7 +571,11 @@ class ProgramWriter {
     return `function ${fn.name}<${t}>(${a}: ${t}) returns Text\n  return "<{${a}}>"\nend\n`;
   }
 
-  private context(fn: { returns?: Type; fails?: VariantDecl; effectful: boolean }, scopes: Map<string, Local>[], inTest = false): Context {
+  private context(
+    fn: { returns?: Type; fails?: VariantDecl; effectful: boolean },
+    scopes: Map<string, Local>[],
+    inTest = false,
+  ): Context {
     return {
       scopes,
       barrier: 0,
@@ -402,7 +597,11 @@ class ProgramWriter {
   private mainDefinition(): string {
     const fails = this.r.chance(0.4) ? this.errorType : undefined;
     const context = this.context({ fails, effectful: true }, [new Map()]);
-    const lines = [`public function main()${fails ? ` or fails with ${fails.name}` : ""}`, "  purpose: Exercise generated code.", "  needs console, time"];
+    const lines = [
+      `public function main()${fails ? ` or fails with ${fails.name}` : ""}`,
+      "  purpose: Exercise generated code.",
+      "  needs console, time",
+    ];
     lines.push(...this.body(context, 1));
     if (this.r.chance(this.options.mistakes ?? 0)) lines.push(`  ${this.mistake(context)}`);
     // Print what main bound, so that the run shows it.
@@ -423,13 +622,23 @@ class ProgramWriter {
       [`unknown name \`${global}\``, `let ${name} be ${global}`],
       [`unknown name \`${global}\` called`, `console.print(${global}("1"))`],
       [`method of an unknown name \`${global}\``, `console.print(${global}.toString())`],
-      ["a var used in a lambda", `var ${name} be 1
-  let ${name}_f be (x: Int) => x + ${name}`],
-      ["a function the library's process module does not have", bound.has("process") ? `process.exit(1)` : `let ${name} be process.exit(1)`],
-      ["a keyword as a local name", `let ${this.r.pick(["function", "return", "var", "let", "in", "with", "if", "for", "while", "true"])} be 1`],
+      [
+        "a var used in a lambda",
+        `var ${name} be 1
+  let ${name}_f be (x: Int) => x + ${name}`,
+      ],
+      [
+        "a function the library's process module does not have",
+        bound.has("process") ? `process.exit(1)` : `let ${name} be process.exit(1)`,
+      ],
+      [
+        "a keyword as a local name",
+        `let ${this.r.pick(["function", "return", "var", "let", "in", "with", "if", "for", "while", "true"])} be 1`,
+      ],
       ["a record field JavaScript has but the value does not", `console.print([1].constructor)`],
     ];
-    if (lets.length > 0) kinds.push([`set of the let \`${lets[0]!.name}\``, `set ${lets[0]!.name} to ${this.literal(lets[0]!.type)}`]);
+    if (lets.length > 0)
+      kinds.push([`set of the let \`${lets[0]!.name}\``, `set ${lets[0]!.name} to ${this.literal(lets[0]!.type)}`]);
     const [description, statement] = this.r.pick(kinds);
     this.mistakeMade = description;
     return statement;
@@ -476,7 +685,11 @@ class ProgramWriter {
     if (!context.inTask) {
       if (context.returnsNothing) options.push(() => "return");
       else if (context.returns) options.push(() => `return ${this.expression(context.returns!, context, 1)}`);
-      if (context.inLoop) options.push(() => "stop", () => "skip");
+      if (context.inLoop)
+        options.push(
+          () => "stop",
+          () => "skip",
+        );
     }
     if (context.fails) options.push(() => `fail with ${this.reasonCase(context.fails!)}`);
     if (r.chance(0.1)) options.push(() => `crash with ${this.textLiteral()}`);
@@ -485,7 +698,9 @@ class ProgramWriter {
 
   private reasonCase(error: VariantDecl): string {
     const reason = error.cases[1]!;
-    return this.r.chance(0.5) ? `${error.name}.${reason.name}(${reason.fields[0]!.name}: ${this.textLiteral()})` : `${error.name}.${reason.name}(${this.textLiteral()})`;
+    return this.r.chance(0.5)
+      ? `${error.name}.${reason.name}(${reason.fields[0]!.name}: ${this.textLiteral()})`
+      : `${error.name}.${reason.name}(${this.textLiteral()})`;
   }
 
   private statement(context: Context, indent: number): string[] {
@@ -494,19 +709,36 @@ class ProgramWriter {
     const deep = context.depth >= MAX_BLOCK_DEPTH;
     const choice = r.int(0, deep ? 5 : 15);
     switch (choice) {
-      case 0: case 1: return this.letStatement(context, indent);
-      case 2: return this.varStatement(context, indent);
-      case 3: return this.setStatement(context, indent);
-      case 4: return this.effectStatement(context, indent);
-      case 5: return this.destructure(context, indent);
-      case 6: case 7: return this.ifStatement(context, indent);
-      case 8: return this.forEach(context, indent);
-      case 9: return this.whileLoop(context, indent);
-      case 10: case 11: return this.matchStatement(context, indent);
-      case 12: return this.otherwiseArms(context, indent);
-      case 13: return this.runConcurrently(context, indent);
-      case 14: if (context.inTest) return [`${p}${this.check(context)}`]; return this.oneLineIf(context, indent);
-      default: return this.oneLineIf(context, indent);
+      case 0:
+      case 1:
+        return this.letStatement(context, indent);
+      case 2:
+        return this.varStatement(context, indent);
+      case 3:
+        return this.setStatement(context, indent);
+      case 4:
+        return this.effectStatement(context, indent);
+      case 5:
+        return this.destructure(context, indent);
+      case 6:
+      case 7:
+        return this.ifStatement(context, indent);
+      case 8:
+        return this.forEach(context, indent);
+      case 9:
+        return this.whileLoop(context, indent);
+      case 10:
+      case 11:
+        return this.matchStatement(context, indent);
+      case 12:
+        return this.otherwiseArms(context, indent);
+      case 13:
+        return this.runConcurrently(context, indent);
+      case 14:
+        if (context.inTest) return [`${p}${this.check(context)}`];
+        return this.oneLineIf(context, indent);
+      default:
+        return this.oneLineIf(context, indent);
     }
   }
 
@@ -543,7 +775,10 @@ class ProgramWriter {
     const vars = this.visible(context).filter((l) => l.mutable && !l.counter);
     if (vars.length === 0) return this.varStatement(context, indent);
     const target = this.r.pick(vars);
-    const value = target.type.kind === "List" && this.r.chance(0.5) ? `${target.name} + [${this.expression(INT, context, 1)}]` : this.expression(target.type, context, 1);
+    const value =
+      target.type.kind === "List" && this.r.chance(0.5)
+        ? `${target.name} + [${this.expression(INT, context, 1)}]`
+        : this.expression(target.type, context, 1);
     return [`${pad(indent)}set ${target.name} to ${value}`];
   }
 
@@ -609,7 +844,10 @@ class ProgramWriter {
     const print = (): string => `console.print(${this.expression(TEXT, context, 2)})`;
     const then = leave !== undefined && this.r.chance(0.6) ? leave : print();
     const choice = this.r.int(0, 4);
-    if (choice === 0) return [`${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ${print()} else ${print()}`];
+    if (choice === 0)
+      return [
+        `${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ${print()} else ${print()}`,
+      ];
     if (choice <= 2) return [`${pad(indent)}if ${condition} then ${then} else ${print()}`];
     return [`${pad(indent)}if ${condition} then ${then}`];
   }
@@ -625,7 +863,9 @@ class ProgramWriter {
       this.bind(inner, value, INT);
       return [`${p}for each (${k}, ${value}) in ${map}`, ...this.block(inner, indent + 1), `${p}end`];
     }
-    const list = this.r.chance(0.5) ? this.expression(LIST, context, 1, false) : this.r.pick(["1 to 3", "0 until 4", "[3, 1, 2]"]);
+    const list = this.r.chance(0.5)
+      ? this.expression(LIST, context, 1, false)
+      : this.r.pick(["1 to 3", "0 until 4", "[3, 1, 2]"]);
     const item = this.fresh(context);
     this.bind(inner, item, INT);
     return [`${p}for each ${item} in ${list}`, ...this.block(inner, indent + 1), `${p}end`];
@@ -638,7 +878,9 @@ class ProgramWriter {
     this.bind(context, counter, INT, true, true);
     const inner = this.nested(context, { inLoop: true });
     const limit = this.r.int(0, 4);
-    const condition = this.r.chance(0.7) ? `${counter} < ${limit}` : `${counter} < ${limit} and ${this.expression(BOOLEAN, inner, 2)}`;
+    const condition = this.r.chance(0.7)
+      ? `${counter} < ${limit}`
+      : `${counter} < ${limit} and ${this.expression(BOOLEAN, inner, 2)}`;
     return [
       `${p}var ${counter} be 0`,
       `${p}while ${condition}`,
@@ -693,7 +935,9 @@ class ProgramWriter {
     for (const arm of this.failureArms(failing.error)) {
       const passOn = !context.noLeave && (context.fails !== undefined || context.inTest) && this.r.chance(0.2);
       const leave = this.r.chance(0.2) ? this.leave(armContext) : undefined;
-      lines.push(`${pad(indent + 1)}when ${arm} then ${passOn ? "fail" : (leave ?? this.expression(failing.type, armContext, 2))}`);
+      lines.push(
+        `${pad(indent + 1)}when ${arm} then ${passOn ? "fail" : (leave ?? this.expression(failing.type, armContext, 2))}`,
+      );
     }
     lines.push(`${p}end`);
     this.bind(context, name, failing.type);
@@ -715,13 +959,20 @@ class ProgramWriter {
     const p = pad(indent);
     const q = pad(indent + 1);
     const lines = [`${p}run concurrently`];
-    const task: Context = { ...context, barrier: context.scopes.length, inTask: true, inLoop: false, depth: context.depth + 1 };
+    const task: Context = {
+      ...context,
+      barrier: context.scopes.length,
+      inTask: true,
+      inLoop: false,
+      depth: context.depth + 1,
+    };
     const name = (): string => {
       const taken = new Set(pending.map((l) => l.name));
       for (const scope of context.scopes) for (const n of scope.keys()) taken.add(n);
       return this.pickName(taken);
     };
-    const later = (n: string, type: Type, mutable = false): void => void pending.push({ name: n, type, mutable, counter: false });
+    const later = (n: string, type: Type, mutable = false): void =>
+      void pending.push({ name: n, type, mutable, counter: false });
     for (let i = this.r.int(1, 4); i > 0; i--) {
       const choice = this.r.int(0, depth < 1 ? 5 : 4);
       if (choice === 0 || choice === 1) {
@@ -753,7 +1004,10 @@ class ProgramWriter {
 
   /** A task that calls a function: one that needs time or console when the block may, else any that returns nothing. */
   private taskCall(task: Context, later: (n: string, type: Type) => void, name: () => string): string {
-    const effectful = task.callable.filter((f) => f.effectful && task.effectful && f.returns !== undefined && f.fails === undefined && f.generic === undefined);
+    const effectful = task.callable.filter(
+      (f) =>
+        f.effectful && task.effectful && f.returns !== undefined && f.fails === undefined && f.generic === undefined,
+    );
     if (effectful.length > 0 && this.r.chance(0.7)) {
       const fn = this.r.pick(effectful);
       const call = this.call(fn, task, 1);
@@ -763,7 +1017,9 @@ class ProgramWriter {
         return `let ${n} be ${call}`;
       }
     }
-    const procedures = task.callable.filter((f) => f.returns === undefined && f.fails === undefined && (!f.effectful || task.effectful));
+    const procedures = task.callable.filter(
+      (f) => f.returns === undefined && f.fails === undefined && (!f.effectful || task.effectful),
+    );
     const call = procedures.length > 0 ? this.call(this.r.pick(procedures), task, 1) : undefined;
     if (call) return call;
     if (task.effectful) return `console.print(${this.expression(TEXT, task, 2)})`;
@@ -784,7 +1040,10 @@ class ProgramWriter {
     const failing = this.failingCall(context, 1);
     if (!failing) return `check "12".to_int() fails with ParseError(_, _)`;
     const error = failing.error;
-    const pattern = error === "ParseError" ? r.pick(["ParseError(_, _)", "_", "ParseError(text: _, expected: _)"]) : r.pick(["_", ...error.cases.map((c) => `${error.name}.${c.name}(_)`)]);
+    const pattern =
+      error === "ParseError"
+        ? r.pick(["ParseError(_, _)", "_", "ParseError(text: _, expected: _)"])
+        : r.pick(["_", ...error.cases.map((c) => `${error.name}.${c.name}(_)`)]);
     return `check ${failing.call} fails with ${pattern}`;
   }
 
@@ -807,12 +1066,35 @@ class ProgramWriter {
       return { pattern: n, binds: [[n, type]] };
     };
     switch (type.kind) {
-      case "Int": return [...r.shuffle(["0", "1", "-1", "42", "9_007_199_254_740_991"]).slice(0, r.int(0, 3)).map((pattern) => ({ pattern, binds: [] })), catchAll()];
-      case "Text": return [...r.shuffle(['"a"', '""', '"constructor"', '"__proto__"', '"\\{x\\}"']).slice(0, r.int(0, 3)).map((pattern) => ({ pattern, binds: [] })), catchAll()];
-      case "Boolean": return r.chance(0.7) ? r.shuffle([{ pattern: "true", binds: [] }, { pattern: "false", binds: [] }]) : [{ pattern: "true", binds: [] }, catchAll()];
+      case "Int":
+        return [
+          ...r
+            .shuffle(["0", "1", "-1", "42", "9_007_199_254_740_991"])
+            .slice(0, r.int(0, 3))
+            .map((pattern) => ({ pattern, binds: [] })),
+          catchAll(),
+        ];
+      case "Text":
+        return [
+          ...r
+            .shuffle(['"a"', '""', '"constructor"', '"__proto__"', '"\\{x\\}"'])
+            .slice(0, r.int(0, 3))
+            .map((pattern) => ({ pattern, binds: [] })),
+          catchAll(),
+        ];
+      case "Boolean":
+        return r.chance(0.7)
+          ? r.shuffle([
+              { pattern: "true", binds: [] },
+              { pattern: "false", binds: [] },
+            ])
+          : [{ pattern: "true", binds: [] }, catchAll()];
       case "Optional": {
         const n = name();
-        const arms = [{ pattern: `Some(${n})`, binds: [[n, INT]] as [string, Type][] }, { pattern: "None", binds: [] }];
+        const arms = [
+          { pattern: `Some(${n})`, binds: [[n, INT]] as [string, Type][] },
+          { pattern: "None", binds: [] },
+        ];
         if (r.chance(0.3)) arms.unshift({ pattern: "Some(0)", binds: [] });
         return arms;
       }
@@ -822,7 +1104,16 @@ class ProgramWriter {
         const arms: { pattern: string; binds: [string, Type][] }[] = [];
         if (r.chance(0.4)) arms.push({ pattern: "[1, 2]", binds: [] });
         arms.push({ pattern: "[]", binds: [] });
-        arms.push({ pattern: `[${head}, ...${rest}]`, binds: rest === "_" ? [[head, INT]] : [[head, INT], [rest, LIST]] });
+        arms.push({
+          pattern: `[${head}, ...${rest}]`,
+          binds:
+            rest === "_"
+              ? [[head, INT]]
+              : [
+                  [head, INT],
+                  [rest, LIST],
+                ],
+        });
         return r.shuffle(arms.slice(0, -1)).concat(arms.slice(-1));
       }
       case "Pair": {
@@ -835,7 +1126,10 @@ class ProgramWriter {
       }
       case "Variant": {
         const decl = type.decl;
-        const arms = r.shuffle(decl.cases).filter(() => r.chance(0.85)).map((c) => this.casePattern(decl, c, context));
+        const arms = r
+          .shuffle(decl.cases)
+          .filter(() => r.chance(0.85))
+          .map((c) => this.casePattern(decl, c, context));
         if (arms.length < decl.cases.length) arms.push(catchAll());
         return arms;
       }
@@ -844,7 +1138,8 @@ class ProgramWriter {
         const n = name();
         return [{ pattern: `${type.decl.name}(${field.name}: ${n})`, binds: [[n, field.type]] }];
       }
-      default: return [catchAll()];
+      default:
+        return [catchAll()];
     }
   }
 
@@ -960,82 +1255,102 @@ class ProgramWriter {
       () => this.failingWithValue(type, context, next),
     ];
     switch (type.kind) {
-      case "Int": return [...common,
-        () => `(${e(INT)} ${r.pick(["+", "-", "*"])} ${e(INT)})`,
-        () => `(${e(INT)} ${r.pick(["/", "mod"])} ${r.int(1, 9)})`,
-        () => `(-(${e(INT)}))`,
-        () => `${recv(LIST)}.${r.pick(["count", "length", "sum"])}()`,
-        () => `${recv(OPTIONAL)}.or_else(${e(INT)})`,
-        () => `${recv(LIST)}.fold(0, (${this.lambdaParams(context, 2)}) => ${this.lambdaBody(context, 2)})`,
-        () => `(${recv(TEXT)}.to_int() otherwise ${this.handler(INT, context, next)})`,
-        () => this.fieldOf(INT, context, next),
-        () => this.fnCall(context, next),
-        () => `${recv(TEXT)}.length()`,
-        () => `${recv(MAP)}.length()`,
-        () => `math.${r.pick(["max", "min"])}(${e(INT)}, ${e(INT)})`,
-      ];
-      case "Text": return [...common,
-        () => this.interpolation(context, next),
-        () => `(${e(TEXT)} + ${e(TEXT)})`,
-        () => `${recv(TEXT)}.${r.pick(["upper", "lower", "trim", "reverse"])}()`,
-        () => `${recv(r.pick([INT, BOOLEAN, LIST, OPTIONAL, PAIR, MAP]))}.to_text()`,
-        () => `text.join(${e(TEXT_LIST)}, ${this.textLiteral()})`,
-        () => this.fieldOf(TEXT, context, next),
-        () => this.genericShow(context, next),
-      ];
-      case "Boolean": return [...common,
-        () => `(${e(INT)} ${r.pick(["<", "<=", ">", ">="])} ${e(INT)})`,
-        () => { const t = this.dataType(); return `(${recv(t)} ${r.pick(["is", "is not"])} ${e(t)})`; },
-        () => `(not ${e(BOOLEAN)})`,
-        () => `(${e(BOOLEAN)} ${r.pick(["and", "or"])} ${e(BOOLEAN)})`,
-        () => `${recv(LIST)}.contains(${e(INT)})`,
-        () => `${recv(OPTIONAL)}.${r.pick(["is_some", "is_none"])}()`,
-        () => `${recv(TEXT)}.${r.pick(["starts_with", "contains"])}(${e(TEXT)})`,
-        () => `${recv(MAP)}.contains(${this.mapKey()})`,
-        () => this.fieldOf(BOOLEAN, context, next),
-      ];
-      case "List": return [...common,
-        () => this.listLiteral(context, next, known),
-        () => `(${r.int(0, 3)} ${r.pick(["to", "until"])} ${r.int(0, 5)})`,
-        () => `(${e(LIST, known)} + ${e(LIST)})`,
-        () => `${recv(LIST)}.map(${this.intFunction(context, next)})`,
-        () => `${recv(LIST)}.filter((${this.lambdaParams(context, 1)}) => ${this.lambdaBoolean(context)})`,
-        () => `${recv(LIST)}.${r.pick(["reverse", "sort"])}()`,
-        () => this.query(INT, context, next),
-        () => this.fieldOf(LIST, context, next),
-        () => this.genericAppend(context, next),
-      ];
-      case "TextList": return [...common,
-        () => `[${this.textLiteral()}, ${e(TEXT)}]`,
-        () => `${recv(TEXT)}.split(${r.pick(['","', '" "', '""'])})`,
-        () => `${recv(LIST)}.map((${this.lambdaParams(context, 1)}) => "{${this.lastLambdaParam}}")`,
-        () => this.query(TEXT, context, next),
-        () => this.fieldOf(TEXT_LIST, context, next),
-      ];
-      case "Optional": return [...common,
-        () => `Some(${e(INT)})`,
-        () => (known ? "None" : undefined),
-        () => `${recv(LIST)}.${r.pick(["first", "max", "min"])}()`,
-        () => `${recv(LIST)}.get(${e(INT)})`,
-        () => `${recv(MAP)}.get(${this.mapKey()})`,
-        () => `${recv(OPTIONAL)}.map(${this.intFunction(context, next)})`,
-        () => this.fieldOf(OPTIONAL, context, next),
-      ];
-      case "Map": return [...common,
-        () => (known && r.chance(0.3) ? "{}" : `{${this.mapKey()}: ${e(INT)}, ${this.mapKey()}: ${e(INT)}}`),
-        () => `${recv(MAP)}.put(${this.mapKey()}, ${e(INT)})`,
-      ];
-      case "Pair": return [...common, () => `(${e(INT)}, ${e(TEXT)})`];
-      case "Fn": return [
-        () => this.localOf(FN, context),
-        () => this.intFunction(context, next, !known),
-      ];
-      case "Record": return [...common,
-        () => this.recordValue(type.decl, context, next),
-        () => `(${e(type)} with ${this.recordUpdates(type.decl, context, next)})`,
-      ];
-      case "Variant": return [...common, () => this.caseValue(type.decl, context, next)];
-      case "Instant": return [() => this.localOf(INSTANT, context)];
+      case "Int":
+        return [
+          ...common,
+          () => `(${e(INT)} ${r.pick(["+", "-", "*"])} ${e(INT)})`,
+          () => `(${e(INT)} ${r.pick(["/", "mod"])} ${r.int(1, 9)})`,
+          () => `(-(${e(INT)}))`,
+          () => `${recv(LIST)}.${r.pick(["count", "length", "sum"])}()`,
+          () => `${recv(OPTIONAL)}.or_else(${e(INT)})`,
+          () => `${recv(LIST)}.fold(0, (${this.lambdaParams(context, 2)}) => ${this.lambdaBody(context, 2)})`,
+          () => `(${recv(TEXT)}.to_int() otherwise ${this.handler(INT, context, next)})`,
+          () => this.fieldOf(INT, context, next),
+          () => this.fnCall(context, next),
+          () => `${recv(TEXT)}.length()`,
+          () => `${recv(MAP)}.length()`,
+          () => `math.${r.pick(["max", "min"])}(${e(INT)}, ${e(INT)})`,
+        ];
+      case "Text":
+        return [
+          ...common,
+          () => this.interpolation(context, next),
+          () => `(${e(TEXT)} + ${e(TEXT)})`,
+          () => `${recv(TEXT)}.${r.pick(["upper", "lower", "trim", "reverse"])}()`,
+          () => `${recv(r.pick([INT, BOOLEAN, LIST, OPTIONAL, PAIR, MAP]))}.to_text()`,
+          () => `text.join(${e(TEXT_LIST)}, ${this.textLiteral()})`,
+          () => this.fieldOf(TEXT, context, next),
+          () => this.genericShow(context, next),
+        ];
+      case "Boolean":
+        return [
+          ...common,
+          () => `(${e(INT)} ${r.pick(["<", "<=", ">", ">="])} ${e(INT)})`,
+          () => {
+            const t = this.dataType();
+            return `(${recv(t)} ${r.pick(["is", "is not"])} ${e(t)})`;
+          },
+          () => `(not ${e(BOOLEAN)})`,
+          () => `(${e(BOOLEAN)} ${r.pick(["and", "or"])} ${e(BOOLEAN)})`,
+          () => `${recv(LIST)}.contains(${e(INT)})`,
+          () => `${recv(OPTIONAL)}.${r.pick(["is_some", "is_none"])}()`,
+          () => `${recv(TEXT)}.${r.pick(["starts_with", "contains"])}(${e(TEXT)})`,
+          () => `${recv(MAP)}.contains(${this.mapKey()})`,
+          () => this.fieldOf(BOOLEAN, context, next),
+        ];
+      case "List":
+        return [
+          ...common,
+          () => this.listLiteral(context, next, known),
+          () => `(${r.int(0, 3)} ${r.pick(["to", "until"])} ${r.int(0, 5)})`,
+          () => `(${e(LIST, known)} + ${e(LIST)})`,
+          () => `${recv(LIST)}.map(${this.intFunction(context, next)})`,
+          () => `${recv(LIST)}.filter((${this.lambdaParams(context, 1)}) => ${this.lambdaBoolean(context)})`,
+          () => `${recv(LIST)}.${r.pick(["reverse", "sort"])}()`,
+          () => this.query(INT, context, next),
+          () => this.fieldOf(LIST, context, next),
+          () => this.genericAppend(context, next),
+        ];
+      case "TextList":
+        return [
+          ...common,
+          () => `[${this.textLiteral()}, ${e(TEXT)}]`,
+          () => `${recv(TEXT)}.split(${r.pick(['","', '" "', '""'])})`,
+          () => `${recv(LIST)}.map((${this.lambdaParams(context, 1)}) => "{${this.lastLambdaParam}}")`,
+          () => this.query(TEXT, context, next),
+          () => this.fieldOf(TEXT_LIST, context, next),
+        ];
+      case "Optional":
+        return [
+          ...common,
+          () => `Some(${e(INT)})`,
+          () => (known ? "None" : undefined),
+          () => `${recv(LIST)}.${r.pick(["first", "max", "min"])}()`,
+          () => `${recv(LIST)}.get(${e(INT)})`,
+          () => `${recv(MAP)}.get(${this.mapKey()})`,
+          () => `${recv(OPTIONAL)}.map(${this.intFunction(context, next)})`,
+          () => this.fieldOf(OPTIONAL, context, next),
+        ];
+      case "Map":
+        return [
+          ...common,
+          () => (known && r.chance(0.3) ? "{}" : `{${this.mapKey()}: ${e(INT)}, ${this.mapKey()}: ${e(INT)}}`),
+          () => `${recv(MAP)}.put(${this.mapKey()}, ${e(INT)})`,
+        ];
+      case "Pair":
+        return [...common, () => `(${e(INT)}, ${e(TEXT)})`];
+      case "Fn":
+        return [() => this.localOf(FN, context), () => this.intFunction(context, next, !known)];
+      case "Record":
+        return [
+          ...common,
+          () => this.recordValue(type.decl, context, next),
+          () => `(${e(type)} with ${this.recordUpdates(type.decl, context, next)})`,
+        ];
+      case "Variant":
+        return [...common, () => this.caseValue(type.decl, context, next)];
+      case "Instant":
+        return [() => this.localOf(INSTANT, context)];
     }
   }
 
@@ -1051,35 +1366,74 @@ class ProgramWriter {
     const r = this.r;
     switch (type.kind) {
       // A negative literal is in parentheses: `-(-3)` and `(-3).to_text()` keep their meaning, and no `--` starts a comment.
-      case "Int": return r.pick(["0", "1", "2", "7", "42", "(-3)", "1_000", String(r.int(0, 100)), "9_007_199_254_740_991"]);
-      case "Text": return this.textLiteral();
-      case "Boolean": return r.pick(["true", "false"]);
-      case "List": return known && r.chance(0.3) ? "[]" : `[${r.int(0, 9)}, ${r.int(0, 9)}]`;
-      case "TextList": return known && r.chance(0.3) ? "[]" : `[${this.textLiteral()}]`;
-      case "Optional": return known && r.chance(0.5) ? "None" : `Some(${r.int(0, 9)})`;
-      case "Map": return known && r.chance(0.3) ? "{}" : `{${this.mapKey()}: ${r.int(0, 9)}}`;
-      case "Pair": return `(${r.int(0, 9)}, ${this.textLiteral()})`;
+      case "Int":
+        return r.pick(["0", "1", "2", "7", "42", "(-3)", "1_000", String(r.int(0, 100)), "9_007_199_254_740_991"]);
+      case "Text":
+        return this.textLiteral();
+      case "Boolean":
+        return r.pick(["true", "false"]);
+      case "List":
+        return known && r.chance(0.3) ? "[]" : `[${r.int(0, 9)}, ${r.int(0, 9)}]`;
+      case "TextList":
+        return known && r.chance(0.3) ? "[]" : `[${this.textLiteral()}]`;
+      case "Optional":
+        return known && r.chance(0.5) ? "None" : `Some(${r.int(0, 9)})`;
+      case "Map":
+        return known && r.chance(0.3) ? "{}" : `{${this.mapKey()}: ${r.int(0, 9)}}`;
+      case "Pair":
+        return `(${r.int(0, 9)}, ${this.textLiteral()})`;
       // No local is ever called x or n, so these parameters shadow nothing.
-      case "Fn": return known ? r.pick(["(x) => x * 2", "(n) => n + 1"]) : r.pick(["(x: Int) => x * 2", "(n: Int) => n - 1"]);
-      case "Record": return `${type.decl.name}(${type.decl.fields.map((f) => `${f.name}: ${this.literal(f.type)}`).join(", ")})`;
+      case "Fn":
+        return known ? r.pick(["(x) => x * 2", "(n) => n + 1"]) : r.pick(["(x: Int) => x * 2", "(n: Int) => n - 1"]);
+      case "Record":
+        return `${type.decl.name}(${type.decl.fields.map((f) => `${f.name}: ${this.literal(f.type)}`).join(", ")})`;
       case "Variant": {
         const c = type.decl.cases[0]!;
-        return c.fields.length === 0 ? `${type.decl.name}.${c.name}` : `${type.decl.name}.${c.name}(${c.fields.map((f) => this.literal(f.type)).join(", ")})`;
+        return c.fields.length === 0
+          ? `${type.decl.name}.${c.name}`
+          : `${type.decl.name}.${c.name}(${c.fields.map((f) => this.literal(f.type)).join(", ")})`;
       }
-      case "Instant": return "time.now()";
+      case "Instant":
+        return "time.now()";
     }
   }
 
   private textLiteral(): string {
     return this.r.pick([
-      '""', '"a"', '"hello"', '"constructor"', '"__proto__"', '"$\\{process.exit(1)\\}"', '"`tick`"', '"</script>"',
-      '"\\{not interpolated\\}"', '"\\u{1F600}"', '"quote \\" and backslash \\\\"', '"tab\\tnew\\nline"', '"é and ü"',
-      '"-- not a comment"', '"/* nor this */"', '"12"', '"-7"', '"x"', '"\\0"', "\"it's\"",
+      '""',
+      '"a"',
+      '"hello"',
+      '"constructor"',
+      '"__proto__"',
+      '"$\\{process.exit(1)\\}"',
+      '"`tick`"',
+      '"</script>"',
+      '"\\{not interpolated\\}"',
+      '"\\u{1F600}"',
+      '"quote \\" and backslash \\\\"',
+      '"tab\\tnew\\nline"',
+      '"é and ü"',
+      '"-- not a comment"',
+      '"/* nor this */"',
+      '"12"',
+      '"-7"',
+      '"x"',
+      '"\\0"',
+      '"it\'s"',
     ]);
   }
 
   private mapKey(): string {
-    return this.r.pick(['"a"', '"b"', '"__proto__"', '"constructor"', '"toString"', '"then"', '"hasOwnProperty"', '""']);
+    return this.r.pick([
+      '"a"',
+      '"b"',
+      '"__proto__"',
+      '"constructor"',
+      '"toString"',
+      '"then"',
+      '"hasOwnProperty"',
+      '""',
+    ]);
   }
 
   private interpolation(context: Context, next: number): string {
@@ -1095,7 +1449,13 @@ class ProgramWriter {
   /** A `"""` text over several lines, with interpolations; its common indentation is removed. */
   private tripleQuoted(context: Context, indent: number): string {
     const inner = pad(indent + 1);
-    const lines = ['"""', `${inner}first {${this.expression(INT, context, 2)}} line`, `${inner}  indented "quoted" {${this.expression(TEXT, context, 2)}}`, `${inner}\\{ braces \\} and \\u{1F600}`, `${inner}"""`];
+    const lines = [
+      '"""',
+      `${inner}first {${this.expression(INT, context, 2)}} line`,
+      `${inner}  indented "quoted" {${this.expression(TEXT, context, 2)}}`,
+      `${inner}\\{ braces \\} and \\u{1F600}`,
+      `${inner}"""`,
+    ];
     return lines.join("\n");
   }
 
@@ -1153,7 +1513,16 @@ class ProgramWriter {
   /** A `function(Int) returns Int`: a lambda, a typed lambda, or a program function of that shape. */
   private intFunction(context: Context, level: number, standalone = false): string {
     const r = this.r;
-    const named = context.callable.filter((f) => !f.effectful && f.fails === undefined && f.params.length === 1 && f.params[0]!.type.kind === "Int" && !f.params[0]!.keywordName && f.returns?.kind === "Int" && f.generic === undefined);
+    const named = context.callable.filter(
+      (f) =>
+        !f.effectful &&
+        f.fails === undefined &&
+        f.params.length === 1 &&
+        f.params[0]!.type.kind === "Int" &&
+        !f.params[0]!.keywordName &&
+        f.returns?.kind === "Int" &&
+        f.generic === undefined,
+    );
     if (named.length > 0 && r.chance(0.2)) return r.pick(named).name;
     const local = this.localOf(FN, context);
     if (local && r.chance(0.3)) return local;
@@ -1171,8 +1540,12 @@ class ProgramWriter {
   // --- records, variants, fields -------------------------------------------------
 
   private recordValue(decl: RecordDecl, context: Context, next: number): string {
-    if (this.r.chance(0.3)) return `${decl.name}(${decl.fields.map((f) => this.expression(f.type, context, next)).join(", ")})`;
-    return `${decl.name}(${this.r.shuffle(decl.fields).map((f) => `${f.name}: ${this.expression(f.type, context, next)}`).join(", ")})`;
+    if (this.r.chance(0.3))
+      return `${decl.name}(${decl.fields.map((f) => this.expression(f.type, context, next)).join(", ")})`;
+    return `${decl.name}(${this.r
+      .shuffle(decl.fields)
+      .map((f) => `${f.name}: ${this.expression(f.type, context, next)}`)
+      .join(", ")})`;
   }
 
   private recordUpdates(decl: RecordDecl, context: Context, next: number): string {
@@ -1222,25 +1595,42 @@ class ProgramWriter {
 
   /** A call of a program function that returns the type and cannot fail. */
   private callReturning(type: Type, context: Context, next: number): string | undefined {
-    const candidates = context.callable.filter((f) => f.returns !== undefined && same(f.returns, type) && f.fails === undefined && f.generic === undefined);
+    const candidates = context.callable.filter(
+      (f) => f.returns !== undefined && same(f.returns, type) && f.fails === undefined && f.generic === undefined,
+    );
     if (candidates.length === 0) return undefined;
     return this.call(this.r.pick(candidates), context, next);
   }
 
   /** A call that can fail, with the type it gives and what it fails with. */
-  private failingCall(context: Context, next: number): { call: string; type: Type; error: VariantDecl | "ParseError" } | undefined {
-    const candidates = context.callable.filter((f) => f.fails !== undefined && f.returns !== undefined && (!f.effectful || (context.effectful && !context.pure)));
+  private failingCall(
+    context: Context,
+    next: number,
+  ): { call: string; type: Type; error: VariantDecl | "ParseError" } | undefined {
+    const candidates = context.callable.filter(
+      (f) => f.fails !== undefined && f.returns !== undefined && (!f.effectful || (context.effectful && !context.pure)),
+    );
     if (candidates.length > 0 && this.r.chance(0.6)) {
       const fn = this.r.pick(candidates);
       const call = this.call(fn, { ...context, callable: context.callable.filter((f) => f.fails === undefined) }, next);
       if (call) return { call, type: fn.returns!, error: fn.fails! };
     }
-    return { call: `${this.expression(TEXT, { ...context, callable: context.callable.filter((f) => f.fails === undefined) }, next + 1)}.to_int()`, type: INT, error: "ParseError" };
+    return {
+      call: `${this.expression(TEXT, { ...context, callable: context.callable.filter((f) => f.fails === undefined) }, next + 1)}.to_int()`,
+      type: INT,
+      error: "ParseError",
+    };
   }
 
   /** `CALL otherwise HANDLER` in a place that needs a value of the type: the handler gives one, or leaves. */
   private failingWithValue(type: Type, context: Context, next: number): string | undefined {
-    const candidates = context.callable.filter((f) => f.fails !== undefined && f.returns !== undefined && same(f.returns, type) && (!f.effectful || (context.effectful && !context.pure)));
+    const candidates = context.callable.filter(
+      (f) =>
+        f.fails !== undefined &&
+        f.returns !== undefined &&
+        same(f.returns, type) &&
+        (!f.effectful || (context.effectful && !context.pure)),
+    );
     if (candidates.length === 0 || context.depth > 4) return undefined;
     const fn = this.r.pick(candidates);
     const call = this.call(fn, { ...context, callable: context.callable.filter((f) => f.fails === undefined) }, next);
@@ -1263,7 +1653,8 @@ class ProgramWriter {
     }
     if (context.inLoop && !context.inTask && !context.noLeave) handlers.push(this.r.pick(["skip", "stop"]));
     // A bare `return` needs the line to end after it, so in parentheses it always gives a value.
-    if (!context.inTask && !context.noLeave && context.returns) handlers.push(`return ${this.expression(context.returns, context, next + 1)}`);
+    if (!context.inTask && !context.noLeave && context.returns)
+      handlers.push(`return ${this.expression(context.returns, context, next + 1)}`);
     return this.r.pick(handlers);
   }
 
@@ -1284,14 +1675,24 @@ class ProgramWriter {
   /** `from x in xs where ... let ... sort by ... take ... drop ... [concurrently] select ...`, in parentheses. */
   private query(result: Type, context: Context, next: number): string {
     const r = this.r;
-    const clauseContext: Context = { ...context, scopes: [...context.scopes, new Map()], pure: true, effectful: false, noLeave: true, inLoop: false, depth: context.depth + 1 };
+    const clauseContext: Context = {
+      ...context,
+      scopes: [...context.scopes, new Map()],
+      pure: true,
+      effectful: false,
+      noLeave: true,
+      inLoop: false,
+      depth: context.depth + 1,
+    };
     const item = this.fresh(clauseContext);
     const source = this.expression(LIST, context, next, false);
     this.bind(clauseContext, item, INT);
     const parts = [`from ${item} in ${source}`];
     if (r.chance(0.3)) {
       const other = this.fresh(clauseContext);
-      parts.push(`from ${other} in ${r.pick(["[1, 2]", "1 to 3", this.expression(LIST, clauseContext, next + 1, false)])}`);
+      parts.push(
+        `from ${other} in ${r.pick(["[1, 2]", "1 to 3", this.expression(LIST, clauseContext, next + 1, false)])}`,
+      );
       this.bind(clauseContext, other, INT);
     }
     if (r.chance(0.6)) parts.push(`where ${this.expression(BOOLEAN, clauseContext, next + 1)}`);
@@ -1303,14 +1704,18 @@ class ProgramWriter {
     if (r.chance(0.15)) {
       const group = this.fresh(clauseContext);
       parts.push(`group by (${item} mod 2) into ${group}`);
-      const selected = result.kind === "Int" ? `${group}.key + ${group}.items.count()` : `"{${group}.key}: {${group}.items}"`;
+      const selected =
+        result.kind === "Int" ? `${group}.key + ${group}.items.count()` : `"{${group}.key}: {${group}.items}"`;
       return `(${parts.join(" ")} select ${selected})`;
     }
-    if (r.chance(0.4)) parts.push(`sort by ${this.expression(INT, clauseContext, next + 1)}${r.chance(0.5) ? " descending" : ""}`);
+    if (r.chance(0.4))
+      parts.push(`sort by ${this.expression(INT, clauseContext, next + 1)}${r.chance(0.5) ? " descending" : ""}`);
     if (r.chance(0.2)) parts.push(`take ${r.int(0, 5)}`);
     if (r.chance(0.2)) parts.push(`drop ${r.int(0, 2)}`);
     const selectContext: Context = { ...clauseContext, pure: context.pure, effectful: context.effectful };
-    const effectful = context.callable.filter((f) => f.effectful && f.fails === undefined && f.returns !== undefined && same(f.returns, result));
+    const effectful = context.callable.filter(
+      (f) => f.effectful && f.fails === undefined && f.returns !== undefined && same(f.returns, result),
+    );
     if (context.effectful && !context.pure && effectful.length > 0 && r.chance(0.5)) {
       const call = this.call(r.pick(effectful), selectContext, next + 1);
       if (call) {

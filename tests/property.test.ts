@@ -10,15 +10,110 @@ import { KEYWORDS } from "../compiler/lex/tokens.js";
 
 // Pieces of Renyi, so that random programs get deep into the grammar.
 const FRAGMENTS = [
-  "function", "f", "(", ")", "x", ":", "Int", "returns", "or fails with", "E", "\n", "  ", "end",
-  "let", "var", "set", "be", "to", "if", "then", "else", "for each", "in", "while", "match", "when",
-  "otherwise", "fail", "with", "crash", "return", "stop", "skip", "check", "fails", "run concurrently",
-  "from", "where", "sort by", "descending", "group by", "into", "select", "distinct", "take", "drop",
-  "concurrently at most 4 at a time", "needs", "console", "network.http(\"a.com\")", "at most 5 per minute",
-  "only to", "purpose: p", "type", "T", "is", "record", "variant", "public", "use", "test", "\"t\"",
-  "replays", "\"{", "}\"", "\"\"\"", "{", "}", "[", "]", ",", ".", "...", "=>", "+", "-", "*", "/",
-  "<", "<=", ">", ">=", "=", "mod", "and", "not", "1", "2.5", "1_000", "true", "nothing", "_",
-  "Some(", "None", "List<", ">", "--", "\\", "\"a\\n\"", "@", "€", "\u0000", "\t", "\r\n",
+  "function",
+  "f",
+  "(",
+  ")",
+  "x",
+  ":",
+  "Int",
+  "returns",
+  "or fails with",
+  "E",
+  "\n",
+  "  ",
+  "end",
+  "let",
+  "var",
+  "set",
+  "be",
+  "to",
+  "if",
+  "then",
+  "else",
+  "for each",
+  "in",
+  "while",
+  "match",
+  "when",
+  "otherwise",
+  "fail",
+  "with",
+  "crash",
+  "return",
+  "stop",
+  "skip",
+  "check",
+  "fails",
+  "run concurrently",
+  "from",
+  "where",
+  "sort by",
+  "descending",
+  "group by",
+  "into",
+  "select",
+  "distinct",
+  "take",
+  "drop",
+  "concurrently at most 4 at a time",
+  "needs",
+  "console",
+  'network.http("a.com")',
+  "at most 5 per minute",
+  "only to",
+  "purpose: p",
+  "type",
+  "T",
+  "is",
+  "record",
+  "variant",
+  "public",
+  "use",
+  "test",
+  '"t"',
+  "replays",
+  '"{',
+  '}"',
+  '"""',
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ".",
+  "...",
+  "=>",
+  "+",
+  "-",
+  "*",
+  "/",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "=",
+  "mod",
+  "and",
+  "not",
+  "1",
+  "2.5",
+  "1_000",
+  "true",
+  "nothing",
+  "_",
+  "Some(",
+  "None",
+  "List<",
+  ">",
+  "--",
+  "\\",
+  '"a\\n"',
+  "@",
+  "€",
+  "\u0000",
+  "\t",
+  "\r\n",
 ];
 
 const programLike = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 200 }).map((parts) => parts.join(" "));
@@ -35,11 +130,17 @@ function assertWellFormed(text: string): void {
 }
 
 test("the parser never throws on arbitrary text", () => {
-  fc.assert(fc.property(anyText, (text) => assertWellFormed(text)), { numRuns: 2000 });
+  fc.assert(
+    fc.property(anyText, (text) => assertWellFormed(text)),
+    { numRuns: 2000 },
+  );
 });
 
 test("the parser never throws on program-like token soup", () => {
-  fc.assert(fc.property(programLike, (text) => assertWellFormed(text)), { numRuns: 3000 });
+  fc.assert(
+    fc.property(programLike, (text) => assertWellFormed(text)),
+    { numRuns: 3000 },
+  );
 });
 
 test("tokens come in order, each inside the text, and end with one eof", () => {
@@ -94,7 +195,10 @@ test("a module's prefix is a JavaScript name, one module's alone, and gives its 
   const { modulePrefix, moduleOfPrefix } = await import("../compiler/lower/names.js");
   // Paths of `use`d modules (names joined by `/`), and entry files' names, which may hold anything.
   const name = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
-  const module = fc.oneof(fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join("/")), fc.string({ minLength: 1, maxLength: 8, unit: "grapheme" }).filter((s) => !s.includes("/")));
+  const module = fc.oneof(
+    fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join("/")),
+    fc.string({ minLength: 1, maxLength: 8, unit: "grapheme" }).filter((s) => !s.includes("/")),
+  );
   fc.assert(
     fc.property(module, module, (a, b) => {
       assert.match(modulePrefix(a), /^[A-Za-z_$][\w$]*$/u);

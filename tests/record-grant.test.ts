@@ -31,14 +31,23 @@ function program(base: string, needs: string): string {
 before(async () => {
   const server = await startServer();
   port = new URL(server.base).port;
-  writeFileSync(join(work, "glue.ry"), program(server.base, `console, network.http("127.0.0.1") at most 60 per minute, environment, filesystem.read("data")`));
+  writeFileSync(
+    join(work, "glue.ry"),
+    program(
+      server.base,
+      `console, network.http("127.0.0.1") at most 60 per minute, environment, filesystem.read("data")`,
+    ),
+  );
   close = server.close;
   const ran = await renyi(work, ["record", "glue.ry"]);
   assert.equal(ran.status, 0, ran.stderr);
   // The same program under the least grant, and under one narrower still.
   const least = `console, environment("API_KEY"), network.http("127.0.0.1:${port}") at most 5 per minute`;
   writeFileSync(join(work, "least.ry"), program(server.base, least));
-  writeFileSync(join(work, "narrower.ry"), program(server.base, `console, environment("OTHER"), network.http("127.0.0.1:${port}") at most 5 per minute`));
+  writeFileSync(
+    join(work, "narrower.ry"),
+    program(server.base, `console, environment("OTHER"), network.http("127.0.0.1:${port}") at most 5 per minute`),
+  );
 });
 
 after(() => close());
@@ -48,9 +57,20 @@ test("renyi grant prints the narrowest needs line of a recorded run, and where t
   assert.equal(ran.status, 0, ran.stderr);
   const lines = ran.stdout.split("\n");
   // Five HTTP calls to one host and port (at most 5 in any minute), one variable, the console.
-  assert.equal(lines[0], `needs console, environment("API_KEY"), network.http("127.0.0.1:${port}") at most 5 per minute`);
-  assert.match(ran.stdout, /7 calls compared with the recording's grant: console, network\.http\("127\.0\.0\.1"\) at most 60 per minute, environment, filesystem\.read\("data"\)/);
-  assert.match(ran.stdout, new RegExp(`network\\.http\\("127\\.0\\.0\\.1"\\) at most 60 per minute: the calls used only network\\.http\\("127\\.0\\.0\\.1:${port}"\\)`));
+  assert.equal(
+    lines[0],
+    `needs console, environment("API_KEY"), network.http("127.0.0.1:${port}") at most 5 per minute`,
+  );
+  assert.match(
+    ran.stdout,
+    /7 calls compared with the recording's grant: console, network\.http\("127\.0\.0\.1"\) at most 60 per minute, environment, filesystem\.read\("data"\)/,
+  );
+  assert.match(
+    ran.stdout,
+    new RegExp(
+      `network\\.http\\("127\\.0\\.0\\.1"\\) at most 60 per minute: the calls used only network\\.http\\("127\\.0\\.0\\.1:${port}"\\)`,
+    ),
+  );
   assert.match(ran.stdout, /at most 60 per minute: it allows 60 per minute; the calls needed at most 5 per minute/);
   assert.match(ran.stdout, /  environment: the calls used only environment\("API_KEY"\)/);
   assert.match(ran.stdout, /  filesystem\.read\("data"\): no call used it/);
@@ -82,10 +102,24 @@ test("the least grant is enough: the program under it runs live again within its
 test("renyi grant --json, and against a program whose needs do not cover the recording (exit 1)", async () => {
   const ran = await renyi(work, ["grant", "glue.recording.json", "narrower.ry", "--json"]);
   assert.equal(ran.status, 1, ran.stderr);
-  const report = JSON.parse(ran.stdout) as { needs: string; items: { item: string; calls: number }[]; wider: { item: string; kind: string }[]; uncovered: { capability: string }[] };
-  assert.equal(report.needs, `needs console, environment("API_KEY"), network.http("127.0.0.1:${port}") at most 5 per minute`);
-  assert.deepEqual(report.items.map((i) => i.calls), [1, 1, 5]);
-  assert.deepEqual(report.uncovered.map((u) => u.capability), ['environment("API_KEY")']);
+  const report = JSON.parse(ran.stdout) as {
+    needs: string;
+    items: { item: string; calls: number }[];
+    wider: { item: string; kind: string }[];
+    uncovered: { capability: string }[];
+  };
+  assert.equal(
+    report.needs,
+    `needs console, environment("API_KEY"), network.http("127.0.0.1:${port}") at most 5 per minute`,
+  );
+  assert.deepEqual(
+    report.items.map((i) => i.calls),
+    [1, 1, 5],
+  );
+  assert.deepEqual(
+    report.uncovered.map((u) => u.capability),
+    ['environment("API_KEY")'],
+  );
   assert.deepEqual(report.wider, [{ item: 'environment("OTHER")', kind: "unused", text: "no call used it" }]);
 });
 
@@ -96,12 +130,33 @@ const ANSWER: Record<string, RecordedCall["outcome"]> = {
   "std.filesystem.list": { success: [] },
 };
 
-function call(sequence: number, capability: string, atMs: number | undefined, primitive = "std.http.get"): RecordedCall {
-  return { sequence, capability, primitive, arguments: { url: `https://x/${sequence}` }, outcome: ANSWER[primitive]!, duration_ms: 1, ...(atMs === undefined ? {} : { at_ms: atMs }) };
+function call(
+  sequence: number,
+  capability: string,
+  atMs: number | undefined,
+  primitive = "std.http.get",
+): RecordedCall {
+  return {
+    sequence,
+    capability,
+    primitive,
+    arguments: { url: `https://x/${sequence}` },
+    outcome: ANSWER[primitive]!,
+    duration_ms: 1,
+    ...(atMs === undefined ? {} : { at_ms: atMs }),
+  };
 }
 
 function handWritten(grant: string[], calls: RecordedCall[]): string {
-  const recording: Recording = { program: "burst", toolchain: "renyi 0.1.0", source: "burst.ry", code: `sha256:${"0".repeat(64)}`, grant, outcome: "finished", calls };
+  const recording: Recording = {
+    program: "burst",
+    toolchain: "renyi 0.1.0",
+    source: "burst.ry",
+    code: `sha256:${"0".repeat(64)}`,
+    grant,
+    outcome: "finished",
+    calls,
+  };
   return JSON.stringify(recording, null, 2);
 }
 
@@ -111,33 +166,62 @@ test("a hand-written recording with bursts: each budget is the most calls in one
   const times = [0, 1000, 1300, 1600, 1900, 3500, 59_000, 70_000, 200_000];
   const calls = times.map((t, i) => call(i + 1, 'network.http("a.example")', t));
   calls.push(call(10, 'network.http("b.example")', 5000), call(11, 'network.http("b.example")', 6000));
-  calls.push(call(12, 'filesystem.read("data/in/a.txt")', 10, "std.filesystem.read_text"), call(13, 'filesystem.read("data/in")', 20, "std.filesystem.list"), call(14, 'filesystem.read("data/in/b/c.txt")', 30, "std.filesystem.read_text"));
-  writeFileSync(join(work, "burst.json"), handWritten(['network.http("*.example") at most 100 per second', 'filesystem.read("data") at most 10 per run only to console', "network.socket(8080)"], calls));
+  calls.push(
+    call(12, 'filesystem.read("data/in/a.txt")', 10, "std.filesystem.read_text"),
+    call(13, 'filesystem.read("data/in")', 20, "std.filesystem.list"),
+    call(14, 'filesystem.read("data/in/b/c.txt")', 30, "std.filesystem.read_text"),
+  );
+  writeFileSync(
+    join(work, "burst.json"),
+    handWritten(
+      [
+        'network.http("*.example") at most 100 per second',
+        'filesystem.read("data") at most 10 per run only to console',
+        "network.socket(8080)",
+      ],
+      calls,
+    ),
+  );
   const ran = await renyi(work, ["grant", "burst.json"]);
   assert.equal(ran.status, 0, ran.stderr);
   const first = ran.stdout.split("\n")[0];
   // The folder read as a whole covers the files in it; its guard is kept.
-  assert.equal(first, 'needs network.http("a.example") at most 4 per second, network.http("b.example") at most 2 per second, filesystem.read("data/in") at most 3 per run only to console');
-  assert.match(ran.stdout, /network\.http\("\*\.example"\) at most 100 per second: the calls used only network\.http\("a\.example"\), network\.http\("b\.example"\)/);
+  assert.equal(
+    first,
+    'needs network.http("a.example") at most 4 per second, network.http("b.example") at most 2 per second, filesystem.read("data/in") at most 3 per run only to console',
+  );
+  assert.match(
+    ran.stdout,
+    /network\.http\("\*\.example"\) at most 100 per second: the calls used only network\.http\("a\.example"\), network\.http\("b\.example"\)/,
+  );
   assert.match(ran.stdout, /it allows 100 per second; the calls needed at most 4 per second/);
   assert.match(ran.stdout, /network\.socket\(8080\): no call used it/);
   // Per minute, the same calls: the busiest minute holds 7 of a.example's (0 to 59,000 ms).
-  const perMinute = leastGrant(calls.slice(0, 9), [{ path: ["network", "http"], budget: { count: 60, unit: "minute" } }]);
+  const perMinute = leastGrant(calls.slice(0, 9), [
+    { path: ["network", "http"], budget: { count: 60, unit: "minute" } },
+  ]);
   assert.equal(needsLine(perMinute), 'needs network.http("a.example") at most 7 per minute');
   // A call without at_ms cannot be placed in a window: the budget is all the calls.
-  const untimed = leastGrant([call(1, 'network.http("a.example")', 0), call(2, 'network.http("a.example")', undefined)], [{ path: ["network"], budget: { count: 60, unit: "second" } }]);
+  const untimed = leastGrant(
+    [call(1, 'network.http("a.example")', 0), call(2, 'network.http("a.example")', undefined)],
+    [{ path: ["network"], budget: { count: 60, unit: "second" } }],
+  );
   assert.equal(needsLine(untimed), 'needs network.http("a.example") at most 2 per second');
 });
 
 test("the sliding window agrees with a count by brute force on random call times", () => {
   let cases = 0;
   fc.assert(
-    fc.property(fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 60 }), fc.integer({ min: 0, max: 2000 }), (times, windowMs) => {
-      cases++;
-      let brute = 0;
-      for (const t of times) brute = Math.max(brute, times.filter((u) => u >= t - windowMs && u <= t).length);
-      assert.equal(mostInWindow(times, windowMs), brute);
-    }),
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 60 }),
+      fc.integer({ min: 0, max: 2000 }),
+      (times, windowMs) => {
+        cases++;
+        let brute = 0;
+        for (const t of times) brute = Math.max(brute, times.filter((u) => u >= t - windowMs && u <= t).length);
+        assert.equal(mostInWindow(times, windowMs), brute);
+      },
+    ),
     { numRuns: 500 },
   );
   console.log(`sliding window against brute force: ${cases} cases`);
@@ -147,7 +231,11 @@ test("a hostile recording is refused with E-RT-RECORDING and no stack: a call ou
   writeFileSync(join(work, "outside.json"), handWritten(["console"], [call(1, 'network.http("evil.example")', 0)]));
   writeFileSync(join(work, "badcap.json"), handWritten(["console"], [call(1, "network.http(evil)", 0)]));
   writeFileSync(join(work, "notjson.json"), readFileSync(join(work, "burst.json"), "utf8").slice(0, 200));
-  for (const [file, why] of [["outside.json", /call 1 uses `network\.http\("evil\.example"\)`, which the recording's own grant does not cover/], ["badcap.json", /calls\[0\]\.capability/], ["notjson.json", /is not valid JSON/]] as const) {
+  for (const [file, why] of [
+    ["outside.json", /call 1 uses `network\.http\("evil\.example"\)`, which the recording's own grant does not cover/],
+    ["badcap.json", /calls\[0\]\.capability/],
+    ["notjson.json", /is not valid JSON/],
+  ] as const) {
     const ran = await renyi(work, ["grant", file]);
     assert.equal(ran.status, 3, `${file}: ${ran.stderr}`);
     assert.match(ran.stderr, /^error\[E-RT-RECORDING\]/);

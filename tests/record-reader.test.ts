@@ -34,7 +34,14 @@ const HAND_WRITTEN = {
       capability: 'network.http("api.open-meteo.com")',
       primitive: "std.http.get",
       arguments: { url: "https://api.open-meteo.com/v1/forecast?latitude=52.52&longitude=13.41&current_weather=true" },
-      outcome: { success: { status: 200, headers: { "content-type": "application/json" }, body, bytes: Buffer.from(body).toString("base64") } },
+      outcome: {
+        success: {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body,
+          bytes: Buffer.from(body).toString("base64"),
+        },
+      },
       duration_ms: 184,
     },
     {
@@ -59,7 +66,10 @@ test("a hostile recording is refused with E-RT-RECORDING, never a JavaScript sta
   const work = mkdtempSync(join(tmpdir(), "renyi-hostile-"));
   const cases: Record<string, string> = {
     "not-json.json": "{",
-    "repeated.json": JSON.stringify(HAND_WRITTEN).replace('"program":"weather"', '"program":"weather","program":"other"'),
+    "repeated.json": JSON.stringify(HAND_WRITTEN).replace(
+      '"program":"weather"',
+      '"program":"weather","program":"other"',
+    ),
     "wrong-grant.json": JSON.stringify({ ...HAND_WRITTEN, grant: ["network.http(api.open-meteo.com)"] }),
     "unknown-field.json": JSON.stringify({ ...HAND_WRITTEN, extra: 1 }),
     "disorder.json": JSON.stringify({ ...HAND_WRITTEN, calls: [...HAND_WRITTEN.calls].reverse() }),
@@ -74,13 +84,17 @@ test("a hostile recording is refused with E-RT-RECORDING, never a JavaScript sta
   }
   const missing = await renyi(work, ["reproduce", "nothing-here.json"]);
   assert.equal(missing.status, 3);
-  assert.match(missing.stderr, /^error\[E-RT-RECORDING\]: I cannot read the recording nothing-here\.json: there is no such file/);
+  assert.match(
+    missing.stderr,
+    /^error\[E-RT-RECORDING\]: I cannot read the recording nothing-here\.json: there is no such file/,
+  );
 });
 
 /** Every path to a value inside a JSON value, and a copy with the value at one path replaced. */
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
-  if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, Array.isArray(value) ? Number(k) : k]));
+  if (typeof value === "object" && value !== null)
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, Array.isArray(value) ? Number(k) : k]));
   return out;
 }
 
@@ -118,7 +132,14 @@ test("property: the reader answers every mutated or random file with a recording
   );
   // Deep nesting, far past what a recording may have.
   check(Buffer.from("[".repeat(100_000)));
-  check(Buffer.from(JSON.stringify({ ...HAND_WRITTEN, calls: [{ ...HAND_WRITTEN.calls[0], arguments: { url: JSON.parse("[".repeat(70) + "]".repeat(70)) } }] })));
+  check(
+    Buffer.from(
+      JSON.stringify({
+        ...HAND_WRITTEN,
+        calls: [{ ...HAND_WRITTEN.calls[0], arguments: { url: JSON.parse("[".repeat(70) + "]".repeat(70)) } }],
+      }),
+    ),
+  );
   console.log(`recording reader: ${cases} cases`);
   // The unmutated recording is read.
   assert.ok(readRecording(Buffer.from(JSON.stringify(HAND_WRITTEN))).ok);

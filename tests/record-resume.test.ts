@@ -33,7 +33,8 @@ end
 }
 
 const read = (file: string) => JSON.parse(readFileSync(join(work, file), "utf8")) as Recording;
-const urls = (r: Recording) => r.calls.filter((c) => c.primitive === "std.http.get").map((c) => String(c.arguments["url"]).replace(base, ""));
+const urls = (r: Recording) =>
+  r.calls.filter((c) => c.primitive === "std.http.get").map((c) => String(c.arguments["url"]).replace(base, ""));
 
 before(async () => {
   server = createServer((req, res) => {
@@ -51,10 +52,13 @@ before(async () => {
   assert.match(ran.stderr, /step 4 failed/);
 });
 
-after(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+after(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 test("a failed run is resumed: calls 1 to 3 come from the recording, 4 and 5 go live, and the new recording replays", async () => {
   const old = readFileSync(join(work, "five.recording.json"), "utf8");
@@ -67,18 +71,28 @@ test("a failed run is resumed: calls 1 to 3 come from the recording, 4 and 5 go 
   assert.equal(ran.status, 0, ran.stderr);
   // The whole run's output: the answered prints are written again, the live ones after them.
   assert.equal(ran.stdout, "1: /step/1 #1\n2: /step/2 #1\n3: /step/3 #1\n4: /step/4 #2\n5: /step/5 #1\n");
-  for (const i of [1, 2, 3]) assert.equal(counts.get(`/step/${i}`), before.get(`/step/${i}`), `step ${i} was not repeated`);
+  for (const i of [1, 2, 3])
+    assert.equal(counts.get(`/step/${i}`), before.get(`/step/${i}`), `step ${i} was not repeated`);
   assert.equal(counts.get("/step/4"), 2);
   assert.equal(counts.get("/step/5"), 1);
-  assert.match(ran.stderr, /resumed five\.recording\.json: 6 calls answered from it, 4 made live; recorded to five\.recording\.resumed\.json \(the run finished\)/);
+  assert.match(
+    ran.stderr,
+    /resumed five\.recording\.json: 6 calls answered from it, 4 made live; recorded to five\.recording\.resumed\.json \(the run finished\)/,
+  );
   // The old recording is as it was; the new one holds the answered entries, then the live calls.
   assert.equal(readFileSync(join(work, "five.recording.json"), "utf8"), old);
   const resumed = read("five.recording.resumed.json");
   assert.equal(resumed.outcome, "finished");
   assert.equal(resumed.code, recorded.code);
   assert.deepEqual(urls(resumed), ["/step/1", "/step/2", "/step/3", "/step/4", "/step/5"]);
-  assert.deepEqual(resumed.calls.map((c) => c.sequence), resumed.calls.map((_, i) => i + 1));
-  assert.deepEqual(resumed.calls.slice(0, 6).map((c) => c.outcome), recorded.calls.slice(0, 6).map((c) => c.outcome));
+  assert.deepEqual(
+    resumed.calls.map((c) => c.sequence),
+    resumed.calls.map((_, i) => i + 1),
+  );
+  assert.deepEqual(
+    resumed.calls.slice(0, 6).map((c) => c.outcome),
+    recorded.calls.slice(0, 6).map((c) => c.outcome),
+  );
   const times = resumed.calls.map((c) => c.at_ms!);
   assert.ok(times[6]! >= times[5]!, `a live call's at_ms counts on from the answered ones: ${times.join(", ")}`);
   assert.equal(resumed.output?.bytes, Buffer.byteLength(ran.stdout));
@@ -96,7 +110,10 @@ test("once live, always live: a call the recording holds after the first it does
   const five = structuredClone(edited.calls[0]!);
   five.arguments["url"] = `${base}/step/5`;
   five.outcome = { success: { status: 200, headers: {}, body: "from the recording" } };
-  edited.calls = [...edited.calls.filter((c) => !("failure" in c.outcome)), five].map((c, i) => ({ ...c, sequence: i + 1 }));
+  edited.calls = [...edited.calls.filter((c) => !("failure" in c.outcome)), five].map((c, i) => ({
+    ...c,
+    sequence: i + 1,
+  }));
   writeFileSync(join(work, "edited.json"), JSON.stringify(edited));
   const before = new Map(counts);
   const ran = await renyi(work, ["run", "--resume", "edited.json", "--to", "out/edited-resumed.json", "five.ry"]);
@@ -116,7 +133,14 @@ test("resume refuses another program's code, the old recording as --to, and --to
   const other = await renyi(work, ["run", "--resume", "five.recording.json", "changed.ry"]);
   assert.equal(other.status, 3);
   assert.match(other.stderr, /^error\[E-RT-REPLAY-CODE\]: changed\.ry is not the recorded program/);
-  const over = await renyi(work, ["run", "--resume", "five.recording.json", "--to", "./five.recording.json", "five.ry"]);
+  const over = await renyi(work, [
+    "run",
+    "--resume",
+    "five.recording.json",
+    "--to",
+    "./five.recording.json",
+    "five.ry",
+  ]);
   assert.equal(over.status, 3);
   assert.match(over.stderr, /never written over/);
   const to = await renyi(work, ["run", "--to", "x.json", "five.ry"]);

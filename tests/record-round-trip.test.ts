@@ -53,7 +53,11 @@ before(async () => {
   const server = await startServer();
   base = server.base;
   writeFileSync(join(work, "glue.ry"), program(base));
-  const ran = await renyi(work, ["record", "--redact", "API_KEY", "--redact", "token", "glue.ry", "--label", "live", "--token", SECRET], { env: { API_KEY: SECRET } });
+  const ran = await renyi(
+    work,
+    ["record", "--redact", "API_KEY", "--redact", "token", "glue.ry", "--label", "live", "--token", SECRET],
+    { env: { API_KEY: SECRET } },
+  );
   await server.close();
   assert.equal(ran.status, 0, ran.stderr);
   liveStdout = ran.stdout;
@@ -66,11 +70,19 @@ before(async () => {
 after(() => undefined);
 
 test("a recording holds every call in the order the calls completed, with the run manifest", () => {
-  assert.equal(liveStdout, `["{\\"id\\":1}", "{\\"id\\":2}", "{\\"id\\":3}", "{\\"id\\":4}"]\n1 2 3\nBytes("AP/+wyiAAQ==")\n7 live\n`);
-  const items = recording.calls.filter((c) => String(c.arguments["url"]).includes("/item/")).map((c) => String(c.arguments["url"]).slice(-1));
+  assert.equal(
+    liveStdout,
+    `["{\\"id\\":1}", "{\\"id\\":2}", "{\\"id\\":3}", "{\\"id\\":4}"]\n1 2 3\nBytes("AP/+wyiAAQ==")\n7 live\n`,
+  );
+  const items = recording.calls
+    .filter((c) => String(c.arguments["url"]).includes("/item/"))
+    .map((c) => String(c.arguments["url"]).slice(-1));
   // Made 1, 2, 3, 4 at once; the server answers 4 first.
   assert.deepEqual(items, ["4", "3", "2", "1"]);
-  assert.deepEqual(recording.calls.map((c) => c.sequence), recording.calls.map((_, i) => i + 1));
+  assert.deepEqual(
+    recording.calls.map((c) => c.sequence),
+    recording.calls.map((_, i) => i + 1),
+  );
   assert.equal(recording.program, "glue");
   assert.equal(recording.outcome, "finished");
   assert.deepEqual(recording.grant, ["console", 'network.http("127.0.0.1")', 'environment("API_KEY")']);
@@ -80,7 +92,10 @@ test("a recording holds every call in the order the calls completed, with the ru
   assert.equal(recording.output?.bytes, Buffer.byteLength(liveStdout));
   // A body that is not UTF-8 is kept as base64 bytes, exactly.
   const bin = recording.calls.find((c) => String(c.arguments["url"]).endsWith("/bin"))!;
-  assert.equal((bin.outcome as { success: { bytes: string } }).success.bytes, Buffer.from([0, 0xff, 0xfe, 0xc3, 0x28, 0x80, 1]).toString("base64"));
+  assert.equal(
+    (bin.outcome as { success: { bytes: string } }).success.bytes,
+    Buffer.from([0, 0xff, 0xfe, 0xc3, 0x28, 0x80, 1]).toString("base64"),
+  );
 });
 
 test("a redacted secret appears nowhere in the recording, in any form", () => {
@@ -90,18 +105,40 @@ test("a redacted secret appears nowhere in the recording, in any form", () => {
   assert.equal((echo.arguments["headers"] as Record<string, string>)["Authorization"], "Bearer <redacted>");
   // The server echoed the header back: the secret in the response is taken out too.
   assert.match(JSON.stringify(echo.outcome), /Bearer <redacted>/);
-  assert.deepEqual(readdirSync(work).filter((f) => f.endsWith(".tmp")), []);
+  assert.deepEqual(
+    readdirSync(work).filter((f) => f.endsWith(".tmp")),
+    [],
+  );
 });
 
 test("with the server gone, the replay answers every call from the recording and writes nothing", async () => {
-  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "glue.ry", "--label", "live", "--token", "<redacted>"]);
+  const ran = await renyi(work, [
+    "run",
+    "--replay",
+    "glue.recording.json",
+    "glue.ry",
+    "--label",
+    "live",
+    "--token",
+    "<redacted>",
+  ]);
   assert.equal(ran.stderr, "");
   assert.equal(ran.status, 0);
   assert.equal(ran.stdout, "");
 });
 
 test("with --console, the replay prints what the program prints, from the recording; without --replay it is refused", async () => {
-  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "--console", "glue.ry", "--label", "live", "--token", "<redacted>"]);
+  const ran = await renyi(work, [
+    "run",
+    "--replay",
+    "glue.recording.json",
+    "--console",
+    "glue.ry",
+    "--label",
+    "live",
+    "--token",
+    "<redacted>",
+  ]);
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, liveStdout);
   const alone = await renyi(work, ["run", "--console", "glue.ry"]);
@@ -126,7 +163,10 @@ test("renyi reproduce refuses a program whose code is not the recorded code", as
 test("a call that differs stops the replay at its .ry line, with the nearest recorded call and the fields that differ", async () => {
   const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "glue.ry", "--label", "other"]);
   assert.equal(ran.status, 2);
-  assert.match(ran.stderr, /^error\[E-RT-REPLAY-MISMATCH\]: the replay stopped at a call the recording does not hold\n/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-REPLAY-MISMATCH\]: the replay stopped at a call the recording does not hold\n/,
+  );
   assert.match(ran.stderr, /call made: std\.console\.print \{"text":"7 other"\}/);
   assert.match(ran.stderr, /nearest recorded call \(sequence \d+\): std\.console\.print \{"text":"7 live"\}/);
   assert.match(ran.stderr, /arguments\.text: "7 other" here, "7 live" in the recording/);
@@ -167,16 +207,28 @@ test("a recorded outcome that does not fit the primitive's own type is refused b
   });
   const ran = await renyi(work, ["run", "--replay", file, "glue.ry", "--label", "live"]);
   assert.equal(ran.status, 3);
-  assert.match(ran.stderr, /^error\[E-RT-RECORDING\]: bad-status\.json is refused: it holds an answer no live call could give: calls\[\d+\] \(std\.http\.get\): outcome\.success\.status is "200", but an HTTP status is a whole number from 100 to 599/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-RECORDING\]: bad-status\.json is refused: it holds an answer no live call could give: calls\[\d+\] \(std\.http\.get\): outcome\.success\.status is "200", but an HTTP status is a whole number from 100 to 599/,
+  );
   assert.doesNotMatch(ran.stderr, /\n\s+at /);
 });
 
 test("a recording whose grant is wider than the program's is refused before the program runs", async () => {
-  writeFileSync(join(work, "narrow.ry"), program(base, `console, network.http("127.0.0.1")`).replace(`optional.or_else(environment.get("API_KEY"), "none")`, `"<redacted>"`));
+  writeFileSync(
+    join(work, "narrow.ry"),
+    program(base, `console, network.http("127.0.0.1")`).replace(
+      `optional.or_else(environment.get("API_KEY"), "none")`,
+      `"<redacted>"`,
+    ),
+  );
   const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "narrow.ry", "--label", "live"]);
   assert.equal(ran.status, 3);
   assert.equal(ran.stdout, "");
-  assert.match(ran.stderr, /^error\[E-RT-REPLAY-GRANT\]: the recording's grant has `environment\("API_KEY"\)`, which the program's needs do not cover/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-REPLAY-GRANT\]: the recording's grant has `environment\("API_KEY"\)`, which the program's needs do not cover/,
+  );
 });
 
 test("renyi run --manifest prints the run manifest and writes no file", async () => {
@@ -187,8 +239,33 @@ test("renyi run --manifest prints the run manifest and writes no file", async ()
   await server.close();
   assert.equal(ran.status, 0, ran.stderr);
   const header = JSON.parse(ran.stderr) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(header), ["program", "revision", "toolchain", "source", "code", "arguments", "environment", "recorded_at", "grant", "outcome", "output"].filter((k) => k !== "revision" || "revision" in header));
-  assert.deepEqual(header["environment"], { API_KEY: "sha256:" + (await import("node:crypto")).createHash("sha256").update("k").digest("hex") });
-  assert.deepEqual(header["output"], { stdout: "sha256:" + (await import("node:crypto")).createHash("sha256").update(ran.stdout).digest("hex"), bytes: Buffer.byteLength(ran.stdout) });
-  assert.deepEqual(readdirSync(work).filter((f) => f !== "cache").sort(), before.filter((f) => f !== "cache"));
+  assert.deepEqual(
+    Object.keys(header),
+    [
+      "program",
+      "revision",
+      "toolchain",
+      "source",
+      "code",
+      "arguments",
+      "environment",
+      "recorded_at",
+      "grant",
+      "outcome",
+      "output",
+    ].filter((k) => k !== "revision" || "revision" in header),
+  );
+  assert.deepEqual(header["environment"], {
+    API_KEY: "sha256:" + (await import("node:crypto")).createHash("sha256").update("k").digest("hex"),
+  });
+  assert.deepEqual(header["output"], {
+    stdout: "sha256:" + (await import("node:crypto")).createHash("sha256").update(ran.stdout).digest("hex"),
+    bytes: Buffer.byteLength(ran.stdout),
+  });
+  assert.deepEqual(
+    readdirSync(work)
+      .filter((f) => f !== "cache")
+      .sort(),
+    before.filter((f) => f !== "cache"),
+  );
 });

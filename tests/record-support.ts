@@ -13,8 +13,15 @@ export interface Ran {
 }
 
 /** `renyi ARGS...` in `work`, with the compile cache in `work/cache`; `onStdout` sees the output as it comes. */
-export function renyi(work: string, args: readonly string[], options: { env?: Record<string, string>; onStarted?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<Ran> {
-  const child = spawn(process.execPath, [RENYI, ...args], { cwd: work, env: { ...process.env, ...options.env, RENYI_CACHE_DIR: join(work, "cache") } });
+export function renyi(
+  work: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; onStarted?: (child: ReturnType<typeof spawn>) => void } = {},
+): Promise<Ran> {
+  const child = spawn(process.execPath, [RENYI, ...args], {
+    cwd: work,
+    env: { ...process.env, ...options.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   options.onStarted?.(child);
   let stdout = "";
   let stderr = "";
@@ -47,7 +54,8 @@ export async function startServer(): Promise<{ base: string; server: Server; clo
         res.setHeader("content-type", "application/octet-stream");
         return void res.end(Buffer.from([0, 0xff, 0xfe, 0xc3, 0x28, 0x80, 1]));
       }
-      if (url === "/echo") return void res.end(JSON.stringify({ id: 7, auth: req.headers["authorization"] ?? "", got: body }));
+      if (url === "/echo")
+        return void res.end(JSON.stringify({ id: 7, auth: req.headers["authorization"] ?? "", got: body }));
       if (url === "/hang") return;
       res.statusCode = 404;
       res.end("not here");

@@ -29,11 +29,16 @@ before(async () => {
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const text = body.toString("utf8");
-      const ascii = JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+      const ascii = JSON.stringify(text).replace(
+        /[^\x20-\x7e]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
+      );
       res.setHeader("content-type", "application/json");
       res.setHeader("x-echo-base64", body.toString("base64"));
       res.setHeader("x-echo-hex", body.toString("hex"));
-      res.end(`{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": "${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": "${body.toString("hex").toUpperCase()}"}`);
+      res.end(
+        `{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": "${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": "${body.toString("hex").toUpperCase()}"}`,
+      );
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
@@ -61,10 +66,35 @@ end
 }
 
 // The characters a secret is made of: spaces, quotes, characters beyond ASCII, %, +, /, backslashes, newlines.
-const CHARACTER = fc.constantFrom(" ", '"', "'", "é", "ü", "中", "😀", "%", "+", "/", "\\", "\n", "=", "&", "?", "a", "Z", "7", "-", "_");
+const CHARACTER = fc.constantFrom(
+  " ",
+  '"',
+  "'",
+  "é",
+  "ü",
+  "中",
+  "😀",
+  "%",
+  "+",
+  "/",
+  "\\",
+  "\n",
+  "=",
+  "&",
+  "?",
+  "a",
+  "Z",
+  "7",
+  "-",
+  "_",
+);
 // A core of letters keeps a secret from being a part of any other text of the run (a port, a status).
 const SECRET = fc
-  .tuple(fc.stringMatching(/^[A-Za-z]{6}$/), fc.array(CHARACTER, { minLength: 1, maxLength: 12 }), fc.array(CHARACTER, { maxLength: 6 }))
+  .tuple(
+    fc.stringMatching(/^[A-Za-z]{6}$/),
+    fc.array(CHARACTER, { minLength: 1, maxLength: 12 }),
+    fc.array(CHARACTER, { maxLength: 6 }),
+  )
   .map(([core, middle, end]) => `${middle.join("")}${core}${end.join("")}`);
 
 let round = 0;
@@ -76,7 +106,12 @@ test("redaction follows the value: no form of a redacted secret is in the record
       const { mkdirSync } = await import("node:fs");
       mkdirSync(dir);
       writeFileSync(join(dir, "send.ry"), program());
-      const recorded = await renyiIn(dir, ["record", "--redact", "SECRET_KEY", "--to", "send.json", "send.ry"], { SECRET_KEY: secret }, join(work, "cache"));
+      const recorded = await renyiIn(
+        dir,
+        ["record", "--redact", "SECRET_KEY", "--to", "send.json", "send.ry"],
+        { SECRET_KEY: secret },
+        join(work, "cache"),
+      );
       assert.equal(recorded.status, 0, recorded.stderr);
       assert.equal(recorded.stdout, "sent 200 200 200 200\n");
       const file = readFileSync(join(dir, "send.json"), "utf8");
@@ -85,7 +120,7 @@ test("redaction follows the value: no form of a redacted secret is in the record
       const walk = (v: unknown): void => {
         if (typeof v === "string") texts.push(v);
         else if (Array.isArray(v)) v.forEach(walk);
-        else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) (texts.push(k), walk(x));
+        else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) texts.push(k), walk(x);
       };
       walk(JSON.parse(file));
       const found = texts.flatMap((t) => formsIn(t, secret));
@@ -94,7 +129,12 @@ test("redaction follows the value: no form of a redacted secret is in the record
       assert.deepEqual(recording.redacted, ["secret_key"]);
       assert.equal(recording.environment?.["SECRET_KEY"], "<redacted>");
       // The replay gives the program the placeholder and matches every call it makes with it.
-      const replayed = await renyiIn(dir, ["run", "--replay", "send.json", "--console", "send.ry"], {}, join(work, "cache"));
+      const replayed = await renyiIn(
+        dir,
+        ["run", "--replay", "send.json", "--console", "send.ry"],
+        {},
+        join(work, "cache"),
+      );
       assert.equal(replayed.status, 0, `${JSON.stringify(secret)}: ${replayed.stderr}`);
       assert.equal(replayed.stdout, "sent 200 200 200 200\n");
     }),

@@ -101,37 +101,161 @@ test("the recording as made replays, and prints what the live run printed", asyn
 
 /** Each impossible answer: the edit, and the entry's field and what the refusal says of it. */
 const IMPOSSIBLE: readonly { name: string; edit: (calls: Calls) => void; says: RegExp }[] = [
-  { name: "an HTTP status above 599", edit: (c) => void (success(callOf(c, "std.http.get")).status = 999), says: /\(std\.http\.get\): outcome\.success\.status is 999, but an HTTP status is a whole number from 100 to 599/ },
-  { name: "an HTTP status below 100", edit: (c) => void (success(callOf(c, "std.http.get")).status = 42), says: /outcome\.success\.status is 42, but an HTTP status/ },
-  { name: "an HTTP status that is not whole", edit: (c) => void (success(callOf(c, "std.http.get")).status = 200.5), says: /outcome\.success\.status is 200\.5, but an HTTP status is a whole number/ },
-  { name: "an HTTP status written as text", edit: (c) => void (success(callOf(c, "std.http.get")).status = "200"), says: /outcome\.success\.status is "200", but an HTTP status is a whole number/ },
-  { name: "a header name that is no token", edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x kind"] = "a"), says: /outcome\.success\.headers\["x kind"\] is a header name that is not an HTTP token/ },
-  { name: "a header name in capitals", edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["X-Kind"] = "a"), says: /outcome\.success\.headers\["X-Kind"\] is a header name that is not an HTTP token in lower case/ },
-  { name: "a header value with CR and LF", edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = "a\r\nset-cookie: b"), says: /outcome\.success\.headers\.x-kind is "a\\r\\nset-cookie: b", but a header's value is a text without CR, LF or NUL/ },
-  { name: "a header value with NUL", edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = "a\u0000"), says: /outcome\.success\.headers\.x-kind is "a\\u0000", but a header's value/ },
-  { name: "a header value that is no text", edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = 5), says: /outcome\.success\.headers\.x-kind is 5, but a header's value is a text/ },
-  { name: "a body that is not text", edit: (c) => void (success(callOf(c, "std.http.get")).body = ["page"]), says: /outcome\.success\.body is \["page"\], but it is a text/ },
-  { name: "a response without a body", edit: (c) => void delete success(callOf(c, "std.http.get")).body, says: /outcome\.success\.body is missing, but a response has its body/ },
-  { name: "a response with a field no response has", edit: (c) => void (success(callOf(c, "std.http.get")).url = "http://example.com/"), says: /outcome\.success\.url is "http:\/\/example\.com\/", but no live answer has that field/ },
-  { name: "an HTTP failure raised before any call", edit: (c) => void (callOf(c, "std.http.get", 1).outcome = { failure: { HostNotAllowed: { host: "example.com" } } }), says: /outcome\.failure is \{"HostNotAllowed".*, but std\.http\.get fails only with Timeout, Unreachable, TooLarge/ },
-  { name: "a negative duration", edit: (c) => void (callOf(c, "std.http.get").duration_ms = -5), says: /duration_ms must be a number of milliseconds, 0 or more/ },
-  { name: "an exit code above 255", edit: (c) => void (success(callOf(c, "std.process.run")).exit_code = 256), says: /\(std\.process\.run\): outcome\.success\.exit_code is 256, but an exit code is a whole number from 0 to 255/ },
-  { name: "a negative exit code", edit: (c) => void (success(callOf(c, "std.process.run")).exit_code = -1), says: /outcome\.success\.exit_code is -1, but an exit code/ },
-  { name: "a process output that is not text", edit: (c) => void (success(callOf(c, "std.process.run")).stdout = 7), says: /outcome\.success\.stdout is 7, but it is a text/ },
-  { name: "a random integer outside its bounds", edit: (c) => void (callOf(c, "std.random.integer").outcome = { success: 7 }), says: /\(std\.random\.integer\): outcome\.success is 7, but random\.integer\(1, 6\) answers a whole number from 1 to 6/ },
-  { name: "a random float of 1", edit: (c) => void (callOf(c, "std.random.float").outcome = { success: 1 }), says: /outcome\.success is 1, but random\.float answers a number from 0 \(included\) to 1 \(excluded\)/ },
-  { name: "an instant that does not exist", edit: (c) => void (callOf(c, "std.time.now").outcome = { success: "2026-02-30T10:00:00.000Z" }), says: /\(std\.time\.now\): outcome\.success is "2026-02-30T10:00:00\.000Z", but an instant is an ISO 8601 time/ },
-  { name: "a day that does not exist", edit: (c) => void (callOf(c, "std.time.today").outcome = { success: "2026-13-01" }), says: /\(std\.time\.today\): outcome\.success is "2026-13-01", but a date is a day that exists/ },
-  { name: "a sleep that answers a value", edit: (c) => void (callOf(c, "std.time.sleep").outcome = { success: 5 }), says: /\(std\.time\.sleep\): outcome\.success is 5, but the call gives back nothing/ },
-  { name: "a variable's value with NUL", edit: (c) => void (callOf(c, "std.environment.get").outcome = { success: "a\u0000b" }), says: /\(std\.environment\.get\): outcome\.success is "a\\u0000b", but it cannot hold NUL/ },
-  { name: "a directory entry that climbs out", edit: (c) => void (callOf(c, "std.filesystem.list").outcome = { success: ["../secret"] }), says: /\(std\.filesystem\.list\): outcome\.success\[0\] is "\.\.\/secret", but a directory's entry is a name without `\/`/ },
-  { name: "a directory entry twice", edit: (c) => void (callOf(c, "std.filesystem.list").outcome = { success: ["a.txt", "a.txt"] }), says: /outcome\.success is \["a\.txt","a\.txt"\], but a directory holds each name once/ },
-  { name: "file bytes that are not base64", edit: (c) => void (callOf(c, "std.filesystem.read_bytes").outcome = { success: "not base64!" }), says: /\(std\.filesystem\.read_bytes\): outcome\.success is "not base64!", but bytes are written as base64/ },
-  { name: "a file read that is not text", edit: (c) => void (callOf(c, "std.filesystem.read_text").outcome = { success: { text: "hi" } }), says: /\(std\.filesystem\.read_text\): outcome\.success is \{"text":"hi"\}, but it is a text/ },
-  { name: "a database opened at another path", edit: (c) => void (success(callOf(c, "std.database.open")).path = "/etc/other.db"), says: /\(std\.database\.open\): outcome\.success\.path is "\/etc\/other\.db", but database\.open answers the database it opened, at "t\.db"/ },
-  { name: "a negative count of rows changed", edit: (c) => void (callOf(c, "std.database.execute").outcome = { success: -1 }), says: /\(std\.database\.execute\): outcome\.success is -1, but a count of rows/ },
-  { name: "a print that fails", edit: (c) => void (callOf(c, "std.console.print").outcome = { failure: { Failed: { path: "x", reason: "y" } } }), says: /\(std\.console\.print\): outcome\.failure is .*, but std\.console\.print cannot fail/ },
-  { name: "a call under another capability", edit: (c) => void (callOf(c, "std.environment.get").capability = "console"), says: /\(std\.environment\.get\): capability is console, but a call of std\.environment\.get uses environment/ },
+  {
+    name: "an HTTP status above 599",
+    edit: (c) => void (success(callOf(c, "std.http.get")).status = 999),
+    says: /\(std\.http\.get\): outcome\.success\.status is 999, but an HTTP status is a whole number from 100 to 599/,
+  },
+  {
+    name: "an HTTP status below 100",
+    edit: (c) => void (success(callOf(c, "std.http.get")).status = 42),
+    says: /outcome\.success\.status is 42, but an HTTP status/,
+  },
+  {
+    name: "an HTTP status that is not whole",
+    edit: (c) => void (success(callOf(c, "std.http.get")).status = 200.5),
+    says: /outcome\.success\.status is 200\.5, but an HTTP status is a whole number/,
+  },
+  {
+    name: "an HTTP status written as text",
+    edit: (c) => void (success(callOf(c, "std.http.get")).status = "200"),
+    says: /outcome\.success\.status is "200", but an HTTP status is a whole number/,
+  },
+  {
+    name: "a header name that is no token",
+    edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x kind"] = "a"),
+    says: /outcome\.success\.headers\["x kind"\] is a header name that is not an HTTP token/,
+  },
+  {
+    name: "a header name in capitals",
+    edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["X-Kind"] = "a"),
+    says: /outcome\.success\.headers\["X-Kind"\] is a header name that is not an HTTP token in lower case/,
+  },
+  {
+    name: "a header value with CR and LF",
+    edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = "a\r\nset-cookie: b"),
+    says: /outcome\.success\.headers\.x-kind is "a\\r\\nset-cookie: b", but a header's value is a text without CR, LF or NUL/,
+  },
+  {
+    name: "a header value with NUL",
+    edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = "a\u0000"),
+    says: /outcome\.success\.headers\.x-kind is "a\\u0000", but a header's value/,
+  },
+  {
+    name: "a header value that is no text",
+    edit: (c) => void ((success(callOf(c, "std.http.get")).headers as Success)["x-kind"] = 5),
+    says: /outcome\.success\.headers\.x-kind is 5, but a header's value is a text/,
+  },
+  {
+    name: "a body that is not text",
+    edit: (c) => void (success(callOf(c, "std.http.get")).body = ["page"]),
+    says: /outcome\.success\.body is \["page"\], but it is a text/,
+  },
+  {
+    name: "a response without a body",
+    edit: (c) => void delete success(callOf(c, "std.http.get")).body,
+    says: /outcome\.success\.body is missing, but a response has its body/,
+  },
+  {
+    name: "a response with a field no response has",
+    edit: (c) => void (success(callOf(c, "std.http.get")).url = "http://example.com/"),
+    says: /outcome\.success\.url is "http:\/\/example\.com\/", but no live answer has that field/,
+  },
+  {
+    name: "an HTTP failure raised before any call",
+    edit: (c) => void (callOf(c, "std.http.get", 1).outcome = { failure: { HostNotAllowed: { host: "example.com" } } }),
+    says: /outcome\.failure is \{"HostNotAllowed".*, but std\.http\.get fails only with Timeout, Unreachable, TooLarge/,
+  },
+  {
+    name: "a negative duration",
+    edit: (c) => void (callOf(c, "std.http.get").duration_ms = -5),
+    says: /duration_ms must be a number of milliseconds, 0 or more/,
+  },
+  {
+    name: "an exit code above 255",
+    edit: (c) => void (success(callOf(c, "std.process.run")).exit_code = 256),
+    says: /\(std\.process\.run\): outcome\.success\.exit_code is 256, but an exit code is a whole number from 0 to 255/,
+  },
+  {
+    name: "a negative exit code",
+    edit: (c) => void (success(callOf(c, "std.process.run")).exit_code = -1),
+    says: /outcome\.success\.exit_code is -1, but an exit code/,
+  },
+  {
+    name: "a process output that is not text",
+    edit: (c) => void (success(callOf(c, "std.process.run")).stdout = 7),
+    says: /outcome\.success\.stdout is 7, but it is a text/,
+  },
+  {
+    name: "a random integer outside its bounds",
+    edit: (c) => void (callOf(c, "std.random.integer").outcome = { success: 7 }),
+    says: /\(std\.random\.integer\): outcome\.success is 7, but random\.integer\(1, 6\) answers a whole number from 1 to 6/,
+  },
+  {
+    name: "a random float of 1",
+    edit: (c) => void (callOf(c, "std.random.float").outcome = { success: 1 }),
+    says: /outcome\.success is 1, but random\.float answers a number from 0 \(included\) to 1 \(excluded\)/,
+  },
+  {
+    name: "an instant that does not exist",
+    edit: (c) => void (callOf(c, "std.time.now").outcome = { success: "2026-02-30T10:00:00.000Z" }),
+    says: /\(std\.time\.now\): outcome\.success is "2026-02-30T10:00:00\.000Z", but an instant is an ISO 8601 time/,
+  },
+  {
+    name: "a day that does not exist",
+    edit: (c) => void (callOf(c, "std.time.today").outcome = { success: "2026-13-01" }),
+    says: /\(std\.time\.today\): outcome\.success is "2026-13-01", but a date is a day that exists/,
+  },
+  {
+    name: "a sleep that answers a value",
+    edit: (c) => void (callOf(c, "std.time.sleep").outcome = { success: 5 }),
+    says: /\(std\.time\.sleep\): outcome\.success is 5, but the call gives back nothing/,
+  },
+  {
+    name: "a variable's value with NUL",
+    edit: (c) => void (callOf(c, "std.environment.get").outcome = { success: "a\u0000b" }),
+    says: /\(std\.environment\.get\): outcome\.success is "a\\u0000b", but it cannot hold NUL/,
+  },
+  {
+    name: "a directory entry that climbs out",
+    edit: (c) => void (callOf(c, "std.filesystem.list").outcome = { success: ["../secret"] }),
+    says: /\(std\.filesystem\.list\): outcome\.success\[0\] is "\.\.\/secret", but a directory's entry is a name without `\/`/,
+  },
+  {
+    name: "a directory entry twice",
+    edit: (c) => void (callOf(c, "std.filesystem.list").outcome = { success: ["a.txt", "a.txt"] }),
+    says: /outcome\.success is \["a\.txt","a\.txt"\], but a directory holds each name once/,
+  },
+  {
+    name: "file bytes that are not base64",
+    edit: (c) => void (callOf(c, "std.filesystem.read_bytes").outcome = { success: "not base64!" }),
+    says: /\(std\.filesystem\.read_bytes\): outcome\.success is "not base64!", but bytes are written as base64/,
+  },
+  {
+    name: "a file read that is not text",
+    edit: (c) => void (callOf(c, "std.filesystem.read_text").outcome = { success: { text: "hi" } }),
+    says: /\(std\.filesystem\.read_text\): outcome\.success is \{"text":"hi"\}, but it is a text/,
+  },
+  {
+    name: "a database opened at another path",
+    edit: (c) => void (success(callOf(c, "std.database.open")).path = "/etc/other.db"),
+    says: /\(std\.database\.open\): outcome\.success\.path is "\/etc\/other\.db", but database\.open answers the database it opened, at "t\.db"/,
+  },
+  {
+    name: "a negative count of rows changed",
+    edit: (c) => void (callOf(c, "std.database.execute").outcome = { success: -1 }),
+    says: /\(std\.database\.execute\): outcome\.success is -1, but a count of rows/,
+  },
+  {
+    name: "a print that fails",
+    edit: (c) => void (callOf(c, "std.console.print").outcome = { failure: { Failed: { path: "x", reason: "y" } } }),
+    says: /\(std\.console\.print\): outcome\.failure is .*, but std\.console\.print cannot fail/,
+  },
+  {
+    name: "a call under another capability",
+    edit: (c) => void (callOf(c, "std.environment.get").capability = "console"),
+    says: /\(std\.environment\.get\): capability is console, but a call of std\.environment\.get uses environment/,
+  },
 ];
 
 for (const { name, edit, says } of IMPOSSIBLE) {
@@ -169,19 +293,85 @@ test("answers of the primitives this program does not call are held to what a li
     assert.equal(read.code, "E-RT-RECORDING");
     assert.match(read.problem, pattern);
   };
-  refusedWith(entry("std.server.serve", 'network.socket(8080)', { port: 8080 }, { failure: { InUse: { port: 70000 } } }), /outcome\.failure\.InUse\.port is 70000, but a port is a whole number from 0 to 65,535/);
-  refusedWith(entry("std.server.serve", 'network.socket(8080)', { port: 8080 }, { success: { status: 200 } }), /\(std\.server\.serve\): outcome\.success is .*, but the call gives back nothing/);
-  refusedWith(entry("std.console.read_line", "console", {}, { success: "one\ntwo" }), /outcome\.success is "one\\ntwo", but it cannot hold a line break/);
-  refusedWith(entry("std.random.uuid", "random", {}, { success: "00000000-0000-0000-0000-000000000000" }), /random\.uuid answers a version 4 UUID/);
-  refusedWith(entry("std.random.choice", "random", { items: [] }, { success: 1 }), /an empty list has no item to choose/);
-  refusedWith(entry("std.random.shuffle", "random", { items: [1, 2] }, { success: [2, 2] }), /random\.shuffle answers the items it was given/);
-  refusedWith(entry("std.http.head", 'network.http("127.0.0.1")', { url: "http://127.0.0.1/" }, { success: { status: 200, headers: {}, body: "x" } }), /a response to HEAD has no body/);
-  refusedWith(entry("std.http.get", 'network.http("127.0.0.1")', { url: "http://127.0.0.1/" }, { success: { status: 204, headers: {}, body: "x" } }), /a response of status 204 has no body/);
-  refusedWith(entry("std.http.get", 'network.http("127.0.0.1")', { url: "http://127.0.0.1/" }, { success: { status: 200, headers: {}, body: "a", bytes: "Yg==" } }), /has them agree/);
-  refusedWith(entry("std.http.get", 'network.http("127.0.0.1")', { url: "http://127.0.0.1/" }, { success: { status: 200, headers: { "x-a": "\u20ac" }, body: "" } }), /of characters up to U\+00FF/);
-  refusedWith(entry("std.foreign.call", 'foreign("m.mjs")', { module: "m.mjs", function: "f" }, { failure: { PermissionDenied: { module: "m.mjs" } } }), /std\.foreign\.call fails only with Failed/);
-  refusedWith(entry("std.unknown.call", "console", {}, { success: null }), /\(std\.unknown\.call\): primitive is no primitive of the library/);
-  const fine = entry("std.foreign.call", 'foreign("m.mjs")', { module: "m.mjs", function: "f" }, { success: { any: ["json", 1.5, null] } });
+  refusedWith(
+    entry("std.server.serve", "network.socket(8080)", { port: 8080 }, { failure: { InUse: { port: 70000 } } }),
+    /outcome\.failure\.InUse\.port is 70000, but a port is a whole number from 0 to 65,535/,
+  );
+  refusedWith(
+    entry("std.server.serve", "network.socket(8080)", { port: 8080 }, { success: { status: 200 } }),
+    /\(std\.server\.serve\): outcome\.success is .*, but the call gives back nothing/,
+  );
+  refusedWith(
+    entry("std.console.read_line", "console", {}, { success: "one\ntwo" }),
+    /outcome\.success is "one\\ntwo", but it cannot hold a line break/,
+  );
+  refusedWith(
+    entry("std.random.uuid", "random", {}, { success: "00000000-0000-0000-0000-000000000000" }),
+    /random\.uuid answers a version 4 UUID/,
+  );
+  refusedWith(
+    entry("std.random.choice", "random", { items: [] }, { success: 1 }),
+    /an empty list has no item to choose/,
+  );
+  refusedWith(
+    entry("std.random.shuffle", "random", { items: [1, 2] }, { success: [2, 2] }),
+    /random\.shuffle answers the items it was given/,
+  );
+  refusedWith(
+    entry(
+      "std.http.head",
+      'network.http("127.0.0.1")',
+      { url: "http://127.0.0.1/" },
+      { success: { status: 200, headers: {}, body: "x" } },
+    ),
+    /a response to HEAD has no body/,
+  );
+  refusedWith(
+    entry(
+      "std.http.get",
+      'network.http("127.0.0.1")',
+      { url: "http://127.0.0.1/" },
+      { success: { status: 204, headers: {}, body: "x" } },
+    ),
+    /a response of status 204 has no body/,
+  );
+  refusedWith(
+    entry(
+      "std.http.get",
+      'network.http("127.0.0.1")',
+      { url: "http://127.0.0.1/" },
+      { success: { status: 200, headers: {}, body: "a", bytes: "Yg==" } },
+    ),
+    /has them agree/,
+  );
+  refusedWith(
+    entry(
+      "std.http.get",
+      'network.http("127.0.0.1")',
+      { url: "http://127.0.0.1/" },
+      { success: { status: 200, headers: { "x-a": "\u20ac" }, body: "" } },
+    ),
+    /of characters up to U\+00FF/,
+  );
+  refusedWith(
+    entry(
+      "std.foreign.call",
+      'foreign("m.mjs")',
+      { module: "m.mjs", function: "f" },
+      { failure: { PermissionDenied: { module: "m.mjs" } } },
+    ),
+    /std\.foreign\.call fails only with Failed/,
+  );
+  refusedWith(
+    entry("std.unknown.call", "console", {}, { success: null }),
+    /\(std\.unknown\.call\): primitive is no primitive of the library/,
+  );
+  const fine = entry(
+    "std.foreign.call",
+    'foreign("m.mjs")',
+    { module: "m.mjs", function: "f" },
+    { success: { any: ["json", 1.5, null] } },
+  );
   assert.ok(fine.ok, fine.ok ? "" : fine.problem);
 });
 
@@ -201,7 +391,8 @@ test("a redirect to a Location that is no address fails the call as InvalidUrl, 
 function pathsIn(value: JsonValue, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
   if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsIn(v, [...at, i])));
-  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) out.push(...pathsIn(v, [...at, k]));
+  else if (typeof value === "object" && value !== null)
+    for (const [k, v] of Object.entries(value)) out.push(...pathsIn(v, [...at, k]));
   return out;
 }
 
@@ -210,8 +401,39 @@ const mutation = fc.record({
   call: fc.nat(),
   path: fc.nat(),
   kind: fc.constantFrom("replace", "remove", "add"),
-  value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("", "a\r\nb", "a\u0000", "Bad Name", "2026-02-30", "../x", "<redacted>", "http://[", "/elsewhere", 302, 999, 256, -1, 1e300)),
-  key: fc.constantFrom("status", "headers", "body", "bytes", "exit_code", "x-new", "location", "Bad Name", "path", "url"),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(
+      "",
+      "a\r\nb",
+      "a\u0000",
+      "Bad Name",
+      "2026-02-30",
+      "../x",
+      "<redacted>",
+      "http://[",
+      "/elsewhere",
+      302,
+      999,
+      256,
+      -1,
+      1e300,
+    ),
+  ),
+  key: fc.constantFrom(
+    "status",
+    "headers",
+    "body",
+    "bytes",
+    "exit_code",
+    "x-new",
+    "location",
+    "Bad Name",
+    "path",
+    "url",
+  ),
 });
 
 function mutate(calls: Calls, m: { call: number; path: number; kind: string; value: unknown; key: string }): void {
@@ -221,11 +443,14 @@ function mutate(calls: Calls, m: { call: number; path: number; kind: string; val
   const paths = pathsIn(holder[side]!, [side]);
   const path = paths[m.path % paths.length]!;
   let parent: { [key: string]: JsonValue } | JsonValue[] = holder;
-  for (const part of path.slice(0, -1)) parent = (parent as { [key: string]: JsonValue })[part as string] as { [key: string]: JsonValue };
+  for (const part of path.slice(0, -1))
+    parent = (parent as { [key: string]: JsonValue })[part as string] as { [key: string]: JsonValue };
   const last = path[path.length - 1]!;
   const target = (parent as { [key: string]: JsonValue })[last as string];
-  if (m.kind === "add" && typeof target === "object" && target !== null && !Array.isArray(target)) target[m.key] = m.value as JsonValue;
-  else if (m.kind === "remove" && path.length > 1 && !Array.isArray(parent)) delete (parent as { [key: string]: JsonValue })[last as string];
+  if (m.kind === "add" && typeof target === "object" && target !== null && !Array.isArray(target))
+    target[m.key] = m.value as JsonValue;
+  else if (m.kind === "remove" && path.length > 1 && !Array.isArray(parent))
+    delete (parent as { [key: string]: JsonValue })[last as string];
   else (parent as { [key: string]: JsonValue })[last as string] = m.value as JsonValue;
 }
 
@@ -247,12 +472,16 @@ test("a replay of a randomly edited answer replays or stops with a recording or 
     fc.asyncProperty(mutation, async (m) => {
       const file = edited(`mutated-${n++}.json`, (calls) => mutate(calls, m));
       const ran = await renyi(work, ["run", "--replay", file, "--console", "answers.ry"]);
-      assert.ok(ran.status === 0 || ran.status === 1 || ran.status === 2 || ran.status === 3, `exit ${ran.status}: ${ran.stderr}`);
+      assert.ok(
+        ran.status === 0 || ran.status === 1 || ran.status === 2 || ran.status === 3,
+        `exit ${ran.status}: ${ran.stderr}`,
+      );
       assert.doesNotMatch(ran.stderr, /E-RT-INTERNAL|E-INTERNAL/);
       assert.doesNotMatch(ran.stderr, /\n\s+at .*:\d+:\d+/);
       if (ran.status === 3) assert.match(ran.stderr, /^error\[E-RT-RECORDING\]/);
       // An answer the reader let through reached the program only as a live call could have given it.
-      if (ran.status !== 3) assert.match(ran.stderr, /^$|E-RT-REPLAY-(SHAPE|MISMATCH|DIFFERS)|E-RT-CRASH|E-RT-FAILED|note: /);
+      if (ran.status !== 3)
+        assert.match(ran.stderr, /^$|E-RT-REPLAY-(SHAPE|MISMATCH|DIFFERS)|E-RT-CRASH|E-RT-FAILED|note: /);
     }),
     { numRuns: 40 },
   );

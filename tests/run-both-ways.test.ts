@@ -48,7 +48,10 @@ interface Case {
 function prepare(path: string): Case | undefined {
   const name = basename(path, ".golden");
   const sections = readSections(path);
-  const words = (sections.get("arguments") ?? "").trim().split(/\s+/).filter((w) => w !== "");
+  const words = (sections.get("arguments") ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "");
   if (words.includes("PROGRAM")) return undefined;
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
@@ -62,7 +65,10 @@ function prepare(path: string): Case | undefined {
 /** Runs the built case both ways. */
 async function bothWays(c: Case): Promise<{ viaRenyi: Ran; viaNode: Ran }> {
   const bundle = `${c.name}.mjs`;
-  const viaRenyi = await runChild([RENYI, "run", bundle, ...c.programArgs], c.dir, { ...process.env, RENYI_CACHE_DIR: join(work, "cache") });
+  const viaRenyi = await runChild([RENYI, "run", bundle, ...c.programArgs], c.dir, {
+    ...process.env,
+    RENYI_CACHE_DIR: join(work, "cache"),
+  });
   const viaNode = await runChild([bundle, ...c.programArgs], c.dir);
   return { viaRenyi, viaNode };
 }
@@ -82,15 +88,22 @@ async function pooled<T, R>(items: readonly T[], width: number, task: (item: T) 
 }
 
 test("every run fixture ends the same way with renyi run and with node", async () => {
-  const cases = goldenFiles(join(ROOT, "fixtures", "run")).map(prepare).filter((c): c is Case => c !== undefined);
-  for (const c of cases) assert.equal(await buildCommand(join(c.dir, `${c.name}.ry`), { out: c.dir }), 0, `${c.name}: renyic build failed`);
+  const cases = goldenFiles(join(ROOT, "fixtures", "run"))
+    .map(prepare)
+    .filter((c): c is Case => c !== undefined);
+  for (const c of cases)
+    assert.equal(await buildCommand(join(c.dir, `${c.name}.ry`), { out: c.dir }), 0, `${c.name}: renyic build failed`);
   const options = cases.find((c) => c.name === "options")!;
   cases.push({ ...options, programArgs: [...options.programArgs, "--nope"] });
   const results = await pooled(cases, 3, bothWays);
   const outcomes = new Set<number | null>();
   cases.forEach((c, i) => {
     const { viaRenyi, viaNode } = results[i]!;
-    assert.equal(viaNode.status, viaRenyi.status, `${c.name}: exit codes differ\nrenyi run: ${viaRenyi.stderr}\nnode: ${viaNode.stderr}`);
+    assert.equal(
+      viaNode.status,
+      viaRenyi.status,
+      `${c.name}: exit codes differ\nrenyi run: ${viaRenyi.stderr}\nnode: ${viaNode.stderr}`,
+    );
     assert.equal(viaNode.stdout, viaRenyi.stdout, `${c.name}: stdout differs`);
     assert.equal(viaNode.stderr, viaRenyi.stderr, `${c.name}: stderr differs`);
     assert.doesNotMatch(viaNode.stderr, /\n\s+at .+:\d+:\d+/, `${c.name}: a JavaScript stack trace reached the user`);

@@ -18,7 +18,9 @@ after(() => rmSync(work, { recursive: true, force: true }));
 function largeProgram(functions: number): string {
   const parts: string[] = [];
   for (let i = 0; i < functions; i++) {
-    parts.push(`function f${i}(x: Int) returns Int\n  let a be (x, [x, ${i}])\n  if a is a\n    return x + ${i}\n  end\n  return x * 2\nend\n`);
+    parts.push(
+      `function f${i}(x: Int) returns Int\n  let a be (x, [x, ${i}])\n  if a is a\n    return x + ${i}\n  end\n  return x * 2\nend\n`,
+    );
   }
   parts.push('function main()\n  needs console\n  console.print("done")\nend\n');
   return parts.join("\n");
@@ -31,7 +33,9 @@ test("a program still compiling when the run's --timeout passes ends with E-RT-T
   assert.match(ran.stderr, /\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s/);
   assert.doesNotMatch(ran.stdout, /done/);
   assert.equal(ran.status, 130);
-  const kept = readdirSync(cache, { recursive: true }).map(String).filter((name) => name.endsWith(".cjs"));
+  const kept = readdirSync(cache, { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith(".cjs"));
   assert.deepEqual(kept, []);
   // The execution record says the same: a cancelled run at its time limit.
   const recorded = await renyiIn(work, ["run", "--json", "--timeout", "1", "large.ry"], {}, cache);

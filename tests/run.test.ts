@@ -26,7 +26,10 @@ for (const path of goldenFiles(join(ROOT, "fixtures", "run"))) {
     for (const [key, text] of sections) {
       if (key.startsWith("module ")) writeFileSync(join(work, `${key.slice(7)}.ry`), text);
     }
-    const words = (sections.get("arguments") ?? "").trim().split(/\s+/).filter((w) => w !== "");
+    const words = (sections.get("arguments") ?? "")
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "");
     const split = words.indexOf("PROGRAM");
     const renyiOptions = split < 0 ? [] : words.slice(0, split);
     const programArgs = split < 0 ? words : words.slice(split + 1);
@@ -35,7 +38,9 @@ for (const path of goldenFiles(join(ROOT, "fixtures", "run"))) {
       encoding: "utf8",
       env: { ...process.env, RENYI_CACHE_DIR: cache },
     });
-    const actual = new Map([...sections].filter(([k]) => k === "source" || k === "arguments" || k.startsWith("module ")));
+    const actual = new Map(
+      [...sections].filter(([k]) => k === "source" || k === "arguments" || k.startsWith("module ")),
+    );
     actual.set("stdout", result.stdout.trimEnd());
     if (result.stderr.trim() !== "") actual.set("stderr", result.stderr.trimEnd());
     actual.set("exit", String(result.status));
@@ -45,7 +50,11 @@ for (const path of goldenFiles(join(ROOT, "fixtures", "run"))) {
     }
     assert.doesNotMatch(result.stderr, /\n\s+at .+:\d+:\d+/, "a JavaScript stack trace reached the user");
     for (const key of ["stdout", "stderr", "exit"]) {
-      assert.equal(actual.get(key) ?? "", (sections.get(key) ?? "").trimEnd(), `${name}: ${key} differs (RENYI_UPDATE=1 rewrites it)`);
+      assert.equal(
+        actual.get(key) ?? "",
+        (sections.get(key) ?? "").trimEnd(),
+        `${name}: ${key} differs (RENYI_UPDATE=1 rewrites it)`,
+      );
     }
   });
 }

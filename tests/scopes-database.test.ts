@@ -4,7 +4,16 @@
 // other file appeared.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, readFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  readFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -17,7 +26,6 @@ import { outcome } from "./support.js";
 configureLimits({});
 const work = realpathSync(mkdtempSync(join(tmpdir(), "renyi-scopes-db-")));
 after(() => rmSync(work, { recursive: true, force: true }));
-
 
 const granted = (path: string) => rootGrant([{ path: ["filesystem", "database"], scope: path }], "main");
 
@@ -46,11 +54,18 @@ test("a statement touches only the granted file: ATTACH, VACUUM INTO, file pragm
     "PRAGMA hard_heap_limit = 1",
   ];
   for (const sql of attacks) {
-    assert.match(await outcome(database.execute(grant, db, sql)), /^DbError\.Sql\(message: "(ATTACH|DETACH|VACUUM INTO|PRAGMA [a-z_]+) is refused: /, sql);
+    assert.match(
+      await outcome(database.execute(grant, db, sql)),
+      /^DbError\.Sql\(message: "(ATTACH|DETACH|VACUUM INTO|PRAGMA [a-z_]+) is refused: /,
+      sql,
+    );
     assert.match(await outcome(database.query(grant, db, sql)), /^DbError\.Sql\(message: ".* is refused: /, sql);
   }
   // The SQL function load_extension is off in SQLite unless enabled for SQL, which better-sqlite3 never does.
-  assert.match(await outcome(database.query(grant, db, "SELECT load_extension(?)", [join(folder, "evil.so")])), /^DbError\.Sql\(message: "not authorized"\)$/);
+  assert.match(
+    await outcome(database.query(grant, db, "SELECT load_extension(?)", [join(folder, "evil.so")])),
+    /^DbError\.Sql\(message: "not authorized"\)$/,
+  );
   assert.deepEqual(readdirSync(folder).sort(), before);
   // What concerns only this file still works: a plain VACUUM, pragmas of this file and connection.
   assert.equal(await outcome(database.execute(grant, db, "VACUUM")), "ok 0");
@@ -58,15 +73,44 @@ test("a statement touches only the granted file: ATTACH, VACUUM INTO, file pragm
   assert.match(await outcome(database.query(grant, db, "PRAGMA user_version")), /"user_version":7/);
   assert.match(await outcome(database.query(grant, db, "SELECT x FROM t -- ATTACH 'x' AS y")), /"x":1/);
   // Defensive mode (better-sqlite3's default) refuses changing the schema table by hand.
-  assert.match(await outcome(database.execute(grant, db, "UPDATE sqlite_master SET sql = 'x'")), /^DbError\.Sql\(message: "table sqlite_master may not be modified"\)$/);
+  assert.match(
+    await outcome(database.execute(grant, db, "UPDATE sqlite_master SET sql = 'x'")),
+    /^DbError\.Sql\(message: "table sqlite_master may not be modified"\)$/,
+  );
 });
 
 test("the statement reader: first words as SQLite's tokenizer reads them", () => {
   // `--` runs to a newline only, as in SQLite: a carriage return does not end it. A string as a
   // pragma's name (which SQLite takes) is refused: the reader refuses what it does not expect.
   let cases = 0;
-  const refused = ["ATTACH 'a' AS b", "\u000bATTACH 'a' AS b", "/**/attach'a'as b", "EXPLAIN QUERY PLAN ATTACH 'a' AS b", "VACUUM INTO 'a'", "VACUUM [main] INTO 'a'", "VACUUM main 'a'", "PRAGMA x", "PRAGMA 'user_version'", "PRAGMA", "( SELECT 1 )", "PRAGMA busy_timeout = 60000", "pragma main.BUSY_TIMEOUT=1"];
-  const allowed = ["SELECT 'ATTACH'", "select 1 /* VACUUM INTO 'x' */", "VACUUM", "VACUUM main;", "PRAGMA foreign_keys = ON", "PRAGMA main.table_info(t)", "", "  -- only a comment", "--x\rATTACH 'a' AS b", "INSERT INTO attach VALUES (1)", "WITH x AS (SELECT 1) SELECT * FROM x"];
+  const refused = [
+    "ATTACH 'a' AS b",
+    "\u000bATTACH 'a' AS b",
+    "/**/attach'a'as b",
+    "EXPLAIN QUERY PLAN ATTACH 'a' AS b",
+    "VACUUM INTO 'a'",
+    "VACUUM [main] INTO 'a'",
+    "VACUUM main 'a'",
+    "PRAGMA x",
+    "PRAGMA 'user_version'",
+    "PRAGMA",
+    "( SELECT 1 )",
+    "PRAGMA busy_timeout = 60000",
+    "pragma main.BUSY_TIMEOUT=1",
+  ];
+  const allowed = [
+    "SELECT 'ATTACH'",
+    "select 1 /* VACUUM INTO 'x' */",
+    "VACUUM",
+    "VACUUM main;",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA main.table_info(t)",
+    "",
+    "  -- only a comment",
+    "--x\rATTACH 'a' AS b",
+    "INSERT INTO attach VALUES (1)",
+    "WITH x AS (SELECT 1) SELECT * FROM x",
+  ];
   for (const sql of refused) {
     assert.notEqual(refusal(sql), undefined, sql);
     cases++;
@@ -87,12 +131,18 @@ test("the database file is found beneath its scope: a linked file, or a link whe
   writeFileSync(join(outside, "victim.txt"), "victim");
   symlinkSync(join(outside, "secret.db"), join(data, "app.db"));
   const linked = join(data, "app.db");
-  assert.equal(await outcome(database.open(granted(data), linked)), `DbError.PermissionDenied(path: ${JSON.stringify(linked)})`);
+  assert.equal(
+    await outcome(database.open(granted(data), linked)),
+    `DbError.PermissionDenied(path: ${JSON.stringify(linked)})`,
+  );
   assert.deepEqual(readdirSync(outside), ["victim.txt"]);
   // A rollback journal planted as a link would take SQLite's writes to the victim.
   const journaled = join(data, "journaled.db");
   symlinkSync(join(outside, "victim.txt"), `${journaled}-journal`);
-  assert.equal(await outcome(database.open(granted(data), journaled)), `DbError.PermissionDenied(path: ${JSON.stringify(journaled)})`);
+  assert.equal(
+    await outcome(database.open(granted(data), journaled)),
+    `DbError.PermissionDenied(path: ${JSON.stringify(journaled)})`,
+  );
   assert.equal(readFileSync(join(outside, "victim.txt"), "utf8"), "victim");
   // A link that stays in the scope is followed.
   const grant = granted(data);

@@ -3,7 +3,19 @@
 // Real files and links in a temporary folder, the primitives called in process.
 
 import assert from "node:assert/strict";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -19,7 +31,6 @@ configureLimits({});
 // The real path: the resolution compares real folders, and the temporary folder may be under a link (macOS).
 const work = realpathSync(mkdtempSync(join(tmpdir(), "renyi-scopes-fs-")));
 after(() => rmSync(work, { recursive: true, force: true }));
-
 
 /** A case of its own: `data` (the scope), `outside` next to it with a secret in it. */
 function layout(name: string) {
@@ -45,14 +56,22 @@ test("a read never follows a link out of its scope: the file, a folder on the wa
   mkdirSync(join(data, "sub"));
   symlinkSync("../../outside", join(data, "sub", "climb"));
   const grant = rootGrant([reading(data)], "main");
-  for (const path of [join(data, "absolute"), join(data, "relative"), join(data, "folder", "secret.txt"), join(data, "sub", "climb", "secret.txt")]) {
+  for (const path of [
+    join(data, "absolute"),
+    join(data, "relative"),
+    join(data, "folder", "secret.txt"),
+    join(data, "sub", "climb", "secret.txt"),
+  ]) {
     assert.equal(await outcome(filesystem.read_text(grant, path)), denied(path));
     assert.equal(await outcome(filesystem.read_bytes(grant, path)), denied(path));
   }
   assert.equal(await outcome(filesystem.list(grant, join(data, "folder"))), denied(join(data, "folder")));
   // exists looks at the link itself (it is in the scope) but not through a folder that leaves it.
   assert.equal(await outcome(filesystem.exists(grant, join(data, "absolute"))), "ok true");
-  assert.equal(await outcome(filesystem.exists(grant, join(data, "folder", "secret.txt"))), denied(join(data, "folder", "secret.txt")));
+  assert.equal(
+    await outcome(filesystem.exists(grant, join(data, "folder", "secret.txt"))),
+    denied(join(data, "folder", "secret.txt")),
+  );
 });
 
 test("a link whose target stays in the scope is followed; a loop of links is a failure, not a hang", async () => {
@@ -69,8 +88,14 @@ test("a link whose target stays in the scope is followed; a loop of links is a f
   assert.equal(await outcome(filesystem.read_text(grant, join(data, "folder", "x.txt"))), "ok x");
   assert.equal(await outcome(filesystem.list(grant, join(data, "folder"))), 'ok ["x.txt"]');
   // The system's lookup of `sub/..` fails where `sub` is missing; so does the walk.
-  assert.equal(await outcome(filesystem.read_text(grant, join(data, "through-missing"))), `FileError.NotFound(path: ${JSON.stringify(join(data, "through-missing"))})`);
-  assert.equal(await outcome(filesystem.read_text(grant, join(data, "loop-a"))), `FileError.Failed(path: ${JSON.stringify(join(data, "loop-a"))}, reason: "too many symbolic links")`);
+  assert.equal(
+    await outcome(filesystem.read_text(grant, join(data, "through-missing"))),
+    `FileError.NotFound(path: ${JSON.stringify(join(data, "through-missing"))})`,
+  );
+  assert.equal(
+    await outcome(filesystem.read_text(grant, join(data, "loop-a"))),
+    `FileError.Failed(path: ${JSON.stringify(join(data, "loop-a"))}, reason: "too many symbolic links")`,
+  );
 });
 
 test("a write never goes out of its scope: a linked folder is refused, a link at the final name is replaced", async () => {
@@ -80,10 +105,16 @@ test("a write never goes out of its scope: a linked folder is refused, a link at
   const grant = rootGrant([writing(data)], "main");
   const through = join(data, "folder", "new.txt");
   assert.equal(await outcome(filesystem.write_text(grant, through, "x")), denied(through));
-  assert.equal(await outcome(filesystem.write_text(grant, join(data, "folder", "deeper", "new.txt"), "x")), denied(join(data, "folder", "deeper", "new.txt")));
+  assert.equal(
+    await outcome(filesystem.write_text(grant, join(data, "folder", "deeper", "new.txt"), "x")),
+    denied(join(data, "folder", "deeper", "new.txt")),
+  );
   assert.equal(existsSync(join(outside, "new.txt")) || existsSync(join(outside, "deeper")), false);
   // append would read the secret and write it back: refused, the secret untouched.
-  assert.equal(await outcome(filesystem.append_text(grant, join(data, "planted.txt"), "more")), denied(join(data, "planted.txt")));
+  assert.equal(
+    await outcome(filesystem.append_text(grant, join(data, "planted.txt"), "more")),
+    denied(join(data, "planted.txt")),
+  );
   assert.equal(readFileSync(join(outside, "secret.txt"), "utf8"), "secret");
   // The rename replaces the link itself: the target outside keeps its content.
   assert.equal(await outcome(filesystem.write_text(grant, join(data, "planted.txt"), "new")), "ok nothing");
@@ -96,7 +127,10 @@ test("a write never goes out of its scope: a linked folder is refused, a link at
   assert.equal(existsSync(join(data, "again.txt")), false);
   assert.equal(readFileSync(join(outside, "secret.txt"), "utf8"), "secret");
   // No temporary file is left anywhere.
-  assert.deepEqual([...new Set([...readdir(data), ...readdir(outside)])].filter((n) => n.endsWith(".tmp")), []);
+  assert.deepEqual(
+    [...new Set([...readdir(data), ...readdir(outside)])].filter((n) => n.endsWith(".tmp")),
+    [],
+  );
 });
 
 function readdir(folder: string): string[] {
@@ -121,7 +155,10 @@ test("every grant around the call holds on disk: a link inside the wider scope b
   const inner = narrow(outer, [reading(data)], "load");
   assert.equal(await outcome(filesystem.read_text(inner, join(data, "up"))), denied(join(data, "up")));
   // A grant without a scope has nothing to stay beneath.
-  assert.equal(await outcome(filesystem.read_text(rootGrant([{ path: ["filesystem", "read"] }], "main"), join(data, "up"))), "ok beside");
+  assert.equal(
+    await outcome(filesystem.read_text(rootGrant([{ path: ["filesystem", "read"] }], "main"), join(data, "up"))),
+    "ok beside",
+  );
 });
 
 test("the scope's own folder is found beneath the working folder: a linked scope that leaves it is refused", async () => {
@@ -133,10 +170,16 @@ test("the scope's own folder is found beneath the working folder: a linked scope
   const before = process.cwd();
   process.chdir(data);
   try {
-    assert.equal(await outcome(filesystem.read_text(rootGrant([reading("linked")], "main"), "linked/secret.txt")), denied("linked/secret.txt"));
+    assert.equal(
+      await outcome(filesystem.read_text(rootGrant([reading("linked")], "main"), "linked/secret.txt")),
+      denied("linked/secret.txt"),
+    );
     assert.equal(await outcome(filesystem.read_text(rootGrant([reading("alias")], "main"), "alias/a.txt")), "ok a");
     // `real/../linked` is `linked` by its text: the grant and the disk agree on it.
-    assert.equal(await outcome(filesystem.read_text(rootGrant([reading(".")], "main"), "real/../linked/secret.txt")), denied("real/../linked/secret.txt"));
+    assert.equal(
+      await outcome(filesystem.read_text(rootGrant([reading(".")], "main"), "real/../linked/secret.txt")),
+      denied("real/../linked/secret.txt"),
+    );
   } finally {
     process.chdir(before);
   }
@@ -155,14 +198,32 @@ test("the walk agrees with the system wherever it stays in the scope, and refuse
     const { root, data } = layout(`tree-${tree}`);
     for (const folder of ["a", "b", "a/c"]) mkdirSync(join(data, folder), { recursive: true });
     writeFileSync(join(data, "a", "f"), "f");
-    const targets = ["..", "../..", "../outside", "a", "../a", "c", "/", root, join(root, "outside"), data, join(data, "a"), "f", "../../outside/secret.txt", "b/../a", "missing/.."];
+    const targets = [
+      "..",
+      "../..",
+      "../outside",
+      "a",
+      "../a",
+      "c",
+      "/",
+      root,
+      join(root, "outside"),
+      data,
+      join(data, "a"),
+      "f",
+      "../../outside/secret.txt",
+      "b/../a",
+      "missing/..",
+    ];
     for (let i = 0; i < 6; i++) {
       const at = join(data, pick(["", "a", "b", "a/c"]), `l${i}`);
       symlinkSync(pick(targets), at);
     }
     const grant = rootGrant([reading(data)], "main");
     for (let i = 0; i < 25; i++) {
-      const parts = Array.from({ length: 1 + next(4) }, () => pick([...names, "l0", "l1", "l2", "l3", "l4", "l5", "f", "secret.txt"]));
+      const parts = Array.from({ length: 1 + next(4) }, () =>
+        pick([...names, "l0", "l1", "l2", "l3", "l4", "l5", "f", "secret.txt"]),
+      );
       const path = join(data, ...parts);
       let systemSays: string | undefined;
       try {
@@ -177,7 +238,11 @@ test("the walk agrees with the system wherever it stays in the scope, and refuse
         continue;
       }
       // What the walk allowed, the system finds inside the scope too (or not at all).
-      if (systemSays !== undefined) assert.ok(systemSays === data || systemSays.startsWith(data + "/"), `${path} reached ${systemSays} (${walked})`);
+      if (systemSays !== undefined)
+        assert.ok(
+          systemSays === data || systemSays.startsWith(data + "/"),
+          `${path} reached ${systemSays} (${walked})`,
+        );
       // And what the walk read is what the system reads there.
       if (walked.startsWith("ok ")) assert.equal(walked, `ok ${toText(new Uint8Array(readFileSync(path)))}`, path);
     }
@@ -203,7 +268,11 @@ test("through `renyi run`: a program granted `data` reads what is in it, and a l
 end
 `,
   );
-  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", file], { cwd: join(data, ".."), encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", file], {
+    cwd: join(data, ".."),
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   assert.equal(result.status, 0, result.stderr);
   assert.deepEqual(result.stdout.trim().split("\n"), ["inside", "refused: data/leak"]);
 });

@@ -39,22 +39,39 @@ after(() => server.close());
 
 async function outcome(call: Promise<unknown>): Promise<string> {
   try {
-    return `ok ${(await call as { status: number }).status}`;
+    return `ok ${((await call) as { status: number }).status}`;
   } catch (e) {
     if (e instanceof Failure) return toText(e.value);
     throw e;
   }
 }
 
-const grant = () => rootGrant([{ path: ["network", "http"], scope: "127.0.0.1" }, { path: ["network", "http"], scope: "localhost" }], "main");
+const grant = () =>
+  rootGrant(
+    [
+      { path: ["network", "http"], scope: "127.0.0.1" },
+      { path: ["network", "http"], scope: "localhost" },
+    ],
+    "main",
+  );
 const headers = (entries: [string, string][]) => new RMap(entries);
 
 test("a Host header naming another host is refused before anything is sent; the URL's own is the one sent", async () => {
   const base = `http://127.0.0.1:${port}`;
   let cases = 0;
-  for (const [name, value] of [["Host", "evil.example"], ["host", "  Evil.Example "], [" HOST ", "localhost"], ["hOsT", `127.0.0.1:${port + 1}`], ["Host", "127.0.0.1"]]) {
+  for (const [name, value] of [
+    ["Host", "evil.example"],
+    ["host", "  Evil.Example "],
+    [" HOST ", "localhost"],
+    ["hOsT", `127.0.0.1:${port + 1}`],
+    ["Host", "127.0.0.1"],
+  ]) {
     seen.length = 0;
-    assert.equal(await outcome(http.get(grant(), `${base}/x`, headers([[name!, value!]]))), `HttpError.HostNotAllowed(host: ${JSON.stringify(value!.trim())})`, `${name}: ${value}`);
+    assert.equal(
+      await outcome(http.get(grant(), `${base}/x`, headers([[name!, value!]]))),
+      `HttpError.HostNotAllowed(host: ${JSON.stringify(value!.trim())})`,
+      `${name}: ${value}`,
+    );
     assert.equal(seen.length, 0, "a request was sent");
     cases++;
   }
@@ -67,7 +84,16 @@ test("a Host header naming another host is refused before anything is sent; the 
 test("framing headers are the runtime's: the body is sent whole, with its own length", async () => {
   const base = `http://127.0.0.1:${port}`;
   seen.length = 0;
-  const smuggling = headers([["Content-Length", "0"], ["Transfer-Encoding", "chunked"], ["Connection", "close, upgrade"], ["Upgrade", "websocket"], ["Keep-Alive", "timeout=99"], ["TE", "trailers"], ["Expect", "100-continue"], ["X-Kept", "yes"]]);
+  const smuggling = headers([
+    ["Content-Length", "0"],
+    ["Transfer-Encoding", "chunked"],
+    ["Connection", "close, upgrade"],
+    ["Upgrade", "websocket"],
+    ["Keep-Alive", "timeout=99"],
+    ["TE", "trailers"],
+    ["Expect", "100-continue"],
+    ["X-Kept", "yes"],
+  ]);
   assert.equal(await outcome(http.post(grant(), `${base}/echo`, "hello", smuggling)), "ok 200");
   assert.equal(seen.length, 1);
   assert.equal(seen[0]!.body, "hello");
@@ -79,10 +105,17 @@ test("framing headers are the runtime's: the body is sent whole, with its own le
 
 test("a redirect to another origin drops Authorization and Cookie; one to the same origin keeps them", async () => {
   const base = `http://127.0.0.1:${port}`;
-  const credentials = headers([["Authorization", "Bearer secret"], ["Cookie", "session=1"], ["X-Other", "kept"]]);
+  const credentials = headers([
+    ["Authorization", "Bearer secret"],
+    ["Cookie", "session=1"],
+    ["X-Other", "kept"],
+  ]);
   seen.length = 0;
   assert.equal(await outcome(http.get(grant(), `${base}/away`, credentials)), "ok 200");
-  assert.deepEqual(seen.map((s) => s.url), ["/away", "/landed"]);
+  assert.deepEqual(
+    seen.map((s) => s.url),
+    ["/away", "/landed"],
+  );
   assert.equal(seen[1]!.headers.authorization, undefined);
   assert.equal(seen[1]!.headers.cookie, undefined);
   assert.equal(seen[1]!.headers["x-other"], "kept");

@@ -79,7 +79,10 @@ end
   assert.equal(environment["PATH"], process.env["PATH"]);
 });
 
-for (const [how, args, signal] of [["the time limit (--timeout 1)", ["--timeout", "1"], undefined], ["Ctrl-C", [], "SIGINT"]] as const) {
+for (const [how, args, signal] of [
+  ["the time limit (--timeout 1)", ["--timeout", "1"], undefined],
+  ["Ctrl-C", [], "SIGINT"],
+] as const) {
   test(`${how} ends a run that waits on a child: the child and its grandchild are killed with their group`, async () => {
     const file = join(work, `pids-${signal ?? "timeout"}.txt`);
     const { child, done } = start(

@@ -9,13 +9,21 @@ export function secretForms(secret: string): string[] {
   const add = (form: string) => void (form.length > 0 && forms.add(form));
   add(secret);
   const percent = encodeURIComponent(secret);
-  for (const p of [percent, percent.replace(/%20/g, "+"), new URLSearchParams({ k: secret }).toString().slice(2), new URL(`http://h/?k=${secret}`).search.slice(3), new URL(`http://h/${secret.replace(/[?#]/g, "")}`).pathname.slice(1)]) {
+  for (const p of [
+    percent,
+    percent.replace(/%20/g, "+"),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    new URL(`http://h/?k=${secret}`).search.slice(3),
+    new URL(`http://h/${secret.replace(/[?#]/g, "")}`).pathname.slice(1),
+  ]) {
     add(p);
     add(p.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
   }
   add(JSON.stringify(secret).slice(1, -1));
   add(JSON.stringify(JSON.stringify(secret)).slice(3, -3));
-  const ascii = JSON.stringify(secret).slice(1, -1).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const ascii = JSON.stringify(secret)
+    .slice(1, -1)
+    .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   add(ascii);
   add(ascii.replace(/\\u[0-9a-f]{4}/g, (u) => `\\u${u.slice(2).toUpperCase()}`));
   for (const core of base64Cores(utf8)) {

@@ -21,18 +21,19 @@ function listening(handler: (release: Promise<void>) => Promise<string>) {
     void handler(released).then((body) => res.end(body));
   });
   const admitted = holdConnections(server, 2);
-  return new Promise<{ port: number; release: () => void; handled: () => number; close: () => Promise<void> }>((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        port: (server.address() as { port: number }).port,
-        release,
-        handled: () => handled,
-        close: () => {
-          server.closeAllConnections();
-          return new Promise((done) => server.close(() => done()));
-        },
-      }),
-    ),
+  return new Promise<{ port: number; release: () => void; handled: () => number; close: () => Promise<void> }>(
+    (resolve) =>
+      server.listen(0, "127.0.0.1", () =>
+        resolve({
+          port: (server.address() as { port: number }).port,
+          release,
+          handled: () => handled,
+          close: () => {
+            server.closeAllConnections();
+            return new Promise((done) => server.close(() => done()));
+          },
+        }),
+      ),
   );
 }
 
@@ -43,7 +44,8 @@ function idle(port: number): Promise<Socket> {
   });
 }
 
-const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
+const closed = (socket: Socket) =>
+  new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
 
 test("a connection past the limit takes the place of the one idle longest, and is answered", async () => {
   const server = await listening(async () => "answered");
@@ -73,7 +75,10 @@ test("when every connection held has a request in flight, a new one is answered 
     assert.deepEqual(await get(server.port, "/c"), { status: 503, body: "the server is busy\n" });
     assert.equal(server.handled(), 2);
     server.release();
-    assert.deepEqual(await Promise.all(busy), [{ status: 200, body: "answered" }, { status: 200, body: "answered" }]);
+    assert.deepEqual(await Promise.all(busy), [
+      { status: 200, body: "answered" },
+      { status: 200, body: "answered" },
+    ]);
     // Their requests answered, the two are idle again: a new connection is held and answered.
     assert.deepEqual(await get(server.port, "/d"), { status: 200, body: "answered" });
   } finally {

@@ -27,33 +27,45 @@ after(() => {
 function start(source: string, renyiOptions: string[], ...args: string[]) {
   const file = join(work, `server${Math.random().toString(36).slice(2)}.ry`);
   writeFileSync(file, source);
-  const child = spawn(process.execPath, [RENYI, "run", ...renyiOptions, file, ...args], { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const child = spawn(process.execPath, [RENYI, "run", ...renyiOptions, file, ...args], {
+    cwd: work,
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   running.add(child);
   child.on("exit", () => running.delete(child));
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("exit", (status) => resolve({ status, stdout, stderr })),
+  );
   return { child, done, file, stderr: () => stderr };
 }
-
 
 /** How long a request may go without a byte either way before it fails: no request can hang the file. */
 const QUIET_MS = 15_000;
 
 /** One request on a fresh connection: status and body. */
-function get(port: number, path: string, body?: string, expectContinue = false): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function get(
+  port: number,
+  path: string,
+  body?: string,
+  expectContinue = false,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const headers = expectContinue ? { expect: "100-continue", "content-length": Buffer.byteLength(body ?? "") } : {};
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", agent: false, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
-      // Node reports a response cut short (the connection closed mid-body) only to an 'error' listener.
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, path, method: body === undefined ? "GET" : "POST", agent: false, headers },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text, headers: res.headers }));
+        // Node reports a response cut short (the connection closed mid-body) only to an 'error' listener.
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.setTimeout(QUIET_MS, () => req.destroy(new Error(`${path}: nothing came or went for ${QUIET_MS} ms`)));
     // Asking first, the body is sent only if the server says to go on.
@@ -81,7 +93,8 @@ async function stopped(program: ReturnType<typeof start>) {
 
 test("a handler that crashes on one input answers that request 500 and the server goes on; the report counts it", async () => {
   const port = await freePort();
-  const program = start(`public function main(port: Int) or fails with StartError
+  const program = start(
+    `public function main(port: Int) or fails with StartError
   purpose: Divide by the number asked for.
   needs network.socket
   server.serve(port, function (request: Request) returns Response
@@ -89,7 +102,11 @@ test("a handler that crashes on one input answers that request 500 and the serve
     return server.respond(200, "{100 / n}")
   end) otherwise fail
 end
-`, [], "--port", String(port));
+`,
+    [],
+    "--port",
+    String(port),
+  );
   await whenUp(port);
   const first = await get(port, "/?n=4");
   assert.deepEqual([first.status, first.body], [200, "25"]);
@@ -111,7 +128,8 @@ test("each request has its own fuel, exactly, however requests interleave; handl
   const port = await freePort();
   // Each request takes about 2,500 steps between 20 awaits; 12 at once take 30,000,
   // far more than one request's 8,000 or the run's 2,000.
-  const program = start(`public function main(port: Int) or fails with StartError
+  const program = start(
+    `public function main(port: Int) or fails with StartError
   purpose: Count between sleeps.
   needs network.socket, time
   server.serve(port, function (request: Request) returns Response
@@ -127,23 +145,40 @@ test("each request has its own fuel, exactly, however requests interleave; handl
     return server.respond(200, "{total}")
   end) otherwise fail
 end
-`, ["--fuel", "2000", "--request-fuel", "8000"], "--port", String(port));
+`,
+    ["--fuel", "2000", "--request-fuel", "8000"],
+    "--port",
+    String(port),
+  );
   await whenUp(port);
   const answers = await Promise.all(Array.from({ length: 12 }, () => get(port, "/?turns=20")));
-  assert.deepEqual(answers.map((a) => `${a.status} ${a.body}`), Array(12).fill("200 9300"));
+  assert.deepEqual(
+    answers.map((a) => `${a.status} ${a.body}`),
+    Array(12).fill("200 9300"),
+  );
   // One request that alone needs more than its fuel is stopped, while others go on beside it.
-  const [greedy, ...modest] = await Promise.all([get(port, "/?turns=200"), ...Array.from({ length: 4 }, () => get(port, "/?turns=20"))]);
+  const [greedy, ...modest] = await Promise.all([
+    get(port, "/?turns=200"),
+    ...Array.from({ length: 4 }, () => get(port, "/?turns=20")),
+  ]);
   assert.equal(greedy!.status, 500);
-  assert.deepEqual(modest.map((a) => a.status), [200, 200, 200, 200]);
+  assert.deepEqual(
+    modest.map((a) => a.status),
+    [200, 200, 200, 200],
+  );
   const result = await stopped(program);
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /error\[E-RT-FUEL\]: the request used all of its 8,000 steps of fuel \(--request-fuel N gives more\)\n  --> /);
+  assert.match(
+    result.stderr,
+    /error\[E-RT-FUEL\]: the request used all of its 8,000 steps of fuel \(--request-fuel N gives more\)\n  --> /,
+  );
   assert.match(result.stderr, /served 18 requests, 1 of them crashed/);
 });
 
 test("a handler that loops or waits past its time is stopped with E-RT-LIMIT-TIME and answered 500", async () => {
   const port = await freePort();
-  const program = start(`public function main(port: Int) or fails with StartError
+  const program = start(
+    `public function main(port: Int) or fails with StartError
   purpose: Loop or wait when asked to.
   needs network.socket, time
   server.serve(port, function (request: Request) returns Response
@@ -160,7 +195,11 @@ test("a handler that loops or waits past its time is stopped with E-RT-LIMIT-TIM
     return server.respond(200, "ok")
   end) otherwise fail
 end
-`, ["--request-timeout", "1", "--request-fuel", "100000000000"], "--port", String(port));
+`,
+    ["--request-timeout", "1", "--request-fuel", "100000000000"],
+    "--port",
+    String(port),
+  );
   await whenUp(port);
   const [waited, looped] = await Promise.all([get(port, "/wait"), get(port, "/loop")]);
   assert.equal(waited.status, 500);
@@ -168,16 +207,23 @@ end
   assert.equal((await get(port, "/")).body, "ok");
   const result = await stopped(program);
   assert.equal(result.status, 130, result.stderr);
-  const limits = result.stderr.match(/error\[E-RT-LIMIT-TIME\]: the request was not answered within its 1 s \(--request-timeout SECONDS allows more\)\n  --> [^\n]*:(\d+):\d+/g) ?? [];
+  const limits =
+    result.stderr.match(
+      /error\[E-RT-LIMIT-TIME\]: the request was not answered within its 1 s \(--request-timeout SECONDS allows more\)\n  --> [^\n]*:(\d+):\d+/g,
+    ) ?? [];
   assert.equal(limits.length, 2, result.stderr);
   // The loop is stopped where it runs; the wait is reported at the serve it came through.
-  assert.deepEqual(limits.map((l) => Number(/:(\d+):\d+$/.exec(l)![1])).sort((a, b) => a - b), [4, 12]);
+  assert.deepEqual(
+    limits.map((l) => Number(/:(\d+):\d+$/.exec(l)![1])).sort((a, b) => a - b),
+    [4, 12],
+  );
   assert.match(result.stderr, /served 4 requests, 2 of them crashed/);
 });
 
 test("a response that cannot be sent (a status outside 200..599, a header that would split it) answers 500 with E-RT-RESPONSE", async () => {
   const port = await freePort();
-  const program = start(`public function main(port: Int) or fails with StartError
+  const program = start(
+    `public function main(port: Int) or fails with StartError
   purpose: Answer with what the request asks for.
   needs network.socket
   server.serve(port, function (request: Request) returns Response
@@ -187,9 +233,27 @@ test("a response that cannot be sent (a status outside 200..599, a header that w
     return server.respond(status, "body", {name: value})
   end) otherwise fail
 end
-`, [], "--port", String(port));
+`,
+    [],
+    "--port",
+    String(port),
+  );
   await whenUp(port);
-  const bad = ["status=99", "status=600", "status=-1", "status=1000", "value=a%0d%0aset-cookie:%20x=1", "value=a%0ab", "value=a%00b", "name=bad%20name", "name=x%0d%0ay", "name=", "name=content-length&value=1", "name=transfer-encoding&value=chunked", "value=%E2%82%AC"];
+  const bad = [
+    "status=99",
+    "status=600",
+    "status=-1",
+    "status=1000",
+    "value=a%0d%0aset-cookie:%20x=1",
+    "value=a%0ab",
+    "value=a%00b",
+    "name=bad%20name",
+    "name=x%0d%0ay",
+    "name=",
+    "name=content-length&value=1",
+    "name=transfer-encoding&value=chunked",
+    "value=%E2%82%AC",
+  ];
   for (const query of bad) {
     const answer = await get(port, `/?${query}`);
     assert.equal(answer.status, 500, query);
@@ -202,13 +266,17 @@ end
   const result = await stopped(program);
   assert.equal(result.status, 130, result.stderr);
   assert.equal((result.stderr.match(/error\[E-RT-RESPONSE\]/g) ?? []).length, bad.length, result.stderr);
-  assert.match(result.stderr, /error\[E-RT-RESPONSE\]: the handler's response has status 99, outside 200 to 599\n  --> [^\n]*:4:3\n/);
+  assert.match(
+    result.stderr,
+    /error\[E-RT-RESPONSE\]: the handler's response has status 99, outside 200 to 599\n  --> [^\n]*:4:3\n/,
+  );
   assert.doesNotMatch(result.stderr, /E-RT-INTERNAL/);
 });
 
 test("a port outside 0..65535 is StartError.InvalidPort; a body over 10 MiB is answered 413; an explicit --timeout still stops a server", async () => {
   for (const port of [-1, 65536, 70000]) {
-    const program = start(`public function main(port: Int)
+    const program = start(
+      `public function main(port: Int)
   purpose: Serve on a port that cannot be.
   needs console, network.socket
   server.serve(port, (request: Request) => server.respond(200, "x")) otherwise
@@ -216,18 +284,27 @@ test("a port outside 0..65535 is StartError.InvalidPort; a body over 10 MiB is a
     when _ then console.print("other")
   end
 end
-`, [], "--port", String(port));
+`,
+      [],
+      "--port",
+      String(port),
+    );
     const result = await program.done;
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout, `invalid port: ${port}\n`);
   }
   const port = await freePort();
-  const program = start(`public function main(port: Int) or fails with StartError
+  const program = start(
+    `public function main(port: Int) or fails with StartError
   purpose: Answer with the body's length.
   needs network.socket
   server.serve(port, (request: Request) => server.respond(200, "{request.body.length()}")) otherwise fail
 end
-`, ["--timeout", "3"], "--port", String(port));
+`,
+    ["--timeout", "3"],
+    "--port",
+    String(port),
+  );
   await whenUp(port);
   assert.equal((await get(port, "/", "x".repeat(11 * 1024 * 1024), true)).status, 413);
   // Sent without asking first, the body is still arriving when the 413 is: it reaches the client all the same.
@@ -236,7 +313,10 @@ end
   assert.equal((await get(port, "/", "abc")).body, "3");
   const result = await program.done;
   assert.equal(result.status, 130, result.stderr);
-  assert.match(result.stderr, /served 5 requests, 0 of them crashed\ncancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 3 s \(--timeout SECONDS allows more\)\n$/);
+  assert.match(
+    result.stderr,
+    /served 5 requests, 0 of them crashed\ncancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 3 s \(--timeout SECONDS allows more\)\n$/,
+  );
 });
 
 test("property: a response the server accepts is one Node sends, and none with CR, LF or NUL in a header is accepted", async () => {
@@ -244,7 +324,10 @@ test("property: a response the server accepts is one Node sends, and none with C
   const { validateHeaderName, validateHeaderValue } = await import("node:http");
   const { responseProblem } = await import("../rtlib/lib/server.js");
   const { RMap } = await import("../rtlib/values.js");
-  const char = fc.oneof(fc.constantFrom("\r", "\n", "\0", "\t", " ", ":", "é", "€", "\x7f", "\x01", "😀"), fc.string({ minLength: 1, maxLength: 1 }));
+  const char = fc.oneof(
+    fc.constantFrom("\r", "\n", "\0", "\t", " ", ":", "é", "€", "\x7f", "\x01", "😀"),
+    fc.string({ minLength: 1, maxLength: 1 }),
+  );
   const text = fc.array(char, { maxLength: 8 }).map((cs) => cs.join(""));
   let cases = 0;
   fc.assert(

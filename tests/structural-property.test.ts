@@ -39,7 +39,10 @@ class Rec {
     readonly b: unknown,
   ) {}
 }
-describe(Rec, "Rec", "Rec", [["a", "a", "a", DYNAMIC], ["b", "b", "b", DYNAMIC]]);
+describe(Rec, "Rec", "Rec", [
+  ["a", "a", "a", DYNAMIC],
+  ["b", "b", "b", DYNAMIC],
+]);
 class Leaf {}
 class Node {
   constructor(
@@ -48,7 +51,17 @@ class Node {
   ) {}
 }
 describe(Leaf, "Leaf", "Tree.Leaf", [], "Tree", 0);
-describe(Node, "Node", "Tree.Node", [["left", "left", "left", DYNAMIC], ["right", "right", "right", DYNAMIC]], "Tree", 1);
+describe(
+  Node,
+  "Node",
+  "Tree.Node",
+  [
+    ["left", "left", "left", DYNAMIC],
+    ["right", "right", "right", DYNAMIC],
+  ],
+  "Tree",
+  1,
+);
 /** A bare case is one shared instance, as the compiler makes it. */
 const LEAF = new Leaf();
 
@@ -92,7 +105,8 @@ function randomType(m: Maker, depth: number): Type {
   }
 }
 
-const randomText = (r: () => number): string => ["", "a", "ab", "b", "abc", "zz", "é", "a\u0000", "long text here"][below(r, 9)]!;
+const randomText = (r: () => number): string =>
+  ["", "a", "ab", "b", "abc", "zz", "é", "a\u0000", "long text here"][below(r, 9)]!;
 
 /** A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their types. */
 function valueOf(m: Maker, type: Type): unknown {
@@ -128,7 +142,8 @@ function freshValue(m: Maker, type: Type): unknown {
       return new Rec(valueOf(m, type.first), valueOf(m, type.second));
     case "map": {
       const map = new RMap();
-      for (let i = below(r, 4); i > 0; i--) map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueOf(m, type.value));
+      for (let i = below(r, 4); i > 0; i--)
+        map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueOf(m, type.value));
       return map;
     }
     case "set": {
@@ -157,7 +172,12 @@ function height(tree: unknown): number {
  * A copy of `value` that shares none of its objects with it (but shares its parts among
  * themselves as the value does), with a leaf changed here and there when `change` says so.
  */
-function copyApart(value: unknown, random: () => number, change: number, copies = new Map<unknown, unknown>()): unknown {
+function copyApart(
+  value: unknown,
+  random: () => number,
+  change: number,
+  copies = new Map<unknown, unknown>(),
+): unknown {
   if (typeof value === "number") return random() < change ? value + 1 : value;
   if (typeof value === "string") return random() < change ? value + "x" : value;
   if (value === LEAF || value === NONE) return value;
@@ -169,8 +189,10 @@ function copyApart(value: unknown, random: () => number, change: number, copies 
   else if (value instanceof Rec) copy = new Rec(again(value.a), again(value.b));
   else if (value instanceof Node) copy = new Node(again(value.left), again(value.right));
   else if (value instanceof Some) copy = new Some(again(value.value));
-  else if (value instanceof RMap) copy = new RMap([...value.entries()].map(([k, v]) => [k, again(v)] as [unknown, unknown]));
-  else if (value instanceof RSet) copy = new RSet([...value.values()].map((v) => (random() < change ? `${String(v)}x` : v)));
+  else if (value instanceof RMap)
+    copy = new RMap([...value.entries()].map(([k, v]) => [k, again(v)] as [unknown, unknown]));
+  else if (value instanceof RSet)
+    copy = new RSet([...value.values()].map((v) => (random() < change ? `${String(v)}x` : v)));
   else throw new Error(`no copy for ${String(value)}`);
   copies.set(value, copy);
   return copy;
@@ -199,8 +221,16 @@ function treeSteps(value: unknown, top: boolean): number {
 /** The value written out as a tree, a text that is equal exactly when the values are. */
 function expanded(value: unknown): string {
   if (typeof value === "number" || typeof value === "string") return JSON.stringify(value);
-  if (value instanceof RMap) return `map{${[...value.entries()].map(([k, v]) => `${JSON.stringify(k)}:${expanded(v)}`).sort().join(",")}}`;
-  if (value instanceof RSet) return `set{${[...value.values()].map((v) => JSON.stringify(v)).sort().join(",")}}`;
+  if (value instanceof RMap)
+    return `map{${[...value.entries()]
+      .map(([k, v]) => `${JSON.stringify(k)}:${expanded(v)}`)
+      .sort()
+      .join(",")}}`;
+  if (value instanceof RSet)
+    return `set{${[...value.values()]
+      .map((v) => JSON.stringify(v))
+      .sort()
+      .join(",")}}`;
   return `${value === LEAF ? "Leaf" : value === NONE ? "None" : (value as object).constructor.name}(${parts(value).map(expanded).join(",")})`;
 }
 
@@ -213,7 +243,8 @@ interface Walked<T> {
 function modelEquals(a: unknown, b: unknown, top = true): Walked<boolean> {
   let steps = top ? 0 : 1;
   if (a === b) return { answer: true, steps: steps + units(a) };
-  if (typeof a === "string" && typeof b === "string") return { answer: false, steps: steps + Math.min(a.length, b.length) };
+  if (typeof a === "string" && typeof b === "string")
+    return { answer: false, steps: steps + Math.min(a.length, b.length) };
   if (typeof a !== "object" || typeof b !== "object") return { answer: false, steps };
   if ((a as object).constructor !== (b as object).constructor) return { answer: false, steps };
   if (Array.isArray(a) && a.length !== (b as unknown[]).length) return { answer: false, steps };
@@ -291,7 +322,8 @@ function modelJson(value: unknown): unknown {
   if (value instanceof Some) return modelJson(value.value);
   if (value instanceof RSet) return [...value.values()];
   const entries = [...(value as RMap).entries()];
-  if (entries.every(([k]) => typeof k === "string")) return Object.fromEntries(entries.map(([k, v]) => [k, modelJson(v)]));
+  if (entries.every(([k]) => typeof k === "string"))
+    return Object.fromEntries(entries.map(([k, v]) => [k, modelJson(v)]));
   return entries.map(([k, v]) => [k, modelJson(v)]);
 }
 
@@ -309,7 +341,11 @@ function exactFuel(what: string, walk: () => unknown, steps: number): void {
   configureLimits({ fuel: steps });
   walk();
   configureLimits({ fuel: steps - 1 });
-  assert.throws(walk, (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL", `${what}: one step less than its charge of ${steps} ends the walk with E-RT-FUEL`);
+  assert.throws(
+    walk,
+    (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL",
+    `${what}: one step less than its charge of ${steps} ends the walk with E-RT-FUEL`,
+  );
   configureLimits({ fuel: 1e15 });
 }
 
@@ -329,7 +365,14 @@ function randomCase(seed: number): Case {
   for (let i = below(random, 6); i > 0; i--) valueOf(maker, type);
   const a = valueOf(maker, type);
   const choice = random();
-  const b = choice < 0.15 ? a : choice < 0.5 ? copyApart(a, random, 0) : choice < 0.8 ? copyApart(a, random, 0.15) : valueOf(maker, type);
+  const b =
+    choice < 0.15
+      ? a
+      : choice < 0.5
+        ? copyApart(a, random, 0)
+        : choice < 0.8
+          ? copyApart(a, random, 0.15)
+          : valueOf(maker, type);
   return { seed, a, b, ordered };
 }
 
@@ -364,14 +407,22 @@ test(`walks over values with shared parts answer as the tree model does and char
     }
 
     const text = charged(() => toText(a));
-    assert.deepEqual(text, { answer: modelText(a), steps: treeSteps(a, true) }, `${at}: to_text, the text and its charge`);
+    assert.deepEqual(
+      text,
+      { answer: modelText(a), steps: treeSteps(a, true) },
+      `${at}: to_text, the text and its charge`,
+    );
     if (text.steps > 0) exactFuel(`${at}: to_text`, () => toText(a), text.steps);
 
     const json = charged(() => encode(a, DYNAMIC));
     const written = JSON.stringify(modelJson(a));
     assert.equal(json.answer, written, `${at}: json.encode`);
     // Each part visited, then the text written (texts are charged as written, not as visited).
-    assert.equal(json.steps, treeSteps(a, true) - textUnitsBelow(a, true) + written.length, `${at}: json.encode's charge`);
+    assert.equal(
+      json.steps,
+      treeSteps(a, true) - textUnitsBelow(a, true) + written.length,
+      `${at}: json.encode's charge`,
+    );
     exactFuel(`${at}: json.encode`, () => encode(a, DYNAMIC), json.steps);
   }
   // The generator has drifted if few values share parts or every pair is equal.
@@ -413,23 +464,41 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     configureLimits({ fuel: 100_000 });
     assert.throws(walk, (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL", name);
   }
-  assert.deepEqual(charged(() => equals(a, a)), { answer: true, steps: 0 });
+  assert.deepEqual(
+    charged(() => equals(a, a)),
+    { answer: true, steps: 0 },
+  );
   // The runtime's own writing (a narration's line, a run's outcome) charges the program nothing.
   // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller tree's.
   const small = doubled(4);
   const whole = toText(small);
   assert.ok(whole.length > 500);
-  assert.deepEqual(charged(() => toTextUncharged(small, DYNAMIC, whole.length)), { answer: whole, steps: 0 });
-  assert.deepEqual(charged(() => toTextUncharged(small, DYNAMIC, 80)), { answer: `${whole.slice(0, 77)}...`, steps: 0 });
+  assert.deepEqual(
+    charged(() => toTextUncharged(small, DYNAMIC, whole.length)),
+    { answer: whole, steps: 0 },
+  );
+  assert.deepEqual(
+    charged(() => toTextUncharged(small, DYNAMIC, 80)),
+    { answer: `${whole.slice(0, 77)}...`, steps: 0 },
+  );
   const started = Date.now();
   const cut = toTextUncharged(a);
   assert.equal(cut.length, 500);
-  assert.ok(Date.now() - started < 1_000, `writing 500 characters of a tree of 2^26 leaves took ${Date.now() - started} ms`);
+  assert.ok(
+    Date.now() - started < 1_000,
+    `writing 500 characters of a tree of 2^26 leaves took ${Date.now() - started} ms`,
+  );
   assert.equal(cut.slice(0, 40), toText(small).slice(0, 40));
   assert.match(cut, /\.\.\.$/);
-  assert.deepEqual(charged(() => compare(b, b)), { answer: 0, steps: 0 });
+  assert.deepEqual(
+    charged(() => compare(b, b)),
+    { answer: 0, steps: 0 },
+  );
   // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
-  assert.deepEqual(charged(() => equals(new Node(a, a), new Node(a, a))), { answer: true, steps: 2 });
+  assert.deepEqual(
+    charged(() => equals(new Node(a, a), new Node(a, a))),
+    { answer: true, steps: 2 },
+  );
 });
 
 test("a chain of records nested 100,000 deep is compared, ordered, keyed and written with no overflow of the engine's stack", () => {
@@ -448,9 +517,15 @@ test("a chain of records nested 100,000 deep is compared, ordered, keyed and wri
   assert.equal(keyOf(a), keyOf(b));
   assert.notEqual(keyOf(a), keyOf(c));
   const text = toText(a);
-  assert.ok(text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith("Rec(a: 0, b: [])" + ")".repeat(100_000)), text.slice(0, 80));
+  assert.ok(
+    text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith("Rec(a: 0, b: [])" + ")".repeat(100_000)),
+    text.slice(0, 80),
+  );
   const written = encode(a, DYNAMIC);
-  assert.ok(written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith('{"a":0,"b":[]}' + "}".repeat(100_000)), written.slice(0, 80));
+  assert.ok(
+    written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith('{"a":0,"b":[]}' + "}".repeat(100_000)),
+    written.slice(0, 80),
+  );
   // A Json value nested as deep, read from text, written back the same.
   const deep = "[".repeat(100_000) + "]".repeat(100_000);
   assert.equal(toText(JSON.parse(deep), JSON_SHAPE), deep);
@@ -492,7 +567,12 @@ end
 }
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [RENYI, "run", ...args], { cwd: work, encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [RENYI, "run", ...args], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

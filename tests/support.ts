@@ -23,23 +23,41 @@ export interface Started {
  * Writes `source` to a new file in `work` and runs it: `renyi run [before...] FILE [after...]`,
  * in `work`, with the compile cache in `work/cache`.
  */
-export function startProgram(work: string, source: string, options: { before?: readonly string[]; after?: readonly string[]; env?: Record<string, string> } = {}): Started {
+export function startProgram(
+  work: string,
+  source: string,
+  options: { before?: readonly string[]; after?: readonly string[]; env?: Record<string, string> } = {},
+): Started {
   const file = join(work, `p${Math.random().toString(36).slice(2)}.ry`);
   writeFileSync(file, source);
   const args = [RENYI, "run", ...(options.before ?? []), file, ...(options.after ?? [])];
-  const child = spawn(process.execPath, args, { cwd: work, env: { ...process.env, ...options.env, RENYI_CACHE_DIR: join(work, "cache") } });
+  const child = spawn(process.execPath, args, {
+    cwd: work,
+    env: { ...process.env, ...options.env, RENYI_CACHE_DIR: join(work, "cache") },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("exit", (status) => resolve({ status, stdout, stderr })),
+  );
   return { child, done, output: () => stdout };
 }
 
 /** `renyi ARGS` in `cwd`, the environment given added (and the compile cache at `cache`), to its end. */
-export function renyiIn(cwd: string, args: readonly string[], env: Record<string, string>, cache: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function renyiIn(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cache: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RENYI, ...args], { cwd, env: { ...process.env, ...env, RENYI_CACHE_DIR: cache }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [RENYI, ...args], {
+      cwd,
+      env: { ...process.env, ...env, RENYI_CACHE_DIR: cache },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

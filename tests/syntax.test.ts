@@ -24,16 +24,26 @@ for (const path of goldenFiles(folder)) {
     const actual = new Map([["source", source]]);
     const errors = result.diagnostics.filter((d) => d.severity === "error");
     if (errors.length === 0) actual.set("tree", dumpTree(result.module, sourceFile));
-    if (result.diagnostics.length > 0) actual.set("diagnostics", renderText(result.diagnostics, new Map([[file, sourceFile]])));
+    if (result.diagnostics.length > 0)
+      actual.set("diagnostics", renderText(result.diagnostics, new Map([[file, sourceFile]])));
     if (UPDATE) {
       writeSections(path, actual);
       return;
     }
     // A fixture named error_* must produce errors; any other must parse cleanly.
     if (name.startsWith("error_")) assert.ok(errors.length > 0, `${name} should report a syntax error`);
-    else assert.deepEqual(errors.map((d) => d.code), [], `${name} should parse without errors`);
+    else
+      assert.deepEqual(
+        errors.map((d) => d.code),
+        [],
+        `${name} should parse without errors`,
+      );
     for (const key of ["tree", "diagnostics"]) {
-      assert.equal((actual.get(key) ?? "").trimEnd(), (sections.get(key) ?? "").trimEnd(), `${name}: the ${key} section differs (RENYI_UPDATE=1 rewrites it)`);
+      assert.equal(
+        (actual.get(key) ?? "").trimEnd(),
+        (sections.get(key) ?? "").trimEnd(),
+        `${name}: the ${key} section differs (RENYI_UPDATE=1 rewrites it)`,
+      );
     }
   });
 }

@@ -24,8 +24,14 @@ interface Ran {
 }
 
 /** `renyi test ARGS` in `cwd`, started: the child, and its end. */
-function startRenyiTest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): { child: ReturnType<typeof spawn>; done: Promise<Ran> } {
-  const child = spawn(process.execPath, [RENYI, "test", ...args], { cwd: options.cwd ?? FIXTURES, env: { ...process.env, ...options.env, RENYI_CACHE_DIR: cache } });
+function startRenyiTest(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): { child: ReturnType<typeof spawn>; done: Promise<Ran> } {
+  const child = spawn(process.execPath, [RENYI, "test", ...args], {
+    cwd: options.cwd ?? FIXTURES,
+    env: { ...process.env, ...options.env, RENYI_CACHE_DIR: cache },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -34,7 +40,10 @@ function startRenyiTest(args: readonly string[], options: { cwd?: string; env?: 
 }
 
 /** `renyi test ARGS` in `cwd` (the fixtures' folder unless said), with the compile cache in a folder of its own. */
-function renyiTest(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+function renyiTest(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Ran> {
   return startRenyiTest(args, options).done;
 }
 
@@ -47,7 +56,10 @@ function summary(ran: Ran): string {
 test("passing tests: a line per test, the summary line last, exit 0", async () => {
   const ran = await renyiTest(["passing.ry"]);
   assert.equal(ran.status, TEST_EXIT.passed, ran.stderr);
-  assert.match(ran.stdout, /^passing\.ry\n {2}passed {2}doubling a number \(\d+ ms\)\n {2}passed {2}printing is allowed when the test needs console \(\d+ ms\)\n/);
+  assert.match(
+    ran.stdout,
+    /^passing\.ry\n {2}passed {2}doubling a number \(\d+ ms\)\n {2}passed {2}printing is allowed when the test needs console \(\d+ ms\)\n/,
+  );
   assert.equal(summary(ran), "2 passed, 0 failed");
   // What a passing test prints is not shown.
   assert.doesNotMatch(ran.stdout, /hello from a test/);
@@ -57,15 +69,24 @@ test("a failed check shows the check as written, both values and its .ry line an
   const ran = await renyiTest(["failing.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
   assert.match(ran.stdout, / {2}passed {2}a check that holds/);
-  assert.match(ran.stdout, / {2}failed {2}a check that does not hold \(\d+ ms\)\n {6}check `double\(2\) \+ 1 is 4` did not hold at failing\.ry:10:9\n {8}left: {2}5\n {8}right: 4\n/);
-  assert.match(ran.stdout, / {2}failed {2}a condition that is false \(\d+ ms\)\n {6}check `double\(3\) > 10` did not hold at failing\.ry:14:9\n {8}the condition is false\n/);
+  assert.match(
+    ran.stdout,
+    / {2}failed {2}a check that does not hold \(\d+ ms\)\n {6}check `double\(2\) \+ 1 is 4` did not hold at failing\.ry:10:9\n {8}left: {2}5\n {8}right: 4\n/,
+  );
+  assert.match(
+    ran.stdout,
+    / {2}failed {2}a condition that is false \(\d+ ms\)\n {6}check `double\(3\) > 10` did not hold at failing\.ry:14:9\n {8}the condition is false\n/,
+  );
   assert.equal(summary(ran), "1 passed, 2 failed");
 });
 
 test("a crash is reported with its code and position, and the next test still runs", async () => {
   const ran = await renyiTest(["crash.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, / {2}crashed dividing by zero crashes \(\d+ ms\)\n {6}error\[E-RT-DIVISION\]: 10 \/ 0: division by zero\n {8}--> crash\.ry:2:10\n/);
+  assert.match(
+    ran.stdout,
+    / {2}crashed dividing by zero crashes \(\d+ ms\)\n {6}error\[E-RT-DIVISION\]: 10 \/ 0: division by zero\n {8}--> crash\.ry:2:10\n/,
+  );
   assert.match(ran.stdout, / {2}passed {2}the next test still runs/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 crashed");
   assert.doesNotMatch(ran.stdout + ran.stderr, /E-RT-INTERNAL|at .*\.js:\d+/);
@@ -74,7 +95,10 @@ test("a crash is reported with its code and position, and the next test still ru
 test("a test that uses a capability its needs do not name is refused at compile time; the other files still run; exit 3", async () => {
   const ran = await renyiTest(["undeclared.ry", "passing.ry"]);
   assert.equal(ran.status, TEST_EXIT.refused);
-  assert.match(ran.stderr, /error\[E-CAP-MISSING\]: `console\.print` needs `console`, which the needs of this test do not cover\n {2}--> undeclared\.ry:2:3/);
+  assert.match(
+    ran.stderr,
+    /error\[E-CAP-MISSING\]: `console\.print` needs `console`, which the needs of this test do not cover\n {2}--> undeclared\.ry:2:3/,
+  );
   assert.doesNotMatch(ran.stdout, /never granted/);
   assert.match(ran.stdout, / {2}passed {2}doubling a number/);
   assert.equal(summary(ran), "2 passed, 0 failed, 1 file refused");
@@ -83,7 +107,10 @@ test("a test that uses a capability its needs do not name is refused at compile 
 test("a test that loops for ever is ended by its fuel, and the test after it runs", async () => {
   const ran = await renyiTest(["--fuel", "3000000", "forever.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, / {2}crashed a loop that never ends \(\d+ ms\)\n {6}error\[E-RT-FUEL\]: the program used all of its 3,000,000 steps of fuel \(--fuel N gives more\)\n {8}--> forever\.ry:4:5\n/);
+  assert.match(
+    ran.stdout,
+    / {2}crashed a loop that never ends \(\d+ ms\)\n {6}error\[E-RT-FUEL\]: the program used all of its 3,000,000 steps of fuel \(--fuel N gives more\)\n {8}--> forever\.ry:4:5\n/,
+  );
   assert.match(ran.stdout, / {2}passed {2}a test after the endless one/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 crashed");
 });
@@ -91,7 +118,10 @@ test("a test that loops for ever is ended by its fuel, and the test after it run
 test("a test that waits past its time limit is stopped, and the test after it runs", async () => {
   const ran = await renyiTest(["--timeout", "1", "sleeper.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, / {2}crashed a wait longer than the time limit \([\d.]+ m?s\)\n {6}error\[E-RT-LIMIT-TIME\]: the test reached its time limit \(1 s; renyi test --timeout SECONDS allows more\)\n {8}--> sleeper\.ry:1:1\n/);
+  assert.match(
+    ran.stdout,
+    / {2}crashed a wait longer than the time limit \([\d.]+ m?s\)\n {6}error\[E-RT-LIMIT-TIME\]: the test reached its time limit \(1 s; renyi test --timeout SECONDS allows more\)\n {8}--> sleeper\.ry:1:1\n/,
+  );
   assert.match(ran.stdout, / {2}passed {2}a test after the sleeping one/);
   assert.equal(summary(ran), "1 passed, 0 failed, 1 crashed");
 });
@@ -114,7 +144,16 @@ test("--json: one object with every test's result, the refused files, the counts
   const ran = await renyiTest(["--json", "failing.ry", "crash.ry", "replayed.ry"]);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
   const report = JSON.parse(ran.stdout) as {
-    tests: { file: string; name: string; status: string; ms: number; site?: string; code?: string; check?: { expression: string; left: string; right: string }; reason?: string }[];
+    tests: {
+      file: string;
+      name: string;
+      status: string;
+      ms: number;
+      site?: string;
+      code?: string;
+      check?: { expression: string; left: string; right: string };
+      reason?: string;
+    }[];
     refused: unknown[];
     summary: Record<string, number>;
     exitCode: number;
@@ -139,7 +178,10 @@ test("--json: one object with every test's result, the refused files, the counts
   assert.equal(report.tests[3]!.site, "crash.ry:2:10");
   assert.ok(report.tests.every((t) => typeof t.ms === "number"));
   assert.deepEqual(report.refused, []);
-  assert.deepEqual({ ...report.summary, ms: 0 }, { passed: 4, refreshed: 0, failed: 2, crashed: 1, skipped: 0, cancelled: 0, refusedFiles: 0, ms: 0 });
+  assert.deepEqual(
+    { ...report.summary, ms: 0 },
+    { passed: 4, refreshed: 0, failed: 2, crashed: 1, skipped: 0, cancelled: 0, refusedFiles: 0, ms: 0 },
+  );
   assert.equal(report.exitCode, TEST_EXIT.failed);
 });
 
@@ -154,8 +196,13 @@ test("Ctrl-C cancels the tests running and those not started, and exits 130", as
   // A module preloaded into every thread says when the first test's thread has started.
   const folder = mkdtempSync(join(work, "interrupt-"));
   const marker = join(folder, "started");
-  writeFileSync(join(folder, "hook.cjs"), `if (!require("node:worker_threads").isMainThread) require("node:fs").writeFileSync(${JSON.stringify(marker)}, "started");\n`);
-  const started = startRenyiTest(["--timeout", "600", "sleeper.ry"], { env: { NODE_OPTIONS: `--require ${join(folder, "hook.cjs")}` } });
+  writeFileSync(
+    join(folder, "hook.cjs"),
+    `if (!require("node:worker_threads").isMainThread) require("node:fs").writeFileSync(${JSON.stringify(marker)}, "started");\n`,
+  );
+  const started = startRenyiTest(["--timeout", "600", "sleeper.ry"], {
+    env: { NODE_OPTIONS: `--require ${join(folder, "hook.cjs")}` },
+  });
   while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
   started.child.kill("SIGINT");
   const ran = await started.done;
@@ -186,7 +233,10 @@ test("without paths, the working folder is searched, without node_modules, dot-f
   writeFileSync(join(folder, "broken.ry"), "function (\n");
   const ran = await renyiTest([], { cwd: folder });
   assert.equal(ran.status, TEST_EXIT.passed, ran.stdout + ran.stderr);
-  assert.match(ran.stdout, /^a\.ry\n {2}passed {2}in the folder \(\d+ ms\)\nsub\/b\.ry\n {2}passed {2}in a folder below/);
+  assert.match(
+    ran.stdout,
+    /^a\.ry\n {2}passed {2}in the folder \(\d+ ms\)\nsub\/b\.ry\n {2}passed {2}in a folder below/,
+  );
   assert.equal(summary(ran), "2 passed, 0 failed");
 });
 
@@ -259,16 +309,29 @@ end
         code: "sha256:00",
         grant: ['network.http("127.0.0.1")'],
         outcome: "finished",
-        calls: [{ sequence: 1, capability: 'network.http("127.0.0.1")', primitive: "std.http.get", arguments: { url: `http://127.0.0.1:${port}/` }, outcome: { success: { status: 200, headers: {}, body: "recorded" } } }],
+        calls: [
+          {
+            sequence: 1,
+            capability: 'network.http("127.0.0.1")',
+            primitive: "std.http.get",
+            arguments: { url: `http://127.0.0.1:${port}/` },
+            outcome: { success: { status: 200, headers: {}, body: "recorded" } },
+          },
+        ],
       }),
     );
     const offline = await renyiTest(["offline.ry"], { cwd: folder, env });
     assert.equal(offline.status, TEST_EXIT.passed, offline.stdout + offline.stderr);
     assert.equal(summary(offline), "2 passed, 0 failed");
-    const notes = readFileSync(log, "utf8").split("\n").filter((l) => l !== "");
+    const notes = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "");
     // The hook was in the command's thread and in the test's.
     assert.ok(notes.filter((n) => n === "loaded").length >= 2, notes.join(", "));
-    assert.deepEqual(notes.filter((n) => n !== "loaded"), []);
+    assert.deepEqual(
+      notes.filter((n) => n !== "loaded"),
+      [],
+    );
     assert.equal(offered, 0);
 
     // The same hook sees a socket that a test was granted: the check above could fail.

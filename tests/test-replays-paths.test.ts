@@ -53,7 +53,18 @@ function folderWith(path: string, links: Record<string, string> = {}): string {
 /** Nothing of the outside files in what the command said: not their words, not whether they exist. */
 function quotesNothing(ran: Ran): void {
   const said = ran.stdout + ran.stderr;
-  for (const word of ["xylophone", "SECRET_WORD", "export", "zebra", "quagga", "ENOENT", "no such file", "not valid JSON", "Unexpected token", "is refused:"]) {
+  for (const word of [
+    "xylophone",
+    "SECRET_WORD",
+    "export",
+    "zebra",
+    "quagga",
+    "ENOENT",
+    "no such file",
+    "not valid JSON",
+    "Unexpected token",
+    "is refused:",
+  ]) {
     assert.ok(!said.includes(word), `the report quotes "${word}":\n${said}`);
   }
 }
@@ -84,7 +95,10 @@ for (const [kind, path] of [
     // The same refusal whether the file exists or not.
     const absent = path.replace(/\.bashrc$|keys\.json$/, "missing.json");
     const shape = (r: Ran, written: string) => r.stderr.split(written).join("P").replace(/\^+/g, "^");
-    assert.equal(shape(await renyiTest(["tests.ry"], folderWith(absent)), absent), shape(await renyiTest(["tests.ry"], folderWith(path)), path));
+    assert.equal(
+      shape(await renyiTest(["tests.ry"], folderWith(absent)), absent),
+      shape(await renyiTest(["tests.ry"], folderWith(path)), path),
+    );
   });
 }
 
@@ -117,9 +131,15 @@ test("a replays path that names the test's folder itself is refused by the check
   for (const path of [".", "", "./", "fixtures/.."]) {
     const ran = await renyiTest(["--refresh", "t", "tests.ry"], folderWith(path));
     assert.equal(ran.status, TEST_EXIT.refused, ran.stdout + ran.stderr);
-    assert.match(ran.stderr, /error\[E-CAP-REPLAYS-PATH\]: the recording's path "[^"]*" (names the folder of the test's file|leaves the folder)/);
+    assert.match(
+      ran.stderr,
+      /error\[E-CAP-REPLAYS-PATH\]: the recording's path "[^"]*" (names the folder of the test's file|leaves the folder)/,
+    );
   }
-  assert.deepEqual(readdirSync(work).filter((f) => f.endsWith(".tmp")), []);
+  assert.deepEqual(
+    readdirSync(work).filter((f) => f.endsWith(".tmp")),
+    [],
+  );
 });
 
 test("a replays path beneath the test's folder, through a link that stays inside, is read and refreshed as before", async () => {

@@ -34,7 +34,8 @@ function folderWith(name: string, program: string, recordings: Record<string, ob
   const folder = join(work, name);
   mkdirSync(join(folder, "fixtures"), { recursive: true });
   writeFileSync(join(folder, "tests.ry"), program);
-  for (const [file, recording] of Object.entries(recordings)) writeFileSync(join(folder, "fixtures", file), JSON.stringify(recording, null, 2));
+  for (const [file, recording] of Object.entries(recordings))
+    writeFileSync(join(folder, "fixtures", file), JSON.stringify(recording, null, 2));
   return folder;
 }
 
@@ -92,7 +93,16 @@ end
   // Run from another folder: the recordings are found beside the test's file, not the working folder.
   const ran = await renyiTest(["--json", join(folder, "tests.ry")], work);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  const report = JSON.parse(ran.stdout) as { tests: { name: string; status: string; code?: string; message?: string; recording?: string; check?: { left: string } }[] };
+  const report = JSON.parse(ran.stdout) as {
+    tests: {
+      name: string;
+      status: string;
+      code?: string;
+      message?: string;
+      recording?: string;
+      check?: { left: string };
+    }[];
+  };
   assert.deepEqual(
     report.tests.map((t) => [t.status, t.code]),
     [
@@ -114,11 +124,17 @@ test("a recording made under a wider grant than the test's needs is refused, as 
 end
 `;
   const folder = folderWith("grant", program, {
-    "wide.json": recording(['network.http("127.0.0.1")', 'network.http("example.com")'], [got(`${NOWHERE}/one`, "recorded")]),
+    "wide.json": recording(
+      ['network.http("127.0.0.1")', 'network.http("example.com")'],
+      [got(`${NOWHERE}/one`, "recorded")],
+    ),
   });
   const ran = await renyiTest(["tests.ry"], folder);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stderr);
-  assert.match(ran.stdout, /crashed narrow needs .*\n {6}error\[E-RT-REPLAY-GRANT\]: the recording's grant has `network\.http\("example\.com"\)`, which the program's needs do not cover \(it needs network\.http\("127\.0\.0\.1"\)\)\n {8}--> tests\.ry:1:1\n/);
+  assert.match(
+    ran.stdout,
+    /crashed narrow needs .*\n {6}error\[E-RT-REPLAY-GRANT\]: the recording's grant has `network\.http\("example\.com"\)`, which the program's needs do not cover \(it needs network\.http\("127\.0\.0\.1"\)\)\n {8}--> tests\.ry:1:1\n/,
+  );
 });
 
 test("a recording whose calls exceed a budget of the test's needs fails the test; one that keeps to it passes", async () => {
@@ -129,12 +145,19 @@ test("a recording whose calls exceed a budget of the test's needs fails the test
   check c.status is 200
 end
 `;
-  const calls = (times: number[]) => recording(['network.http("127.0.0.1") at most 2 per minute'], times.map((t, i) => got(`${NOWHERE}/${i + 1}`, "ok", t)));
+  const calls = (times: number[]) =>
+    recording(
+      ['network.http("127.0.0.1") at most 2 per minute'],
+      times.map((t, i) => got(`${NOWHERE}/${i + 1}`, "ok", t)),
+    );
   // The third call is made 59,999 ms after the first: three in one minute.
   const over = folderWith("budget-over", program, { "three.json": calls([0, 30_000, 59_999]) });
   const ran = await renyiTest(["tests.ry"], over);
   assert.equal(ran.status, TEST_EXIT.failed, ran.stdout + ran.stderr);
-  assert.match(ran.stdout, /failed {2}three calls .*\n {6}error\[E-RT-REPLAY-BUDGET\]: the recording makes 3 calls of `network\.http\("127\.0\.0\.1"\)` within 59,999 ms \(calls 1 to 3\), more than the test's `network\.http\("127\.0\.0\.1"\) at most 2 per minute` allows\n {8}--> tests\.ry:1:1\n/);
+  assert.match(
+    ran.stdout,
+    /failed {2}three calls .*\n {6}error\[E-RT-REPLAY-BUDGET\]: the recording makes 3 calls of `network\.http\("127\.0\.0\.1"\)` within 59,999 ms \(calls 1 to 3\), more than the test's `network\.http\("127\.0\.0\.1"\) at most 2 per minute` allows\n {8}--> tests\.ry:1:1\n/,
+  );
   // 60,000 ms after the first, the first has left the window, as the gateway counts it.
   const within = folderWith("budget-within", program, { "three.json": calls([0, 30_000, 60_000]) });
   const passed = await renyiTest(["tests.ry"], within);
@@ -147,12 +170,17 @@ test("--strict fails a replays test that leaves recorded calls unused, and lists
   let r be http.get("${NOWHERE}/1") otherwise fail
 end
 `;
-  const folder = folderWith("strict", program, { "two.json": recording(['network.http("127.0.0.1")'], [got(`${NOWHERE}/1`, "ok"), got(`${NOWHERE}/2`, "ok")]) });
+  const folder = folderWith("strict", program, {
+    "two.json": recording(['network.http("127.0.0.1")'], [got(`${NOWHERE}/1`, "ok"), got(`${NOWHERE}/2`, "ok")]),
+  });
   const loose = await renyiTest(["tests.ry"], folder);
   assert.equal(loose.status, TEST_EXIT.passed, loose.stdout + loose.stderr);
   const strict = await renyiTest(["--strict", "tests.ry"], folder);
   assert.equal(strict.status, TEST_EXIT.failed, strict.stdout + strict.stderr);
-  assert.match(strict.stdout, /failed {2}one of two .*\n {6}error\[E-RT-REPLAY-UNUSED\]: the test did not use 1 recorded call of its recording\n {8}call 2: http\.get \{"url":"http:\/\/127\.0\.0\.1:9\/2"\}\n/);
+  assert.match(
+    strict.stdout,
+    /failed {2}one of two .*\n {6}error\[E-RT-REPLAY-UNUSED\]: the test did not use 1 recorded call of its recording\n {8}call 2: http\.get \{"url":"http:\/\/127\.0\.0\.1:9\/2"\}\n/,
+  );
 });
 
 test("--refresh NAME records the test's body live again, atomically, keeps redacted names redacted, and is reported refreshed, not passed", async () => {
@@ -174,7 +202,10 @@ test "another test" needs network.http("127.0.0.1") replays "fixtures/stale.json
 end
 `;
   // The recording was made against another answer, with the header redacted.
-  const stale = { ...got(`${base}/now`, "stale"), arguments: { url: `${base}/now`, headers: { Authorization: "<redacted>" } } };
+  const stale = {
+    ...got(`${base}/now`, "stale"),
+    arguments: { url: `${base}/now`, headers: { Authorization: "<redacted>" } },
+  };
   const folder = folderWith("refresh", program, {
     "fresh.json": recording(['network.http("127.0.0.1")'], [stale]),
     "stale.json": recording(['network.http("127.0.0.1")'], [got(`${NOWHERE}/1`, "ok")]),
@@ -186,7 +217,10 @@ end
 
     const refreshed = await renyiTest(["--refresh", "the fresh answer", "tests.ry"], folder);
     assert.equal(refreshed.status, TEST_EXIT.refreshed, refreshed.stdout + refreshed.stderr);
-    assert.match(refreshed.stdout, /refreshed the fresh answer \(\d+ ms\)\n {6}recorded 1 call to .*fresh\.json\n {2}passed {2}another test/);
+    assert.match(
+      refreshed.stdout,
+      /refreshed the fresh answer \(\d+ ms\)\n {6}recorded 1 call to .*fresh\.json\n {2}passed {2}another test/,
+    );
     assert.equal(summary(refreshed), "1 passed, 1 refreshed, 0 failed");
     assert.equal(seen.length, 1);
     const written = readFileSync(join(folder, "fixtures", "fresh.json"), "utf8");
@@ -211,7 +245,10 @@ end
   const staleBefore = readFileSync(join(folder, "fixtures", "stale.json"), "utf8");
   const broken = await renyiTest(["--refresh", "another test", "tests.ry"], folder);
   assert.equal(broken.status, TEST_EXIT.failed, broken.stdout + broken.stderr);
-  assert.match(broken.stdout, /failed {2}another test .*\n(.*\n)* {6}the recording was not written: the live run of the test did not pass\n/);
+  assert.match(
+    broken.stdout,
+    /failed {2}another test .*\n(.*\n)* {6}the recording was not written: the live run of the test did not pass\n/,
+  );
   assert.equal(readFileSync(join(folder, "fixtures", "stale.json"), "utf8"), staleBefore);
 
   const unknown = await renyiTest(["--refresh", "no such test", "tests.ry"], folder);
@@ -223,17 +260,22 @@ end
 test("the recording's budget check agrees with counting every window", () => {
   // Brute force: for each call, the calls made less than the window before it, itself included.
   const WINDOW = 1_000;
-  const bruteForce = (times: number[], count: number): boolean => times.some((t) => times.filter((u) => u <= t && t - u < WINDOW).length > count);
+  const bruteForce = (times: number[], count: number): boolean =>
+    times.some((t) => times.filter((u) => u <= t && t - u < WINDOW).length > count);
   const item: GrantItem = { path: ["network", "http"], scope: "127.0.0.1", budget: { count: 0, unit: "second" } };
   let cases = 0;
   fc.assert(
-    fc.property(fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (times, count) => {
-      cases++;
-      const calls = times.map((t, i): RecordedCall => ({ sequence: i + 1, ...got(`${NOWHERE}/${i}`, "", t) }));
-      const over = recordedOverBudget(calls, [{ ...item, budget: { count, unit: "second" } }]);
-      assert.equal(over !== undefined, bruteForce(times, count), `times ${JSON.stringify(times)}, at most ${count}`);
-      if (over !== undefined) assert.ok(over.calls > count && over.span < WINDOW);
-    }),
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 40 }),
+      fc.integer({ min: 1, max: 6 }),
+      (times, count) => {
+        cases++;
+        const calls = times.map((t, i): RecordedCall => ({ sequence: i + 1, ...got(`${NOWHERE}/${i}`, "", t) }));
+        const over = recordedOverBudget(calls, [{ ...item, budget: { count, unit: "second" } }]);
+        assert.equal(over !== undefined, bruteForce(times, count), `times ${JSON.stringify(times)}, at most ${count}`);
+        if (over !== undefined) assert.ok(over.calls > count && over.span < WINDOW);
+      },
+    ),
     { numRuns: 500 },
   );
   console.log(`budget check against brute force: ${cases} cases`);

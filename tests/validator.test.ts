@@ -19,7 +19,10 @@ const HOSTILE: [string, string][] = [
   ["globalThis", `function main$main() { return globalThis; }`],
   ["eval", `function main$main() { return eval("1"); }`],
   ["Function through constructor", `function main$main() { return $S.constructor.constructor("return process")(); }`],
-  ["Function through a function's constructor", `function main$main() { return (() => 1).constructor("return process")(); }`],
+  [
+    "Function through a function's constructor",
+    `function main$main() { return (() => 1).constructor("return process")(); }`,
+  ],
   ["constructor by a computed name", `function main$main() { return $S["constr" + "uctor"]; }`],
   ["a computed text key", `function main$main() { return $S["constructor"]; }`],
   ["prototype", `function main$main() { return Array.prototype; }`],
@@ -61,8 +64,14 @@ const HOSTILE: [string, string][] = [
   ["void", `function main$main() { return void 0; }`],
   ["a with-free script", `!"use strict"; process.exit(1);`],
   // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing else.
-  ["an imported name read before its constant", `!import { S as $$S } from "renyi/runtime"; const $S = $$S;\nfunction main$main() { return $$S.fuel; }`],
-  ["a constant bound to another import", `!import { S as $$S, slow as $$slow } from "renyi/runtime"; const $S = $$slow, $slow = $$S;`],
+  [
+    "an imported name read before its constant",
+    `!import { S as $$S } from "renyi/runtime"; const $S = $$S;\nfunction main$main() { return $$S.fuel; }`,
+  ],
+  [
+    "a constant bound to another import",
+    `!import { S as $$S, slow as $$slow } from "renyi/runtime"; const $S = $$slow, $slow = $$S;`,
+  ],
   ["an import with no constant", `!import { S as $$S, slow as $$slow } from "renyi/runtime"; const $S = $$S;`],
   ["a constant that is a global", `!import { S as $$S } from "renyi/runtime"; const $S = process;`],
   ["a constant of another name", `!import { S as $$S } from "renyi/runtime"; const process = $$S;`],
@@ -73,9 +82,14 @@ const HOSTILE: [string, string][] = [
 test("hostile bundles are refused by the validator", () => {
   // The same frame around harmless code is accepted, so each refusal is the attack's.
   // The header with constants is accepted around the same code.
-  const constants = validateBundle(`import { S as $$S, narrow as $$narrow, foreign as $$foreign, console as $$console } from "renyi/runtime"; const $S = $$S, $narrow = $$narrow, $foreign = $$foreign, $console = $$console;\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, "x"); return $foreign.call; }\nexport { main$main as main };`);
+  const constants = validateBundle(
+    `import { S as $$S, narrow as $$narrow, foreign as $$foreign, console as $$console } from "renyi/runtime"; const $S = $$S, $narrow = $$narrow, $foreign = $$foreign, $console = $$console;\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, "x"); return $foreign.call; }\nexport { main$main as main };`,
+  );
   assert.equal(constants.ok, true, constants.ok ? "" : constants.problem);
-  const harmless = validateBundle(HEAD + `class main$P { constructor(f_x) { this.x = f_x; } }\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, \`\${new main$P(1).x}\`); return $foreign.call; }\nexport { main$main as main };`);
+  const harmless = validateBundle(
+    HEAD +
+      `class main$P { constructor(f_x) { this.x = f_x; } }\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, \`\${new main$P(1).x}\`); return $foreign.call; }\nexport { main$main as main };`,
+  );
   assert.equal(harmless.ok, true, harmless.ok ? "" : harmless.problem);
   let refused = 0;
   for (const [what, code] of HOSTILE) {
@@ -98,22 +112,54 @@ test("the CommonJS form must require the runtime it was compiled for, and nothin
   const good = `"use strict"; const { S: $S } = require("/rt.cjs");\nfunction main$main() { return $S.fuel; }\nexports.main = main$main;\n`;
   assert.equal(validateBundle(good, { kind: "commonjs", runtime: "/rt.cjs" }).ok, true);
   assert.equal(validateBundle(good, { kind: "commonjs", runtime: "/other.cjs" }).ok, false);
-  assert.equal(validateBundle(good.replace("exports.main", "exports.process"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
-  assert.equal(validateBundle(good.replace("return $S.fuel", "return require('fs')"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
+  assert.equal(
+    validateBundle(good.replace("exports.main", "exports.process"), { kind: "commonjs", runtime: "/rt.cjs" }).ok,
+    false,
+  );
+  assert.equal(
+    validateBundle(good.replace("return $S.fuel", "return require('fs')"), { kind: "commonjs", runtime: "/rt.cjs" }).ok,
+    false,
+  );
   // A second main after the first, which a script allows and which would run in its place.
-  const twice = validateBundle(good.replace("exports.main", "function main$main() { return 0; }\nexports.main"), { kind: "commonjs", runtime: "/rt.cjs" });
+  const twice = validateBundle(good.replace("exports.main", "function main$main() { return 0; }\nexports.main"), {
+    kind: "commonjs",
+    runtime: "/rt.cjs",
+  });
   assert.equal(twice.ok, false);
   assert.match(twice.ok ? "" : twice.problem, /declares `main\$main` twice/);
-  assert.equal(validateBundle(good.replace("exports.main = main$main", "module.exports = {}"), { kind: "commonjs", runtime: "/rt.cjs" }).ok, false);
+  assert.equal(
+    validateBundle(good.replace("exports.main = main$main", "module.exports = {}"), {
+      kind: "commonjs",
+      runtime: "/rt.cjs",
+    }).ok,
+    false,
+  );
 });
 
 test("the compiler's check finds every name a lowered program uses without declaring it", () => {
   const uses = (name: string) => t.expressionStatement(t.callExpression(t.identifier(name), []));
-  const fn = t.functionDeclaration(t.identifier("m$f"), [t.identifier("x")], t.blockStatement([uses("x"), uses("require"), t.variableDeclaration("let", [t.variableDeclarator(t.identifier("y"))]), uses("y")]));
+  const fn = t.functionDeclaration(
+    t.identifier("m$f"),
+    [t.identifier("x")],
+    t.blockStatement([
+      uses("x"),
+      uses("require"),
+      t.variableDeclaration("let", [t.variableDeclarator(t.identifier("y"))]),
+      uses("y"),
+    ]),
+  );
   assert.deepEqual(freeNames([fn, uses("m$f"), uses("y"), uses("$S")], new Set(["$S"])), ["require", "y"]);
   // A name declared inside an arrow task is not declared after it: what `run concurrently` once got wrong.
-  const task = t.arrowFunctionExpression([], t.blockStatement([t.variableDeclaration("let", [t.variableDeclarator(t.identifier("process"), t.numericLiteral(1))])]), true);
-  assert.deepEqual(freeNames([t.expressionStatement(t.callExpression(task, [])), uses("process")], new Set()), ["process"]);
+  const task = t.arrowFunctionExpression(
+    [],
+    t.blockStatement([
+      t.variableDeclaration("let", [t.variableDeclarator(t.identifier("process"), t.numericLiteral(1))]),
+    ]),
+    true,
+  );
+  assert.deepEqual(freeNames([t.expressionStatement(t.callExpression(task, [])), uses("process")], new Set()), [
+    "process",
+  ]);
   // Property names are not references; computed ones are.
   const member = t.expressionStatement(t.memberExpression(t.identifier("Math"), t.identifier("process")));
   const computed = t.expressionStatement(t.memberExpression(t.identifier("Math"), t.identifier("process"), true));
@@ -125,7 +171,25 @@ const LIST_FIELDS = new Set(["arguments", "elements", "expressions", "properties
 test("the compiler's check reads every child field of every kind whose fields hold references", () => {
   // Kinds with a field that declares or names rather than reads (a function's parameters, a
   // property's key) are left to the test above; every other kind's fields are all references.
-  const declaring = new Set(["ArrowFunctionExpression", "CatchClause", "ClassDeclaration", "ClassMethod", "ExportNamedDeclaration", "ExportSpecifier", "ForOfStatement", "ForStatement", "FunctionDeclaration", "MemberExpression", "MetaProperty", "ObjectProperty", "VariableDeclaration", "VariableDeclarator", "ArrayPattern", "RestElement", "Program"]);
+  const declaring = new Set([
+    "ArrowFunctionExpression",
+    "CatchClause",
+    "ClassDeclaration",
+    "ClassMethod",
+    "ExportNamedDeclaration",
+    "ExportSpecifier",
+    "ForOfStatement",
+    "ForStatement",
+    "FunctionDeclaration",
+    "MemberExpression",
+    "MetaProperty",
+    "ObjectProperty",
+    "VariableDeclaration",
+    "VariableDeclarator",
+    "ArrayPattern",
+    "RestElement",
+    "Program",
+  ]);
   let kinds = 0;
   for (const [kind, keys] of Object.entries(t.CHILD_KEYS)) {
     if (declaring.has(kind) || keys.length === 0) continue;

@@ -19,7 +19,11 @@ interface Box {
   readonly n: number;
   readonly spare: List;
 }
-type Saved = { kind: "int"; value: number } | { kind: "list"; value: List } | { kind: "box"; value: Box } | { kind: "lists"; value: readonly List[] };
+type Saved =
+  | { kind: "int"; value: number }
+  | { kind: "list"; value: List }
+  | { kind: "box"; value: Box }
+  | { kind: "lists"; value: readonly List[] };
 
 /** The model's state: every value immutable, each change a copy. */
 interface State {
@@ -50,30 +54,66 @@ const OPS: readonly Op[] = [
   { text: () => `set a to r.items`, run: (s) => void (s.a = s.r.items) },
   { text: () => `set a to m.get("x").or_else([])`, run: (s) => void (s.a = s.m) },
   { text: (_, n) => `let s${n} be peek(a)`, run: (s) => save(s, { kind: "int", value: peek(s.a) }) },
-  { text: (_, n) => `let s${n} be loop_sum(a)`, run: (s) => save(s, { kind: "int", value: s.a.reduce((x, y) => x + y, 0) }) },
-  { text: (_, n) => `let s${n} be query_count(a)`, run: (s) => save(s, { kind: "int", value: s.a.filter((x) => x > 2).length }) },
+  {
+    text: (_, n) => `let s${n} be loop_sum(a)`,
+    run: (s) => save(s, { kind: "int", value: s.a.reduce((x, y) => x + y, 0) }),
+  },
+  {
+    text: (_, n) => `let s${n} be query_count(a)`,
+    run: (s) => save(s, { kind: "int", value: s.a.filter((x) => x > 2).length }),
+  },
   { text: (_, n) => `let s${n} be deep(a, 3)`, run: (s) => save(s, { kind: "int", value: peek(s.a) }) },
-  { text: (_, n) => `let s${n} be keep(a)`, run: (s) => save(s, { kind: "box", value: { items: s.a, n: 0, spare: [] } }) },
+  {
+    text: (_, n) => `let s${n} be keep(a)`,
+    run: (s) => save(s, { kind: "box", value: { items: s.a, n: 0, spare: [] } }),
+  },
   { text: (_, n) => `let s${n} be later(a)`, run: (s) => save(s, { kind: "int", value: peek(s.a) }) },
   { text: (_, n) => `let s${n} be box_peek(r)`, run: (s) => save(s, { kind: "int", value: peek(s.r.items) + s.r.n }) },
   { text: (_, n) => `let s${n} be box_keep(r)`, run: (s) => save(s, { kind: "list", value: s.r.items }) },
   { text: (_, n) => `let s${n} be a`, run: (s) => save(s, { kind: "list", value: s.a }) },
   { text: (_, n) => `let s${n} be from x in a select x`, run: (s) => save(s, { kind: "list", value: s.a }) },
-  { text: (_, n) => `let s${n} be from x in r.items where x > 2 select x`, run: (s) => save(s, { kind: "list", value: s.r.items.filter((x) => x > 2) }) },
+  {
+    text: (_, n) => `let s${n} be from x in r.items where x > 2 select x`,
+    run: (s) => save(s, { kind: "list", value: s.r.items.filter((x) => x > 2) }),
+  },
   { text: (_, n) => `let s${n} be [a, b]`, run: (s) => save(s, { kind: "lists", value: [s.a, s.b] }) },
   { text: (_, n) => `let s${n} be r`, run: (s) => save(s, { kind: "box", value: s.r }) },
-  { text: (k) => `set r to r with items: r.items + [${k}]`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k] }) },
+  {
+    text: (k) => `set r to r with items: r.items + [${k}]`,
+    run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k] }),
+  },
   { text: () => `set r to r with n: r.n + 1`, run: (s) => void (s.r = { ...s.r, n: s.r.n + 1 }) },
-  { text: (k) => `set r to Box(items: a, n: ${k}, spare: [])`, run: (s, k) => void (s.r = { items: s.a, n: k, spare: [] }) },
-  { text: (k) => `set r to r with items: r.items + [${k}], spare: r.items`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], spare: s.r.items }) },
-  { text: (k) => `set r to r with spare: r.spare + [${k}], items: r.spare`, run: (s, k) => void (s.r = { ...s.r, spare: [...s.r.spare, k], items: s.r.spare }) },
+  {
+    text: (k) => `set r to Box(items: a, n: ${k}, spare: [])`,
+    run: (s, k) => void (s.r = { items: s.a, n: k, spare: [] }),
+  },
+  {
+    text: (k) => `set r to r with items: r.items + [${k}], spare: r.items`,
+    run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], spare: s.r.items }),
+  },
+  {
+    text: (k) => `set r to r with spare: r.spare + [${k}], items: r.spare`,
+    run: (s, k) => void (s.r = { ...s.r, spare: [...s.r.spare, k], items: s.r.spare }),
+  },
   { text: () => `set a to a + a`, run: (s) => void (s.a = [...s.a, ...s.a]) },
-  { text: () => `set r to r with items: r.items + r.items`, run: (s) => void (s.r = { ...s.r, items: [...s.r.items, ...s.r.items] }) },
-  { text: (k) => `set r to r with items: r.items + [${k}], n: peek(r.spare)`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], n: peek(s.r.spare) }) },
+  {
+    text: () => `set r to r with items: r.items + r.items`,
+    run: (s) => void (s.r = { ...s.r, items: [...s.r.items, ...s.r.items] }),
+  },
+  {
+    text: (k) => `set r to r with items: r.items + [${k}], n: peek(r.spare)`,
+    run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], n: peek(s.r.spare) }),
+  },
   { text: () => `set r to r with spare: a`, run: (s) => void (s.r = { ...s.r, spare: s.a }) },
   { text: () => `set r to r with items: a`, run: (s) => void (s.r = { ...s.r, items: s.a }) },
-  { text: (k) => `set r to r with items: list.append(r.items, ${k}), n: r.items.count()`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], n: s.r.items.length }) },
-  { text: (k) => `set r to r with n: r.n + ${k}, items: r.items + [r.n]`, run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, s.r.n], n: s.r.n + k }) },
+  {
+    text: (k) => `set r to r with items: list.append(r.items, ${k}), n: r.items.count()`,
+    run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, k], n: s.r.items.length }),
+  },
+  {
+    text: (k) => `set r to r with n: r.n + ${k}, items: r.items + [r.n]`,
+    run: (s, k) => void (s.r = { ...s.r, items: [...s.r.items, s.r.n], n: s.r.n + k }),
+  },
   { text: () => `set r to keep(a)`, run: (s) => void (s.r = { items: s.a, n: 0, spare: [] }) },
   { text: () => `set m to m.put("x", a)`, run: (s) => void (s.m = s.a) },
   { text: (k) => `set m to m.put("x", m.get("x").or_else([]) + [${k}])`, run: (s, k) => void (s.m = [...s.m, k]) },
@@ -176,12 +216,23 @@ function makeCase(index: number, random: () => number): { text: string; expected
     const before = state.saved.length;
     lines.push(`  ${op.text(k, before)}`);
     op.run(state, k);
-    if (state.saved.length > before) savedKinds.push(lines[lines.length - 1]!.includes("later(") ? "later" : state.saved[before]!.kind);
+    if (state.saved.length > before)
+      savedKinds.push(lines[lines.length - 1]!.includes("later(") ? "later" : state.saved[before]!.kind);
   }
-  const shown = savedKinds.map((kind, n) => (kind === "later" ? `{s${n}()}` : kind === "box" ? `{s${n}.items}/{s${n}.n}/{s${n}.spare}` : `{s${n}}`));
-  lines.push(`  console.print("{a} {b} {r.items}/{r.n}/{r.spare} {m.get("x").or_else([])}${shown.map((s) => ` ${s}`).join("")}")`);
+  const shown = savedKinds.map((kind, n) =>
+    kind === "later" ? `{s${n}()}` : kind === "box" ? `{s${n}.items}/{s${n}.n}/{s${n}.spare}` : `{s${n}}`,
+  );
+  lines.push(
+    `  console.print("{a} {b} {r.items}/{r.n}/{r.spare} {m.get("x").or_else([])}${shown.map((s) => ` ${s}`).join("")}")`,
+  );
   const text = `function case_${index}()\n  purpose: A random case.\n  needs console\n  var a be [1]\n  var b be [2]\n  var r be Box(items: [3], n: 0, spare: [5])\n  var m be {"x": [4]}\n${lines.join("\n")}\nend\n`;
-  const expected = [listText(state.a), listText(state.b), `${listText(state.r.items)}/${state.r.n}/${listText(state.r.spare)}`, listText(state.m), ...state.saved.map(savedText)].join(" ");
+  const expected = [
+    listText(state.a),
+    listText(state.b),
+    `${listText(state.r.items)}/${state.r.n}/${listText(state.r.spare)}`,
+    listText(state.m),
+    ...state.saved.map(savedText),
+  ].join(" ");
   return { text, expected };
 }
 
@@ -196,7 +247,10 @@ test("value semantics: random changes seen through names, calls, records, maps, 
       const source = `${HELPERS}\n${made.map((c) => c.text).join("\n")}\n${main}`;
       const file = join(work, `cases${program}.ry`);
       writeFileSync(file, source);
-      const ran = spawnSync(process.execPath, [RENYI, "run", file], { encoding: "utf8", env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") } });
+      const ran = spawnSync(process.execPath, [RENYI, "run", file], {
+        encoding: "utf8",
+        env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
+      });
       assert.equal(ran.status, 0, ran.stderr);
       const got = ran.stdout.trimEnd().split("\n");
       made.forEach((c, i) => assert.equal(got[i], c.expected, `program ${program}, case_${i}:\n${c.text}`));

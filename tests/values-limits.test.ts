@@ -38,18 +38,37 @@ function crashesWith(file: string, code: string, ...options: string[]): string {
 }
 
 test("environment.get reads only variables the process has: `toString` and `__proto__` are None", () => {
-  const r = renyi("run", program("names", 'console.print("{environment.get("toString")} {environment.get("__proto__")} {environment.get("constructor")}")', 'console, environment("toString"), environment("__proto__"), environment("constructor")'));
+  const r = renyi(
+    "run",
+    program(
+      "names",
+      'console.print("{environment.get("toString")} {environment.get("__proto__")} {environment.get("constructor")}")',
+      'console, environment("toString"), environment("__proto__"), environment("constructor")',
+    ),
+  );
   assert.equal(r.stderr, "");
   // The test's environment sets `toString`: an own variable is read like any other.
   assert.equal(r.stdout, 'Some("shadowed") None None\n');
 });
 
 test("an instant past the years ISO 8601 can write: made by time.add, written by to_iso or json.encode, it crashes with E-RT-OVERFLOW", () => {
-  crashesWith(program("far_add", "let i be time.add(Instant(milliseconds: 0), time.milliseconds(8700000000000000))\nconsole.print(\"made\")"), "E-RT-OVERFLOW");
-  const iso = crashesWith(program("far_iso", 'console.print(time.to_iso(Instant(milliseconds: 9000000000000000)))'), "E-RT-OVERFLOW");
+  crashesWith(
+    program(
+      "far_add",
+      'let i be time.add(Instant(milliseconds: 0), time.milliseconds(8700000000000000))\nconsole.print("made")',
+    ),
+    "E-RT-OVERFLOW",
+  );
+  const iso = crashesWith(
+    program("far_iso", "console.print(time.to_iso(Instant(milliseconds: 9000000000000000)))"),
+    "E-RT-OVERFLOW",
+  );
   assert.match(iso, /outside the range of Instant/);
-  crashesWith(program("far_json", 'console.print(json.encode(Instant(milliseconds: -9000000000000000)))'), "E-RT-OVERFLOW");
-  const edge = renyi("run", program("edge", 'console.print(time.to_iso(Instant(milliseconds: 8640000000000000)))'));
+  crashesWith(
+    program("far_json", "console.print(json.encode(Instant(milliseconds: -9000000000000000)))"),
+    "E-RT-OVERFLOW",
+  );
+  const edge = renyi("run", program("edge", "console.print(time.to_iso(Instant(milliseconds: 8640000000000000)))"));
   assert.equal(edge.stdout, "+275760-09-13T00:00:00.000Z\n");
 });
 
@@ -67,24 +86,61 @@ test("a text doubled past the limit ends with E-RT-LIMIT-COLLECTION, whichever o
   // Room for the work, and for the memory: a text doubled by text.replace to 32 Mi characters is held by the engine in pieces that take over 512 MiB.
   const roomForWork = ["--fuel", "2000000000", "--max-memory", "2048"];
   for (const [name, step] of Object.entries(doubling)) {
-    const stderr = crashesWith(program(`double_${name}`, `var t be "abcdefgh"\nfor each i in 1 to 40\n  ${step}\nend\nconsole.print("{text.length(t)}")`), "E-RT-LIMIT-COLLECTION", ...roomForWork);
+    const stderr = crashesWith(
+      program(
+        `double_${name}`,
+        `var t be "abcdefgh"\nfor each i in 1 to 40\n  ${step}\nend\nconsole.print("{text.length(t)}")`,
+      ),
+      "E-RT-LIMIT-COLLECTION",
+      ...roomForWork,
+    );
     assert.match(stderr, /more than the limit of 67,108,864/, name);
     assert.match(stderr, new RegExp(`double_${name}\\.ry:5:`), name);
   }
   // A list of long texts written as text stops at the limit too.
-  crashesWith(program("write_list", 'let t be text.repeat("abcdefgh", 4000000)\nlet items be [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]\nconsole.print("{items}")'), "E-RT-LIMIT-COLLECTION");
+  crashesWith(
+    program(
+      "write_list",
+      'let t be text.repeat("abcdefgh", 4000000)\nlet items be [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]\nconsole.print("{items}")',
+    ),
+    "E-RT-LIMIT-COLLECTION",
+  );
 });
 
 test("flat_map and joins past the element limit end with E-RT-LIMIT-COLLECTION, never a fatal error of the engine", () => {
-  crashesWith(program("flat", "let xs be list.range(0, 10000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 5000))\nconsole.print(\"{list.length(ys)}\")"), "E-RT-LIMIT-COLLECTION");
+  crashesWith(
+    program(
+      "flat",
+      'let xs be list.range(0, 10000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 5000))\nconsole.print("{list.length(ys)}")',
+    ),
+    "E-RT-LIMIT-COLLECTION",
+  );
   // Ten times the limit: this one took the whole process down with a V8 fatal error.
-  crashesWith(program("flat_more", "let xs be list.range(0, 100000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 1000))\nconsole.print(\"{list.length(ys)}\")"), "E-RT-LIMIT-COLLECTION", "--fuel", "100000000000");
-  crashesWith(program("join", "let xs be list.range(0, 4000)\nlet rows be from a in xs from b in xs select a + b\nconsole.print(\"{list.length(rows)}\")"), "E-RT-LIMIT-COLLECTION");
+  crashesWith(
+    program(
+      "flat_more",
+      'let xs be list.range(0, 100000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 1000))\nconsole.print("{list.length(ys)}")',
+    ),
+    "E-RT-LIMIT-COLLECTION",
+    "--fuel",
+    "100000000000",
+  );
+  crashesWith(
+    program(
+      "join",
+      'let xs be list.range(0, 4000)\nlet rows be from a in xs from b in xs select a + b\nconsole.print("{list.length(rows)}")',
+    ),
+    "E-RT-LIMIT-COLLECTION",
+  );
 });
 
 test("an effectful recursion under --max-depth 999999999 ends with E-RT-DEPTH, with no engine message or compiled code", () => {
   const file = program("deep", 'console.print("{down(100000000)}")');
-  writeFileSync(file, "function down(n: Int) returns Int\n  needs console\n  if n is 0\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\n" + "function main()\n  needs console\n  console.print(\"{down(100000000)}\")\nend\n");
+  writeFileSync(
+    file,
+    "function down(n: Int) returns Int\n  needs console\n  if n is 0\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\n" +
+      'function main()\n  needs console\n  console.print("{down(100000000)}")\nend\n',
+  );
   const stderr = crashesWith(file, "E-RT-DEPTH", "--max-depth", "999999999");
   assert.match(stderr, /calls nested too deeply for the stack/);
   assert.match(stderr, /deep\.ry:1:1/);
@@ -116,7 +172,10 @@ test("renyi check and renyi run refuse what is not a regular file, or is too lar
 test("a wait longer than a timer holds is a chain of timers: 3,000,000,000 ms is not cut to 1 ms", () => {
   assert.deepEqual(timerSlices(3_000_000_000), [MAX_TIMER_MS, 3_000_000_000 - MAX_TIMER_MS]);
   assert.deepEqual(timerSlices(-5), [0]);
-  assert.equal(timerSlices(2 ** 53 - 1).reduce((a, b) => a + b, 0), 2 ** 53 - 1);
+  assert.equal(
+    timerSlices(2 ** 53 - 1).reduce((a, b) => a + b, 0),
+    2 ** 53 - 1,
+  );
   mock.timers.enable({ apis: ["setTimeout"] });
   try {
     let done = false;
@@ -137,7 +196,12 @@ test("a long --timeout and a long sleep print no TimeoutOverflowWarning and are 
   assert.equal(quick.status, 0);
   assert.equal(quick.stderr, "");
   // A sleep of 1,000 hours is still asleep when a 1-second deadline cancels the run.
-  const sleepy = renyi("run", "--timeout", "1", program("sleepy", 'time.sleep(time.hours(1000))\nconsole.print("woke")', "console, time"));
+  const sleepy = renyi(
+    "run",
+    "--timeout",
+    "1",
+    program("sleepy", 'time.sleep(time.hours(1000))\nconsole.print("woke")', "console, time"),
+  );
   assert.equal(sleepy.status, 130, sleepy.stderr);
   assert.equal(sleepy.stdout, "");
   assert.doesNotMatch(sleepy.stderr, /TimeoutOverflowWarning/);
@@ -149,5 +213,8 @@ test("what a program writes on stderr has the output limit stdout has", () => {
   const lines = r.stderr.trimEnd().split("\n");
   assert.equal(lines.length, 10_001);
   assert.equal(lines[9_999], "line 10000");
-  assert.match(lines[10_000]!, /^\[output truncated: the program wrote on stderr more than 10,000 lines or 4 MiB \(--max-output-lines, --max-output-bytes\)\]$/);
+  assert.match(
+    lines[10_000]!,
+    /^\[output truncated: the program wrote on stderr more than 10,000 lines or 4 MiB \(--max-output-lines, --max-output-bytes\)\]$/,
+  );
 });

@@ -12,7 +12,6 @@ import { wideMatch } from "./adversarial-programs.js";
 
 const checkSource = (text: string) => checkProgram("wide.ry", text).diagnostics;
 
-
 test("a match naming each of 3,000 cases once is accepted, with nothing missing or unreachable", () => {
   const codes = checkSource(wideMatch(3000, 3000)).map((d) => d.code);
   assert.deepEqual(codes, []);
@@ -21,8 +20,17 @@ test("a match naming each of 3,000 cases once is accepted, with nothing missing 
 test("a wide match still finds its missing case and its unreachable arm", () => {
   const missing = wideMatch(3000, 2999).replace("    when _ then 0\n", "");
   const found = checkSource(missing);
-  assert.deepEqual(found.map((d) => d.code), ["E-MATCH-MISSING"]);
+  assert.deepEqual(
+    found.map((d) => d.code),
+    ["E-MATCH-MISSING"],
+  );
   assert.equal((found[0]!.facts as { missing: string }).missing, "Many.C3000(_)");
-  const twice = wideMatch(3000, 3000).replace("    when Many.C17(value) then value + 17\n", "    when Many.C17(value) then value + 17\n    when Many.C17(other) then other\n");
-  assert.deepEqual(checkSource(twice).map((d) => d.code), ["W-MATCH-UNREACHABLE"]);
+  const twice = wideMatch(3000, 3000).replace(
+    "    when Many.C17(value) then value + 17\n",
+    "    when Many.C17(value) then value + 17\n    when Many.C17(other) then other\n",
+  );
+  assert.deepEqual(
+    checkSource(twice).map((d) => d.code),
+    ["W-MATCH-UNREACHABLE"],
+  );
 });

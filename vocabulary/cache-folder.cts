@@ -3,7 +3,10 @@
 // refuses a program any path in it whatever the grant.
 
 /** RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi, else HOME/.cache/renyi; undefined when none is known. The caller makes it absolute. */
-export function cacheFolderNamed(env: Readonly<Record<string, string | undefined>>, home: string | undefined): string | undefined {
+export function cacheFolderNamed(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string | undefined,
+): string | undefined {
   const named = env["RENYI_CACHE_DIR"];
   if (named !== undefined) return named;
   const base = env["XDG_CACHE_HOME"] ?? (home === undefined || home === "" ? undefined : `${home}/.cache`);

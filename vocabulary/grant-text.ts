@@ -21,7 +21,12 @@ function needAt(text: string): { need: Need; length: number } | string {
   } catch {
     return `${JSON.stringify(m[0])} has a scope that is not a text`;
   }
-  const fits = info.scope === "none" ? false : info.scope === "port" ? typeof scope === "number" && Number.isSafeInteger(scope) : typeof scope === "string" && scope !== "";
+  const fits =
+    info.scope === "none"
+      ? false
+      : info.scope === "port"
+        ? typeof scope === "number" && Number.isSafeInteger(scope)
+        : typeof scope === "string" && scope !== "";
   if (!fits) return `${JSON.stringify(m[0])} has a scope \`${m[1]}\` does not take`;
   return { need: { path, scope }, length: m[0].length };
 }
@@ -30,7 +35,8 @@ function needAt(text: string): { need: Need; length: number } | string {
 export function readNeedText(text: string): Need | string {
   const read = needAt(text);
   if (typeof read === "string") return read;
-  if (read.length !== text.length || needText(read.need) !== text) return `${JSON.stringify(text)} is not a capability as a \`needs\` line writes it`;
+  if (read.length !== text.length || needText(read.need) !== text)
+    return `${JSON.stringify(text)} is not a capability as a \`needs\` line writes it`;
   return read.need;
 }
 
@@ -43,7 +49,8 @@ export function readGrantText(text: string): GrantItem | string {
   const budget = /^ at most (\d+) per ([a-z]+)/.exec(rest);
   if (budget !== null) {
     const count = Number(budget[1]);
-    if (!isBudgetUnit(budget[2]!) || !Number.isSafeInteger(count) || count < 1) return `${JSON.stringify(text)} has a budget that is not one`;
+    if (!isBudgetUnit(budget[2]!) || !Number.isSafeInteger(count) || count < 1)
+      return `${JSON.stringify(text)} has a budget that is not one`;
     item = { ...item, budget: { count, unit: budget[2] } };
     rest = rest.slice(budget[0].length);
   }
@@ -60,6 +67,7 @@ export function readGrantText(text: string): GrantItem | string {
     }
     item = { ...item, guard: { sinks } };
   }
-  if (rest !== "" || grantText(item) !== text) return `${JSON.stringify(text)} is not a grant item as a \`needs\` line writes it`;
+  if (rest !== "" || grantText(item) !== text)
+    return `${JSON.stringify(text)} is not a grant item as a \`needs\` line writes it`;
   return item;
 }

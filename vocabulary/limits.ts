@@ -47,7 +47,10 @@ export const MAX_ELEMENTS = DEFAULT_LIMITS.maxCollection;
 export const MAX_TEXT = DEFAULT_LIMITS.maxText;
 
 /** The limits a command line may only lower: above these the engine's own limits would be reached first. */
-export const HIGHEST_LIMITS: { readonly [K in keyof typeof DEFAULT_LIMITS]?: number } = { maxCollection: MAX_ELEMENTS, maxText: MAX_TEXT };
+export const HIGHEST_LIMITS: { readonly [K in keyof typeof DEFAULT_LIMITS]?: number } = {
+  maxCollection: MAX_ELEMENTS,
+  maxText: MAX_TEXT,
+};
 
 /**
  * The heap limit of the thread a program runs in, the engine's hard bound above

@@ -35,7 +35,12 @@ export interface GrantItem extends Need {
 
 /** A need as a `needs` line writes it: `network.http("api.example.com")`, `network.socket(8080)`. */
 export function needText(need: Need): string {
-  const scope = need.scope === undefined ? "" : typeof need.scope === "number" ? `(${need.scope})` : `(${JSON.stringify(need.scope)})`;
+  const scope =
+    need.scope === undefined
+      ? ""
+      : typeof need.scope === "number"
+        ? `(${need.scope})`
+        : `(${JSON.stringify(need.scope)})`;
   return need.path.join(".") + scope;
 }
 

@@ -59,7 +59,21 @@ export interface Recording extends RunManifest {
 }
 
 /** The header's fields in the order they are written; `calls` comes last. */
-export const MANIFEST_FIELDS = ["program", "revision", "toolchain", "extensions", "source", "code", "arguments", "environment", "redacted", "recorded_at", "grant", "outcome", "output"] as const;
+export const MANIFEST_FIELDS = [
+  "program",
+  "revision",
+  "toolchain",
+  "extensions",
+  "source",
+  "code",
+  "arguments",
+  "environment",
+  "redacted",
+  "recorded_at",
+  "grant",
+  "outcome",
+  "output",
+] as const;
 
 /** Fields a recording must have: what a replay needs to check it. */
 export const REQUIRED_FIELDS = ["program", "toolchain", "source", "code", "grant", "outcome", "calls"] as const;
@@ -69,4 +83,3 @@ export const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
 
 /** How deeply a recording's JSON may nest: arguments and outcomes are values of the program's types. */
 export const MAX_RECORDING_DEPTH = 64;
-

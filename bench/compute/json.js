@@ -4,7 +4,8 @@ let total = 0;
 for (let round = 1; round <= 5; round++) {
   const encoded = JSON.stringify(items);
   const decoded = JSON.parse(encoded).map((x) => {
-    if (typeof x.id !== "number" || typeof x.name !== "string" || typeof x.price !== "number" || !Array.isArray(x.tags)) throw new Error("shape");
+    if (typeof x.id !== "number" || typeof x.name !== "string" || typeof x.price !== "number" || !Array.isArray(x.tags))
+      throw new Error("shape");
     return { id: x.id, name: x.name, price: x.price, tags: x.tags.map((t) => String(t)) };
   });
   total = total + [...encoded].length + decoded.length;

@@ -1,6 +1,15 @@
 const n = Number(process.argv[process.argv.indexOf("--n") + 1] ?? 1048576);
-class Leaf { constructor(value) { this.value = value; } }
-class Node { constructor(left, right) { this.left = left; this.right = right; } }
+class Leaf {
+  constructor(value) {
+    this.value = value;
+  }
+}
+class Node {
+  constructor(left, right) {
+    this.left = left;
+    this.right = right;
+  }
+}
 function doubled(n, value) {
   let t = new Leaf(value);
   for (let leaves = 1; leaves < n; leaves *= 2) t = new Node(t, t);

@@ -23,19 +23,34 @@ export interface AdmittedBundle {
   readonly map: SourceMapV3;
 }
 
-export async function admitBundle(file: string, trust: readonly string[]): Promise<AdmittedBundle | { ok: false; problem: string }> {
+export async function admitBundle(
+  file: string,
+  trust: readonly string[],
+): Promise<AdmittedBundle | { ok: false; problem: string }> {
   const checked = await checkManifest(file, trust);
   if (!checked.ok) return checked;
   const { manifest, grant } = checked;
   const read = readBundleCode(file);
   if (!read.ok) return read;
   const code = read.code;
-  if (manifest.bundle !== sha256(code)) return { ok: false, problem: `the bundle's hash does not match its manifest: ${file} was changed after it was built` };
+  if (manifest.bundle !== sha256(code))
+    return {
+      ok: false,
+      problem: `the bundle's hash does not match its manifest: ${file} was changed after it was built`,
+    };
   const validation = validateBundle(code);
   if (!validation.ok) return { ok: false, problem: `the bundle was refused: ${validation.problem}` };
   const own = compareGrants(validation.body, grant);
   if (!own.ok) return own;
   const map = readBundleMap(file, manifest);
   if (!map.ok) return map;
-  return { ok: true, manifest, grant, code, importStart: validation.importStart, importEnd: validation.importEnd, map: map.map };
+  return {
+    ok: true,
+    manifest,
+    grant,
+    code,
+    importStart: validation.importStart,
+    importEnd: validation.importEnd,
+    map: map.map,
+  };
 }

@@ -27,7 +27,10 @@ type Checked<T> = ({ ok: true } & T) | { ok: false; problem: string };
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The manifest beside the bundle, with the grant the run is to have. */
-export function checkManifest(file: string, trust: readonly string[]): Checked<{ manifest: Manifest; grant: GrantItem[] | null }> {
+export function checkManifest(
+  file: string,
+  trust: readonly string[],
+): Checked<{ manifest: Manifest; grant: GrantItem[] | null }> {
   const keys: TrustedKey[] = [];
   for (const path of trust) {
     const key = readPublicKey(path);
@@ -37,7 +40,12 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
   const manifestPath = manifestPathOf(file);
   const read = readBounded(manifestPath, MANIFEST_LIMIT);
   if (!read.ok) {
-    return { ok: false, problem: read.missing ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build` : `I cannot read the grant manifest ${manifestPath}: ${read.why}` };
+    return {
+      ok: false,
+      problem: read.missing
+        ? `the bundle has no grant manifest at ${manifestPath}; build it with renyic build`
+        : `I cannot read the grant manifest ${manifestPath}: ${read.why}`,
+    };
   }
   if (keys.length > 0) {
     const signed = verifyManifest(read.bytes, file.replace(/\.mjs$/, ".grant.sig"), keys);
@@ -47,7 +55,11 @@ export function checkManifest(file: string, trust: readonly string[]): Checked<{
   if (!manifest.ok) return manifest;
   // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not this one.
   const name = basename(file, ".mjs");
-  if (manifest.manifest.program !== name) return { ok: false, problem: `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a renamed one is refused` };
+  if (manifest.manifest.program !== name)
+    return {
+      ok: false,
+      problem: `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a renamed one is refused`,
+    };
   return { ok: true, manifest: manifest.manifest, grant: manifest.grant };
 }
 
@@ -83,12 +95,20 @@ function describe(grant: unknown): string {
 function isGrantItem(item: unknown): item is GrantItem {
   if (typeof item !== "object" || item === null) return false;
   const { path, scope, budget, guard } = item as Record<string, unknown>;
-  const need = (n: unknown) => typeof n === "object" && n !== null && Array.isArray((n as { path?: unknown }).path) && ((n as { path: unknown[] }).path).every((p) => typeof p === "string");
+  const need = (n: unknown) =>
+    typeof n === "object" &&
+    n !== null &&
+    Array.isArray((n as { path?: unknown }).path) &&
+    (n as { path: unknown[] }).path.every((p) => typeof p === "string");
   return (
     need(item) &&
     Array.isArray(path) &&
     (scope === undefined || typeof scope === "string" || typeof scope === "number") &&
     (budget === undefined || (typeof budget === "object" && budget !== null)) &&
-    (guard === undefined || (typeof guard === "object" && guard !== null && Array.isArray((guard as { sinks?: unknown }).sinks) && (guard as { sinks: unknown[] }).sinks.every(need)))
+    (guard === undefined ||
+      (typeof guard === "object" &&
+        guard !== null &&
+        Array.isArray((guard as { sinks?: unknown }).sinks) &&
+        (guard as { sinks: unknown[] }).sinks.every(need)))
   );
 }

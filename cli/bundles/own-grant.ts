@@ -6,13 +6,19 @@
 type Node = { type: string; [key: string]: unknown };
 
 /** The value of `mainGrant` (null when main needs nothing; not declared when the bundle has no main), or why it cannot be read. */
-export function bundleGrant(body: readonly object[]): { ok: true; declared: boolean; value: unknown } | { ok: false; problem: string } {
+export function bundleGrant(
+  body: readonly object[],
+): { ok: true; declared: boolean; value: unknown } | { ok: false; problem: string } {
   let found: Node | undefined;
   let count = 0;
   for (const statement of body as readonly Node[]) {
     if (statement.type !== "ExportNamedDeclaration") continue;
     for (const specifier of (statement["specifiers"] as Node[] | undefined) ?? []) {
-      if ((specifier["exported"] as Node)["name"] === "mainGrant") return { ok: false, problem: "the bundle exports `mainGrant` under another name, which the compiler never writes" };
+      if ((specifier["exported"] as Node)["name"] === "mainGrant")
+        return {
+          ok: false,
+          problem: "the bundle exports `mainGrant` under another name, which the compiler never writes",
+        };
     }
     const declaration = statement["declaration"] as Node | null;
     if (declaration?.type !== "VariableDeclaration") continue;
@@ -26,7 +32,9 @@ export function bundleGrant(body: readonly object[]): { ok: true; declared: bool
   if (count === 0) return { ok: true, declared: false, value: undefined };
   if (count > 1 || found === undefined) return { ok: false, problem: "the bundle declares `mainGrant` more than once" };
   const value = literal(found);
-  return value === NOT_LITERAL ? { ok: false, problem: "the bundle's `mainGrant` is not written as data, as the compiler writes it" } : { ok: true, declared: true, value };
+  return value === NOT_LITERAL
+    ? { ok: false, problem: "the bundle's `mainGrant` is not written as data, as the compiler writes it" }
+    : { ok: true, declared: true, value };
 }
 
 const NOT_LITERAL = Symbol("not a literal");
@@ -36,7 +44,9 @@ function literal(node: Node): unknown {
   switch (node.type) {
     case "Literal": {
       const value = node["value"];
-      return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? value : NOT_LITERAL;
+      return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+        ? value
+        : NOT_LITERAL;
     }
     case "ArrayExpression": {
       const out: unknown[] = [];
@@ -50,9 +60,21 @@ function literal(node: Node): unknown {
     case "ObjectExpression": {
       const out = Object.create(null) as Record<string, unknown>;
       for (const property of node["properties"] as Node[]) {
-        if (property.type !== "Property" || property["computed"] || property["method"] || property["shorthand"] || property["kind"] !== "init") return NOT_LITERAL;
+        if (
+          property.type !== "Property" ||
+          property["computed"] ||
+          property["method"] ||
+          property["shorthand"] ||
+          property["kind"] !== "init"
+        )
+          return NOT_LITERAL;
         const key = property["key"] as Node;
-        const name = key.type === "Identifier" ? (key["name"] as string) : key.type === "Literal" && typeof key["value"] === "string" ? key["value"] : undefined;
+        const name =
+          key.type === "Identifier"
+            ? (key["name"] as string)
+            : key.type === "Literal" && typeof key["value"] === "string"
+              ? key["value"]
+              : undefined;
         if (name === undefined || name === "__proto__" || name in out) return NOT_LITERAL;
         const value = literal(property["value"] as Node);
         if (value === NOT_LITERAL) return NOT_LITERAL;

@@ -38,16 +38,25 @@ function readPem(file: string, what: string): { ok: true; text: string } | { ok:
   return { ok: true, text: read.bytes.toString("latin1") };
 }
 
-export function readPrivateKey(file: string): { ok: true; key: KeyObject; id: string } | { ok: false; problem: string } {
+export function readPrivateKey(
+  file: string,
+): { ok: true; key: KeyObject; id: string } | { ok: false; problem: string } {
   const pem = readPem(file, "signing key");
   if (!pem.ok) return pem;
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem.text, format: "pem" });
   } catch {
-    return { ok: false, problem: `${file} is not an unencrypted PEM private key; make one with \`renyic keygen --out NAME\`` };
+    return {
+      ok: false,
+      problem: `${file} is not an unencrypted PEM private key; make one with \`renyic keygen --out NAME\``,
+    };
   }
-  if (key.asymmetricKeyType !== "ed25519") return { ok: false, problem: `${file} is a ${key.asymmetricKeyType ?? "unknown"} key; manifests are signed with Ed25519 keys` };
+  if (key.asymmetricKeyType !== "ed25519")
+    return {
+      ok: false,
+      problem: `${file} is a ${key.asymmetricKeyType ?? "unknown"} key; manifests are signed with Ed25519 keys`,
+    };
   return { ok: true, key, id: keyId(createPublicKey(key)) };
 }
 
@@ -56,14 +65,22 @@ export function readPublicKey(file: string): { ok: true; key: TrustedKey } | { o
   if (!pem.ok) return pem;
   // createPublicKey would take a private key too, and derive its public half; a private key
   // handed to --trust is a key in the wrong place, which is said rather than used.
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem.text)) return { ok: false, problem: `${file} holds a private key; --trust takes the public key (NAME.pub), and the private key should stay with its owner` };
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem.text))
+    return {
+      ok: false,
+      problem: `${file} holds a private key; --trust takes the public key (NAME.pub), and the private key should stay with its owner`,
+    };
   let key: KeyObject;
   try {
     key = createPublicKey({ key: pem.text, format: "pem" });
   } catch {
     return { ok: false, problem: `${file} is not a PEM public key` };
   }
-  if (key.asymmetricKeyType !== "ed25519") return { ok: false, problem: `${file} is a ${key.asymmetricKeyType ?? "unknown"} key; manifests are signed with Ed25519 keys` };
+  if (key.asymmetricKeyType !== "ed25519")
+    return {
+      ok: false,
+      problem: `${file} is a ${key.asymmetricKeyType ?? "unknown"} key; manifests are signed with Ed25519 keys`,
+    };
   return { ok: true, key: { id: keyId(key), key, file } };
 }
 
@@ -78,22 +95,42 @@ export function signManifest(manifest: Uint8Array, key: KeyObject, id: string): 
  * before the manifest is parsed: under --trust, bytes nobody trusted signed
  * never reach the JSON reader.
  */
-export function verifyManifest(manifest: Uint8Array, signatureFile: string, trusted: readonly TrustedKey[]): { ok: true; key: TrustedKey } | { ok: false; problem: string } {
+export function verifyManifest(
+  manifest: Uint8Array,
+  signatureFile: string,
+  trusted: readonly TrustedKey[],
+): { ok: true; key: TrustedKey } | { ok: false; problem: string } {
   const names = trusted.map((k) => showKey(k.id)).join(", ");
   const read = readBounded(signatureFile, 1024);
   if (!read.ok) {
-    return { ok: false, problem: read.missing ? `the manifest is not signed (there is no ${signatureFile}), and --trust asks for a signature by ${names}` : `I cannot read the signature ${signatureFile}: ${read.why}` };
+    return {
+      ok: false,
+      problem: read.missing
+        ? `the manifest is not signed (there is no ${signatureFile}), and --trust asks for a signature by ${names}`
+        : `I cannot read the signature ${signatureFile}: ${read.why}`,
+    };
   }
   const m = SIGNATURE_LINE.exec(read.bytes.toString("latin1"));
-  if (m === null) return { ok: false, problem: `${signatureFile} is not a signature file: one line, \`renyi-signature-v1 ed25519 KEYID SIGNATURE\`` };
+  if (m === null)
+    return {
+      ok: false,
+      problem: `${signatureFile} is not a signature file: one line, \`renyi-signature-v1 ed25519 KEYID SIGNATURE\``,
+    };
   // Every trusted key of that id is tried: two keys whose ids are equal are unlikely, not impossible.
   const candidates = trusted.filter((k) => k.id === m[1]);
-  if (candidates.length === 0) return { ok: false, problem: `the manifest is signed by ${showKey(m[1]!)}, which is not a key --trust names (${names})` };
+  if (candidates.length === 0)
+    return {
+      ok: false,
+      problem: `the manifest is signed by ${showKey(m[1]!)}, which is not a key --trust names (${names})`,
+    };
   const signature = Buffer.from(m[2]!, "base64");
   const message = Buffer.concat([Buffer.from(LABEL), manifest]);
   const key = signature.length === 64 ? candidates.find((k) => verify(null, message, k.key, signature)) : undefined;
   if (key === undefined) {
-    return { ok: false, problem: `the manifest's signature by ${showKey(m[1]!)} does not verify: the manifest was changed after it was signed, or the signature is damaged` };
+    return {
+      ok: false,
+      problem: `the manifest's signature by ${showKey(m[1]!)} does not verify: the manifest was changed after it was signed, or the signature is damaged`,
+    };
   }
   return { ok: true, key };
 }

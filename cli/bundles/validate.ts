@@ -16,7 +16,9 @@ export const RUNTIME_SPECIFIER = "renyi/runtime";
 export { sha256 } from "../../report/sha256.js";
 
 /** `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it again. */
-export type Validation = { ok: true; importStart: number; importEnd: number; body: readonly object[] } | { ok: false; problem: string };
+export type Validation =
+  | { ok: true; importStart: number; importEnd: number; body: readonly object[] }
+  | { ok: false; problem: string };
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown };
 
@@ -27,10 +29,17 @@ const EXPORTS = new Set(["main", "mainParameters", "mainGrant", "mainPurpose", "
  * An ES module built by `renyic build` ("module"), or the CommonJS form
  * `renyi run` compiles for its worker ("commonjs", which must require `runtime`).
  */
-export function validateBundle(code: string, format: { kind: "module" } | { kind: "commonjs"; runtime: string } = { kind: "module" }): Validation {
+export function validateBundle(
+  code: string,
+  format: { kind: "module" } | { kind: "commonjs"; runtime: string } = { kind: "module" },
+): Validation {
   let ast: Node;
   try {
-    ast = parse(code, { ecmaVersion: 2022, sourceType: format.kind === "module" ? "module" : "script", allowAwaitOutsideFunction: format.kind === "module" }) as unknown as Node;
+    ast = parse(code, {
+      ecmaVersion: 2022,
+      sourceType: format.kind === "module" ? "module" : "script",
+      allowAwaitOutsideFunction: format.kind === "module",
+    }) as unknown as Node;
   } catch (e) {
     return { ok: false, problem: `the bundle is not valid JavaScript: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -69,13 +78,21 @@ function moduleHead(body: Node[]): Head {
   const first = body[0];
   if (first?.type !== "ImportDeclaration") return { problem: "the bundle does not import the runtime first" };
   const source = first["source"] as Node & { value: unknown };
-  if (source.value !== RUNTIME_SPECIFIER) return { problem: `the bundle imports ${JSON.stringify(source.value)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
+  if (source.value !== RUNTIME_SPECIFIER)
+    return {
+      problem: `the bundle imports ${JSON.stringify(source.value)}; a bundle may import only ${RUNTIME_SPECIFIER}`,
+    };
   const specifiers = first["specifiers"] as Node[];
-  const viaConstants = specifiers.length > 0 && specifiers.every((spec) => spec.type === "ImportSpecifier" && String((spec["local"] as Node)["name"]).startsWith("$$"));
+  const viaConstants =
+    specifiers.length > 0 &&
+    specifiers.every(
+      (spec) => spec.type === "ImportSpecifier" && String((spec["local"] as Node)["name"]).startsWith("$$"),
+    );
   const imported = new Set<string>();
   const constants = new Map<string, string>();
   for (const spec of specifiers) {
-    if (spec.type !== "ImportSpecifier") return { problem: "the bundle imports the runtime as a whole; it may import only names of it" };
+    if (spec.type !== "ImportSpecifier")
+      return { problem: "the bundle imports the runtime as a whole; it may import only names of it" };
     const name = (spec["imported"] as Node)["name"];
     const local = (spec["local"] as Node)["name"];
     if (viaConstants) {
@@ -88,15 +105,23 @@ function moduleHead(body: Node[]): Head {
   const second = body[1];
   if (second?.type === "ImportDeclaration") {
     const other = (second["source"] as Node & { value: unknown }).value;
-    return { problem: other === RUNTIME_SPECIFIER ? "the bundle imports the runtime twice" : `the bundle imports ${JSON.stringify(other)}; a bundle may import only ${RUNTIME_SPECIFIER}` };
+    return {
+      problem:
+        other === RUNTIME_SPECIFIER
+          ? "the bundle imports the runtime twice"
+          : `the bundle imports ${JSON.stringify(other)}; a bundle may import only ${RUNTIME_SPECIFIER}`,
+    };
   }
-  const declarators = second?.type === "VariableDeclaration" && second["kind"] === "const" ? (second["declarations"] as Node[]) : [];
-  if (declarators.length !== constants.size) return { problem: "the bundle does not bind the runtime's names as the compiler does" };
+  const declarators =
+    second?.type === "VariableDeclaration" && second["kind"] === "const" ? (second["declarations"] as Node[]) : [];
+  if (declarators.length !== constants.size)
+    return { problem: "the bundle does not bind the runtime's names as the compiler does" };
   for (const d of declarators) {
     const id = d["id"] as Node;
     const init = d["init"] as Node | null;
     const target = id.type === "Identifier" ? String(id["name"]) : "";
-    if (init?.type !== "Identifier" || constants.get(String(init["name"])) !== target) return { problem: "the bundle does not bind the runtime's names as the compiler does" };
+    if (init?.type !== "Identifier" || constants.get(String(init["name"])) !== target)
+      return { problem: "the bundle does not bind the runtime's names as the compiler does" };
     imported.add(target);
   }
   return { imported, skip: 2, start: source.start, end: source.end };
@@ -106,24 +131,36 @@ function moduleHead(body: Node[]): Head {
 function commonjsHead(body: Node[], runtime: string): Head {
   const [strict, declaration] = body;
   const directive = strict?.type === "ExpressionStatement" ? (strict["expression"] as Node) : undefined;
-  if (directive?.type !== "Literal" || directive["value"] !== "use strict") return { problem: "the program is not strict" };
-  const declarator = declaration?.type === "VariableDeclaration" && declaration["kind"] === "const" ? (declaration["declarations"] as Node[])[0] : undefined;
+  if (directive?.type !== "Literal" || directive["value"] !== "use strict")
+    return { problem: "the program is not strict" };
+  const declarator =
+    declaration?.type === "VariableDeclaration" && declaration["kind"] === "const"
+      ? (declaration["declarations"] as Node[])[0]
+      : undefined;
   const init = declarator?.["init"] as Node | undefined;
   const pattern = declarator?.["id"] as Node | undefined;
   const argument = init?.type === "CallExpression" ? (init["arguments"] as Node[])[0] : undefined;
-  if (init === undefined || (init["callee"] as Node)["name"] !== "require" || argument?.["value"] !== runtime || pattern?.type !== "ObjectPattern" || (declaration!["declarations"] as Node[]).length !== 1) {
+  if (
+    init === undefined ||
+    (init["callee"] as Node)["name"] !== "require" ||
+    argument?.["value"] !== runtime ||
+    pattern?.type !== "ObjectPattern" ||
+    (declaration!["declarations"] as Node[]).length !== 1
+  ) {
     return { problem: "the program does not require the runtime first" };
   }
   const imported = new Set<string>();
   for (const property of pattern["properties"] as Node[]) {
-    if (property.type !== "Property" || property["computed"] || (property["value"] as Node).type !== "Identifier") return { problem: "the program requires the runtime in a form the compiler never writes" };
+    if (property.type !== "Property" || property["computed"] || (property["value"] as Node).type !== "Identifier")
+      return { problem: "the program requires the runtime in a form the compiler never writes" };
     imported.add(runtimeBinding((property["key"] as Node)["name"], (property["value"] as Node)["name"]));
   }
   return { imported, skip: 2, start: argument!.start, end: argument!.end };
 }
 
 function runtimeBinding(name: unknown, local: unknown): string {
-  if (typeof name !== "string" || !PROGRAM_RUNTIME.has(name)) refuse(`the bundle imports ${JSON.stringify(name)} from the runtime, which compiled code never uses`);
+  if (typeof name !== "string" || !PROGRAM_RUNTIME.has(name))
+    refuse(`the bundle imports ${JSON.stringify(name)} from the runtime, which compiled code never uses`);
   if (local !== `$${name}`) refuse("the bundle renames what it imports from the runtime");
   return local;
 }
@@ -153,19 +190,28 @@ class Checker {
   private topLevel(s: Node): void {
     if (s.type === "ImportDeclaration") {
       const source = (s["source"] as Node)["value"];
-      refuse(source === RUNTIME_SPECIFIER ? "the bundle imports the runtime twice" : `the bundle imports ${JSON.stringify(source)}; a bundle may import only ${RUNTIME_SPECIFIER}`);
+      refuse(
+        source === RUNTIME_SPECIFIER
+          ? "the bundle imports the runtime twice"
+          : `the bundle imports ${JSON.stringify(source)}; a bundle may import only ${RUNTIME_SPECIFIER}`,
+      );
     }
-    if (s.type === "ExportAllDeclaration" || s.type === "ExportDefaultDeclaration") refuse("the bundle exports in a form the compiler never writes");
+    if (s.type === "ExportAllDeclaration" || s.type === "ExportDefaultDeclaration")
+      refuse("the bundle exports in a form the compiler never writes");
     if (s.type === "ExportNamedDeclaration") {
       if (this.commonjs || s["source"] != null) refuse("the bundle re-exports another module");
       const declaration = s["declaration"] as Node | null;
       if (declaration != null) {
-        if (declaration.type !== "VariableDeclaration") refuse("the bundle exports in a form the compiler never writes");
-        for (const d of declaration["declarations"] as Node[]) if (!EXPORTS.has((d["id"] as Node)["name"] as string)) refuse("the bundle exports a name compiled code never exports");
+        if (declaration.type !== "VariableDeclaration")
+          refuse("the bundle exports in a form the compiler never writes");
+        for (const d of declaration["declarations"] as Node[])
+          if (!EXPORTS.has((d["id"] as Node)["name"] as string))
+            refuse("the bundle exports a name compiled code never exports");
         return this.node(declaration);
       }
       for (const spec of s["specifiers"] as Node[]) {
-        if (spec.type !== "ExportSpecifier" || !EXPORTS.has((spec["exported"] as Node)["name"] as string)) refuse("the bundle exports a name compiled code never exports");
+        if (spec.type !== "ExportSpecifier" || !EXPORTS.has((spec["exported"] as Node)["name"] as string))
+          refuse("the bundle exports a name compiled code never exports");
         this.node(spec["local"] as Node);
       }
       return;
@@ -174,8 +220,13 @@ class Checker {
       // `exports.main = ...;`
       const e = s["expression"] as Node;
       const target = e["left"] as Node | undefined;
-      if (e.type === "AssignmentExpression" && target?.type === "MemberExpression" && (target["object"] as Node)["name"] === "exports") {
-        if (target["computed"] || !EXPORTS.has((target["property"] as Node)["name"] as string)) refuse("the program exports a name compiled code never exports");
+      if (
+        e.type === "AssignmentExpression" &&
+        target?.type === "MemberExpression" &&
+        (target["object"] as Node)["name"] === "exports"
+      ) {
+        if (target["computed"] || !EXPORTS.has((target["property"] as Node)["name"] as string))
+          refuse("the program exports a name compiled code never exports");
         return this.node(e["right"] as Node);
       }
     }
@@ -183,16 +234,20 @@ class Checker {
   }
 
   private declare(s: Node, into: Set<string>): void {
-    if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration") declareOnce((s["id"] as Node)["name"] as string, into);
-    else if (s.type === "VariableDeclaration") for (const d of s["declarations"] as Node[]) this.patternNames(d["id"] as Node, into);
-    else if (s.type === "ExportNamedDeclaration" && s["declaration"] != null) this.declare(s["declaration"] as Node, into);
+    if (s.type === "FunctionDeclaration" || s.type === "ClassDeclaration")
+      declareOnce((s["id"] as Node)["name"] as string, into);
+    else if (s.type === "VariableDeclaration")
+      for (const d of s["declarations"] as Node[]) this.patternNames(d["id"] as Node, into);
+    else if (s.type === "ExportNamedDeclaration" && s["declaration"] != null)
+      this.declare(s["declaration"] as Node, into);
   }
 
   /** The names a pattern binds; a pattern is a name, `[a, b, ...rest]`, or `...rest`. */
   private patternNames(p: Node, into: Set<string>): void {
     if (p.type === "Identifier") declareOnce(p["name"] as string, into);
     else if (p.type === "RestElement") this.patternNames(p["argument"] as Node, into);
-    else if (p.type === "ArrayPattern") for (const e of p["elements"] as (Node | null)[]) e === null ? undefined : this.patternNames(e, into);
+    else if (p.type === "ArrayPattern")
+      for (const e of p["elements"] as (Node | null)[]) e === null ? undefined : this.patternNames(e, into);
     else refuse(`the bundle binds names with a ${p.type}, which compiled code never does`);
   }
 
@@ -211,7 +266,8 @@ class Checker {
   }
 
   private reference(name: string): void {
-    if (!this.scopes.declares(name) && !ALLOWED_GLOBALS.has(name)) refuse(`the bundle names the global \`${name}\`, which compiled code never uses`);
+    if (!this.scopes.declares(name) && !ALLOWED_GLOBALS.has(name))
+      refuse(`the bundle names the global \`${name}\`, which compiled code never uses`);
   }
 
   private function(n: Node): void {
@@ -234,7 +290,12 @@ class Checker {
         return this.reference(n["name"] as string);
       case "Literal": {
         const value = n["value"];
-        if (n["regex"] !== undefined || n["bigint"] !== undefined || (value !== null && !["string", "number", "boolean"].includes(typeof value))) refuse("the bundle holds a literal compiled code never writes");
+        if (
+          n["regex"] !== undefined ||
+          n["bigint"] !== undefined ||
+          (value !== null && !["string", "number", "boolean"].includes(typeof value))
+        )
+          refuse("the bundle holds a literal compiled code never writes");
         return;
       }
       case "TemplateLiteral":
@@ -246,7 +307,8 @@ class Checker {
       case "ClassDeclaration":
         return this.classDeclaration(n);
       case "VariableDeclaration":
-        if (!VARIABLE_KINDS.has(n["kind"] as string)) refuse("the bundle declares a `var`, which compiled code never does");
+        if (!VARIABLE_KINDS.has(n["kind"] as string))
+          refuse("the bundle declares a `var`, which compiled code never does");
         for (const d of n["declarations"] as Node[]) this.node(d["init"] as Node | null);
         return;
       case "BlockStatement":
@@ -272,7 +334,8 @@ class Checker {
       case "ForOfStatement": {
         if (n["await"]) refuse("the bundle holds `for await`, which compiled code never has");
         const left = n["left"] as Node;
-        if (left.type !== "VariableDeclaration" || !VARIABLE_KINDS.has(left["kind"] as string)) refuse("the bundle holds a loop over a target compiled code never writes");
+        if (left.type !== "VariableDeclaration" || !VARIABLE_KINDS.has(left["kind"] as string))
+          refuse("the bundle holds a loop over a target compiled code never writes");
         this.node(n["right"] as Node);
         const names = new Set<string>();
         this.declare(left, names);
@@ -298,18 +361,21 @@ class Checker {
         return this.member(n);
       case "AssignmentExpression": {
         const left = n["left"] as Node;
-        if (left.type !== "Identifier" && left.type !== "MemberExpression") refuse("the bundle assigns to a pattern, which compiled code never does");
+        if (left.type !== "Identifier" && left.type !== "MemberExpression")
+          refuse("the bundle assigns to a pattern, which compiled code never does");
         return this.all([left, n["right"]]);
       }
       case "BinaryExpression":
       case "LogicalExpression":
         return this.all([n["left"], n["right"]]);
       case "UnaryExpression":
-        if (!UNARY.has(n["operator"] as string)) refuse(`the bundle uses \`${String(n["operator"])}\`, which compiled code never does`);
+        if (!UNARY.has(n["operator"] as string))
+          refuse(`the bundle uses \`${String(n["operator"])}\`, which compiled code never does`);
         return this.node(n["argument"] as Node);
       case "UpdateExpression": {
         const argument = n["argument"] as Node;
-        if (argument.type !== "Identifier" && argument.type !== "MemberExpression") refuse("the bundle updates something compiled code never updates");
+        if (argument.type !== "Identifier" && argument.type !== "MemberExpression")
+          refuse("the bundle updates something compiled code never updates");
         return this.node(argument);
       }
       case "SequenceExpression":
@@ -336,25 +402,33 @@ class Checker {
     const object = n["object"] as Node;
     const property = n["property"] as Node;
     if (n["computed"]) {
-      if (property.type !== "Literal" || typeof property["value"] !== "number") refuse("the bundle reads a property by a computed name, which compiled code never does");
+      if (property.type !== "Literal" || typeof property["value"] !== "number")
+        refuse("the bundle reads a property by a computed name, which compiled code never does");
       return this.node(object);
     }
     const name = property["name"] as string;
     if (object.type === "MetaProperty") {
-      if ((object["meta"] as Node)["name"] !== "import" || name !== "url") refuse("the bundle uses `import.meta` where compiled code never does");
+      if ((object["meta"] as Node)["name"] !== "import" || name !== "url")
+        refuse("the bundle uses `import.meta` where compiled code never does");
       return;
     }
     // A library function (`$foreign.call`): the namespace of a library module holds its functions and nothing else.
-    const library = object.type === "Identifier" && LIBRARY_NAMESPACES.has((object["name"] as string).slice(1)) && this.isImport(object["name"] as string);
-    if (!(library ? isLibraryFunctionName(name) : isEmittedPropertyName(name))) refuse(`the bundle reads the property \`${name}\`, which compiled code never reads`);
+    const library =
+      object.type === "Identifier" &&
+      LIBRARY_NAMESPACES.has((object["name"] as string).slice(1)) &&
+      this.isImport(object["name"] as string);
+    if (!(library ? isLibraryFunctionName(name) : isEmittedPropertyName(name)))
+      refuse(`the bundle reads the property \`${name}\`, which compiled code never reads`);
     this.node(object);
   }
 
   private property(p: Node): void {
-    if (p.type !== "Property" || p["kind"] !== "init" || p["method"] || p["computed"] || p["shorthand"]) refuse("the bundle holds an object member compiled code never writes");
+    if (p.type !== "Property" || p["kind"] !== "init" || p["method"] || p["computed"] || p["shorthand"])
+      refuse("the bundle holds an object member compiled code never writes");
     const key = p["key"] as Node;
     const name = key.type === "Identifier" ? key["name"] : key["value"];
-    if (typeof name !== "string" || !isEmittedPropertyName(name)) refuse(`the bundle makes an object with the key ${JSON.stringify(name)}, which compiled code never makes`);
+    if (typeof name !== "string" || !isEmittedPropertyName(name))
+      refuse(`the bundle makes an object with the key ${JSON.stringify(name)}, which compiled code never makes`);
     this.node(p["value"] as Node);
   }
 
@@ -363,7 +437,13 @@ class Checker {
     if (n["superClass"] != null) refuse("the bundle holds a class that extends another, which compiled code never has");
     for (const member of (n["body"] as Node)["body"] as Node[]) {
       const key = member["key"] as Node;
-      if (member.type !== "MethodDefinition" || member["kind"] !== "constructor" || member["static"] || member["computed"] || key["name"] !== "constructor") {
+      if (
+        member.type !== "MethodDefinition" ||
+        member["kind"] !== "constructor" ||
+        member["static"] ||
+        member["computed"] ||
+        key["name"] !== "constructor"
+      ) {
         refuse("the bundle holds a class member other than a constructor");
       }
       this.inConstructor = true;

@@ -49,12 +49,16 @@ function chooseFolder(base: string): string {
   try {
     makeFolders(base);
   } catch (e) {
-    throw new Refusal(`I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
+    throw new Refusal(
+      `I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+    );
   }
   const problem = notPrivate(base);
   if (problem === undefined) return base;
   if (!isMainThread) throw new Refusal(problem);
-  process.stderr.write(`renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or set RENYI_CACHE_DIR)\n`);
+  process.stderr.write(
+    `renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or set RENYI_CACHE_DIR)\n`,
+  );
   return privateFolder();
 }
 
@@ -62,10 +66,13 @@ function chooseFolder(base: string): string {
 export function notPrivate(folder: string): string | undefined {
   const stat = statSync(folder);
   if (!stat.isDirectory()) return `the cache folder ${folder} is not a folder`;
-  if (process.getuid !== undefined && stat.uid !== process.getuid()) return `the cache folder ${folder} belongs to another user`;
+  if (process.getuid !== undefined && stat.uid !== process.getuid())
+    return `the cache folder ${folder} belongs to another user`;
   // Modes mean nothing where there are no user ids (Windows): there the folder is taken as it is.
-  if (process.getuid !== undefined && (stat.mode & 0o022) !== 0) return `the cache folder ${folder} may be written by other users`;
-  if (sealingKey(folder) === undefined) return `the cache folder's key ${folder}.key is not a file this user alone can read and write`;
+  if (process.getuid !== undefined && (stat.mode & 0o022) !== 0)
+    return `the cache folder ${folder} may be written by other users`;
+  if (sealingKey(folder) === undefined)
+    return `the cache folder's key ${folder}.key is not a file this user alone can read and write`;
   return undefined;
 }
 
@@ -78,7 +85,8 @@ function privateFolder(): string {
   const folder = join(parent, "cache");
   process.once("exit", () => {
     if (!existsSync(join(folder, "recordings"))) return rmSync(parent, { recursive: true, force: true });
-    for (const name of readdirSync(folder)) if (name !== "recordings") rmSync(join(folder, name), { recursive: true, force: true });
+    for (const name of readdirSync(folder))
+      if (name !== "recordings") rmSync(join(folder, name), { recursive: true, force: true });
   });
   mkdirSync(folder, { mode: 0o700 });
   return folder;
@@ -145,7 +153,9 @@ export function writeCached(key: string, extension: ".cjs" | ".mjs", code: strin
     writeAtomically(`${path}.map`, map);
     writeAtomically(path, code);
   } catch (e) {
-    throw new Refusal(`I cannot write the compiled program into the cache folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`);
+    throw new Refusal(
+      `I cannot write the compiled program into the cache folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+    );
   }
   return path;
 }

@@ -36,13 +36,25 @@ export interface Compiled {
 export type NotCompiled = { diagnostics: Diagnostic[]; sources: Map<string, SourceFile> };
 
 /** `stop` is called now and then while the compiler works: it ends the compile by throwing. */
-export async function compileWithCache(file: string, narrate = false, stop?: () => void): Promise<Compiled | NotCompiled> {
+export async function compileWithCache(
+  file: string,
+  narrate = false,
+  stop?: () => void,
+): Promise<Compiled | NotCompiled> {
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) {
     const path = cachedPath(indexed.key, ".cjs");
     const source = indexed.source;
-    return { path, source, map: () => readProgramMap(path), sources: () => sourcesOf(indexed.modules), program: indexed.entry, code: () => codeHash(indexed.modules), bundle: () => sha256(source) };
+    return {
+      path,
+      source,
+      map: () => readProgramMap(path),
+      sources: () => sourcesOf(indexed.modules),
+      program: indexed.entry,
+      code: () => codeHash(indexed.modules),
+      bundle: () => sha256(source),
+    };
   }
   // The parser, the compiler and the validator are loaded only when the index does not know the
   // program: one file, with a code cache (compile-path.ts).
@@ -56,7 +68,15 @@ export async function compileWithCache(file: string, narrate = false, stop?: () 
   // A compiled program whose seal does not match (seal.ts) is compiled again, and written anew.
   let source = readProgram(key);
   if (source === undefined) {
-    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain, narrate, ...(stop ? { stop } : {}) });
+    const result = await compileIntoCache({
+      modules: program.modules,
+      entry: program.entry,
+      key,
+      runtime: RUNTIME_PATH,
+      toolchain,
+      narrate,
+      ...(stop ? { stop } : {}),
+    });
     // After a compile, when the cache that came with the build did not fit this Node: one of its own.
     compilePath.keep();
     if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
@@ -65,7 +85,15 @@ export async function compileWithCache(file: string, narrate = false, stop?: () 
   }
   writeIndex(toolchain, file, program.entry, program.modules);
   const verified = source;
-  return { path, source: verified, map: () => readProgramMap(path), sources: () => program.sources, program: program.entry, code: () => codeHash(program.modules), bundle: () => sha256(verified) };
+  return {
+    path,
+    source: verified,
+    map: () => readProgramMap(path),
+    sources: () => program.sources,
+    program: program.entry,
+    code: () => codeHash(program.modules),
+    bundle: () => sha256(verified),
+  };
 }
 
 function sourcesOf(modules: readonly IndexedModule[]): Map<string, SourceFile> {

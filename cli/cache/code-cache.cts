@@ -37,14 +37,21 @@ import { sealingKey, sealOf } from "./sealing-key.cjs";
 import { BUILD_ID } from "../host/version.cjs";
 import { COMPILE_PATH, RUNTIME_PATH } from "../host/places.cjs";
 
-type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+type ModuleFunction = (
+  exports: unknown,
+  require: NodeJS.Require,
+  module: Module,
+  filename: string,
+  dirname: string,
+) => void;
 
 /** The runtime (dist/runtime.cjs), with its code cache named after this build. */
 export function loadRuntime(): unknown {
   const file = realpathSync(RUNTIME_PATH);
   let cacheFile: string | undefined;
   try {
-    if (BUILD_ID !== "unknown") cacheFile = join(cacheDirectory(), `runtime-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
+    if (BUILD_ID !== "unknown")
+      cacheFile = join(cacheDirectory(), `runtime-${BUILD_ID}-${process.version}-${process.arch}.v8cache`);
   } catch {
     // No cache folder (the main thread says so): the runtime compiles as usual.
   }
@@ -60,14 +67,20 @@ export function loadRuntime(): unknown {
  * its source map), with its code cache beside it, sealed for that text.
  */
 export function loadProgram(file: string, source: string): unknown {
-  return requireWithCodeCache(file, source, `${file}.${process.version}-${process.arch}.v8cache`, `program ${sourceKey(source)}`);
+  return requireWithCodeCache(
+    file,
+    source,
+    `${file}.${process.version}-${process.arch}.v8cache`,
+    `program ${sourceKey(source)}`,
+  );
 }
 
 function requireWithCodeCache(file: string, source: string, cacheFile: string | undefined, binding: string): unknown {
   const key = cacheFile === undefined ? undefined : sealingKey(dirname(cacheFile));
   const kept = key === undefined ? undefined : unsealKept(readCache(cacheFile), key, binding);
   const loaded = requireWithCachedData(file, source, kept);
-  if (key !== undefined && loaded.stale) keepCodeCache(cacheFile!, loaded.script, (data) => sealKept(data, key, binding));
+  if (key !== undefined && loaded.stale)
+    keepCodeCache(cacheFile!, loaded.script, (data) => sealKept(data, key, binding));
   return loaded.exports;
 }
 
@@ -83,8 +96,12 @@ export function loadCompilePath(): CodeCached {
   let own: string | undefined;
   try {
     // V8 refuses a cache made under other flags: each set of flags keeps its own.
-    const flags = createHash("sha256").update(`${process.execArgv.join(" ")}\n${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 8);
-    if (BUILD_ID !== "unknown") own = join(cacheDirectory(), `compiler-${BUILD_ID}-${process.version}-${process.arch}-${flags}.v8cache`);
+    const flags = createHash("sha256")
+      .update(`${process.execArgv.join(" ")}\n${process.env["NODE_OPTIONS"] ?? ""}`)
+      .digest("hex")
+      .slice(0, 8);
+    if (BUILD_ID !== "unknown")
+      own = join(cacheDirectory(), `compiler-${BUILD_ID}-${process.version}-${process.arch}-${flags}.v8cache`);
   } catch {
     // No cache folder: the compile path compiles as usual.
   }
@@ -117,7 +134,12 @@ export function requireWithCaches(file: string, shipped: string, own: string | u
   // A cache of its own that is damaged is let go, not read again at every compile.
   if (ownBytes !== undefined && ownData === undefined) forget(own!);
   const loaded = requireWithCachedData(file, source, ownData ?? unseal(readCache(shipped), hash));
-  return { exports: loaded.exports, stale: loaded.stale, keep: () => key !== undefined && loaded.stale && keepCodeCache(own!, loaded.script, (data) => sealKept(data, key, binding)) };
+  return {
+    exports: loaded.exports,
+    stale: loaded.stale,
+    keep: () =>
+      key !== undefined && loaded.stale && keepCodeCache(own!, loaded.script, (data) => sealKept(data, key, binding)),
+  };
 }
 
 /** What a cache that names no source of its own is sealed with besides its bytes. */
@@ -195,14 +217,25 @@ function readCache(cacheFile: string | undefined): Buffer | undefined {
 }
 
 /** `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged). */
-export function requireWithCachedData(file: string, source: string, cachedData: Buffer | undefined): { readonly exports: unknown; readonly script: Script; readonly stale: boolean } {
+export function requireWithCachedData(
+  file: string,
+  source: string,
+  cachedData: Buffer | undefined,
+): { readonly exports: unknown; readonly script: Script; readonly stale: boolean } {
   // The function Node wraps every CommonJS module in; the source starts on the wrapper's
   // first line, so that the module's line numbers (and its source map) stay its own.
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   const module = new Module(file);
   module.filename = file;
-  (script.runInThisContext() as ModuleFunction).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  (script.runInThisContext() as ModuleFunction).call(
+    module.exports,
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+  );
   module.loaded = true;
   require.cache[file] = module;
   return { exports: module.exports, script, stale: cachedData === undefined || script.cachedDataRejected === true };

@@ -27,11 +27,23 @@ export interface CompileRequest {
  * The diagnostics, and the compiled program's text when it was compiled into the cache (no errors):
  * the text the validator passed, which is what runs (the file is not read back).
  */
-export async function compileIntoCache(request: CompileRequest): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean; readonly source?: string }> {
+export async function compileIntoCache(
+  request: CompileRequest,
+): Promise<{ readonly diagnostics: Diagnostic[]; readonly compiled: boolean; readonly source?: string }> {
   const { compileProgram, nestedTooDeeply } = await import("../../compiler/build.js");
   const { modules, entry, key, runtime, narrate } = request;
   const { stop } = request;
-  const compileWith = (moduleCache: ModuleCache) => compileProgram(modules, { runtime, entry, file: `${key}.cjs`, format: "commonjs", printer: "own", narrate, moduleCache, ...(stop ? { stop } : {}) });
+  const compileWith = (moduleCache: ModuleCache) =>
+    compileProgram(modules, {
+      runtime,
+      entry,
+      file: `${key}.cjs`,
+      format: "commonjs",
+      printer: "own",
+      narrate,
+      moduleCache,
+      ...(stop ? { stop } : {}),
+    });
   const store = moduleStore(request.toolchain);
   let result = compileWith(store);
   if (result.bundle === undefined) return { diagnostics: result.diagnostics, compiled: false };
@@ -53,6 +65,11 @@ export async function compileIntoCache(request: CompileRequest): Promise<{ reado
   }
   const source = result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`;
   // Sealed under the key it is kept by (cache-seal.ts): loaded again only if the seal matches.
-  writeCached(key, ".cjs", sealFor(`${key}.cjs`, source), sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)));
+  writeCached(
+    key,
+    ".cjs",
+    sealFor(`${key}.cjs`, source),
+    sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)),
+  );
   return { diagnostics: result.diagnostics, compiled: true, source };
 }

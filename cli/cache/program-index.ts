@@ -60,10 +60,13 @@ function readIndex(name: string): IndexEntry | undefined {
     return undefined;
   }
   const text = (x: unknown): x is string => typeof x === "string";
-  const isModule = (m: unknown) => typeof m === "object" && m !== null && text((m as { name?: unknown }).name) && text((m as { file?: unknown }).file);
+  const isModule = (m: unknown) =>
+    typeof m === "object" && m !== null && text((m as { name?: unknown }).name) && text((m as { file?: unknown }).file);
   if (typeof value !== "object" || value === null) return undefined;
   const { entry, modules } = value as { entry?: unknown; modules?: unknown };
-  return text(entry) && Array.isArray(modules) && modules.every(isModule) ? { entry, modules: modules as { name: string; file: string }[] } : undefined;
+  return text(entry) && Array.isArray(modules) && modules.every(isModule)
+    ? { entry, modules: modules as { name: string; file: string }[] }
+    : undefined;
 }
 
 /** An index names a program's modules and files: far below this. */
@@ -73,7 +76,10 @@ const INDEX_LIMIT = 1 << 20;
  * The compiled bundle of an unchanged program, found without parsing it, with its text (read once
  * and checked against its seal); undefined when it must be compiled or looked up the slow way.
  */
-export function lookUpByIndex(toolchain: readonly string[], entryFile: string): { key: string; entry: string; modules: IndexedModule[]; source: string } | undefined {
+export function lookUpByIndex(
+  toolchain: readonly string[],
+  entryFile: string,
+): { key: string; entry: string; modules: IndexedModule[]; source: string } | undefined {
   const entryText = readText(entryFile);
   if (entryText === undefined) return undefined;
   const index = readIndex(indexName(toolchain, entryFile, entryText));
@@ -90,7 +96,12 @@ export function lookUpByIndex(toolchain: readonly string[], entryFile: string): 
 }
 
 /** Records which modules the entry file brings in, once its bundle is in the cache. */
-export function writeIndex(toolchain: readonly string[], entryFile: string, entry: string, modules: readonly IndexedModule[]): void {
+export function writeIndex(
+  toolchain: readonly string[],
+  entryFile: string,
+  entry: string,
+  modules: readonly IndexedModule[],
+): void {
   const entryText = modules.find((m) => m.file === entryFile)?.text;
   if (entryText === undefined) return;
   const index: IndexEntry = { entry, modules: modules.map(({ name, file }) => ({ name, file })) };

@@ -29,7 +29,6 @@ const MARK = "\n//# renyi-seal=";
 /** The mark, 64 hexadecimal digits and a newline. */
 const TRAILER_LENGTH = MARK.length + 64 + 1;
 
-
 /** `body` sealed to be kept as `name` in the cache folder. Throws when there is no key (cacheDirectory makes sure there is). */
 export function sealFor(name: string, body: string): string {
   const key = sealingKey(cacheDirectory());
@@ -61,7 +60,8 @@ function unseal(key: Buffer, name: string, bytes: Buffer): string | undefined {
   }
   const at = text.length - TRAILER_LENGTH;
   const hex = text.slice(at + MARK.length, -1);
-  if (text.slice(at, at + MARK.length) !== MARK || !text.endsWith("\n") || !/^[0-9a-f]{64}$/.test(hex)) return undefined;
+  if (text.slice(at, at + MARK.length) !== MARK || !text.endsWith("\n") || !/^[0-9a-f]{64}$/.test(hex))
+    return undefined;
   const body = text.slice(0, at);
   return timingSafeEqual(sealOf(key, name, body), Buffer.from(hex, "hex")) ? body : undefined;
 }

@@ -22,7 +22,10 @@ import { RUNTIME_SPECIFIER, sha256 } from "../bundles/validate.js";
 import { VERSION } from "../host/version.cjs";
 import { codeHash } from "../host/code-hash.js";
 
-export async function buildCommand(file: string, options: { out?: string; stable?: boolean; sign?: string }): Promise<number> {
+export async function buildCommand(
+  file: string,
+  options: { out?: string; stable?: boolean; sign?: string },
+): Promise<number> {
   if (options.out === undefined) {
     process.stderr.write("error: `renyic build` needs --out DIR: `renyic build program.ry --out dist`\n");
     return EXIT.refused;
@@ -77,7 +80,9 @@ export async function buildCommand(file: string, options: { out?: string; stable
     else writeAtomically(signature, signManifest(Buffer.from(manifestText, "utf8"), signer.key, signer.id));
     writeAtomically(join(options.out, `${name}.mjs`), code);
   } catch (e) {
-    process.stderr.write(`error: I cannot write the bundle into ${options.out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+    process.stderr.write(
+      `error: I cannot write the bundle into ${options.out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+    );
     return EXIT.refused;
   }
   if (signer !== undefined) process.stdout.write(`signed ${name}.grant.json with ${showKey(signer.id)}\n`);
@@ -90,7 +95,9 @@ export async function buildCommand(file: string, options: { out?: string; stable
  * which nothing needs once the program is checked, are let go before the bundle
  * is made (half of a large program's memory).
  */
-async function checkForBuild(file: string): Promise<{ ok: true; entry: string; program: Program; modules: ModuleText[] } | { ok: false; problems: string }> {
+async function checkForBuild(
+  file: string,
+): Promise<{ ok: true; entry: string; program: Program; modules: ModuleText[] } | { ok: false; problems: string }> {
   const loaded = loadProgram(file);
   if (loaded.problems.length > 0) return { ok: false, problems: renderText(loaded.problems, loaded.sources) };
   // Paths in the bundle, its map and its manifest are relative to the entry's folder.
@@ -101,7 +108,16 @@ async function checkForBuild(file: string): Promise<{ ok: true; entry: string; p
   const checked = checkProgramSources(modules, loaded.entry);
   if (checked.program === undefined) {
     // The checker's positions name the files as they were read; the bundle's, relative to the entry's folder.
-    return { ok: false, problems: renderText(checked.diagnostics, new Map([...loaded.sources, ...modules.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)])])) };
+    return {
+      ok: false,
+      problems: renderText(
+        checked.diagnostics,
+        new Map([
+          ...loaded.sources,
+          ...modules.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]),
+        ]),
+      ),
+    };
   }
   return { ok: true, entry: loaded.entry, program: checked.program, modules: modules.map(textOf) };
 }

@@ -14,7 +14,8 @@ export function runCheck(files: string[], options: { json: boolean }): number {
   for (const file of files) {
     const program = loadProgram(file);
     for (const [path, source] of program.sources) sources.set(path, source);
-    const found = program.problems.length > 0 ? program.problems : checkProgramSources(program.modules, program.entry).diagnostics;
+    const found =
+      program.problems.length > 0 ? program.problems : checkProgramSources(program.modules, program.entry).diagnostics;
     // Two entries that share a module would report its problems twice.
     for (const d of found) {
       const key = `${d.code}|${d.span.file}|${d.span.start}|${d.message}`;
@@ -45,4 +46,5 @@ function summary(errors: number, warnings: number): string {
   return parts.join(", ") + " found.";
 }
 
-const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
+const plural = (count: number, noun: string): string =>
+  `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;

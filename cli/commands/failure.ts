@@ -15,7 +15,9 @@ export function reportFailure(e: unknown): number {
     process.stderr.write(`error: ${message}\n`);
   } else {
     const words = runWords("E-INTERNAL", { detail: message });
-    process.stderr.write(`error[E-INTERNAL]: ${words.message}\n${(words.notes ?? []).map((note) => `  = note: ${note}\n`).join("")}`);
+    process.stderr.write(
+      `error[E-INTERNAL]: ${words.message}\n${(words.notes ?? []).map((note) => `  = note: ${note}\n`).join("")}`,
+    );
     if (process.env["RENYI_DEBUG"] && e instanceof Error) process.stderr.write(`${e.stack}\n`);
   }
   return EXIT.refused;

@@ -36,7 +36,11 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
   const words = argv.filter((a) => a !== "--json");
   const unknown = words.find((a) => a.startsWith("--"));
   if (unknown !== undefined || words.length === 0 || words.length > 2) {
-    process.stderr.write(unknown !== undefined ? `error: \`renyi grant\` has no option ${unknown}; its only option is --json\n` : GRANT_USAGE);
+    process.stderr.write(
+      unknown !== undefined
+        ? `error: \`renyi grant\` has no option ${unknown}; its only option is --json\n`
+        : GRANT_USAGE,
+    );
     return EXIT.refused;
   }
   const read = readRecordingFile(words[0]!);
@@ -49,7 +53,12 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
   const outside = recording.calls.find((c) => !header.some((g) => covers(g, readNeedText(c.capability) as Need)));
   if (outside !== undefined) {
     const detail = `call ${outside.sequence} uses \`${outside.capability}\`, which the recording's own grant does not cover`;
-    process.stderr.write(refusalText({ code: "E-RT-RECORDING", problem: runMessage("E-RT-RECORDING", { file: words[0]!, problem: "field", detail }) }));
+    process.stderr.write(
+      refusalText({
+        code: "E-RT-RECORDING",
+        problem: runMessage("E-RT-RECORDING", { file: words[0]!, problem: "field", detail }),
+      }),
+    );
     return EXIT.refused;
   }
   let main: readonly GrantItem[] = header;
@@ -64,7 +73,9 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
     against = `the needs of ${words[1]}`;
   }
   const least = leastGrant(recording.calls, main);
-  process.stdout.write(json ? JSON.stringify(jsonReport(least, against, recording), null, 2) + "\n" : textReport(least, against, main));
+  process.stdout.write(
+    json ? JSON.stringify(jsonReport(least, against, recording), null, 2) + "\n" : textReport(least, against, main),
+  );
   return least.uncovered.length > 0 ? EXIT.failed : EXIT.finished;
 }
 
@@ -78,17 +89,25 @@ async function programNeeds(file: string, recording: Recording): Promise<{ needs
   const checked = checkProgramSources(program.modules, program.entry);
   if (checked.program === undefined) return { refused: renderText(checked.diagnostics, program.sources) };
   const main = checked.program.main;
-  if (main === undefined) return { refused: `error: ${file} has no \`main\`, whose needs the recording would be compared with\n` };
+  if (main === undefined)
+    return { refused: `error: ${file} has no \`main\`, whose needs the recording would be compared with\n` };
   const code = codeHash(program.modules);
-  if (code !== recording.code) process.stderr.write(`warning: ${file} is not the recorded program (its code hashes to ${code}, the recording's to ${recording.code}); its needs are compared all the same\n`);
+  if (code !== recording.code)
+    process.stderr.write(
+      `warning: ${file} is not the recorded program (its code hashes to ${code}, the recording's to ${recording.code}); its needs are compared all the same\n`,
+    );
   return { needs: main.needs.map(grantItemOf) };
 }
 
 function textReport(least: LeastGrant, against: string, main: readonly GrantItem[]): string {
   const calls = least.items.reduce((n, l) => n + l.calls.length, 0);
   const lines = [least.items.length === 0 ? "(the recording holds no call: main needs nothing)" : needsLine(least)];
-  lines.push("", `${calls.toLocaleString("en")} call${calls === 1 ? "" : "s"} compared with ${against}${main.length === 0 ? " (nothing)" : `: ${main.map(grantText).join(", ")}`}`);
-  if (least.wider.length === 0 && least.uncovered.length === 0) lines.push("main's needs are no wider than the recording used");
+  lines.push(
+    "",
+    `${calls.toLocaleString("en")} call${calls === 1 ? "" : "s"} compared with ${against}${main.length === 0 ? " (nothing)" : `: ${main.map(grantText).join(", ")}`}`,
+  );
+  if (least.wider.length === 0 && least.uncovered.length === 0)
+    lines.push("main's needs are no wider than the recording used");
   if (least.wider.length > 0) {
     lines.push("wider than the recording used:");
     for (const w of least.wider) lines.push(`  ${w.item}: ${w.text}`);

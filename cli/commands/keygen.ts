@@ -10,7 +10,9 @@ import { keyId, showKey } from "../bundles/signing.js";
 
 export function keygenCommand(options: { out?: string }): number {
   if (options.out === undefined || options.out === "") {
-    process.stderr.write("error: `renyic keygen` needs --out NAME: `renyic keygen --out release` writes release.key and release.pub\n");
+    process.stderr.write(
+      "error: `renyic keygen` needs --out NAME: `renyic keygen --out release` writes release.key and release.pub\n",
+    );
     return EXIT.refused;
   }
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
@@ -18,17 +20,24 @@ export function keygenCommand(options: { out?: string }): number {
   const shared = publicKey.export({ format: "pem", type: "spki" }) as string;
   const made: string[] = [];
   try {
-    for (const [path, text, mode] of [[`${options.out}.key`, secret, 0o600], [`${options.out}.pub`, shared, 0o644]] as const) {
+    for (const [path, text, mode] of [
+      [`${options.out}.key`, secret, 0o600],
+      [`${options.out}.pub`, shared, 0o644],
+    ] as const) {
       writeWholeAndNew(path, text, mode);
       made.push(path);
     }
   } catch (e) {
     for (const path of made) unlinkSync(path);
     const code = (e as NodeJS.ErrnoException).code;
-    process.stderr.write(`error: I cannot write the key pair ${options.out}.key and ${options.out}.pub (${code === "EEXIST" ? "a file of that name is already there, and keys are never overwritten" : code ?? String(e)})\n`);
+    process.stderr.write(
+      `error: I cannot write the key pair ${options.out}.key and ${options.out}.pub (${code === "EEXIST" ? "a file of that name is already there, and keys are never overwritten" : (code ?? String(e))})\n`,
+    );
     return EXIT.refused;
   }
-  process.stdout.write(`${showKey(keyId(publicKey))}: wrote ${options.out}.key (keep it private) and ${options.out}.pub\n`);
+  process.stdout.write(
+    `${showKey(keyId(publicKey))}: wrote ${options.out}.key (keep it private) and ${options.out}.pub\n`,
+  );
   return EXIT.finished;
 }
 

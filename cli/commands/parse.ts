@@ -14,6 +14,7 @@ export function runParse(file: string): number {
   }
   const result = parseSource(file, loaded.source.text);
   process.stdout.write(dumpTree(result.module, loaded.source));
-  if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, new Map([[file, loaded.source]])));
+  if (result.diagnostics.length > 0)
+    process.stderr.write(renderText(result.diagnostics, new Map([[file, loaded.source]])));
   return hasErrors(result.diagnostics) ? EXIT.refused : EXIT.finished;
 }

@@ -53,7 +53,9 @@ export async function recordCommand(argv: readonly string[]): Promise<number> {
   }
   const rest = argv.slice(i);
   if (rest.some((a) => /^--(replay|resume)(=|$)/.test(a))) {
-    process.stderr.write("error: `renyi record` runs the program live; --replay and --resume answer calls from a recording instead\n");
+    process.stderr.write(
+      "error: `renyi record` runs the program live; --replay and --resume answer calls from a recording instead\n",
+    );
     return EXIT.refused;
   }
   return runCommand(rest, startWorker(), recordPlan(to, redact));
@@ -78,17 +80,40 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
         const redacted = calls.map((c) => redaction.call(c));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
-        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls: redacted, sealed: sealing, redacted: [...redaction.names] });
+        const header = runManifest({
+          program: compiled.program,
+          source: parsed.file,
+          code: compiled.code(),
+          argv,
+          grant: tally?.grant ?? [],
+          outcome: outcome.outcome,
+          ...(tally !== undefined ? { output: tally } : {}),
+          calls: redacted,
+          sealed: sealing,
+          redacted: [...redaction.names],
+        });
         const scrubbed: Recording = redaction.scrub({ ...header, calls: redacted } as never);
         // Sealed last, so that redaction never reads (nor alters) what is encrypted.
-        const recording = key === undefined ? scrubbed : { ...scrubbed, calls: scrubbed.calls.map((c) => (sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c)) };
+        const recording =
+          key === undefined
+            ? scrubbed
+            : {
+                ...scrubbed,
+                calls: scrubbed.calls.map((c) =>
+                  sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c,
+                ),
+              };
         try {
           writeAtomically(out, JSON.stringify(recording, null, 2) + "\n");
         } catch (e) {
-          process.stderr.write(`error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+          process.stderr.write(
+            `error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+          );
           return EXIT.refused;
         }
-        process.stderr.write(`recorded ${calls.length.toLocaleString("en")} call${calls.length === 1 ? "" : "s"} to ${out} (the run ${outcome.outcome})\n`);
+        process.stderr.write(
+          `recorded ${calls.length.toLocaleString("en")} call${calls.length === 1 ? "" : "s"} to ${out} (the run ${outcome.outcome})\n`,
+        );
         return exitCode;
       },
     };

@@ -34,13 +34,26 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
     return EXIT.refused;
   }
   const { recording, grant } = read;
-  if (recording.toolchain !== TOOLCHAIN) process.stderr.write(`warning: the recording was made with ${recording.toolchain}; this is ${TOOLCHAIN}\n`);
+  if (recording.toolchain !== TOOLCHAIN)
+    process.stderr.write(`warning: the recording was made with ${recording.toolchain}; this is ${TOOLCHAIN}\n`);
   const now = extensionsOf(recording.grant);
   const then = recording.extensions ?? [];
-  if (now.join("\n") !== then.join("\n")) process.stderr.write(`warning: the extensions differ: the recording has ${then.join(", ") || "none"}; here ${now.join(", ") || "none"}\n`);
+  if (now.join("\n") !== then.join("\n"))
+    process.stderr.write(
+      `warning: the extensions differ: the recording has ${then.join(", ") || "none"}; here ${now.join(", ") || "none"}\n`,
+    );
   // The recording names its program's file; a name that begins with `-` would be read as one of renyi run's options.
   if (argv[1] === undefined && recording.source.startsWith("-")) {
-    process.stderr.write(refusalText({ code: "E-RT-RECORDING", problem: runMessage("E-RT-RECORDING", { file: argv[0]!, problem: "field", detail: `\`source\` must name the program's file, and ${JSON.stringify(recording.source)} begins with \`-\`` }) }));
+    process.stderr.write(
+      refusalText({
+        code: "E-RT-RECORDING",
+        problem: runMessage("E-RT-RECORDING", {
+          file: argv[0]!,
+          problem: "field",
+          detail: `\`source\` must name the program's file, and ${JSON.stringify(recording.source)} begins with \`-\``,
+        }),
+      }),
+    );
     return EXIT.refused;
   }
   const file = argv[1] ?? recording.source;
@@ -48,15 +61,26 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
   return runCommand([file, ...words], startWorker(), (compiled) => {
     const code = compiled.code();
     if (code !== recording.code) {
-      return { refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file, code, recorded: recording.code })}\n` };
+      return {
+        refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file, code, recorded: recording.code })}\n`,
+      };
     }
     return {
-      input: { replay: { calls: recording.calls, grant, writeConsole: true, ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}) } },
+      input: {
+        replay: {
+          calls: recording.calls,
+          grant,
+          writeConsole: true,
+          ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
+        },
+      },
       onEnd: (outcome, tally) => {
         const compared = compareWithRecording(recording, outcome, tally, { unreachedIsDifference: true });
         if (compared === "stopped") return outcome.outcome === "refused" ? EXIT.refused : EXIT.crashed;
         if (compared === "differs") return EXIT.crashed;
-        process.stderr.write(`reproduced: the run ${outcome.outcome} as recorded, with the recorded output${tally === undefined ? "" : ` (${tally.bytes.toLocaleString("en")} bytes)`}\n`);
+        process.stderr.write(
+          `reproduced: the run ${outcome.outcome} as recorded, with the recorded output${tally === undefined ? "" : ` (${tally.bytes.toLocaleString("en")} bytes)`}\n`,
+        );
         return EXIT.finished;
       },
     };

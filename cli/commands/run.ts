@@ -9,7 +9,11 @@ import { HeldWorker, runProgram } from "../running/run-program.js";
 import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "../running/run-options.js";
 import { startWorker, type EarlyWorker } from "../running/spawn.cjs";
 
-export async function runCommand(argv: readonly string[], early: EarlyWorker = startWorker(), given?: RunPlan): Promise<number> {
+export async function runCommand(
+  argv: readonly string[],
+  early: EarlyWorker = startWorker(),
+  given?: RunPlan,
+): Promise<number> {
   const held = new HeldWorker(early);
   try {
     if (argv[0] === "--help" || argv[0] === "-h") {
@@ -18,7 +22,8 @@ export async function runCommand(argv: readonly string[], early: EarlyWorker = s
     }
     const parsed = parseRunArguments(argv);
     // A command that brings its own plan (record, reproduce) has refused what it does not take.
-    const problem = "problem" in parsed ? parsed.problem : given === undefined ? conflictingOptions(parsed.options) : undefined;
+    const problem =
+      "problem" in parsed ? parsed.problem : given === undefined ? conflictingOptions(parsed.options) : undefined;
     if ("problem" in parsed || problem !== undefined) return await refuse(argv, problem!);
     // Under --isolate the whole command runs again in a process of its own, with the operating system's limits.
     if (parsed.options.isolate) return await (await import("../running/isolate.js")).runIsolated(parsed.options);
@@ -42,6 +47,7 @@ async function refuse(argv: readonly string[], problem: string): Promise<number>
 /** Replaying, resuming and the manifest load their code only when asked for. */
 async function planOf(options: RunOptions): Promise<RunPlan | undefined> {
   if (options.resume !== undefined) return (await import("../recordings/resume-plan.js")).resumePlan;
-  if (options.replay !== undefined || options.manifest) return (await import("../recordings/replay-plan.js")).replayPlan;
+  if (options.replay !== undefined || options.manifest)
+    return (await import("../recordings/replay-plan.js")).replayPlan;
   return undefined;
 }

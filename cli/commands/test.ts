@@ -31,7 +31,15 @@ export interface TestOptions extends TestLimits {
 }
 
 /** One test to run in a thread of its own. */
-type Entry = { file: string; test: FoundTest; bundle: string; source: string; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
+type Entry = {
+  file: string;
+  test: FoundTest;
+  bundle: string;
+  source: string;
+  sources: ReadonlyMap<string, SourceFile>;
+  program: string;
+  code: () => string;
+};
 
 export async function runTests(paths: readonly string[], options: TestOptions): Promise<number> {
   const began = performance.now();
@@ -47,12 +55,31 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
       if (!options.json) process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
       continue;
     }
-    if (compiled.warnings.length > 0 && !options.json) process.stderr.write(renderText(compiled.warnings, compiled.sources));
-    const wanted = options.filter === undefined ? compiled.tests : compiled.tests.filter((t) => t.name.toLowerCase().includes(options.filter!.toLowerCase()));
-    for (const test of wanted) entries.push({ file, test, bundle: compiled.bundle, source: compiled.source, sources: compiled.sources, program: compiled.program, code: compiled.code });
+    if (compiled.warnings.length > 0 && !options.json)
+      process.stderr.write(renderText(compiled.warnings, compiled.sources));
+    const wanted =
+      options.filter === undefined
+        ? compiled.tests
+        : compiled.tests.filter((t) => t.name.toLowerCase().includes(options.filter!.toLowerCase()));
+    for (const test of wanted)
+      entries.push({
+        file,
+        test,
+        bundle: compiled.bundle,
+        source: compiled.source,
+        sources: compiled.sources,
+        program: compiled.program,
+        code: compiled.code,
+      });
   }
-  if (options.refresh !== undefined && refused.length === 0 && !entries.some((e) => e.test.name === options.refresh && e.test.replays !== undefined)) {
-    throw new Refusal(`--refresh: no replays test is named "${options.refresh}"${entries.some((e) => e.test.name === options.refresh) ? " (a test of that name replays no recording)" : ""}`);
+  if (
+    options.refresh !== undefined &&
+    refused.length === 0 &&
+    !entries.some((e) => e.test.name === options.refresh && e.test.replays !== undefined)
+  ) {
+    throw new Refusal(
+      `--refresh: no replays test is named "${options.refresh}"${entries.some((e) => e.test.name === options.refresh) ? " (a test of that name replays no recording)" : ""}`,
+    );
   }
 
   const results: (TestResult | undefined)[] = entries.map(() => undefined);
@@ -87,7 +114,9 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
     while (next < entries.length) {
       const index = next++;
       const entry = entries[index]!;
-      results[index] = interrupted ? { file: entry.file, name: entry.test.name, status: "cancelled", ms: 0, message: "not run: interrupted" } : await runOne(entry, options, running);
+      results[index] = interrupted
+        ? { file: entry.file, name: entry.test.name, status: "cancelled", ms: 0, message: "not run: interrupted" }
+        : await runOne(entry, options, running);
       show();
     }
   };
@@ -98,16 +127,30 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
   const all = results as TestResult[];
   const counts = countResults(all);
   const code =
-    refused.length > 0 ? TEST_EXIT.refused
-    : counts.cancelled > 0 ? TEST_EXIT.cancelled
-    : counts.failed + counts.crashed > 0 ? TEST_EXIT.failed
-    : counts.refreshed > 0 ? TEST_EXIT.refreshed
-    : TEST_EXIT.passed;
+    refused.length > 0
+      ? TEST_EXIT.refused
+      : counts.cancelled > 0
+        ? TEST_EXIT.cancelled
+        : counts.failed + counts.crashed > 0
+          ? TEST_EXIT.failed
+          : counts.refreshed > 0
+            ? TEST_EXIT.refreshed
+            : TEST_EXIT.passed;
   const ms = performance.now() - began;
   if (options.json) {
-    process.stdout.write(jsonReport(all, refused.map((r) => ({ file: r.file, diagnostics: toJson(r.diagnostics, r.sources).diagnostics })), ms, code));
+    process.stdout.write(
+      jsonReport(
+        all,
+        refused.map((r) => ({ file: r.file, diagnostics: toJson(r.diagnostics, r.sources).diagnostics })),
+        ms,
+        code,
+      ),
+    );
   } else {
-    if (entries.length === 0 && refused.length === 0) process.stdout.write(`no tests found${options.filter === undefined ? "" : ` whose name holds "${options.filter}"`}\n`);
+    if (entries.length === 0 && refused.length === 0)
+      process.stdout.write(
+        `no tests found${options.filter === undefined ? "" : ` whose name holds "${options.filter}"`}\n`,
+      );
     process.stdout.write(summaryLine(counts, ms, refused.length));
   }
   return code;
@@ -120,20 +163,66 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
   const recording = test.replays === undefined ? {} : { recording: test.replays };
   // A recording that cannot be read fails its test, unless the test is refreshed: then it is written anew.
   // One outside the test's folder is neither read nor written.
-  if (plan !== undefined && !plan.ok && (!refresh || plan.code === "E-CAP-REPLAYS-PATH")) return { file, name: test.name, status: "failed", ms: 0, site: test.site, code: plan.code, message: plan.message, ...recording };
+  if (plan !== undefined && !plan.ok && (!refresh || plan.code === "E-CAP-REPLAYS-PATH"))
+    return {
+      file,
+      name: test.name,
+      status: "failed",
+      ms: 0,
+      site: test.site,
+      code: plan.code,
+      message: plan.message,
+      ...recording,
+    };
   const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
-  const started = startTest({ file, name: test.name, bundle: entry.bundle, source: entry.source, functionName: test.functionName, ...replay, ...(refresh ? { record: true } : {}), ...(options.explain === true ? { explain: true } : {}) }, options);
+  const started = startTest(
+    {
+      file,
+      name: test.name,
+      bundle: entry.bundle,
+      source: entry.source,
+      functionName: test.functionName,
+      ...replay,
+      ...(refresh ? { record: true } : {}),
+      ...(options.explain === true ? { explain: true } : {}),
+    },
+    options,
+  );
   running.add(started);
   const end = await started.result;
   running.delete(started);
   const located = { path: entry.bundle, map: () => readProgramMap(entry.bundle), sources: () => entry.sources };
-  const result = { ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined), options.timeoutSeconds), ...recording, ...(end.narration !== undefined ? { narration: end.narration } : {}) };
+  const result = {
+    ...resultOf(
+      { file, name: test.name, site: test.site },
+      end.outcome,
+      end.ms,
+      end.output,
+      (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined),
+      options.timeoutSeconds,
+    ),
+    ...recording,
+    ...(end.narration !== undefined ? { narration: end.narration } : {}),
+  };
   if (refresh) {
     // Only a body that ended is recorded: a recording of a failed live run would make a fixture of the failure.
-    if (result.status !== "passed") return { ...result, note: "the recording was not written: the live run of the test did not pass" };
-    const problem = writeRefreshed(test.replays!, { file, program: entry.program, code: entry.code(), grant: end.grant ?? [], outcome: end.outcome.outcome, calls: end.recorded, ...(plan?.ok ? { previous: plan.recording } : {}) });
+    if (result.status !== "passed")
+      return { ...result, note: "the recording was not written: the live run of the test did not pass" };
+    const problem = writeRefreshed(test.replays!, {
+      file,
+      program: entry.program,
+      code: entry.code(),
+      grant: end.grant ?? [],
+      outcome: end.outcome.outcome,
+      calls: end.recorded,
+      ...(plan?.ok ? { previous: plan.recording } : {}),
+    });
     if (problem !== undefined) return { ...result, status: "crashed", code: problem.code, message: problem.message };
-    return { ...result, status: "refreshed", message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}` };
+    return {
+      ...result,
+      status: "refreshed",
+      message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}`,
+    };
   }
   return options.strict === true && plan?.ok ? strictResult(result, plan.recording, end.unreached) : result;
 }

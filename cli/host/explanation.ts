@@ -44,5 +44,9 @@ export function whenText(code: string, row: ProblemEntry<unknown>): string {
 }
 
 function indent(text: string): string {
-  return text.trim().split("\n").map((line) => (line === "" ? "" : `    ${line}`)).join("\n");
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => (line === "" ? "" : `    ${line}`))
+    .join("\n");
 }

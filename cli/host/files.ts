@@ -10,7 +10,11 @@ export type Loaded = { ok: true; source: SourceFile } | { ok: false; diagnostic:
 
 export function loadSource(path: string): Loaded {
   const read = readBounded(path, MAX_SOURCE_BYTES);
-  if (!read.ok) return { ok: false, diagnostic: diagnose("E-FILE", { file: path, start: 0, end: 0 }, { path, ...read.unreadable }) };
+  if (!read.ok)
+    return {
+      ok: false,
+      diagnostic: diagnose("E-FILE", { file: path, start: 0, end: 0 }, { path, ...read.unreadable }),
+    };
   const bytes = read.bytes;
   const decoded = decodeSource(bytes);
   const source = new SourceFile(path, decoded.text);

@@ -70,7 +70,9 @@ export class AuditLog {
       writeSync(this.fd, line);
     } catch (e) {
       // A log that can no longer be written is said once on standard error; from then on nothing runs.
-      process.stderr.write(`renyi mcp: the audit log ${this.file} cannot be written: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(
+        `renyi mcp: the audit log ${this.file} cannot be written: ${e instanceof Error ? e.message : String(e)}\n`,
+      );
       this.close();
     }
   }
@@ -150,14 +152,20 @@ export class AuditedCalls implements Transport {
   private arrived(message: JSONRPCMessage): void {
     if (!("method" in message)) return;
     const params = (message.params ?? {}) as { name?: unknown; requestId?: unknown };
-    if (message.method === "notifications/cancelled" && (typeof params.requestId === "string" || typeof params.requestId === "number")) {
+    if (
+      message.method === "notifications/cancelled" &&
+      (typeof params.requestId === "string" || typeof params.requestId === "number")
+    ) {
       // A cancelled request is not answered: its tool's line (if it reached its tool) is written all the same.
       this.pending.get(key(params.requestId))?.shift();
       return;
     }
     if (message.method !== "tools/call" || !("id" in message)) return;
     if (this.pending.size >= MAX_REMEMBERED) this.pending.delete(this.pending.keys().next().value!);
-    const tool = typeof params.name === "string" ? cut(params.name, 100) : `(${params.name === undefined ? "no name" : `a name that is not text: ${typeof params.name}`})`;
+    const tool =
+      typeof params.name === "string"
+        ? cut(params.name, 100)
+        : `(${params.name === undefined ? "no name" : `a name that is not text: ${typeof params.name}`})`;
     const waiting = this.pending.get(key(message.id)) ?? [];
     waiting.push({ tool, started: performance.now() });
     this.pending.set(key(message.id), waiting);
@@ -171,8 +179,16 @@ export class AuditedCalls implements Transport {
     if (call === undefined) return;
     if (waiting!.length === 0) this.pending.delete(key(id));
     if (this.answered.take(id)) return;
-    const result = "result" in message ? (message.result as { isError?: boolean; content?: { type?: string; text?: string }[] }) : undefined;
-    const reason = result !== undefined ? (result.content ?? []).map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("\n") : "error" in message ? `JSON-RPC error ${message.error.code}: ${message.error.message}` : "";
+    const result =
+      "result" in message
+        ? (message.result as { isError?: boolean; content?: { type?: string; text?: string }[] })
+        : undefined;
+    const reason =
+      result !== undefined
+        ? (result.content ?? []).map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("\n")
+        : "error" in message
+          ? `JSON-RPC error ${message.error.code}: ${message.error.message}`
+          : "";
     const refused = result === undefined || result.isError === true;
     this.audit.write({
       tool: call.tool,

@@ -65,27 +65,43 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
     const eq = arg.indexOf("=");
     const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
     if (!["--allow", "--allow-host", "--at-most", "--recordings", "--check-timeout", "--check-memory"].includes(name)) {
-      return { problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT, --recordings DIR, --check-timeout SECONDS and --check-memory MIB` };
+      return {
+        problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT, --recordings DIR, --check-timeout SECONDS and --check-memory MIB`,
+      };
     }
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return { problem: `${name} needs a value` };
     switch (name) {
       case "--allow": {
         const need = readNeedText(value);
-        if (typeof need === "string") return { problem: `--allow takes a capability as a \`needs\` line writes it, such as console, 'network.http("api.example.com")' or 'filesystem.read("data")': ${need}` };
+        if (typeof need === "string")
+          return {
+            problem: `--allow takes a capability as a \`needs\` line writes it, such as console, 'network.http("api.example.com")' or 'filesystem.read("data")': ${need}`,
+          };
         allow.push(need);
         break;
       }
       case "--allow-host":
-        if (!HOST.test(value)) return { problem: `--allow-host takes a host, such as api.example.com, *.example.com or localhost:8080; not ${JSON.stringify(value)}` };
+        if (!HOST.test(value))
+          return {
+            problem: `--allow-host takes a host, such as api.example.com, *.example.com or localhost:8080; not ${JSON.stringify(value)}`,
+          };
         hosts.push(value.toLowerCase());
         break;
       case "--at-most": {
         const m = /^(.+)=(\d+)\/([a-z]+)$/.exec(value);
         const need = m === null ? "" : readNeedText(m[1]!);
         const count = m === null ? 0 : Number(m[2]);
-        if (m === null || typeof need === "string" || !isBudgetUnit(m[3]!) || !Number.isSafeInteger(count) || count < 1) {
-          return { problem: `--at-most takes CAPABILITY=COUNT/UNIT, a count above 0 and a unit of second, minute, hour, day or run, such as --at-most 'network.http=60/minute'; not ${value}${typeof need === "string" && need !== "" ? ` (${need})` : ""}` };
+        if (
+          m === null ||
+          typeof need === "string" ||
+          !isBudgetUnit(m[3]!) ||
+          !Number.isSafeInteger(count) ||
+          count < 1
+        ) {
+          return {
+            problem: `--at-most takes CAPABILITY=COUNT/UNIT, a count above 0 and a unit of second, minute, hour, day or run, such as --at-most 'network.http=60/minute'; not ${value}${typeof need === "string" && need !== "" ? ` (${need})` : ""}`,
+          };
         }
         atMost.push({ text: value, need, count, unit: m[3] as BudgetUnit });
         break;
@@ -98,14 +114,21 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
         // A heap below 32 MiB cannot load the checker itself.
         const [least, most] = name === "--check-timeout" ? [1, 3600] : [32, 16384];
         const count = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
-        if (!(count >= least && count <= most)) return { problem: `${name} takes a whole number from ${least} to ${most}${name === "--check-timeout" ? " (seconds)" : " (MiB)"}; not ${JSON.stringify(value)}` };
+        if (!(count >= least && count <= most))
+          return {
+            problem: `${name} takes a whole number from ${least} to ${most}${name === "--check-timeout" ? " (seconds)" : " (MiB)"}; not ${JSON.stringify(value)}`,
+          };
         if (name === "--check-timeout") seconds = count;
         else memoryMib = count;
         break;
       }
     }
   }
-  return { ceiling: { allow, hosts, atMost }, ...(recordings !== undefined ? { recordings } : {}), limits: { seconds, memoryMib } };
+  return {
+    ceiling: { allow, hosts, atMost },
+    ...(recordings !== undefined ? { recordings } : {}),
+    limits: { seconds, memoryMib },
+  };
 }
 
 /**
@@ -114,7 +137,9 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
  * the grant go beyond the ceiling and be approved as declared); or what lies
  * outside, and the flags that would admit it.
  */
-export type CeilingVerdict = { within: true; runFlags: string[]; narrowed: string[] } | { within: false; outside: string[]; flags: string[]; narrowed: string[] };
+export type CeilingVerdict =
+  | { within: true; runFlags: string[]; narrowed: string[] }
+  | { within: false; outside: string[]; flags: string[]; narrowed: string[] };
 
 const isHttp = (need: Need): boolean => need.path.length === 2 && need.path[0] === "network" && need.path[1] === "http";
 
@@ -132,7 +157,8 @@ export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVer
   const flags: string[] = [];
   const runFlags: string[] = [];
   const narrowed: string[] = [];
-  const byHost = (item: GrantItem): boolean => isHttp(item) && typeof item.scope === "string" && ceiling.hosts.some((h) => scopeCovers("host", h, item.scope!));
+  const byHost = (item: GrantItem): boolean =>
+    isHttp(item) && typeof item.scope === "string" && ceiling.hosts.some((h) => scopeCovers("host", h, item.scope!));
   let narrowHosts = false;
   for (const item of items) {
     if (ceiling.allow.some((a) => covers(a, item)) || byHost(item)) continue;
@@ -148,7 +174,9 @@ export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVer
     // The run is given only the ceiling's hosts: each scoped network.http item must then be one of them.
     const loose = items.filter((item) => isHttp(item) && item.scope !== undefined && !byHost(item));
     for (const item of loose) {
-      outside.push(`main needs ${needText(item)} beside network.http for any host, which runs only with the hosts --allow-host names`);
+      outside.push(
+        `main needs ${needText(item)} beside network.http for any host, which runs only with the hosts --allow-host names`,
+      );
       flags.push(`--allow-host ${String(item.scope)}`);
     }
     if (loose.length === 0) for (const host of ceiling.hosts) runFlags.push("--allow-host", host);
@@ -156,20 +184,36 @@ export function judge(items: readonly GrantItem[], ceiling: Ceiling): CeilingVer
   }
   for (const bound of ceiling.atMost) {
     const matching = items.filter((item) => covers(bound.need, item) || covers(item, bound.need));
-    const bounded = (item: GrantItem) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count <= bound.count;
+    const bounded = (item: GrantItem) =>
+      item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count <= bound.count;
     const unbounded = matching.filter((item) => !bounded(item));
     // Budgets are counted item by item: two items of 2 per run each make 4 calls, which --at-most 3/run does not admit.
     const total = matching.reduce((sum, item) => sum + (item.budget?.count ?? 0), 0);
     if (matching.length === 0 || (unbounded.length === 0 && total <= bound.count)) continue;
     // `renyi run --at-most` refuses a budget looser than one main declares for the same unit.
-    if (matching.some((item) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count < bound.count)) {
-      const what = matching.map((item) => `${needText(item)} ${item.budget === undefined ? "without a budget" : `at most ${item.budget.count} per ${item.budget.unit}`}`).join(" and ");
-      outside.push(`main needs ${what}, more than --at-most ${bound.text} admits${matching.length > 1 ? " together" : ""}`);
-      flags.push(`--at-most ${needText(bound.need)}=${matching.every((item) => item.budget?.unit === bound.unit) ? total : "N"}/${bound.unit} in place of --at-most ${bound.text} (or budgets on main's needs that add up to at most ${bound.count} per ${bound.unit})`);
+    if (
+      matching.some(
+        (item) => item.budget !== undefined && item.budget.unit === bound.unit && item.budget.count < bound.count,
+      )
+    ) {
+      const what = matching
+        .map(
+          (item) =>
+            `${needText(item)} ${item.budget === undefined ? "without a budget" : `at most ${item.budget.count} per ${item.budget.unit}`}`,
+        )
+        .join(" and ");
+      outside.push(
+        `main needs ${what}, more than --at-most ${bound.text} admits${matching.length > 1 ? " together" : ""}`,
+      );
+      flags.push(
+        `--at-most ${needText(bound.need)}=${matching.every((item) => item.budget?.unit === bound.unit) ? total : "N"}/${bound.unit} in place of --at-most ${bound.text} (or budgets on main's needs that add up to at most ${bound.count} per ${bound.unit})`,
+      );
       continue;
     }
     runFlags.push("--at-most", bound.text);
-    narrowed.push(`main's use of ${needText(bound.need)} (${matching.map((item) => `${needText(item)}${item.budget === undefined ? "" : ` at most ${item.budget.count} per ${item.budget.unit}`}`).join(", ")}), which the ceiling bounds to ${bound.count} per ${bound.unit} in all`);
+    narrowed.push(
+      `main's use of ${needText(bound.need)} (${matching.map((item) => `${needText(item)}${item.budget === undefined ? "" : ` at most ${item.budget.count} per ${item.budget.unit}`}`).join(", ")}), which the ceiling bounds to ${bound.count} per ${bound.unit} in all`,
+    );
   }
   return outside.length === 0 ? { within: true, runFlags, narrowed } : { within: false, outside, flags, narrowed };
 }

@@ -34,7 +34,10 @@ export interface WorkLimits {
 }
 
 /** Why a job gave no answer: a limit reached, the thread's fault, the request cancelled, too many waiting, or the server ending. */
-export type Stopped = { readonly stopped: "time" | "memory" | "too-large" | "fault" | "cancelled" | "busy" | "ending"; readonly detail?: string };
+export type Stopped = {
+  readonly stopped: "time" | "memory" | "too-large" | "fault" | "cancelled" | "busy" | "ending";
+  readonly detail?: string;
+};
 
 interface Waiting {
   readonly job: Job;
@@ -86,7 +89,10 @@ export class WorkPool {
 
   private startThread(): Worker {
     const worker = new Worker(WORKER_CODE, {
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.memoryMib, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(this.limits.memoryMib / 8))) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.limits.memoryMib,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(this.limits.memoryMib / 8))),
+      },
       stdout: true,
       stderr: true,
     });
@@ -127,8 +133,13 @@ export class WorkPool {
       else finish({ stopped: "fault", detail: reply.fault }, true);
     };
     // A thread that reaches its heap limit is ended by Node with ERR_WORKER_OUT_OF_MEMORY.
-    const onError = (e: Error & { code?: string }): void => finish(e.code === "ERR_WORKER_OUT_OF_MEMORY" ? { stopped: "memory" } : { stopped: "fault", detail: e.message }, false);
-    const onExit = (code: number): void => finish({ stopped: "fault", detail: `the worker thread ended with code ${code}` }, false);
+    const onError = (e: Error & { code?: string }): void =>
+      finish(
+        e.code === "ERR_WORKER_OUT_OF_MEMORY" ? { stopped: "memory" } : { stopped: "fault", detail: e.message },
+        false,
+      );
+    const onExit = (code: number): void =>
+      finish({ stopped: "fault", detail: `the worker thread ended with code ${code}` }, false);
     const onAbort = (): void => finish({ stopped: "cancelled" }, false);
     const stop = (): void => finish({ stopped: "ending" }, false);
     const timer = setTimeout(() => finish({ stopped: "time" }, false), this.limits.seconds * 1000);

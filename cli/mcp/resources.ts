@@ -23,22 +23,49 @@ export const MAX_LISTED = 1_000;
 export type Work = (job: Job) => Promise<{ answer: unknown } | Stopped>;
 
 const DOCUMENTS = [
-  { name: "language", file: "spec/language.md", title: "The Renyi language reference", description: "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, tests. Read it before writing a program." },
-  { name: "library", file: "spec/library.md", title: "The Renyi library reference", description: "Every module and function of Renyi's library, with its signature, what it does, how it fails and what it costs." },
+  {
+    name: "language",
+    file: "spec/language.md",
+    title: "The Renyi language reference",
+    description:
+      "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, tests. Read it before writing a program.",
+  },
+  {
+    name: "library",
+    file: "spec/library.md",
+    title: "The Renyi library reference",
+    description:
+      "Every module and function of Renyi's library, with its signature, what it does, how it fails and what it costs.",
+  },
 ] as const;
 
-export function registerResources(server: McpServer, recordings: string, work: Work, stoppedText: (done: Stopped) => string): void {
+export function registerResources(
+  server: McpServer,
+  recordings: string,
+  work: Work,
+  stoppedText: (done: Stopped) => string,
+): void {
   for (const doc of DOCUMENTS) {
     const uri = `renyi://docs/${doc.name}`;
-    server.registerResource(doc.name, uri, { title: doc.title, description: doc.description, mimeType: "text/markdown" }, () => ({
-      contents: [{ uri, mimeType: "text/markdown", text: readFileSync(join(PACKAGE_ROOT, doc.file), "utf8") }],
-    }));
+    server.registerResource(
+      doc.name,
+      uri,
+      { title: doc.title, description: doc.description, mimeType: "text/markdown" },
+      () => ({
+        contents: [{ uri, mimeType: "text/markdown", text: readFileSync(join(PACKAGE_ROOT, doc.file), "utf8") }],
+      }),
+    );
   }
   for (const example of examples()) {
     const uri = `renyi://examples/${example.name}`;
-    server.registerResource(`example ${example.name}`, uri, { title: `Example: ${example.name}`, description: example.description, mimeType: "text/x-renyi" }, () => ({
-      contents: [{ uri, mimeType: "text/x-renyi", text: readFileSync(example.file, "utf8") }],
-    }));
+    server.registerResource(
+      `example ${example.name}`,
+      uri,
+      { title: `Example: ${example.name}`, description: example.description, mimeType: "text/x-renyi" },
+      () => ({
+        contents: [{ uri, mimeType: "text/x-renyi", text: readFileSync(example.file, "utf8") }],
+      }),
+    );
   }
   server.registerResource(
     "recording",
@@ -49,10 +76,19 @@ export function registerResources(server: McpServer, recordings: string, work: W
           .map((id) => ({ uri: `renyi://recordings/${id}`, name: id, mimeType: "application/json" })),
       }),
     }),
-    { title: "A recording of a run", description: "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.", mimeType: "application/json" },
+    {
+      title: "A recording of a run",
+      description:
+        "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.",
+      mimeType: "application/json",
+    },
     async (uri, variables) => {
       const id = String(variables["id"]);
-      if (!RECORDING_ID.test(id)) throw new McpError(ErrorCode.InvalidParams, `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`);
+      if (!RECORDING_ID.test(id))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+        );
       const done = await work({ kind: "recording", folder: recordings, id });
       if (!("answer" in done)) throw new McpError(ErrorCode.InternalError, stoppedText(done));
       const read = done.answer as RecordingAnswer;
@@ -73,7 +109,11 @@ function examples(): { name: string; file: string; description: string }[] {
       const file = join(folder, name);
       const lines = readFileSync(file, "utf8").split("\n");
       const end = lines.findIndex((l) => !l.startsWith("--"));
-      const comment = lines.slice(0, end < 0 ? lines.length : end).map((l) => l.replace(/^--\s?/, "")).join(" ").replace(/^\S+\.ry:\s*/, "");
+      const comment = lines
+        .slice(0, end < 0 ? lines.length : end)
+        .map((l) => l.replace(/^--\s?/, ""))
+        .join(" ")
+        .replace(/^\S+\.ry:\s*/, "");
       return { name, file, description: comment === "" ? `The example program ${name}` : comment };
     });
 }

@@ -26,7 +26,6 @@ export const MAX_CONCURRENT_RUNS = 2;
 /** The most of standard output kept while a run goes on: the record is its last line. */
 const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
-
 export interface RunRequest {
   readonly texts: ReadonlyMap<string, string>;
   readonly entry: string;
@@ -64,7 +63,9 @@ export function runTimeoutSeconds(): number {
  * of the ceiling's own, `<cache>/recordings/ceiling-KEY` (mcp-ceiling.ts, ceilingKey).
  */
 export function recordingsFolder(options: Pick<McpOptions, "recordings" | "ceiling">): string {
-  return options.recordings !== undefined ? resolve(options.recordings) : join(cacheDirectory(), "recordings", `ceiling-${ceilingKey(options.ceiling)}`);
+  return options.recordings !== undefined
+    ? resolve(options.recordings)
+    : join(cacheDirectory(), "recordings", `ceiling-${ceilingKey(options.ceiling)}`);
 }
 
 /** The commands running now, each with what interrupts it, ended when the server ends. */
@@ -120,8 +121,23 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
   // Every call that carried guarded data is sealed under the folder's key, which no tool result gives out.
   // The run records under a name no listing or read finds (`rec-X.pending.json`): the recording is shown
   // only once the server has decided whether its calls are concealed (placeRecording).
-  const argv = ["record", "--to", join(request.recordings, `${id}${PENDING}`), "--json", "--timeout", String(timeout), "--seal-key", sealKeyOf(request.recordings), ...request.narrowing, `${request.entry}.ry`, ...request.args];
-  const ran = await renyiIn(request.texts, argv, request.input ?? "", { killAfter: timeout + 15, signal: request.signal });
+  const argv = [
+    "record",
+    "--to",
+    join(request.recordings, `${id}${PENDING}`),
+    "--json",
+    "--timeout",
+    String(timeout),
+    "--seal-key",
+    sealKeyOf(request.recordings),
+    ...request.narrowing,
+    `${request.entry}.ry`,
+    ...request.args,
+  ];
+  const ran = await renyiIn(request.texts, argv, request.input ?? "", {
+    killAfter: timeout + 15,
+    signal: request.signal,
+  });
   const result = resultOf(ran, timeout, "renyi record");
   // A run that decided on guarded data: which calls it made, and how many, are data of those decisions (mcp-resources.ts).
   // Failing closed: a run whose execution record cannot be read (it crashed, was killed) is concealed too.
@@ -144,7 +160,9 @@ function placeRecording(folder: string, id: string, concealed: boolean): void {
     if (concealed) markConcealed(join(folder, `${id}${CONCEALED}`));
     renameSync(pending, join(folder, `${id}.recording.json`));
   } catch (e) {
-    process.stderr.write(`renyi mcp: the recording ${pending} is kept under that name, not shown: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      `renyi mcp: the recording ${pending} is kept under that name, not shown: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
   }
 }
 
@@ -174,7 +192,6 @@ export function pendingRecordings(folder: string): string[] {
   }
 }
 
-
 /** A recording's id: what the run tool names it, and all the replay tool accepts. */
 export const RECORDING_ID = /^rec-[0-9a-f]{12}$/;
 
@@ -195,7 +212,10 @@ export interface ReplayRequest {
  * one RECORDING_ID accepts: `rec-` and 12 hexadecimal digits.
  */
 export function recordingFile(folder: string, id: string): { file: string } | { refused: string } {
-  if (!RECORDING_ID.test(id)) return { refused: `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it` };
+  if (!RECORDING_ID.test(id))
+    return {
+      refused: `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+    };
   const file = join(folder, `${id}.recording.json`);
   if (!existsSync(file)) return { refused: `there is no recording ${id} in this server's recordings folder` };
   return { file };
@@ -220,7 +240,19 @@ export async function replayProgram(request: ReplayRequest): Promise<ReplayResul
   const timeout = runTimeoutSeconds();
   // --console: the replay prints what the program prints, so that the result shows it.
   // The server's own replay opens the sealed calls with the folder's key.
-  const argv = ["run", "--replay", file, "--seal-key", sealKeyOf(request.recordings), "--console", "--json", "--timeout", String(timeout), `${request.entry}.ry`, ...args];
+  const argv = [
+    "run",
+    "--replay",
+    file,
+    "--seal-key",
+    sealKeyOf(request.recordings),
+    "--console",
+    "--json",
+    "--timeout",
+    String(timeout),
+    `${request.entry}.ry`,
+    ...args,
+  ];
   const ran = await renyiIn(request.texts, argv, "", { killAfter: timeout + 15, signal: request.signal });
   const result: ReplayResult = resultOf(ran, timeout, "renyi run --replay");
   const mismatch = mismatchText(result.errors);
@@ -252,19 +284,34 @@ export interface TestReport {
  * passes, the command is interrupted as Ctrl-C would, and reports the tests
  * that did not end as cancelled.
  */
-export async function testProgram(texts: ReadonlyMap<string, string>, entry: string, signal?: AbortSignal): Promise<TestReport> {
+export async function testProgram(
+  texts: ReadonlyMap<string, string>,
+  entry: string,
+  signal?: AbortSignal,
+): Promise<TestReport> {
   const timeout = runTimeoutSeconds();
-  const ran = await renyiIn(texts, ["test", "--json", "--timeout", String(timeout), `${entry}.ry`], "", { interruptAfter: timeout, killAfter: timeout + 15, signal });
+  const ran = await renyiIn(texts, ["test", "--json", "--timeout", String(timeout), `${entry}.ry`], "", {
+    interruptAfter: timeout,
+    killAfter: timeout + 15,
+    signal,
+  });
   const errors = cut(ran.stderr, ran.stderrBytes).text;
   if (ran.bytes <= MAX_KEPT_BYTES) {
     try {
       const report = JSON.parse(ran.tail.toString("utf8")) as unknown;
-      if (typeof report === "object" && report !== null && !Array.isArray(report)) return { report: report as { [key: string]: unknown }, exit: ran.exit, errors, cancelled: ran.cancelled };
+      if (typeof report === "object" && report !== null && !Array.isArray(report))
+        return { report: report as { [key: string]: unknown }, exit: ran.exit, errors, cancelled: ran.cancelled };
     } catch {
       // Not a report: said below.
     }
   }
-  const problem = ran.cancelled ? "the request was cancelled" : ran.killed ? `the tests did not end within ${timeout + 15} seconds and were killed` : ran.bytes > MAX_KEPT_BYTES ? "the report of renyi test --json is too large to read" : `renyi test ended with exit code ${ran.exit} and no report`;
+  const problem = ran.cancelled
+    ? "the request was cancelled"
+    : ran.killed
+      ? `the tests did not end within ${timeout + 15} seconds and were killed`
+      : ran.bytes > MAX_KEPT_BYTES
+        ? "the report of renyi test --json is too large to read"
+        : `renyi test ended with exit code ${ran.exit} and no report`;
   return { exit: ran.exit, errors, problem, cancelled: ran.cancelled };
 }
 
@@ -273,9 +320,24 @@ export async function testProgram(texts: ReadonlyMap<string, string>, entry: str
  * their names, with the input on its standard input; at most
  * MAX_CONCURRENT_RUNS at once. The folder is removed when the command ends.
  */
-async function renyiIn(texts: ReadonlyMap<string, string>, argv: readonly string[], input: string, bounds: Bounds): Promise<Spawned> {
+async function renyiIn(
+  texts: ReadonlyMap<string, string>,
+  argv: readonly string[],
+  input: string,
+  bounds: Bounds,
+): Promise<Spawned> {
   const done = await turn(bounds.signal);
-  if (done === undefined) return { head: Buffer.alloc(0), tail: Buffer.alloc(0), bytes: 0, stderr: Buffer.alloc(0), stderrBytes: 0, exit: 130, killed: false, cancelled: true };
+  if (done === undefined)
+    return {
+      head: Buffer.alloc(0),
+      tail: Buffer.alloc(0),
+      bytes: 0,
+      stderr: Buffer.alloc(0),
+      stderrBytes: 0,
+      exit: 130,
+      killed: false,
+      cancelled: true,
+    };
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-"));
   try {
     for (const [name, text] of texts) {
@@ -318,7 +380,11 @@ function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bo
     // On descriptor 3 the command says when it listens for its interrupt (early-interrupt.cts).
     // It keeps its cache in the server's folder, named absolutely: a relative RENYI_CACHE_DIR would
     // name another folder from the command's own, and the runtime would refuse that one, not this.
-    const child = spawn(process.execPath, argv, { cwd, stdio: ["pipe", "pipe", "pipe", "pipe"], env: { ...process.env, RENYI_READY_FD: "3", RENYI_CACHE_DIR: cacheDirectory() } });
+    const child = spawn(process.execPath, argv, {
+      cwd,
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      env: { ...process.env, RENYI_READY_FD: "3", RENYI_CACHE_DIR: cacheDirectory() },
+    });
     const heads: Buffer[] = [];
     let headBytes = 0;
     let tails: Buffer[] = [];
@@ -393,7 +459,16 @@ function spawned(argv: readonly string[], input: string, cwd: string, bounds: Bo
       children.delete(child);
       for (const timer of timers) clearTimeout(timer);
       bounds.signal?.removeEventListener("abort", onAbort);
-      resolve({ head: Buffer.concat(heads), tail: Buffer.concat(tails).subarray(-MAX_KEPT_BYTES), bytes, stderr: Buffer.concat(errs), stderrBytes, exit: code ?? 2, killed, cancelled });
+      resolve({
+        head: Buffer.concat(heads),
+        tail: Buffer.concat(tails).subarray(-MAX_KEPT_BYTES),
+        bytes,
+        stderr: Buffer.concat(errs),
+        stderrBytes,
+        exit: code ?? 2,
+        killed,
+        cancelled,
+      });
     });
   });
 }
@@ -441,20 +516,44 @@ export function effectLine(call: HostCall): string {
   return `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ms)${call.replayed ? " replayed" : ""}`;
 }
 
-function resultOf(ran: Spawned, timeoutSeconds: number, command: string): Omit<RunResult, "recording" | "timeoutSeconds"> {
+function resultOf(
+  ran: Spawned,
+  timeoutSeconds: number,
+  command: string,
+): Omit<RunResult, "recording" | "timeoutSeconds"> {
   const { record, outputBytes } = splitRecord(ran);
   const output = cut(ran.head, outputBytes);
   // The command's own line about the recording is the tool's to say.
   const stderrText = ran.stderr.toString("utf8").replace(/^recorded [\d,]+ calls? to .*\n/m, "");
-  const errors = stderrText.length > MAX_RESULT_TEXT || ran.stderrBytes > MAX_RESULT_TEXT * 2 ? `${stderrText.slice(0, MAX_RESULT_TEXT)}\n[standard error truncated at 64 KiB]` : stderrText;
+  const errors =
+    stderrText.length > MAX_RESULT_TEXT || ran.stderrBytes > MAX_RESULT_TEXT * 2
+      ? `${stderrText.slice(0, MAX_RESULT_TEXT)}\n[standard error truncated at 64 KiB]`
+      : stderrText;
   // A run that decided on guarded data its guards keep from the console (its steps are null): which effects it made,
   // and how many, tell of those decisions, and are not shown (spec/mcp.md, "What the agent sees").
   const concealed = record !== undefined && record.steps === null;
   const calls = concealed ? [] : (record?.hostCalls ?? []);
-  const effects = concealed ? ["[not shown: the run decided on guarded data that its guards keep from the console]"] : calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
-  if (calls.length > MAX_EFFECT_LINES) effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
+  const effects = concealed
+    ? ["[not shown: the run decided on guarded data that its guards keep from the console]"]
+    : calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
+  if (calls.length > MAX_EFFECT_LINES)
+    effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
   const outcome = ran.cancelled ? "cancelled" : (record?.outcome ?? (ran.killed ? "cancelled" : "crashed"));
-  const error = record?.error ?? (record === undefined ? { code: null, message: ran.cancelled ? "the request was cancelled" : ran.killed ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed` : `${command} ended with exit code ${ran.exit} and no execution record`, file: null, line: null, column: null } : undefined);
+  const error =
+    record?.error ??
+    (record === undefined
+      ? {
+          code: null,
+          message: ran.cancelled
+            ? "the request was cancelled"
+            : ran.killed
+              ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed`
+              : `${command} ended with exit code ${ran.exit} and no execution record`,
+          file: null,
+          line: null,
+          column: null,
+        }
+      : undefined);
   return {
     outcome,
     exit: record?.exit ?? ran.exit,

@@ -33,13 +33,25 @@ import { AnsweredCalls, AuditedCalls, AuditLog, type AuditEntry } from "./audit.
 import { registerResources } from "./resources.js";
 import { sealKeyOf } from "../recordings/sealed-calls.js";
 import { LineTransport } from "./transport.js";
-import { MAX_CONCURRENT_RUNS, recordingFile, recordingsFolder, replayProgram, runProgram, runTimeoutSeconds, recordingWritten, pendingRecordings, stopRuns, testProgram, type ReplayResult, type RunResult } from "./run-tool.js";
+import {
+  MAX_CONCURRENT_RUNS,
+  recordingFile,
+  recordingsFolder,
+  replayProgram,
+  runProgram,
+  runTimeoutSeconds,
+  recordingWritten,
+  pendingRecordings,
+  stopRuns,
+  testProgram,
+  type ReplayResult,
+  type RunResult,
+} from "./run-tool.js";
 
 /** The most text a tool reads: every source of one request together, in UTF-8 bytes. */
 export const MAX_SOURCE_BYTES = 1 << 20;
 /** The most modules one request may give beside its entry. */
 export const MAX_MODULES = 64;
-
 
 /**
  * Serves until standard input closes or a signal says to end. The audit log
@@ -51,7 +63,9 @@ export async function serve(options: McpOptions): Promise<number> {
   try {
     audit = AuditLog.open(folder);
   } catch (e) {
-    process.stderr.write(`error: renyi mcp cannot write its audit log in ${folder}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      `error: renyi mcp cannot write its audit log in ${folder}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     return EXIT.refused;
   }
   let pool: WorkPool | undefined;
@@ -60,7 +74,9 @@ export async function serve(options: McpOptions): Promise<number> {
     try {
       sealKeyOf(folder);
     } catch (e) {
-      process.stderr.write(`error: renyi mcp cannot keep its seal key in ${folder}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(
+        `error: renyi mcp cannot keep its seal key in ${folder}: ${e instanceof Error ? e.message : String(e)}\n`,
+      );
       return EXIT.refused;
     }
     reportPending(folder);
@@ -82,7 +98,10 @@ export async function serve(options: McpOptions): Promise<number> {
     ending.abort();
     stopRuns();
     pool.close();
-    await Promise.race([Promise.allSettled([...calls]), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())]);
+    await Promise.race([
+      Promise.allSettled([...calls]),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
+    ]);
     await server.close().catch(() => undefined);
     // Told to end by a signal, the server stops reading: an open standard input would keep the process alive.
     process.stdin.destroy();
@@ -100,9 +119,14 @@ export async function serve(options: McpOptions): Promise<number> {
 function reportPending(folder: string): void {
   const pending = pendingRecordings(folder);
   if (pending.length === 0) return;
-  const named = pending.slice(0, 10).map((file) => `  ${file}\n`).join("");
+  const named = pending
+    .slice(0, 10)
+    .map((file) => `  ${file}\n`)
+    .join("");
   const more = pending.length > 10 ? `  and ${(pending.length - 10).toLocaleString("en")} more\n` : "";
-  process.stderr.write(`renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`);
+  process.stderr.write(
+    `renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`,
+  );
 }
 
 // ---- the tools ----
@@ -111,7 +135,10 @@ function reportPending(folder: string): void {
 const MODULE_NAME = z
   .string()
   .max(200)
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/, "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` names lib/shapes");
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/,
+    "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` names lib/shapes",
+  );
 
 const CHECK_INPUT = {
   source: z.string().describe("The program's entry module: Renyi source text (at most 1 MiB with its modules)"),
@@ -132,7 +159,18 @@ const DIAGNOSTIC = z.object({
   notes: z.array(z.string()),
   hint: z.string().optional(),
   facts: z.record(z.string(), z.unknown()).optional(),
-  edits: z.array(z.object({ title: z.string(), replacement: z.string(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number() })).optional(),
+  edits: z
+    .array(
+      z.object({
+        title: z.string(),
+        replacement: z.string(),
+        line: z.number(),
+        column: z.number(),
+        endLine: z.number(),
+        endColumn: z.number(),
+      }),
+    )
+    .optional(),
 });
 
 const CHECK_OUTPUT = { ok: z.boolean(), files: z.array(z.string()), diagnostics: z.array(DIAGNOSTIC) };
@@ -159,8 +197,17 @@ const EXPLAIN_OUTPUT = {
 
 const RUN_INPUT = {
   ...CHECK_INPUT,
-  name: z.string().max(200).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the entry module's name is one word of letters, digits and _").optional().describe("The entry module's name (default `program`); its file is NAME.ry"),
-  arguments: z.array(z.string().max(1 << 16)).max(1_000).optional().describe("main's options, as on the command line after the program's file: [\"--name\", \"Ada\"]"),
+  name: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "the entry module's name is one word of letters, digits and _")
+    .optional()
+    .describe("The entry module's name (default `program`); its file is NAME.ry"),
+  arguments: z
+    .array(z.string().max(1 << 16))
+    .max(1_000)
+    .optional()
+    .describe('main\'s options, as on the command line after the program\'s file: ["--name", "Ada"]'),
   input: z.string().optional().describe("The program's standard input (at most 1 MiB with the sources)"),
 };
 
@@ -170,7 +217,15 @@ const RUN_OUTPUT = {
   output: z.string(),
   outputTruncated: z.boolean(),
   errors: z.string(),
-  error: z.object({ code: z.string().nullable(), message: z.string(), file: z.string().nullable(), line: z.number().nullable(), column: z.number().nullable() }).optional(),
+  error: z
+    .object({
+      code: z.string().nullable(),
+      message: z.string(),
+      file: z.string().nullable(),
+      line: z.number().nullable(),
+      column: z.number().nullable(),
+    })
+    .optional(),
   steps: z.number().nullable(),
   effects: z.array(z.string()),
   recording: z.string(),
@@ -179,7 +234,10 @@ const RUN_OUTPUT = {
 
 const REPLAY_INPUT = {
   ...CHECK_INPUT,
-  recording: z.string().max(200).describe("The id of a recording the run tool made: rec- and 12 hexadecimal digits (rec-0123456789ab)"),
+  recording: z
+    .string()
+    .max(200)
+    .describe("The id of a recording the run tool made: rec- and 12 hexadecimal digits (rec-0123456789ab)"),
   name: RUN_INPUT.name,
 };
 
@@ -247,7 +305,8 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "explain",
     {
       title: "Explain a diagnostic code",
-      description: "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
+      description:
+        "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
       inputSchema: { code: z.string().max(100).describe("A code, as a diagnostic names it: E-CAP-MISSING") },
       outputSchema: EXPLAIN_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -281,14 +340,18 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "test",
     {
       title: "Run a Renyi program's tests",
-      description:
-        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
+      description: `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (input, extra) => audited(context, "test", extra, (facts) => testTool(input, context, facts, extra)),
   );
-  registerResources(server, recordingsFolder(options), (job) => context.pool.run(job, ending.signal), (done) => stoppedText(done, context.pool.limits));
+  registerResources(
+    server,
+    recordingsFolder(options),
+    (job) => context.pool.run(job, ending.signal),
+    (done) => stoppedText(done, context.pool.limits),
+  );
   return server;
 }
 
@@ -296,7 +359,12 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
  * A tool's answer, written to the audit log when it is given; a fault of
  * Renyi's own becomes an error result, never the end of the server.
  */
-function audited(context: Context, tool: string, extra: Extra, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+function audited(
+  context: Context,
+  tool: string,
+  extra: Extra,
+  answer: (facts: Facts) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   const call = auditedCall(context, tool, answer);
   // The call's line is this one's: the line of a call refused before its tool (AuditedCalls) is not written for it.
   answered.add(extra.requestId);
@@ -329,7 +397,9 @@ const ending = new AbortController();
 async function holdingPlace(facts: Facts, wait: () => Promise<CallToolResult>): Promise<CallToolResult> {
   if (running >= MAX_CALLS_RUNNING) {
     facts.outcome = "busy";
-    return refused(`renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`);
+    return refused(
+      `renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`,
+    );
   }
   running++;
   try {
@@ -342,7 +412,11 @@ async function holdingPlace(facts: Facts, wait: () => Promise<CallToolResult>): 
 /** The request's own signal, aborted also when the server ends. */
 const untilEnd = (signal: AbortSignal): AbortSignal => AbortSignal.any([signal, ending.signal]);
 
-async function auditedCall(context: Context, tool: string, answer: (facts: Facts) => Promise<CallToolResult>): Promise<CallToolResult> {
+async function auditedCall(
+  context: Context,
+  tool: string,
+  answer: (facts: Facts) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   const started = performance.now();
   const facts: Facts = {};
   let result: CallToolResult;
@@ -357,11 +431,18 @@ async function auditedCall(context: Context, tool: string, answer: (facts: Facts
   }
   const outcome = facts.outcome ?? (result.isError === true ? "refused" : "answered");
   const reason = facts.reason ?? (result.isError === true ? text(result).split("\n")[0] : undefined);
-  context.audit?.write({ ...facts, tool, outcome, ...(reason !== undefined ? { reason } : {}), ms: Math.round(performance.now() - started) });
+  context.audit?.write({
+    ...facts,
+    tool,
+    outcome,
+    ...(reason !== undefined ? { reason } : {}),
+    ms: Math.round(performance.now() - started),
+  });
   return result;
 }
 
-const text = (result: CallToolResult): string => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const text = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 function refused(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
@@ -381,7 +462,13 @@ type Checked = { refused: string } | CheckedProgram;
  * when its text is too large or not text, or when its check was stopped at a
  * limit (E-CHECK-LIMIT), cancelled, or could not start.
  */
-async function checkedProgram(input: ProgramInput, context: Context, facts: Facts, signal: AbortSignal, standardInput = ""): Promise<Checked> {
+async function checkedProgram(
+  input: ProgramInput,
+  context: Context,
+  facts: Facts,
+  signal: AbortSignal,
+  standardInput = "",
+): Promise<Checked> {
   const entry = input.name ?? "program";
   facts.program = entry;
   const texts = new Map<string, string>([[entry, input.source]]);
@@ -394,7 +481,10 @@ async function checkedProgram(input: ProgramInput, context: Context, facts: Fact
   for (const text of texts.values()) units += text.length;
   let bytes = units > MAX_SOURCE_BYTES ? units : 0;
   if (bytes === 0) for (const text of [...texts.values(), standardInput]) bytes += Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_SOURCE_BYTES) return { refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request` };
+  if (bytes > MAX_SOURCE_BYTES)
+    return {
+      refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request`,
+    };
   const done = await inWorker<ProgramAnswer>(context, { kind: "program", entry, texts }, facts, signal);
   if ("refused" in done) return done;
   if ("refused" in done.answer) return done.answer;
@@ -407,12 +497,23 @@ async function checkedProgram(input: ProgramInput, context: Context, facts: Fact
  * answer: a limit reached (E-CHECK-LIMIT), a fault of Renyi's own, the request
  * cancelled, too many waiting, or the server ending.
  */
-async function inWorker<T>(context: Context, job: Job, facts: Facts, signal: AbortSignal): Promise<{ answer: T } | { refused: string }> {
+async function inWorker<T>(
+  context: Context,
+  job: Job,
+  facts: Facts,
+  signal: AbortSignal,
+): Promise<{ answer: T } | { refused: string }> {
   const done = await context.pool.run<T>(job, untilEnd(signal));
   if ("answer" in done) return done;
   const why = stoppedText(done, context.pool.limits);
-  facts.outcome = done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large" ? "limit" : done.stopped === "fault" ? "refused" : done.stopped;
-  if (done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large") facts.code = "E-CHECK-LIMIT";
+  facts.outcome =
+    done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large"
+      ? "limit"
+      : done.stopped === "fault"
+        ? "refused"
+        : done.stopped;
+  if (done.stopped === "time" || done.stopped === "memory" || done.stopped === "too-large")
+    facts.code = "E-CHECK-LIMIT";
   return { refused: why };
 }
 
@@ -443,14 +544,22 @@ async function checkTool(input: ProgramInput, context: Context, facts: Facts, ex
   const { diagnostics, files } = checked.compiled;
   const ok = !diagnostics.some((d) => d.severity === "error");
   const structured = { ok, files, diagnostics };
-  return { content: [{ type: "text", text: checkSummary(ok, files.length, diagnostics) }], structuredContent: structured };
+  return {
+    content: [{ type: "text", text: checkSummary(ok, files.length, diagnostics) }],
+    structuredContent: structured,
+  };
 }
 
 function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiagnostic[]): string {
   if (diagnostics.length === 0) return `Checked ${plural(files, "file")}: no problems found.`;
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const lines = diagnostics.map((d) => `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`);
-  const head = ok ? `No errors, ${plural(diagnostics.length, "warning")}:` : `${plural(errors, "error")}, ${plural(diagnostics.length - errors, "warning")}:`;
+  const lines = diagnostics.map(
+    (d) =>
+      `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`,
+  );
+  const head = ok
+    ? `No errors, ${plural(diagnostics.length, "warning")}:`
+    : `${plural(errors, "error")}, ${plural(diagnostics.length - errors, "warning")}:`;
   return [head, ...lines].join("\n");
 }
 
@@ -458,10 +567,21 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
 function mainGrant(checked: CheckedProgram, doing: string): GrantItem[] | { refused: string } {
   const compiled = checked.compiled;
   if (!compiled.compiled) {
-    const first = compiled.diagnostics.filter((d) => d.severity === "error").slice(0, 5).map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
-    return { refused: [`the program does not compile, so ${doing} (the \`check\` tool gives every diagnostic):`, ...first].join("\n") };
+    const first = compiled.diagnostics
+      .filter((d) => d.severity === "error")
+      .slice(0, 5)
+      .map((d) => `  ${d.code} ${d.file}:${d.line}:${d.column}: ${d.message}`);
+    return {
+      refused: [
+        `the program does not compile, so ${doing} (the \`check\` tool gives every diagnostic):`,
+        ...first,
+      ].join("\n"),
+    };
   }
-  if (compiled.main === undefined) return { refused: `the program has no \`main\` in its entry module \`${checked.entry}\`, so ${doing === "it has no grant" ? "running it grants nothing" : "there is nothing to run"}` };
+  if (compiled.main === undefined)
+    return {
+      refused: `the program has no \`main\` in its entry module \`${checked.entry}\`, so ${doing === "it has no grant" ? "running it grants nothing" : "there is nothing to run"}`,
+    };
   return compiled.main.needs;
 }
 
@@ -473,11 +593,18 @@ async function grantTool(input: ProgramInput, context: Context, facts: Facts, ex
   const needs = items.map(manifestNeed);
   const hash = grantHash(items);
   facts.grant = hash;
-  const lines = items.length === 0 ? ["main needs nothing: it may use no capability."] : ["main needs:", ...items.map((item) => `  ${grantText(item)}`)];
+  const lines =
+    items.length === 0
+      ? ["main needs nothing: it may use no capability."]
+      : ["main needs:", ...items.map((item) => `  ${grantText(item)}`)];
   lines.push(`grant hash: ${hash}`);
   return {
     content: [{ type: "text", text: lines.join("\n") }],
-    structuredContent: { program: checked.entry, needs: items.map((item, i) => ({ text: grantText(item), ...needs[i]! })), hash },
+    structuredContent: {
+      program: checked.entry,
+      needs: items.map((item, i) => ({ text: grantText(item), ...needs[i]! })),
+      hash,
+    },
   };
 }
 
@@ -505,7 +632,11 @@ async function explainTool(text: string, context: Context, facts: Facts, extra: 
 
 /** The ceiling as its flags write it, for the run tool's description. */
 function ceilingText(ceiling: Ceiling): string {
-  const flags = [...ceiling.allow.map((n) => `--allow ${needText(n)}`), ...ceiling.hosts.map((h) => `--allow-host ${h}`), ...ceiling.atMost.map((a) => `--at-most ${a.text}`)];
+  const flags = [
+    ...ceiling.allow.map((n) => `--allow ${needText(n)}`),
+    ...ceiling.hosts.map((h) => `--allow-host ${h}`),
+    ...ceiling.atMost.map((a) => `--at-most ${a.text}`),
+  ];
   return flags.length === 0 ? "none: only a program that needs nothing runs" : flags.join(" ");
 }
 
@@ -521,7 +652,8 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
   if ("refused" in items) return refused(items.refused);
   const hash = grantHash(items);
   facts.grant = hash;
-  if (context.audit !== undefined && !context.audit.writable) return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
+  if (context.audit !== undefined && !context.audit.writable)
+    return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
   const verdict = judge(items, context.options.ceiling);
   return holdingPlace(facts, async () => {
     const signal = untilEnd(extra.signal);
@@ -530,16 +662,27 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
       narrowing = verdict.runFlags;
       facts.approvedBy = "ceiling";
     } else {
-      const asked = context.approved.has(hash) ? "approved-earlier" : await askPerson(context, checked, items, verdict.outside, verdict.narrowed, hash, signal);
+      const asked = context.approved.has(hash)
+        ? "approved-earlier"
+        : await askPerson(context, checked, items, verdict.outside, verdict.narrowed, hash, signal);
       if (asked === "approved" || asked === "approved-earlier" || asked === "approved-remembered") {
         if (ending.signal.aborted) return refused("renyi mcp is ending: the approved program did not start");
         // The person approved main's grant as it is written: it runs as declared, not narrowed to the ceiling.
         narrowing = [];
         facts.approvedBy = asked === "approved-earlier" ? "person-earlier" : "person";
         if (asked === "approved-remembered") context.approved.add(hash);
-        context.audit?.write({ event: "approved", tool: "run", outcome: "approved", program: facts.program!, sources: facts.sources!, grant: hash, approvedBy: facts.approvedBy });
+        context.audit?.write({
+          event: "approved",
+          tool: "run",
+          outcome: "approved",
+          program: facts.program!,
+          sources: facts.sources!,
+          grant: hash,
+          approvedBy: facts.approvedBy,
+        });
         // Nothing runs that the log could not record as approved.
-        if (context.audit !== undefined && !context.audit.writable) return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
+        if (context.audit !== undefined && !context.audit.writable)
+          return refused(`nothing runs: the audit log ${context.audit.file} cannot be written`);
       } else {
         if (asked === "cancelled") facts.outcome = ending.signal.aborted ? "refused" : "cancelled";
         else if (asked !== "unsupported") facts.outcome = "declined";
@@ -547,8 +690,20 @@ async function runTool(input: RunInput, context: Context, facts: Facts, extra: E
       }
     }
     const folder = recordingsFolder(context.options);
-    const result = await runProgram({ texts: checked.texts, entry: checked.entry, args: input.arguments ?? [], input: input.input, narrowing, recordings: folder, signal });
-    Object.assign(facts, runFacts(result), recordingWritten(folder, result.recording) ? { recording: result.recording } : {});
+    const result = await runProgram({
+      texts: checked.texts,
+      entry: checked.entry,
+      args: input.arguments ?? [],
+      input: input.input,
+      narrowing,
+      recordings: folder,
+      signal,
+    });
+    Object.assign(
+      facts,
+      runFacts(result),
+      recordingWritten(folder, result.recording) ? { recording: result.recording } : {},
+    );
     return { content: [{ type: "text", text: runSummary(result) }], structuredContent: { ...result } };
   });
 }
@@ -568,7 +723,16 @@ function runFacts(result: Omit<RunResult, "recording" | "timeoutSeconds">): Fact
 }
 
 /** What the person answered, or why they could not be asked. */
-type Asked = "approved" | "approved-remembered" | "approved-earlier" | "declined" | "dismissed" | "unsupported" | "cancelled" | "ending" | { failed: string };
+type Asked =
+  | "approved"
+  | "approved-remembered"
+  | "approved-earlier"
+  | "declined"
+  | "dismissed"
+  | "unsupported"
+  | "cancelled"
+  | "ending"
+  | { failed: string };
 
 /** How long the person may take to answer. */
 const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -578,10 +742,21 @@ const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000;
  * client shows them the message and a form; the agent that called the tool
  * never sees the question and cannot answer it.
  */
-async function askPerson(context: Context, checked: CheckedProgram, items: readonly GrantItem[], outside: readonly string[], narrowed: readonly string[], hash: string, signal: AbortSignal): Promise<Asked> {
-  const elicitation = context.server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+async function askPerson(
+  context: Context,
+  checked: CheckedProgram,
+  items: readonly GrantItem[],
+  outside: readonly string[],
+  narrowed: readonly string[],
+  hash: string,
+  signal: AbortSignal,
+): Promise<Asked> {
+  const elicitation = context.server.server.getClientCapabilities()?.elicitation as
+    | { form?: object; url?: object }
+    | undefined;
   // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
-  if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined)) return "unsupported";
+  if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined))
+    return "unsupported";
   const purpose = checked.compiled.main?.purpose;
   const message = [
     `A program an agent wrote asks to run with a grant beyond what renyi mcp was started with.`,
@@ -591,7 +766,9 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
     ...items.map((item) => `  ${oneLine(grantText(asTheNetworkSpells(item)), 500)}`),
     "",
     "Beyond the ceiling:",
-    ...[...outside, ...narrowed.map((line) => `${line}; approved, it runs as declared`)].map((line) => `  ${oneLine(line, 500)}`),
+    ...[...outside, ...narrowed.map((line) => `${line}; approved, it runs as declared`)].map(
+      (line) => `  ${oneLine(line, 500)}`,
+    ),
     "",
     `Grant hash: ${hash}`,
     "",
@@ -607,8 +784,18 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
           requestedSchema: {
             type: "object",
             properties: {
-              approve: { type: "boolean", title: "Run it with this grant", description: "Yes runs the program once, live, with main's grant as shown.", default: false },
-              remember: { type: "boolean", title: "Also allow this grant again until the server stops", description: "Later runs of programs with exactly this grant (the same hash) run without asking.", default: false },
+              approve: {
+                type: "boolean",
+                title: "Run it with this grant",
+                description: "Yes runs the program once, live, with main's grant as shown.",
+                default: false,
+              },
+              remember: {
+                type: "boolean",
+                title: "Also allow this grant again until the server stops",
+                description: "Later runs of programs with exactly this grant (the same hash) run without asking.",
+                default: false,
+              },
             },
             required: ["approve"],
           },
@@ -635,7 +822,10 @@ async function askPerson(context: Context, checked: CheckedProgram, items: reado
  * like a Latin one cannot pass for it.
  */
 function asTheNetworkSpells(item: GrantItem): GrantItem {
-  const ascii = <N extends Need>(need: N): N => (typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /[^\x00-\x7f]/.test(need.scope) ? { ...need, scope: hostInAscii(need.scope) } : need);
+  const ascii = <N extends Need>(need: N): N =>
+    typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /[^\x00-\x7f]/.test(need.scope)
+      ? { ...need, scope: hostInAscii(need.scope) }
+      : need;
   return { ...ascii(item), ...(item.guard !== undefined ? { guard: { sinks: item.guard.sinks.map(ascii) } } : {}) };
 }
 
@@ -643,7 +833,9 @@ function asTheNetworkSpells(item: GrantItem): GrantItem {
 function hostInAscii(host: string): string {
   const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
   const name = domainToASCII(m[2]!);
-  return name !== "" ? `${m[1] ?? ""}${name}${m[3] ?? ""}` : host.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return name !== ""
+    ? `${m[1] ?? ""}${name}${m[3] ?? ""}`
+    : host.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /**
@@ -658,18 +850,29 @@ function oneLine(text: string, most: number): string {
     const code = c.codePointAt(0)!;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
-  return escaped.length > most ? `${escaped.slice(0, most)}… (${escaped.length.toLocaleString("en")} characters)` : escaped;
+  return escaped.length > most
+    ? `${escaped.slice(0, most)}… (${escaped.length.toLocaleString("en")} characters)`
+    : escaped;
 }
 
 /** Why a grant beyond the ceiling did not run, with what the person would have to allow. */
-function beyondCeiling(verdict: Extract<ReturnType<typeof judge>, { within: false }>, ceiling: Ceiling, asked: Asked): string {
+function beyondCeiling(
+  verdict: Extract<ReturnType<typeof judge>, { within: false }>,
+  ceiling: Ceiling,
+  asked: Asked,
+): string {
   const why =
-    asked === "declined" ? "the person declined to run it with that grant, so nothing ran:"
-    : asked === "dismissed" ? "the person dismissed the question without approving the grant, so nothing ran:"
-    : asked === "cancelled" ? "the request was cancelled while the person was being asked, so nothing ran:"
-    : asked === "ending" ? "renyi mcp is ending, so the person's answer was not waited for, and nothing ran:"
-    : typeof asked === "object" ? `the person could not be asked (${asked.failed}), so nothing ran:`
-    : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
+    asked === "declined"
+      ? "the person declined to run it with that grant, so nothing ran:"
+      : asked === "dismissed"
+        ? "the person dismissed the question without approving the grant, so nothing ran:"
+        : asked === "cancelled"
+          ? "the request was cancelled while the person was being asked, so nothing ran:"
+          : asked === "ending"
+            ? "renyi mcp is ending, so the person's answer was not waited for, and nothing ran:"
+            : typeof asked === "object"
+              ? `the person could not be asked (${asked.failed}), so nothing ran:`
+              : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
   return [
     why,
     ...verdict.outside.map((line) => `  ${line}`),
@@ -679,7 +882,12 @@ function beyondCeiling(verdict: Extract<ReturnType<typeof judge>, { within: fals
   ].join("\n");
 }
 
-async function replayTool(input: ProgramInput & { recording: string }, context: Context, facts: Facts, extra: Extra): Promise<CallToolResult> {
+async function replayTool(
+  input: ProgramInput & { recording: string },
+  context: Context,
+  facts: Facts,
+  extra: Extra,
+): Promise<CallToolResult> {
   const options = context.options;
   const checked = await checkedProgram(input, context, facts, extra.signal);
   if ("refused" in checked) return refused(checked.refused);
@@ -694,18 +902,38 @@ async function replayTool(input: ProgramInput & { recording: string }, context: 
   facts.recording = input.recording;
   return holdingPlace(facts, async () => {
     // The run is replayed under the arguments it was recorded with, read from the recording in a worker thread.
-    const args = await inWorker<string[]>(context, { kind: "recorded-arguments", file: file.file }, facts, extra.signal);
+    const args = await inWorker<string[]>(
+      context,
+      { kind: "recorded-arguments", file: file.file },
+      facts,
+      extra.signal,
+    );
     if ("refused" in args) return refused(args.refused);
-    const replayed = await replayProgram({ texts: checked.texts, entry: checked.entry, file: file.file, args: args.answer, recordings: folder, signal: untilEnd(extra.signal) });
+    const replayed = await replayProgram({
+      texts: checked.texts,
+      entry: checked.entry,
+      file: file.file,
+      args: args.answer,
+      recordings: folder,
+      signal: untilEnd(extra.signal),
+    });
     Object.assign(facts, runFacts(replayed));
-    return { content: [{ type: "text", text: replaySummary(replayed, input.recording) }], structuredContent: { ...replayed } };
+    return {
+      content: [{ type: "text", text: replaySummary(replayed, input.recording) }],
+      structuredContent: { ...replayed },
+    };
   });
 }
 
 function replaySummary(r: ReplayResult, recording: string): string {
-  const lines = [`The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`];
+  const lines = [
+    `The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`,
+  ];
   if (r.mismatch !== undefined) lines.push(r.mismatch);
-  else if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
+  else if (r.error !== undefined)
+    lines.push(
+      `error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`,
+    );
   if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
   if (r.outputTruncated) lines.push(`[output truncated at 64 KiB]`);
   return lines.join("\n");
@@ -716,13 +944,20 @@ async function testTool(input: ProgramInput, context: Context, facts: Facts, ext
   if ("refused" in checked) return refused(checked.refused);
   const outside = testsOutside(checked, context.options.ceiling);
   if (outside !== undefined) return refused(outside);
-  if (context.audit !== undefined && !context.audit.writable) return refused(`no test runs: the audit log ${context.audit.file} cannot be written`);
+  if (context.audit !== undefined && !context.audit.writable)
+    return refused(`no test runs: the audit log ${context.audit.file} cannot be written`);
   facts.approvedBy = "ceiling";
   return holdingPlace(facts, async () => {
     const ran = await testProgram(checked.texts, checked.entry, untilEnd(extra.signal));
     if (ran.cancelled) facts.outcome = "cancelled";
     else if (ran.report !== undefined) facts.exit = ran.exit;
-    if (ran.report === undefined) return refused([`${ran.problem ?? "renyi test gave no report"}.`, ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : [])].join("\n"));
+    if (ran.report === undefined)
+      return refused(
+        [
+          `${ran.problem ?? "renyi test gave no report"}.`,
+          ...(ran.errors !== "" ? ["Standard error:", ran.errors.replace(/\n$/, "")] : []),
+        ].join("\n"),
+      );
     return { content: [{ type: "text", text: testSummary(ran.report) }], structuredContent: ran.report };
   });
 }
@@ -746,40 +981,61 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
       outside.push(...verdict.outside.map((line) => `test "${t.name}": ${line.replace(/^main needs/, "needs")}`));
       flags.push(...verdict.flags);
     } else if (verdict.runFlags.length > 0) {
-      outside.push(`test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`);
+      outside.push(
+        `test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`,
+      );
     }
   }
   if (outside.length === 0) return undefined;
   return [
     "a test's needs do not lie within the ceiling this server was started with, so no test ran:",
     ...outside.map((line) => `  ${line}`),
-    ...(flags.length > 0 ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`] : []),
+    ...(flags.length > 0
+      ? ["To run them, the person who starts `renyi mcp` would have to add:", `  ${[...new Set(flags)].join(" ")}`]
+      : []),
     `The ceiling: ${ceilingText(ceiling)}.`,
   ].join("\n");
 }
 
 function testSummary(report: Record<string, unknown>): string {
   const summary = (report["summary"] ?? {}) as Record<string, number>;
-  const counts = ["passed", "refreshed", "failed", "crashed", "skipped", "cancelled"].filter((s) => s === "passed" || s === "failed" || (summary[s] ?? 0) > 0).map((s) => `${summary[s] ?? 0} ${s}`);
-  if ((summary["refusedFiles"] ?? 0) > 0) counts.push(`${summary["refusedFiles"]} file${summary["refusedFiles"] === 1 ? "" : "s"} refused`);
+  const counts = ["passed", "refreshed", "failed", "crashed", "skipped", "cancelled"]
+    .filter((s) => s === "passed" || s === "failed" || (summary[s] ?? 0) > 0)
+    .map((s) => `${summary[s] ?? 0} ${s}`);
+  if ((summary["refusedFiles"] ?? 0) > 0)
+    counts.push(`${summary["refusedFiles"]} file${summary["refusedFiles"] === 1 ? "" : "s"} refused`);
   const lines = [`${counts.join(", ")} (exit code ${String(report["exitCode"])}).`];
-  const tests = Array.isArray(report["tests"]) ? (report["tests"] as { name?: string; status?: string; message?: string; code?: string }[]) : [];
-  for (const t of tests) if (t.status !== "passed" && t.status !== "skipped") lines.push(`  ${t.status} ${t.name}${t.code !== undefined ? ` [${t.code}]` : ""}${t.message !== undefined ? `: ${t.message}` : ""}`);
+  const tests = Array.isArray(report["tests"])
+    ? (report["tests"] as { name?: string; status?: string; message?: string; code?: string }[])
+    : [];
+  for (const t of tests)
+    if (t.status !== "passed" && t.status !== "skipped")
+      lines.push(
+        `  ${t.status} ${t.name}${t.code !== undefined ? ` [${t.code}]` : ""}${t.message !== undefined ? `: ${t.message}` : ""}`,
+      );
   return lines.join("\n");
 }
 
 function runSummary(r: RunResult): string {
-  const lines = [`The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`];
-  if (r.error !== undefined) lines.push(`error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`);
+  const lines = [
+    `The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`,
+  ];
+  if (r.error !== undefined)
+    lines.push(
+      `error${r.error.code !== null ? `[${r.error.code}]` : ""}${r.error.file !== null ? ` ${r.error.file}:${r.error.line}:${r.error.column}` : ""}: ${r.error.message}`,
+    );
   if (r.output !== "") lines.push("Output:", r.output.replace(/\n$/, ""));
   if (r.outputTruncated) lines.push(`[output truncated at 64 KiB]`);
   if (r.errors !== "") lines.push("Standard error:", r.errors.replace(/\n$/, ""));
   return lines.join("\n");
 }
 
-const plural = (count: number, noun: string): string => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
+const plural = (count: number, noun: string): string =>
+  `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 
 /** A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the console. */
 function stepsText(steps: number | null): string {
-  return steps === null ? "in steps not shown (it read or decided on guarded data its guards keep from the console)" : `in ${plural(steps, "step")}`;
+  return steps === null
+    ? "in steps not shown (it read or decided on guarded data its guards keep from the console)"
+    : `in ${plural(steps, "step")}`;
 }

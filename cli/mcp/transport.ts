@@ -117,7 +117,11 @@ export class LineTransport implements Transport {
       const { head, tail, bytes } = this.skipping;
       this.skipping = undefined;
       const id = idAtStart(head.toString("utf8")) ?? idAtEnd(tail.toString("utf8"));
-      this.refuse(id, INVALID_REQUEST, `message too large: a line of ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`);
+      this.refuse(
+        id,
+        INVALID_REQUEST,
+        `message too large: a line of ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
+      );
       return;
     }
     const bytes = Buffer.concat(this.pieces);
@@ -125,7 +129,11 @@ export class LineTransport implements Transport {
     this.pieceBytes = 0;
     const line = bytes.at(-1) === 13 ? bytes.subarray(0, -1) : bytes;
     if (line.length > MAX_MESSAGE_BYTES) {
-      this.refuse(idAtStart(line.subarray(0, 256).toString("utf8")) ?? idAtEnd(line.subarray(-256).toString("utf8")), INVALID_REQUEST, `message too large: a line of ${line.length.toLocaleString("en")} bytes, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`);
+      this.refuse(
+        idAtStart(line.subarray(0, 256).toString("utf8")) ?? idAtEnd(line.subarray(-256).toString("utf8")),
+        INVALID_REQUEST,
+        `message too large: a line of ${line.length.toLocaleString("en")} bytes, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
+      );
       return;
     }
     // An empty line is skipped; any other line is read as a message, or answered as not one.
@@ -139,7 +147,11 @@ export class LineTransport implements Transport {
       text = this.decoder.decode(line);
     } catch {
       const at = firstInvalidUtf8(line);
-      this.refuse(idOf(safeParse(line.toString("utf8"))), PARSE_ERROR, `the message is not UTF-8: byte ${at} (0x${line[at]?.toString(16).padStart(2, "0") ?? "??"}) begins no character`);
+      this.refuse(
+        idOf(safeParse(line.toString("utf8"))),
+        PARSE_ERROR,
+        `the message is not UTF-8: byte ${at} (0x${line[at]?.toString(16).padStart(2, "0") ?? "??"}) begins no character`,
+      );
       return;
     }
     const value = safeParse(text);
@@ -149,7 +161,11 @@ export class LineTransport implements Transport {
     }
     const message = JSONRPCMessageSchema.safeParse(value);
     if (!message.success) {
-      this.refuse(idOf(value), INVALID_REQUEST, "the line is JSON but not a JSON-RPC 2.0 message (a request, notification or response)");
+      this.refuse(
+        idOf(value),
+        INVALID_REQUEST,
+        "the line is JSON but not a JSON-RPC 2.0 message (a request, notification or response)",
+      );
       return;
     }
     this.onmessage?.(message.data);
@@ -159,7 +175,11 @@ export class LineTransport implements Transport {
   private refuse(id: Id | undefined, code: number, message: string): void {
     this.onerror?.(new Error(message));
     if (id === undefined) return;
-    void this.send({ jsonrpc: "2.0", id: id as string | number, error: { code, message } } as unknown as JSONRPCMessage);
+    void this.send({
+      jsonrpc: "2.0",
+      id: id as string | number,
+      error: { code, message },
+    } as unknown as JSONRPCMessage);
   }
 }
 
@@ -207,7 +227,24 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const [length, low, high] = b < 0x80 ? [1, 0, 0] : b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+    const [length, low, high] =
+      b < 0x80
+        ? [1, 0, 0]
+        : b >= 0xc2 && b <= 0xdf
+          ? [2, 0x80, 0xbf]
+          : b === 0xe0
+            ? [3, 0xa0, 0xbf]
+            : b === 0xed
+              ? [3, 0x80, 0x9f]
+              : b >= 0xe1 && b <= 0xef
+                ? [3, 0x80, 0xbf]
+                : b === 0xf0
+                  ? [4, 0x90, 0xbf]
+                  : b === 0xf4
+                    ? [4, 0x80, 0x8f]
+                    : b >= 0xf1 && b <= 0xf3
+                      ? [4, 0x80, 0xbf]
+                      : [0, 0, 0];
     if (length === 0 || i + length > bytes.length) return i;
     const second = bytes[i + 1];
     if (length > 1 && (second === undefined || second < low || second > high)) return i;

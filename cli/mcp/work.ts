@@ -50,7 +50,11 @@ export interface CompiledProgram {
   readonly compiled: boolean;
   /** The entry module's `main`, when the program compiled and has one. */
   readonly main?: { readonly needs: GrantItem[]; readonly purpose?: string };
-  readonly modules: { readonly file: string; readonly entry: boolean; readonly tests: { readonly name: string; readonly replays?: string; readonly needs: GrantItem[] }[] }[];
+  readonly modules: {
+    readonly file: string;
+    readonly entry: boolean;
+    readonly tests: { readonly name: string; readonly replays?: string; readonly needs: GrantItem[] }[];
+  }[];
 }
 
 export type ProgramAnswer = CompiledProgram | { readonly refused: string };
@@ -76,7 +80,10 @@ function compiledProgram(entry: string, texts: ReadonlyMap<string, string>): Pro
     const bad = notText(text);
     if (bad !== undefined) return { refused: `the source of \`${name}\` is not text: ${bad}` };
   }
-  const result = checkProgramFrom({ entry, read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined) });
+  const result = checkProgramFrom({
+    entry,
+    read: (name) => (texts.has(name) ? { file: `${name}.ry`, text: texts.get(name)! } : undefined),
+  });
   const sources = new Map(result.sources.map((m): [string, SourceFile] => [m.file, new SourceFile(m.file, m.text)]));
   const { diagnostics } = toJson(result.diagnostics, sources);
   const program = result.program;
@@ -87,11 +94,22 @@ function compiledProgram(entry: string, texts: ReadonlyMap<string, string>): Pro
     files: [...sources.keys()],
     diagnostics,
     compiled: program !== undefined,
-    ...(main !== undefined ? { main: { needs: main.needs.map(grantItemOf), ...(main.purpose !== undefined ? { purpose: main.purpose } : {}) } } : {}),
+    ...(main !== undefined
+      ? {
+          main: {
+            needs: main.needs.map(grantItemOf),
+            ...(main.purpose !== undefined ? { purpose: main.purpose } : {}),
+          },
+        }
+      : {}),
     modules: (program?.modules ?? []).map((m) => ({
       file: m.file,
       entry: m.name === entry,
-      tests: m.tests.map((t) => ({ name: t.name, ...(t.replays !== undefined ? { replays: t.replays } : {}), needs: t.needs.map(grantItemOf) })),
+      tests: m.tests.map((t) => ({
+        name: t.name,
+        ...(t.replays !== undefined ? { replays: t.replays } : {}),
+        needs: t.needs.map(grantItemOf),
+      })),
     })),
   };
 }
@@ -99,7 +117,8 @@ function compiledProgram(entry: string, texts: ReadonlyMap<string, string>): Pro
 /** Why a text cannot be a source file (it has no UTF-8 form, or is binary), or nothing. */
 function notText(text: string): string | undefined {
   const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  if (lone !== null) return `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, which UTF-8 cannot encode`;
+  if (lone !== null)
+    return `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, which UTF-8 cannot encode`;
   const nul = text.indexOf("\0");
   if (nul >= 0) return `a NUL character at offset ${nul}, as in a binary file`;
   return undefined;
@@ -145,12 +164,20 @@ function recordingText(folder: string, id: string): RecordingAnswer {
   const file = join(folder, `${id}.recording.json`);
   if (!existsSync(file)) return { refused: `there is no recording ${id} in this server's recordings folder` };
   const size = statSync(file).size;
-  if (size > MAX_RECORDING_RESOURCE_BYTES) return { refused: `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}` };
+  if (size > MAX_RECORDING_RESOURCE_BYTES)
+    return {
+      refused: `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}`,
+    };
   const text = readFileSync(file, "utf8");
   // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
   if (!entryAt(join(folder, `${id}${CONCEALED}`))) return { text };
   try {
-    return { text: JSON.stringify({ ...(JSON.parse(text) as object), calls: "sealed: the run decided on guarded data that its guards keep from the console" }) };
+    return {
+      text: JSON.stringify({
+        ...(JSON.parse(text) as object),
+        calls: "sealed: the run decided on guarded data that its guards keep from the console",
+      }),
+    };
   } catch {
     return { refused: `the recording ${id} is not JSON` };
   }

@@ -13,7 +13,12 @@ import { grantText, needText, type BudgetUnit, type GrantItem, type Need } from 
 import type { RecordedCall } from "../../vocabulary/recording.js";
 
 /** A budget's window in milliseconds, as the runtime counts it (rtlib/grants.ts); `run` has none. */
-const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
 
 /** One item of the least grant, and the calls that used it. */
 export interface LeastItem {
@@ -57,14 +62,22 @@ export function mostInWindow(times: readonly number[], windowMs: number): number
 /** How many of `calls` one budget of `unit` had to allow: all of them for `run`, or when a call has no `at_ms` to place it by. */
 export function neededCount(calls: readonly RecordedCall[], unit: BudgetUnit): number {
   if (unit === "run" || calls.some((c) => c.at_ms === undefined)) return calls.length;
-  return mostInWindow(calls.map((c) => c.at_ms!), WINDOW_MS[unit]);
+  return mostInWindow(
+    calls.map((c) => c.at_ms!),
+    WINDOW_MS[unit],
+  );
 }
 
 /** A scope as the covering relation compares it: hosts without regard to case, paths normalised. */
 function scopeKey(need: Need): string {
   if (need.scope === undefined) return need.path.join(".");
   const kind = capabilityInfo(need.path)?.scope;
-  const scope = kind === "host" ? String(need.scope).toLowerCase() : kind === "path" ? normalisePath(String(need.scope)) : String(need.scope);
+  const scope =
+    kind === "host"
+      ? String(need.scope).toLowerCase()
+      : kind === "path"
+        ? normalisePath(String(need.scope))
+        : String(need.scope);
   return `${need.path.join(".")} ${JSON.stringify(scope)}`;
 }
 
@@ -93,7 +106,10 @@ function usedNeeds(calls: readonly RecordedCall[]): Map<string, { need: Need; ca
 }
 
 /** Another use that covers `need`: the capability (or a parent) without a scope, or a parent folder of a path. */
-function coveringUse(need: Need, used: Map<string, { need: Need; calls: RecordedCall[] }>): { need: Need; calls: RecordedCall[] } | undefined {
+function coveringUse(
+  need: Need,
+  used: Map<string, { need: Need; calls: RecordedCall[] }>,
+): { need: Need; calls: RecordedCall[] } | undefined {
   for (let n = need.scope === undefined ? need.path.length - 1 : need.path.length; n >= 1; n--) {
     const unscoped = used.get(need.path.slice(0, n).join("."));
     if (unscoped !== undefined) return unscoped;
@@ -131,7 +147,9 @@ export function leastGrant(calls: readonly RecordedCall[], main: readonly GrantI
     const budgeted = main.find((m) => m.budget !== undefined && covers(m, need));
     const item: GrantItem = {
       ...need,
-      ...(budgeted?.budget !== undefined ? { budget: { count: neededCount(its, budgeted.budget.unit), unit: budgeted.budget.unit } } : {}),
+      ...(budgeted?.budget !== undefined
+        ? { budget: { count: neededCount(its, budgeted.budget.unit), unit: budgeted.budget.unit } }
+        : {}),
       ...(guarded?.guard !== undefined ? { guard: guarded.guard } : {}),
     };
     return { item, calls: its.sort((a, b) => a.sequence - b.sequence) };
@@ -159,8 +177,16 @@ function widerThanUsed(main: readonly GrantItem[], items: readonly LeastItem[]):
       out.push({ item: text, kind: "scope", text: `the calls used only ${names.join(", ")}${more}` });
     }
     if (m.budget !== undefined) {
-      const needed = neededCount(its.flatMap((l) => l.calls), m.budget.unit);
-      if (needed < m.budget.count) out.push({ item: text, kind: "budget", text: `it allows ${m.budget.count} per ${m.budget.unit}; the calls needed at most ${needed} per ${m.budget.unit}` });
+      const needed = neededCount(
+        its.flatMap((l) => l.calls),
+        m.budget.unit,
+      );
+      if (needed < m.budget.count)
+        out.push({
+          item: text,
+          kind: "budget",
+          text: `it allows ${m.budget.count} per ${m.budget.unit}; the calls needed at most ${needed} per ${m.budget.unit}`,
+        });
     }
   }
   return out;

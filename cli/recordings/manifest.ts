@@ -40,7 +40,8 @@ export function runManifest(inputs: ManifestInputs): RunManifest {
     const value = call.outcome.success;
     const sealed = inputs.sealed?.get(call.sequence);
     if (sealed === "arguments") continue;
-    environment[name] = sealed !== undefined ? SEALED : value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
+    environment[name] =
+      sealed !== undefined ? SEALED : value === null ? null : value === REDACTED ? REDACTED : sha256(String(value));
   }
   const revision = gitRevision(dirname(resolve(inputs.source)));
   const extensions = extensionsOf(inputs.grant);
@@ -91,7 +92,12 @@ export function gitRevision(folder: string): string | undefined {
   try {
     for (let dir = folder; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");
-      if (existsSync(dotGit)) return headOf(statSync(dotGit).isDirectory() ? dotGit : resolve(dir, /^gitdir: (.*)$/m.exec(readFileSync(dotGit, "utf8"))![1]!.trim()));
+      if (existsSync(dotGit))
+        return headOf(
+          statSync(dotGit).isDirectory()
+            ? dotGit
+            : resolve(dir, /^gitdir: (.*)$/m.exec(readFileSync(dotGit, "utf8"))![1]!.trim()),
+        );
       if (dirname(dir) === dir) return undefined;
     }
   } catch {
@@ -104,13 +110,17 @@ function headOf(gitDir: string): string | undefined {
   const ref = /^ref: (.*)$/.exec(head)?.[1];
   if (ref === undefined) return /^[0-9a-f]{40}$/.test(head) ? head.slice(0, 7) : undefined;
   // A worktree keeps its refs in the repository's common folder.
-  const common = existsSync(join(gitDir, "commondir")) ? resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()) : gitDir;
+  const common = existsSync(join(gitDir, "commondir"))
+    ? resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim())
+    : gitDir;
   for (const base of [gitDir, common]) {
     const file = join(base, ref);
     if (existsSync(file)) return readFileSync(file, "utf8").trim().slice(0, 7);
     const packed = join(base, "packed-refs");
     if (existsSync(packed)) {
-      const line = readFileSync(packed, "utf8").split("\n").find((l) => l.endsWith(` ${ref}`));
+      const line = readFileSync(packed, "utf8")
+        .split("\n")
+        .find((l) => l.endsWith(` ${ref}`));
       if (line !== undefined) return line.slice(0, 7);
     }
   }

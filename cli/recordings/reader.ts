@@ -33,7 +33,9 @@ const fields = fieldsOf("a recording");
 class AnswerRefused extends ShapeRefused {}
 
 /** `sealed`: the sequence numbers of the calls that were sealed, opened with the key the read was given. */
-export type ReadRecording = { ok: true; recording: Recording; grant: GrantItem[]; sealed: ReadonlySet<number> } | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
+export type ReadRecording =
+  | { ok: true; recording: Recording; grant: GrantItem[]; sealed: ReadonlySet<number> }
+  | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
 
 /** A refused read: the code, its facts, and the message made from them. */
 function refused(facts: RunFacts<"E-RT-RECORDING">): ReadRecording {
@@ -49,7 +51,8 @@ export function readRecordingFile(path: string, key?: Buffer): ReadRecording {
 
 /** Reads a recording's bytes; `name` is what messages call it. */
 export function readRecording(bytes: Uint8Array, name = "the recording", key?: Buffer): ReadRecording {
-  if (bytes.length > MAX_RECORDING_BYTES) return refused({ file: name, problem: "too-large", detail: MAX_RECORDING_BYTES.toLocaleString("en") });
+  if (bytes.length > MAX_RECORDING_BYTES)
+    return refused({ file: name, problem: "too-large", detail: MAX_RECORDING_BYTES.toLocaleString("en") });
   const json = readStrictJson(bytes, MAX_RECORDING_DEPTH);
   if (!json.ok) return refused({ file: name, problem: "json", detail: json.problem });
   try {
@@ -74,12 +77,14 @@ export function refusalText(read: { code: string; problem: string }): string {
 }
 
 function whole(value: Json | undefined, where: string, least: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least) refuse(`${where} must be a whole number of at least ${least}`);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < least)
+    refuse(`${where} must be a whole number of at least ${least}`);
   return value;
 }
 
 function milliseconds(value: Json | undefined, where: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) refuse(`${where} must be a number of milliseconds, 0 or more`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    refuse(`${where} must be a number of milliseconds, 0 or more`);
   return value;
 }
 
@@ -98,7 +103,8 @@ interface Unsealing {
 function recordingOf(value: Json, unsealing: Unsealing): Recording {
   const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "calls"]);
   const outcome = at["outcome"];
-  if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome)) refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
+  if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome))
+    refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
   const recording: Recording = {
     program: text(at["program"], "`program`"),
     toolchain: text(at["toolchain"], "`toolchain`"),
@@ -109,7 +115,8 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     calls: [],
   };
   if ("revision" in at) recording.revision = text(at["revision"], "`revision`");
-  if ("extensions" in at) recording.extensions = list(at["extensions"], "`extensions`", MAX_LIST).map((e, i) => text(e, `extensions[${i}]`));
+  if ("extensions" in at)
+    recording.extensions = list(at["extensions"], "`extensions`", MAX_LIST).map((e, i) => text(e, `extensions[${i}]`));
   if ("arguments" in at) {
     recording.arguments = list(at["arguments"], "`arguments`", MAX_LIST).map((a, i) => {
       if (typeof a !== "string") refuse(`arguments[${i}] must be a text`);
@@ -120,20 +127,30 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     const environment = fields(at["environment"], "`environment`", [], Object.keys(at["environment"] ?? {}));
     recording.environment = {};
     for (const [name, hash] of Object.entries(environment)) {
-      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>" || hash === SEALED))) refuse(`environment.${name} must be a sha256: hash, "<redacted>", "sealed" or null`);
+      if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>" || hash === SEALED)))
+        refuse(`environment.${name} must be a sha256: hash, "<redacted>", "sealed" or null`);
       recording.environment[name] = hash;
     }
   }
-  if ("redacted" in at) recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) => text(n, `redacted[${i}]`).toLowerCase());
+  if ("redacted" in at)
+    recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) =>
+      text(n, `redacted[${i}]`).toLowerCase(),
+    );
   if ("recorded_at" in at) recording.recorded_at = text(at["recorded_at"], "`recorded_at`", INSTANT);
   if ("output" in at) {
     const output = fields(at["output"], "`output`", ["stdout", "bytes"]);
-    recording.output = { stdout: text(output["stdout"], "output.stdout", HASH), bytes: whole(output["bytes"], "output.bytes", 0) };
+    recording.output = {
+      stdout: text(output["stdout"], "output.stdout", HASH),
+      bytes: whole(output["bytes"], "output.bytes", 0),
+    };
   }
   let last = 0;
   recording.calls = list(at["calls"], "`calls`", DEFAULT_LIMITS.maxHostCalls).map((c, i) => {
     const call = callOf(isObject(c) && "sealed" in c ? unsealed(c, `calls[${i}]`, unsealing) : c, `calls[${i}]`);
-    if (call.sequence <= last) refuse(`calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`);
+    if (call.sequence <= last)
+      refuse(
+        `calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`,
+      );
     last = call.sequence;
     return call;
   });
@@ -146,11 +163,20 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
  * without the key, or when the key does not open it.
  */
 function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unsealing): Json {
-  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"], ["duration_ms", "at_ms"]);
-  if (at["arguments"] !== SEALED || at["outcome"] !== SEALED) refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
+  const at = fields(
+    value,
+    where,
+    ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"],
+    ["duration_ms", "at_ms"],
+  );
+  if (at["arguments"] !== SEALED || at["outcome"] !== SEALED)
+    refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
   const primitive = text(at["primitive"], `${where}.primitive`, PRIMITIVE);
   const sealed = text(at["sealed"], `${where}.sealed`);
-  if (unsealing.key === undefined) refuse(`${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it was sealed under, --seal-key FILE`);
+  if (unsealing.key === undefined)
+    refuse(
+      `${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it was sealed under, --seal-key FILE`,
+    );
   const bytes = unsealBytes(sealed, primitive, unsealing.key);
   if (bytes === undefined) refuse(`${where} is sealed, and the key given does not open it`);
   const opened = readStrictJson(bytes, MAX_RECORDING_DEPTH - 2);
@@ -163,7 +189,12 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
 }
 
 function callOf(value: Json, where: string): RecordedCall {
-  const at = fields(value, where, ["sequence", "capability", "primitive", "arguments", "outcome"], ["duration_ms", "at_ms"]);
+  const at = fields(
+    value,
+    where,
+    ["sequence", "capability", "primitive", "arguments", "outcome"],
+    ["duration_ms", "at_ms"],
+  );
   const capability = text(at["capability"], `${where}.capability`);
   const need = readNeedText(capability);
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
@@ -177,11 +208,15 @@ function callOf(value: Json, where: string): RecordedCall {
     capability,
     primitive: text(at["primitive"], `${where}.primitive`, PRIMITIVE),
     arguments: args as { [name: string]: JsonValue },
-    outcome: kinds[0] === "success" ? { success: outcome["success"] as JsonValue } : { failure: outcome["failure"] as JsonValue },
+    outcome:
+      kinds[0] === "success"
+        ? { success: outcome["success"] as JsonValue }
+        : { failure: outcome["failure"] as JsonValue },
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
-  if (impossible !== undefined) throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
+  if (impossible !== undefined)
+    throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
   return call;
 }

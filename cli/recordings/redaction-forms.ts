@@ -82,4 +82,3 @@ export function formsOf(secret: string): { form: string; placeholder: string }[]
   }
   return [...pairs].map(([form, placeholder]) => ({ form, placeholder })).sort((a, b) => b.form.length - a.form.length);
 }
-

@@ -54,7 +54,13 @@ export class Redaction {
     const args = this.named(call.arguments) as { [name: string]: JsonValue };
     let outcome = call.outcome;
     const variable = call.arguments["name"];
-    if (call.primitive === "std.environment.get" && typeof variable === "string" && this.names.has(variable.toLowerCase()) && "success" in outcome && outcome.success !== null) {
+    if (
+      call.primitive === "std.environment.get" &&
+      typeof variable === "string" &&
+      this.names.has(variable.toLowerCase()) &&
+      "success" in outcome &&
+      outcome.success !== null
+    ) {
       this.keep(outcome.success);
       outcome = { success: REDACTED };
     }
@@ -132,7 +138,8 @@ export class Redaction {
       let encoded = scrubbed.toString(kind === "hex" ? "hex" : urlSafe ? "base64url" : "base64");
       if (kind === "hex" && /[A-F]/.test(usable) && !/[a-f]/.test(usable)) encoded = encoded.toUpperCase();
       // Padding as the text had it: left off only where the text shows it was (a length padding would have filled).
-      if (kind === "base64" && !urlSafe && !/=$/.test(run) && usable.length % 4 !== 0) encoded = encoded.replace(/=+$/, "");
+      if (kind === "base64" && !urlSafe && !/=$/.test(run) && usable.length % 4 !== 0)
+        encoded = encoded.replace(/=+$/, "");
       return run.slice(0, at) + encoded + (kind === "hex" ? body.slice(usable.length) : "");
     }
     return run;

@@ -21,7 +21,15 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     const read = readRecordingFile(parsed.options.replay, key);
     if (!read.ok) return { refused: refusalText(read) };
     recording = read.recording;
-    Object.assign(input, { replay: { calls: read.recording.calls, grant: read.grant, writeConsole: parsed.options.console, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}), ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}) } });
+    Object.assign(input, {
+      replay: {
+        calls: read.recording.calls,
+        grant: read.grant,
+        writeConsole: parsed.options.console,
+        ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
+        ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
+      },
+    });
   }
   const calls: RecordedCall[] = [];
   return {
@@ -29,9 +37,22 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     onRecorded: (call) => void calls.push(call),
     onEnd: (outcome, tally, exitCode) => {
       let code = exitCode;
-      if (recording !== undefined && compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs") code = EXIT.crashed;
+      if (
+        recording !== undefined &&
+        compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs"
+      )
+        code = EXIT.crashed;
       if (parsed.options.manifest) {
-        const header = runManifest({ program: compiled.program, source: parsed.file, code: compiled.code(), argv: parsed.programArgs, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls });
+        const header = runManifest({
+          program: compiled.program,
+          source: parsed.file,
+          code: compiled.code(),
+          argv: parsed.programArgs,
+          grant: tally?.grant ?? [],
+          outcome: outcome.outcome,
+          ...(tally !== undefined ? { output: tally } : {}),
+          calls,
+        });
         process.stderr.write(JSON.stringify(header, null, 2) + "\n");
       }
       return code;
@@ -46,22 +67,43 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
  * a call that differed, which said so ("stopped"). Calls not reached are a
  * difference for `renyi reproduce` and a note for `renyi run --replay`.
  */
-export function compareWithRecording(recording: Recording, outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, options: { unreachedIsDifference: boolean }): "same" | "differs" | "stopped" {
-  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && (outcome.code === "E-RT-REPLAY-MISMATCH" || outcome.code === "E-RT-REPLAY-SHAPE"))) return "stopped";
+export function compareWithRecording(
+  recording: Recording,
+  outcome: WorkerOutcome,
+  tally: RunTally["tally"] | undefined,
+  options: { unreachedIsDifference: boolean },
+): "same" | "differs" | "stopped" {
+  if (
+    outcome.outcome === "refused" ||
+    (outcome.outcome === "crashed" && (outcome.code === "E-RT-REPLAY-MISMATCH" || outcome.code === "E-RT-REPLAY-SHAPE"))
+  )
+    return "stopped";
   const differences: string[] = [];
-  if (outcome.outcome !== recording.outcome) differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);
-  if (recording.output !== undefined && tally !== undefined && (tally.stdout !== recording.output.stdout || tally.bytes !== recording.output.bytes)) {
-    differences.push(`the output is ${tally.bytes.toLocaleString("en")} bytes, ${tally.stdout}; the recorded output ${recording.output.bytes.toLocaleString("en")} bytes, ${recording.output.stdout}`);
+  if (outcome.outcome !== recording.outcome)
+    differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);
+  if (
+    recording.output !== undefined &&
+    tally !== undefined &&
+    (tally.stdout !== recording.output.stdout || tally.bytes !== recording.output.bytes)
+  ) {
+    differences.push(
+      `the output is ${tally.bytes.toLocaleString("en")} bytes, ${tally.stdout}; the recorded output ${recording.output.bytes.toLocaleString("en")} bytes, ${recording.output.stdout}`,
+    );
   }
   const unreached = tally?.unreached ?? [];
-  const unreachedText = unreached.length === 0 ? undefined : `${unreached.length.toLocaleString("en")} recorded call${unreached.length === 1 ? " was" : "s were"} not reached: ${callList(recording, unreached)}`;
+  const unreachedText =
+    unreached.length === 0
+      ? undefined
+      : `${unreached.length.toLocaleString("en")} recorded call${unreached.length === 1 ? " was" : "s were"} not reached: ${callList(recording, unreached)}`;
   if (unreachedText !== undefined && options.unreachedIsDifference) differences.push(unreachedText);
   if (differences.length === 0) {
     if (unreachedText !== undefined) process.stderr.write(`note: ${unreachedText}\n`);
     return "same";
   }
   const words = runWords("E-RT-REPLAY-DIFFERS", { differences });
-  process.stderr.write(`error[E-RT-REPLAY-DIFFERS]: ${words.message}\n${(words.notes ?? []).map((d) => `  = ${d}\n`).join("")}`);
+  process.stderr.write(
+    `error[E-RT-REPLAY-DIFFERS]: ${words.message}\n${(words.notes ?? []).map((d) => `  = ${d}\n`).join("")}`,
+  );
   if (unreachedText !== undefined && !options.unreachedIsDifference) process.stderr.write(`note: ${unreachedText}\n`);
   return "differs";
 }
@@ -71,4 +113,3 @@ function callList(recording: Recording, sequences: readonly number[]): string {
   const shown = sequences.slice(0, 5).map((s) => `${s} (${bySequence.get(s)?.primitive ?? "?"})`);
   return shown.join(", ") + (sequences.length > 5 ? ", …" : "");
 }
-

@@ -24,30 +24,60 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   if (!read.ok) return { refused: refusalText(read) };
   const { recording, grant } = read;
   const code = compiled.code();
-  if (code !== recording.code) return { refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n` };
+  if (code !== recording.code)
+    return {
+      refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n`,
+    };
   const out = parsed.options.to ?? besideTheOld(from);
-  if (resolve(out) === resolve(from)) return { refused: `error: --to ${out} is the recording being resumed, which is never written over; name another file\n` };
+  if (resolve(out) === resolve(from))
+    return {
+      refused: `error: --to ${out} is the recording being resumed, which is never written over; name another file\n`,
+    };
   // The live calls are made once: a recording that could not be written would lose them.
-  if (!existsSync(dirname(resolve(out)))) return { refused: `error: --to ${out}: there is no folder ${dirname(out)} to write the new recording in\n` };
+  if (!existsSync(dirname(resolve(out))))
+    return { refused: `error: --to ${out}: there is no folder ${dirname(out)} to write the new recording in\n` };
   const answered: RecordedCall[] = [];
   const live: RecordedCall[] = [];
   return {
-    input: { record: true, replay: { calls: recording.calls, grant, writeConsole: true, resume: true, ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}) } },
+    input: {
+      record: true,
+      replay: {
+        calls: recording.calls,
+        grant,
+        writeConsole: true,
+        resume: true,
+        ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
+      },
+    },
     onRecorded: (call, replayed) => void (replayed ? answered : live).push(call),
     onEnd: (outcome, tally, exitCode) => {
       const redaction = new Redaction(namesRedactedIn(recording));
       const calls = joined(answered, live).map((c) => redaction.call(c));
       const argv = redaction.words(parsed.programArgs);
-      const header = runManifest({ program: compiled.program, source: parsed.file, code, argv, grant: tally?.grant ?? [], outcome: outcome.outcome, ...(tally !== undefined ? { output: tally } : {}), calls, redacted: [...redaction.names] });
+      const header = runManifest({
+        program: compiled.program,
+        source: parsed.file,
+        code,
+        argv,
+        grant: tally?.grant ?? [],
+        outcome: outcome.outcome,
+        ...(tally !== undefined ? { output: tally } : {}),
+        calls,
+        redacted: [...redaction.names],
+      });
       const resumed: Recording = redaction.scrub({ ...header, calls } as never);
       try {
         writeAtomically(out, JSON.stringify(resumed, null, 2) + "\n");
       } catch (e) {
-        process.stderr.write(`error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+        process.stderr.write(
+          `error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+        );
         return EXIT.refused;
       }
       const n = (k: number) => k.toLocaleString("en");
-      process.stderr.write(`resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`);
+      process.stderr.write(
+        `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
+      );
       return exitCode;
     },
   };
@@ -73,7 +103,11 @@ function joined(answered: readonly RecordedCall[], live: readonly RecordedCall[]
   for (const c of answered) offset = Math.max(offset, (c.at_ms ?? 0) + (c.duration_ms ?? 0));
   return [
     ...answered.map((c, i) => ({ ...c, sequence: i + 1 })),
-    ...live.map((c, i) => ({ ...c, sequence: answered.length + i + 1, ...(c.at_ms !== undefined ? { at_ms: c.at_ms + offset } : {}) })),
+    ...live.map((c, i) => ({
+      ...c,
+      sequence: answered.length + i + 1,
+      ...(c.at_ms !== undefined ? { at_ms: c.at_ms + offset } : {}),
+    })),
   ];
 }
 
@@ -82,11 +116,13 @@ function namesRedactedIn(recording: Recording): string[] {
   if (recording.redacted !== undefined) return recording.redacted;
   const names = new Set<string>();
   for (const call of recording.calls) redactedNames(call.arguments, names);
-  for (const [name, value] of Object.entries(recording.environment ?? {})) if (value === REDACTED) names.add(name.toLowerCase());
+  for (const [name, value] of Object.entries(recording.environment ?? {}))
+    if (value === REDACTED) names.add(name.toLowerCase());
   const words = recording.arguments ?? [];
   words.forEach((word, i) => {
     const option = /^--([^=]+)(?:=(.*))?$/s.exec(word);
-    if (option !== null && (option[2] === REDACTED || (option[2] === undefined && words[i + 1] === REDACTED))) names.add(option[1]!.toLowerCase());
+    if (option !== null && (option[2] === REDACTED || (option[2] === undefined && words[i + 1] === REDACTED)))
+      names.add(option[1]!.toLowerCase());
   });
   return [...names];
 }

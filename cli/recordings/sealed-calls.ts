@@ -43,9 +43,11 @@ export function readSealKey(file: string): Buffer | { problem: string } {
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size !== KEY_BYTES) return { problem: `the seal key ${file} is not a key: a key file holds ${KEY_BYTES} bytes` };
+    if (!stat.isFile() || stat.size !== KEY_BYTES)
+      return { problem: `the seal key ${file} is not a key: a key file holds ${KEY_BYTES} bytes` };
     const key = Buffer.alloc(KEY_BYTES);
-    if (readSync(fd, key, 0, KEY_BYTES, 0) !== KEY_BYTES) return { problem: `the seal key ${file} could not be read whole` };
+    if (readSync(fd, key, 0, KEY_BYTES, 0) !== KEY_BYTES)
+      return { problem: `the seal key ${file} could not be read whole` };
     return key;
   } finally {
     closeSync(fd);

@@ -41,7 +41,23 @@ export interface ExecutionRecord {
   readonly error: RecordError | null;
 }
 
-export const RECORD_FIELDS = ["execution", "program", "source", "code", "bundle", "toolchain", "started", "ms", "grant", "steps", "hostCalls", "served", "outcome", "exit", "error"] as const;
+export const RECORD_FIELDS = [
+  "execution",
+  "program",
+  "source",
+  "code",
+  "bundle",
+  "toolchain",
+  "started",
+  "ms",
+  "grant",
+  "steps",
+  "hostCalls",
+  "served",
+  "outcome",
+  "exit",
+  "error",
+] as const;
 
 /** What the record says of the run before it runs: known from the command line, and once the program is compiled. */
 export class RecordSubject {
@@ -62,10 +78,17 @@ export class RecordSubject {
   }
 
   /** The record of a run that ended with `outcome`; `exit` is the command's exit code. */
-  ran(outcome: WorkerOutcome, log: ExecutionLog["log"] | undefined, served: { answered: number; crashed: number } | undefined, exit: number, at: Located): ExecutionRecord {
+  ran(
+    outcome: WorkerOutcome,
+    log: ExecutionLog["log"] | undefined,
+    served: { answered: number; crashed: number } | undefined,
+    exit: number,
+    at: Located,
+  ): ExecutionRecord {
     return this.record({
       grant: log?.grant ?? null,
-      steps: outcome.outcome === "refused" ? 0 : "concealed" in outcome && outcome.concealed === true ? null : outcome.steps,
+      steps:
+        outcome.outcome === "refused" ? 0 : "concealed" in outcome && outcome.concealed === true ? null : outcome.steps,
       hostCalls: log?.calls ?? [],
       served: served === undefined ? null : { ...served, hostCalls: log?.handlerCalls ?? 0 },
       outcome: outcome.outcome,
@@ -80,14 +103,28 @@ export class RecordSubject {
     const shown = first === undefined ? undefined : toJson([first], sources).diagnostics[0]!;
     const known = first !== undefined && sources.has(first.span.file);
     const error: RecordError | null =
-      shown === undefined ? null : { code: shown.code, message: shown.message, file: shown.file, line: known ? shown.line : null, column: known ? shown.column : null };
+      shown === undefined
+        ? null
+        : {
+            code: shown.code,
+            message: shown.message,
+            file: shown.file,
+            line: known ? shown.line : null,
+            column: known ? shown.column : null,
+          };
     return this.record({ grant: null, steps: 0, hostCalls: [], served: null, outcome: "refused", exit, error });
   }
 
   /** The record of a run refused with a message, `error[CODE]: …` or `error: …`, before it started. */
   refusedWith(text: string, exit: number): ExecutionRecord {
     const m = /^error(?:\[([A-Z0-9-]+)\])?: ([^]*?)\n?$/.exec(text);
-    const error: RecordError = { code: m?.[1] ?? null, message: m?.[2] ?? text.trim(), file: null, line: null, column: null };
+    const error: RecordError = {
+      code: m?.[1] ?? null,
+      message: m?.[2] ?? text.trim(),
+      file: null,
+      line: null,
+      column: null,
+    };
     return this.record({ grant: null, steps: 0, hostCalls: [], served: null, outcome: "refused", exit, error });
   }
 
@@ -96,7 +133,9 @@ export class RecordSubject {
     writeRecord(record, outputEndsLine);
   }
 
-  private record(run: Pick<ExecutionRecord, "grant" | "steps" | "hostCalls" | "served" | "outcome" | "exit" | "error">): ExecutionRecord {
+  private record(
+    run: Pick<ExecutionRecord, "grant" | "steps" | "hostCalls" | "served" | "outcome" | "exit" | "error">,
+  ): ExecutionRecord {
     return {
       execution: this.execution,
       program: this.program,
@@ -116,12 +155,23 @@ function errorOf(outcome: WorkerOutcome, at: Located): RecordError | null {
     case "finished":
       return null;
     case "failed":
-      return { code: "E-RT-FAILED", message: runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }), ...placeOf(outcome.site) };
+      return {
+        code: "E-RT-FAILED",
+        message: runMessage("E-RT-FAILED", { value: outcome.value, in: "main" }),
+        ...placeOf(outcome.site),
+      };
     case "crashed":
       return { code: outcome.code, message: outcome.message, ...placeOf(crashSite(outcome, at)) };
     case "cancelled":
       return outcome.reason === "timeout"
-        ? { code: "E-RT-TIMEOUT", message: runMessage("E-RT-TIMEOUT", outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs }), ...placeOf(crashSite(outcome, at)) }
+        ? {
+            code: "E-RT-TIMEOUT",
+            message: runMessage(
+              "E-RT-TIMEOUT",
+              outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs },
+            ),
+            ...placeOf(crashSite(outcome, at)),
+          }
         : { code: null, message: "the run was interrupted", ...placeOf(crashSite(outcome, at)) };
     case "refused":
       return { code: outcome.code ?? null, message: outcome.message, file: null, line: null, column: null };
@@ -130,7 +180,9 @@ function errorOf(outcome: WorkerOutcome, at: Located): RecordError | null {
 
 function placeOf(site: string | undefined): Pick<RecordError, "file" | "line" | "column"> {
   const m = site === undefined ? null : /^(.*):(\d+):(\d+)$/.exec(site);
-  return m === null ? { file: null, line: null, column: null } : { file: m[1]!, line: Number(m[2]), column: Number(m[3]) };
+  return m === null
+    ? { file: null, line: null, column: null }
+    : { file: m[1]!, line: Number(m[2]), column: Number(m[3]) };
 }
 
 /**

@@ -36,11 +36,20 @@ export function isolatedCpuSeconds(timeoutSeconds: number): number {
 function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
   const lower = (flag: string, value: number) =>
     `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || exit ${LIMITS_NOT_SET}; fi`;
-  const cpu = cpuSeconds === undefined ? [] : [
-    // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a hard limit below the soft one is refused.
-    `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
-  ];
-  return [`ulimit -c 0 || exit ${LIMITS_NOT_SET}`, lower("-d", dataKib), lower("-n", ISOLATED_OPEN_FILES), ...cpu, 'exec "$0" "$@"'].join("\n");
+  const cpu =
+    cpuSeconds === undefined
+      ? []
+      : [
+          // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a hard limit below the soft one is refused.
+          `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
+        ];
+  return [
+    `ulimit -c 0 || exit ${LIMITS_NOT_SET}`,
+    lower("-d", dataKib),
+    lower("-n", ISOLATED_OPEN_FILES),
+    ...cpu,
+    'exec "$0" "$@"',
+  ].join("\n");
 }
 
 /**
@@ -52,7 +61,9 @@ const NATIVE_REPORT = /^(<--- Last few GCs --->|FATAL ERROR:|#\s*$|# Fatal|-----
 
 export function runIsolated(options: RunOptions): Promise<number> {
   if (process.platform === "win32") {
-    process.stderr.write("error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; run without --isolate\n");
+    process.stderr.write(
+      "error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; run without --isolate\n",
+    );
     return Promise.resolve(EXIT.refused);
   }
   // The same command, without --isolate (a flag: it is never an option's value).
@@ -60,7 +71,9 @@ export function runIsolated(options: RunOptions): Promise<number> {
   const args = [...process.execArgv, process.argv[1]!, ...process.argv.slice(2, at), ...process.argv.slice(at + 1)];
   const dataMib = isolationDataMib(options.maxMemoryMib);
   const cpuSeconds = options.timeoutGiven ? isolatedCpuSeconds(options.timeoutSeconds) : undefined;
-  const child = spawn("/bin/sh", ["-c", limitScript(dataMib * 1024, cpuSeconds), process.execPath, ...args], { stdio: ["inherit", "inherit", "pipe"] });
+  const child = spawn("/bin/sh", ["-c", limitScript(dataMib * 1024, cpuSeconds), process.execPath, ...args], {
+    stdio: ["inherit", "inherit", "pipe"],
+  });
   // The child is in this process's group, so a Ctrl-C at the terminal reaches it directly; a
   // signal sent to this process alone is passed on. The child takes a second interrupt as it
   // takes the first (it sets the same cancellation flag), so one delivered both ways is one.
@@ -110,7 +123,9 @@ function heldBack(): { write(text: string): void; end(flush: boolean): string } 
 
 function exited(code: number): number {
   if (code !== LIMITS_NOT_SET) return code;
-  process.stderr.write("error: --isolate could not set the operating system's limits for the run (see the shell's message above)\n");
+  process.stderr.write(
+    "error: --isolate could not set the operating system's limits for the run (see the shell's message above)\n",
+  );
   return EXIT.refused;
 }
 
@@ -121,14 +136,20 @@ function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSecond
   }
   if (signal === "SIGTERM" || signal === "SIGHUP") return 128 + constants.signals[signal];
   if (cpuSeconds !== undefined && (signal === "SIGXCPU" || signal === "SIGKILL")) {
-    process.stderr.write(`cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout SECONDS allows more)\n`);
+    process.stderr.write(
+      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout SECONDS allows more)\n`,
+    );
     return EXIT.cancelled;
   }
   const note = `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data (--isolate); the position in the program is not known\n`;
   if (/out of memory|allocation failed/i.test(held) || signal === "SIGKILL") {
-    process.stderr.write(`error[E-RT-LIMIT-MEMORY]: ${runMessage("E-RT-LIMIT-MEMORY", { problem: "process" })}\n${note}`);
+    process.stderr.write(
+      `error[E-RT-LIMIT-MEMORY]: ${runMessage("E-RT-LIMIT-MEMORY", { problem: "process" })}\n${note}`,
+    );
     return EXIT.crashed;
   }
-  process.stderr.write(`error[E-RT-INTERNAL]: ${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`);
+  process.stderr.write(
+    `error[E-RT-INTERNAL]: ${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`,
+  );
   return EXIT.crashed;
 }

@@ -8,7 +8,10 @@ import type { RunOptions } from "./run-options.js";
 import type { RunTally, WorkerInput, WorkerOutcome } from "./worker.cjs";
 
 /** Given the compiled program, a plan gives what the run adds, or refuses instead. */
-export type RunPlan = (compiled: CompiledProgram, parsed: { options: RunOptions; file: string; programArgs: string[] }) => RunSession | { refused: string };
+export type RunPlan = (
+  compiled: CompiledProgram,
+  parsed: { options: RunOptions; file: string; programArgs: string[] },
+) => RunSession | { refused: string };
 
 /** What the plan knows of the program: its name, its file and the hash of its code. */
 export interface CompiledProgram {

@@ -51,14 +51,25 @@ export interface RunOptions extends MoreLimits {
   sealKey?: string;
 }
 
-type Numeric = "fuel" | "maxDepth" | "timeoutSeconds" | "requestFuel" | "requestTimeoutSeconds" | keyof MoreLimits | HeapOption;
+type Numeric =
+  | "fuel"
+  | "maxDepth"
+  | "timeoutSeconds"
+  | "requestFuel"
+  | "requestTimeoutSeconds"
+  | keyof MoreLimits
+  | HeapOption;
 type Repeated = "allowHosts" | "atMost" | "trust";
 
 interface RunOption {
   readonly name: string;
   readonly value: string;
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
-  readonly into: { numeric: Numeric } | { repeated: Repeated } | { file: "replay" | "resume" | "to" | "sealKey" } | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
+  readonly into:
+    | { numeric: Numeric }
+    | { repeated: Repeated }
+    | { file: "replay" | "resume" | "to" | "sealKey" }
+    | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
   /** The usage text's lines for it. */
   readonly says: string;
 }
@@ -67,28 +78,138 @@ const n = grouped;
 
 const RUN_OPTIONS: readonly RunOption[] = [
   { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: `steps the program may take (default ${n(D.fuel)})` },
-  { name: "--max-depth", value: "N", into: { numeric: "maxDepth" }, says: `how deeply calls may nest (default ${n(D.maxDepth)})` },
-  { name: "--timeout", value: "SECONDS", into: { numeric: "timeoutSeconds" }, says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)` },
-  { name: "--max-collection", value: "N", into: { numeric: "maxCollection" }, says: `elements in one list, map or set (default and most ${n(D.maxCollection)})` },
-  { name: "--max-text", value: "N", into: { numeric: "maxText" }, says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})` },
-  { name: "--max-memory", value: "MIB", into: { numeric: "maxMemoryMib" }, says: `MiB of memory the program may keep live (default ${n(D.maxMemoryMib)})` },
-  { name: "--max-output-lines", value: "N", into: { numeric: "maxOutputLines" }, says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})` },
-  { name: "--max-output-bytes", value: "N", into: { numeric: "maxOutputBytes" }, says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})` },
-  { name: "--max-host-calls", value: "N", into: { numeric: "maxHostCalls" }, says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})` },
-  { name: "--request-fuel", value: "N", into: { numeric: "requestFuel" }, says: `steps each request to a server may take (default ${n(D.requestFuel)})` },
-  { name: "--request-timeout", value: "SECONDS", into: { numeric: "requestTimeoutSeconds" }, says: `time each request to a server may take (default ${n(D.requestTimeoutSeconds)})` },
-  { name: "--allow-host", value: "HOST", into: { repeated: "allowHosts" }, says: "only this host for network.http (repeatable; narrows the grant)" },
-  { name: "--at-most", value: "CAP=N/UNIT", into: { repeated: "atMost" }, says: "a further budget, such as network.http=60/minute (repeatable)" },
-  { name: "--trust", value: "PUBKEY", into: { repeated: "trust" }, says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)" },
-  { name: "--replay", value: "REC", into: { file: "replay" }, says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs" },
-  { name: "--console", value: "", into: { flag: "console" }, says: "with --replay: perform console.print and console.error as well,\nas renyi reproduce does, so that the replay shows what it prints" },
-  { name: "--seal-key", value: "FILE", into: { file: "sealKey" }, says: "with --replay: open the recording's sealed calls with this key\n(renyi mcp's recordings folder holds it, seal.key)" },
-  { name: "--resume", value: "REC", into: { file: "resume" }, says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)" },
-  { name: "--to", value: "OUT", into: { file: "to" }, says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)" },
-  { name: "--manifest", value: "", into: { flag: "manifest" }, says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written" },
-  { name: "--isolate", value: "", into: { flag: "isolate" }, says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)" },
-  { name: "--explain", value: "", into: { flag: "explain" }, says: "narrate the run on standard error: a line per call to a\ndefinition (its purpose, arguments and result), per effect, and\nper failure with the otherwise that caught it" },
-  { name: "--json", value: "", into: { flag: "json" }, says: "print the execution record, one line of JSON, as the last line\nof standard output when the run ends (even when it was refused)" },
+  {
+    name: "--max-depth",
+    value: "N",
+    into: { numeric: "maxDepth" },
+    says: `how deeply calls may nest (default ${n(D.maxDepth)})`,
+  },
+  {
+    name: "--timeout",
+    value: "SECONDS",
+    into: { numeric: "timeoutSeconds" },
+    says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)`,
+  },
+  {
+    name: "--max-collection",
+    value: "N",
+    into: { numeric: "maxCollection" },
+    says: `elements in one list, map or set (default and most ${n(D.maxCollection)})`,
+  },
+  {
+    name: "--max-text",
+    value: "N",
+    into: { numeric: "maxText" },
+    says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})`,
+  },
+  {
+    name: "--max-memory",
+    value: "MIB",
+    into: { numeric: "maxMemoryMib" },
+    says: `MiB of memory the program may keep live (default ${n(D.maxMemoryMib)})`,
+  },
+  {
+    name: "--max-output-lines",
+    value: "N",
+    into: { numeric: "maxOutputLines" },
+    says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})`,
+  },
+  {
+    name: "--max-output-bytes",
+    value: "N",
+    into: { numeric: "maxOutputBytes" },
+    says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})`,
+  },
+  {
+    name: "--max-host-calls",
+    value: "N",
+    into: { numeric: "maxHostCalls" },
+    says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})`,
+  },
+  {
+    name: "--request-fuel",
+    value: "N",
+    into: { numeric: "requestFuel" },
+    says: `steps each request to a server may take (default ${n(D.requestFuel)})`,
+  },
+  {
+    name: "--request-timeout",
+    value: "SECONDS",
+    into: { numeric: "requestTimeoutSeconds" },
+    says: `time each request to a server may take (default ${n(D.requestTimeoutSeconds)})`,
+  },
+  {
+    name: "--allow-host",
+    value: "HOST",
+    into: { repeated: "allowHosts" },
+    says: "only this host for network.http (repeatable; narrows the grant)",
+  },
+  {
+    name: "--at-most",
+    value: "CAP=N/UNIT",
+    into: { repeated: "atMost" },
+    says: "a further budget, such as network.http=60/minute (repeatable)",
+  },
+  {
+    name: "--trust",
+    value: "PUBKEY",
+    into: { repeated: "trust" },
+    says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)",
+  },
+  {
+    name: "--replay",
+    value: "REC",
+    into: { file: "replay" },
+    says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs",
+  },
+  {
+    name: "--console",
+    value: "",
+    into: { flag: "console" },
+    says: "with --replay: perform console.print and console.error as well,\nas renyi reproduce does, so that the replay shows what it prints",
+  },
+  {
+    name: "--seal-key",
+    value: "FILE",
+    into: { file: "sealKey" },
+    says: "with --replay: open the recording's sealed calls with this key\n(renyi mcp's recordings folder holds it, seal.key)",
+  },
+  {
+    name: "--resume",
+    value: "REC",
+    into: { file: "resume" },
+    says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)",
+  },
+  {
+    name: "--to",
+    value: "OUT",
+    into: { file: "to" },
+    says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)",
+  },
+  {
+    name: "--manifest",
+    value: "",
+    into: { flag: "manifest" },
+    says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written",
+  },
+  {
+    name: "--isolate",
+    value: "",
+    into: { flag: "isolate" },
+    says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)",
+  },
+  {
+    name: "--explain",
+    value: "",
+    into: { flag: "explain" },
+    says: "narrate the run on standard error: a line per call to a\ndefinition (its purpose, arguments and result), per effect, and\nper failure with the otherwise that caught it",
+  },
+  {
+    name: "--json",
+    value: "",
+    into: { flag: "json" },
+    says: "print the execution record, one line of JSON, as the last line\nof standard output when the run ends (even when it was refused)",
+  },
 ];
 
 /** The one-line form `renyi --help` shows beside `run`. */
@@ -103,26 +224,55 @@ const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.lengt
 
 /** Options that do not go together, or undefined. */
 export function conflictingOptions(options: RunOptions): string | undefined {
-  if (options.to !== undefined && options.resume === undefined) return "--to names the recording --resume writes; give --resume REC too";
-  if (options.resume !== undefined && options.replay !== undefined) return "--resume goes live where the recording ends, --replay never does: give one of them";
-  if (options.console && options.replay === undefined) return "--console performs the console calls a replay answers; give --replay REC too";
-  if (options.sealKey !== undefined && options.replay === undefined) return "--seal-key opens the sealed calls of the recording --replay reads; give --replay REC too";
+  if (options.to !== undefined && options.resume === undefined)
+    return "--to names the recording --resume writes; give --resume REC too";
+  if (options.resume !== undefined && options.replay !== undefined)
+    return "--resume goes live where the recording ends, --replay never does: give one of them";
+  if (options.console && options.replay === undefined)
+    return "--console performs the console calls a replay answers; give --replay REC too";
+  if (options.sealKey !== undefined && options.replay === undefined)
+    return "--seal-key opens the sealed calls of the recording --replay reads; give --replay REC too";
   return undefined;
 }
 
 /** Splits `renyi run` arguments: options up to the file are Renyi's, everything after belongs to the program. */
-export function parseRunArguments(argv: readonly string[]): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
-  const options: RunOptions = { fuel: D.fuel, maxDepth: D.maxDepth, timeoutSeconds: D.timeoutSeconds, timeoutGiven: false, requestFuel: D.requestFuel, requestTimeoutSeconds: D.requestTimeoutSeconds, ...defaultMoreLimits(), maxMemoryMib: D.maxMemoryMib, allowHosts: [], atMost: [], trust: [], manifest: false, isolate: false, explain: false, json: false, console: false };
+export function parseRunArguments(
+  argv: readonly string[],
+): { options: RunOptions; file: string; programArgs: string[] } | { problem: string } {
+  const options: RunOptions = {
+    fuel: D.fuel,
+    maxDepth: D.maxDepth,
+    timeoutSeconds: D.timeoutSeconds,
+    timeoutGiven: false,
+    requestFuel: D.requestFuel,
+    requestTimeoutSeconds: D.requestTimeoutSeconds,
+    ...defaultMoreLimits(),
+    maxMemoryMib: D.maxMemoryMib,
+    allowHosts: [],
+    atMost: [],
+    trust: [],
+    manifest: false,
+    isolate: false,
+    explain: false,
+    json: false,
+    console: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {
       // A signature is a bundle's: a .ry program is compiled here from the source in hand.
-      if (options.trust.length > 0 && !arg.endsWith(".mjs")) return { problem: `--trust checks the signature of a bundle built by renyic build (DIR/NAME.mjs); ${arg} is not one` };
+      if (options.trust.length > 0 && !arg.endsWith(".mjs"))
+        return {
+          problem: `--trust checks the signature of a bundle built by renyic build (DIR/NAME.mjs); ${arg} is not one`,
+        };
       return { options, file: arg, programArgs: argv.slice(i + 1) };
     }
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     const option = RUN_OPTIONS.find((o) => o.name === name);
-    if (option === undefined) return { problem: `\`renyi run\` has no option ${name}; its options are ${OPTION_LIST}, before the file` };
+    if (option === undefined)
+      return { problem: `\`renyi run\` has no option ${name}; its options are ${OPTION_LIST}, before the file` };
     if ("flag" in option.into) {
       if (inline !== undefined) return { problem: `${name} takes no value` };
       options[option.into.flag] = true;
@@ -148,20 +298,31 @@ export function parseRunArguments(argv: readonly string[]): { options: RunOption
 }
 
 export function defaultMoreLimits(): MoreLimits {
-  return { maxCollection: D.maxCollection, maxText: D.maxText, maxOutputLines: D.maxOutputLines, maxOutputBytes: D.maxOutputBytes, maxHostCalls: D.maxHostCalls };
+  return {
+    maxCollection: D.maxCollection,
+    maxText: D.maxText,
+    maxOutputLines: D.maxOutputLines,
+    maxOutputBytes: D.maxOutputBytes,
+    maxHostCalls: D.maxHostCalls,
+  };
 }
 
 /** A limit's value: a whole number above 0 and at most `highest`, or why not. */
 export function wholeNumber(name: string, value: string | undefined, highest: number | undefined): number | string {
-  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return `${name} takes a whole number above 0`;
-  if (highest !== undefined && Number(value) > highest) return `${name} may lower the limit, not raise it: at most ${n(highest)}`;
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    return `${name} takes a whole number above 0`;
+  if (highest !== undefined && Number(value) > highest)
+    return `${name} may lower the limit, not raise it: at most ${n(highest)}`;
   return Number(value);
 }
 
 const OPTION_LINES = RUN_OPTIONS.map((o) => {
   const left = `  ${optionText(o)}`;
   const [first, ...more] = o.says.split("\n");
-  return [`${left.padEnd(Math.max(27, left.length + 2))}${first}`, ...more.map((line) => `${" ".repeat(27)}${line}`)].join("\n");
+  return [
+    `${left.padEnd(Math.max(27, left.length + 2))}${first}`,
+    ...more.map((line) => `${" ".repeat(27)}${line}`),
+  ].join("\n");
 }).join("\n");
 
 export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]

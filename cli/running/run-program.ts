@@ -66,18 +66,25 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
   const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
   const subject = recording === undefined ? undefined : new recording.RecordSubject(parsed.file);
   // The early thread has the default heap; a run given another memory limit is started again with the heap that goes with it.
-  if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib) held.restartWithHeap(heapLimitMib(parsed.options.maxMemoryMib));
+  if (parsed.options.maxMemoryMib !== DEFAULT_LIMITS.maxMemoryMib)
+    held.restartWithHeap(heapLimitMib(parsed.options.maxMemoryMib));
   let compiled: Compiled | NotCompiled;
   try {
     if (parsed.file.endsWith(".mjs")) compiled = await admittedBundle(parsed.file, parsed.options.trust);
-    else compiled = await compileWithCache(parsed.file, parsed.options.explain, deadlineOf(startedAt, parsed.options.timeoutSeconds));
+    else
+      compiled = await compileWithCache(
+        parsed.file,
+        parsed.options.explain,
+        deadlineOf(startedAt, parsed.options.timeoutSeconds),
+      );
   } catch (e) {
     if (!(e instanceof CompileTimedOut)) throw e;
     return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject);
   }
   if ("diagnostics" in compiled) {
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
-    if (subject !== undefined) recording!.writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
+    if (subject !== undefined)
+      recording!.writeRecord(subject.refused(compiled.diagnostics, compiled.sources, EXIT.refused), true);
     return EXIT.refused;
   }
   subject?.compiled(compiled.program, compiled.code, compiled.bundle);
@@ -91,7 +98,19 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     }
     session = planned;
   }
-  return runBundle(held.take(), compiled.path, compiled.map, compiled.sources, parsed.programArgs, parsed.options, compiled.grant, session, subject, compiled.source, startedAt);
+  return runBundle(
+    held.take(),
+    compiled.path,
+    compiled.map,
+    compiled.sources,
+    parsed.programArgs,
+    parsed.options,
+    compiled.grant,
+    session,
+    subject,
+    compiled.source,
+    startedAt,
+  );
 }
 
 /** Thrown from the compiler's `stop` once the run's time is up while it is still compiling. */
@@ -107,8 +126,17 @@ function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
 
 /** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT). */
 function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
-  const outcome: WorkerOutcome = { outcome: "cancelled", reason: "timeout", steps: 0, timeoutMs: timeoutSeconds * 1000 };
-  const at = { path: file, map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }), sources: () => new Map<string, SourceFile>() };
+  const outcome: WorkerOutcome = {
+    outcome: "cancelled",
+    reason: "timeout",
+    steps: 0,
+    timeoutMs: timeoutSeconds * 1000,
+  };
+  const at = {
+    path: file,
+    map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }),
+    sources: () => new Map<string, SourceFile>(),
+  };
   const exit = reportOutcome(outcome, at.path, at.map, at.sources);
   subject?.write(subject.ran(outcome, undefined, undefined, exit, at), true);
   return exit;
@@ -125,7 +153,14 @@ async function admittedBundle(file: string, trust: readonly string[]): Promise<C
   const admitted = await admitBundle(file, trust);
   if (!admitted.ok) {
     const reason = admitted.problem;
-    const refused: Diagnostic = { code: "E-RT-REFUSED", severity: "error", message: runMessage("E-RT-REFUSED", { reason }), span: { file, start: 0, end: 0 }, notes: [], facts: { reason } };
+    const refused: Diagnostic = {
+      code: "E-RT-REFUSED",
+      severity: "error",
+      message: runMessage("E-RT-REFUSED", { reason }),
+      span: { file, start: 0, end: 0 },
+      notes: [],
+      facts: { reason },
+    };
     return { diagnostics: [refused], sources: new Map<string, SourceFile>() };
   }
   const { code, manifest, map } = admitted;
@@ -133,14 +168,34 @@ async function admittedBundle(file: string, trust: readonly string[]): Promise<C
   const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
   const path = writeCached(key, ".mjs", runnable, JSON.stringify(map));
   let sources: Map<string, SourceFile> | undefined;
-  return { path, map: () => map, sources: () => (sources ??= readBundleSources(file, manifest)), grant: admitted.grant, program: manifest.program, code: () => manifest.code, bundle: () => manifest.bundle };
+  return {
+    path,
+    map: () => map,
+    sources: () => (sources ??= readBundleSources(file, manifest)),
+    grant: admitted.grant,
+    program: manifest.program,
+    code: () => manifest.code,
+    bundle: () => manifest.bundle,
+  };
 }
 
 /** How long a cancelled program has to stop on its own before its thread is stopped by force. */
 const FORCED_AFTER_MS = 2000;
 
 /** Runs a compiled bundle in a worker and reports its outcome; returns the exit code. */
-function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>, programArgs: readonly string[], options: RunOptions, grant?: GrantItem[] | null, session?: RunSession, subject?: RecordSubject, source?: string, startedAt = Date.now()): Promise<number> {
+function runBundle(
+  early: EarlyWorker,
+  path: string,
+  map: () => SourceMapV3,
+  sources: () => ReadonlyMap<string, SourceFile>,
+  programArgs: readonly string[],
+  options: RunOptions,
+  grant?: GrantItem[] | null,
+  session?: RunSession,
+  subject?: RecordSubject,
+  source?: string,
+  startedAt = Date.now(),
+): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
   const input: WorkerInput = {
@@ -152,7 +207,14 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
     maxDepth: options.maxDepth,
     requestFuel: options.requestFuel,
     requestTimeoutMs: options.requestTimeoutSeconds * 1000,
-    limits: { maxCollection: options.maxCollection, maxText: options.maxText, maxOutputLines: options.maxOutputLines, maxOutputBytes: options.maxOutputBytes, maxHostCalls: options.maxHostCalls, maxMemoryMib: options.maxMemoryMib },
+    limits: {
+      maxCollection: options.maxCollection,
+      maxText: options.maxText,
+      maxOutputLines: options.maxOutputLines,
+      maxOutputBytes: options.maxOutputBytes,
+      maxHostCalls: options.maxHostCalls,
+      maxMemoryMib: options.maxMemoryMib,
+    },
     allowHosts: options.allowHosts,
     atMost: options.atMost,
     ...(grant !== undefined ? { grant } : {}),
@@ -161,7 +223,10 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
     ...(subject !== undefined ? { log: true } : {}),
   };
   // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
-  if (options.explain && path.endsWith(".mjs")) process.stderr.write("(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n");
+  if (options.explain && path.endsWith(".mjs"))
+    process.stderr.write(
+      "(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n",
+    );
   worker.postMessage(input);
   // The program reads the terminal's input (console.read_line) through its own stream, which
   // the terminal's input is piped into when the program first reads (InputRequest).
@@ -176,7 +241,8 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
   const drained = Promise.all([finished(worker.stdout), finished(worker.stderr)]);
   // The execution record goes on a line of its own after the program's output.
   let endsLine = true;
-  if (subject !== undefined) worker.stdout.on("data", (chunk: Buffer) => void (chunk.length > 0 && (endsLine = chunk[chunk.length - 1] === 10)));
+  if (subject !== undefined)
+    worker.stdout.on("data", (chunk: Buffer) => void (chunk.length > 0 && (endsLine = chunk[chunk.length - 1] === 10)));
   return new Promise<number>((resolve) => {
     let outcome: WorkerOutcome | undefined;
     let served: { answered: number; crashed: number } | undefined;
@@ -193,7 +259,10 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
       Atomics.store(flag, 0, reason);
       forced ??= setTimeout(() => stopNow(reason), FORCED_AFTER_MS);
     };
-    const ctrlC = onCtrlC(() => cancelRun(1), () => stopNow(1));
+    const ctrlC = onCtrlC(
+      () => cancelRun(1),
+      () => stopNow(1),
+    );
     // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
     // What the compile took of the run's time is not given again.
     const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000 - (Date.now() - startedAt));
@@ -224,12 +293,21 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
         worker.unref();
-        const reached = outcome ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
-        const final = reached.outcome === "cancelled" && reached.reason === "timeout" ? { ...reached, timeoutMs: options.timeoutSeconds * 1000 } : reached;
+        const reached = outcome ?? {
+          outcome: "crashed",
+          code: "E-RT-INTERNAL",
+          message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }),
+          steps: 0,
+        };
+        const final =
+          reached.outcome === "cancelled" && reached.reason === "timeout"
+            ? { ...reached, timeoutMs: options.timeoutSeconds * 1000 }
+            : reached;
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);
-        if (subject !== undefined) subject.write(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
+        if (subject !== undefined)
+          subject.write(subject.ran(final, log, served, exit, { path, map, sources }), endsLine);
         resolve(exit);
       });
     };
@@ -276,14 +354,23 @@ function runBundle(early: EarlyWorker, path: string, map: () => SourceMapV3, sou
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
       outcome ??= outOfMemory
         ? { outcome: "crashed", code: "E-RT-LIMIT-MEMORY", message: runMessage("E-RT-LIMIT-MEMORY", {}), steps: 0 }
-        : { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }), steps: 0 };
+        : {
+            outcome: "crashed",
+            code: "E-RT-INTERNAL",
+            message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }),
+            steps: 0,
+          };
     });
     worker.once("exit", end);
   });
 }
 
-function reportOutcome(outcome: WorkerOutcome, path: string, map: () => SourceMapV3, sources: () => ReadonlyMap<string, SourceFile>): number {
+function reportOutcome(
+  outcome: WorkerOutcome,
+  path: string,
+  map: () => SourceMapV3,
+  sources: () => ReadonlyMap<string, SourceFile>,
+): number {
   process.stderr.write(outcomeText(outcome, { path, map, sources }));
   return exitCodeOf(outcome);
 }
-

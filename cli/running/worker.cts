@@ -86,7 +86,12 @@ export interface RecordedMessage {
 
 /** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
 export interface RunTally {
-  readonly tally: { readonly stdout: string; readonly bytes: number; readonly unreached?: number[]; readonly grant?: string[] };
+  readonly tally: {
+    readonly stdout: string;
+    readonly bytes: number;
+    readonly unreached?: number[];
+    readonly grant?: string[];
+  };
 }
 
 /** How the run ended (rtlib/run-main.ts). */
@@ -130,7 +135,16 @@ export interface ExecutionLog {
   };
 }
 
-export type WorkerMessage = InputRequest | ChildReport | ServingNotice | RequestCrash | ServedTotals | RecordedMessage | RunTally | ExecutionLog | WorkerOutcome;
+export type WorkerMessage =
+  | InputRequest
+  | ChildReport
+  | ServingNotice
+  | RequestCrash
+  | ServedTotals
+  | RecordedMessage
+  | RunTally
+  | ExecutionLog
+  | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
 let printed: { hash: import("node:crypto").Hash; bytes: number } | undefined;
@@ -148,34 +162,68 @@ function tallyPrint(text: string): void {
 
 function run(input: WorkerInput): Promise<WorkerOutcome> {
   const post = (message: WorkerMessage) => parentPort!.postMessage(message);
-  if (input.record === true || input.replay !== undefined) printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
+  if (input.record === true || input.replay !== undefined)
+    printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
   const observers: Runtime.Observer[] = [];
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    const record = runtime.recorder((recorded, guarded) => post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }));
+    const record = runtime.recorder((recorded, guarded) =>
+      post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }),
+    );
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
-    if (input.replay === undefined || resume) observers.push((call) => void (call.replayed !== true && call.primitive === "std.console.print" && "success" in call.outcome && tallyPrint(`${String(call.arguments["text"])}\n`)));
+    if (input.replay === undefined || resume)
+      observers.push(
+        (call) =>
+          void (
+            call.replayed !== true &&
+            call.primitive === "std.console.print" &&
+            "success" in call.outcome &&
+            tallyPrint(`${String(call.arguments["text"])}\n`)
+          ),
+      );
   }
   if (input.log === true) {
     log = runtime.hostCallLog();
     observers.push(log.observe);
   }
   if (input.replay !== undefined) {
-    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, { writeConsole: input.replay.writeConsole, onStdout: tallyPrint, ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}), ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}), ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}) });
+    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, {
+      writeConsole: input.replay.writeConsole,
+      onStdout: tallyPrint,
+      ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+      ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
+      ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
+    });
   }
   return runtime.runMain(() => load(input.bundle, input.source), {
     argv: input.argv,
     ...(input.cacheFolder !== undefined ? { cacheFolder: input.cacheFolder } : {}),
-    limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel, requestFuel: input.requestFuel, requestTimeoutMs: input.requestTimeoutMs, ...input.limits },
+    limits: {
+      fuel: input.fuel,
+      maxDepth: input.maxDepth,
+      cancel,
+      requestFuel: input.requestFuel,
+      requestTimeoutMs: input.requestTimeoutMs,
+      ...input.limits,
+    },
     ...(input.grant !== undefined ? { grant: input.grant } : {}),
     allowHosts: input.allowHosts,
     atMost: input.atMost,
     ...(observers.length > 0 ? { observers } : {}),
     ...(replayer !== undefined ? { replayer } : {}),
     // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
-    ...(input.explain === true ? { narration: { write: (text: string) => void process.stderr.write(text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
-    ...(printed !== undefined || log !== undefined ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) } : {}),
+    ...(input.explain === true
+      ? {
+          narration: {
+            write: (text: string) => void process.stderr.write(text),
+            recordedDuration: () => replayer?.lastAnswered?.duration_ms,
+          },
+        }
+      : {}),
+    ...(printed !== undefined || log !== undefined
+      ? { onGrant: (items: readonly GrantItem[]) => void (grantTexts = items.map(runtime.grantText)) }
+      : {}),
     onInput: () => post({ input: true }),
     onChild: (child, running) => post({ child, running }),
     onListening: () => post({ serving: true }),
@@ -200,12 +248,23 @@ function finish(outcome: WorkerOutcome): void {
   process.stdout.end();
   process.stderr.end();
   const { served } = runtime;
-  if (served.answered > 0) parentPort!.postMessage({ served: { answered: served.answered, crashed: served.crashed } } satisfies ServedTotals);
+  if (served.answered > 0)
+    parentPort!.postMessage({ served: { answered: served.answered, crashed: served.crashed } } satisfies ServedTotals);
   if (printed !== undefined) {
     const unreached = replayer?.unreached().map((c) => c.sequence);
-    parentPort!.postMessage({ tally: { stdout: `sha256:${printed.hash.digest("hex")}`, bytes: printed.bytes, ...(unreached !== undefined ? { unreached } : {}), ...(grantTexts !== undefined ? { grant: grantTexts } : {}) } } satisfies RunTally);
+    parentPort!.postMessage({
+      tally: {
+        stdout: `sha256:${printed.hash.digest("hex")}`,
+        bytes: printed.bytes,
+        ...(unreached !== undefined ? { unreached } : {}),
+        ...(grantTexts !== undefined ? { grant: grantTexts } : {}),
+      },
+    } satisfies RunTally);
   }
-  if (log !== undefined) parentPort!.postMessage({ log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() } } satisfies ExecutionLog);
+  if (log !== undefined)
+    parentPort!.postMessage({
+      log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() },
+    } satisfies ExecutionLog);
   parentPort!.postMessage(outcome);
   process.exit(0);
 }

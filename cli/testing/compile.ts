@@ -17,7 +17,6 @@ import { mayHoldTests } from "./files.js";
 import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "../cache/toolchain.js";
 import { RUNTIME_PATH } from "../host/places.cjs";
 
-
 /** One test block of a file, as written. */
 export interface FoundTest {
   readonly name: string;
@@ -32,11 +31,24 @@ export interface FoundTest {
 export type CompiledTestFile =
   | { kind: "none" }
   | { kind: "refused"; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }
-  | { kind: "compiled"; bundle: string; source: string; tests: FoundTest[]; warnings: Diagnostic[]; sources: ReadonlyMap<string, SourceFile>; program: string; code: () => string };
+  | {
+      kind: "compiled";
+      bundle: string;
+      source: string;
+      tests: FoundTest[];
+      warnings: Diagnostic[];
+      sources: ReadonlyMap<string, SourceFile>;
+      program: string;
+      code: () => string;
+    };
 
 /** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
 /** `narrate`: compile the narrated variant (`renyi test --explain`), cached apart. */
-export async function compileTestFile(file: string, resolveRecording: (testFile: string, path: string) => string, narrate = false): Promise<CompiledTestFile> {
+export async function compileTestFile(
+  file: string,
+  resolveRecording: (testFile: string, path: string) => string,
+  narrate = false,
+): Promise<CompiledTestFile> {
   const first = loadSource(file);
   if (first.ok && !mayHoldTests(first.source.text)) return { kind: "none" };
   const program = loadProgram(file);
@@ -61,10 +73,26 @@ export async function compileTestFile(file: string, resolveRecording: (testFile:
   // Read once and checked against its seal: a compiled program that does not match is compiled again (cache-seal.ts).
   let compiled = readProgram(key);
   if (compiled === undefined) {
-    const result = await compileIntoCache({ modules: program.modules, entry: program.entry, key, runtime: RUNTIME_PATH, toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, narrate });
+    const result = await compileIntoCache({
+      modules: program.modules,
+      entry: program.entry,
+      key,
+      runtime: RUNTIME_PATH,
+      toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN,
+      narrate,
+    });
     if (!result.compiled) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
     warnings = result.diagnostics;
     compiled = result.source!;
   }
-  return { kind: "compiled", bundle: path, source: compiled, tests, warnings, sources: program.sources, program: program.entry, code: () => codeHash(program.modules) };
+  return {
+    kind: "compiled",
+    bundle: path,
+    source: compiled,
+    tests,
+    warnings,
+    sources: program.sources,
+    program: program.entry,
+    code: () => codeHash(program.modules),
+  };
 }

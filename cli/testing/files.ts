@@ -15,14 +15,20 @@ export function findTestFiles(paths: readonly string[]): FoundFiles {
     try {
       stat = statSync(path);
     } catch (e) {
-      return { ok: false, problem: `${path}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`}` };
+      return {
+        ok: false,
+        problem: `${path}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or folder" : `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`}`,
+      };
     }
     if (stat.isDirectory()) walk(path, files);
     else if (stat.isFile() && path.endsWith(".ry")) files.push(path);
     else return { ok: false, problem: `${path} is neither a .ry file nor a folder` };
   }
   const seen = new Set<string>();
-  return { ok: true, files: files.filter((f) => !seen.has(relative(".", f)) && seen.add(relative(".", f)) !== undefined) };
+  return {
+    ok: true,
+    files: files.filter((f) => !seen.has(relative(".", f)) && seen.add(relative(".", f)) !== undefined),
+  };
 }
 
 function walk(folder: string, into: string[]): void {

@@ -47,7 +47,9 @@ export function recordingOutside(testFile: string, recording: string): string | 
   } catch {
     // A folder that cannot be resolved, a loop of links: refused as outside.
   }
-  return beneath ? undefined : GRANT_PROBLEMS["E-CAP-REPLAYS-PATH"].render({ path: written, problem: leaves ?? "link" }).message;
+  return beneath
+    ? undefined
+    : GRANT_PROBLEMS["E-CAP-REPLAYS-PATH"].render({ path: written, problem: leaves ?? "link" }).message;
 }
 
 /** The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a link that leads nowhere. */
@@ -57,7 +59,12 @@ function realPathOf(path: string): string | undefined {
     try {
       return join(realpathSync(at), ...rest);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || lstatSync(at, { throwIfNoEntry: false }) !== undefined || dirname(at) === at) return undefined;
+      if (
+        (e as NodeJS.ErrnoException).code !== "ENOENT" ||
+        lstatSync(at, { throwIfNoEntry: false }) !== undefined ||
+        dirname(at) === at
+      )
+        return undefined;
       rest.unshift(basename(at));
     }
   }
@@ -65,7 +72,15 @@ function realPathOf(path: string): string | undefined {
 
 /** A replays test's recording, read: what its thread answers calls from, or why it cannot be read. */
 export type ReplayPlan =
-  | { readonly ok: true; readonly recording: Recording; readonly replay: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[]; readonly redacted?: readonly string[] } }
+  | {
+      readonly ok: true;
+      readonly recording: Recording;
+      readonly replay: {
+        readonly calls: readonly RecordedCall[];
+        readonly grant: readonly GrantItem[];
+        readonly redacted?: readonly string[];
+      };
+    }
   | { readonly ok: false; readonly code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; readonly message: string };
 
 /** The recording of a test in `testFile`, read, when it lies beneath the test's folder. */
@@ -74,7 +89,15 @@ export function planReplay(testFile: string, recording: string): ReplayPlan {
   if (outside !== undefined) return { ok: false, code: "E-CAP-REPLAYS-PATH", message: outside };
   const read = readRecordingFile(recording);
   if (!read.ok) return { ok: false, code: read.code, message: read.problem };
-  return { ok: true, recording: read.recording, replay: { calls: read.recording.calls, grant: read.grant, ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}) } };
+  return {
+    ok: true,
+    recording: read.recording,
+    replay: {
+      calls: read.recording.calls,
+      grant: read.grant,
+      ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
+    },
+  };
 }
 
 /** The most unused entries a --strict failure lists. */
@@ -84,7 +107,11 @@ const LISTED = 10;
  * --strict: a replays test that passed but left recorded entries unused fails,
  * E-RT-REPLAY-UNUSED, listing them; any other result stands.
  */
-export function strictResult(result: TestResult, recording: Recording, unreached: readonly number[] | undefined): TestResult {
+export function strictResult(
+  result: TestResult,
+  recording: Recording,
+  unreached: readonly number[] | undefined,
+): TestResult {
   if (result.status !== "passed" || unreached === undefined || unreached.length === 0) return result;
   const bySequence = new Map(recording.calls.map((c) => [c.sequence, c]));
   const calls = unreached.slice(0, LISTED).map((s) => {
@@ -93,7 +120,12 @@ export function strictResult(result: TestResult, recording: Recording, unreached
   });
   if (unreached.length > LISTED) calls.push(`and ${(unreached.length - LISTED).toLocaleString("en")} more`);
   const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls });
-  return { ...result, status: "failed", code: "E-RT-REPLAY-UNUSED", message: [words.message, ...(words.notes ?? []).map((n) => `  ${n}`)].join("\n") };
+  return {
+    ...result,
+    status: "failed",
+    code: "E-RT-REPLAY-UNUSED",
+    message: [words.message, ...(words.notes ?? []).map((n) => `  ${n}`)].join("\n"),
+  };
 }
 
 /** What a refreshed recording is written from: the test, its program, and what its live run did. */
@@ -116,7 +148,10 @@ export interface Refreshed {
  * new one too, so that refreshing a fixture never writes a secret into it.
  * Gives back why it could not be written, or undefined.
  */
-export function writeRefreshed(path: string, refreshed: Refreshed): { code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; message: string } | undefined {
+export function writeRefreshed(
+  path: string,
+  refreshed: Refreshed,
+): { code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; message: string } | undefined {
   // Asked again as it is written: the body that just ran may have changed the folder.
   const outside = recordingOutside(refreshed.file, path);
   if (outside !== undefined) return { code: "E-CAP-REPLAYS-PATH", message: outside };
@@ -124,18 +159,37 @@ export function writeRefreshed(path: string, refreshed: Refreshed): { code: "E-R
   for (const call of refreshed.previous?.redacted !== undefined ? [] : (refreshed.previous?.calls ?? [])) {
     redactedNames(call.arguments, names);
     const variable = call.arguments["name"];
-    if (call.primitive === "std.environment.get" && typeof variable === "string" && "success" in call.outcome && call.outcome.success === REDACTED) names.add(variable.toLowerCase());
+    if (
+      call.primitive === "std.environment.get" &&
+      typeof variable === "string" &&
+      "success" in call.outcome &&
+      call.outcome.success === REDACTED
+    )
+      names.add(variable.toLowerCase());
   }
-  for (const [name, hash] of Object.entries(refreshed.previous?.environment ?? {})) if (hash === REDACTED) names.add(name.toLowerCase());
+  for (const [name, hash] of Object.entries(refreshed.previous?.environment ?? {}))
+    if (hash === REDACTED) names.add(name.toLowerCase());
   const redaction = new Redaction([...names]);
   const calls = refreshed.calls.map((c) => redaction.call(c));
   const source = relative(dirname(path), refreshed.file) || refreshed.file;
-  const header = runManifest({ program: refreshed.program, source, code: refreshed.code, argv: [], grant: refreshed.grant.map(grantText), outcome: refreshed.outcome, calls, redacted: [...redaction.names] });
+  const header = runManifest({
+    program: refreshed.program,
+    source,
+    code: refreshed.code,
+    argv: [],
+    grant: refreshed.grant.map(grantText),
+    outcome: refreshed.outcome,
+    calls,
+    redacted: [...redaction.names],
+  });
   const recording = redaction.scrub({ ...header, calls } as never);
   try {
     writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");
     return undefined;
   } catch (e) {
-    return { code: "E-RT-RECORDING", message: `I cannot write the recording ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+    return {
+      code: "E-RT-RECORDING",
+      message: `I cannot write the recording ${path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    };
   }
 }

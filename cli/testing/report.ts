@@ -29,7 +29,14 @@ export function fileLine(file: string): string {
 /** A test's line, and below it what went wrong, indented. */
 export function resultText(r: TestResult): string {
   const head = `  ${r.status.length < 8 ? r.status.padEnd(8) : `${r.status} `}${r.name}${r.status === "skipped" ? ` (${r.reason ?? "skipped"})` : ` (${formatMs(r.ms)})`}\n`;
-  const narrated = r.narration === undefined ? "" : r.narration.replace(/\n$/, "").split("\n").map((l) => `      ${l}\n`).join("");
+  const narrated =
+    r.narration === undefined
+      ? ""
+      : r.narration
+          .replace(/\n$/, "")
+          .split("\n")
+          .map((l) => `      ${l}\n`)
+          .join("");
   if (r.status === "passed" || r.status === "skipped") return head + narrated;
   const lines: string[] = [];
   if (r.check !== undefined && r.check.expression !== "") {
@@ -46,12 +53,31 @@ export function resultText(r: TestResult): string {
     lines.push(r.message);
   }
   if (r.note !== undefined) lines.push(r.note);
-  if (r.output !== undefined) lines.push("output:", ...r.output.replace(/\n$/, "").split("\n").map((l) => `  ${l}`));
-  return head + narrated + lines.flatMap((l) => l.split("\n")).map((l) => `      ${l}\n`).join("");
+  if (r.output !== undefined)
+    lines.push(
+      "output:",
+      ...r.output
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
+  return (
+    head +
+    narrated +
+    lines
+      .flatMap((l) => l.split("\n"))
+      .map((l) => `      ${l}\n`)
+      .join("")
+  );
 }
 
 /** The whole run as one JSON object (--json). */
-export function jsonReport(results: readonly TestResult[], refused: readonly { file: string; diagnostics: unknown[] }[], ms: number, exitCode: number): string {
+export function jsonReport(
+  results: readonly TestResult[],
+  refused: readonly { file: string; diagnostics: unknown[] }[],
+  ms: number,
+  exitCode: number,
+): string {
   const counts = countResults(results);
   return `${JSON.stringify({ tests: results, refused, summary: { ...counts, refusedFiles: refused.length, ms: Math.round(ms) }, exitCode }, null, 2)}\n`;
 }

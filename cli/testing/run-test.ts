@@ -13,7 +13,6 @@ import type { GrantItem } from "../../vocabulary/needs.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
 import { TEST_WORKER } from "../host/places.cjs";
 
-
 /** How long a test stuck where it cannot read its cancel flag gets before its thread is ended. */
 const GRACE_MS = 2000;
 
@@ -97,9 +96,26 @@ export interface RunningTest {
 export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const cancel = new SharedArrayBuffer(4);
   const flag = new Int32Array(cancel);
-  const input: TestWorkerInput = { bundle: job.bundle, source: job.source, cacheFolder: cacheDirectory(), functionName: job.functionName, fuel: limits.fuel, maxDepth: limits.maxDepth, limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib }, cancel, ...(job.replay ? { replay: job.replay } : {}), ...(job.record ? { record: true } : {}), ...(job.explain ? { explain: true } : {}) };
+  const input: TestWorkerInput = {
+    bundle: job.bundle,
+    source: job.source,
+    cacheFolder: cacheDirectory(),
+    functionName: job.functionName,
+    fuel: limits.fuel,
+    maxDepth: limits.maxDepth,
+    limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib },
+    cancel,
+    ...(job.replay ? { replay: job.replay } : {}),
+    ...(job.record ? { record: true } : {}),
+    ...(job.explain ? { explain: true } : {}),
+  };
   const started = performance.now();
-  const worker = new Worker(TEST_WORKER, { workerData: input, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 } });
+  const worker = new Worker(TEST_WORKER, {
+    workerData: input,
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: heapLimitMib(limits.maxMemoryMib), stackSizeMb: 16 },
+  });
   let output = "";
   const keep = (chunk: Buffer) => {
     if (output.length < MAX_OUTPUT) output += chunk.toString("utf8").slice(0, MAX_OUTPUT - output.length);
@@ -149,8 +165,18 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
     worker.once("error", (e: Error & { code?: string }) => {
       const outOfMemory = e.code === "ERR_WORKER_OUT_OF_MEMORY";
       outcome ??= outOfMemory
-        ? { outcome: "crashed", code: "E-RT-LIMIT-MEMORY", message: runMessage("E-RT-LIMIT-MEMORY", { owner: "test" }), steps: 0 }
-        : { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }), steps: 0 };
+        ? {
+            outcome: "crashed",
+            code: "E-RT-LIMIT-MEMORY",
+            message: runMessage("E-RT-LIMIT-MEMORY", { owner: "test" }),
+            steps: 0,
+          }
+        : {
+            outcome: "crashed",
+            code: "E-RT-INTERNAL",
+            message: runMessage("E-RT-INTERNAL", { problem: "thrown", detail: e.message }),
+            steps: 0,
+          };
     });
     worker.once("exit", () => {
       clearTimeout(deadline);
@@ -163,34 +189,87 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
           // The group is gone already.
         }
       }
-      const final = outcome ?? stopped ?? { outcome: "crashed", code: "E-RT-INTERNAL", message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }), steps: 0 };
-      resolve({ outcome: final, ms: ms ?? performance.now() - started, output, recorded, ...(unreached !== undefined ? { unreached } : {}), ...(grant !== undefined ? { grant } : {}), ...(narration !== undefined ? { narration } : {}) });
+      const final = outcome ??
+        stopped ?? {
+          outcome: "crashed",
+          code: "E-RT-INTERNAL",
+          message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }),
+          steps: 0,
+        };
+      resolve({
+        outcome: final,
+        ms: ms ?? performance.now() - started,
+        output,
+        recorded,
+        ...(unreached !== undefined ? { unreached } : {}),
+        ...(grant !== undefined ? { grant } : {}),
+        ...(narration !== undefined ? { narration } : {}),
+      });
     });
   });
   return { result, interrupt: () => stop(1), halt: () => halt(1) };
 }
 
 /** A test's result from the outcome of its run. */
-export function resultOf(job: Pick<TestJob, "file" | "name"> & { site: string }, outcome: Outcome, ms: number, output: string, crashSite: (outcome: Outcome) => string | undefined, timeoutSeconds: number): TestResult {
+export function resultOf(
+  job: Pick<TestJob, "file" | "name"> & { site: string },
+  outcome: Outcome,
+  ms: number,
+  output: string,
+  crashSite: (outcome: Outcome) => string | undefined,
+  timeoutSeconds: number,
+): TestResult {
   const base = { file: job.file, name: job.name, ms: Math.round(ms) };
   const printed = output === "" ? {} : { output };
   switch (outcome.outcome) {
     case "finished":
       return { ...base, status: "passed", ...printed };
     case "failed":
-      return { ...base, status: "failed", code: "E-RT-FAILED", message: runMessage("E-RT-FAILED", { value: outcome.value, in: "test" }), ...(outcome.site ? { site: outcome.site } : {}), ...printed };
+      return {
+        ...base,
+        status: "failed",
+        code: "E-RT-FAILED",
+        message: runMessage("E-RT-FAILED", { value: outcome.value, in: "test" }),
+        ...(outcome.site ? { site: outcome.site } : {}),
+        ...printed,
+      };
     case "crashed": {
       const site = crashSite(outcome);
       const where = site === undefined ? {} : { site };
       // A recording that exceeds the test's budgets fails it, as a check would (spec/testing.md).
-      if (outcome.code === "E-RT-REPLAY-BUDGET") return { ...base, status: "failed", code: outcome.code, message: outcome.message, site: job.site, ...printed };
-      if (outcome.code === "E-RT-CHECK") return { ...base, status: "failed", code: outcome.code, message: outcome.message, ...where, ...(outcome.check ? { check: outcome.check } : {}), ...printed };
+      if (outcome.code === "E-RT-REPLAY-BUDGET")
+        return { ...base, status: "failed", code: outcome.code, message: outcome.message, site: job.site, ...printed };
+      if (outcome.code === "E-RT-CHECK")
+        return {
+          ...base,
+          status: "failed",
+          code: outcome.code,
+          message: outcome.message,
+          ...where,
+          ...(outcome.check ? { check: outcome.check } : {}),
+          ...printed,
+        };
       return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...where, ...printed };
     }
     case "cancelled":
-      if (outcome.reason === "timeout") return { ...base, status: "crashed", code: "E-RT-LIMIT-TIME", message: runMessage("E-RT-LIMIT-TIME", { milliseconds: timeoutSeconds * 1000, owner: "test" }), site: job.site, ...printed };
+      if (outcome.reason === "timeout")
+        return {
+          ...base,
+          status: "crashed",
+          code: "E-RT-LIMIT-TIME",
+          message: runMessage("E-RT-LIMIT-TIME", { milliseconds: timeoutSeconds * 1000, owner: "test" }),
+          site: job.site,
+          ...printed,
+        };
       return { ...base, status: "cancelled", message: "interrupted", ...printed };
     case "refused":
-      return { ...base, status: "crashed", code: outcome.code ?? "E-RT-REFUSED", message: outcome.message, site: job.site, ...printed };
+      return {
+        ...base,
+        status: "crashed",
+        code: outcome.code ?? "E-RT-REFUSED",
+        message: outcome.message,
+        site: job.site,
+        ...printed,
+      };
   }
 }

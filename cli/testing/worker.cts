@@ -39,7 +39,11 @@ export interface TestWorkerInput {
   /** Shared with the main thread: index 0 becomes 1 when interrupted, 2 at the test's deadline. */
   readonly cancel: SharedArrayBuffer;
   /** A replays test: every call answered from these recorded calls (cli/testing/replays.ts). */
-  readonly replay?: { readonly calls: readonly RecordedCall[]; readonly grant: readonly GrantItem[]; readonly redacted?: readonly string[] };
+  readonly replay?: {
+    readonly calls: readonly RecordedCall[];
+    readonly grant: readonly GrantItem[];
+    readonly redacted?: readonly string[];
+  };
   /** `--refresh`: the test runs live and each call it completes is sent as a TestRecordedCall. */
   readonly record?: boolean;
   /** `--explain`: the test's run is narrated, and the narration sent with its result. */
@@ -78,7 +82,14 @@ const input = workerData as TestWorkerInput;
 const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
 const runtime = loadRuntime() as typeof Runtime;
 const started = performance.now();
-const replayer = input.replay === undefined ? undefined : new runtime.Replayer(input.replay.calls, input.replay.grant, input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {});
+const replayer =
+  input.replay === undefined
+    ? undefined
+    : new runtime.Replayer(
+        input.replay.calls,
+        input.replay.grant,
+        input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {},
+      );
 let narration: string | undefined;
 
 runtime
@@ -89,9 +100,21 @@ runtime
       limits: { fuel: input.fuel, maxDepth: input.maxDepth, cancel: input.cancel, ...input.limits },
       ...(input.cacheFolder !== undefined ? { cacheFolder: input.cacheFolder } : {}),
       onChild: (child, running) => post({ child, running }),
-      ...(input.explain === true ? { narration: { write: (text: string) => void (narration = (narration ?? "") + text), recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
+      ...(input.explain === true
+        ? {
+            narration: {
+              write: (text: string) => void (narration = (narration ?? "") + text),
+              recordedDuration: () => replayer?.lastAnswered?.duration_ms,
+            },
+          }
+        : {}),
       ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),
-      ...(input.record === true ? { observers: [runtime.recorder((recorded) => post({ recorded }))], onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) } : {}),
+      ...(input.record === true
+        ? {
+            observers: [runtime.recorder((recorded) => post({ recorded }))],
+            onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }),
+          }
+        : {}),
     },
   )
   .then(finish, (e: unknown) => finish(runtime.runOutcomeOf(e)));
@@ -102,6 +125,11 @@ function finish(outcome: Outcome): void {
   process.stdout.end();
   process.stderr.end();
   const unreached = replayer?.unreached().map((c) => c.sequence);
-  post({ outcome, ms, ...(unreached !== undefined ? { unreached } : {}), ...(narration !== undefined ? { narration } : {}) });
+  post({
+    outcome,
+    ms,
+    ...(unreached !== undefined ? { unreached } : {}),
+    ...(narration !== undefined ? { narration } : {}),
+  });
   process.exit(0);
 }

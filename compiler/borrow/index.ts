@@ -19,7 +19,15 @@ import { resolve, type Type } from "../check/types.js";
 import { holdsInPlace, lookingChildren, fieldHoldsInPlace, recordHoldsInPlace } from "./looking.js";
 import { forEachChild, forEachStatementChild } from "./walk.js";
 
-export { changesVar, holdsInPlace, lookingChildren, fieldHoldsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "./looking.js";
+export {
+  changesVar,
+  holdsInPlace,
+  lookingChildren,
+  fieldHoldsInPlace,
+  libraryMakesNew,
+  mayHoldInPlace,
+  recordHoldsInPlace,
+} from "./looking.js";
 
 /** The borrowing parameters, as `module.function#index`. */
 export type Borrows = ReadonlySet<string>;
@@ -29,7 +37,8 @@ export const borrowKey = (module: string, name: string, index: number): string =
 export function borrowedParameters(program: Program): Borrows {
   const borrowed = new Set<string>();
   const functions: CFunction[] = program.modules.flatMap((m) => m.functions);
-  for (const f of functions) f.params.forEach((p, i) => candidate(p.local.type) && borrowed.add(borrowKey(f.module, f.name, i)));
+  for (const f of functions)
+    f.params.forEach((p, i) => candidate(p.local.type) && borrowed.add(borrowKey(f.module, f.name, i)));
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of functions) {
@@ -73,7 +82,12 @@ function escaping(body: CBlock, watched: ReadonlyMap<number, string>, borrowed: 
         return block(e.body, true);
       default: {
         const looks = lookingChildren(e, (module, name, index) => borrowed.has(borrowKey(module, name, index)));
-        forEachChild(e, (child) => expr(child, looks.has(child), inFunction), (b) => block(b, inFunction), (s) => statement(s, inFunction));
+        forEachChild(
+          e,
+          (child) => expr(child, looks.has(child), inFunction),
+          (b) => block(b, inFunction),
+          (s) => statement(s, inFunction),
+        );
       }
     }
   };
@@ -87,7 +101,12 @@ function escaping(body: CBlock, watched: ReadonlyMap<number, string>, borrowed: 
       case "Check":
         return expr(s.kind === "Crash" ? s.message : s.condition, true, inFunction);
       default:
-        forEachStatementChild(s, (child) => expr(child, false, inFunction), (b) => block(b, inFunction), (inner) => statement(inner, inFunction));
+        forEachStatementChild(
+          s,
+          (child) => expr(child, false, inFunction),
+          (b) => block(b, inFunction),
+          (inner) => statement(inner, inFunction),
+        );
     }
   };
   const block = (b: CBlock, inFunction: boolean): void => {
@@ -107,8 +126,8 @@ export function forEachLocalRead(root: CExpr, visit: (local: Local, parent: CExp
     if (e.kind === "Local") return visit(e.local, parent);
     forEachChild(e, (child) => expr(child, e), block, statement);
   };
-  const statement = (s: CStatement): void => forEachStatementChild(s, (child) => expr(child, undefined), block, statement);
+  const statement = (s: CStatement): void =>
+    forEachStatementChild(s, (child) => expr(child, undefined), block, statement);
   const block = (b: CBlock): void => b.statements.forEach(statement);
   expr(root, undefined);
 }
-

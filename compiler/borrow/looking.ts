@@ -16,10 +16,37 @@ import { forEachChild, forEachStatementChild } from "./walk.js";
  * end up in the result). Each returns a new value or an item, never the list itself.
  */
 const LOOKING_LIBRARY: ReadonlyMap<string, "all" | "first"> = new Map<string, "all" | "first">([
-  ...(["list.length", "list.count", "list.is_empty", "list.get", "list.first", "list.last", "list.contains", "list.index_of"] as const).map((n) => [n, "all"] as const),
-  ...(["list.sum", "list.average", "list.min", "list.max", "list.any", "list.all", "list.find"] as const).map((n) => [n, "all"] as const),
-  ...(["map.get", "map.contains", "map.length", "map.is_empty", "sets.contains", "sets.length", "sets.is_empty", "text.join", "json.encode"] as const).map((n) => [n, "all"] as const),
-  ...(["list.map", "list.filter", "list.flat_map", "list.sort_by", "list.fold"] as const).map((n) => [n, "first"] as const),
+  ...(
+    [
+      "list.length",
+      "list.count",
+      "list.is_empty",
+      "list.get",
+      "list.first",
+      "list.last",
+      "list.contains",
+      "list.index_of",
+    ] as const
+  ).map((n) => [n, "all"] as const),
+  ...(["list.sum", "list.average", "list.min", "list.max", "list.any", "list.all", "list.find"] as const).map(
+    (n) => [n, "all"] as const,
+  ),
+  ...(
+    [
+      "map.get",
+      "map.contains",
+      "map.length",
+      "map.is_empty",
+      "sets.contains",
+      "sets.length",
+      "sets.is_empty",
+      "text.join",
+      "json.encode",
+    ] as const
+  ).map((n) => [n, "all"] as const),
+  ...(["list.map", "list.filter", "list.flat_map", "list.sort_by", "list.fold"] as const).map(
+    (n) => [n, "first"] as const,
+  ),
 ]);
 
 /** Comparisons: they give a Boolean. */
@@ -57,7 +84,10 @@ export function fieldHoldsInPlace(e: Extract<CExpr, { kind: "Field" }>): boolean
  * The children of `e` that it only looks at. `borrows` says whether a
  * parameter of a function of the program only borrows (the analysis's answer).
  */
-export function lookingChildren(e: CExpr, borrows: (module: string, name: string, index: number) => boolean): ReadonlySet<CExpr> {
+export function lookingChildren(
+  e: CExpr,
+  borrows: (module: string, name: string, index: number) => boolean,
+): ReadonlySet<CExpr> {
   const out = new Set<CExpr>();
   // A `set` inside the expression (in an arm of a `match` or an `otherwise`) may change in
   // place a value read earlier in it and used after: nothing in it then only looks.

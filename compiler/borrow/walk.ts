@@ -5,7 +5,12 @@
 import type { CBlock, CExpr, CStatement } from "../check/checked.js";
 
 /** Calls `onExpr` on each direct child expression of `e`, `onBlock` on each block, `onStatement` on each statement. */
-export function forEachChild(e: CExpr, onExpr: (child: CExpr) => void, onBlock: (b: CBlock) => void, onStatement: (s: CStatement) => void): void {
+export function forEachChild(
+  e: CExpr,
+  onExpr: (child: CExpr) => void,
+  onBlock: (b: CBlock) => void,
+  onStatement: (s: CStatement) => void,
+): void {
   const child = (c: CExpr | undefined): void => {
     if (c !== undefined) onExpr(c);
   };
@@ -103,7 +108,12 @@ export function forEachChild(e: CExpr, onExpr: (child: CExpr) => void, onBlock: 
   }
 }
 
-export function forEachStatementChild(s: CStatement, onExpr: (e: CExpr) => void, onBlock: (b: CBlock) => void, onStatement: (s: CStatement) => void): void {
+export function forEachStatementChild(
+  s: CStatement,
+  onExpr: (e: CExpr) => void,
+  onBlock: (b: CBlock) => void,
+  onStatement: (s: CStatement) => void,
+): void {
   switch (s.kind) {
     case "Let":
     case "Var":

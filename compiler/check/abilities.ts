@@ -32,10 +32,16 @@ interface Seen {
   parts: Set<Type> | undefined;
 }
 
-function lacks(type: Type, ability: Ability, onParam: ((param: Param) => void) | undefined, seen: Seen): Type | undefined {
+function lacks(
+  type: Type,
+  ability: Ability,
+  onParam: ((param: Param) => void) | undefined,
+  seen: Seen,
+): Type | undefined {
   const t = resolve(type);
   // Most values checked are of a plain built-in type: answer those without allocating.
-  if (t.kind === "Con" && t.args.length === 0 && t.decl === undefined) return ability === "compare" && UNORDERED.has(t.name) ? t : undefined;
+  if (t.kind === "Con" && t.args.length === 0 && t.decl === undefined)
+    return ability === "compare" && UNORDERED.has(t.name) ? t : undefined;
   switch (t.kind) {
     case "Function":
       return t;

@@ -50,7 +50,8 @@ export class Bounds {
       });
       if (bad !== undefined) ctx.diagnostics.push(abilityError(use, bad));
     }
-    for (const call of ctx.instantiations) this.calls.push({ caller: owner, call: { ...call, typeArgs: call.typeArgs.map(zonk) } });
+    for (const call of ctx.instantiations)
+      this.calls.push({ caller: owner, call: { ...call, typeArgs: call.typeArgs.map(zonk) } });
   }
 
   /** After every definition: carries bounds through generic calls, then refuses the calls that break one. */
@@ -63,7 +64,13 @@ export class Bounds {
         if (caller === undefined || caller.typeParams.length === 0) continue;
         this.forEachBound(call, (ability, typeArg, param) => {
           lacksAbility(typeArg, ability, (reached) => {
-            if (this.add(caller, reached, ability, { span: call.span, via: { callee: call.calleeName, parameter: param.name } })) changed = true;
+            if (
+              this.add(caller, reached, ability, {
+                span: call.span,
+                via: { callee: call.calleeName, parameter: param.name },
+              })
+            )
+              changed = true;
           });
         });
       }
@@ -80,7 +87,10 @@ export class Bounds {
     }
   }
 
-  private forEachBound(call: Instantiation, visit: (ability: Ability, typeArg: Type, param: Param, reason: Reason) => void): void {
+  private forEachBound(
+    call: Instantiation,
+    visit: (ability: Ability, typeArg: Type, param: Param, reason: Reason) => void,
+  ): void {
     const required = this.bounds.get(call.callee);
     if (required === undefined) return;
     call.callee.typeParams.forEach((param, i) => {
@@ -109,11 +119,23 @@ export class Bounds {
 
 /** A use of an ability on a type that lacks it (`f is f` for a function `f`). */
 function abilityError(use: AbilityUse, bad: Type): Diagnostic {
-  return diagnose("E-TYPE-ABILITY", use.span, { type: typeToText(use.type), ability: use.ability, lacking: typeToText(bad), because: bad.kind === "Function" ? "function" : "unordered" });
+  return diagnose("E-TYPE-ABILITY", use.span, {
+    type: typeToText(use.type),
+    ability: use.ability,
+    lacking: typeToText(bad),
+    because: bad.kind === "Function" ? "function" : "unordered",
+  });
 }
 
 /** A call that fills a bounded type parameter with a type that lacks the ability. */
-function instantiationError(call: Instantiation, param: Param, typeArg: Type, bad: Type, ability: Ability, reason: Reason): Diagnostic {
+function instantiationError(
+  call: Instantiation,
+  param: Param,
+  typeArg: Type,
+  bad: Type,
+  ability: Ability,
+  reason: Reason,
+): Diagnostic {
   return diagnose(
     "E-TYPE-GENERIC-ABILITY",
     call.span,

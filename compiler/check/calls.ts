@@ -17,7 +17,13 @@ import type { SlotFact } from "../../vocabulary/problems/types.js";
 import { canPassOn } from "./failures.js";
 import { resolveType } from "./declare.js";
 import { checkExpr } from "./expressions.js";
-import { ABILITY_FUNCTIONS, COMPARING_FUNCTIONS, HASHING_FUNCTIONS, METHOD_MODULES, NUMERIC_FUNCTIONS } from "./library.js";
+import {
+  ABILITY_FUNCTIONS,
+  COMPARING_FUNCTIONS,
+  HASHING_FUNCTIONS,
+  METHOD_MODULES,
+  NUMERIC_FUNCTIONS,
+} from "./library.js";
 import { closest, type FunctionSig, type ModuleScope } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownModuleFunction } from "./suggest.js";
 import {
@@ -126,8 +132,16 @@ function moduleMember(ctx: Context, scope: ModuleScope, written: string, name: S
 }
 
 /** `Point(...)`, `Some(...)`, `module.Point(...)`. */
-function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span: Span, unqualified: boolean, written = ""): Target {
-  if (unqualified && name === "Some") return { kind: "case", decl: ctx.program.prelude.types.get("Optional")!, caseName: "Some" };
+function resolveTypeCallee(
+  ctx: Context,
+  scope: ModuleScope,
+  name: string,
+  span: Span,
+  unqualified: boolean,
+  written = "",
+): Target {
+  if (unqualified && name === "Some")
+    return { kind: "case", decl: ctx.program.prelude.types.get("Optional")!, caseName: "Some" };
   const decl = scope.types.get(name) ?? (unqualified ? ctx.program.prelude.types.get(name) : undefined);
   if (decl !== undefined && decl.public === false && scope !== ctx.module) {
     ctx.problem("E-NAME-PRIVATE", span, { kind: "type", name, module: written });
@@ -136,32 +150,57 @@ function resolveTypeCallee(ctx: Context, scope: ModuleScope, name: string, span:
   if (decl !== undefined && decl.shape === "record") return { kind: "record", decl };
   if (decl !== undefined) {
     const firstCase = decl.cases[0]?.name;
-    ctx.problem("E-TYPE-NOT-CALLABLE", span, { problem: "variant", name, ...(firstCase === undefined ? {} : { firstCase }) });
+    ctx.problem("E-TYPE-NOT-CALLABLE", span, {
+      problem: "variant",
+      name,
+      ...(firstCase === undefined ? {} : { firstCase }),
+    });
     return { kind: "invalid" };
   }
-  const variantWithCase = [...ctx.module.types.values()].find((d) => d.shape === "variant" && d.cases.some((c) => c.name === name));
+  const variantWithCase = [...ctx.module.types.values()].find(
+    (d) => d.shape === "variant" && d.cases.some((c) => c.name === name),
+  );
   if (variantWithCase !== undefined) {
     const qualified = `${variantWithCase.name}.${name}`;
-    ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name, variant: variantWithCase.name }, replacing(span, name, qualified));
+    ctx.problem(
+      "E-NAME-UNKNOWN",
+      span,
+      { problem: "constructor", name, variant: variantWithCase.name },
+      replacing(span, name, qualified),
+    );
   } else if (name === "Pair" && unqualified) {
     ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name });
   } else {
     const near = suggest(name, [...scope.types.keys(), ...ctx.program.prelude.types.keys()]);
-    ctx.problem("E-NAME-UNKNOWN", span, { problem: "constructor", name, ...near }, replacing(span, name, near.suggestion));
+    ctx.problem(
+      "E-NAME-UNKNOWN",
+      span,
+      { problem: "constructor", name, ...near },
+      replacing(span, name, near.suggestion),
+    );
   }
   return { kind: "invalid" };
 }
 
 /** `Shape.Circle(...)`, `Reading.from_json(text)`. */
 function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Span, member: S.Ident): Target {
-  const decl = scope.types.get(typeName) ?? (scope === ctx.module ? ctx.program.prelude.types.get(typeName) : undefined);
+  const decl =
+    scope.types.get(typeName) ?? (scope === ctx.module ? ctx.program.prelude.types.get(typeName) : undefined);
   if (decl === undefined) {
     const near = suggest(typeName, [...scope.types.keys()]);
     ctx.problem("E-NAME-UNKNOWN-TYPE", span, { name: typeName, ...near }, replacing(span, typeName, near.suggestion));
     return { kind: "invalid" };
   }
-  if (member.name === "from_json") return { kind: "from_json", type: declared(decl, decl.params.map(() => freshMeta())) };
-  if (decl.shape === "variant" && caseNamed(decl, member.name) !== undefined) return { kind: "case", decl, caseName: member.name };
+  if (member.name === "from_json")
+    return {
+      kind: "from_json",
+      type: declared(
+        decl,
+        decl.params.map(() => freshMeta()),
+      ),
+    };
+  if (decl.shape === "variant" && caseNamed(decl, member.name) !== undefined)
+    return { kind: "case", decl, caseName: member.name };
   unknownCase(ctx, decl, member);
   return { kind: "invalid" };
 }
@@ -173,7 +212,16 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
   if (type.kind === "Con" && type.decl?.shape === "record") {
     const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
     if (field !== undefined) {
-      return { kind: "value", expr: { kind: "Field", object: receiver, name: name.name, type: field.type, span: { ...receiver.span, end: name.span.end } } };
+      return {
+        kind: "value",
+        expr: {
+          kind: "Field",
+          object: receiver,
+          name: name.name,
+          type: field.type,
+          span: { ...receiver.span, end: name.span.end },
+        },
+      };
     }
   }
   if (name.name === "to_text" || name.name === "to_json") return { kind: "ability", ability: name.name, receiver };
@@ -185,7 +233,13 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
     ctx.problem(
       "E-NAME-UNKNOWN-FUNCTION",
       name.span,
-      { problem: "method", type: typeToText(type), name: name.name, ...(scope === undefined ? {} : { module: moduleName! }), ...near },
+      {
+        problem: "method",
+        type: typeToText(type),
+        name: name.name,
+        ...(scope === undefined ? {} : { module: moduleName! }),
+        ...near,
+      },
       replacing(name.span, name.name, near.suggestion),
     );
     return { kind: "invalid" };
@@ -200,12 +254,21 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
  * then named ones by name. The receiver of a method call is the first
  * parameter. Returns the checked arguments in parameter order.
  */
-function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, receiver: CExpr | undefined, calleeName: string): { args: (CExpr | undefined)[]; names: string[] } {
+function matchArguments(
+  ctx: Context,
+  slots: readonly Slot[],
+  call: S.Call,
+  receiver: CExpr | undefined,
+  calleeName: string,
+): { args: (CExpr | undefined)[]; names: string[] } {
   const args: (CExpr | undefined)[] = slots.map(() => undefined);
   const given: boolean[] = slots.map(() => false);
   let position = 0;
   if (receiver !== undefined) {
-    ctx.expectType(receiver.type, slots[0]!.type, receiver.span, { of: "receiver", method: calleeName.split(".").pop()! });
+    ctx.expectType(receiver.type, slots[0]!.type, receiver.span, {
+      of: "receiver",
+      method: calleeName.split(".").pop()!,
+    });
     args[0] = receiver;
     given[0] = true;
     position = 1;
@@ -215,14 +278,21 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
     if (arg.label === undefined) {
       index = position++;
       if (index >= slots.length) {
-        ctx.problem("E-TYPE-ARGUMENTS", arg.span, { problem: "too many", callee: calleeName, slots: slotFacts(slots.slice(receiver ? 1 : 0)) });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.span, {
+          problem: "too many",
+          callee: calleeName,
+          slots: slotFacts(slots.slice(receiver ? 1 : 0)),
+        });
         checkArgumentValue(ctx, arg.value, undefined);
         continue;
       }
     } else {
       index = indexByName(slots, arg.label.name);
       if (index < 0) {
-        const suggestion = closest(arg.label.name, slots.map((s) => s.name));
+        const suggestion = closest(
+          arg.label.name,
+          slots.map((s) => s.name),
+        );
         ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, {
           problem: "unknown label",
           callee: calleeName,
@@ -256,7 +326,12 @@ function matchArguments(ctx: Context, slots: readonly Slot[], call: S.Call, rece
   }
   const missing = slots.filter((s, i) => !given[i] && !s.optional);
   if (missing.length > 0) {
-    ctx.problem("E-TYPE-ARGUMENTS", call.span, { problem: "missing", callee: calleeName, missing: missing.map((s) => s.name), slots: slotFacts(slots.slice(receiver ? 1 : 0)) });
+    ctx.problem("E-TYPE-ARGUMENTS", call.span, {
+      problem: "missing",
+      callee: calleeName,
+      missing: missing.map((s) => s.name),
+      slots: slotFacts(slots.slice(receiver ? 1 : 0)),
+    });
   }
   const names = slots.map((s, i) => (given[i] ? s.name : "")).filter((n) => n !== "");
   return { args, names };
@@ -276,18 +351,43 @@ function slotFacts(slots: readonly Slot[]): SlotFact[] {
 
 // ---- the kinds of call ----
 
-function callSignature(ctx: Context, call: S.Call, sig: FunctionSig, receiver: CExpr | undefined, expected: Type | undefined): CExpr {
+function callSignature(
+  ctx: Context,
+  call: S.Call,
+  sig: FunctionSig,
+  receiver: CExpr | undefined,
+  expected: Type | undefined,
+): CExpr {
   const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
-  const slots: Slot[] = sig.params.map((p) => ({ name: p.name, type: substitute(p.type, map), optional: p.default !== undefined, typeArgument: p.typeArgument }));
+  const slots: Slot[] = sig.params.map((p) => ({
+    name: p.name,
+    type: substitute(p.type, map),
+    optional: p.default !== undefined,
+    typeArgument: p.typeArgument,
+  }));
   const returns = substitute(sig.returns, map);
   // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be list.range(...)`).
   if (expected !== undefined && sig.typeParams.length > 0) unifyQuietly(returns, expected);
-  const qualified = sig.library || sig.module !== ctx.module.name ? `${sig.library ? sig.module : sig.module.split("/").pop()}.${sig.name}` : sig.name;
+  const qualified =
+    sig.library || sig.module !== ctx.module.name
+      ? `${sig.library ? sig.module : sig.module.split("/").pop()}.${sig.name}`
+      : sig.name;
   const { args, names } = matchArguments(ctx, slots, call, receiver, qualified);
   const key = `${sig.module}.${sig.name}`;
-  if (sig.library && sig.typeParams.length > 0) checkLibraryConstraints(ctx, key, sig.typeParams.map((p) => map.get(p.id)!), call.span);
+  if (sig.library && sig.typeParams.length > 0)
+    checkLibraryConstraints(
+      ctx,
+      key,
+      sig.typeParams.map((p) => map.get(p.id)!),
+      call.span,
+    );
   if (!sig.library && sig.typeParams.length > 0) {
-    ctx.instantiations.push({ callee: sig, typeArgs: sig.typeParams.map((p) => map.get(p.id)!), span: call.span, calleeName: qualified });
+    ctx.instantiations.push({
+      callee: sig,
+      typeArgs: sig.typeParams.map((p) => map.get(p.id)!),
+      span: call.span,
+      calleeName: qualified,
+    });
   }
   const needs: Need[] = [...sig.needs];
   // A library function given a function argument needs what that function needs.
@@ -300,9 +400,21 @@ function callSignature(ctx: Context, call: S.Call, sig: FunctionSig, receiver: C
   checkNeeds(ctx, needs, qualified, call.span, sig.library);
   const fails = sig.fails === undefined ? undefined : substitute(sig.fails, map);
   if (fails !== undefined) registerFailure(ctx, call.span, fails, qualified);
-  const callee: Callee = sig.library ? { kind: "Library", module: sig.module, name: sig.name } : { kind: "Function", module: sig.module, name: sig.name };
+  const callee: Callee = sig.library
+    ? { kind: "Library", module: sig.module, name: sig.name }
+    : { kind: "Function", module: sig.module, name: sig.name };
   const typeArgs = sig.library || sig.typeParams.length === 0 ? undefined : sig.typeParams.map((p) => map.get(p.id)!);
-  return { kind: "Call", callee, args, argNames: names, needs, ...(fails ? { fails } : {}), ...(typeArgs ? { typeArgs } : {}), type: returns, span: call.span };
+  return {
+    kind: "Call",
+    callee,
+    args,
+    argNames: names,
+    needs,
+    ...(fails ? { fails } : {}),
+    ...(typeArgs ? { typeArgs } : {}),
+    type: returns,
+    span: call.span,
+  };
 }
 
 /**
@@ -316,9 +428,17 @@ function unifyQuietly(a: Type, b: Type): void {
 function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly Type[], span: Span): void {
   const first = resolve(typeArgs[0]!);
   if (NUMERIC_FUNCTIONS.has(key) && first.kind === "Con" && first.name !== "Int" && first.name !== "Float") {
-    ctx.problem("E-TYPE-MISMATCH", span, { problem: "numeric function", callee: key.replace("list.", "").replace("math.", ""), found: typeToText(first) });
+    ctx.problem("E-TYPE-MISMATCH", span, {
+      problem: "numeric function",
+      callee: key.replace("list.", "").replace("math.", ""),
+      found: typeToText(first),
+    });
   }
-  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key) ? "compare" : HASHING_FUNCTIONS.has(key) ? "hash" : ABILITY_FUNCTIONS.get(key);
+  const ability: Ability | undefined = COMPARING_FUNCTIONS.has(key)
+    ? "compare"
+    : HASHING_FUNCTIONS.has(key)
+      ? "hash"
+      : ABILITY_FUNCTIONS.get(key);
   // `sort_by` orders by the keys its function gives (its `K`), not by the items.
   const ordered = key === "list.sort_by" ? typeArgs[1]! : typeArgs[0]!;
   if (ability !== undefined) requireAbility(ctx, ordered, ability, span);
@@ -335,7 +455,15 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
     const args = call.args.map((a) => checkArgumentValue(ctx, a.value, undefined));
     const result = expected ?? freshMeta();
     unify(type, { kind: "Function", params: args.map((a) => a.type), returns: result, needs: [] });
-    return { kind: "Call", callee: { kind: "Value", expr: value }, args, argNames: [], needs: [], type: result, span: call.span };
+    return {
+      kind: "Call",
+      callee: { kind: "Value", expr: value },
+      args,
+      argNames: [],
+      needs: [],
+      type: result,
+      span: call.span,
+    };
   }
   if (type.kind !== "Function") {
     ctx.problem("E-TYPE-NOT-CALLABLE", call.callee.span, { problem: "value", found: typeToText(type) });
@@ -343,37 +471,79 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
   const fn: FunctionType = type;
-  const slots: Slot[] = fn.params.map((p, i) => ({ name: `argument ${i + 1}`, type: p, optional: false, typeArgument: false }));
+  const slots: Slot[] = fn.params.map((p, i) => ({
+    name: `argument ${i + 1}`,
+    type: p,
+    optional: false,
+    typeArgument: false,
+  }));
   for (const arg of call.args) {
     if (arg.label !== undefined) {
       ctx.problem("E-TYPE-ARGUMENTS", arg.label.span, { problem: "labels on a function value" });
     }
   }
-  const unlabelled: S.Call = { ...call, args: call.args.map((a) => ({ kind: "Argument", value: a.value, span: a.span })) };
+  const unlabelled: S.Call = {
+    ...call,
+    args: call.args.map((a) => ({ kind: "Argument", value: a.value, span: a.span })),
+  };
   const { args } = matchArguments(ctx, slots, unlabelled, undefined, "this function");
   checkNeeds(ctx, fn.needs, "this function value", call.span, false);
   if (fn.fails !== undefined) registerFailure(ctx, call.span, fn.fails, "this function value");
-  return { kind: "Call", callee: { kind: "Value", expr: value }, args, argNames: [], needs: [...fn.needs], ...(fn.fails ? { fails: fn.fails } : {}), type: fn.returns, span: call.span };
+  return {
+    kind: "Call",
+    callee: { kind: "Value", expr: value },
+    args,
+    argNames: [],
+    needs: [...fn.needs],
+    ...(fn.fails ? { fails: fn.fails } : {}),
+    type: fn.returns,
+    span: call.span,
+  };
 }
 
 /** `Point(x: 1, y: 2)`, `Shape.Circle(radius: 2.0)`, `Some(3)`: by field name or by position. */
-function construct(ctx: Context, call: S.Call, decl: TypeDecl, caseName: string | undefined, expected: Type | undefined): CExpr {
+function construct(
+  ctx: Context,
+  call: S.Call,
+  decl: TypeDecl,
+  caseName: string | undefined,
+  expected: Type | undefined,
+): CExpr {
   const typeArgs = decl.params.map(() => freshMeta() as Type);
   const type = declared(decl, typeArgs);
   if (expected !== undefined) unifyQuietly(type, expected);
   const fields = caseName === undefined ? decl.fields : caseNamed(decl, caseName)!.fields;
-  const slots: Slot[] = fieldsOf(decl, typeArgs, fields).map((f) => ({ name: f.name, type: f.type, optional: false, typeArgument: false }));
-  const written = caseName === undefined ? decl.name : decl.module === "prelude" && decl.name === "Optional" ? caseName : `${decl.name}.${caseName}`;
+  const slots: Slot[] = fieldsOf(decl, typeArgs, fields).map((f) => ({
+    name: f.name,
+    type: f.type,
+    optional: false,
+    typeArgument: false,
+  }));
+  const written =
+    caseName === undefined
+      ? decl.name
+      : decl.module === "prelude" && decl.name === "Optional"
+        ? caseName
+        : `${decl.name}.${caseName}`;
   const { args, names } = matchArguments(ctx, slots, call, undefined, written);
   const callee: Callee = caseName === undefined ? { kind: "Record", decl } : { kind: "Case", decl, caseName };
   return { kind: "Call", callee, args, argNames: names, needs: [], type, span: call.span };
 }
 
 function callAbility(ctx: Context, call: S.Call, ability: "to_text" | "to_json", receiver: CExpr): CExpr {
-  if (call.args.length > 0) ctx.problem("E-TYPE-ARGUMENTS", call.args[0]!.span, { problem: "ability takes none", ability });
+  if (call.args.length > 0)
+    ctx.problem("E-TYPE-ARGUMENTS", call.args[0]!.span, { problem: "ability takes none", ability });
   requireAbility(ctx, receiver.type, ability, receiver.span);
   const type = ability === "to_text" ? TEXT : JSON_TYPE;
-  return { kind: "Call", callee: { kind: "Ability", ability, of: receiver.type }, args: [receiver], argNames: ["value"], needs: [], type, span: call.span };
+  return {
+    kind: "Call",
+    callee: { kind: "Ability", ability, of: receiver.type },
+    args: [receiver],
+    argNames: ["value"],
+    needs: [],
+    type,
+    span: call.span,
+  };
 }
 
 function callFromJson(ctx: Context, call: S.Call, type: Type): CExpr {
@@ -382,13 +552,28 @@ function callFromJson(ctx: Context, call: S.Call, type: Type): CExpr {
   requireAbility(ctx, type, "from_json", call.span);
   const fails = declared(ctx.program.prelude.types.get("JsonError")!, []);
   registerFailure(ctx, call.span, fails, `${typeToText(type)}.from_json`);
-  return { kind: "Call", callee: { kind: "Ability", ability: "from_json", of: type }, args, argNames: names, needs: [], fails, type, span: call.span };
+  return {
+    kind: "Call",
+    callee: { kind: "Ability", ability: "from_json", of: type },
+    args,
+    argNames: names,
+    needs: [],
+    fails,
+    type,
+    span: call.span,
+  };
 }
 
 // ---- needs and failures ----
 
 /** Every need of a call must be covered by the grant of the function it is made in. */
-export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: string, span: Span, primitive: boolean): void {
+export function checkNeeds(
+  ctx: Context,
+  needs: readonly Need[],
+  calleeName: string,
+  span: Span,
+  primitive: boolean,
+): void {
   const frame = ctx.frame;
   for (const need of needs) {
     frame.needs.push(need);
@@ -398,7 +583,14 @@ export function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: str
     ctx.problem(
       "E-CAP-MISSING",
       span,
-      { problem: "call", callee: calleeName, need: wanted, owner: frame.owner, granted: frame.grant.map(needText), ...(scoped === undefined ? {} : { scoped }) },
+      {
+        problem: "call",
+        callee: calleeName,
+        need: wanted,
+        owner: frame.owner,
+        granted: frame.grant.map(needText),
+        ...(scoped === undefined ? {} : { scoped }),
+      },
       addNeedEdit(frame, wanted),
     );
   }
@@ -425,7 +617,15 @@ function needExample(need: Need): string {
 export function addNeedEdit(frame: Frame, wanted: string): Places {
   const at = frame.needsEdit;
   if (at === undefined) return {};
-  return { edits: [{ title: `Add \`${wanted}\` to the needs of ${ownerText(frame.owner)}`, span: at.at, replacement: `${at.prefix}${wanted}${at.suffix}` }] };
+  return {
+    edits: [
+      {
+        title: `Add \`${wanted}\` to the needs of ${ownerText(frame.owner)}`,
+        span: at.at,
+        replacement: `${at.prefix}${wanted}${at.suffix}`,
+      },
+    ],
+  };
 }
 
 /** A call that can fail: handed to the `otherwise` being read, or an unhandled failure. */
@@ -437,7 +637,18 @@ function registerFailure(ctx: Context, span: Span, fails: Type, calleeName: stri
   // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can fail, or E-FAIL-TWO says so).
   const edits =
     span.end === ctx.statementEnd && canPassOn(ctx, fails)
-      ? [{ title: "Pass the failure on: add `otherwise fail`", span: { file: span.file, start: span.end, end: span.end }, replacement: " otherwise fail" }]
+      ? [
+          {
+            title: "Pass the failure on: add `otherwise fail`",
+            span: { file: span.file, start: span.end, end: span.end },
+            replacement: " otherwise fail",
+          },
+        ]
       : [];
-  ctx.problem("E-FAIL-UNHANDLED", span, { callee: calleeName, failure: typeToText(fails) }, edits.length === 0 ? {} : { edits });
+  ctx.problem(
+    "E-FAIL-UNHANDLED",
+    span,
+    { callee: calleeName, failure: typeToText(fails) },
+    edits.length === 0 ? {} : { edits },
+  );
 }

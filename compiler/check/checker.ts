@@ -16,7 +16,14 @@ import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
 import { checkBlock } from "./statements.js";
 import { hasMeta, isCon, numberedFromStart, resolve, typeToText, zonk, type Type } from "./types.js";
-import { pollStop, TooComplex, TYPE_STEPS_BASE, TYPE_STEPS_PER_CHARACTER, typeStepsFor, withTypeSteps } from "./work.js";
+import {
+  pollStop,
+  TooComplex,
+  TYPE_STEPS_BASE,
+  TYPE_STEPS_PER_CHARACTER,
+  typeStepsFor,
+  withTypeSteps,
+} from "./work.js";
 
 export type { SourceModule };
 
@@ -37,13 +44,23 @@ export function checkProgram(sources: readonly SourceModule[], entry: string, op
   const characters = sources.reduce((sum, s) => sum + (s.syntax.span.end - s.syntax.span.start), 0);
   const limit = options.typeSteps ?? typeStepsFor(characters);
   const modules: CModule[] = [];
-  const where: Where = { span: { file: sources.find((s) => s.name === entry)?.file ?? sources[0]?.file ?? "", start: 0, end: 0 } };
+  const where: Where = {
+    span: { file: sources.find((s) => s.name === entry)?.file ?? sources[0]?.file ?? "", start: 0, end: 0 },
+  };
   try {
-    return withTypeSteps(limit, options.stop, () => numberedFromStart(() => checkDeclared(sources, entry, modules, where)));
+    return withTypeSteps(limit, options.stop, () =>
+      numberedFromStart(() => checkDeclared(sources, entry, modules, where)),
+    );
   } catch (e) {
     // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not checked on.
     if (!(e instanceof TooComplex) && !(e instanceof RangeError)) throw e;
-    const diagnostic = diagnose("E-CHECK-TOO-COMPLEX", where.span, { steps: limit, base: TYPE_STEPS_BASE, perCharacter: TYPE_STEPS_PER_CHARACTER, characters, deep: !(e instanceof TooComplex) });
+    const diagnostic = diagnose("E-CHECK-TOO-COMPLEX", where.span, {
+      steps: limit,
+      base: TYPE_STEPS_BASE,
+      perCharacter: TYPE_STEPS_PER_CHARACTER,
+      characters,
+      deep: !(e instanceof TooComplex),
+    });
     return { program: { modules }, diagnostics: [...(where.diagnostics ?? []), diagnostic] };
   }
 }
@@ -74,7 +91,15 @@ function checkDeclared(sources: readonly SourceModule[], entry: string, modules:
   return { program: { modules, ...(main ? { main } : {}) }, diagnostics };
 }
 
-function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork, where: Where): CModule {
+function checkModule(
+  scopes: Scopes,
+  scope: ModuleScope,
+  syntax: S.Module,
+  diagnostics: Diagnostic[],
+  bounds: Bounds,
+  work: ProgramWork,
+  where: Where,
+): CModule {
   const functions: CFunction[] = [];
   const tests: CTest[] = [];
   for (const item of syntax.items) {
@@ -83,66 +108,138 @@ function checkModule(scopes: Scopes, scope: ModuleScope, syntax: S.Module, diagn
     if (item.kind === "FunctionDef") {
       const sig = scope.functions.get(item.name.name);
       if (sig === undefined || sig.syntax !== item) continue;
-      requirePurpose(item.public, item.purpose, "function", item.name, diagnostics, item.needs?.span ?? item.body.statements[0]?.span);
+      requirePurpose(
+        item.public,
+        item.purpose,
+        "function",
+        item.name,
+        diagnostics,
+        item.needs?.span ?? item.body.statements[0]?.span,
+      );
       functions.push(checkFunction(scopes, scope, sig, item, diagnostics, bounds, work));
     } else if (item.kind === "TestDef") {
       tests.push(checkTest(scopes, scope, item, diagnostics, bounds, work));
     } else if (item.kind === "TypeDef") {
-      requirePurpose(item.public, item.purpose, "type", item.name, diagnostics, (item.body.kind === "RecordBody" ? item.body.fields[0] : item.body.cases[0])?.span);
+      requirePurpose(
+        item.public,
+        item.purpose,
+        "type",
+        item.name,
+        diagnostics,
+        (item.body.kind === "RecordBody" ? item.body.fields[0] : item.body.cases[0])?.span,
+      );
     }
   }
   return { name: scope.name, file: scope.file, types: [...scope.types.values()], functions, tests };
 }
 
 /** Every public definition says what it is for (spec/types.md, section 7); the narration prints it. */
-function requirePurpose(isPublic: boolean, purpose: S.Purpose | undefined, what: "function" | "type", name: S.Ident, diagnostics: Diagnostic[], before: Span | undefined): void {
+function requirePurpose(
+  isPublic: boolean,
+  purpose: S.Purpose | undefined,
+  what: "function" | "type",
+  name: S.Ident,
+  diagnostics: Diagnostic[],
+  before: Span | undefined,
+): void {
   if (!isPublic || purpose !== undefined) return;
   // The line goes before the first line of the body (or the `needs` line), indented as a body is.
-  const edits = before === undefined ? [] : [{ title: "Add a `purpose:` line", span: { file: before.file, start: before.start, end: before.start }, replacement: `purpose: What ${name.name} is for.\n  ` }];
-  diagnostics.push(diagnose("E-PURPOSE-MISSING", name.span, { definition: what, name: name.name }, edits.length === 0 ? {} : { edits }));
+  const edits =
+    before === undefined
+      ? []
+      : [
+          {
+            title: "Add a `purpose:` line",
+            span: { file: before.file, start: before.start, end: before.start },
+            replacement: `purpose: What ${name.name} is for.\n  `,
+          },
+        ];
+  diagnostics.push(
+    diagnose(
+      "E-PURPOSE-MISSING",
+      name.span,
+      { definition: what, name: name.name },
+      edits.length === 0 ? {} : { edits },
+    ),
+  );
 }
 
-function checkFunction(scopes: Scopes, scope: ModuleScope, sig: FunctionSig, item: S.FunctionDef, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CFunction {
+function checkFunction(
+  scopes: Scopes,
+  scope: ModuleScope,
+  sig: FunctionSig,
+  item: S.FunctionDef,
+  diagnostics: Diagnostic[],
+  bounds: Bounds,
+  work: ProgramWork,
+): CFunction {
   const typeParams = new Map<string, Type>(sig.typeParams.map((p) => [p.name, p]));
   const ctx = new Context(scopes, scope, typeParams, diagnostics, work);
   const owner = { kind: "function", name: sig.name } as const;
   const needsEdit = needsEditOf(item.needs, item.body.statements[0]?.span);
-  return ctx.withFrame({ kind: "function", returns: sig.returns, ...(sig.fails ? { fails: sig.fails } : {}), failsDeclared: true, grant: sig.needs, owner, ...(needsEdit ? { needsEdit } : {}) }, () => {
-    const params = item.params.map((p, i) => {
-      const type = sig.params[i]?.type ?? resolve({ kind: "Error" });
-      // A default is read where the function is defined, before its parameters exist.
-      const defaultValue = p.default === undefined ? undefined : checkExpr(ctx, p.default, type);
-      if (defaultValue !== undefined) ctx.expectType(defaultValue.type, type, defaultValue.span, { of: "default", parameter: p.name.name });
-      return { p, type, defaultValue };
-    }).map(({ p, type, defaultValue }, i) => {
-      // A parameter declared twice is reported once, by the declaration pass.
-      const repeated = item.params.slice(0, i).some((q) => q.name.name === p.name.name);
-      const local = repeated ? { id: -1, name: p.name.name, type, mutable: false, span: p.name.span } : ctx.declare(p.name.name, type, false, p.name.span);
-      return { local, ...(defaultValue ? { default: defaultValue } : {}) };
-    });
-    const body = checkBlock(ctx, item.body);
-    if (!isCon(sig.returns, "Nothing") && !blockEnds(ctx, item.body)) {
-      ctx.problem("E-TYPE-NO-RETURN", item.name.span, { problem: "function", name: sig.name, returns: typeToText(sig.returns) });
-    }
-    reportUninferred(ctx, body);
-    bounds.settle(ctx, sig);
-    return {
-      module: scope.name,
-      name: sig.name,
-      public: sig.public,
-      ...(sig.purpose ? { purpose: sig.purpose } : {}),
-      typeParams: [...sig.typeParams],
-      params,
+  return ctx.withFrame(
+    {
+      kind: "function",
       returns: sig.returns,
       ...(sig.fails ? { fails: sig.fails } : {}),
-      needs: [...sig.grant],
-      body,
-      span: item.span,
-    };
-  });
+      failsDeclared: true,
+      grant: sig.needs,
+      owner,
+      ...(needsEdit ? { needsEdit } : {}),
+    },
+    () => {
+      const params = item.params
+        .map((p, i) => {
+          const type = sig.params[i]?.type ?? resolve({ kind: "Error" });
+          // A default is read where the function is defined, before its parameters exist.
+          const defaultValue = p.default === undefined ? undefined : checkExpr(ctx, p.default, type);
+          if (defaultValue !== undefined)
+            ctx.expectType(defaultValue.type, type, defaultValue.span, { of: "default", parameter: p.name.name });
+          return { p, type, defaultValue };
+        })
+        .map(({ p, type, defaultValue }, i) => {
+          // A parameter declared twice is reported once, by the declaration pass.
+          const repeated = item.params.slice(0, i).some((q) => q.name.name === p.name.name);
+          const local = repeated
+            ? { id: -1, name: p.name.name, type, mutable: false, span: p.name.span }
+            : ctx.declare(p.name.name, type, false, p.name.span);
+          return { local, ...(defaultValue ? { default: defaultValue } : {}) };
+        });
+      const body = checkBlock(ctx, item.body);
+      if (!isCon(sig.returns, "Nothing") && !blockEnds(ctx, item.body)) {
+        ctx.problem("E-TYPE-NO-RETURN", item.name.span, {
+          problem: "function",
+          name: sig.name,
+          returns: typeToText(sig.returns),
+        });
+      }
+      reportUninferred(ctx, body);
+      bounds.settle(ctx, sig);
+      return {
+        module: scope.name,
+        name: sig.name,
+        public: sig.public,
+        ...(sig.purpose ? { purpose: sig.purpose } : {}),
+        typeParams: [...sig.typeParams],
+        params,
+        returns: sig.returns,
+        ...(sig.fails ? { fails: sig.fails } : {}),
+        needs: [...sig.grant],
+        body,
+        span: item.span,
+      };
+    },
+  );
 }
 
-function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnostics: Diagnostic[], bounds: Bounds, work: ProgramWork): CTest {
+function checkTest(
+  scopes: Scopes,
+  scope: ModuleScope,
+  item: S.TestDef,
+  diagnostics: Diagnostic[],
+  bounds: Bounds,
+  work: ProgramWork,
+): CTest {
   const grant = checkNeeds(item.needs, "entry", diagnostics);
   const ctx = new Context(scopes, scope, new Map(), diagnostics, work);
   const body = ctx.withFrame(
@@ -152,7 +249,10 @@ function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnost
       failsDeclared: true,
       grant: grant.map((g) => g.capability),
       owner: { kind: "test" },
-      needsEdit: item.needs === undefined ? { at: emptyAt(item.name.span.end, item.name.span), prefix: " needs ", suffix: "" } : appendTo(item.needs),
+      needsEdit:
+        item.needs === undefined
+          ? { at: emptyAt(item.name.span.end, item.name.span), prefix: " needs ", suffix: "" }
+          : appendTo(item.needs),
     },
     () => checkBlock(ctx, item.body),
   );
@@ -160,8 +260,17 @@ function checkTest(scopes: Scopes, scope: ModuleScope, item: S.TestDef, diagnost
   bounds.settle(ctx, undefined);
   // The recording stays beneath the test's folder: a test names no other file of the machine.
   const leaves = item.replays === undefined ? undefined : replaysPathLeaves(item.replays.value);
-  if (leaves !== undefined) diagnostics.push(diagnose("E-CAP-REPLAYS-PATH", item.replays!.span, { path: item.replays!.value, problem: leaves }));
-  return { name: item.name.value, needs: grant, ...(item.replays ? { replays: item.replays.value } : {}), body, span: item.span };
+  if (leaves !== undefined)
+    diagnostics.push(
+      diagnose("E-CAP-REPLAYS-PATH", item.replays!.span, { path: item.replays!.value, problem: leaves }),
+    );
+  return {
+    name: item.name.value,
+    needs: grant,
+    ...(item.replays ? { replays: item.replays.value } : {}),
+    body,
+    span: item.span,
+  };
 }
 
 /** Locals whose type nothing in the function pinned down (`let items be []` never used). */
@@ -169,11 +278,19 @@ function reportUninferred(ctx: Context, body: import("./checked.js").CBlock): vo
   const seen = new Set<number>();
   const visit = (statements: import("./checked.js").CStatement[]) => {
     for (const s of statements) {
-      if ((s.kind === "Var" || (s.kind === "Let" && s.pattern.kind === "Bind")) && !seen.has(s.kind === "Var" ? s.local.id : (s.pattern as { local: { id: number } }).local.id)) {
+      if (
+        (s.kind === "Var" || (s.kind === "Let" && s.pattern.kind === "Bind")) &&
+        !seen.has(s.kind === "Var" ? s.local.id : (s.pattern as { local: { id: number } }).local.id)
+      ) {
         const local = s.kind === "Var" ? s.local : (s.pattern as Extract<typeof s.pattern, { kind: "Bind" }>).local;
         seen.add(local.id);
         if (hasMeta(local.type)) {
-          ctx.problem("E-TYPE-INFER", local.span, { problem: "local", local: local.name, type: typeToText(zonk(local.type)), binding: s.kind === "Var" ? "var" : "let" });
+          ctx.problem("E-TYPE-INFER", local.span, {
+            problem: "local",
+            local: local.name,
+            type: typeToText(zonk(local.type)),
+            binding: s.kind === "Var" ? "var" : "let",
+          });
         }
       }
       if (s.kind === "If") {
@@ -193,12 +310,16 @@ function checkMain(sig: FunctionSig, diagnostics: Diagnostic[]): void {
     const type = sig.params[i]!.type;
     const text = typeToText(type);
     const scalar = ["Text", "Int", "Float", "Boolean"];
-    const ok = scalar.includes(text) || scalar.some((s) => text === `Optional<${s}>`) || (p.name.name === "arguments" && text === "List<Text>");
+    const ok =
+      scalar.includes(text) ||
+      scalar.some((s) => text === `Optional<${s}>`) ||
+      (p.name.name === "arguments" && text === "List<Text>");
     if (!ok && resolve(type).kind !== "Error") {
       diagnostics.push(diagnose("E-TYPE-MAIN", p.span, { problem: "parameter", parameter: p.name.name, type: text }));
     }
   });
-  if (!isCon(sig.returns, "Nothing")) diagnostics.push(diagnose("E-TYPE-MAIN", item.returns!.span, { problem: "returns" }));
+  if (!isCon(sig.returns, "Nothing"))
+    diagnostics.push(diagnose("E-TYPE-MAIN", item.returns!.span, { problem: "returns" }));
 }
 
 /** An empty span at `offset`: where an edit inserts. */

@@ -190,7 +190,8 @@ export class Context {
     if (unify(actual, expected)) return true;
     const fa = resolve(actual);
     const fe = resolve(expected);
-    const failingFunction = fa.kind === "Function" && fe.kind === "Function" && fa.fails !== undefined && fe.fails === undefined;
+    const failingFunction =
+      fa.kind === "Function" && fe.kind === "Function" && fa.fails !== undefined && fe.fails === undefined;
     this.problem("E-TYPE-MISMATCH", span, {
       problem: "expected",
       place,

@@ -52,12 +52,21 @@ export function declareProgram(sources: readonly SourceModule[], entry: string):
   for (const source of sources) declareTypes(program, modules.get(source.name)!, diagnostics);
   for (const source of sources) declareImports(program, source, modules.get(source.name)!, diagnostics);
   for (const source of sources) completeTypes(program, modules.get(source.name)!, diagnostics);
-  for (const source of sources) declareFunctions(program, modules.get(source.name)!, source.name === entry, diagnostics);
+  for (const source of sources)
+    declareFunctions(program, modules.get(source.name)!, source.name === entry, diagnostics);
   return program;
 }
 
 function newScope(name: string, file: string, isLibrary: boolean, syntax?: S.Module): ModuleScope {
-  return { name, file, library: isLibrary, types: new Map(), functions: new Map(), imports: new Map(), ...(syntax ? { syntax } : {}) };
+  return {
+    name,
+    file,
+    library: isLibrary,
+    types: new Map(),
+    functions: new Map(),
+    imports: new Map(),
+    ...(syntax ? { syntax } : {}),
+  };
 }
 
 // ---- the library, declared once ----
@@ -73,7 +82,12 @@ export function libraryScopes(): { prelude: ModuleScope; library: ReadonlyMap<st
   if (cached !== undefined) return cached;
   cached = asLibrary(-1, () => {
     const problems: Diagnostic[] = [];
-    const prelude = newScope(PRELUDE_NAME, `<library>/${PRELUDE_NAME}.ry`, true, parseLibrary(PRELUDE_NAME, PRELUDE, problems));
+    const prelude = newScope(
+      PRELUDE_NAME,
+      `<library>/${PRELUDE_NAME}.ry`,
+      true,
+      parseLibrary(PRELUDE_NAME, PRELUDE, problems),
+    );
     const library = new LibraryModules(prelude);
     declareTypes(library.program, prelude, problems);
     completeTypes(library.program, prelude, problems);
@@ -88,7 +102,9 @@ const LIBRARY_MODULE_NAMES: readonly string[] = Object.keys(MODULES);
 
 function failOnProblems(problems: readonly Diagnostic[]): void {
   if (problems.length > 0) {
-    throw new Error(`the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`);
+    throw new Error(
+      `the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`,
+    );
   }
 }
 
@@ -197,7 +213,11 @@ function declareImports(program: Program, source: SourceModule, scope: ModuleSco
       const asName = (use.alias ?? use.path[use.path.length - 1]!).name;
       if (target === undefined) {
         diagnostics.push(
-          diagnose("E-NAME-MODULE", use.span, { problem: "no-file", module: use.path.map((p) => p.name).join("."), file: targets[i]!.name }),
+          diagnose("E-NAME-MODULE", use.span, {
+            problem: "no-file",
+            module: use.path.map((p) => p.name).join("."),
+            file: targets[i]!.name,
+          }),
         );
         return;
       }
@@ -235,7 +255,11 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
           continue;
         }
         seen.add(field.name.name);
-        out.push({ name: field.name.name, type: resolveType(program, scope, field.type, params, diagnostics), jsonKey: field.jsonKey?.value ?? field.name.name });
+        out.push({
+          name: field.name.name,
+          type: resolveType(program, scope, field.type, params, diagnostics),
+          jsonKey: field.jsonKey?.value ?? field.name.name,
+        });
       }
       return out;
     };
@@ -256,10 +280,19 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
 }
 
 /** The type a type expression stands for, in `scope`, with `params` the type parameters in scope. */
-export function resolveType(program: Program, scope: ModuleScope, syntax: S.TypeExpr, params: ReadonlyMap<string, Type>, diagnostics: Diagnostic[]): Type {
+export function resolveType(
+  program: Program,
+  scope: ModuleScope,
+  syntax: S.TypeExpr,
+  params: ReadonlyMap<string, Type>,
+  diagnostics: Diagnostic[],
+): Type {
   switch (syntax.kind) {
     case "PairType":
-      return pairOf(resolveType(program, scope, syntax.first, params, diagnostics), resolveType(program, scope, syntax.second, params, diagnostics));
+      return pairOf(
+        resolveType(program, scope, syntax.first, params, diagnostics),
+        resolveType(program, scope, syntax.second, params, diagnostics),
+      );
     case "FunctionType": {
       const needs = checkNeeds(syntax.needs, "type", diagnostics).map((g) => g.capability);
       return {
@@ -277,8 +310,15 @@ export function resolveType(program: Program, scope: ModuleScope, syntax: S.Type
   }
 }
 
-function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedType, params: ReadonlyMap<string, Type>, diagnostics: Diagnostic[]): Type {
-  const args = syntax.args.length === 0 ? [] : syntax.args.map((a) => resolveType(program, scope, a, params, diagnostics));
+function resolveNamedType(
+  program: Program,
+  scope: ModuleScope,
+  syntax: S.NamedType,
+  params: ReadonlyMap<string, Type>,
+  diagnostics: Diagnostic[],
+): Type {
+  const args =
+    syntax.args.length === 0 ? [] : syntax.args.map((a) => resolveType(program, scope, a, params, diagnostics));
   const written = syntax.path.length === 1 ? syntax.path[0]!.name : syntax.path.map((p) => p.name).join(".");
   const arity = (expected: number, make: () => Type): Type => {
     if (args.length === expected) return make();
@@ -295,12 +335,31 @@ function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedT
     if (alias !== undefined) return arity(0, () => resolveAlias(program, alias));
     const decl = scope.types.get(name) ?? program.prelude.types.get(name);
     if (decl !== undefined) return arity(decl.params.length, () => declared(decl, args));
-    const candidates = [...params.keys(), ...BUILTIN_ARITY.keys(), ...ALIASES.keys(), ...scope.types.keys(), ...program.prelude.types.keys()];
+    const candidates = [
+      ...params.keys(),
+      ...BUILTIN_ARITY.keys(),
+      ...ALIASES.keys(),
+      ...scope.types.keys(),
+      ...program.prelude.types.keys(),
+    ];
     const near = suggest(name, candidates);
-    diagnostics.push(diagnose("E-NAME-UNKNOWN-TYPE", syntax.path[0]!.span, { name, ...near }, replacing(syntax.path[0]!.span, name, near.suggestion)));
+    diagnostics.push(
+      diagnose(
+        "E-NAME-UNKNOWN-TYPE",
+        syntax.path[0]!.span,
+        { name, ...near },
+        replacing(syntax.path[0]!.span, name, near.suggestion),
+      ),
+    );
     return ERROR;
   }
-  const [moduleName, typeName] = [syntax.path.slice(0, -1).map((p) => p.name).join("."), syntax.path[syntax.path.length - 1]!.name];
+  const [moduleName, typeName] = [
+    syntax.path
+      .slice(0, -1)
+      .map((p) => p.name)
+      .join("."),
+    syntax.path[syntax.path.length - 1]!.name,
+  ];
   const target = scope.imports.get(moduleName);
   if (target === undefined) {
     diagnostics.push(diagnose("E-NAME-MODULE", syntax.path[0]!.span, { problem: "not-used", module: moduleName }));
@@ -313,7 +372,14 @@ function resolveNamedType(program: Program, scope: ModuleScope, syntax: S.NamedT
       diagnostics.push(diagnose("E-NAME-PRIVATE", span, { kind: "type", name: typeName, module: moduleName }));
     } else {
       const near = suggest(typeName, [...target.types.keys()]);
-      diagnostics.push(diagnose("E-NAME-UNKNOWN-TYPE", span, { name: typeName, module: moduleName, ...near }, replacing(span, typeName, near.suggestion)));
+      diagnostics.push(
+        diagnose(
+          "E-NAME-UNKNOWN-TYPE",
+          span,
+          { name: typeName, module: moduleName, ...near },
+          replacing(span, typeName, near.suggestion),
+        ),
+      );
     }
     return ERROR;
   }
@@ -339,9 +405,7 @@ function declareFunctions(program: Program, scope: ModuleScope, isEntry: boolean
     if (item.kind !== "FunctionDef") continue;
     const name = item.name.name;
     if (!scope.library && KEYWORD_SET.has(name)) {
-      diagnostics.push(
-        diagnose("E-NAME-KEYWORD", item.name.span, { name, what: "function" }),
-      );
+      diagnostics.push(diagnose("E-NAME-KEYWORD", item.name.span, { name, what: "function" }));
       continue;
     }
     if (scope.functions.has(name)) {
@@ -349,16 +413,20 @@ function declareFunctions(program: Program, scope: ModuleScope, isEntry: boolean
       continue;
     }
     if (!scope.library && (program.library.has(name) || scope.imports.has(name))) {
-      diagnostics.push(
-        diagnose("E-NAME-DUPLICATE", item.name.span, { problem: "module-name", name }),
-      );
+      diagnostics.push(diagnose("E-NAME-DUPLICATE", item.name.span, { problem: "module-name", name }));
       continue;
     }
     scope.functions.set(name, declareSignature(program, scope, item, isEntry && name === "main", diagnostics));
   }
 }
 
-export function declareSignature(program: Program, scope: ModuleScope, item: S.FunctionDef, isMain: boolean, diagnostics: Diagnostic[]): FunctionSig {
+export function declareSignature(
+  program: Program,
+  scope: ModuleScope,
+  item: S.FunctionDef,
+  isMain: boolean,
+  diagnostics: Diagnostic[],
+): FunctionSig {
   const typeParams: Param[] = item.typeParams.map((p) => freshParam(p.name));
   const params = new Map<string, Type>(typeParams.map((p) => [p.name, p]));
   const seen = new Set<string>();
@@ -369,9 +437,7 @@ export function declareSignature(program: Program, scope: ModuleScope, item: S.F
     }
     seen.add(param.name.name);
     if (!scope.library && KEYWORD_SET.has(param.name.name)) {
-      diagnostics.push(
-        diagnose("E-NAME-KEYWORD", param.name.span, { name: param.name.name, what: "parameter" }),
-      );
+      diagnostics.push(diagnose("E-NAME-KEYWORD", param.name.span, { name: param.name.name, what: "parameter" }));
     }
     const type = resolveType(program, scope, param.type, params, diagnostics);
     const typeArgument = scope.library && param.name.name === "as" && type.kind === "Param";

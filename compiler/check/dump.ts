@@ -38,7 +38,13 @@ function isDecl(value: unknown): value is TypeDecl {
 }
 
 function isNeed(value: unknown): value is Need {
-  return typeof value === "object" && value !== null && "path" in value && Array.isArray((value as Need).path) && !("kind" in value);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "path" in value &&
+    Array.isArray((value as Need).path) &&
+    !("kind" in value)
+  );
 }
 
 function inline(value: unknown): string | undefined {

@@ -22,9 +22,17 @@ function statementEnds(ctx: Context, statement: S.Statement): boolean {
     case "Skip":
       return true;
     case "If":
-      return statement.elseBody !== undefined && blockEnds(ctx, statement.elseBody) && statement.branches.every((b) => blockEnds(ctx, b.body));
+      return (
+        statement.elseBody !== undefined &&
+        blockEnds(ctx, statement.elseBody) &&
+        statement.branches.every((b) => blockEnds(ctx, b.body))
+      );
     case "ExprStatement":
-      return statement.expr.kind === "Match" && statement.expr.arms.length > 0 && statement.expr.arms.every((a) => blockEnds(ctx, a.body));
+      return (
+        statement.expr.kind === "Match" &&
+        statement.expr.arms.length > 0 &&
+        statement.expr.arms.every((a) => blockEnds(ctx, a.body))
+      );
     default:
       return false;
   }

@@ -46,13 +46,24 @@ function constructors(type: Type): Ctor[] | undefined {
 }
 
 /** A declared type's constructors, made once: a variant of thousands of cases is looked at by every pattern that names one. */
-const ctorsOfDecl = new WeakMap<TypeDecl, { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> }>();
+const ctorsOfDecl = new WeakMap<
+  TypeDecl,
+  { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> }
+>();
 
-function declared(decl: TypeDecl): { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> } {
+function declared(decl: TypeDecl): {
+  readonly all: Ctor[];
+  readonly fields: ReadonlyMap<string, readonly FieldInfo[]>;
+} {
   let known = ctorsOfDecl.get(decl);
   if (known === undefined) {
-    const all = decl.shape === "record" ? [recordCtor(decl)] : decl.cases.map((c) => caseCtor(decl, c.name, c.fields.length));
-    const fields = new Map<string, readonly FieldInfo[]>(decl.shape === "record" ? [[all[0]!.key, decl.fields]] : decl.cases.map((c) => [`case:${decl.name}.${c.name}`, c.fields]));
+    const all =
+      decl.shape === "record" ? [recordCtor(decl)] : decl.cases.map((c) => caseCtor(decl, c.name, c.fields.length));
+    const fields = new Map<string, readonly FieldInfo[]>(
+      decl.shape === "record"
+        ? [[all[0]!.key, decl.fields]]
+        : decl.cases.map((c) => [`case:${decl.name}.${c.name}`, c.fields]),
+    );
     known = { all, fields };
     ctorsOfDecl.set(decl, known);
   }
@@ -92,7 +103,11 @@ function recordCtor(decl: TypeDecl): Ctor {
 function caseCtor(decl: TypeDecl, name: string, arity: number): Ctor {
   // The prelude's Some and None read unqualified, as users write them.
   const written = decl.module === "prelude" && decl.name === "Optional" ? name : `${decl.name}.${name}`;
-  return { key: `case:${decl.name}.${name}`, arity, show: (args) => (arity === 0 ? written : `${written}(${args.join(", ")})`) };
+  return {
+    key: `case:${decl.name}.${name}`,
+    arity,
+    show: (args) => (arity === 0 ? written : `${written}(${args.join(", ")})`),
+  };
 }
 
 function literalCtor(value: number | string | boolean | null): Ctor {
@@ -113,10 +128,15 @@ function toPat(pattern: CPattern): Pat {
     case "Record":
       return { kind: "con", ctor: recordCtor(pattern.decl), args: pattern.args.map(toPat) };
     case "Case":
-      return { kind: "con", ctor: caseCtor(pattern.decl, pattern.caseName, pattern.args.length), args: pattern.args.map(toPat) };
+      return {
+        kind: "con",
+        ctor: caseCtor(pattern.decl, pattern.caseName, pattern.args.length),
+        args: pattern.args.map(toPat),
+      };
     case "List": {
       let tail: Pat = pattern.rest === undefined ? { kind: "con", ctor: NIL, args: [] } : toPat(pattern.rest);
-      for (let i = pattern.items.length - 1; i >= 0; i--) tail = { kind: "con", ctor: CONS, args: [toPat(pattern.items[i]!), tail] };
+      for (let i = pattern.items.length - 1; i >= 0; i--)
+        tail = { kind: "con", ctor: CONS, args: [toPat(pattern.items[i]!), tail] };
       return tail;
     }
   }
@@ -212,12 +232,24 @@ function useful(rows: Pat[][], q: Pat[], types: Type[], budget: StepBudget): boo
   const head = q[0]!;
   const type = types[0]!;
   if (head.kind === "con") {
-    return useful(specialize(rows, head.ctor), [...head.args, ...q.slice(1)], [...argTypes(head.ctor, type), ...types.slice(1)], budget);
+    return useful(
+      specialize(rows, head.ctor),
+      [...head.args, ...q.slice(1)],
+      [...argTypes(head.ctor, type), ...types.slice(1)],
+      budget,
+    );
   }
   const all = constructors(type);
   const seen = new Heads(rows);
   if (all !== undefined && all.length > 0 && coveredBy(all, seen, budget)) {
-    return all.some((c) => useful(specialize(seen.keptBy(c.key, budget), c), [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)], [...argTypes(c, type), ...types.slice(1)], budget));
+    return all.some((c) =>
+      useful(
+        specialize(seen.keptBy(c.key, budget), c),
+        [...Array<Pat>(c.arity).fill(WILD), ...q.slice(1)],
+        [...argTypes(c, type), ...types.slice(1)],
+        budget,
+      ),
+    );
   }
   return useful(defaultRows(rows), q.slice(1), types.slice(1), budget);
 }

@@ -55,8 +55,22 @@ function functionRef(ctx: Context, sig: FunctionSig, span: Span): CExpr {
     needs: sig.needs,
   };
   const typeArgs = sig.library || sig.typeParams.length === 0 ? undefined : sig.typeParams.map((p) => map.get(p.id)!);
-  if (typeArgs !== undefined) ctx.instantiations.push({ callee: sig, typeArgs, span, calleeName: sig.module === ctx.module.name ? sig.name : `${sig.module.split("/").pop()}.${sig.name}` });
-  return { kind: "FunctionRef", module: sig.module, name: sig.name, library: sig.library, ...(typeArgs ? { typeArgs } : {}), type, span };
+  if (typeArgs !== undefined)
+    ctx.instantiations.push({
+      callee: sig,
+      typeArgs,
+      span,
+      calleeName: sig.module === ctx.module.name ? sig.name : `${sig.module.split("/").pop()}.${sig.name}`,
+    });
+  return {
+    kind: "FunctionRef",
+    module: sig.module,
+    name: sig.name,
+    library: sig.library,
+    ...(typeArgs ? { typeArgs } : {}),
+    type,
+    span,
+  };
 }
 
 export function checkExpr(ctx: Context, expr: S.Expr, expected?: Type): CExpr {
@@ -158,7 +172,12 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
     return { kind: "Invalid", type: ERROR, span: expr.span };
   }
   const near = suggest(expr.name, [...ctx.localNames(), ...ctx.module.functions.keys()]);
-  ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, ...near }, replacing(expr.span, expr.name, near.suggestion));
+  ctx.problem(
+    "E-NAME-UNKNOWN",
+    expr.span,
+    { problem: "value", name: expr.name, ...near },
+    replacing(expr.span, expr.name, near.suggestion),
+  );
   return { kind: "Invalid", type: ERROR, span: expr.span };
 }
 
@@ -174,15 +193,27 @@ function checkUpperName(ctx: Context, expr: S.UpperName, expected: Type | undefi
     ctx.problem(
       "E-TYPE-NOT-VALUE",
       expr.span,
-      decl.shape === "record" ? { name: expr.name, shape: "record", fields: decl.fields.map((f) => f.name) } : { name: expr.name, shape: "variant", cases: decl.cases.map((c) => c.name) },
+      decl.shape === "record"
+        ? { name: expr.name, shape: "record", fields: decl.fields.map((f) => f.name) }
+        : { name: expr.name, shape: "variant", cases: decl.cases.map((c) => c.name) },
     );
   } else {
     const variant = [...ctx.module.types.values()].find((d) => d.cases.some((c) => c.name === expr.name));
     if (variant !== undefined) {
-      ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, variant: variant.name }, replacing(expr.span, expr.name, `${variant.name}.${expr.name}`));
+      ctx.problem(
+        "E-NAME-UNKNOWN",
+        expr.span,
+        { problem: "value", name: expr.name, variant: variant.name },
+        replacing(expr.span, expr.name, `${variant.name}.${expr.name}`),
+      );
     } else {
       const near = suggest(expr.name, [...ctx.module.types.keys()]);
-      ctx.problem("E-NAME-UNKNOWN", expr.span, { problem: "value", name: expr.name, ...near }, replacing(expr.span, expr.name, near.suggestion));
+      ctx.problem(
+        "E-NAME-UNKNOWN",
+        expr.span,
+        { problem: "value", name: expr.name, ...near },
+        replacing(expr.span, expr.name, near.suggestion),
+      );
     }
   }
   return { kind: "Invalid", type: ERROR, span: expr.span };
@@ -200,17 +231,38 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
       return { kind: "Invalid", type: ERROR, span: expr.span };
     }
   }
-  const typeScope = object.kind === "UpperName" ? ctx.module : object.kind === "Member" && object.object.kind === "Name" && /^[A-Z]/.test(object.name.name) ? moduleNamed(ctx, object.object.name) : undefined;
+  const typeScope =
+    object.kind === "UpperName"
+      ? ctx.module
+      : object.kind === "Member" && object.object.kind === "Name" && /^[A-Z]/.test(object.name.name)
+        ? moduleNamed(ctx, object.object.name)
+        : undefined;
   if (typeScope !== undefined && (object.kind === "UpperName" || object.kind === "Member")) {
     const typeName = object.kind === "UpperName" ? object.name : object.name.name;
-    const decl = typeScope.types.get(typeName) ?? (object.kind === "UpperName" ? ctx.program.prelude.types.get(typeName) : undefined);
+    const decl =
+      typeScope.types.get(typeName) ??
+      (object.kind === "UpperName" ? ctx.program.prelude.types.get(typeName) : undefined);
     if (decl !== undefined) {
       const c = caseNamed(decl, expr.name.name);
       if (c !== undefined && c.fields.length === 0) {
-        return { kind: "CaseValue", decl, caseName: c.name, type: declared(decl, decl.params.map(() => freshMeta())), span: expr.span };
+        return {
+          kind: "CaseValue",
+          decl,
+          caseName: c.name,
+          type: declared(
+            decl,
+            decl.params.map(() => freshMeta()),
+          ),
+          span: expr.span,
+        };
       }
       if (c !== undefined) {
-        ctx.problem("E-TYPE-ARGUMENTS", expr.span, { problem: "case has fields", type: decl.name, case: c.name, fields: c.fields.map((f) => f.name) });
+        ctx.problem("E-TYPE-ARGUMENTS", expr.span, {
+          problem: "case has fields",
+          type: decl.name,
+          case: c.name,
+          fields: c.fields.map((f) => f.name),
+        });
         return { kind: "Invalid", type: ERROR, span: expr.span };
       }
       unknownCase(ctx, decl, expr.name);
@@ -230,7 +282,12 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
   if (type.kind === "Con" && type.decl?.shape === "record") {
     const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
     if (field !== undefined) return { kind: "Field", object: value, name: name.name, type: field.type, span };
-    unknownField(ctx, type.decl.name, name, type.decl.fields.map((f) => f.name));
+    unknownField(
+      ctx,
+      type.decl.name,
+      name,
+      type.decl.fields.map((f) => f.name),
+    );
     return { kind: "Invalid", type: ERROR, span };
   }
   if (type.kind === "Meta") {
@@ -272,7 +329,12 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
   const updates = expr.updates.map((u) => {
     const field = fields.find((f) => f.name === u.name.name);
     if (field === undefined) {
-      unknownField(ctx, decl.name, u.name, fields.map((f) => f.name));
+      unknownField(
+        ctx,
+        decl.name,
+        u.name,
+        fields.map((f) => f.name),
+      );
       return { name: u.name.name, value: checkExpr(ctx, u.value) };
     }
     const value = checkExpr(ctx, u.value, field.type);
@@ -311,7 +373,12 @@ function checkBinary(ctx: Context, expr: S.Binary): CExpr {
   const operand = left.type;
   const sameTypes = (): boolean => {
     if (unify(right.type, left.type)) return true;
-    ctx.problem("E-TYPE-OPERATOR", expr.span, { problem: "different types", operator: op, left: typeToText(left.type), right: typeToText(right.type) });
+    ctx.problem("E-TYPE-OPERATOR", expr.span, {
+      problem: "different types",
+      operator: op,
+      left: typeToText(left.type),
+      right: typeToText(right.type),
+    });
     return false;
   };
   const result = (type: Type): CExpr => ({ kind: "Binary", op, left, right, operand, type, span: expr.span });
@@ -367,7 +434,8 @@ function checkList(ctx: Context, expr: S.ListLiteral, expected: Type | undefined
 
 function checkMap(ctx: Context, expr: S.MapLiteral, expected: Type | undefined): CExpr {
   const e = resolve(expected ?? ERROR);
-  const [key, value]: Type[] = e.kind === "Con" && e.name === "Map" ? [e.args[0]!, e.args[1]!] : [freshMeta(), freshMeta()];
+  const [key, value]: Type[] =
+    e.kind === "Con" && e.name === "Map" ? [e.args[0]!, e.args[1]!] : [freshMeta(), freshMeta()];
   const entries = expr.entries.map((entry) => {
     const k = checkExpr(ctx, entry.key, key);
     ctx.expectType(k.type, key, k.span, { of: "map key" });
@@ -401,14 +469,29 @@ function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): 
       const params = expr.params.map((p, i) => {
         const written = p.type === undefined ? undefined : resolveTypeWith(ctx, p.type);
         const type = written ?? expectedFn?.params[i] ?? freshMeta();
-        if (written !== undefined && expectedFn !== undefined) ctx.expectType(written, expectedFn.params[i]!, p.span, { of: "parameter", parameter: p.name.name });
+        if (written !== undefined && expectedFn !== undefined)
+          ctx.expectType(written, expectedFn.params[i]!, p.span, { of: "parameter", parameter: p.name.name });
         return ctx.declare(p.name.name, type, false, p.name.span);
       });
       const body = checkExpr(ctx, expr.body, returns);
       ctx.expectType(body.type, returns, body.span, { of: "function value" });
       const needs: Need[] = [...frame.needs];
-      const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(frame.fails ? { fails: frame.fails } : {}), needs };
-      return { kind: "Lambda", params, body: { statements: [{ kind: "Return", value: body, span: body.span }] }, needs, declaresNeeds: false, type, span: expr.span } as CExpr;
+      const type: Type = {
+        kind: "Function",
+        params: params.map((p) => p.type),
+        returns,
+        ...(frame.fails ? { fails: frame.fails } : {}),
+        needs,
+      };
+      return {
+        kind: "Lambda",
+        params,
+        body: { statements: [{ kind: "Return", value: body, span: body.span }] },
+        needs,
+        declaresNeeds: false,
+        type,
+        span: expr.span,
+      } as CExpr;
     },
   );
 }
@@ -423,20 +506,41 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
   // What the function value needs must be within what its surroundings may use.
   for (const need of grant) {
     if (coveredBy(ctx.frame.grant, need) === undefined) {
-      ctx.problem("E-CAP-MISSING", need.span ?? expr.span, { problem: "function value", need: needText(need), owner: ctx.frame.owner }, addNeedEdit(ctx.frame, needText(need)));
+      ctx.problem(
+        "E-CAP-MISSING",
+        need.span ?? expr.span,
+        { problem: "function value", need: needText(need), owner: ctx.frame.owner },
+        addNeedEdit(ctx.frame, needText(need)),
+      );
     }
   }
   const returns = expr.returns ? resolveTypeWith(ctx, expr.returns) : NOTHING;
   const fails = expr.fails ? resolveTypeWith(ctx, expr.fails) : undefined;
-  return ctx.withFrame({ kind: "function", returns, ...(fails ? { fails } : {}), failsDeclared: true, grant, owner: { kind: "function value" } }, () => {
-    const params = expr.params.map((p) => ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span));
-    const body = checkBlock(ctx, expr.body);
-    if (!isCon(returns, "Nothing") && !blockEnds(ctx, expr.body)) {
-      ctx.problem("E-TYPE-NO-RETURN", expr.span, { problem: "function value", returns: typeToText(returns) });
-    }
-    const type: Type = { kind: "Function", params: params.map((p) => p.type), returns, ...(fails ? { fails } : {}), needs: grant };
-    return { kind: "Lambda", params, body, needs: grant, declaresNeeds: true, type, span: expr.span } as CExpr;
-  });
+  return ctx.withFrame(
+    {
+      kind: "function",
+      returns,
+      ...(fails ? { fails } : {}),
+      failsDeclared: true,
+      grant,
+      owner: { kind: "function value" },
+    },
+    () => {
+      const params = expr.params.map((p) => ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span));
+      const body = checkBlock(ctx, expr.body);
+      if (!isCon(returns, "Nothing") && !blockEnds(ctx, expr.body)) {
+        ctx.problem("E-TYPE-NO-RETURN", expr.span, { problem: "function value", returns: typeToText(returns) });
+      }
+      const type: Type = {
+        kind: "Function",
+        params: params.map((p) => p.type),
+        returns,
+        ...(fails ? { fails } : {}),
+        needs: grant,
+      };
+      return { kind: "Lambda", params, body, needs: grant, declaresNeeds: true, type, span: expr.span } as CExpr;
+    },
+  );
 }
 
 // ---- otherwise ----
@@ -453,9 +557,19 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
   }
   if (collector.calls.length === 0) {
     // The handler's span runs from the `otherwise` keyword to its end: removing it leaves the left as it was.
-    ctx.problem("E-FAIL-NOTHING", expr.expr.span, { problem: "otherwise" }, { edits: [{ title: "Remove the `otherwise`", span: expr.handler.span, replacement: "" }] });
+    ctx.problem(
+      "E-FAIL-NOTHING",
+      expr.expr.span,
+      { problem: "otherwise" },
+      { edits: [{ title: "Remove the `otherwise`", span: expr.handler.span, replacement: "" }] },
+    );
   } else if (collector.calls.length > 1) {
-    ctx.problem("E-FAIL-TWO", collector.calls[1]!.span, { problem: "otherwise" }, { related: [collector.calls[0]!.span] });
+    ctx.problem(
+      "E-FAIL-TWO",
+      collector.calls[1]!.span,
+      { problem: "otherwise" },
+      { related: [collector.calls[0]!.span] },
+    );
   }
   const failure = collector.calls[0]?.fails ?? ERROR;
   return ctx.withScope(() => {
@@ -512,7 +626,15 @@ export function checkMatch(ctx: Context, expr: S.Match, asValue: boolean, expect
   return { kind: "Match", subject, arms, type: valueType, span: expr.span };
 }
 
-function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asValue: boolean, valueType: Type, span: Span, owner: "match" | "otherwise"): CArm[] {
+function checkArms(
+  ctx: Context,
+  arms: readonly S.MatchArm[],
+  subject: Type,
+  asValue: boolean,
+  valueType: Type,
+  span: Span,
+  owner: "match" | "otherwise",
+): CArm[] {
   let patternErrors = 0;
   const checked: CArm[] = arms.map((arm) =>
     ctx.withScope(() => {
@@ -539,11 +661,21 @@ function checkArms(ctx: Context, arms: readonly S.MatchArm[], subject: Type, asV
   if (ctx.work.matchSteps <= 0) return checked;
   const budget = new StepBudget(Math.min(MATCH_STEPS, ctx.work.matchSteps));
   const before = budget.left;
-  const analysis = analyseMatch(subject, checked.map((a) => a.pattern), budget);
+  const analysis = analyseMatch(
+    subject,
+    checked.map((a) => a.pattern),
+    budget,
+  );
   ctx.work.matchSteps -= before - budget.left;
   if (analysis.tooComplex) {
     const alone = before >= MATCH_STEPS;
-    ctx.problem("E-MATCH-TOO-COMPLEX", span, { construct: owner, arms: arms.length, alone, steps: MATCH_STEPS, programSteps: PROGRAM_MATCH_STEPS });
+    ctx.problem("E-MATCH-TOO-COMPLEX", span, {
+      construct: owner,
+      arms: arms.length,
+      alone,
+      steps: MATCH_STEPS,
+      programSteps: PROGRAM_MATCH_STEPS,
+    });
     return checked;
   }
   for (const index of analysis.unreachable) {

@@ -43,7 +43,12 @@ export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | und
   if (holders.length === 1 && target.kind === "Con" && target.decl !== undefined) {
     return { decl: target.decl, caseName: holders[0]! };
   }
-  ctx.problem("E-FAIL-WRAP", span, { failing: typeToText(failure), own: typeToText(frame.fails), owner: frame.owner, holders });
+  ctx.problem("E-FAIL-WRAP", span, {
+    failing: typeToText(failure),
+    own: typeToText(frame.fails),
+    owner: frame.owner,
+    holders,
+  });
   return undefined;
 }
 

@@ -14,7 +14,11 @@ import type { Need } from "./types.js";
 /** Where a `needs` line stands: only a run's grant (main, a test) may carry budgets and guards. */
 export type GrantPlace = "entry" | "function" | "type";
 
-export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem[] {
+export function checkNeeds(
+  needs: S.Needs | undefined,
+  place: GrantPlace,
+  diagnostics: Diagnostic[],
+): CheckedGrantItem[] {
   if (needs === undefined) return [];
   const items: CheckedGrantItem[] = [];
   for (const item of needs.items) {
@@ -27,9 +31,18 @@ export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagno
     }
     if (item.guard !== undefined) {
       if (place !== "entry") {
-        diagnostics.push(grantClauseError(item.guard.span, "guard", place, between(item.budget?.span ?? item.capability.span, item.guard.span)));
+        diagnostics.push(
+          grantClauseError(
+            item.guard.span,
+            "guard",
+            place,
+            between(item.budget?.span ?? item.capability.span, item.guard.span),
+          ),
+        );
       } else {
-        const sinks = item.guard.sinks.map((s) => checkCapability(s, diagnostics)).filter((s): s is Need => s !== undefined);
+        const sinks = item.guard.sinks
+          .map((s) => checkCapability(s, diagnostics))
+          .filter((s): s is Need => s !== undefined);
         granted.guard = { sinks };
       }
     }
@@ -40,7 +53,12 @@ export function checkNeeds(needs: S.Needs | undefined, place: GrantPlace, diagno
     if (item.guard === undefined || item.guard.sinks.length === 0) continue;
     const grant = items.map((i) => i.capability);
     if (!item.guard.sinks.some((sink) => coveredBy(grant, sink, sink.scope === undefined) !== undefined)) {
-      diagnostics.push(diagnose("W-GUARD-NO-SINK", item.span, { capability: needText(item.capability), sinks: item.guard.sinks.map(needText) }));
+      diagnostics.push(
+        diagnose("W-GUARD-NO-SINK", item.span, {
+          capability: needText(item.capability),
+          sinks: item.guard.sinks.map(needText),
+        }),
+      );
     }
   }
   return items;
@@ -53,7 +71,15 @@ export function grantItemOf(item: CheckedGrantItem): GrantItem {
     path,
     ...(scope === undefined ? {} : { scope }),
     ...(item.budget === undefined ? {} : { budget: item.budget }),
-    ...(item.guard === undefined ? {} : { guard: { sinks: item.guard.sinks.map((s) => (s.scope === undefined ? { path: s.path } : { path: s.path, scope: s.scope })) } }),
+    ...(item.guard === undefined
+      ? {}
+      : {
+          guard: {
+            sinks: item.guard.sinks.map((s) =>
+              s.scope === undefined ? { path: s.path } : { path: s.path, scope: s.scope },
+            ),
+          },
+        }),
   };
 }
 
@@ -65,9 +91,16 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
     const suggestion = closest(written, knownCapabilities());
     const pathSpan = between(ref.path[0]!.span, ref.path[ref.path.length - 1]!.span, "whole");
     diagnostics.push(
-      diagnose("E-CAP-UNKNOWN", ref.span, { capability: written, known: knownCapabilities(), ...(suggestion === undefined ? {} : { suggestion }) }, suggestion === undefined ? {} : {
-        edits: [{ title: `Write \`${suggestion}\``, span: pathSpan, replacement: suggestion }],
-      }),
+      diagnose(
+        "E-CAP-UNKNOWN",
+        ref.span,
+        { capability: written, known: knownCapabilities(), ...(suggestion === undefined ? {} : { suggestion }) },
+        suggestion === undefined
+          ? {}
+          : {
+              edits: [{ title: `Write \`${suggestion}\``, span: pathSpan, replacement: suggestion }],
+            },
+      ),
     );
     return undefined;
   }
@@ -75,11 +108,25 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   const scope = ref.scope.kind === "IntLiteral" ? ref.scope.value : ref.scope.value;
   const wanted = info.scope;
   const fits =
-    wanted === "port" ? typeof scope === "number" : wanted === "none" ? false : typeof scope === "string" && scope !== "";
+    wanted === "port"
+      ? typeof scope === "number"
+      : wanted === "none"
+        ? false
+        : typeof scope === "string" && scope !== "";
   if (!fits) {
     // A capability that takes no scope loses it: `console("terminal")` becomes `console`.
-    const edits = wanted === "none" ? [{ title: "Remove the scope", span: between(ref.path[ref.path.length - 1]!.span, ref.span), replacement: "" }] : [];
-    diagnostics.push(diagnose("E-CAP-SCOPE", ref.scope.span, { capability: path.join("."), wanted }, edits.length === 0 ? {} : { edits }));
+    const edits =
+      wanted === "none"
+        ? [{ title: "Remove the scope", span: between(ref.path[ref.path.length - 1]!.span, ref.span), replacement: "" }]
+        : [];
+    diagnostics.push(
+      diagnose(
+        "E-CAP-SCOPE",
+        ref.scope.span,
+        { capability: path.join("."), wanted },
+        edits.length === 0 ? {} : { edits },
+      ),
+    );
     return { path, span: ref.span };
   }
   if (wanted === "host" && typeof scope === "string" && /[^\x00-\x7f]/.test(scope)) {
@@ -87,9 +134,22 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
     const ascii = asciiHost(scope);
     const written = scope.replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
     diagnostics.push(
-      diagnose("E-CAP-HOST", ref.scope.span, { capability: path.join("."), host: written, ...(ascii === undefined ? {} : { ascii }) }, ascii === undefined ? {} : {
-        edits: [{ title: `Write the host as the network spells it: \`${ascii}\``, span: ref.scope.span, replacement: JSON.stringify(ascii) }],
-      }),
+      diagnose(
+        "E-CAP-HOST",
+        ref.scope.span,
+        { capability: path.join("."), host: written, ...(ascii === undefined ? {} : { ascii }) },
+        ascii === undefined
+          ? {}
+          : {
+              edits: [
+                {
+                  title: `Write the host as the network spells it: \`${ascii}\``,
+                  span: ref.scope.span,
+                  replacement: JSON.stringify(ascii),
+                },
+              ],
+            },
+      ),
     );
     return { path, span: ref.span };
   }
@@ -107,7 +167,12 @@ function asciiHost(host: string): string | undefined {
   }
 }
 
-function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, diagnostics: Diagnostic[]): CheckedGrantItem["budget"] {
+function checkBudget(
+  item: S.GrantItem,
+  capability: Need,
+  place: GrantPlace,
+  diagnostics: Diagnostic[],
+): CheckedGrantItem["budget"] {
   const budget = item.budget!;
   if (place !== "entry") {
     diagnostics.push(grantClauseError(budget.span, "budget", place, between(item.capability.span, budget.span)));
@@ -115,11 +180,15 @@ function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, dia
   }
   const info = capabilityInfo(capability.path)!;
   if (!info.budgets) {
-    diagnostics.push(diagnose("E-CAP-BUDGET", budget.span, { problem: "takes none", capability: capability.path.join(".") }));
+    diagnostics.push(
+      diagnose("E-CAP-BUDGET", budget.span, { problem: "takes none", capability: capability.path.join(".") }),
+    );
     return undefined;
   }
   if (budget.count.value === 0) {
-    diagnostics.push(diagnose("E-CAP-BUDGET", budget.count.span, { problem: "zero", capability: capability.path.join(".") }));
+    diagnostics.push(
+      diagnose("E-CAP-BUDGET", budget.count.span, { problem: "zero", capability: capability.path.join(".") }),
+    );
     return undefined;
   }
   // The parser takes only a unit of the vocabulary's.
@@ -128,9 +197,14 @@ function checkBudget(item: S.GrantItem, capability: Need, place: GrantPlace, dia
 
 /** A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what precedes it). */
 function grantClauseError(span: Span, clause: "budget" | "guard", place: GrantPlace, removed: Span): Diagnostic {
-  return diagnose("E-CAP-GRANT-CLAUSE", span, { clause, place: place === "type" ? "type" : "function" }, {
-    edits: [{ title: `Remove the ${clause} (it belongs on \`main\` or a test)`, span: removed, replacement: "" }],
-  });
+  return diagnose(
+    "E-CAP-GRANT-CLAUSE",
+    span,
+    { clause, place: place === "type" ? "type" : "function" },
+    {
+      edits: [{ title: `Remove the ${clause} (it belongs on \`main\` or a test)`, span: removed, replacement: "" }],
+    },
+  );
 }
 
 /** The span from the end of `before` to the end of `to` (or, `whole`, from the start of `before`). */

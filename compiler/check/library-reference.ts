@@ -32,9 +32,16 @@ export function libraryFunctions(): LibraryFunction[] {
       const header = HEADER.exec(text);
       if (header === null) return;
       const comment = /^-- (.+)$/.exec(lines[i - 1] ?? "");
-      if (comment === null) throw new Error(`${module}.${header[1]} has no one-line description (a "-- " line above it)`);
+      if (comment === null)
+        throw new Error(`${module}.${header[1]} has no one-line description (a "-- " line above it)`);
       const needs = /^\s+needs (.+)$/.exec(lines[i + 1] ?? "");
-      out.push({ module, name: header[1]!, signature: header[1]! + header[2]!, needs: needs?.[1] ?? "", line: comment[1]! });
+      out.push({
+        module,
+        name: header[1]!,
+        signature: header[1]! + header[2]!,
+        needs: needs?.[1] ?? "",
+        line: comment[1]!,
+      });
     });
   }
   return out;
@@ -84,8 +91,14 @@ export function preludeTypes(): PreludeType[] {
     const params = item.typeParams.map((p) => p.name);
     const members =
       item.body.kind === "VariantBody"
-        ? item.body.cases.map((c) => ({ text: written(c.span), line: lineAbove(c.span.start, `${name}.${c.name.name}`) }))
-        : item.body.fields.map((f) => ({ text: written(f.span), line: lineAbove(f.span.start, `${name}.${f.name.name}`) }));
+        ? item.body.cases.map((c) => ({
+            text: written(c.span),
+            line: lineAbove(c.span.start, `${name}.${c.name.name}`),
+          }))
+        : item.body.fields.map((f) => ({
+            text: written(f.span),
+            line: lineAbove(f.span.start, `${name}.${f.name.name}`),
+          }));
     return [
       {
         name,
@@ -113,7 +126,10 @@ export function failureTypes(): FailureType[] {
 }
 
 /** The functions whose signature fails with `type`, and those whose signature names it elsewhere. */
-export function functionsUsing(type: string, functions: readonly LibraryFunction[] = libraryFunctions()): { failWith: string[]; mention: string[] } {
+export function functionsUsing(
+  type: string,
+  functions: readonly LibraryFunction[] = libraryFunctions(),
+): { failWith: string[]; mention: string[] } {
   const word = new RegExp(`\\b${type}\\b`);
   const failWith: string[] = [];
   const mention: string[] = [];
@@ -158,7 +174,7 @@ function guardedSection(): string[] {
     "",
     "`Guarded(origin, sink)` is a guard's refusal: the call would have sent data read through a",
     "guarded capability (`origin`) somewhere its guard does not allow (`sink`), and did not happen",
-    "(spec/runtime.md, \"The check\"). It is a case of every failure type a call through the gateway",
+    '(spec/runtime.md, "The check"). It is a case of every failure type a call through the gateway',
     "can fail with, so that a match over one of them handles it like any other case and the checker",
     `asks for it (\`E-MATCH-MISSING\`): ${guarded.map((f) => `\`${f.name}\``).join(", ")}.`,
   ];
@@ -172,9 +188,9 @@ export function libraryReference(): string {
     "<!-- Generated from compiler/check/library.ts by `npm run library-reference`; do not edit by hand. -->",
     "",
     "Every function of the standard library, by module: its signature as Renyi writes it and what",
-    "it does. A function is called through its module (`text.split(line, \",\")`) or, for the",
+    'it does. A function is called through its module (`text.split(line, ",")`) or, for the',
     "modules of Text, List, Map, Set, Int, Float, Json, Instant, Optional and Bytes, as a method of its",
-    "first argument (`line.split(\",\")`). A function with a `needs` line reaches the outside world",
+    'first argument (`line.split(",")`). A function with a `needs` line reaches the outside world',
     "through the gateway and needs that capability granted (spec/effects.md); the others are pure.",
     "The types they use (Response, FileError, ...) are the prelude's, declared in full below.",
     "",

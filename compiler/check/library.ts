@@ -759,10 +759,23 @@ export const METHOD_MODULES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Library functions restricted to Int or Float, at their first type parameter. */
-export const NUMERIC_FUNCTIONS: ReadonlySet<string> = new Set(["list.sum", "list.average", "math.abs", "math.min", "math.max"]);
+export const NUMERIC_FUNCTIONS: ReadonlySet<string> = new Set([
+  "list.sum",
+  "list.average",
+  "math.abs",
+  "math.min",
+  "math.max",
+]);
 
 /** Library functions whose items must be comparable. */
-export const COMPARING_FUNCTIONS: ReadonlySet<string> = new Set(["list.sort", "list.sort_by", "list.min", "list.max", "math.min", "math.max"]);
+export const COMPARING_FUNCTIONS: ReadonlySet<string> = new Set([
+  "list.sort",
+  "list.sort_by",
+  "list.min",
+  "list.max",
+  "math.min",
+  "math.max",
+]);
 
 /** Library functions whose items must be hashable. */
 export const HASHING_FUNCTIONS: ReadonlySet<string> = new Set(["list.unique", "list.to_set", "list.to_map"]);

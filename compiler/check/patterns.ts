@@ -4,7 +4,27 @@ import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
 import type { Context } from "./context.js";
 import { unknownCase, unknownField } from "./suggest.js";
-import { BOOLEAN, ERROR, fieldsOf, FLOAT, INT, isCon, listOf, NOTHING, pairOf, resolve, TEXT, freshMeta, typeToText, unify, declared, caseNamed, indexByName, type Type, type TypeDecl } from "./types.js";
+import {
+  BOOLEAN,
+  ERROR,
+  fieldsOf,
+  FLOAT,
+  INT,
+  isCon,
+  listOf,
+  NOTHING,
+  pairOf,
+  resolve,
+  TEXT,
+  freshMeta,
+  typeToText,
+  unify,
+  declared,
+  caseNamed,
+  indexByName,
+  type Type,
+  type TypeDecl,
+} from "./types.js";
 
 export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPattern {
   switch (pattern.kind) {
@@ -18,13 +38,26 @@ export function checkPattern(ctx: Context, pattern: S.Pattern, type: Type): CPat
       const first = freshMeta();
       const second = freshMeta();
       mismatch(ctx, pattern, pairOf(first, second), type, "pair");
-      return { kind: "Pair", first: checkPattern(ctx, pattern.first, first), second: checkPattern(ctx, pattern.second, second), type };
+      return {
+        kind: "Pair",
+        first: checkPattern(ctx, pattern.first, first),
+        second: checkPattern(ctx, pattern.second, second),
+        type,
+      };
     }
     case "ListPattern": {
       const item = freshMeta();
       mismatch(ctx, pattern, listOf(item), type, "list");
       const items = pattern.items.map((p) => checkPattern(ctx, p, item));
-      const rest = pattern.rest === undefined ? undefined : pattern.rest.name === undefined ? ({ kind: "Wildcard", type } as const) : { kind: "Bind" as const, local: ctx.declare(pattern.rest.name.name, type, false, pattern.rest.name.span) };
+      const rest =
+        pattern.rest === undefined
+          ? undefined
+          : pattern.rest.name === undefined
+            ? ({ kind: "Wildcard", type } as const)
+            : {
+                kind: "Bind" as const,
+                local: ctx.declare(pattern.rest.name.name, type, false, pattern.rest.name.span),
+              };
       return { kind: "List", items, ...(rest ? { rest } : {}), type };
     }
     case "CasePattern":
@@ -51,7 +84,11 @@ function checkLiteralPattern(ctx: Context, pattern: S.LiteralPattern, type: Type
             ? [null, NOTHING]
             : [literal.parts.map((p) => (p.kind === "TextChunk" ? p.value : "")).join(""), TEXT];
   if (!unify(literalType, type)) {
-    ctx.problem("E-TYPE-MISMATCH", pattern.span, { problem: "pattern", pattern: typeToText(literalType), found: typeToText(type) });
+    ctx.problem("E-TYPE-MISMATCH", pattern.span, {
+      problem: "pattern",
+      pattern: typeToText(literalType),
+      found: typeToText(type),
+    });
   }
   return { kind: "Literal", value, type };
 }
@@ -77,14 +114,23 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
     if (arg.label !== undefined) {
       index = indexByName(fields, arg.label.name);
       if (index < 0) {
-        unknownField(ctx, written, arg.label, fields.map((f) => f.name));
+        unknownField(
+          ctx,
+          written,
+          arg.label,
+          fields.map((f) => f.name),
+        );
         checkPattern(ctx, arg.pattern, ERROR);
         continue;
       }
     } else {
       index = position++;
       if (index >= fields.length) {
-        ctx.problem("E-TYPE-ARGUMENTS", arg.span, { problem: "pattern too many", pattern: written, fields: fields.length });
+        ctx.problem("E-TYPE-ARGUMENTS", arg.span, {
+          problem: "pattern too many",
+          pattern: written,
+          fields: fields.length,
+        });
         checkPattern(ctx, arg.pattern, ERROR);
         continue;
       }
@@ -101,7 +147,11 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
  * `Case` alone is a case of the matched value's own variant; `Type.Case`,
  * `module.Type.Case`; a record's name matches the record.
  */
-export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected: Type): { decl: TypeDecl; caseName?: string } | undefined {
+export function resolveCasePath(
+  ctx: Context,
+  path: readonly S.Ident[],
+  expected: Type,
+): { decl: TypeDecl; caseName?: string } | undefined {
   const names = path.map((p) => p.name);
   const last = path[path.length - 1]!;
   const prelude = ctx.program.prelude;
@@ -112,8 +162,12 @@ export function resolveCasePath(ctx: Context, path: readonly S.Ident[], expected
     if (record !== undefined && record.shape === "record") return { decl: record };
     // A bare case of the variant being matched.
     const t = resolve(expected);
-    if (t.kind === "Con" && t.decl?.shape === "variant" && caseNamed(t.decl, name) !== undefined) return { decl: t.decl, caseName: name };
-    const variant = t.kind === "Con" && t.decl?.shape === "variant" ? { variant: t.decl.name, cases: t.decl.cases.map((c) => c.name) } : {};
+    if (t.kind === "Con" && t.decl?.shape === "variant" && caseNamed(t.decl, name) !== undefined)
+      return { decl: t.decl, caseName: name };
+    const variant =
+      t.kind === "Con" && t.decl?.shape === "variant"
+        ? { variant: t.decl.name, cases: t.decl.cases.map((c) => c.name) }
+        : {};
     ctx.problem("E-NAME-UNKNOWN-CASE", last.span, { problem: "bare", name, ...variant });
     return undefined;
   }

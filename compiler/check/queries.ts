@@ -54,7 +54,11 @@ function tooLong(ctx: Context, query: S.Query): boolean {
   }
   const sort = query.clauses.find((c): c is S.SortClause => c.kind === "SortClause" && c.keys.length > MOST_SORT_KEYS);
   if (sort !== undefined) {
-    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, { clause: "sort key", found: sort.keys.length, most: MOST_SORT_KEYS });
+    ctx.problem("E-CHECK-TOO-COMPLEX", query.span, {
+      clause: "sort key",
+      found: sort.keys.length,
+      most: MOST_SORT_KEYS,
+    });
     return true;
   }
   return false;
@@ -76,11 +80,20 @@ function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
           break;
         }
         case "WhereClause":
-          clauses.push({ kind: "Where", condition: pure(ctx, "where", clause.span, () => checkCondition(ctx, clause.condition, { of: "condition", statement: "where" })) });
+          clauses.push({
+            kind: "Where",
+            condition: pure(ctx, "where", clause.span, () =>
+              checkCondition(ctx, clause.condition, { of: "condition", statement: "where" }),
+            ),
+          });
           break;
         case "LetClause": {
           const value = pure(ctx, "let", clause.span, () => checkExpr(ctx, clause.value));
-          clauses.push({ kind: "Let", local: ctx.declare(clause.name.name, value.type, false, clause.name.span), value });
+          clauses.push({
+            kind: "Let",
+            local: ctx.declare(clause.name.name, value.type, false, clause.name.span),
+            value,
+          });
           break;
         }
         case "SortClause":
@@ -107,7 +120,10 @@ function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
         case "TakeClause":
         case "DropClause": {
           const count = checkExpr(ctx, clause.count, INT);
-          ctx.expectType(count.type, INT, count.span, { of: "count", clause: clause.kind === "TakeClause" ? "take" : "drop" });
+          ctx.expectType(count.type, INT, count.span, {
+            of: "count",
+            clause: clause.kind === "TakeClause" ? "take" : "drop",
+          });
           clauses.push({ kind: clause.kind === "TakeClause" ? "Take" : "Drop", count });
           break;
         }
@@ -115,7 +131,12 @@ function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
     }
     const select = checkExpr(ctx, query.select.value);
     if (query.select.distinct) requireAbility(ctx, select.type, "hash", select.span);
-    const concurrently = query.concurrently === undefined ? undefined : query.concurrently.limit === undefined ? {} : { limit: query.concurrently.limit.value };
+    const concurrently =
+      query.concurrently === undefined
+        ? undefined
+        : query.concurrently.limit === undefined
+          ? {}
+          : { limit: query.concurrently.limit.value };
     if (query.concurrently?.limit !== undefined && query.concurrently.limit.value < 1) {
       ctx.problem("E-TYPE-MISMATCH", query.concurrently.limit.span, { problem: "concurrency limit" });
     }

@@ -22,14 +22,18 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
   ctx.statementEnd = span.end;
   switch (statement.kind) {
     case "Let": {
-      const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
+      const annotated = statement.type
+        ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics)
+        : undefined;
       const value = checkExpr(ctx, statement.value, annotated);
       if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, { of: "value" });
       const pattern = checkBinding(ctx, statement.pattern, annotated ?? value.type, "let");
       return { kind: "Let", pattern, value, span };
     }
     case "Var": {
-      const annotated = statement.type ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics) : undefined;
+      const annotated = statement.type
+        ? resolveType(ctx.program, ctx.module, statement.type, ctx.typeParams, ctx.diagnostics)
+        : undefined;
       const value = checkExpr(ctx, statement.value, annotated);
       if (annotated !== undefined) ctx.expectType(value.type, annotated, value.span, { of: "value" });
       const local = ctx.declare(statement.name.name, annotated ?? value.type, true, statement.name.span);
@@ -38,7 +42,10 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
     case "Set":
       return checkSet(ctx, statement);
     case "If": {
-      const branches = statement.branches.map((b) => ({ condition: checkCondition(ctx, b.condition, { of: "condition", statement: "if" }), body: checkBlock(ctx, b.body) }));
+      const branches = statement.branches.map((b) => ({
+        condition: checkCondition(ctx, b.condition, { of: "condition", statement: "if" }),
+        body: checkBlock(ctx, b.body),
+      }));
       const elseBody = statement.elseBody ? checkBlock(ctx, statement.elseBody) : undefined;
       return { kind: "If", branches, ...(elseBody ? { elseBody } : {}), span };
     }
@@ -76,7 +83,8 @@ export function checkStatement(ctx: Context, statement: S.Statement): CStatement
     case "RunConcurrently":
       return checkRunConcurrently(ctx, statement);
     case "ExprStatement": {
-      const expr = statement.expr.kind === "Match" ? checkMatch(ctx, statement.expr, false) : checkExpr(ctx, statement.expr);
+      const expr =
+        statement.expr.kind === "Match" ? checkMatch(ctx, statement.expr, false) : checkExpr(ctx, statement.expr);
       return { kind: "Expr", expr, span };
     }
   }
@@ -127,7 +135,11 @@ function checkForEach(ctx: Context, statement: S.ForEach): CStatement {
     item = freshMeta();
     unify(type, listOf(item));
   } else if (type.kind !== "Error") {
-    ctx.problem("E-TYPE-MISMATCH", iterable.span, { problem: "iterate", construct: "for each", found: typeToText(type) });
+    ctx.problem("E-TYPE-MISMATCH", iterable.span, {
+      problem: "iterate",
+      construct: "for each",
+      found: typeToText(type),
+    });
   }
   return ctx.withScope(() => {
     const pattern = checkBinding(ctx, statement.pattern, item, "for each");
@@ -191,7 +203,9 @@ function checkCheckFails(ctx: Context, statement: S.CheckFails): CStatement {
     ctx.collector = saved;
   }
   if (collector.calls.length !== 1) {
-    ctx.problem(collector.calls.length === 0 ? "E-FAIL-NOTHING" : "E-FAIL-TWO", statement.expr.span, { problem: "check" });
+    ctx.problem(collector.calls.length === 0 ? "E-FAIL-NOTHING" : "E-FAIL-TWO", statement.expr.span, {
+      problem: "check",
+    });
   }
   const failure = collector.calls[0]?.fails ?? ERROR;
   const pattern = ctx.withScope(() => checkPattern(ctx, statement.pattern, failure));
@@ -249,4 +263,3 @@ function leavesTask(ctx: Context, span: Span, what: "return" | "stop" | "skip"):
   ctx.problem("E-TYPE-TASK-LEAVE", span, { statement: what });
   return true;
 }
-

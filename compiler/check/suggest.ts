@@ -23,22 +23,45 @@ export function replacing(span: Span, written: string, replacement: string | und
 }
 
 /** A module's function that is not there, or not public (called, or named as a value). */
-export function unknownModuleFunction(ctx: Context, scope: ModuleScope, written: string, name: S.Ident, sig: FunctionSig | undefined): void {
+export function unknownModuleFunction(
+  ctx: Context,
+  scope: ModuleScope,
+  written: string,
+  name: S.Ident,
+  sig: FunctionSig | undefined,
+): void {
   if (sig !== undefined) {
     ctx.problem("E-NAME-PRIVATE", name.span, { kind: "function", name: name.name, module: written });
     return;
   }
-  const near = suggest(name.name, [...scope.functions.values()].filter((s) => s.public).map((s) => s.name));
-  ctx.problem("E-NAME-UNKNOWN-FUNCTION", name.span, { problem: "module", module: written, name: name.name, ...near }, replacing(name.span, name.name, near.suggestion));
+  const near = suggest(
+    name.name,
+    [...scope.functions.values()].filter((s) => s.public).map((s) => s.name),
+  );
+  ctx.problem(
+    "E-NAME-UNKNOWN-FUNCTION",
+    name.span,
+    { problem: "module", module: written, name: name.name, ...near },
+    replacing(name.span, name.name, near.suggestion),
+  );
 }
 
 /** A case the type does not have (`Shape.Square`), in a call, a value or a pattern. */
 export function unknownCase(ctx: Context, decl: TypeDecl, member: S.Ident): void {
-  const near = suggest(member.name, decl.cases.map((c) => c.name));
+  const near = suggest(
+    member.name,
+    decl.cases.map((c) => c.name),
+  );
   ctx.problem(
     "E-NAME-UNKNOWN-CASE",
     member.span,
-    { problem: "no-such-case", type: decl.name, name: member.name, ...(decl.shape === "variant" ? { cases: decl.cases.map((c) => c.name) } : {}), ...near },
+    {
+      problem: "no-such-case",
+      type: decl.name,
+      name: member.name,
+      ...(decl.shape === "variant" ? { cases: decl.cases.map((c) => c.name) } : {}),
+      ...near,
+    },
     replacing(member.span, member.name, near.suggestion),
   );
 }
@@ -46,5 +69,10 @@ export function unknownCase(ctx: Context, decl: TypeDecl, member: S.Ident): void
 /** A field the record or case does not have, read, updated or matched. */
 export function unknownField(ctx: Context, type: string, field: S.Ident, fields: readonly string[]): void {
   const near = suggest(field.name, fields);
-  ctx.problem("E-NAME-UNKNOWN-FIELD", field.span, { problem: "no-such-field", type, field: field.name, fields, ...near }, replacing(field.span, field.name, near.suggestion));
+  ctx.problem(
+    "E-NAME-UNKNOWN-FIELD",
+    field.span,
+    { problem: "no-such-field", type, field: field.name, fields, ...near },
+    replacing(field.span, field.name, near.suggestion),
+  );
 }

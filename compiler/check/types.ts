@@ -321,7 +321,10 @@ function someMeta(type: Type, test: (meta: Meta) => boolean): boolean {
     if (!composite(p) || seen.has(p) || ground.has(p)) return false;
     seen.add(p);
     spendTypeSteps();
-    const found = p.kind === "Con" ? p.args.some(visit) : p.params.some(visit) || visit(p.returns) || (p.fails !== undefined && visit(p.fails));
+    const found =
+      p.kind === "Con"
+        ? p.args.some(visit)
+        : p.params.some(visit) || visit(p.returns) || (p.fails !== undefined && visit(p.fails));
     // Every part below was looked at and held none (a part seen earlier in
     // this walk held none either, or the walk would have ended there).
     if (!found) ground.add(p);
@@ -345,7 +348,12 @@ function sameIn(a: Type, b: Type, pairs: Pairs | undefined): boolean {
     pairs = met;
   }
   if (x.kind === "Con" && y.kind === "Con") {
-    return x.name === y.name && x.decl === y.decl && x.args.length === y.args.length && x.args.every((arg, i) => sameIn(arg, y.args[i]!, pairs));
+    return (
+      x.name === y.name &&
+      x.decl === y.decl &&
+      x.args.length === y.args.length &&
+      x.args.every((arg, i) => sameIn(arg, y.args[i]!, pairs))
+    );
   }
   if (x.kind === "Param" && y.kind === "Param") return x.id === y.id;
   if (x.kind === "Meta" && y.kind === "Meta") return x.id === y.id;
@@ -457,7 +465,8 @@ class TypeWriter {
 
   /** Counted without recursion: a type may nest deeper than the stack. */
   private size(type: Type): number {
-    const below = (t: Con | FunctionType): readonly Type[] => (t.kind === "Con" ? t.args : [...t.params, t.returns, ...(t.fails === undefined ? [] : [t.fails])]);
+    const below = (t: Con | FunctionType): readonly Type[] =>
+      t.kind === "Con" ? t.args : [...t.params, t.returns, ...(t.fails === undefined ? [] : [t.fails])];
     const root = resolve(type);
     if (!composite(root)) return 1;
     const stack: (Con | FunctionType)[] = [root];
@@ -467,7 +476,9 @@ class TypeWriter {
         stack.pop();
         continue;
       }
-      const waiting = below(t).map(resolve).filter((p): p is Con | FunctionType => composite(p) && !this.sizes.has(p));
+      const waiting = below(t)
+        .map(resolve)
+        .filter((p): p is Con | FunctionType => composite(p) && !this.sizes.has(p));
       if (waiting.length > 0) {
         stack.push(...waiting);
         continue;
@@ -491,7 +502,11 @@ export function isCon(type: Type, name: string): type is Con {
 }
 
 /** A record or variant's fields for the given type arguments. */
-export function fieldsOf(decl: TypeDecl, args: readonly Type[], fields: readonly FieldInfo[] = decl.fields): FieldInfo[] {
+export function fieldsOf(
+  decl: TypeDecl,
+  args: readonly Type[],
+  fields: readonly FieldInfo[] = decl.fields,
+): FieldInfo[] {
   const map = new Map(decl.params.map((p, i) => [p.id, args[i]!] as const));
   return fields.map((f) => ({ ...f, type: substitute(f.type, map) }));
 }
@@ -499,7 +514,10 @@ export function fieldsOf(decl: TypeDecl, args: readonly Type[], fields: readonly
 // ---- looking up a case or a field by its name ----
 
 /** Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is looked up by every pattern and constructor that names one. */
-const namesIndexed = new WeakMap<readonly { readonly name: string }[], { readonly length: number; readonly index: Map<string, number> }>();
+const namesIndexed = new WeakMap<
+  readonly { readonly name: string }[],
+  { readonly length: number; readonly index: Map<string, number> }
+>();
 
 /** The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives, without a walk of the list. */
 export function indexByName(items: readonly { readonly name: string }[], name: string): number {

@@ -12,7 +12,13 @@ import { lowerModule, mainParameters, type LoweredPart } from "../lower/module.j
 import { functionName, testTableName } from "../lower/names.js";
 import type { SourceFile } from "../source.js";
 import { freeNames, topLevelNames } from "./free-names.js";
-import { asCompiledModule, moduleKey, type CompiledModule, type ModuleCache, type PrintedPart } from "./module-cache.js";
+import {
+  asCompiledModule,
+  moduleKey,
+  type CompiledModule,
+  type ModuleCache,
+  type PrintedPart,
+} from "./module-cache.js";
 import { printStatements } from "./print.js";
 import { forEachSegment, MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 import { borrowedParameters } from "../borrow/index.js";
@@ -21,7 +27,9 @@ import { borrowedParameters } from "../borrow/index.js";
 // its function is the module's `default`.
 // Loaded on first use: a compile with the compiler's own printer loads no part of Babel.
 let babelGenerate: typeof generateModule | undefined;
-const generate: typeof generateModule = (...args) => (babelGenerate ??= (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule }).default)(...args);
+const generate: typeof generateModule = (...args) =>
+  (babelGenerate ??= (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule })
+    .default)(...args);
 
 export interface BundleOptions {
   /** The module specifier the bundle imports the runtime from. */
@@ -94,44 +102,67 @@ interface Chunk extends PrintedPart {
 }
 
 /** `inputs`: what each module is compiled from (module-cache.ts, `moduleInputs`), for the module cache. */
-export function bundleProgram(program: Program, sources: ReadonlyMap<string, SourceFile>, options: BundleOptions, inputs?: ReadonlyMap<string, string>): BundleResult {
+export function bundleProgram(
+  program: Program,
+  sources: ReadonlyMap<string, SourceFile>,
+  options: BundleOptions,
+  inputs?: ReadonlyMap<string, string>,
+): BundleResult {
   const guarded = declaresGuard(program, options.entry);
   const borrows = borrowedParameters(program);
   const own = options.printer !== "babel";
   const mapped = own ? printOwnMapped : printMapped;
   // Everything besides a module's inputs that its code is written from.
-  const facts = [options.printer ?? "own", options.narrate === true ? "narrate" : "", options.onlyFuel === true ? "only-fuel" : "", options.sharedFuel === true ? "shared-fuel" : "", guarded ? "guarded" : "", options.entry, ...[...borrows].sort()];
+  const facts = [
+    options.printer ?? "own",
+    options.narrate === true ? "narrate" : "",
+    options.onlyFuel === true ? "only-fuel" : "",
+    options.sharedFuel === true ? "shared-fuel" : "",
+    guarded ? "guarded" : "",
+    options.entry,
+    ...[...borrows].sort(),
+  ];
   let keptAny = false;
-  const compileModules = (takeKept: boolean) => program.modules.map((m): CompiledModule & { readonly file: string } => {
-    const cache = options.moduleCache;
-    const input = inputs?.get(m.name);
-    const key = cache === undefined || input === undefined ? undefined : moduleKey(input, facts);
-    const kept = key === undefined || !takeKept ? undefined : asCompiledModule(cache!.get(key), sources.get(m.name)!);
-    if (kept !== undefined) {
-      keptAny = true;
-      return { ...kept, file: m.file };
-    }
-    const source = sources.get(m.name)!;
-    const parts: Record<LoweredPart["kind"], PrintedPart[]> = { types: [], code: [], hoisted: [] };
-    const declares = new Set<string>();
-    const uses = new Set<string>();
-    // Each part printed as it is lowered, and let go: only the printed text and its encoded mappings stay.
-    const lowered = lowerModule(m, source, (part) => {
-      options.stop?.();
-      for (const name of topLevelNames(part.statements)) declares.add(name);
-      for (const name of freeNames(part.statements, new Set())) uses.add(name);
-      parts[part.kind].push(flat(mapped(part.statements, source)));
-    }, options.narrate === true ? { entry: options.entry } : undefined, options.onlyFuel === true, guarded, borrows, options.sharedFuel === true);
-    const fresh: CompiledModule = {
-      types: parts.types,
-      code: [...parts.hoisted, ...parts.code],
-      runtime: [...lowered.runtime],
-      declares: [...declares],
-      uses: [...uses].filter((name) => !declares.has(name)),
-    };
-    if (key !== undefined) cache!.put(key, fresh);
-    return { ...fresh, file: m.file };
-  });
+  const compileModules = (takeKept: boolean) =>
+    program.modules.map((m): CompiledModule & { readonly file: string } => {
+      const cache = options.moduleCache;
+      const input = inputs?.get(m.name);
+      const key = cache === undefined || input === undefined ? undefined : moduleKey(input, facts);
+      const kept = key === undefined || !takeKept ? undefined : asCompiledModule(cache!.get(key), sources.get(m.name)!);
+      if (kept !== undefined) {
+        keptAny = true;
+        return { ...kept, file: m.file };
+      }
+      const source = sources.get(m.name)!;
+      const parts: Record<LoweredPart["kind"], PrintedPart[]> = { types: [], code: [], hoisted: [] };
+      const declares = new Set<string>();
+      const uses = new Set<string>();
+      // Each part printed as it is lowered, and let go: only the printed text and its encoded mappings stay.
+      const lowered = lowerModule(
+        m,
+        source,
+        (part) => {
+          options.stop?.();
+          for (const name of topLevelNames(part.statements)) declares.add(name);
+          for (const name of freeNames(part.statements, new Set())) uses.add(name);
+          parts[part.kind].push(flat(mapped(part.statements, source)));
+        },
+        options.narrate === true ? { entry: options.entry } : undefined,
+        options.onlyFuel === true,
+        guarded,
+        borrows,
+        options.sharedFuel === true,
+      );
+      const fresh: CompiledModule = {
+        types: parts.types,
+        code: [...parts.hoisted, ...parts.code],
+        runtime: [...lowered.runtime],
+        declares: [...declares],
+        uses: [...uses].filter((name) => !declares.has(name)),
+      };
+      if (key !== undefined) cache!.put(key, fresh);
+      return { ...fresh, file: m.file };
+    });
   const hasMain = program.modules.some((m) => m.name === options.entry && m.functions.some((f) => f.name === "main"));
   const commonjs = options.format === "commonjs";
   const runtimeOf = (modules: readonly CompiledModule[]): Set<string> => {
@@ -151,9 +182,16 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
     free = undeclaredNames(compiled, footerStatements, runtime, commonjs);
   }
   // Every name the bundle uses is declared in it or imported from the runtime (spec/security.md).
-  if (free.length > 0) throw new Error(`internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`);
-  const plain = own ? (statements: t.Statement[]) => printStatements(statements, false).code : (statements: t.Statement[]) => printPlain(t.program(statements));
-  const header = commonjs ? runtimeRequire([...runtime].sort(), options.runtime) : runtimeImportText([...runtime].sort(), options.runtime);
+  if (free.length > 0)
+    throw new Error(
+      `internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`,
+    );
+  const plain = own
+    ? (statements: t.Statement[]) => printStatements(statements, false).code
+    : (statements: t.Statement[]) => printPlain(t.program(statements));
+  const header = commonjs
+    ? runtimeRequire([...runtime].sort(), options.runtime)
+    : runtimeImportText([...runtime].sort(), options.runtime);
   const chunks: Chunk[] = [
     { code: header, mappings: "" },
     ...compiled.flatMap((m) => chunksOf(m.types, m.file)),
@@ -175,7 +213,10 @@ export function bundleProgram(program: Program, sources: ReadonlyMap<string, Sou
 function declaresGuard(program: Program, entry: string): boolean {
   const guardIn = (needs: readonly CheckedGrantItem[]) => needs.some((n) => n.guard !== undefined);
   const main = program.modules.find((m) => m.name === entry)?.functions.find((f) => f.name === "main");
-  return (main !== undefined && guardIn(main.needs)) || program.modules.some((m) => m.tests.some((test) => guardIn(test.needs)));
+  return (
+    (main !== undefined && guardIn(main.needs)) ||
+    program.modules.some((m) => m.tests.some((test) => guardIn(test.needs)))
+  );
 }
 
 /**
@@ -185,7 +226,12 @@ function declaresGuard(program: Program, entry: string): boolean {
  * resolved within it first (`uses`: what it leaves to the program's top level),
  * then against every module's top level and the runtime's imports.
  */
-function undeclaredNames(modules: readonly CompiledModule[], footerStatements: readonly t.Statement[], runtime: ReadonlySet<string>, commonjs: boolean): string[] {
+function undeclaredNames(
+  modules: readonly CompiledModule[],
+  footerStatements: readonly t.Statement[],
+  runtime: ReadonlySet<string>,
+  commonjs: boolean,
+): string[] {
   const outer = new Set([...runtime].map((n) => `$${n}`));
   if (commonjs) outer.add("exports");
   for (const m of modules) for (const name of m.declares) outer.add(name);
@@ -244,7 +290,10 @@ function exportsOf(program: Program, options: BundleOptions): Exported {
 
 /** The exports as properties of `exports`; `renyi run`'s worker runs main itself. */
 function commonjsExports(program: Program, options: BundleOptions): t.Statement[] {
-  const exported = (name: string, value: t.Expression) => t.expressionStatement(t.assignmentExpression("=", t.memberExpression(t.identifier("exports"), t.identifier(name)), value));
+  const exported = (name: string, value: t.Expression) =>
+    t.expressionStatement(
+      t.assignmentExpression("=", t.memberExpression(t.identifier("exports"), t.identifier(name)), value),
+    );
   const { main, values } = exportsOf(program, options);
   return [...(main === undefined ? [] : [exported("main", main)]), ...values.map((v) => exported(v.name, v.value))];
 }
@@ -252,7 +301,8 @@ function commonjsExports(program: Program, options: BundleOptions): t.Statement[
 /** The exports as an ES module's, and `node NAME.mjs` running main (importing the bundle does not). */
 function footer(program: Program, options: BundleOptions): t.Statement[] {
   const { main, values } = exportsOf(program, options);
-  const constant = (name: string, value: t.Expression) => t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(name), value)]));
+  const constant = (name: string, value: t.Expression) =>
+    t.exportNamedDeclaration(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(name), value)]));
   const out: t.Statement[] = [];
   if (main !== undefined) out.push(t.exportNamedDeclaration(null, [t.exportSpecifier(main, t.identifier("main"))]));
   for (const { name, value } of values) out.push(constant(name, value));
@@ -262,7 +312,11 @@ function footer(program: Program, options: BundleOptions): t.Statement[] {
       main,
       t.identifier("mainParameters"),
       t.identifier("mainGrant"),
-      ...(values.some((v) => v.name === "mainPurpose") ? [t.identifier("mainPurpose")] : values.some((v) => v.name === "origins") ? [t.identifier("undefined")] : []),
+      ...(values.some((v) => v.name === "mainPurpose")
+        ? [t.identifier("mainPurpose")]
+        : values.some((v) => v.name === "origins")
+          ? [t.identifier("undefined")]
+          : []),
       ...(values.some((v) => v.name === "origins") ? [t.identifier("origins")] : []),
     ]);
     // Before the tests' export, where it has always been: the goldens show the order.
@@ -281,7 +335,11 @@ function chunksOf(parts: readonly PrintedPart[], file: string): Chunk[] {
 }
 
 function printMapped(statements: t.Statement[], source: SourceFile): PrintedPart {
-  const result = generate(t.program(statements), { sourceMaps: true, sourceFileName: source.path, comments: false }, { [source.path]: source.text });
+  const result = generate(
+    t.program(statements),
+    { sourceMaps: true, sourceFileName: source.path, comments: false },
+    { [source.path]: source.text },
+  );
   // Babel's decoded mappings are an array per segment: encoded at once, as the own printer writes them.
   const writer = new MappingsWriter();
   const lines = lineCount(result.code);

@@ -132,7 +132,8 @@ class Walker {
   private children(n: T.Node): void {
     const keys = CHILD_KEYS[n.type];
     // A kind the table does not know would go unseen: a fault of the compiler's.
-    if (keys === undefined) throw new Error(`internal: the compiled program holds a ${n.type}, which the check of its names does not know`);
+    if (keys === undefined)
+      throw new Error(`internal: the compiled program holds a ${n.type}, which the check of its names does not know`);
     for (const key of keys) {
       const value = (n as AnyNode)[key];
       if (Array.isArray(value)) for (const v of value) this.node(v as T.Node | null);
@@ -143,7 +144,13 @@ class Walker {
 
 /** Whether a statement declares a name in the block around it. */
 function declares(s: T.Node): boolean {
-  return s.type === "FunctionDeclaration" || s.type === "ClassDeclaration" || s.type === "VariableDeclaration" || s.type === "ImportDeclaration" || (s.type === "ExportNamedDeclaration" && s.declaration != null);
+  return (
+    s.type === "FunctionDeclaration" ||
+    s.type === "ClassDeclaration" ||
+    s.type === "VariableDeclaration" ||
+    s.type === "ImportDeclaration" ||
+    (s.type === "ExportNamedDeclaration" && s.declaration != null)
+  );
 }
 
 /** The names a statement declares in the block around it. */
@@ -158,8 +165,12 @@ function patternNames(p: T.Node, into: Set<string>): void {
   if (p.type === "Identifier") into.add(p.name);
   else if (p.type === "RestElement") patternNames(p.argument, into);
   else if (p.type === "AssignmentPattern") patternNames(p.left, into);
-  else if (p.type === "ArrayPattern") for (const e of p.elements) if (e) patternNames(e, into);
-  else if ((p as T.Node).type === "ObjectPattern") for (const prop of (p as unknown as T.ObjectPattern).properties) patternNames(prop.type === "RestElement" ? prop : (prop.value as T.Node), into);
+  else if (p.type === "ArrayPattern")
+    for (const e of p.elements)
+      if (e) patternNames(e, into);
+      else if ((p as T.Node).type === "ObjectPattern")
+        for (const prop of (p as unknown as T.ObjectPattern).properties)
+          patternNames(prop.type === "RestElement" ? prop : (prop.value as T.Node), into);
 }
 
 /** The names the top level of `statements` declares. */

@@ -37,17 +37,24 @@ export interface ModuleCache {
 }
 
 /** What a module's code is compiled from besides the options: its text and those of the modules it brings in, named by one hash. */
-export function moduleInputs(modules: readonly { name: string; file: string; text: string; imports: readonly string[] }[]): Map<string, string> {
+export function moduleInputs(
+  modules: readonly { name: string; file: string; text: string; imports: readonly string[] }[],
+): Map<string, string> {
   const byName = new Map(modules.map((m) => [m.name, m]));
   const inputs = new Map<string, string>();
   for (const m of modules) {
     const reached = new Set<string>([m.name]);
     const queue = [m.name];
-    while (queue.length > 0) for (const next of byName.get(queue.shift()!)?.imports ?? []) if (!reached.has(next)) reached.add(next), queue.push(next);
-    const parts = [m.name, ...[...reached].sort().flatMap((name) => {
-      const r = byName.get(name);
-      return r === undefined ? [name, "(none)"] : [name, r.file, r.text];
-    })];
+    while (queue.length > 0)
+      for (const next of byName.get(queue.shift()!)?.imports ?? [])
+        if (!reached.has(next)) reached.add(next), queue.push(next);
+    const parts = [
+      m.name,
+      ...[...reached].sort().flatMap((name) => {
+        const r = byName.get(name);
+        return r === undefined ? [name, "(none)"] : [name, r.file, r.text];
+      }),
+    ];
     inputs.set(m.name, sha256(parts.map((p) => `${p.length}:${p}`).join("")));
   }
   return inputs;
@@ -63,12 +70,16 @@ export function moduleKey(input: string, facts: readonly string[]): string {
  * (its mappings point into that module's lines and columns, in its one source); anything
  * else is compiled again.
  */
-export function asCompiledModule(value: unknown, source: { readonly text: string; readonly lineStarts: readonly number[] }): CompiledModule | undefined {
+export function asCompiledModule(
+  value: unknown,
+  source: { readonly text: string; readonly lineStarts: readonly number[] },
+): CompiledModule | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const names = (x: unknown) => Array.isArray(x) && x.every((n) => typeof n === "string");
   const parts = (x: unknown) => Array.isArray(x) && x.every((p) => isPart(p, source));
-  if (!parts(v["types"]) || !parts(v["code"]) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"])) return undefined;
+  if (!parts(v["types"]) || !parts(v["code"]) || !names(v["runtime"]) || !names(v["declares"]) || !names(v["uses"]))
+    return undefined;
   return value as CompiledModule;
 }
 
@@ -78,7 +89,11 @@ function isPart(x: unknown, source: { readonly text: string; readonly lineStarts
   if (typeof p["code"] !== "string" || typeof p["mappings"] !== "string") return false;
   // Segments of [generated column], or [generated column, source 0, a line of the module, a column of that line], perhaps with a name.
   const starts = source.lineStarts;
-  const within = (line: number, column: number) => line >= 0 && line < starts.length && column >= 0 && column <= (line + 1 < starts.length ? starts[line + 1]! : source.text.length) - starts[line]!;
+  const within = (line: number, column: number) =>
+    line >= 0 &&
+    line < starts.length &&
+    column >= 0 &&
+    column <= (line + 1 < starts.length ? starts[line + 1]! : source.text.length) - starts[line]!;
   let fits = true;
   const read = forEachSegment(p["mappings"], (_line, generated, from, line, column, fields) => {
     if (generated < 0 || (fields > 1 && (from !== 0 || !within(line, column)))) fits = false;

@@ -50,7 +50,10 @@ const BINARY: Readonly<Record<string, number>> = {
 };
 
 /** The code, and with `mapped` its mappings (one source, index 0), encoded as they are made. */
-export function printStatements(statements: readonly T.Statement[], mapped: boolean): { code: string; mappings: string } {
+export function printStatements(
+  statements: readonly T.Statement[],
+  mapped: boolean,
+): { code: string; mappings: string } {
   const printer = new Printer(mapped);
   statements.forEach((s, i) => {
     if (i > 0) printer.newline();
@@ -258,7 +261,8 @@ class Printer {
     const outer = this.indent;
     this.indent += "  ";
     for (const m of c.body.body) {
-      if (m.type !== "ClassMethod" || m.computed || m.static || m.kind === "get" || m.kind === "set") throw new Error(`internal: the printer does not print this member of a class`);
+      if (m.type !== "ClassMethod" || m.computed || m.static || m.kind === "get" || m.kind === "set")
+        throw new Error(`internal: the printer does not print this member of a class`);
       this.newline();
       this.mark(m);
       if (m.async) this.put("async ");
@@ -355,7 +359,8 @@ class Printer {
             this.put("...");
             return this.expression(p.argument, ASSIGN);
           }
-          if (p.type !== "ObjectProperty") throw new Error(`internal: the printer does not print a ${p.type} in an object`);
+          if (p.type !== "ObjectProperty")
+            throw new Error(`internal: the printer does not print a ${p.type} in an object`);
           if (p.computed) {
             this.put("[");
             this.expression(p.key, ASSIGN);
@@ -418,8 +423,12 @@ class Printer {
         this.put(word ? `${e.operator} ` : e.operator);
         // `- -x` and `+ +x` are not `--x` and `++x`: the operand is then in parentheses.
         const argument = e.argument;
-        const clash = !word && (argument.type === "UnaryExpression" || argument.type === "UpdateExpression") && argument.operator[0] === e.operator;
-        const negative = !word && argument.type === "NumericLiteral" && (argument.value < 0 || Object.is(argument.value, -0));
+        const clash =
+          !word &&
+          (argument.type === "UnaryExpression" || argument.type === "UpdateExpression") &&
+          argument.operator[0] === e.operator;
+        const negative =
+          !word && argument.type === "NumericLiteral" && (argument.value < 0 || Object.is(argument.value, -0));
         return this.expression(argument, clash || negative ? PRIMARY + 1 : UNARY);
       }
       case "UpdateExpression":
@@ -476,7 +485,11 @@ class Printer {
    * breaks (every position after one, in a stack trace and so in the map, a line off).
    */
   private stringLiteral(value: string): void {
-    this.put(JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
+    this.put(
+      JSON.stringify(value)
+        .replace(/\u2028/g, "\\u2028")
+        .replace(/\u2029/g, "\\u2029"),
+    );
   }
 }
 

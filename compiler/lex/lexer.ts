@@ -23,8 +23,16 @@ type Mode =
   | { kind: "interp"; depth: number; start: number; singleLine: boolean };
 
 // Character codes used below.
-const NL = 10, CR = 13, SPACE = 32, TAB = 9, QUOTE = 34, BACKSLASH = 92;
-const LBRACE = 123, RBRACE = 125, UNDERSCORE = 95, DOT = 46;
+const NL = 10,
+  CR = 13,
+  SPACE = 32,
+  TAB = 9,
+  QUOTE = 34,
+  BACKSLASH = 92;
+const LBRACE = 123,
+  RBRACE = 125,
+  UNDERSCORE = 95,
+  DOT = 46;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -218,7 +226,11 @@ class Lexer {
     // The word needs a space on each side where the symbol had none: `a==b` becomes `a is b`.
     const before = start > 0 && !" \t\n([{".includes(this.src.charAt(start - 1)) ? " " : "";
     const after = end < this.src.length && !" \t\r\n)]},".includes(this.src.charAt(end)) ? " " : "";
-    const edit = { title: EDIT_TITLES.replace(op, write), span: this.span(start, end), replacement: `${before}${write}${after}` };
+    const edit = {
+      title: EDIT_TITLES.replace(op, write),
+      span: this.span(start, end),
+      replacement: `${before}${write}${after}`,
+    };
     this.problem("E-SYN-OPERATOR", start, end, { operator: op, write }, { edits: [edit] });
     for (const kind of kinds) this.push(kind, op, start, op.length);
     this.pos = start + op.length;
@@ -237,13 +249,23 @@ class Lexer {
     while (end < src.length && !this.canStartToken(src.charCodeAt(end)) && src.charCodeAt(end) !== NL) end++;
     const shown = src.slice(start, Math.min(end, start + 20));
     const code = shown.codePointAt(0) ?? 0;
-    const what = code < 32 || code === 127 || code === 0xfffd ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}` : `\`${String.fromCodePoint(code)}\``;
+    const what =
+      code < 32 || code === 127 || code === 0xfffd
+        ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}`
+        : `\`${String.fromCodePoint(code)}\``;
     this.problem("E-SYN-CHARACTER", start, end, { character: what, count: end - start });
     this.pos = end;
   }
 
   private canStartToken(c: number): boolean {
-    return isNameChar(c) || c === QUOTE || c === SPACE || c === TAB || c === CR || "()[]{},.:=+-*/<>".includes(String.fromCharCode(c));
+    return (
+      isNameChar(c) ||
+      c === QUOTE ||
+      c === SPACE ||
+      c === TAB ||
+      c === CR ||
+      "()[]{},.:=+-*/<>".includes(String.fromCharCode(c))
+    );
   }
 
   private scanName(start: number, first: number): void {
@@ -342,8 +364,10 @@ class Lexer {
     let end = from;
     while (end < src.length) {
       const c = src.charCodeAt(end);
-      if (isDigit(c) || (c === UNDERSCORE && isDigit(src.charCodeAt(end - 1)) && isDigit(src.charCodeAt(end + 1)))) end++;
-      else if (c === UNDERSCORE) end++; // kept so that the error covers it
+      if (isDigit(c) || (c === UNDERSCORE && isDigit(src.charCodeAt(end - 1)) && isDigit(src.charCodeAt(end + 1))))
+        end++;
+      else if (c === UNDERSCORE)
+        end++; // kept so that the error covers it
       else break;
     }
     return end;
@@ -432,7 +456,15 @@ class Lexer {
     // The token's line is where the part starts; a triple part may span lines.
     const lineStart = triple ? this.lineStartOf(start) : this.lineStart;
     const line = triple ? this.lineOf(start) : this.line;
-    this.tokens.push("text_part", triple ? raw : readEscapes(raw), start, raw.length, line, start - lineStart + 1, this.newline);
+    this.tokens.push(
+      "text_part",
+      triple ? raw : readEscapes(raw),
+      start,
+      raw.length,
+      line,
+      start - lineStart + 1,
+      this.newline,
+    );
     this.newline = false;
   }
 
@@ -512,7 +544,11 @@ class Lexer {
     const last = mode.parts[mode.parts.length - 1];
     const startsWithPart = first !== undefined && tokens.kinds[first - 1] === "text_start";
     const endsWithPart = last !== undefined && tokens.kinds[last + 1] === "text_end";
-    const raws = dedentTriple(mode.parts.map((i) => tokens.text(i)), startsWithPart, endsWithPart);
+    const raws = dedentTriple(
+      mode.parts.map((i) => tokens.text(i)),
+      startsWithPart,
+      endsWithPart,
+    );
     mode.parts.forEach((i, k) => (tokens.values[i] = readEscapes(raws[k]!)));
   }
 

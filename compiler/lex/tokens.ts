@@ -1,12 +1,68 @@
 // The tokens of Renyi (spec/grammar.md, section 2).
 
 export const KEYWORDS = [
-  "use", "as", "public", "function", "returns", "or", "fails", "with", "needs", "purpose",
-  "let", "var", "be", "set", "to", "if", "then", "else", "end", "for", "each", "in", "while",
-  "stop", "skip", "return", "fail", "crash", "otherwise", "match", "when", "is", "not", "and",
-  "type", "record", "variant", "test", "check", "replays", "at", "most", "per", "only", "run",
-  "concurrently", "from", "where", "sort", "by", "descending", "group", "into", "select", "take",
-  "drop", "distinct", "true", "false", "nothing", "until", "mod",
+  "use",
+  "as",
+  "public",
+  "function",
+  "returns",
+  "or",
+  "fails",
+  "with",
+  "needs",
+  "purpose",
+  "let",
+  "var",
+  "be",
+  "set",
+  "to",
+  "if",
+  "then",
+  "else",
+  "end",
+  "for",
+  "each",
+  "in",
+  "while",
+  "stop",
+  "skip",
+  "return",
+  "fail",
+  "crash",
+  "otherwise",
+  "match",
+  "when",
+  "is",
+  "not",
+  "and",
+  "type",
+  "record",
+  "variant",
+  "test",
+  "check",
+  "replays",
+  "at",
+  "most",
+  "per",
+  "only",
+  "run",
+  "concurrently",
+  "from",
+  "where",
+  "sort",
+  "by",
+  "descending",
+  "group",
+  "into",
+  "select",
+  "take",
+  "drop",
+  "distinct",
+  "true",
+  "false",
+  "nothing",
+  "until",
+  "mod",
 ] as const;
 
 export type Keyword = (typeof KEYWORDS)[number];
@@ -14,8 +70,26 @@ export type Keyword = (typeof KEYWORDS)[number];
 export const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
 export const PUNCTUATION = [
-  "(", ")", "[", "]", "{", "}", ",", ".", "...", ":", "=", "=>",
-  "+", "-", "*", "/", "<", "<=", ">", ">=",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ".",
+  "...",
+  ":",
+  "=",
+  "=>",
+  "+",
+  "-",
+  "*",
+  "/",
+  "<",
+  "<=",
+  ">",
+  ">=",
 ] as const;
 
 export type Punctuation = (typeof PUNCTUATION)[number];
@@ -95,7 +169,15 @@ export class TokenList {
     this.newlines = new Uint8Array(capacity);
   }
 
-  push(kind: TokenKind, value: string | number, offset: number, length: number, line: number, column: number, newline: boolean): number {
+  push(
+    kind: TokenKind,
+    value: string | number,
+    offset: number,
+    length: number,
+    line: number,
+    column: number,
+    newline: boolean,
+  ): number {
     const i = this.count;
     if (i === this.offsets.length) this.grow();
     this.kinds.push(kind);

@@ -38,9 +38,16 @@ export function lowerRunConcurrently(lw: Lowerer, s: Extract<CStatement, { kind:
   const declared = new Set(hoisted.map((id) => id.name));
   for (const local of s.bound) {
     // The checker's list and the declarations found must agree: a local it puts in scope after `end` is declared here.
-    if (!declared.has(lw.local(local).name)) throw new Error(`internal: \`${local.name}\` is bound by a task but not declared by its lowering`);
+    if (!declared.has(lw.local(local).name))
+      throw new Error(`internal: \`${local.name}\` is bound by a task but not declared by its lowering`);
   }
-  if (hoisted.length > 0) lw.emit(t.variableDeclaration("let", hoisted.map((id) => t.variableDeclarator(id))));
+  if (hoisted.length > 0)
+    lw.emit(
+      t.variableDeclaration(
+        "let",
+        hoisted.map((id) => t.variableDeclarator(id)),
+      ),
+    );
   if (!lw.async) {
     for (const body of bodies) lw.emit(t.blockStatement(body));
     return;
@@ -48,9 +55,19 @@ export function lowerRunConcurrently(lw: Lowerer, s: Extract<CStatement, { kind:
   const tasks = bodies.map((body, i) => {
     const own = taskCx[i];
     const start = own === undefined ? [] : [t.variableDeclaration("let", [t.variableDeclarator(own, outerCx!)])];
-    return t.callExpression(t.arrowFunctionExpression([], t.blockStatement([...start, ...depthBack(lw), ...body]), true), []);
+    return t.callExpression(
+      t.arrowFunctionExpression([], t.blockStatement([...start, ...depthBack(lw), ...body]), true),
+      [],
+    );
   });
-  lw.emit(t.expressionStatement(awaited(lw, t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(tasks)]))));
+  lw.emit(
+    t.expressionStatement(
+      awaited(
+        lw,
+        t.callExpression(t.memberExpression(t.identifier("Promise"), t.identifier("all")), [t.arrayExpression(tasks)]),
+      ),
+    ),
+  );
 }
 
 /** A task's top-level declaration as assignments to names declared before the tasks (collected into `hoisted`). */
@@ -61,7 +78,9 @@ function assignInstead(statement: t.Statement, hoisted: t.Identifier[]): t.State
     if (declarator.id.type !== "Identifier") throw new Error("internal: a task declares a pattern");
     hoisted.push(t.identifier(declarator.id.name));
     if (declarator.init == null) continue;
-    const assignment = t.expressionStatement(t.assignmentExpression("=", t.identifier(declarator.id.name), declarator.init));
+    const assignment = t.expressionStatement(
+      t.assignmentExpression("=", t.identifier(declarator.id.name), declarator.init),
+    );
     assignment.loc = statement.loc ?? null;
     out.push(assignment);
   }

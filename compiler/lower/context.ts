@@ -77,7 +77,8 @@ export class Lowerer {
   ) {}
 
   /** Whether parameter `index` of a function of the program only borrows its argument: a `var` passed to it stays its value's only owner. */
-  readonly borrowsParameter = (module: string, name: string, index: number): boolean => this.borrows.has(borrowKey(module, name, index));
+  readonly borrowsParameter = (module: string, name: string, index: number): boolean =>
+    this.borrows.has(borrowKey(module, name, index));
 
   /**
    * An origin operator (only in a program with guards), as a module-level constant
@@ -85,7 +86,11 @@ export class Lowerer {
    * of operators on every use measured 10 to 15% slower on a recursion.
    */
   g(name: string): t.Identifier {
-    return this.hoist(`origins.${name}`, `origins_${name}`, (id) => t.variableDeclaration("const", [t.variableDeclarator(id, t.memberExpression(this.rt("origins"), t.identifier(name)))]));
+    return this.hoist(`origins.${name}`, `origins_${name}`, (id) =>
+      t.variableDeclaration("const", [
+        t.variableDeclarator(id, t.memberExpression(this.rt("origins"), t.identifier(name))),
+      ]),
+    );
   }
 
   /** Gives a node the position of a Renyi span, so the source map points into the .ry file. */

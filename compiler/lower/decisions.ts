@@ -20,7 +20,10 @@ export type Parts = readonly (CBlock | CExpr | undefined)[];
 /** `if (typeof value === "object") $cx = $decide($cx, value)`: the code after runs under the value's origins. */
 export function decide(lw: Lowerer, value: t.Identifier): t.Statement {
   // Nothing (null) is an object to `typeof` too: decide() tells it from a Guarded.
-  return t.ifStatement(t.binaryExpression("===", t.unaryExpression("typeof", value), t.stringLiteral("object")), t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decide"), [lw.cx!, value]))));
+  return t.ifStatement(
+    t.binaryExpression("===", t.unaryExpression("typeof", value), t.stringLiteral("object")),
+    t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decide"), [lw.cx!, value]))),
+  );
 }
 
 /** `const $c = value;` and a decision on it (`decide`): the name that holds it, for the test of its truth. */
@@ -33,14 +36,20 @@ export function heldDecision(lw: Lowerer, value: t.Expression, prefix: string): 
 
 /** `$cx = $decideOn($cx, origins)`: a decision on a set of origins (a counted loop's bounds). */
 export function decideOn(lw: Lowerer, origins: t.Expression): t.Statement {
-  return t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decideOn"), [lw.cx!, origins])));
+  return t.expressionStatement(
+    t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("decideOn"), [lw.cx!, origins])),
+  );
 }
 
 /** Whether a condition holds, as a JavaScript Boolean: `c === true || (typeof c === "object" && c.value === true)` for a name. */
 export function truth(lw: Lowerer, condition: t.Expression): t.Expression {
   if (!lw.guarded) return condition;
   if (condition.type !== "Identifier") return t.callExpression(lw.g("truth"), [condition]);
-  const guardedTrue = t.logicalExpression("&&", t.binaryExpression("===", t.unaryExpression("typeof", condition), t.stringLiteral("object")), t.binaryExpression("===", t.memberExpression(condition, t.identifier("value")), t.booleanLiteral(true)));
+  const guardedTrue = t.logicalExpression(
+    "&&",
+    t.binaryExpression("===", t.unaryExpression("typeof", condition), t.stringLiteral("object")),
+    t.binaryExpression("===", t.memberExpression(condition, t.identifier("value")), t.booleanLiteral(true)),
+  );
   return t.logicalExpression("||", t.binaryExpression("===", condition, t.booleanLiteral(true)), guardedTrue);
 }
 
@@ -56,10 +65,26 @@ export function saveContext(lw: Lowerer): { saved: t.Identifier; statement: t.St
  * carries the raised origins, and the context goes back, or stays raised when an arm
  * may leave early.
  */
-export function joinDecision(lw: Lowerer, saved: t.Identifier, parts: Parts, values: readonly t.Identifier[] = [], loopBody = false): t.Statement {
+export function joinDecision(
+  lw: Lowerer,
+  saved: t.Identifier,
+  parts: Parts,
+  values: readonly t.Identifier[] = [],
+  loopBody = false,
+): t.Statement {
   const targets = [...values, ...assignedIn(parts).map((l) => lw.local(l))];
-  const body: t.Statement[] = targets.map((target) => t.expressionStatement(t.assignmentExpression("=", target, t.callExpression(lw.g("withPc"), [target, lw.cx!]))));
-  body.push(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("leave"), [saved, lw.cx!, t.numericLiteral(exitsOf(parts, loopBody))]))));
+  const body: t.Statement[] = targets.map((target) =>
+    t.expressionStatement(t.assignmentExpression("=", target, t.callExpression(lw.g("withPc"), [target, lw.cx!]))),
+  );
+  body.push(
+    t.expressionStatement(
+      t.assignmentExpression(
+        "=",
+        lw.cx!,
+        t.callExpression(lw.g("leave"), [saved, lw.cx!, t.numericLiteral(exitsOf(parts, loopBody))]),
+      ),
+    ),
+  );
   return t.ifStatement(t.binaryExpression("!==", lw.cx!, saved), t.blockStatement(body));
 }
 
@@ -91,7 +116,13 @@ export function makesDecisions(body: CBlock): boolean {
   };
   const onExpr = (e: CExpr): void => {
     if (found || e.kind === "Lambda") return;
-    if (e.kind === "If" || e.kind === "Match" || e.kind === "Otherwise" || (e.kind === "Binary" && (e.op === "and" || e.op === "or"))) found = true;
+    if (
+      e.kind === "If" ||
+      e.kind === "Match" ||
+      e.kind === "Otherwise" ||
+      (e.kind === "Binary" && (e.op === "and" || e.op === "or"))
+    )
+      found = true;
     else forEachChild(e, onExpr, onBlock, onStatement);
   };
   onBlock(body);

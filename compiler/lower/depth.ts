@@ -14,7 +14,9 @@ export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
 /** `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous code. */
 export function depthBack(lw: Lowerer): t.Statement[] {
   if (!lw.async || lw.depth === undefined) return [];
-  const back = t.expressionStatement(t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth));
+  const back = t.expressionStatement(
+    t.assignmentExpression("=", t.memberExpression(lw.rt("S"), t.identifier("depth")), lw.depth),
+  );
   if (!lw.guarded || lw.cx === undefined) return [back];
   return [back, t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), lw.cx]))];
 }

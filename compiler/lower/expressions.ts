@@ -32,7 +32,9 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Int":
       return e.value < 0 ? t.unaryExpression("-", t.numericLiteral(-e.value)) : t.numericLiteral(e.value);
     case "Float":
-      return e.value < 0 || Object.is(e.value, -0) ? t.unaryExpression("-", t.numericLiteral(-e.value)) : t.numericLiteral(e.value);
+      return e.value < 0 || Object.is(e.value, -0)
+        ? t.unaryExpression("-", t.numericLiteral(-e.value))
+        : t.numericLiteral(e.value);
     case "Boolean":
       return t.booleanLiteral(e.value);
     case "Nothing":
@@ -67,7 +69,10 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
       return lw.guarded && e.items.length > 0 ? t.callExpression(lw.g("list"), [items]) : items;
     }
     case "Map": {
-      const flat = spillOrder(lw, e.entries.flatMap((x) => [x.key, x.value]));
+      const flat = spillOrder(
+        lw,
+        e.entries.flatMap((x) => [x.key, x.value]),
+      );
       const pairs: t.Expression[] = [];
       for (let i = 0; i < flat.length; i += 2) pairs.push(t.arrayExpression([flat[i]!, flat[i + 1]!]));
       if (lw.guarded && pairs.length > 0) return t.callExpression(lw.g("map"), [t.arrayExpression(pairs)]);
@@ -75,7 +80,9 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     }
     case "Pair": {
       const [first, second] = spillOrder(lw, [e.first, e.second]);
-      return lw.guarded ? t.callExpression(lw.g("pair"), [first!, second!]) : t.newExpression(lw.rt("Pair"), [first!, second!]);
+      return lw.guarded
+        ? t.callExpression(lw.g("pair"), [first!, second!])
+        : t.newExpression(lw.rt("Pair"), [first!, second!]);
     }
     case "Lambda":
       return lowerLambda(lw, e);
@@ -119,16 +126,32 @@ export function lowerBorrowed(lw: Lowerer, e: CExpr): t.Expression {
  */
 function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }>): t.Expression {
   const fn = e.library ? lw.lib(e.module, e.name) : t.identifier(functionName(e.module, e.name));
-  const effectful = e.library ? libraryTakesGrant(e.module, e.name) : e.type.kind === "Function" && e.type.needs.length > 0;
+  const effectful = e.library
+    ? libraryTakesGrant(e.module, e.name)
+    : e.type.kind === "Function" && e.type.needs.length > 0;
   const shapes = typeShapesOf(lw, e.typeArgs);
   const rest = t.identifier("$a");
   // With guards, a library function as a value is called as the library is called by name: through the origin operators.
   if (lw.guarded && e.library) {
-    const operator = libraryOperator(e.module, e.name, effectful, e.type.kind === "Function" && e.type.fails !== undefined);
-    return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(lw.g(operator), [fn, t.arrayExpression([...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)])]));
+    const operator = libraryOperator(
+      e.module,
+      e.name,
+      effectful,
+      e.type.kind === "Function" && e.type.fails !== undefined,
+    );
+    return t.arrowFunctionExpression(
+      [t.restElement(rest)],
+      t.callExpression(lw.g(operator), [
+        fn,
+        t.arrayExpression([...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)]),
+      ]),
+    );
   }
   if (!effectful && shapes.length === 0) return fn;
-  return t.arrowFunctionExpression([t.restElement(rest)], t.callExpression(fn, [...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)]));
+  return t.arrowFunctionExpression(
+    [t.restElement(rest)],
+    t.callExpression(fn, [...(effectful ? [grantOf(lw)] : []), ...shapes, t.spreadElement(rest)]),
+  );
 }
 
 /** The shapes a generic function is given for its type arguments (a generic function's own are its hidden parameters). */
@@ -156,7 +179,11 @@ function lowerCaseValue(lw: Lowerer, e: Extract<CExpr, { kind: "CaseValue" }>): 
 
 function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expression {
   // Writing a value as text only looks at it.
-  const values = spillOrder(lw, e.parts.filter((p): p is CExpr => typeof p !== "string"), true);
+  const values = spillOrder(
+    lw,
+    e.parts.filter((p): p is CExpr => typeof p !== "string"),
+    true,
+  );
   // Literal text and values, in order, literal pieces joined.
   const pieces: (string | t.Expression)[] = [];
   let v = 0;
@@ -167,7 +194,11 @@ function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expressi
   }
   if (pieces.every((p) => typeof p === "string")) return t.stringLiteral(pieces.join(""));
   // Numbers and Booleans write a few characters each: such a template needs no check.
-  const short = (part: CExpr | string) => typeof part === "string" || isCon(resolve(part.type), "Int") || isCon(resolve(part.type), "Float") || isCon(resolve(part.type), "Boolean");
+  const short = (part: CExpr | string) =>
+    typeof part === "string" ||
+    isCon(resolve(part.type), "Int") ||
+    isCon(resolve(part.type), "Float") ||
+    isCon(resolve(part.type), "Boolean");
   // With guards, the pieces are joined by the runtime, which carries their origins.
   if (lw.guarded) return guardedTemplate(lw, pieces);
   // One value and no literal text is that value's text, already within the limit.
@@ -234,13 +265,22 @@ function guardedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
     values.forEach((v, i) => args.push(v, t.stringLiteral(strings[i + 1]!)));
     return t.callExpression(lw.g(`interp${values.length}`), args);
   }
-  return t.callExpression(lw.g("interp"), [t.arrayExpression(strings.map((x) => t.stringLiteral(x))), t.arrayExpression(values)]);
+  return t.callExpression(lw.g("interp"), [
+    t.arrayExpression(strings.map((x) => t.stringLiteral(x))),
+    t.arrayExpression(values),
+  ]);
 }
 
 function escapeTemplate(text: string): string {
   // U+2028 and U+2029 escaped too: the engine counts them as line breaks, and every position
   // after one, in a stack trace and so in the map, would be a line off.
-  return text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${").replace(/\r/g, "\\r").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/`/g, "\\`")
+    .replace(/\$\{/g, "\\${")
+    .replace(/\r/g, "\\r")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** A value as text: Int and Text as they are, Float with its decimal point, the rest by shape. */
@@ -257,7 +297,9 @@ function lowerUnary(lw: Lowerer, e: Extract<CExpr, { kind: "Unary" }>): t.Expres
   // A negative number literal is a number, not a subtraction.
   if (e.op === "-" && (e.operand.kind === "Int" || e.operand.kind === "Float")) {
     const value = -e.operand.value;
-    return value < 0 || Object.is(value, -0) ? t.unaryExpression("-", t.numericLiteral(-value)) : t.numericLiteral(value);
+    return value < 0 || Object.is(value, -0)
+      ? t.unaryExpression("-", t.numericLiteral(-value))
+      : t.numericLiteral(value);
   }
   const operand = lowerExpr(lw, e.operand);
   // With guards, a Boolean carries the origins of what it was computed from.
@@ -277,14 +319,19 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
   switch (e.op) {
     case "is":
     case "is not": {
-      const same = isPrimitive(type) ? t.binaryExpression("===", left!, right!) : t.callExpression(lw.rt("equals"), [left!, right!]);
-      return e.op === "is" ? same : t.unaryExpression("!", same.type === "BinaryExpression" ? t.parenthesizedExpression(same) : same);
+      const same = isPrimitive(type)
+        ? t.binaryExpression("===", left!, right!)
+        : t.callExpression(lw.rt("equals"), [left!, right!]);
+      return e.op === "is"
+        ? same
+        : t.unaryExpression("!", same.type === "BinaryExpression" ? t.parenthesizedExpression(same) : same);
     }
     case "<":
     case "<=":
     case ">":
     case ">=":
-      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return t.binaryExpression(e.op, left!, right!);
+      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text"))
+        return t.binaryExpression(e.op, left!, right!);
       return t.binaryExpression(e.op, t.callExpression(lw.rt("compare"), [left!, right!]), t.numericLiteral(0));
     case "to":
       return t.callExpression(lw.rt("rangeInclusive"), [left!, right!]);
@@ -293,7 +340,8 @@ function lowerBinary(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): t.Expr
     default: {
       if (isCon(type, "Int")) return t.callExpression(lw.rt(INT_OPS[e.op]!), [left!, right!]);
       if (isCon(type, "List")) return t.callExpression(lw.rt("concat"), [left!, right!]);
-      if (isCon(type, "Text") && e.op === "+") return lw.onlyFuel ? t.binaryExpression("+", left!, right!) : t.callExpression(lw.rt("tadd"), [left!, right!]);
+      if (isCon(type, "Text") && e.op === "+")
+        return lw.onlyFuel ? t.binaryExpression("+", left!, right!) : t.callExpression(lw.rt("tadd"), [left!, right!]);
       if (e.op === "mod") return t.binaryExpression("%", left!, right!);
       return t.binaryExpression(e.op as "+" | "-" | "*" | "/", left!, right!);
     }
@@ -316,8 +364,15 @@ function guardedBinary(lw: Lowerer, op: string, type: Type, left: t.Expression, 
     case ">":
     case ">=":
       // The result carries the operands' origins: a comparison is how data is chosen.
-      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text")) return g(DECIDED_COMPARISONS[op]!, left, right);
-      return g("isOrdered", left, right, t.numericLiteral(op.startsWith("<") ? -1 : 1), t.booleanLiteral(op.endsWith("=")));
+      if (isCon(type, "Int") || isCon(type, "Float") || isCon(type, "Text"))
+        return g(DECIDED_COMPARISONS[op]!, left, right);
+      return g(
+        "isOrdered",
+        left,
+        right,
+        t.numericLiteral(op.startsWith("<") ? -1 : 1),
+        t.booleanLiteral(op.endsWith("=")),
+      );
     case "to":
       return g("rangeInclusive", left, right);
     case "until":
@@ -340,11 +395,21 @@ function lowerShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>): 
   });
   const op = e.op === "and" ? "&&" : "||";
   const steps = exprSteps(e.right);
-  if (rightStatements.length === 0) return t.logicalExpression(op, left, t.sequenceExpression([chargeExpression(lw, steps), right!]));
+  if (rightStatements.length === 0)
+    return t.logicalExpression(op, left, t.sequenceExpression([chargeExpression(lw, steps), right!]));
   const temp = lw.temp("b");
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp, left)]));
   const test = e.op === "and" ? temp : t.unaryExpression("!", temp);
-  lw.emit(t.ifStatement(test, t.blockStatement([t.expressionStatement(chargeExpression(lw, steps)), ...rightStatements, t.expressionStatement(t.assignmentExpression("=", temp, right!))])));
+  lw.emit(
+    t.ifStatement(
+      test,
+      t.blockStatement([
+        t.expressionStatement(chargeExpression(lw, steps)),
+        ...rightStatements,
+        t.expressionStatement(t.assignmentExpression("=", temp, right!)),
+      ]),
+    ),
+  );
   return temp;
 }
 
@@ -365,7 +430,15 @@ function guardedShortCircuit(lw: Lowerer, e: Extract<CExpr, { kind: "Binary" }>)
   });
   const held = truth(lw, temp);
   const test = e.op === "and" ? held : t.unaryExpression("!", held);
-  lw.emit(t.ifStatement(test, t.blockStatement([...rightStatements, t.expressionStatement(t.assignmentExpression("=", temp, t.callExpression(lw.g("after"), [temp, right!])))])));
+  lw.emit(
+    t.ifStatement(
+      test,
+      t.blockStatement([
+        ...rightStatements,
+        t.expressionStatement(t.assignmentExpression("=", temp, t.callExpression(lw.g("after"), [temp, right!]))),
+      ]),
+    ),
+  );
   lw.emit(joinDecision(lw, context.saved, [e.right]));
   return temp;
 }
@@ -380,13 +453,23 @@ function lowerIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Express
   const thenSteps = exprSteps(e.then);
   const elseSteps = exprSteps(e.else);
   if (thenStatements.length === 0 && elseStatements.length === 0) {
-    return t.conditionalExpression(condition, t.sequenceExpression([chargeExpression(lw, thenSteps), then!]), t.sequenceExpression([chargeExpression(lw, elseSteps), otherwise!]));
+    return t.conditionalExpression(
+      condition,
+      t.sequenceExpression([chargeExpression(lw, thenSteps), then!]),
+      t.sequenceExpression([chargeExpression(lw, elseSteps), otherwise!]),
+    );
   }
   const temp = lw.temp("v");
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp)]));
   const branch = (steps: number, statements: t.Statement[], value: t.Expression) =>
-    t.blockStatement([t.expressionStatement(chargeExpression(lw, steps)), ...statements, t.expressionStatement(t.assignmentExpression("=", temp, value))]);
-  lw.emit(t.ifStatement(condition, branch(thenSteps, thenStatements, then!), branch(elseSteps, elseStatements, otherwise!)));
+    t.blockStatement([
+      t.expressionStatement(chargeExpression(lw, steps)),
+      ...statements,
+      t.expressionStatement(t.assignmentExpression("=", temp, value)),
+    ]);
+  lw.emit(
+    t.ifStatement(condition, branch(thenSteps, thenStatements, then!), branch(elseSteps, elseStatements, otherwise!)),
+  );
   return temp;
 }
 
@@ -399,10 +482,12 @@ function guardedIfValue(lw: Lowerer, e: Extract<CExpr, { kind: "If" }>): t.Expre
   const temp = lw.temp("v");
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(temp)]));
   const branch = (value: CExpr) =>
-    t.blockStatement(lw.collect(() => {
-      lw.emit(t.expressionStatement(chargeExpression(lw, exprSteps(value))));
-      lw.emit(t.expressionStatement(t.assignmentExpression("=", temp, lowerExpr(lw, value))));
-    }));
+    t.blockStatement(
+      lw.collect(() => {
+        lw.emit(t.expressionStatement(chargeExpression(lw, exprSteps(value))));
+        lw.emit(t.expressionStatement(t.assignmentExpression("=", temp, lowerExpr(lw, value))));
+      }),
+    );
   lw.emit(t.ifStatement(truth(lw, condition), branch(e.then), branch(e.else)));
   lw.emit(joinDecision(lw, context.saved, [e.then, e.else], [temp]));
   return temp;
@@ -439,13 +524,25 @@ function isAwaited(callee: Callee): boolean {
   return callee.kind === "Function" || callee.kind === "Library" || callee.kind === "Value";
 }
 
-function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee: Callee, fn: t.Expression | undefined, args: t.Expression[]): t.Expression {
+function callExpression(
+  lw: Lowerer,
+  e: Extract<CExpr, { kind: "Call" }>,
+  callee: Callee,
+  fn: t.Expression | undefined,
+  args: t.Expression[],
+): t.Expression {
   switch (callee.kind) {
     case "Function":
-      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), [...(e.needs.length > 0 ? [grantOf(lw)] : []), ...typeShapesOf(lw, e.typeArgs), ...args]);
+      return t.callExpression(t.identifier(functionName(callee.module, callee.name)), [
+        ...(e.needs.length > 0 ? [grantOf(lw)] : []),
+        ...typeShapesOf(lw, e.typeArgs),
+        ...args,
+      ]);
     case "Value":
       // With guards, a function value chosen by a decision carries its origins (rtlib/origin-ops.ts, callValue).
-      return lw.guarded ? t.callExpression(lw.g("callValue"), [fn!, t.arrayExpression(args)]) : t.callExpression(fn!, args);
+      return lw.guarded
+        ? t.callExpression(lw.g("callValue"), [fn!, t.arrayExpression(args)])
+        : t.callExpression(fn!, args);
     case "Record":
       return construct(lw, classRef(lw, callee.decl), args);
     case "Case":
@@ -462,7 +559,9 @@ function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee
       }
       if (callee.ability === "to_json") {
         if (lw.guarded) return t.callExpression(lw.g("toJson"), [args[0]!, shapeOf(lw, callee.of)]);
-        return t.callExpression(t.memberExpression(t.identifier("JSON"), t.identifier("parse")), [t.callExpression(lw.rt("encodeJson"), [args[0]!, shapeOf(lw, callee.of)])]);
+        return t.callExpression(t.memberExpression(t.identifier("JSON"), t.identifier("parse")), [
+          t.callExpression(lw.rt("encodeJson"), [args[0]!, shapeOf(lw, callee.of)]),
+        ]);
       }
       return t.callExpression(lw.guarded ? lw.g("fromJson") : lw.rt("decodeJson"), [args[0]!, shapeOf(lw, callee.of)]);
     case "Library":
@@ -471,20 +570,38 @@ function callExpression(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, callee
 }
 
 /** Library calls, with the variants the static types choose. */
-function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: string, name: string, args: t.Expression[]): t.Expression {
+function libraryCall(
+  lw: Lowerer,
+  e: Extract<CExpr, { kind: "Call" }>,
+  module: string,
+  name: string,
+  args: t.Expression[],
+): t.Expression {
   const first = e.args[0]?.type;
   const itemOfFirst = first !== undefined ? resolve(first) : undefined;
-  const listOfFloat = itemOfFirst?.kind === "Con" && itemOfFirst.name === "List" && isCon(itemOfFirst.args[0]!, "Float");
+  const listOfFloat =
+    itemOfFirst?.kind === "Con" && itemOfFirst.name === "List" && isCon(itemOfFirst.args[0]!, "Float");
   let fn = name;
   if (module === "list" && name === "sum" && listOfFloat) fn = "sumFloat";
   if (module === "math" && name === "abs" && first !== undefined && isCon(first, "Float")) fn = "absFloat";
   if (module === "json" && name === "encode") args = [args[0]!, shapeOf(lw, e.args[0]!.type)];
   // A library function given an effectful function awaits it: the `...Async` twin.
-  const takesAsync = e.needs.length > 0 && (module === "list" || module === "optional" || (module === "text" && name === "split_where"));
+  const takesAsync =
+    e.needs.length > 0 && (module === "list" || module === "optional" || (module === "text" && name === "split_where"));
   if (takesAsync) fn = `${fn}Async`;
   // `m.get(k).or_else(x)`: one call that makes no Some (the map is a value: reading it after x is the same).
   const inner = args[0];
-  if (!lw.guarded && module === "optional" && name === "or_else" && e.args[0]?.kind === "Call" && e.args[0].callee.kind === "Library" && e.args[0].callee.module === "map" && e.args[0].callee.name === "get" && inner?.type === "CallExpression" && args.length === 2) {
+  if (
+    !lw.guarded &&
+    module === "optional" &&
+    name === "or_else" &&
+    e.args[0]?.kind === "Call" &&
+    e.args[0].callee.kind === "Library" &&
+    e.args[0].callee.module === "map" &&
+    e.args[0].callee.name === "get" &&
+    inner?.type === "CallExpression" &&
+    args.length === 2
+  ) {
     const keyed = hasPrimitiveKeys(e.args[0].args[0]!.type) ? "mapGetPrimitiveOr" : "mapGetOr";
     return t.callExpression(lw.rt(keyed), [...(inner.arguments as t.Expression[]), args[1]!]);
   }
@@ -492,7 +609,11 @@ function libraryCall(lw: Lowerer, e: Extract<CExpr, { kind: "Call" }>, module: s
   if (primitive) args = [grantOf(lw), ...args];
   const callee = lw.lib(module === "process" ? "process" : module, fn);
   // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to the gateway.
-  if (lw.guarded) return t.callExpression(lw.g(libraryOperator(module, name, primitive, e.fails !== undefined)), [callee, t.arrayExpression(args)]);
+  if (lw.guarded)
+    return t.callExpression(lw.g(libraryOperator(module, name, primitive, e.fails !== undefined)), [
+      callee,
+      t.arrayExpression(args),
+    ]);
   return t.callExpression(callee, args);
 }
 
@@ -507,7 +628,11 @@ function isConstant(e: t.Expression): boolean {
  * statements, the earlier ones are saved in temporaries before those
  * statements, so that they still run first.
  */
-export function spillOrder(lw: Lowerer, exprs: readonly CExpr[], borrowing: boolean | ReadonlySet<CExpr> = false): t.Expression[] {
+export function spillOrder(
+  lw: Lowerer,
+  exprs: readonly CExpr[],
+  borrowing: boolean | ReadonlySet<CExpr> = false,
+): t.Expression[] {
   const out: t.Expression[] = [];
   const ends: number[] = [];
   let lastWithStatements = -1;

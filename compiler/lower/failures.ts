@@ -64,15 +64,29 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
   tryStatements.push(t.expressionStatement(t.assignmentExpression("=", result, value!)));
   const handler = lw.collect(() => {
     for (const back of depthBack(lw)) lw.emit(back);
-    lw.emit(t.ifStatement(t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))), t.throwStatement(caught)));
+    lw.emit(
+      t.ifStatement(
+        t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))),
+        t.throwStatement(caught),
+      ),
+    );
     for (const narrated of caughtHere(lw, caught, e.span)) lw.emit(narrated);
     // The failure is first placed where the call that failed was made.
-    lw.emit(t.expressionStatement(t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span))));
+    lw.emit(
+      t.expressionStatement(
+        t.assignmentExpression("??=", t.memberExpression(caught, t.identifier("site")), site(lw, e.expr.span)),
+      ),
+    );
     // The handler runs under what decided that the failure happened.
-    if (scope !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!]))));
+    if (scope !== undefined)
+      lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("caught"), [lw.cx!]))));
     const charge = chargeStatement(lw, handlerSteps(e.handler), e.span);
     if (charge !== undefined) lw.emit(charge);
-    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value")))]));
+    lw.emit(
+      t.variableDeclaration("const", [
+        t.variableDeclarator(lw.local(e.error), t.memberExpression(caught, t.identifier("value"))),
+      ]),
+    );
     lowerHandler(lw, e.handler, result, caught, e.span);
   });
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
@@ -86,14 +100,42 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
  * carry what decided whether the failure happened, whichever way it went; then the
  * context from before it (a handler that left early keeps the raised one).
  */
-function settle(lw: Lowerer, scope: t.Identifier, e: Extract<CExpr, { kind: "Otherwise" }>, result: t.Identifier): void {
-  const handler: Parts = e.handler.kind === "Default" ? [e.handler.value] : e.handler.kind === "Arms" ? e.handler.arms.flatMap((arm) => [arm.body, arm.value]) : e.handler.kind === "Leave" ? [{ statements: [e.handler.statement] }] : [];
+function settle(
+  lw: Lowerer,
+  scope: t.Identifier,
+  e: Extract<CExpr, { kind: "Otherwise" }>,
+  result: t.Identifier,
+): void {
+  const handler: Parts =
+    e.handler.kind === "Default"
+      ? [e.handler.value]
+      : e.handler.kind === "Arms"
+        ? e.handler.arms.flatMap((arm) => [arm.body, arm.value])
+        : e.handler.kind === "Leave"
+          ? [{ statements: [e.handler.statement] }]
+          : [];
   for (const target of [result, ...assignedIn(handler).map((l) => lw.local(l))]) {
-    lw.emit(t.expressionStatement(t.assignmentExpression("=", target, t.callExpression(lw.g("settled"), [target, lw.cx!]))));
+    lw.emit(
+      t.expressionStatement(t.assignmentExpression("=", target, t.callExpression(lw.g("settled"), [target, lw.cx!]))),
+    );
   }
-  lw.emit(t.expressionStatement(t.assignmentExpression("=", lw.cx!, t.callExpression(lw.g("settle"), [scope, lw.cx!, t.numericLiteral(exitsOf(handler))]))));
+  lw.emit(
+    t.expressionStatement(
+      t.assignmentExpression(
+        "=",
+        lw.cx!,
+        t.callExpression(lw.g("settle"), [scope, lw.cx!, t.numericLiteral(exitsOf(handler))]),
+      ),
+    ),
+  );
 }
-function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caught: t.Identifier, span: { start: number }): void {
+function lowerHandler(
+  lw: Lowerer,
+  handler: CHandler,
+  result: t.Identifier,
+  caught: t.Identifier,
+  span: { start: number },
+): void {
   switch (handler.kind) {
     case "Fail":
       // `otherwise fail with VALUE` is a new failure, raised here; a plain `otherwise fail` keeps where the first one was raised.
@@ -114,9 +156,18 @@ function lowerHandler(lw: Lowerer, handler: CHandler, result: t.Identifier, caug
       lw.handling = caught;
       try {
         const subject = lw.temp("f");
-        lw.emit(t.variableDeclaration("const", [t.variableDeclarator(subject, t.memberExpression(caught, t.identifier("value")))]));
+        lw.emit(
+          t.variableDeclaration("const", [
+            t.variableDeclarator(subject, t.memberExpression(caught, t.identifier("value"))),
+          ]),
+        );
         // With guards, arms that tell failures apart decide on the failure's value (its end is the otherwise's, settle).
-        if (lw.guarded && lw.cx !== undefined && handler.arms.some((arm) => arm.pattern.kind !== "Wildcard" && arm.pattern.kind !== "Bind")) lw.emit(decide(lw, subject));
+        if (
+          lw.guarded &&
+          lw.cx !== undefined &&
+          handler.arms.some((arm) => arm.pattern.kind !== "Wildcard" && arm.pattern.kind !== "Bind")
+        )
+          lw.emit(decide(lw, subject));
         lowerArms(lw, handler.arms, subject, result, () => t.throwStatement(caught));
       } finally {
         lw.handling = saved;

@@ -38,10 +38,27 @@ import { counter, isCharge } from "./fuel.js";
  * each one and checks that the counters have not moved.
  */
 export const FUEL_BLIND = new Set([
-  "iadd", "isub", "imul", "idiv", "imod", "fmod", "index",
+  "iadd",
+  "isub",
+  "imul",
+  "idiv",
+  "imod",
+  "fmod",
+  "index",
   "floatText",
-  "pushInPlace", "pushOneInPlace", "pushRow", "tadd", "tinterp", "mapGetPrimitiveOr", "mapPutPrimitive",
-  "crash", "noArmFits", "checkFailed", "Failure", "Some", "Pair",
+  "pushInPlace",
+  "pushOneInPlace",
+  "pushRow",
+  "tadd",
+  "tinterp",
+  "mapGetPrimitiveOr",
+  "mapPutPrimitive",
+  "crash",
+  "noArmFits",
+  "checkFailed",
+  "Failure",
+  "Some",
+  "Pair",
 ]);
 
 /**
@@ -119,7 +136,8 @@ function blindAroundCharging(node: t.Node): boolean {
   return ownFuelBlind(node) && !t.someChild(node, (c) => !blindAroundCharging(c));
 }
 
-const isChargingCall = (node: t.Node): node is t.CallExpression => node.type === "CallExpression" && calleeIn(node.callee, CHARGING, CHARGING_LIBRARY);
+const isChargingCall = (node: t.Node): node is t.CallExpression =>
+  node.type === "CallExpression" && calleeIn(node.callee, CHARGING, CHARGING_LIBRARY);
 
 /** Whether `node` calls a charging helper, outside the functions it makes. */
 function callsCharging(node: t.Node): boolean {
@@ -141,7 +159,11 @@ function markLoopsInside(node: t.Node, inside: Set<t.Node>): void {
   t.someChild(node, visit);
 }
 
-const isFunction = (n: t.Node): boolean => n.type === "ArrowFunctionExpression" || n.type === "FunctionDeclaration" || n.type === "ClassMethod" || n.type === "ClassDeclaration";
+const isFunction = (n: t.Node): boolean =>
+  n.type === "ArrowFunctionExpression" ||
+  n.type === "FunctionDeclaration" ||
+  n.type === "ClassMethod" ||
+  n.type === "ClassDeclaration";
 
 /** Whether `node` itself (not its children) neither awaits nor calls what may read the fuel. */
 function ownFuelBlind(node: t.Node): boolean {
@@ -168,7 +190,13 @@ function ownFuelBlind(node: t.Node): boolean {
 function chargingStatement(node: t.Node, inList: boolean): t.Expression | undefined {
   let e: t.Expression | null | undefined;
   if (node.type === "ExpressionStatement") e = node.expression;
-  else if (node.type === "VariableDeclaration" && inList && node.declarations.length === 1 && node.declarations[0]!.id.type === "Identifier") e = node.declarations[0]!.init;
+  else if (
+    node.type === "VariableDeclaration" &&
+    inList &&
+    node.declarations.length === 1 &&
+    node.declarations[0]!.id.type === "Identifier"
+  )
+    e = node.declarations[0]!.init;
   return e != null && callsCharging(e) ? e : undefined;
 }
 
@@ -183,11 +211,25 @@ function fuelBlindCallee(callee: t.Expression | t.V8IntrinsicIdentifier): boolea
 }
 
 /** Whether `callee` is `$name` of `helpers`, or `$module.name` of `library`. */
-function calleeIn(callee: t.Expression | t.V8IntrinsicIdentifier, helpers: ReadonlySet<string>, library: Readonly<Record<string, readonly string[] | "*">>): boolean {
+function calleeIn(
+  callee: t.Expression | t.V8IntrinsicIdentifier,
+  helpers: ReadonlySet<string>,
+  library: Readonly<Record<string, readonly string[] | "*">>,
+): boolean {
   if (callee.type === "Identifier") return callee.name.startsWith("$") && helpers.has(callee.name.slice(1));
-  if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || callee.property.type !== "Identifier" || callee.computed) return false;
+  if (
+    callee.type !== "MemberExpression" ||
+    callee.object.type !== "Identifier" ||
+    callee.property.type !== "Identifier" ||
+    callee.computed
+  )
+    return false;
   const allowed = library[callee.object.name.slice(1)];
-  return callee.object.name.startsWith("$") && allowed !== undefined && (allowed === "*" || allowed.includes(callee.property.name));
+  return (
+    callee.object.name.startsWith("$") &&
+    allowed !== undefined &&
+    (allowed === "*" || allowed.includes(callee.property.name))
+  );
 }
 
 /**
@@ -205,7 +247,15 @@ function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.F
   const at = <N extends t.Node>(node: N): N => Object.assign(node, { loc: loop.loc });
   const block = t.blockStatement([
     at(t.variableDeclaration("let", [t.variableDeclarator(room, t.callExpression(lw.rt("fuelRoom"), []))])),
-    at(t.tryStatement(t.blockStatement([copy]), null, t.blockStatement([at(t.expressionStatement(t.assignmentExpression("=", fuel, t.binaryExpression("+", check, room))))]))),
+    at(
+      t.tryStatement(
+        t.blockStatement([copy]),
+        null,
+        t.blockStatement([
+          at(t.expressionStatement(t.assignmentExpression("=", fuel, t.binaryExpression("+", check, room)))),
+        ]),
+      ),
+    ),
   ]);
   const node = loop as unknown as Record<string, unknown>;
   for (const key of Object.keys(node)) delete node[key];
@@ -237,8 +287,14 @@ function rewriteCharges(node: t.Node, names: Names): void {
         if (c.type === "VariableDeclaration" && chargingStatement(c, list) !== undefined) {
           // `const x = call(...)` as `let x;` and the call made into it with the counters current.
           const declarator = c.declarations[0]!;
-          const declared = Object.assign(t.variableDeclaration("let", [t.variableDeclarator(declarator.id as t.Identifier)]), { loc: c.loc });
-          const assigned = Object.assign(t.expressionStatement(t.assignmentExpression("=", declarator.id as t.Identifier, declarator.init!)), { loc: c.loc });
+          const declared = Object.assign(
+            t.variableDeclaration("let", [t.variableDeclarator(declarator.id as t.Identifier)]),
+            { loc: c.loc },
+          );
+          const assigned = Object.assign(
+            t.expressionStatement(t.assignmentExpression("=", declarator.id as t.Identifier, declarator.init!)),
+            { loc: c.loc },
+          );
           child.splice(i, 1, declared, synced(assigned, names));
           i++;
         } else child[i] = rewritten(c, names);
@@ -250,10 +306,16 @@ function rewriteCharges(node: t.Node, names: Names): void {
 /** `{ $S.fuel = $S.check + $room; try { STATEMENT } finally { $room = $fuelRoom(); } }` */
 function synced(statement: t.Statement, { room, fuelRoom, S }: Names): t.Statement {
   const shared = (name: string) => t.memberExpression(S, t.identifier(name));
-  const writeBack = t.expressionStatement(t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)));
+  const writeBack = t.expressionStatement(
+    t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)),
+  );
   // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to write back.
-  const readAgain = t.blockStatement([t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, [])))]);
-  return Object.assign(t.blockStatement([writeBack, t.tryStatement(t.blockStatement([statement]), null, readAgain)]), { loc: statement.loc });
+  const readAgain = t.blockStatement([
+    t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, []))),
+  ]);
+  return Object.assign(t.blockStatement([writeBack, t.tryStatement(t.blockStatement([statement]), null, readAgain)]), {
+    loc: statement.loc,
+  });
 }
 
 function rewritten(node: t.Node, names: Names): t.Node {
@@ -265,7 +327,11 @@ function rewritten(node: t.Node, names: Names): t.Node {
     return node;
   }
   // The local takes the charge before the call: when the slow path ends the run, the fuel written back has it.
-  const spend = t.assignmentExpression("=", room, t.callExpression(fuelLeft, [t.assignmentExpression("-=", room, charge.amount)]));
+  const spend = t.assignmentExpression(
+    "=",
+    room,
+    t.callExpression(fuelLeft, [t.assignmentExpression("-=", room, charge.amount)]),
+  );
   const replaced: t.Node = charge.form === "statement" ? t.expressionStatement(spend) : spend;
   replaced.loc = node.loc;
   return replaced;

@@ -15,7 +15,9 @@ export function exprSteps(e: CExpr | undefined): number {
     case "Text":
       return 1 + e.parts.reduce((n, p) => n + (typeof p === "string" ? 0 : exprSteps(p)), 0);
     case "Call":
-      return 1 + (e.callee.kind === "Value" ? exprSteps(e.callee.expr) : 0) + e.args.reduce((n, a) => n + exprSteps(a), 0);
+      return (
+        1 + (e.callee.kind === "Value" ? exprSteps(e.callee.expr) : 0) + e.args.reduce((n, a) => n + exprSteps(a), 0)
+      );
     case "Field":
       return 1 + exprSteps(e.object);
     case "Index":
@@ -104,9 +106,17 @@ export function handlerSteps(handler: CHandler): number {
  * taken once for each of `times` (a sort's keys, for every row), at `span`: a
  * run out of fuel here is reported at the code about to run.
  */
-export function chargeStatement(lw: Lowerer, steps: number, span?: Span, times?: t.Expression): t.Statement | undefined {
+export function chargeStatement(
+  lw: Lowerer,
+  steps: number,
+  span?: Span,
+  times?: t.Expression,
+): t.Statement | undefined {
   if (steps <= 0) return undefined;
-  return lw.at(t.ifStatement(chargeTest(lw, steps, times), t.expressionStatement(t.callExpression(lw.rt("slow"), []))), span);
+  return lw.at(
+    t.ifStatement(chargeTest(lw, steps, times), t.expressionStatement(t.callExpression(lw.rt("slow"), []))),
+    span,
+  );
 }
 
 /** `($S.fuel -= n) < $S.check && $slow()`, for inside an expression. */
@@ -117,14 +127,20 @@ export function chargeExpression(lw: Lowerer, steps: number): t.Expression {
 function chargeTest(lw: Lowerer, steps: number, times?: t.Expression): t.Expression {
   const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
   const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
-  const amount = times === undefined ? t.numericLiteral(steps) : t.binaryExpression("*", t.numericLiteral(steps), times);
+  const amount =
+    times === undefined ? t.numericLiteral(steps) : t.binaryExpression("*", t.numericLiteral(steps), times);
   return t.binaryExpression("<", t.assignmentExpression("-=", fuel, amount), check);
 }
 
 /** What `chargeStatement` or `chargeExpression` made `node` from, if it is a charge. */
 export function isCharge(node: t.Node): { form: "statement" | "expression"; amount: t.Expression } | undefined {
   if (node.type === "IfStatement") {
-    if (node.alternate !== null || node.consequent.type !== "ExpressionStatement" || !isSlowCall(node.consequent.expression)) return undefined;
+    if (
+      node.alternate !== null ||
+      node.consequent.type !== "ExpressionStatement" ||
+      !isSlowCall(node.consequent.expression)
+    )
+      return undefined;
     const amount = amountOf(node.test);
     return amount === undefined ? undefined : { form: "statement", amount };
   }
@@ -136,16 +152,28 @@ export function isCharge(node: t.Node): { form: "statement" | "expression"; amou
   return undefined;
 }
 
-const isSlowCall = (n: t.Node): boolean => n.type === "CallExpression" && n.callee.type === "Identifier" && n.callee.name === "$slow" && n.arguments.length === 0;
+const isSlowCall = (n: t.Node): boolean =>
+  n.type === "CallExpression" &&
+  n.callee.type === "Identifier" &&
+  n.callee.name === "$slow" &&
+  n.arguments.length === 0;
 
 /** The `n` of `($S.fuel -= n) < $S.check`. */
 function amountOf(test: t.Node): t.Expression | undefined {
   if (test.type !== "BinaryExpression" || test.operator !== "<" || !counter(test.right, "check")) return undefined;
   const spend = test.left;
-  return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel") ? spend.right : undefined;
+  return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel")
+    ? spend.right
+    : undefined;
 }
 
 /** `$S.fuel` or `$S.check` (`name`: that one), the counters a charge reads. */
 export function counter(n: t.Node, name?: "fuel" | "check"): boolean {
-  return n.type === "MemberExpression" && n.object.type === "Identifier" && n.object.name === "$S" && n.property.type === "Identifier" && (name === undefined ? n.property.name === "fuel" || n.property.name === "check" : n.property.name === name);
+  return (
+    n.type === "MemberExpression" &&
+    n.object.type === "Identifier" &&
+    n.object.name === "$S" &&
+    n.property.type === "Identifier" &&
+    (name === undefined ? n.property.name === "fuel" || n.property.name === "check" : n.property.name === name)
+  );
 }

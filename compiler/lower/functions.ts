@@ -23,9 +23,24 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
     if (narrowed !== undefined) lw.grant = narrowed;
     const body = functionBody(lw, e.body, e.span);
     if (narrowed !== undefined) {
-      body.body.unshift(t.variableDeclaration("const", [t.variableDeclarator(narrowed, t.callExpression(lw.rt("narrow"), [outer ?? t.identifier("undefined"), needsValue(e.needs), t.stringLiteral("this function")]))]));
+      body.body.unshift(
+        t.variableDeclaration("const", [
+          t.variableDeclarator(
+            narrowed,
+            t.callExpression(lw.rt("narrow"), [
+              outer ?? t.identifier("undefined"),
+              needsValue(e.needs),
+              t.stringLiteral("this function"),
+            ]),
+          ),
+        ]),
+      );
     }
-    return t.arrowFunctionExpression(e.params.map((p) => lw.local(p)), body, isAsync);
+    return t.arrowFunctionExpression(
+      e.params.map((p) => lw.local(p)),
+      body,
+      isAsync,
+    );
   } finally {
     lw.grant = savedGrant;
     lw.async = savedAsync;
@@ -38,7 +53,11 @@ export function lowerLambda(lw: Lowerer, e: Extract<CExpr, { kind: "Lambda" }>):
  * A function's body: the depth check on entry, the block, and the depth given
  * back however the function ends (a return, a failure, a crash).
  */
-export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }): t.BlockStatement {
+export function functionBody(
+  lw: Lowerer,
+  body: CBlock,
+  span?: { file: string; start: number; end: number },
+): t.BlockStatement {
   if (!lw.guarded) return depthCounted(lw, body, span);
   // With guards, a function runs in the context it was called in (compiler/lower/decisions.ts). One
   // that decides keeps it in a local and leaves the caller's behind however it ends; one that does
@@ -50,7 +69,9 @@ export function functionBody(lw: Lowerer, body: CBlock, span?: { file: string; s
   lw.cxEntry = entry;
   lw.cx = decides ? lw.temp("cx") : entry;
   try {
-    const prologue: t.Statement[] = [t.variableDeclaration("const", [t.variableDeclarator(entry, t.callExpression(lw.g("enter"), []))])];
+    const prologue: t.Statement[] = [
+      t.variableDeclaration("const", [t.variableDeclarator(entry, t.callExpression(lw.g("enter"), []))]),
+    ];
     if (!decides) return depthCounted(lw, body, span, { prologue, epilogue: [] });
     prologue.push(t.variableDeclaration("let", [t.variableDeclarator(lw.cx, entry)]));
     const epilogue = [t.expressionStatement(t.callExpression(lw.g("back"), [t.identifier("undefined"), entry]))];
@@ -67,19 +88,40 @@ interface Frame {
   readonly epilogue: readonly t.Statement[];
 }
 
-function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: number; end: number }, frame: Frame = { prologue: [], epilogue: [] }): t.BlockStatement {
+function depthCounted(
+  lw: Lowerer,
+  body: CBlock,
+  span?: { file: string; start: number; end: number },
+  frame: Frame = { prologue: [], epilogue: [] },
+): t.BlockStatement {
   const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
   const maxDepth = t.memberExpression(lw.rt("S"), t.identifier("maxDepth"));
   const tooDeep = t.expressionStatement(t.callExpression(lw.rt("tooDeep"), []));
   if (!lw.async) {
     if (lw.onlyFuel) {
       const block = lowerBody(lw, body);
-      return t.blockStatement([...frame.prologue, ...(frame.epilogue.length === 0 ? block.body : [t.tryStatement(block, null, t.blockStatement([...frame.epilogue]))])]);
+      return t.blockStatement([
+        ...frame.prologue,
+        ...(frame.epilogue.length === 0
+          ? block.body
+          : [t.tryStatement(block, null, t.blockStatement([...frame.epilogue]))]),
+      ]);
     }
     // Synchronous code runs to its end with no other task in between: a counter will do.
-    const enter = lw.at(t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep), span);
+    const enter = lw.at(
+      t.ifStatement(t.binaryExpression(">", t.updateExpression("++", depth, true), maxDepth), tooDeep),
+      span,
+    );
     const block = lowerBody(lw, body);
-    return t.blockStatement([...frame.prologue, enter, t.tryStatement(block, null, t.blockStatement([t.expressionStatement(t.updateExpression("--", depth)), ...frame.epilogue]))]);
+    return t.blockStatement([
+      ...frame.prologue,
+      enter,
+      t.tryStatement(
+        block,
+        null,
+        t.blockStatement([t.expressionStatement(t.updateExpression("--", depth)), ...frame.epilogue]),
+      ),
+    ]);
   }
   // An async function keeps the depth it runs at, sets it back wherever it resumes, and
   // leaves the depth it was called at: concurrent tasks each count their own calls.
@@ -87,11 +129,21 @@ function depthCounted(lw: Lowerer, body: CBlock, span?: { file: string; start: n
   const saved = lw.depth;
   lw.depth = own;
   try {
-    const declare = lw.at(t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]), span);
+    const declare = lw.at(
+      t.variableDeclaration("const", [t.variableDeclarator(own, t.updateExpression("++", depth, true))]),
+      span,
+    );
     const enter = lw.at(t.ifStatement(t.binaryExpression(">", own, maxDepth), tooDeep), span);
     const block = lowerBody(lw, body);
-    const leave = t.expressionStatement(t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))));
-    return t.blockStatement([...frame.prologue, declare, enter, t.tryStatement(block, null, t.blockStatement([leave, ...frame.epilogue]))]);
+    const leave = t.expressionStatement(
+      t.assignmentExpression("=", depth, t.binaryExpression("-", own, t.numericLiteral(1))),
+    );
+    return t.blockStatement([
+      ...frame.prologue,
+      declare,
+      enter,
+      t.tryStatement(block, null, t.blockStatement([leave, ...frame.epilogue])),
+    ]);
   } finally {
     lw.depth = saved;
   }

@@ -10,7 +10,14 @@ export function needsValue(needs: readonly Need[]): t.Expression {
     needs.map((n) =>
       t.objectExpression([
         t.objectProperty(t.identifier("path"), t.arrayExpression(n.path.map((p) => t.stringLiteral(p)))),
-        ...(n.scope === undefined ? [] : [t.objectProperty(t.identifier("scope"), typeof n.scope === "number" ? t.numericLiteral(n.scope) : t.stringLiteral(n.scope))]),
+        ...(n.scope === undefined
+          ? []
+          : [
+              t.objectProperty(
+                t.identifier("scope"),
+                typeof n.scope === "number" ? t.numericLiteral(n.scope) : t.stringLiteral(n.scope),
+              ),
+            ]),
       ]),
     ),
   );
@@ -22,9 +29,23 @@ export function grantValue(items: readonly CheckedGrantItem[]): t.Expression {
     items.map((item) => {
       const need = (needsValue([item.capability]) as t.ArrayExpression).elements[0] as t.ObjectExpression;
       if (item.budget) {
-        need.properties.push(t.objectProperty(t.identifier("budget"), t.objectExpression([t.objectProperty(t.identifier("count"), t.numericLiteral(item.budget.count)), t.objectProperty(t.identifier("unit"), t.stringLiteral(item.budget.unit))])));
+        need.properties.push(
+          t.objectProperty(
+            t.identifier("budget"),
+            t.objectExpression([
+              t.objectProperty(t.identifier("count"), t.numericLiteral(item.budget.count)),
+              t.objectProperty(t.identifier("unit"), t.stringLiteral(item.budget.unit)),
+            ]),
+          ),
+        );
       }
-      if (item.guard) need.properties.push(t.objectProperty(t.identifier("guard"), t.objectExpression([t.objectProperty(t.identifier("sinks"), needsValue(item.guard.sinks))])));
+      if (item.guard)
+        need.properties.push(
+          t.objectProperty(
+            t.identifier("guard"),
+            t.objectExpression([t.objectProperty(t.identifier("sinks"), needsValue(item.guard.sinks))]),
+          ),
+        );
       return need;
     }),
   );

@@ -11,7 +11,8 @@ export function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expr
   if (!lw.guarded) return read;
   // A name is read twice at no cost: the field is then read right here, where its record's shape
   // is known, rather than in one runtime function that every record type goes through.
-  if (record.type !== "Identifier") return t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]);
+  if (record.type !== "Identifier")
+    return t.callExpression(lw.g("field"), [record, t.stringLiteral(propertyName(name))]);
   const inner = t.memberExpression(t.memberExpression(record, t.identifier("value")), t.identifier(propertyName(name)));
   const guarded = t.callExpression(lw.g("tag"), [inner, t.memberExpression(record, t.identifier("origins"))]);
   return t.conditionalExpression(recordIsGuarded(record), guarded, read);
@@ -36,7 +37,9 @@ export function plainRecord(record: t.Identifier): t.Expression {
 
 /** `new Cls(fields)`; with guards, built from plain fields and carrying their origins. */
 export function construct(lw: Lowerer, cls: t.Expression, fields: t.Expression[]): t.Expression {
-  return lw.guarded && fields.length > 0 ? t.callExpression(lw.g("make"), [cls, t.arrayExpression(fields)]) : t.newExpression(cls, fields);
+  return lw.guarded && fields.length > 0
+    ? t.callExpression(lw.g("make"), [cls, t.arrayExpression(fields)])
+    : t.newExpression(cls, fields);
 }
 
 /**
@@ -47,5 +50,9 @@ export function construct(lw: Lowerer, cls: t.Expression, fields: t.Expression[]
  */
 export function plainOf(lw: Lowerer, value: t.Expression): t.Expression {
   if (value.type !== "Identifier" && value.type !== "MemberExpression") return t.callExpression(lw.g("plain"), [value]);
-  return t.conditionalExpression(t.binaryExpression("instanceof", value, lw.rt("GuardedValue")), t.memberExpression(value, t.identifier("value")), value);
+  return t.conditionalExpression(
+    t.binaryExpression("instanceof", value, lw.rt("GuardedValue")),
+    t.memberExpression(value, t.identifier("value")),
+    value,
+  );
 }

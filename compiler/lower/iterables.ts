@@ -11,12 +11,16 @@ export function iterableOf(lw: Lowerer, source: t.Expression, syntax: CExpr): t.
   // With guards, each item carries the container's origins (rtlib/origin-ops.ts).
   if (lw.guarded) return t.callExpression(lw.g("items"), [source]);
   const r = resolve(syntax.type);
-  if (r.kind === "Con" && r.name === "Set") return t.callExpression(t.memberExpression(source, t.identifier("values")), []);
+  if (r.kind === "Con" && r.name === "Set")
+    return t.callExpression(t.memberExpression(source, t.identifier("values")), []);
   if (r.kind === "Con" && r.name === "Map") {
     // Array.from(m.entries()).map(([k, v]) => new $Pair(k, v))
     const entries = t.callExpression(t.memberExpression(source, t.identifier("entries")), []);
     const array = t.callExpression(t.memberExpression(t.identifier("Array"), t.identifier("from")), [entries]);
-    const toPair = t.arrowFunctionExpression([t.arrayPattern([t.identifier("k"), t.identifier("v")])], t.newExpression(lw.rt("Pair"), [t.identifier("k"), t.identifier("v")]));
+    const toPair = t.arrowFunctionExpression(
+      [t.arrayPattern([t.identifier("k"), t.identifier("v")])],
+      t.newExpression(lw.rt("Pair"), [t.identifier("k"), t.identifier("v")]),
+    );
     return t.callExpression(t.memberExpression(array, t.identifier("map")), [toPair]);
   }
   return source;

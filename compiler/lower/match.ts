@@ -15,7 +15,13 @@ import { decide, joinDecision, saveContext, type Parts } from "./decisions.js";
  * receives the value of arms that give one. `otherwise` is what happens when no
  * arm matches (only a value outside the checked type, such as Guarded).
  */
-export function lowerArms(lw: Lowerer, arms: readonly CArm[], subject: t.Identifier, result: t.Identifier | undefined, otherwise: () => t.Statement): void {
+export function lowerArms(
+  lw: Lowerer,
+  arms: readonly CArm[],
+  subject: t.Identifier,
+  result: t.Identifier | undefined,
+  otherwise: () => t.Statement,
+): void {
   let chain: t.Statement = otherwise();
   for (let i = arms.length - 1; i >= 0; i--) {
     const arm = arms[i]!;
@@ -26,9 +32,13 @@ export function lowerArms(lw: Lowerer, arms: readonly CArm[], subject: t.Identif
       const charge = chargeStatement(lw, steps, arm.value?.span ?? arm.body.statements[0]?.span);
       if (charge !== undefined) lw.emit(charge);
       for (const s of arm.body.statements) lowerStatement(lw, s);
-      if (arm.value !== undefined) lw.emit(t.expressionStatement(t.assignmentExpression("=", result!, lowerExpr(lw, arm.value))));
+      if (arm.value !== undefined)
+        lw.emit(t.expressionStatement(t.assignmentExpression("=", result!, lowerExpr(lw, arm.value))));
     });
-    chain = code.tests.length === 0 ? t.blockStatement(body) : t.ifStatement(allOf(code.tests), t.blockStatement(body), chain);
+    chain =
+      code.tests.length === 0
+        ? t.blockStatement(body)
+        : t.ifStatement(allOf(code.tests), t.blockStatement(body), chain);
   }
   lw.emit(chain);
 }
@@ -57,7 +67,11 @@ export function lowerMatchValue(lw: Lowerer, e: Extract<CExpr, { kind: "Match" }
 }
 
 /** With guards, the arms run under the subject's origins; the returned function emits the join after them. */
-function decideOnSubject(lw: Lowerer, subject: t.Identifier, e: Extract<CExpr, { kind: "Match" }>): ((values: t.Identifier[]) => void) | undefined {
+function decideOnSubject(
+  lw: Lowerer,
+  subject: t.Identifier,
+  e: Extract<CExpr, { kind: "Match" }>,
+): ((values: t.Identifier[]) => void) | undefined {
   if (!lw.guarded || lw.cx === undefined) return undefined;
   const context = saveContext(lw);
   lw.emit(context.statement);

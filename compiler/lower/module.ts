@@ -8,7 +8,15 @@ import { isCon, resolve, typeToText, type TypeDecl } from "../check/types.js";
 import type { SourceFile } from "../source.js";
 import { Lowerer } from "./context.js";
 import { lowerExpr } from "./expressions.js";
-import { descriptorName, functionName, onlyValueName, propertyName, testName, testTableName, typeName } from "./names.js";
+import {
+  descriptorName,
+  functionName,
+  onlyValueName,
+  propertyName,
+  testName,
+  testTableName,
+  typeName,
+} from "./names.js";
 import { shapeOf } from "./shapes.js";
 import { functionBody } from "./functions.js";
 import { grantValue, needsValue } from "./grants.js";
@@ -42,7 +50,16 @@ const PART_SIZE = 20;
  * hoisted constants); gives back the runtime's names it used.
  * `narrate`: compile the narrated variant, naming main of the entry module `main` (narration.ts).
  */
-export function lowerModule(module: CModule, source: SourceFile, take: (part: LoweredPart) => void, narrate?: { readonly entry: string }, onlyFuel = false, guarded = false, borrows?: Borrows, sharedFuel = false): { readonly runtime: ReadonlySet<string> } {
+export function lowerModule(
+  module: CModule,
+  source: SourceFile,
+  take: (part: LoweredPart) => void,
+  narrate?: { readonly entry: string },
+  onlyFuel = false,
+  guarded = false,
+  borrows?: Borrows,
+  sharedFuel = false,
+): { readonly runtime: ReadonlySet<string> } {
   const lw = new Lowerer(module.name, source, narrate !== undefined, onlyFuel, guarded, borrows, sharedFuel);
   const inParts = <T>(kind: LoweredPart["kind"], items: readonly T[], lower: (item: T) => t.Statement[]) => {
     let statements: t.Statement[] = [];
@@ -56,9 +73,19 @@ export function lowerModule(module: CModule, source: SourceFile, take: (part: Lo
     if (statements.length > 0) take({ kind, statements });
   };
   inParts("types", module.types, (decl) => lowerType(lw, decl));
-  inParts("code", module.functions, (f) => [lowerFunction(lw, f, narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`)]);
+  inParts("code", module.functions, (f) => [
+    lowerFunction(
+      lw,
+      f,
+      narrate !== undefined && module.name === narrate.entry && f.name === "main" ? "main" : `${module.name}.${f.name}`,
+    ),
+  ]);
   const tests = module.tests.map((test, i) => lowerTest(lw, test, i));
-  inParts("code", [...tests.map((x) => x.declaration), ...(module.tests.length === 0 ? [] : [testList(module, tests)])], (s) => [s]);
+  inParts(
+    "code",
+    [...tests.map((x) => x.declaration), ...(module.tests.length === 0 ? [] : [testList(module, tests)])],
+    (s) => [s],
+  );
   inParts("hoisted", [...lw.hoisted.values()], (s) => [s]);
   // Nodes without a position (a helper's name, a temporary) get no mapping of their own: a
   // position inside them maps through the mapping before it, their nearest ancestor's.
@@ -73,7 +100,14 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
     t.arrowFunctionExpression(
       [],
       t.arrayExpression(
-        fields.map((f) => t.arrayExpression([t.stringLiteral(f.name), t.stringLiteral(propertyName(f.name)), t.stringLiteral(f.jsonKey), shapeOf(lw, f.type, params)])),
+        fields.map((f) =>
+          t.arrayExpression([
+            t.stringLiteral(f.name),
+            t.stringLiteral(propertyName(f.name)),
+            t.stringLiteral(f.jsonKey),
+            shapeOf(lw, f.type, params),
+          ]),
+        ),
       ),
     );
   const statements: t.Statement[] = [];
@@ -89,16 +123,39 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
                 "constructor",
                 t.identifier("constructor"),
                 fields.map((f) => t.identifier(`f_${f.name}`)),
-                t.blockStatement(fields.map((f) => t.expressionStatement(t.assignmentExpression("=", t.memberExpression(t.thisExpression(), t.identifier(propertyName(f.name))), t.identifier(`f_${f.name}`))))),
+                t.blockStatement(
+                  fields.map((f) =>
+                    t.expressionStatement(
+                      t.assignmentExpression(
+                        "=",
+                        t.memberExpression(t.thisExpression(), t.identifier(propertyName(f.name))),
+                        t.identifier(`f_${f.name}`),
+                      ),
+                    ),
+                  ),
+                ),
               ),
             ],
       ),
     );
-  const describe = (cls: string, name: string, written: string, fields: readonly TypeDecl["fields"][number][], variant?: string, index?: number) =>
+  const describe = (
+    cls: string,
+    name: string,
+    written: string,
+    fields: readonly TypeDecl["fields"][number][],
+    variant?: string,
+    index?: number,
+  ) =>
     t.variableDeclaration("const", [
       t.variableDeclarator(
         t.identifier(descriptorName(cls)),
-        t.callExpression(lw.rt("describe"), [t.identifier(cls), t.stringLiteral(name), t.stringLiteral(written), fieldList(fields), ...(variant === undefined ? [] : [t.stringLiteral(variant), t.numericLiteral(index!)])]),
+        t.callExpression(lw.rt("describe"), [
+          t.identifier(cls),
+          t.stringLiteral(name),
+          t.stringLiteral(written),
+          fieldList(fields),
+          ...(variant === undefined ? [] : [t.stringLiteral(variant), t.numericLiteral(index!)]),
+        ]),
       ),
     ]);
   if (decl.shape === "record") {
@@ -108,9 +165,17 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
   }
   decl.cases.forEach((c, index) => {
     const cls = typeName(decl.module, decl.name, c.name);
-    statements.push(lowerClass(cls, c.fields), describe(cls, c.name, `${decl.name}.${c.name}`, c.fields, decl.name, index));
+    statements.push(
+      lowerClass(cls, c.fields),
+      describe(cls, c.name, `${decl.name}.${c.name}`, c.fields, decl.name, index),
+    );
     // A case without fields is one shared value.
-    if (c.fields.length === 0) statements.push(t.variableDeclaration("const", [t.variableDeclarator(t.identifier(onlyValueName(cls)), t.newExpression(t.identifier(cls), []))]));
+    if (c.fields.length === 0)
+      statements.push(
+        t.variableDeclaration("const", [
+          t.variableDeclarator(t.identifier(onlyValueName(cls)), t.newExpression(t.identifier(cls), [])),
+        ]),
+      );
   });
   const variant = typeName(decl.module, decl.name);
   statements.push(
@@ -119,7 +184,12 @@ function lowerType(lw: Lowerer, decl: TypeDecl): t.Statement[] {
         t.identifier(descriptorName(variant)),
         t.objectExpression([
           t.objectProperty(t.identifier("name"), t.stringLiteral(decl.name)),
-          t.objectProperty(t.identifier("cases"), t.arrayExpression(decl.cases.map((c) => t.identifier(descriptorName(typeName(decl.module, decl.name, c.name)))))),
+          t.objectProperty(
+            t.identifier("cases"),
+            t.arrayExpression(
+              decl.cases.map((c) => t.identifier(descriptorName(typeName(decl.module, decl.name, c.name)))),
+            ),
+          ),
         ]),
       ),
     ]),
@@ -137,12 +207,19 @@ function isEffectful(f: { needs: readonly unknown[] }): boolean {
  * An effectful function takes the caller's grant first and narrows it to its
  * own needs (spec/effects.md, section 2); primitives called in it get the narrowed one.
  */
-function enterGrant(lw: Lowerer, needs: readonly CheckedGrantItem[], owner: string): { param: t.Identifier; declaration: t.Statement } {
+function enterGrant(
+  lw: Lowerer,
+  needs: readonly CheckedGrantItem[],
+  owner: string,
+): { param: t.Identifier; declaration: t.Statement } {
   const param = t.identifier("$g");
   const grant = lw.temp("grant");
   lw.grant = grant;
   const declaration = t.variableDeclaration("const", [
-    t.variableDeclarator(grant, t.callExpression(lw.rt("narrow"), [param, needsValue(needs.map((n) => n.capability)), t.stringLiteral(owner)])),
+    t.variableDeclarator(
+      grant,
+      t.callExpression(lw.rt("narrow"), [param, needsValue(needs.map((n) => n.capability)), t.stringLiteral(owner)]),
+    ),
   ]);
   return { param, declaration };
 }
@@ -154,19 +231,36 @@ function lowerFunction(lw: Lowerer, f: CFunction, shownName: string): t.Statemen
   lw.typeShapes.clear();
   f.typeParams.forEach((p, i) => lw.typeShapes.set(p.id, t.identifier(`$type${i}`)));
   const entry = lw.async ? enterGrant(lw, f.needs, f.name) : undefined;
-  const params = [...(entry ? [entry.param] : []), ...lw.typeShapes.values(), ...f.params.map((p) => lw.local(p.local))];
+  const params = [
+    ...(entry ? [entry.param] : []),
+    ...lw.typeShapes.values(),
+    ...f.params.map((p) => lw.local(p.local)),
+  ];
   const defaults = lw.collect(() => {
     for (const p of f.params) {
       if (p.default === undefined) continue;
       const id = lw.local(p.local);
-      const statements = lw.collect(() => lw.emit(t.expressionStatement(t.assignmentExpression("=", id, lowerExpr(lw, p.default!)))));
-      lw.emit(lw.atDeep(t.ifStatement(t.binaryExpression("===", id, t.identifier("undefined")), t.blockStatement(statements)), p.default.span));
+      const statements = lw.collect(() =>
+        lw.emit(t.expressionStatement(t.assignmentExpression("=", id, lowerExpr(lw, p.default!)))),
+      );
+      lw.emit(
+        lw.atDeep(
+          t.ifStatement(t.binaryExpression("===", id, t.identifier("undefined")), t.blockStatement(statements)),
+          p.default.span,
+        ),
+      );
     }
   });
   let body = functionBody(lw, f.body, f.span);
   if (lw.narrate) body = t.blockStatement(narratedBody(lw, f, shownName, body.body));
   body.body.unshift(...(entry ? [entry.declaration] : []), ...defaults);
-  const declaration = t.functionDeclaration(t.identifier(functionName(f.module, f.name)), params, body, false, lw.async);
+  const declaration = t.functionDeclaration(
+    t.identifier(functionName(f.module, f.name)),
+    params,
+    body,
+    false,
+    lw.async,
+  );
   return lw.atDeep(declaration, { ...f.span, end: f.span.start + 8 });
 }
 
@@ -185,7 +279,10 @@ function lowerTest(lw: Lowerer, test: CTest, index: number): LoweredTest {
   const entry = enterGrant(lw, test.needs, "this test");
   const body = functionBody(lw, test.body, test.span);
   body.body.unshift(entry.declaration);
-  const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [entry.param], body, false, true), { ...test.span, end: test.span.start + 4 });
+  const declaration = lw.atDeep(t.functionDeclaration(t.identifier(id), [entry.param], body, false, true), {
+    ...test.span,
+    end: test.span.start + 4,
+  });
   return { name: test.name, id, test, declaration };
 }
 
@@ -198,7 +295,10 @@ function testList(module: CModule, tests: LoweredTest[]): t.Statement {
           t.objectExpression([
             t.objectProperty(t.identifier("name"), t.stringLiteral(x.name)),
             t.objectProperty(t.identifier("run"), t.identifier(x.id)),
-            t.objectProperty(t.identifier("replays"), x.test.replays === undefined ? t.nullLiteral() : t.stringLiteral(x.test.replays)),
+            t.objectProperty(
+              t.identifier("replays"),
+              x.test.replays === undefined ? t.nullLiteral() : t.stringLiteral(x.test.replays),
+            ),
             t.objectProperty(t.identifier("grant"), grantValue(x.test.needs)),
           ]),
         ),
@@ -220,7 +320,9 @@ export function mainParameters(main: CFunction): t.Expression {
         t.objectProperty(t.identifier("optional"), t.booleanLiteral(optional)),
         t.objectProperty(t.identifier("hasDefault"), t.booleanLiteral(p.default !== undefined)),
         t.objectProperty(t.identifier("words"), t.booleanLiteral(p.local.name === "arguments" && isCon(r, "List"))),
-        ...(p.default === undefined || shownDefault(p.default) === undefined ? [] : [t.objectProperty(t.identifier("default"), t.stringLiteral(shownDefault(p.default)!))]),
+        ...(p.default === undefined || shownDefault(p.default) === undefined
+          ? []
+          : [t.objectProperty(t.identifier("default"), t.stringLiteral(shownDefault(p.default)!))]),
       ]);
     }),
   );

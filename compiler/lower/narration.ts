@@ -42,14 +42,22 @@ export function narratedBody(lw: Lowerer, f: CFunction, shown: string, body: t.S
   const purpose = f.purpose === undefined ? t.nullLiteral() : t.stringLiteral(f.purpose);
   const inner = t.callExpression(t.arrowFunctionExpression([], t.blockStatement(body), lw.async), []);
   return [
-    t.variableDeclaration("const", [t.variableDeclarator(handle, narrationCall(lw, "enter", [purpose, t.stringLiteral(shown), names, values]))]),
+    t.variableDeclaration("const", [
+      t.variableDeclarator(handle, narrationCall(lw, "enter", [purpose, t.stringLiteral(shown), names, values])),
+    ]),
     t.tryStatement(
       t.blockStatement([
         t.variableDeclaration("const", [t.variableDeclarator(result, lw.async ? t.awaitExpression(inner) : inner)]),
         t.expressionStatement(narrationCall(lw, "leave", [handle, result])),
         t.returnStatement(result),
       ]),
-      t.catchClause(thrown, t.blockStatement([t.expressionStatement(narrationCall(lw, "fail", [handle, thrown])), t.throwStatement(thrown)])),
+      t.catchClause(
+        thrown,
+        t.blockStatement([
+          t.expressionStatement(narrationCall(lw, "fail", [handle, thrown])),
+          t.throwStatement(thrown),
+        ]),
+      ),
     ),
   ];
 }

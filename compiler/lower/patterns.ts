@@ -27,12 +27,27 @@ export function lowerPattern(lw: Lowerer, pattern: CPattern, value: t.Expression
   return { tests, binds };
 }
 
-function walk(lw: Lowerer, pattern: CPattern, value: t.Expression, tests: t.Expression[], binds: t.Statement[], origins?: t.Expression): void {
+function walk(
+  lw: Lowerer,
+  pattern: CPattern,
+  value: t.Expression,
+  tests: t.Expression[],
+  binds: t.Statement[],
+  origins?: t.Expression,
+): void {
   switch (pattern.kind) {
     case "Wildcard":
       return;
     case "Bind":
-      if (pattern.local.name !== "_") binds.push(t.variableDeclaration("const", [t.variableDeclarator(lw.local(pattern.local), origins === undefined ? value : t.callExpression(lw.g("tag"), [value, origins]))]));
+      if (pattern.local.name !== "_")
+        binds.push(
+          t.variableDeclaration("const", [
+            t.variableDeclarator(
+              lw.local(pattern.local),
+              origins === undefined ? value : t.callExpression(lw.g("tag"), [value, origins]),
+            ),
+          ]),
+        );
       return;
     case "Literal":
       tests.push(t.binaryExpression("===", value, literal(pattern.value)));
@@ -42,30 +57,66 @@ function walk(lw: Lowerer, pattern: CPattern, value: t.Expression, tests: t.Expr
       walk(lw, pattern.second, t.memberExpression(value, t.identifier("second")), tests, binds, origins);
       return;
     case "Record":
-      fields(lw, pattern.decl.fields.map((f) => f.name), pattern.args, value, tests, binds, origins);
+      fields(
+        lw,
+        pattern.decl.fields.map((f) => f.name),
+        pattern.args,
+        value,
+        tests,
+        binds,
+        origins,
+      );
       return;
     case "Case": {
       const c = caseNamed(pattern.decl, pattern.caseName)!;
       // A variant with one case needs no test.
-      if (pattern.decl.cases.length > 1) tests.push(t.binaryExpression("instanceof", value, classRef(lw, pattern.decl, pattern.caseName)));
-      fields(lw, c.fields.map((f) => f.name), pattern.args, value, tests, binds, origins);
+      if (pattern.decl.cases.length > 1)
+        tests.push(t.binaryExpression("instanceof", value, classRef(lw, pattern.decl, pattern.caseName)));
+      fields(
+        lw,
+        c.fields.map((f) => f.name),
+        pattern.args,
+        value,
+        tests,
+        binds,
+        origins,
+      );
       return;
     }
     case "List": {
       const n = pattern.items.length;
       const length = t.memberExpression(value, t.identifier("length"));
       tests.push(t.binaryExpression(pattern.rest === undefined ? "===" : ">=", length, t.numericLiteral(n)));
-      pattern.items.forEach((item, i) => walk(lw, item, t.memberExpression(value, t.numericLiteral(i), true), tests, binds, origins));
+      pattern.items.forEach((item, i) =>
+        walk(lw, item, t.memberExpression(value, t.numericLiteral(i), true), tests, binds, origins),
+      );
       if (pattern.rest !== undefined) {
-        walk(lw, pattern.rest, t.callExpression(t.memberExpression(value, t.identifier("slice")), [t.numericLiteral(n)]), tests, binds, origins);
+        walk(
+          lw,
+          pattern.rest,
+          t.callExpression(t.memberExpression(value, t.identifier("slice")), [t.numericLiteral(n)]),
+          tests,
+          binds,
+          origins,
+        );
       }
       return;
     }
   }
 }
 
-function fields(lw: Lowerer, names: string[], args: readonly CPattern[], value: t.Expression, tests: t.Expression[], binds: t.Statement[], origins: t.Expression | undefined): void {
-  args.forEach((arg, i) => walk(lw, arg, t.memberExpression(value, t.identifier(propertyName(names[i]!))), tests, binds, origins));
+function fields(
+  lw: Lowerer,
+  names: string[],
+  args: readonly CPattern[],
+  value: t.Expression,
+  tests: t.Expression[],
+  binds: t.Statement[],
+  origins: t.Expression | undefined,
+): void {
+  args.forEach((arg, i) =>
+    walk(lw, arg, t.memberExpression(value, t.identifier(propertyName(names[i]!))), tests, binds, origins),
+  );
 }
 
 export function literal(value: number | string | boolean | null): t.Expression {

@@ -7,7 +7,12 @@ import { indexByName, resolve, typeToText, type Type, type TypeDecl } from "../c
 import type { Lowerer } from "./context.js";
 import { descriptorName, typeName } from "./names.js";
 
-export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }[] = [], local?: LocalShapes): t.Expression {
+export function shapeOf(
+  lw: Lowerer,
+  type: Type,
+  params: readonly { id: number }[] = [],
+  local?: LocalShapes,
+): t.Expression {
   const r = resolve(type);
   switch (r.kind) {
     case "Con":
@@ -24,7 +29,15 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
     default:
       return lw.rt("DYNAMIC");
   }
-  const simple: Record<string, string> = { Int: "INT", Float: "FLOAT", Text: "TEXT", Boolean: "BOOL", Nothing: "NOTHING", Bytes: "BYTES", Json: "JSON_SHAPE" };
+  const simple: Record<string, string> = {
+    Int: "INT",
+    Float: "FLOAT",
+    Text: "TEXT",
+    Boolean: "BOOL",
+    Nothing: "NOTHING",
+    Bytes: "BYTES",
+    Json: "JSON_SHAPE",
+  };
   if (r.args.length === 0 && r.decl === undefined && simple[r.name] !== undefined) return lw.rt(simple[r.name]!);
   const build = (inner: LocalShapes | undefined): t.Expression => {
     const args = r.args.map((a) => shapeOf(lw, a, params, inner));
@@ -33,13 +46,20 @@ export function shapeOf(lw: Lowerer, type: Type, params: readonly { id: number }
       return t.callExpression(lw.rt(maker[r.name] ?? "shapeList"), args);
     }
     const decl = r.decl;
-    return t.callExpression(lw.rt(decl.shape === "record" ? "shapeRecord" : "shapeVariant"), [declRef(lw, decl), t.arrayExpression(args)]);
+    return t.callExpression(lw.rt(decl.shape === "record" ? "shapeRecord" : "shapeVariant"), [
+      declRef(lw, decl),
+      t.arrayExpression(args),
+    ]);
   };
   // Shapes inside a declaration's own fields refer to its parameters, so they are not hoisted (and are as written: no part is shared).
   if (params.length > 0) return build(undefined);
   const shapes = local ?? { mentions: new Map(), uses: undefined, made: new Map() };
   if (!mentionsTypeShape(lw, r, shapes.mentions)) {
-    return lw.hoist(`shape ${identityOf(lw, r)}`, `shape_${typeToText(r, SHAPE_NAME_LIMIT).replace(/[^A-Za-z0-9]+/g, "_")}`, (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build(undefined))]));
+    return lw.hoist(
+      `shape ${identityOf(lw, r)}`,
+      `shape_${typeToText(r, SHAPE_NAME_LIMIT).replace(/[^A-Za-z0-9]+/g, "_")}`,
+      (name) => t.variableDeclaration("const", [t.variableDeclarator(name, build(undefined))]),
+    );
   }
   // Shapes made of a function's type parameters are made where they are used, from its hidden
   // parameters. A part the type holds more than once (`(a, a)`) is made once, into a constant of its
@@ -106,16 +126,33 @@ export function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
 /** The class whose instances are a record, or a case of a variant. */
 export function classRef(lw: Lowerer, decl: TypeDecl, caseName?: string): t.Expression {
   if (decl.module !== "prelude") return t.identifier(typeName(decl.module, decl.name, caseName));
-  if (decl.name === "Optional") return caseName === "Some" ? lw.rt("Some") : t.memberExpression(t.memberExpression(t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier("Optional")), t.identifier("cases")), t.numericLiteral(0), true), t.identifier("cls"));
+  if (decl.name === "Optional")
+    return caseName === "Some"
+      ? lw.rt("Some")
+      : t.memberExpression(
+          t.memberExpression(
+            t.memberExpression(
+              t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier("Optional")),
+              t.identifier("cases"),
+            ),
+            t.numericLiteral(0),
+            true,
+          ),
+          t.identifier("cls"),
+        );
   const readable = `class_${decl.name}${caseName === undefined ? "" : `_${caseName}`}`;
   return lw.hoist(readable, readable, (name) => {
-    const desc = caseName === undefined
-      ? t.memberExpression(lw.rt("PRELUDE_RECORDS"), t.identifier(decl.name))
-      : t.memberExpression(
-          t.memberExpression(t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier(decl.name)), t.identifier("cases")),
-          t.numericLiteral(indexByName(decl.cases, caseName)),
-          true,
-        );
+    const desc =
+      caseName === undefined
+        ? t.memberExpression(lw.rt("PRELUDE_RECORDS"), t.identifier(decl.name))
+        : t.memberExpression(
+            t.memberExpression(
+              t.memberExpression(lw.rt("PRELUDE_VARIANTS"), t.identifier(decl.name)),
+              t.identifier("cases"),
+            ),
+            t.numericLiteral(indexByName(decl.cases, caseName)),
+            true,
+          );
     return t.variableDeclaration("const", [t.variableDeclarator(name, t.memberExpression(desc, t.identifier("cls")))]);
   });
 }

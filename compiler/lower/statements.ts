@@ -6,7 +6,15 @@ import { propertyName } from "./names.js";
 import * as t from "./js.js";
 import type { CBlock, CExpr, CPattern, CStatement, Local } from "../check/checked.js";
 import { isCon } from "../check/types.js";
-import { changesVar, fieldHoldsInPlace, forEachLocalRead, holdsInPlace, libraryMakesNew, mayHoldInPlace, recordHoldsInPlace } from "../borrow/index.js";
+import {
+  changesVar,
+  fieldHoldsInPlace,
+  forEachLocalRead,
+  holdsInPlace,
+  libraryMakesNew,
+  mayHoldInPlace,
+  recordHoldsInPlace,
+} from "../borrow/index.js";
 import type { Lowerer } from "./context.js";
 import { lowerCheck, lowerCheckFails } from "./checks.js";
 import { lowerRunConcurrently } from "./concurrency.js";
@@ -128,7 +136,11 @@ function lowerVar(lw: Lowerer, local: Local, value: CExpr): void {
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.local(local), v)]));
   if (ownable(local)) {
     lw.owned.add(local.id);
-    lw.emit(t.variableDeclaration("let", [t.variableDeclarator(lw.ownFlag(local), t.booleanLiteral(isFreshFor(local, value)))]));
+    lw.emit(
+      t.variableDeclaration("let", [
+        t.variableDeclarator(lw.ownFlag(local), t.booleanLiteral(isFreshFor(local, value))),
+      ]),
+    );
   }
 }
 
@@ -156,10 +168,26 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
   const flag = lw.ownFlag(local);
   const record = recordInPlace(lw, local, value);
   if (record !== undefined) {
-    lw.emit(t.ifStatement(flag, t.blockStatement(record), t.blockStatement(lw.collect(() => {
-      lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
-      lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(withMakesOwned(value as Extract<CExpr, { kind: "With" }>)))));
-    }))));
+    lw.emit(
+      t.ifStatement(
+        flag,
+        t.blockStatement(record),
+        t.blockStatement(
+          lw.collect(() => {
+            lw.emit(t.expressionStatement(t.assignmentExpression("=", target, lowerExpr(lw, value))));
+            lw.emit(
+              t.expressionStatement(
+                t.assignmentExpression(
+                  "=",
+                  flag,
+                  t.booleanLiteral(withMakesOwned(value as Extract<CExpr, { kind: "With" }>)),
+                ),
+              ),
+            );
+          }),
+        ),
+      ),
+    );
     return;
   }
   const inPlace = inPlaceForm(lw, local, value);
@@ -168,7 +196,10 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
       t.ifStatement(
         flag,
         t.expressionStatement(inPlace.inPlace),
-        t.blockStatement([t.expressionStatement(t.assignmentExpression("=", target, inPlace.copy)), t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(true)))]),
+        t.blockStatement([
+          t.expressionStatement(t.assignmentExpression("=", target, inPlace.copy)),
+          t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(true))),
+        ]),
       ),
     );
     return;
@@ -179,7 +210,9 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
 
 /** Whether `r with ...` makes a record that owns what it holds: every field that may hold a list, map or set is given a new one. */
 function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
-  return value.decl.fields.every((f) => !mayHoldInPlace(f.type) || value.updates.some((u) => u.name === f.name && isFresh(u.value)));
+  return value.decl.fields.every(
+    (f) => !mayHoldInPlace(f.type) || value.updates.some((u) => u.name === f.name && isFresh(u.value)),
+  );
 }
 
 /**
@@ -203,7 +236,8 @@ function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] |
   for (const u of value.updates) {
     if (!holding(u.name)) continue;
     const target = inPlaceTarget(u.value);
-    if (target !== undefined && target.kind === "Field" && target.name === u.name && isSelf(target.object, local)) targets.set(u.name, target);
+    if (target !== undefined && target.kind === "Field" && target.name === u.name && isSelf(target.object, local))
+      targets.set(u.name, target);
     else if (!isFresh(u.value)) return undefined;
   }
   for (const u of value.updates) {
@@ -237,31 +271,61 @@ function recordInPlace(lw: Lowerer, local: Local, value: CExpr): t.Statement[] |
     // new record made around them cost an allocation a turn (bench/RESULTS.md).
     for (const u of value.updates) {
       if (targets.has(u.name)) continue;
-      lw.emit(t.expressionStatement(t.assignmentExpression("=", t.memberExpression(record, t.identifier(propertyName(u.name))), fields.get(u.name)!)));
+      lw.emit(
+        t.expressionStatement(
+          t.assignmentExpression(
+            "=",
+            t.memberExpression(record, t.identifier(propertyName(u.name))),
+            fields.get(u.name)!,
+          ),
+        ),
+      );
     }
   });
 }
 
-const isSelf = (e: CExpr | undefined, local: Local): boolean => e !== undefined && e.kind === "Local" && e.local.id === local.id;
+const isSelf = (e: CExpr | undefined, local: Local): boolean =>
+  e !== undefined && e.kind === "Local" && e.local.id === local.id;
 
 /** The value an in-place form changes (`v` in `v + more`, `list.append(v, x)`, `v.put(k, x)`), or undefined. */
 function inPlaceTarget(value: CExpr): CExpr | undefined {
   if (value.kind === "Binary" && value.op === "+" && isCon(value.type, "List")) return value.left;
-  if (value.kind === "Call" && value.callee.kind === "Library" && IN_PLACE[`${value.callee.module}.${value.callee.name}`] !== undefined) return value.args[0];
+  if (
+    value.kind === "Call" &&
+    value.callee.kind === "Library" &&
+    IN_PLACE[`${value.callee.module}.${value.callee.name}`] !== undefined
+  )
+    return value.args[0];
   return undefined;
 }
 
-function inPlaceForm(lw: Lowerer, local: Local, value: CExpr): { inPlace: t.Expression; copy: t.Expression } | undefined {
+function inPlaceForm(
+  lw: Lowerer,
+  local: Local,
+  value: CExpr,
+): { inPlace: t.Expression; copy: t.Expression } | undefined {
   // `set v to v + [x]` where computing x runs a `set` (in an arm) of v: v is read before x, so it copies.
   if (changesVar(value)) return undefined;
   const form = inPlaceCalls(lw, lw.local(local), (e) => isSelf(e, local), value);
-  if (form === undefined || !lw.guarded) return form === undefined ? undefined : { inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args), copy: t.callExpression(form.copy.fn, form.copy.args) };
+  if (form === undefined || !lw.guarded)
+    return form === undefined
+      ? undefined
+      : {
+          inPlace: t.callExpression(form.inPlace.fn, form.inPlace.args),
+          copy: t.callExpression(form.copy.fn, form.copy.args),
+        };
   // With guards, what is added may carry origins the list did not: the var takes the list back, carrying them.
   const target = lw.local(local);
   // One item pushed (`set v to v + [x]`): no array of arguments made when nothing carries origins.
   const pushed = form.pushesOne === true;
   return {
-    inPlace: t.assignmentExpression("=", target, pushed ? t.callExpression(lw.g("pushOne"), form.inPlace.args) : t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)])),
+    inPlace: t.assignmentExpression(
+      "=",
+      target,
+      pushed
+        ? t.callExpression(lw.g("pushOne"), form.inPlace.args)
+        : t.callExpression(lw.g("inPlace"), [form.inPlace.fn, t.arrayExpression(form.inPlace.args)]),
+    ),
     copy: t.callExpression(lw.g("pure"), [form.copy.fn, t.arrayExpression(form.copy.args)]),
   };
 }
@@ -277,9 +341,20 @@ interface Call {
 }
 
 /** The in-place and the copying call for `value`, an in-place form of the value `isTarget` recognises, which `target` reads. */
-function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) => boolean, value: CExpr): { inPlace: Call; copy: Call; pushesOne?: true } | undefined {
+function inPlaceCalls(
+  lw: Lowerer,
+  target: t.Expression,
+  isTarget: (e: CExpr) => boolean,
+  value: CExpr,
+): { inPlace: Call; copy: Call; pushesOne?: true } | undefined {
   const isSelf = (e: CExpr | undefined): boolean => e !== undefined && isTarget(e);
-  if (value.kind === "Binary" && value.op === "+" && isSelf(value.left) && isCon(value.type, "List") && value.right.kind === "List") {
+  if (
+    value.kind === "Binary" &&
+    value.op === "+" &&
+    isSelf(value.left) &&
+    isCon(value.type, "List") &&
+    value.right.kind === "List"
+  ) {
     // `set v to v + [a, b]`: the items go straight onto the list.
     const items = spillOrder(lw, value.right.items).map((item) => {
       const temp = lw.temp("m");
@@ -287,7 +362,10 @@ function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) =>
       return temp;
     });
     return {
-      inPlace: { fn: lw.rt(items.length === 1 && !lw.guarded ? "pushOneInPlace" : "pushInPlace"), args: [target, ...items] },
+      inPlace: {
+        fn: lw.rt(items.length === 1 && !lw.guarded ? "pushOneInPlace" : "pushInPlace"),
+        args: [target, ...items],
+      },
       copy: { fn: lw.rt("concat"), args: [target, listOf(lw, items)] },
       ...(items.length === 1 ? { pushesOne: true as const } : {}),
     };
@@ -305,7 +383,10 @@ function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) =>
     const key = `${value.callee.module}.${value.callee.name}`;
     const twin = IN_PLACE[key];
     if (twin === undefined) return undefined;
-    const rest = spillOrder(lw, value.args.slice(1).filter((a): a is CExpr => a !== undefined));
+    const rest = spillOrder(
+      lw,
+      value.args.slice(1).filter((a): a is CExpr => a !== undefined),
+    );
     const temps = rest.map((r) => {
       const temp = lw.temp("m");
       lw.emit(t.variableDeclaration("const", [t.variableDeclarator(temp, r)]));
@@ -313,7 +394,10 @@ function inPlaceCalls(lw: Lowerer, target: t.Expression, isTarget: (e: CExpr) =>
     });
     const module = key === "list.append" ? "list" : value.callee.module;
     return {
-      inPlace: key === "list.append" ? { fn: lw.rt("appendInPlace"), args: [target, listOf(lw, temps)] } : { fn: inPlaceFn(lw, key, twin, value.args[0]!), args: [target, ...temps] },
+      inPlace:
+        key === "list.append"
+          ? { fn: lw.rt("appendInPlace"), args: [target, listOf(lw, temps)] }
+          : { fn: inPlaceFn(lw, key, twin, value.args[0]!), args: [target, ...temps] },
       copy: { fn: lw.lib(module, value.callee.name), args: [target, ...temps] },
     };
   }
@@ -354,7 +438,8 @@ function lowerIf(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>): void {
   };
   if (s.branches.length > NESTED_BRANCHES) lowerLongChain(lw, s, context !== undefined);
   else lw.emit(build(0));
-  if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [...s.branches.flatMap((b) => [b.condition, b.body]), s.elseBody]));
+  if (context !== undefined)
+    lw.emit(joinDecision(lw, context.saved, [...s.branches.flatMap((b) => [b.condition, b.body]), s.elseBody]));
 }
 
 /** Past this many branches an `else if` chain is lowered flat (lowerLongChain), not as an `if` in each `else`. */
@@ -375,7 +460,8 @@ const NESTED_BRANCHES = 16;
 function lowerLongChain(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>, guarded: boolean): void {
   const open = lw.temp("open");
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(open, t.booleanLiteral(true))]));
-  const taken = () => t.expressionStatement(t.assignmentExpression("=", t.identifier(open.name), t.booleanLiteral(false)));
+  const taken = () =>
+    t.expressionStatement(t.assignmentExpression("=", t.identifier(open.name), t.booleanLiteral(false)));
   s.branches.forEach((branch, i) => {
     const statements = lw.collect(() => {
       if (i > 0) {
@@ -410,7 +496,9 @@ function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>
     const [first, last] = [lw.temp("from"), lw.temp("to")];
     origins = lw.temp("o");
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(first, from!), t.variableDeclarator(last, to!)]));
-    lw.emit(t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("joined"), [first, last]))]));
+    lw.emit(
+      t.variableDeclaration("const", [t.variableDeclarator(origins, t.callExpression(lw.g("joined"), [first, last]))]),
+    );
     [from, to] = [plainOf(lw, first), plainOf(lw, last)];
   }
   // With guards, how many turns the loop makes is a decision on its bounds.
@@ -421,7 +509,12 @@ function lowerRangeLoop(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>
   }
   lw.emit(t.variableDeclaration("const", [t.variableDeclarator(end, to!)]));
   const body = lowerBlock(lw, s.body);
-  const bind = t.variableDeclaration("const", [t.variableDeclarator(lw.local(s.pattern.local), origins === undefined ? counter : t.callExpression(lw.g("tag"), [counter, origins]))]);
+  const bind = t.variableDeclaration("const", [
+    t.variableDeclarator(
+      lw.local(s.pattern.local),
+      origins === undefined ? counter : t.callExpression(lw.g("tag"), [counter, origins]),
+    ),
+  ]);
   lw.emit(
     t.forStatement(
       t.variableDeclaration("let", [t.variableDeclarator(counter, from!)]),
@@ -447,7 +540,13 @@ function lowerForEach(lw: Lowerer, s: Extract<CStatement, { kind: "ForEach" }>):
   const item = lw.temp("i");
   const body = lowerBlock(lw, s.body);
   const binds = lowerPattern(lw, s.pattern, item).binds;
-  lw.emit(t.forOfStatement(t.variableDeclaration("const", [t.variableDeclarator(item)]), source, t.blockStatement([...binds, ...body.body])));
+  lw.emit(
+    t.forOfStatement(
+      t.variableDeclaration("const", [t.variableDeclarator(item)]),
+      source,
+      t.blockStatement([...binds, ...body.body]),
+    ),
+  );
   if (context !== undefined) lw.emit(joinDecision(lw, context.saved, [s.body], [], true));
 }
 
@@ -465,7 +564,12 @@ function lowerWhile(lw: Lowerer, s: Extract<CStatement, { kind: "While" }>): voi
     const lowered = lowerExpr(lw, s.condition);
     const condition = context !== undefined ? heldDecision(lw, lowered, "c") : lowered;
     const charge = chargeStatement(lw, conditionSteps, s.span);
-    lw.emit(t.ifStatement(t.unaryExpression("!", truth(lw, condition)), charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()])));
+    lw.emit(
+      t.ifStatement(
+        t.unaryExpression("!", truth(lw, condition)),
+        charge === undefined ? t.breakStatement() : t.blockStatement([charge, t.breakStatement()]),
+      ),
+    );
   });
   const body = lowerBlock(lw, s.body, conditionSteps);
   lw.emit(t.whileStatement(t.booleanLiteral(true), t.blockStatement([...statements, ...body.body])));

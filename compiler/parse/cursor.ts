@@ -289,10 +289,15 @@ export class Cursor {
     if (CLOSERS.has(kind)) {
       const openedOnThisLine = how.opened !== undefined && this.t.lines[how.opened.at] === this.t.lines[previous];
       if (!openedOnThisLine || !(this.newlineAt(this.pos) || this.at("eof"))) return undefined;
-      return { title: EDIT_TITLES.insert(kind), span: { file: this.file, start: after, end: after }, replacement: kind };
+      return {
+        title: EDIT_TITLES.insert(kind),
+        span: { file: this.file, start: after, end: after },
+        replacement: kind,
+      };
     }
     if (!INSERTED_WORDS.has(kind) || endOfLine) return undefined;
-    if (this.at("=") && kind !== "then") return { title: EDIT_TITLES.replace("=", kind), span: this.spanOf(this.pos), replacement: kind };
+    if (this.at("=") && kind !== "then")
+      return { title: EDIT_TITLES.replace("=", kind), span: this.spanOf(this.pos), replacement: kind };
     const at = this.t.offsets[this.pos]!;
     return { title: EDIT_TITLES.insert(kind), span: { file: this.file, start: at, end: at }, replacement: `${kind} ` };
   }

@@ -208,9 +208,10 @@ function parseFunctionDef(p: Cursor, start: Tok, isPublic: boolean): FunctionDef
   const functionToken = p.advance(); // function
   // A keyword may name a function (the library's `process.run`, `list.sort`): it can
   // only be called through its module or as a method. The checker refuses it in a program.
-  const name = p.atLabel(p.pos) || !isLabelKind(p.kind) || p.atLineBreak
-    ? p.expectName("the function's name", { sameLine: true, guide: "function-name" })
-    : p.ident(p.advance());
+  const name =
+    p.atLabel(p.pos) || !isLabelKind(p.kind) || p.atLineBreak
+      ? p.expectName("the function's name", { sameLine: true, guide: "function-name" })
+      : p.ident(p.advance());
   const typeParams = parseTypeParams(p);
   return p.withLineBreaks(true, () => {
     const params = parseParams(p);

@@ -37,7 +37,8 @@ function write(node: AnyNode, indent: string, label: string, lines: string[], so
   for (const [key, value] of Object.entries(node)) {
     if (key === "kind" || key === "span") continue;
     if (isIdent(value)) head += ` ${key}=${value.name}`;
-    else if (Array.isArray(value) && value.length > 0 && value.every(isIdent)) head += ` ${key}=${value.map((i) => i.name).join(".")}`;
+    else if (Array.isArray(value) && value.length > 0 && value.every(isIdent))
+      head += ` ${key}=${value.map((i) => i.name).join(".")}`;
     else if (isNode(value)) children.push([key, value]);
     else if (Array.isArray(value)) {
       if (value.length > 0) children.push([key, value as AnyNode[]]);

@@ -58,11 +58,31 @@ const NON_ASSOCIATIVE = new Set([4, 5]);
 // statement could start with it; `-` and `not` could, so a line starting with
 // them is a new statement.
 const CONTINUES_AT_LINE_START: ReadonlySet<TokenKind> = new Set<TokenKind>([
-  "or", "and", "is", "<", "<=", ">", ">=", "to", "until", "+", "*", "/", "mod",
+  "or",
+  "and",
+  "is",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "to",
+  "until",
+  "+",
+  "*",
+  "/",
+  "mod",
 ]);
 
 const CLAUSE_WORDS: ReadonlySet<TokenKind> = new Set<TokenKind>([
-  "from", "where", "let", "sort", "group", "take", "drop", "concurrently", "select",
+  "from",
+  "where",
+  "let",
+  "sort",
+  "group",
+  "take",
+  "drop",
+  "concurrently",
+  "select",
 ]);
 
 /** A full expression: a query, or an operator expression with an optional `otherwise`. */
@@ -108,7 +128,12 @@ function parseOtherwiseHandler(p: Cursor, start: Tok): OtherwiseHandler {
   }
   if (p.atAny(["return", "stop", "skip", "crash"])) {
     const statement = parseStatement(p);
-    if (statement.kind !== "Return" && statement.kind !== "Stop" && statement.kind !== "Skip" && statement.kind !== "Crash") {
+    if (
+      statement.kind !== "Return" &&
+      statement.kind !== "Stop" &&
+      statement.kind !== "Skip" &&
+      statement.kind !== "Crash"
+    ) {
       throw new SyntaxFailure();
     }
     return { kind: "OtherwiseLeave", statement, span: p.spanFrom(start) };
@@ -134,7 +159,10 @@ export function parseBinary(p: Cursor, min: number): Expr {
       if (level === undefined || level < min) break;
       if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(p.kindAt(token))) break;
       if (lastLevel === level && NON_ASSOCIATIVE.has(level)) {
-        p.failWith("E-SYN-CHAIN", p.spanOf(token), { operator: p.textAt(token), kind: level === 4 ? "comparison" : "range" });
+        p.failWith("E-SYN-CHAIN", p.spanOf(token), {
+          operator: p.textAt(token),
+          kind: level === 4 ? "comparison" : "range",
+        });
       }
       p.advance();
       let op = p.kindAt(token) as BinaryOperator;
@@ -417,7 +445,12 @@ function parseMap(p: Cursor): MapLiteral {
       const key = parseExpression(p);
       p.expect(":", "`:` between a key and its value", { guide: "map" });
       const value = parseExpression(p);
-      entries.push({ kind: "MapEntry", key, value, span: { file: p.file, start: key.span.start, end: value.span.end } });
+      entries.push({
+        kind: "MapEntry",
+        key,
+        value,
+        span: { file: p.file, start: key.span.start, end: value.span.end },
+      });
       if (!p.eat(",")) break;
     }
     p.expect("}", "`,` or `}` in this map", { opened: { at: open, by: "map" } });

@@ -65,7 +65,11 @@ function parseNumberPattern(p: Cursor): Pattern {
   p.advance();
   const value = (p.valueAt(token) as number) * (negative ? -1 : 1);
   const span = p.spanFrom(start);
-  return literal(p, start, p.kindAt(token) === "int" ? { kind: "IntLiteral", value, span } : { kind: "FloatLiteral", value, span });
+  return literal(
+    p,
+    start,
+    p.kindAt(token) === "int" ? { kind: "IntLiteral", value, span } : { kind: "FloatLiteral", value, span },
+  );
 }
 
 /** `None`, `Some(x)`, `Shape.Circle(r)`, `Shape.Circle(radius: r)`, `shapes.Shape.Empty` */
@@ -118,7 +122,11 @@ function parseListPattern(p: Cursor): ListPattern {
         const name = p.pos;
         if (p.kindAt(name) !== "name") p.fail("a name or `_` after `...`", { guide: "rest-pattern" });
         p.advance();
-        rest = { kind: "RestPattern", ...(p.textAt(name) === "_" ? {} : { name: p.ident(name) }), span: p.spanFrom(dots) };
+        rest = {
+          kind: "RestPattern",
+          ...(p.textAt(name) === "_" ? {} : { name: p.ident(name) }),
+          span: p.spanFrom(dots),
+        };
         if (!p.at("]")) p.fail("`]`: `...rest` comes last in a list pattern");
         break;
       }

@@ -12,7 +12,6 @@ import { parseType } from "./types.js";
 import { parseItem } from "./definitions.js";
 import type { Block, Expr, IfBranch, MatchArm, Statement } from "./tree.js";
 
-
 /**
  * Statements up to (not including) one of `terminators`. `opener` is the token
  * that opened the block, named when the block is never closed.
@@ -30,7 +29,11 @@ export function parseBlock(p: Cursor, terminators: readonly TokenKind[], opener:
         const statement = parseStatementLine(p, terminators);
         if (statement !== undefined) statements.push(statement);
       }
-      return { kind: "Block", statements, span: { file: p.file, start: startOffset, end: Math.max(startOffset, p.offsetAt(p.pos)) } };
+      return {
+        kind: "Block",
+        statements,
+        span: { file: p.file, start: startOffset, end: Math.max(startOffset, p.offsetAt(p.pos)) },
+      };
     }),
   );
 }
@@ -191,7 +194,8 @@ function parseIf(p: Cursor): Statement {
   let branchCondition: Expr = condition;
   while (true) {
     // `if c STATEMENT` on one line lacks only its `then`.
-    if (!p.atLineBreak && p.kindAt(p.pos - 1) !== "then") p.fail("a new line after the condition", { guide: "block" }, p.insertion("then"));
+    if (!p.atLineBreak && p.kindAt(p.pos - 1) !== "then")
+      p.fail("a new line after the condition", { guide: "block" }, p.insertion("then"));
     expectLineBreak(p, "the condition");
     const body = parseBlock(p, ["else", "end"], start);
     branches.push({ kind: "IfBranch", condition: branchCondition, body, span: p.spanFrom(branchStart) });

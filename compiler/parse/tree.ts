@@ -692,13 +692,7 @@ export interface ErrorExpr {
 
 // ---- patterns ----------------------------------------------------------------------
 
-export type Pattern =
-  | WildcardPattern
-  | BindPattern
-  | LiteralPattern
-  | CasePattern
-  | PairPattern
-  | ListPattern;
+export type Pattern = WildcardPattern | BindPattern | LiteralPattern | CasePattern | PairPattern | ListPattern;
 
 export interface WildcardPattern {
   readonly kind: "WildcardPattern";

@@ -49,7 +49,12 @@ function parseTypeInner(p: Cursor): TypeExpr {
     return p.fail("a type", { guide: "type" });
   }
   const path = parseCapitalisedPath(p, "a type name", (last, path) =>
-    p.problem("E-SYN-TYPE", last.span, { name: last.name, path: path.map((i) => i.name).join(".") }, { edits: [capitalised(last)] }),
+    p.problem(
+      "E-SYN-TYPE",
+      last.span,
+      { name: last.name, path: path.map((i) => i.name).join(".") },
+      { edits: [capitalised(last)] },
+    ),
   );
   const args: TypeExpr[] = [];
   if (p.at("<") && !p.atLineBreak) {

@@ -44,7 +44,13 @@ function notFound(): Error {
  * not exist yet is joined on as it is (a write makes it; a read finds it
  * missing). The last component is followed only when `followLast`.
  */
-async function walk(base: string, names: readonly string[], followLast: boolean, hops: { count: number }, path: string): Promise<string> {
+async function walk(
+  base: string,
+  names: readonly string[],
+  followLast: boolean,
+  hops: { count: number },
+  path: string,
+): Promise<string> {
   const { lstat, readlink } = await fsPromises();
   let current = base;
   const pending = [...names];

@@ -63,7 +63,9 @@ function dbError(e: unknown): Failure | Cancelled {
   if (isFailure(e) || e instanceof Cancelled) return e;
   const code = (e as { code?: string }).code ?? "";
   const message = e instanceof Error ? e.message : String(e);
-  return new Failure(code.startsWith("SQLITE_CONSTRAINT") ? DbError.make("Constraint", message) : DbError.make("Sql", message));
+  return new Failure(
+    code.startsWith("SQLITE_CONSTRAINT") ? DbError.make("Constraint", message) : DbError.make("Sql", message),
+  );
 }
 
 /** SQLite's own files beside a database: a link planted at one of these names would take its writes elsewhere. */
@@ -101,7 +103,17 @@ function handle(db: unknown): Sqlite {
 
 /** Values bound to `?` parameters: Json values as SQLite takes them. */
 function bindable(parameters: unknown[]): unknown[] {
-  return parameters.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : typeof p === "object" && p !== null ? JSON.stringify(p) : p));
+  return parameters.map((p) =>
+    typeof p === "boolean"
+      ? p
+        ? 1
+        : 0
+      : p === undefined
+        ? null
+        : typeof p === "object" && p !== null
+          ? JSON.stringify(p)
+          : p,
+  );
 }
 
 /** A row as JSON-like values, shaped for the record it is read into. */
@@ -137,10 +149,14 @@ function boundedRows(statement: ReturnType<Sqlite["prepare"]>, parameters: unkno
   for (const row of statement.iterate(...parameters)) {
     for (const key in row) size += sizeOf(row[key]);
     if (rows.length >= INCOMING.rows) {
-      throw new Failure(DbError.make("Sql", `the result has more than ${counted(INCOMING.rows)} rows, the limit for data coming in`));
+      throw new Failure(
+        DbError.make("Sql", `the result has more than ${counted(INCOMING.rows)} rows, the limit for data coming in`),
+      );
     }
     if (size > INCOMING.bytes) {
-      throw new Failure(DbError.make("Sql", `the result passed the limit of ${counted(INCOMING.bytes)} bytes for data coming in`));
+      throw new Failure(
+        DbError.make("Sql", `the result passed the limit of ${counted(INCOMING.bytes)} bytes for data coming in`),
+      );
     }
     rows.push(row);
   }
@@ -160,42 +176,63 @@ export const open = (grant: Grant, path: string): Promise<unknown> =>
     }
   });
 
-export const query = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = [], shape?: Shape): Promise<unknown> => {
+export const query = (
+  grant: Grant,
+  db: unknown,
+  sql: string,
+  parameters: unknown[] = [],
+  shape?: Shape,
+): Promise<unknown> => {
   const path = (db as { path: string }).path;
   // The rows' type, when the program gave one: what a replay decodes the recorded rows as.
   const rows = shape === undefined ? {} : { result: listOf(shape.k === "list" ? shape.item : shape) };
-  return call(grant, { ...primitive("query", path), ...rows }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, async () => {
-    let rows: Record<string, unknown>[];
-    try {
-      rows = await whileBusy(() => boundedRows(prepare(db, sql), bindable(parameters)));
-    } catch (e) {
-      throw dbError(e);
-    }
-    if (shape === undefined) return rows;
-    const item: Shape = shape.k === "list" ? shape.item : shape;
-    return rows.map((row) => {
+  return call(
+    grant,
+    { ...primitive("query", path), ...rows },
+    { sql, ...(parameters.length > 0 ? { parameters } : {}) },
+    async () => {
+      let rows: Record<string, unknown>[];
       try {
-        return decodeValue(rowValue(row, item), item);
+        rows = await whileBusy(() => boundedRows(prepare(db, sql), bindable(parameters)));
       } catch (e) {
-        if (isFailure(e) && descOf(e.value)?.variant === "JsonError") {
-          const detail = (e.value as { path: string; expected: string; found: string });
-          throw new Failure(DbError.make("Sql", `a row does not fit the record: ${detail.path.replace(/^\$\./, "")} should be ${detail.expected}, but is ${detail.found}`));
-        }
-        throw e;
+        throw dbError(e);
       }
-    });
-  });
+      if (shape === undefined) return rows;
+      const item: Shape = shape.k === "list" ? shape.item : shape;
+      return rows.map((row) => {
+        try {
+          return decodeValue(rowValue(row, item), item);
+        } catch (e) {
+          if (isFailure(e) && descOf(e.value)?.variant === "JsonError") {
+            const detail = e.value as { path: string; expected: string; found: string };
+            throw new Failure(
+              DbError.make(
+                "Sql",
+                `a row does not fit the record: ${detail.path.replace(/^\$\./, "")} should be ${detail.expected}, but is ${detail.found}`,
+              ),
+            );
+          }
+          throw e;
+        }
+      });
+    },
+  );
 };
 
 export const execute = (grant: Grant, db: unknown, sql: string, parameters: unknown[] = []): Promise<unknown> => {
   const path = (db as { path: string }).path;
-  return call(grant, { ...primitive("execute", path), result: INT }, { sql, ...(parameters.length > 0 ? { parameters } : {}) }, async () => {
-    try {
-      return await whileBusy(() => prepare(db, sql).run(...bindable(parameters)).changes);
-    } catch (e) {
-      throw dbError(e);
-    }
-  });
+  return call(
+    grant,
+    { ...primitive("execute", path), result: INT },
+    { sql, ...(parameters.length > 0 ? { parameters } : {}) },
+    async () => {
+      try {
+        return await whileBusy(() => prepare(db, sql).run(...bindable(parameters)).changes);
+      } catch (e) {
+        throw dbError(e);
+      }
+    },
+  );
 };
 
 /** `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back. */

@@ -10,7 +10,16 @@ let OPTIONAL_TEXT: ReturnType<typeof variant> | undefined;
 
 /** A variable the grant does not name is refused: environment.get cannot fail, so the run crashes. */
 export const get = (grant: Grant, name: string): Promise<unknown> =>
-  call(grant, { name: "std.environment.get", need: { path: ["environment"], scope: name }, result: (OPTIONAL_TEXT ??= variant(OPTIONAL, [TEXT])) }, { name }, () => optional(variable(name)));
+  call(
+    grant,
+    {
+      name: "std.environment.get",
+      need: { path: ["environment"], scope: name },
+      result: (OPTIONAL_TEXT ??= variant(OPTIONAL, [TEXT])),
+    },
+    { name },
+    () => optional(variable(name)),
+  );
 
 /**
  * A variable's value, a text or nothing. `process.env` is an object, and a name

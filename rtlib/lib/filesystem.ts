@@ -50,7 +50,9 @@ function fileError(path: string, e: unknown): Failure {
     EROFS: "the file system is read-only",
     ELOOP: "too many symbolic links",
   };
-  return new Failure(FileError.make("Failed", path, reasons[code ?? ""] ?? (e instanceof Error ? e.message : String(e))));
+  return new Failure(
+    FileError.make("Failed", path, reasons[code ?? ""] ?? (e instanceof Error ? e.message : String(e))),
+  );
 }
 
 async function attempt<T>(path: string, work: () => Promise<T>): Promise<T> {
@@ -162,10 +164,14 @@ async function writeWhole(grant: Grant, path: string, content: string | Uint8Arr
 }
 
 export const read_text = (grant: Grant, path: string): Promise<string> =>
-  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () => attempt(path, async () => (await readWhole(grant, path)).toString("utf8")));
+  call(grant, { ...primitive("read_text", "read", path), result: TEXT }, { path }, () =>
+    attempt(path, async () => (await readWhole(grant, path)).toString("utf8")),
+  );
 
 export const read_bytes = (grant: Grant, path: string): Promise<Uint8Array> =>
-  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () => attempt(path, async () => new Uint8Array(await readWhole(grant, path))));
+  call(grant, { ...primitive("read_bytes", "read", path), result: BYTES }, { path }, () =>
+    attempt(path, async () => new Uint8Array(await readWhole(grant, path))),
+  );
 
 /** The names in a folder, sorted, so that a run does not depend on the order the system lists them in. */
 export const list = (grant: Grant, path: string): Promise<string[]> =>
@@ -229,10 +235,14 @@ export const size = (grant: Grant, path: string): Promise<number> =>
   );
 
 export const write_text = (grant: Grant, path: string, text: string): Promise<null> =>
-  call(grant, primitive("write_text", "write", path), { path, text }, () => attempt(path, async () => (await writeWhole(grant, path, text), null)));
+  call(grant, primitive("write_text", "write", path), { path, text }, () =>
+    attempt(path, async () => (await writeWhole(grant, path, text), null)),
+  );
 
 export const write_bytes = (grant: Grant, path: string, bytes: Uint8Array): Promise<null> =>
-  call(grant, primitive("write_bytes", "write", path), { path, bytes }, () => attempt(path, async () => (await writeWhole(grant, path, bytes), null)));
+  call(grant, primitive("write_bytes", "write", path), { path, bytes }, () =>
+    attempt(path, async () => (await writeWhole(grant, path, bytes), null)),
+  );
 
 /** Appending writes the old content and the new into a temporary file and renames it: all or nothing. */
 export const append_text = (grant: Grant, path: string, text: string): Promise<null> =>

@@ -14,16 +14,29 @@ import { hostImport } from "../host-import.js";
 const call_ = (grant: Grant, module: string, name: string, args: unknown[] = []): Promise<unknown> =>
   call(
     grant,
-    { name: "std.foreign.call", need: { path: ["foreign"], scope: module }, denied: () => ForeignError.make("PermissionDenied", module), refusedByGuard: (origin, sink) => ForeignError.make("Guarded", origin, sink), result: JSON_SHAPE },
+    {
+      name: "std.foreign.call",
+      need: { path: ["foreign"], scope: module },
+      denied: () => ForeignError.make("PermissionDenied", module),
+      refusedByGuard: (origin, sink) => ForeignError.make("Guarded", origin, sink),
+      result: JSON_SHAPE,
+    },
     { module, function: name, ...(args.length > 0 ? { arguments: args } : {}) },
     async () => {
       let exported: unknown;
       try {
         exported = (await hostImport<Record<string, unknown>>(pathToFileURL(resolve(module)).href))[name];
       } catch (e) {
-        throw new Failure(ForeignError.make("Failed", module, `the module could not be loaded: ${e instanceof Error ? e.message : String(e)}`));
+        throw new Failure(
+          ForeignError.make(
+            "Failed",
+            module,
+            `the module could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
       }
-      if (typeof exported !== "function") throw new Failure(ForeignError.make("Failed", module, `it exports no function ${name}`));
+      if (typeof exported !== "function")
+        throw new Failure(ForeignError.make("Failed", module, `it exports no function ${name}`));
       try {
         const result = await (exported as (...a: unknown[]) => unknown)(...JSON.parse(JSON.stringify(args)));
         // Only JSON crosses the boundary.

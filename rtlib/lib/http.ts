@@ -20,7 +20,11 @@ class Hop {
     readonly bytes: Uint8Array,
   ) {}
 }
-const HOP = describe(Hop, "Hop", "Hop", [["status", "status", "status", INT], ["headers", "headers", "headers", map(TEXT, TEXT)], ["bytes", "bytes", "bytes", BYTES]]);
+const HOP = describe(Hop, "Hop", "Hop", [
+  ["status", "status", "status", INT],
+  ["headers", "headers", "headers", map(TEXT, TEXT)],
+  ["bytes", "bytes", "bytes", BYTES],
+]);
 
 const MAX_REDIRECTS = 10;
 /** What one hop gives back: the status, the headers and the bytes of the body. */
@@ -33,7 +37,10 @@ async function undici(): Promise<NonNullable<typeof client>> {
   if (client === undefined) {
     const { Agent, request } = await hostImport<typeof import("undici")>("undici");
     // Every connection goes to an address of the host the guards checked, looked up once per run (host-addresses.ts).
-    client = { agent: new Agent({ connections: 16, keepAliveTimeout: 1000, connect: { lookup: pinnedLookup } }), request };
+    client = {
+      agent: new Agent({ connections: 16, keepAliveTimeout: 1000, connect: { lookup: pinnedLookup } }),
+      request,
+    };
   }
   return client;
 }
@@ -87,7 +94,13 @@ function headersOf(raw: Record<string, string | string[] | undefined>): RMap {
   return headers;
 }
 
-async function send(method: string, url: URL, body: string | undefined, headers: RMap, timeoutMs: number): Promise<Hop> {
+async function send(
+  method: string,
+  url: URL,
+  body: string | undefined,
+  headers: RMap,
+  timeoutMs: number,
+): Promise<Hop> {
   const requestHeaders: Record<string, string> = {};
   for (const [name, value] of headers.entries()) requestHeaders[String(name)] = String(value);
   const { agent, request: undiciRequest } = await undici();
@@ -119,7 +132,9 @@ async function send(method: string, url: URL, body: string | undefined, headers:
     }
     const cause = (e as { cause?: { code?: string } }).cause?.code;
     const reason = cause ?? code ?? (e instanceof Error ? e.message : String(e));
-    throw new Failure(HttpError.make("Unreachable", url.href, reason === "" ? (e instanceof Error ? e.message : String(e)) : reason));
+    throw new Failure(
+      HttpError.make("Unreachable", url.href, reason === "" ? (e instanceof Error ? e.message : String(e)) : reason),
+    );
   } finally {
     stopWatching();
   }
@@ -154,7 +169,17 @@ async function bodyOf(response: import("undici").Dispatcher.ResponseData, url: U
  * another use. They are dropped. `host` is not among them: a Host header that
  * names another host than the URL's is refused (requestHeaders).
  */
-const FRAMING = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer", "expect"]);
+const FRAMING = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+]);
 
 /** Headers that carry a credential, which a redirect to another origin does not take along (as browsers do). */
 const CREDENTIALS = new Set(["authorization", "cookie", "proxy-authorization"]);
@@ -190,19 +215,31 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Why a header cannot be sent as written, if it cannot. */
 function headerProblem(name: string, value: string): string | undefined {
   if (!TOKEN.test(name)) return `the header name ${JSON.stringify(name)} is not an HTTP token`;
-  if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value)) return `the value of the header ${name} holds a line break, a NUL or a character HTTP cannot carry`;
+  if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value))
+    return `the value of the header ${name} holds a line break, a NUL or a character HTTP cannot carry`;
   return undefined;
 }
 
 function withoutCredentials(headers: RMap): RMap {
   const kept = new RMap();
-  for (const [name, value] of headers.entries()) if (!CREDENTIALS.has(String(name).trim().toLowerCase())) kept.setInPlace(name, value);
+  for (const [name, value] of headers.entries())
+    if (!CREDENTIALS.has(String(name).trim().toLowerCase())) kept.setInPlace(name, value);
   return kept;
 }
 
 /** One request and its redirects, each hop through the gateway. */
-async function perform(grant: Grant, method: string, target: string, body: string | undefined, given: RMap, timeout: unknown): Promise<unknown> {
-  const timeoutMs = timeout instanceof Some ? Math.max(1, (timeout.value as { milliseconds: number }).milliseconds) : DEFAULT_TIMEOUT_MS;
+async function perform(
+  grant: Grant,
+  method: string,
+  target: string,
+  body: string | undefined,
+  given: RMap,
+  timeout: unknown,
+): Promise<unknown> {
+  const timeoutMs =
+    timeout instanceof Some
+      ? Math.max(1, (timeout.value as { milliseconds: number }).milliseconds)
+      : DEFAULT_TIMEOUT_MS;
   let url = parse(target);
   let headers = requestHeaders(url, given);
   let currentMethod = method;
@@ -211,7 +248,9 @@ async function perform(grant: Grant, method: string, target: string, body: strin
     const args: Record<string, unknown> = { url: url.href };
     if (currentBody !== undefined && currentBody !== "") args["body"] = currentBody;
     if (headers.size > 0) args["headers"] = headers;
-    const result = await call(grant, primitive(currentMethod, url), args, () => send(currentMethod, url, currentBody, headers, timeoutMs));
+    const result = await call(grant, primitive(currentMethod, url), args, () =>
+      send(currentMethod, url, currentBody, headers, timeoutMs),
+    );
     const location = result.headers.get("location");
     if (result.status >= 300 && result.status < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
       const next = parse(resolved(location, url));
@@ -231,11 +270,22 @@ async function perform(grant: Grant, method: string, target: string, body: strin
 
 const NO_HEADERS = new RMap();
 
-export const get = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "GET", url, undefined, headers, undefined);
-export const post = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "POST", url, body, headers, undefined);
-export const put = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "PUT", url, body, headers, undefined);
-export const patch = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "PATCH", url, body, headers, undefined);
-const del = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> => perform(grant, "DELETE", url, undefined, headers, undefined);
+export const get = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> =>
+  perform(grant, "GET", url, undefined, headers, undefined);
+export const post = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> =>
+  perform(grant, "POST", url, body, headers, undefined);
+export const put = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> =>
+  perform(grant, "PUT", url, body, headers, undefined);
+export const patch = (grant: Grant, url: string, body: string, headers: RMap = NO_HEADERS): Promise<unknown> =>
+  perform(grant, "PATCH", url, body, headers, undefined);
+const del = (grant: Grant, url: string, headers: RMap = NO_HEADERS): Promise<unknown> =>
+  perform(grant, "DELETE", url, undefined, headers, undefined);
 export { del as delete };
-export const request = (grant: Grant, method: string, url: string, body = "", headers: RMap = NO_HEADERS, timeout: unknown = undefined): Promise<unknown> =>
-  perform(grant, method.toUpperCase(), url, body === "" ? undefined : body, headers, timeout);
+export const request = (
+  grant: Grant,
+  method: string,
+  url: string,
+  body = "",
+  headers: RMap = NO_HEADERS,
+  timeout: unknown = undefined,
+): Promise<unknown> => perform(grant, method.toUpperCase(), url, body === "" ? undefined : body, headers, timeout);

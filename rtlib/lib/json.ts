@@ -20,17 +20,23 @@ export const parse = (text: string): unknown => {
   return parseJson(text);
 };
 export const get = (value: unknown, key: string): unknown =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.prototype.hasOwnProperty.call(value, key)
     ? new Some((value as Record<string, unknown>)[key])
     : NONE;
-export const at = (value: unknown, index: number): unknown => (Array.isArray(value) && index >= 0 && index < value.length ? new Some(value[index]) : NONE);
+export const at = (value: unknown, index: number): unknown =>
+  Array.isArray(value) && index >= 0 && index < value.length ? new Some(value[index]) : NONE;
 export const to_text = (value: unknown): string => toText(value, JSON_SHAPE);
 
 // Reading a Json value by hand, kind by kind: each gives None (or nothing) for a value of another kind.
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 export const as_text = (value: unknown): unknown => (typeof value === "string" ? new Some(value) : NONE);
 // -0 is the Int 0, as json.decode reads it.
-export const as_int = (value: unknown): unknown => (typeof value === "number" && Number.isSafeInteger(value) ? new Some(value === 0 ? 0 : value) : NONE);
+export const as_int = (value: unknown): unknown =>
+  typeof value === "number" && Number.isSafeInteger(value) ? new Some(value === 0 ? 0 : value) : NONE;
 export const as_float = (value: unknown): unknown => (typeof value === "number" ? new Some(value) : NONE);
 export const as_boolean = (value: unknown): unknown => (typeof value === "boolean" ? new Some(value) : NONE);
 export const as_list = (value: unknown): unknown => (Array.isArray(value) ? new Some(value) : NONE);

@@ -95,7 +95,11 @@ export const filterAsync = async (items: unknown[], given: A1): Promise<unknown[
   for (const x of items) if ((await keep(x)) === true) out.push(x);
   return out;
 };
-export const foldAsync = async (items: unknown[], initial: unknown, given: (a: unknown, x: unknown) => Promise<unknown>): Promise<unknown> => {
+export const foldAsync = async (
+  items: unknown[],
+  initial: unknown,
+  given: (a: unknown, x: unknown) => Promise<unknown>,
+): Promise<unknown> => {
   chargeWork(items.length);
   const combine = fromHere(given);
   let acc = initial;
@@ -185,9 +189,16 @@ function sliced(items: unknown[], from: number, to: number): unknown[] {
 }
 export const take = (items: unknown[], n: number): unknown[] => sliced(items, 0, Math.max(0, n));
 export const drop = (items: unknown[], n: number): unknown[] => sliced(items, Math.max(0, n), items.length);
-export const slice = (items: unknown[], start: number, end: number): unknown[] => sliced(items, Math.max(0, start), Math.max(0, end));
+export const slice = (items: unknown[], start: number, end: number): unknown[] =>
+  sliced(items, Math.max(0, start), Math.max(0, end));
 export const chunks = (items: unknown[], size: number): unknown[][] => {
-  if (size < 1) throw new Crash("E-RT-CRASH", { problem: "argument", call: "list.chunks", needs: "a size of at least 1", given: String(size) });
+  if (size < 1)
+    throw new Crash("E-RT-CRASH", {
+      problem: "argument",
+      call: "list.chunks",
+      needs: "a size of at least 1",
+      given: String(size),
+    });
   chargeWork(items.length);
   const out: unknown[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));

@@ -28,7 +28,13 @@ const MAX_DECIMALS = 100;
  * 1 + 309 + 1 + 100 characters (a sign, the digits, the point, the decimals), far below the text limit.
  */
 export const format = (x: number, decimals: number): string => {
-  if (!(decimals >= 0 && decimals <= MAX_DECIMALS)) throw new Crash("E-RT-CRASH", { problem: "argument", call: "math.format", needs: `0 to ${MAX_DECIMALS} decimals`, given: String(decimals) });
+  if (!(decimals >= 0 && decimals <= MAX_DECIMALS))
+    throw new Crash("E-RT-CRASH", {
+      problem: "argument",
+      call: "math.format",
+      needs: `0 to ${MAX_DECIMALS} decimals`,
+      given: String(decimals),
+    });
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
   // Past 1e21 toFixed writes an exponent; a Float that large has no fraction, so BigInt is exact.
   if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? "." + "0".repeat(decimals) : "");

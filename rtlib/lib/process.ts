@@ -45,7 +45,12 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
         // detached: the child leads a new process group (setsid), which is killed as one.
         let child: ReturnType<typeof spawn>;
         try {
-          child = spawn(program, args, { shell: false, stdio: ["pipe", "pipe", "pipe"], env: childEnvironment(), detached: true });
+          child = spawn(program, args, {
+            shell: false,
+            stdio: ["pipe", "pipe", "pipe"],
+            env: childEnvironment(),
+            detached: true,
+          });
         } catch (e) {
           reject(new Failure(ProcessError.make("Failed", program, (e as Error).message)));
           return;
@@ -86,7 +91,13 @@ export const run = (grant: Grant, program: string, args: string[] = [], input = 
         child.on("error", (e: NodeJS.ErrnoException) => {
           stopWatching();
           gone();
-          reject(new Failure(e.code === "ENOENT" ? ProcessError.make("NotFound", program) : ProcessError.make("Failed", program, e.message)));
+          reject(
+            new Failure(
+              e.code === "ENOENT"
+                ? ProcessError.make("NotFound", program)
+                : ProcessError.make("Failed", program, e.message),
+            ),
+          );
         });
         // When the child ends, what it left running in its group ends too: nothing outlives the call
         // (and nothing holds its output open, which would keep the call waiting).

@@ -29,12 +29,15 @@ function uniformBelow(n: bigint, draw64: () => bigint): bigint {
     if (x < limit) return x % n;
   }
 }
-export const float = (grant: Grant): Promise<number> => call(grant, { name: "std.random.float", need: RANDOM, result: FLOAT }, {}, () => Math.random());
+export const float = (grant: Grant): Promise<number> =>
+  call(grant, { name: "std.random.float", need: RANDOM, result: FLOAT }, {}, () => Math.random());
 // choice and shuffle pass the list to the gateway (which records it) and shuffle
 // copies it: the list's length is charged as fuel first (spec/runtime.md, "Library work").
 export const choice = (grant: Grant, items: unknown[]): Promise<unknown> => {
   chargeWork(items.length);
-  return call(grant, { name: "std.random.choice", need: RANDOM }, { items }, async () => (items.length === 0 ? NONE : new Some(items[(await crypto()).randomInt(0, items.length)])));
+  return call(grant, { name: "std.random.choice", need: RANDOM }, { items }, async () =>
+    items.length === 0 ? NONE : new Some(items[(await crypto()).randomInt(0, items.length)]),
+  );
 };
 export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> => {
   chargeWork(items.length);
@@ -48,5 +51,5 @@ export const shuffle = (grant: Grant, items: unknown[]): Promise<unknown[]> => {
     return out;
   });
 };
-export const uuid = (grant: Grant): Promise<string> => call(grant, { name: "std.random.uuid", need: RANDOM, result: TEXT }, {}, async () => (await crypto()).randomUUID());
-
+export const uuid = (grant: Grant): Promise<string> =>
+  call(grant, { name: "std.random.uuid", need: RANDOM, result: TEXT }, {}, async () => (await crypto()).randomUUID());

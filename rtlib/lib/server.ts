@@ -69,8 +69,16 @@ async function requestOf(req: IncomingMessage): Promise<unknown> {
   const query = new RMap();
   for (const [k, v] of url.searchParams) query.setInPlace(k, v);
   const headers = new RMap();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.setInPlace(k.toLowerCase(), Array.isArray(v) ? v.join(", ") : v);
-  return RequestRecord.desc.make([req.method ?? "GET", url.pathname, query, headers, bytes.toString("utf8"), new Uint8Array(bytes)]);
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers.setInPlace(k.toLowerCase(), Array.isArray(v) ? v.join(", ") : v);
+  return RequestRecord.desc.make([
+    req.method ?? "GET",
+    url.pathname,
+    query,
+    headers,
+    bytes.toString("utf8"),
+    new Uint8Array(bytes),
+  ]);
 }
 
 // RFC 9110: a field name is a token; a value has no control character but tab
@@ -114,7 +122,11 @@ const LINGER_MS = 5000;
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent || res.writableEnded) return;
   const text = "request body too large\n";
-  res.writeHead(413, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" });
+  res.writeHead(413, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    connection: "close",
+  });
   res.write(text);
   const close = () => {
     clearTimeout(timer);
@@ -130,12 +142,17 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
 /** A fixed answer that names no data. */
 function reply(res: ServerResponse, status: number, text: string, close = false): void {
   if (res.headersSent || res.writableEnded) return;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), ...(close ? { connection: "close" } : {}) });
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...(close ? { connection: "close" } : {}),
+  });
   res.end(text);
 }
 
 export const serve = (grant: Grant, port: number, handler: Handler, requests: unknown = undefined): Promise<null> => {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return Promise.reject(new Failure(StartError.make("InvalidPort", port)));
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return Promise.reject(new Failure(StartError.make("InvalidPort", port)));
   // Where `serve` was called: the place of a crash that has none of its own (a
   // Response that cannot be sent, a handler that waited past its time).
   const serveSite = new Error();
@@ -298,7 +315,11 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
         });
         server.on("error", (e: NodeJS.ErrnoException) => {
           stopWatching();
-          reject(new Failure(e.code === "EADDRINUSE" ? StartError.make("InUse", port) : StartError.make("PermissionDenied", port)));
+          reject(
+            new Failure(
+              e.code === "EADDRINUSE" ? StartError.make("InUse", port) : StartError.make("PermissionDenied", port),
+            ),
+          );
         });
         // Cancellation (Ctrl-C, the deadline) ends the server as reaching `requests` does, and serve ends with it.
         const stopWatching = watchCancellation(end);
@@ -309,7 +330,8 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
 };
 
 function withStack(crash: Crash, site: Error): Crash {
-  if (site.stack !== undefined) crash.stack = `${crash.name}: ${crash.message}\n${site.stack.split("\n").slice(1).join("\n")}`;
+  if (site.stack !== undefined)
+    crash.stack = `${crash.name}: ${crash.message}\n${site.stack.split("\n").slice(1).join("\n")}`;
   return crash;
 }
 

@@ -11,14 +11,53 @@
 
 /** Pragmas about this database file and this connection alone. Any other is refused. */
 const PRAGMAS = new Set([
-  "analysis_limit", "application_id", "auto_vacuum", "automatic_index", "cache_size", "cache_spill",
-  "cell_size_check", "collation_list", "data_version", "database_list", "defer_foreign_keys", "encoding",
-  "foreign_key_check", "foreign_key_list", "foreign_keys", "freelist_count", "function_list", "ignore_check_constraints",
-  "incremental_vacuum", "index_info", "index_list", "index_xinfo", "integrity_check", "journal_mode", "journal_size_limit",
-  "legacy_alter_table", "locking_mode", "max_page_count", "module_list", "optimize", "page_count", "page_size",
-  "pragma_list", "query_only", "quick_check", "read_uncommitted", "recursive_triggers", "reverse_unordered_selects",
-  "secure_delete", "synchronous", "table_info", "table_list", "table_xinfo", "temp_store", "user_version",
-  "wal_autocheckpoint", "wal_checkpoint",
+  "analysis_limit",
+  "application_id",
+  "auto_vacuum",
+  "automatic_index",
+  "cache_size",
+  "cache_spill",
+  "cell_size_check",
+  "collation_list",
+  "data_version",
+  "database_list",
+  "defer_foreign_keys",
+  "encoding",
+  "foreign_key_check",
+  "foreign_key_list",
+  "foreign_keys",
+  "freelist_count",
+  "function_list",
+  "ignore_check_constraints",
+  "incremental_vacuum",
+  "index_info",
+  "index_list",
+  "index_xinfo",
+  "integrity_check",
+  "journal_mode",
+  "journal_size_limit",
+  "legacy_alter_table",
+  "locking_mode",
+  "max_page_count",
+  "module_list",
+  "optimize",
+  "page_count",
+  "page_size",
+  "pragma_list",
+  "query_only",
+  "quick_check",
+  "read_uncommitted",
+  "recursive_triggers",
+  "reverse_unordered_selects",
+  "secure_delete",
+  "synchronous",
+  "table_info",
+  "table_list",
+  "table_xinfo",
+  "temp_store",
+  "user_version",
+  "wal_autocheckpoint",
+  "wal_checkpoint",
 ]);
 
 type Token = { kind: "word" | "quoted" | "other"; text: string };
@@ -89,7 +128,9 @@ export function refusal(sql: string): string | undefined {
       return `${first.text.toUpperCase()} is refused: a statement may use only the database file the grant names`;
     case "vacuum": {
       // `VACUUM` and `VACUUM schema` rewrite this file; anything more (INTO a file) is refused.
-      const rest = tokens(sql, at + 4).slice(at + 1).filter((t) => t.text !== ";");
+      const rest = tokens(sql, at + 4)
+        .slice(at + 1)
+        .filter((t) => t.text !== ";");
       const plain = rest.length === 0 || (rest.length === 1 && rest[0]!.kind !== "other");
       return plain ? undefined : "VACUUM INTO is refused: a statement may write only the database file the grant names";
     }
@@ -98,9 +139,13 @@ export function refusal(sql: string): string | undefined {
       let name = words[at + 1];
       if (words[at + 2]?.text === ".") name = words[at + 3];
       // SQLite's own busy wait blocks the thread, where a cancellation is not seen: the wait is database.ts's.
-      if (name?.text === "busy_timeout") return "PRAGMA busy_timeout is refused: a statement waits up to a second for a database another connection holds, and a cancellation ends the wait";
+      if (name?.text === "busy_timeout")
+        return "PRAGMA busy_timeout is refused: a statement waits up to a second for a database another connection holds, and a cancellation ends the wait";
       if (name === undefined || name.kind === "other" || !PRAGMAS.has(name.text)) {
-        return `PRAGMA ${name?.text ?? ""} is refused: only pragmas about this database file and this connection may be used`.replace("PRAGMA  is", "this PRAGMA is");
+        return `PRAGMA ${name?.text ?? ""} is refused: only pragmas about this database file and this connection may be used`.replace(
+          "PRAGMA  is",
+          "this PRAGMA is",
+        );
       }
       return undefined;
     }

@@ -157,7 +157,8 @@ function padding(t: string, width: number, fill: string, what: string): string {
   chargeWork(whole * fill.length + restEnd);
   return fill.repeat(whole) + fill.slice(0, restEnd);
 }
-export const pad_start = (t: string, width: number, fill = " "): string => padding(t, width, fill, "text.pad_start") + t;
+export const pad_start = (t: string, width: number, fill = " "): string =>
+  padding(t, width, fill, "text.pad_start") + t;
 export const pad_end = (t: string, width: number, fill = " "): string => t + padding(t, width, fill, "text.pad_end");
 export const to_int = (t: string): number => {
   const s = walked(t).trim();
@@ -213,7 +214,10 @@ export const split_where = (t: string, separator: Separates): string[] => {
   for (const c of t) splitter.next(c, separator(c) === true);
   return splitter.end();
 };
-export const split_whereAsync = async (t: string, separator: (character: string) => Promise<unknown>): Promise<string[]> => {
+export const split_whereAsync = async (
+  t: string,
+  separator: (character: string) => Promise<unknown>,
+): Promise<string[]> => {
   chargeWork(t.length);
   const depth = S.depth;
   const splitter = new Splitter(t);

@@ -13,7 +13,9 @@ type Rec = Record<string, number>;
 const TIME = { path: ["time"] };
 
 export const now = (grant: Grant): Promise<unknown> =>
-  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc), readsClock: true }, {}, () => Instant.desc.make([Date.now()]));
+  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc), readsClock: true }, {}, () =>
+    Instant.desc.make([Date.now()]),
+  );
 /** Today's date in UTC, so that a run does not depend on the machine's time zone. */
 export const today = (grant: Grant): Promise<unknown> =>
   call(grant, { name: "std.time.today", need: TIME, readsClock: true }, {}, () => {
@@ -31,7 +33,8 @@ export const milliseconds = (n: number): unknown => Duration.desc.make([n]);
 export const seconds = (n: number): unknown => Duration.desc.make([imul(n, 1000)]);
 export const minutes = (n: number): unknown => Duration.desc.make([imul(n, 60_000)]);
 export const hours = (n: number): unknown => Duration.desc.make([imul(n, 3_600_000)]);
-export const since = (start: unknown, finish: unknown): unknown => Duration.desc.make([checkInt((finish as Rec)["milliseconds"]! - (start as Rec)["milliseconds"]!, "time.since")]);
+export const since = (start: unknown, finish: unknown): unknown =>
+  Duration.desc.make([checkInt((finish as Rec)["milliseconds"]! - (start as Rec)["milliseconds"]!, "time.since")]);
 /** An instant is refused when it is made outside the range ISO 8601 can write (the years -271821 to 275760). */
 export const add = (instant: unknown, duration: unknown): unknown => {
   const ms = iadd((instant as Rec)["milliseconds"]!, (duration as Rec)["milliseconds"]!);

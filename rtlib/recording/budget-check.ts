@@ -25,7 +25,10 @@ const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
  * (two pointers over the calls in the order they were made); calls without an
  * `at_ms` count towards a `per run` budget only.
  */
-export function recordedOverBudget(calls: readonly RecordedCall[], items: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-BUDGET"> | undefined {
+export function recordedOverBudget(
+  calls: readonly RecordedCall[],
+  items: readonly GrantItem[],
+): RunFacts<"E-RT-REPLAY-BUDGET"> | undefined {
   // A recording names few capabilities many times: each text is read once.
   const read = new Map<string, Need>();
   const needs = calls.map((c) => {
@@ -39,7 +42,14 @@ export function recordedOverBudget(calls: readonly RecordedCall[], items: readon
     const counted = calls.filter((_, i) => covers(item, needs[i]!));
     const facts = { budget: grantText(item), capability: counted[0]?.capability ?? "" };
     if (budget.unit === "run") {
-      if (counted.length > budget.count) return { ...facts, calls: counted.length, first: counted[0]!.sequence, last: counted[budget.count]!.sequence, span: -1 };
+      if (counted.length > budget.count)
+        return {
+          ...facts,
+          calls: counted.length,
+          first: counted[0]!.sequence,
+          last: counted[budget.count]!.sequence,
+          span: -1,
+        };
       continue;
     }
     const timed = counted.filter((c) => c.at_ms !== undefined);
@@ -50,7 +60,13 @@ export function recordedOverBudget(calls: readonly RecordedCall[], items: readon
     for (let end = 0; end < timed.length; end++) {
       while (timed[end]!.at_ms! - timed[start]!.at_ms! >= window) start++;
       if (end - start + 1 > budget.count) {
-        return { ...facts, calls: end - start + 1, first: timed[start]!.sequence, last: timed[end]!.sequence, span: timed[end]!.at_ms! - timed[start]!.at_ms! };
+        return {
+          ...facts,
+          calls: end - start + 1,
+          first: timed[start]!.sequence,
+          last: timed[end]!.sequence,
+          span: timed[end]!.at_ms! - timed[start]!.at_ms!,
+        };
       }
     }
   }

@@ -15,17 +15,33 @@ export function shortJson(value: JsonValue | undefined): string {
 }
 
 /** The paths where two argument values differ, `arguments.headers.accept: "x" here, "y" in the recording`. */
-export function differences(made: JsonValue | undefined, recorded: JsonValue | undefined, at: string, out: string[]): void {
+export function differences(
+  made: JsonValue | undefined,
+  recorded: JsonValue | undefined,
+  at: string,
+  out: string[],
+): void {
   if (out.length > MAX_LINES) return;
   if (recorded === REDACTED) return;
   if (typeof made === "string" && typeof recorded === "string" && at.endsWith(".body")) {
     made = bodyByMeaning(made);
     recorded = bodyByMeaning(recorded);
   }
-  if (typeof made === "object" && made !== null && typeof recorded === "object" && recorded !== null && Array.isArray(made) === Array.isArray(recorded)) {
+  if (
+    typeof made === "object" &&
+    made !== null &&
+    typeof recorded === "object" &&
+    recorded !== null &&
+    Array.isArray(made) === Array.isArray(recorded)
+  ) {
     const keys = new Set([...Object.keys(made), ...Object.keys(recorded)]);
     for (const k of [...keys].sort()) {
-      differences((made as Record<string, JsonValue>)[k], (recorded as Record<string, JsonValue>)[k], Array.isArray(made) ? `${at}[${k}]` : `${at}.${k.startsWith("\u0000") ? "(JSON)" : k}`, out);
+      differences(
+        (made as Record<string, JsonValue>)[k],
+        (recorded as Record<string, JsonValue>)[k],
+        Array.isArray(made) ? `${at}[${k}]` : `${at}.${k.startsWith("\u0000") ? "(JSON)" : k}`,
+        out,
+      );
     }
     return;
   }
@@ -40,7 +56,11 @@ function distance(primitive: string, args: JsonValue, call: RecordedCall): numbe
   return (call.primitive === primitive ? 0 : 1000) + out.length;
 }
 
-export function nearest(primitive: string, args: JsonValue, candidates: Iterable<RecordedCall>): RecordedCall | undefined {
+export function nearest(
+  primitive: string,
+  args: JsonValue,
+  candidates: Iterable<RecordedCall>,
+): RecordedCall | undefined {
   let best: RecordedCall | undefined;
   let bestDistance = Infinity;
   for (const call of candidates) {

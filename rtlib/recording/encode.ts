@@ -33,7 +33,8 @@ function httpSuccess(hop: { status: number; headers: unknown; bytes: Uint8Array 
     text = undefined;
   }
   // A body that starts with a byte order mark would lose it as text.
-  if (text !== undefined && !(hop.bytes[0] === 0xef && hop.bytes[1] === 0xbb && hop.bytes[2] === 0xbf)) out["body"] = text;
+  if (text !== undefined && !(hop.bytes[0] === 0xef && hop.bytes[1] === 0xbb && hop.bytes[2] === 0xbf))
+    out["body"] = text;
   else out["bytes"] = Buffer.from(hop.bytes).toString("base64");
   return out;
 }
@@ -42,7 +43,11 @@ function httpSuccess(hop: { status: number; headers: unknown; bytes: Uint8Array 
 export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
   if ("success" in call.outcome) {
     const value = call.outcome.success;
-    return { success: isHttpPrimitive(call.primitive) ? httpSuccess(value as { status: number; headers: unknown; bytes: Uint8Array }) : (plain(value, DYNAMIC) as JsonValue) };
+    return {
+      success: isHttpPrimitive(call.primitive)
+        ? httpSuccess(value as { status: number; headers: unknown; bytes: Uint8Array })
+        : (plain(value, DYNAMIC) as JsonValue),
+    };
   }
   const thrown = call.outcome.failure;
   if (thrown instanceof Failure) return { failure: plain(thrown.value, DYNAMIC) as JsonValue };
@@ -76,7 +81,9 @@ export function guardedPart(call: CallRecord): GuardedPart | undefined {
 }
 
 /** An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it was guarded. */
-export function recorder(sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void): (call: CallRecord) => void {
+export function recorder(
+  sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void,
+): (call: CallRecord) => void {
   const began = performance.now();
   let sequence = 0;
   return (call) => {

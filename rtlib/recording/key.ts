@@ -76,4 +76,3 @@ export function redactedNames(args: JsonValue, into: Set<string>): void {
     for (const v of args) redactedNames(v, into);
   }
 }
-

@@ -162,7 +162,8 @@ export class Replayer {
   checkGrant(program: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined {
     const needs = programText(program);
     for (const item of this.grant) {
-      if (!program.some((g) => covers(g, item))) return { problem: "header", grant: grantText(item), needs, sequence: 0, capability: "" };
+      if (!program.some((g) => covers(g, item)))
+        return { problem: "header", grant: grantText(item), needs, sequence: 0, capability: "" };
     }
     for (const call of this.calls) {
       const need = readNeedText(call.capability) as Need; // the reader has checked it
@@ -172,7 +173,8 @@ export class Replayer {
     }
     if ((this.options.sealed?.size ?? 0) > 0) {
       for (const item of this.grant) {
-        if (item.guard !== undefined && !program.some((g) => keepsGuard(g, item))) return { problem: "guard", grant: grantText(item), needs, sequence: 0, capability: "" };
+        if (item.guard !== undefined && !program.some((g) => keepsGuard(g, item)))
+          return { problem: "guard", grant: grantText(item), needs, sequence: 0, capability: "" };
       }
     }
     return undefined;
@@ -192,10 +194,12 @@ export class Replayer {
       queue!.next++;
       resume.onAnswered(held);
       // A redacted variable: the program is given its value, read now, not the placeholder.
-      if (primitive.name === "std.environment.get" && (held.outcome as { success: JsonValue }).success === REDACTED) return perform();
+      if (primitive.name === "std.environment.get" && (held.outcome as { success: JsonValue }).success === REDACTED)
+        return perform();
       return this.answerWith(primitive, held, args, perform);
     }
-    if (queue === undefined || queue.next >= queue.calls.length) throw this.mismatch(primitive.name, encodeArguments(args), queue);
+    if (queue === undefined || queue.next >= queue.calls.length)
+      throw this.mismatch(primitive.name, encodeArguments(args), queue);
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
@@ -207,10 +211,18 @@ export class Replayer {
   /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
   lastAnswered: RecordedCall | undefined;
 
-  private answerWith(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>, perform: () => unknown): unknown {
+  private answerWith(
+    primitive: Primitive,
+    entry: RecordedCall,
+    args: Readonly<Record<string, unknown>>,
+    perform: () => unknown,
+  ): unknown {
     this.lastAnswered = entry;
     if (NOT_REPLAYABLE.has(primitive.name)) {
-      throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: primitive.name.replace(/^std\./, "") });
+      throw new Crash("E-RT-REPLAY-MISMATCH", {
+        problem: "not-replayable",
+        call: primitive.name.replace(/^std\./, ""),
+      });
     }
     if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
     const value = this.decodeSuccess(primitive, entry, args);
@@ -240,17 +252,27 @@ export class Replayer {
    */
   private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
     const call = callText(primitive, args);
-    if (queue !== undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "answered", call, times: queue.calls.length });
+    if (queue !== undefined)
+      return new Crash("E-RT-REPLAY-MISMATCH", { problem: "answered", call, times: queue.calls.length });
     const sealed = this.options.sealed;
     const unreached = this.unreached();
-    const near = nearest(primitive, args, sealed === undefined ? unreached : unreached.map((c) => (sealed.has(c.sequence) ? { ...c, arguments: {} } : c)));
+    const near = nearest(
+      primitive,
+      args,
+      sealed === undefined ? unreached : unreached.map((c) => (sealed.has(c.sequence) ? { ...c, arguments: {} } : c)),
+    );
     if (near === undefined) return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, differences: [] });
     const diff: string[] = [];
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
     const hidden = sealed?.has(near.sequence) === true;
     if (hidden) diff.push("arguments: not shown, the recorded call's are sealed");
     else differences(args, near.arguments, "arguments", diff);
-    return new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-held", call, nearest: `(sequence ${near.sequence}): ${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`, differences: diff });
+    return new Crash("E-RT-REPLAY-MISMATCH", {
+      problem: "not-held",
+      call,
+      nearest: `(sequence ${near.sequence}): ${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
+      differences: diff,
+    });
   }
 
   private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
@@ -264,7 +286,11 @@ export class Replayer {
   private decodeFailure(primitive: Primitive, entry: RecordedCall): unknown {
     const errorType = capabilityInfo(primitive.need.path)?.errorType;
     const desc = errorType === undefined ? undefined : PRELUDE_VARIANTS[errorType];
-    if (desc === undefined) throw this.shapeCrash(entry, `${primitive.name.replace(/^std\./, "")} cannot fail, but the recording has it fail`);
+    if (desc === undefined)
+      throw this.shapeCrash(
+        entry,
+        `${primitive.name.replace(/^std\./, "")} cannot fail, but the recording has it fail`,
+      );
     return this.decode(entry, (entry.outcome as { failure: JsonValue }).failure, variant(desc));
   }
 
@@ -274,7 +300,10 @@ export class Replayer {
     } catch (e) {
       if (e instanceof Failure && descOf(e.value)?.variant === JsonError.desc.name) {
         const { path, expected, found } = e.value as { path: string; expected: string; found: string };
-        throw this.shapeCrash(entry, `its outcome does not fit ${shapeText(shape)}: at ${path} it should be ${expected}, but is ${found}`);
+        throw this.shapeCrash(
+          entry,
+          `its outcome does not fit ${shapeText(shape)}: at ${path} it should be ${expected}, but is ${found}`,
+        );
       }
       throw e;
     }
@@ -287,12 +316,18 @@ export class Replayer {
     if (body === undefined) return json;
     if (typeof body !== "string") throw this.shapeCrash(entry, "its response's `body` is not a text");
     const fromBody = Buffer.from(body, "utf8").toString("base64");
-    if (bytes !== undefined && bytes !== fromBody) throw this.shapeCrash(entry, "its response has a `body` and `bytes` that differ; give one of them");
+    if (bytes !== undefined && bytes !== fromBody)
+      throw this.shapeCrash(entry, "its response has a `body` and `bytes` that differ; give one of them");
     return { ...rest, bytes: fromBody };
   }
 
   /** random.choice and random.shuffle answer with items of their argument: found by their JSON form. */
-  private fromItems(primitive: Primitive, entry: RecordedCall, json: JsonValue, args: Readonly<Record<string, unknown>>): unknown {
+  private fromItems(
+    primitive: Primitive,
+    entry: RecordedCall,
+    json: JsonValue,
+    args: Readonly<Record<string, unknown>>,
+  ): unknown {
     const items = (args["items"] ?? []) as unknown[];
     const encoded = (encodeArguments({ items }).items ?? []) as JsonValue[];
     const byText = new Map<string, unknown[]>();
@@ -302,11 +337,16 @@ export class Replayer {
     });
     const take = (e: JsonValue): unknown => {
       const found = byText.get(JSON.stringify(e));
-      if (found === undefined || found.length === 0) throw this.shapeCrash(entry, `it answers with ${JSON.stringify(e)}, which is not one of the items the call was given`);
+      if (found === undefined || found.length === 0)
+        throw this.shapeCrash(
+          entry,
+          `it answers with ${JSON.stringify(e)}, which is not one of the items the call was given`,
+        );
       return found.shift();
     };
     if (primitive.name === "std.random.choice") return json === null ? NONE : new Some(take(json));
-    if (!Array.isArray(json) || json.length !== items.length) throw this.shapeCrash(entry, `its outcome is not the ${items.length} items shuffled`);
+    if (!Array.isArray(json) || json.length !== items.length)
+      throw this.shapeCrash(entry, `its outcome is not the ${items.length} items shuffled`);
     return json.map(take);
   }
 

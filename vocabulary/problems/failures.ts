@@ -105,10 +105,14 @@ end`,
     facts: { problem: "`otherwise`: the left of an `otherwise`; `check`: the call of a `check ... fails with`" },
     render: (f) =>
       f.problem === "otherwise"
-        ? { message: "Nothing on the left of `otherwise` can fail", label: "this cannot fail", hint: "Remove the `otherwise`." }
+        ? {
+            message: "Nothing on the left of `otherwise` can fail",
+            label: "this cannot fail",
+            hint: "Remove the `otherwise`.",
+          }
         : {
             message: "Nothing here can fail, so `check ... fails with` can never pass",
-            hint: "Check one call that can fail: `check parse(\"x\") fails with ParseError(_, _)`.",
+            hint: 'Check one call that can fail: `check parse("x") fails with ParseError(_, _)`.',
           },
     explanation: `\`otherwise\` handles the failure of the one call on its left that can fail; when
 nothing there can fail, it would never run, and it most likely means the call is not the one
@@ -137,7 +141,7 @@ end`,
           }
         : {
             message: "Two calls here can fail, so it is unclear which failure the check is about",
-            hint: "Check one call that can fail: `check parse(\"x\") fails with ParseError(_, _)`.",
+            hint: 'Check one call that can fail: `check parse("x") fails with ParseError(_, _)`.',
           },
     explanation: `One \`otherwise\` handles the failure of one call. With two calls that can fail on
 its left, a reader cannot tell which failure \`error\` is, nor which call's value a default
@@ -159,7 +163,8 @@ end`,
       failing: "the type of the failure passed on",
       own: "the failure type of the function",
       owner: "the function passing it on",
-      holders: "the cases of the function's failure type whose single field has the failing type (none, or more than one)",
+      holders:
+        "the cases of the function's failure type whose single field has the failing type (none, or more than one)",
     },
     render: (f) => ({
       message:
@@ -167,7 +172,9 @@ end`,
           ? `This passes on ${article(f.failing)}, but ${ownerText(f.owner)} fails with ${f.own}, which has no case holding ${article(f.failing)}`
           : `${f.own} has ${f.holders.length} cases holding ${article(f.failing)}, so it is unclear which one to wrap it in`,
       label: `${f.failing} cannot become ${f.own}`,
-      notes: ["`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type."],
+      notes: [
+        "`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type.",
+      ],
       hint:
         f.holders.length === 0
           ? `Add a case to ${f.own}: \`${f.failing.replace(/Error$/, "") || "Wrapped"}(error: ${f.failing})\`, or say which value to fail with: \`otherwise fail with ${f.own}.Case(...)\`.`
@@ -200,7 +207,8 @@ end`,
   "E-FAIL-CANNOT": problem<{ problem: "fail with" | "pass on"; owner: Owner; failure: string }>({
     title: "A failure in a function that cannot fail",
     facts: {
-      problem: "`fail with`: a failure given with `fail with`; `pass on`: a failure passed on with `otherwise fail` or `fail`",
+      problem:
+        "`fail with`: a failure given with `fail with`; `pass on`: a failure passed on with `otherwise fail` or `fail`",
       owner: "the function (or test, or function value) that has no `or fails with`",
       failure: "the type of the failure",
     },
@@ -301,12 +309,19 @@ function area(shape: Shape) returns Float
 end`,
   }),
 
-  "E-MATCH-TOO-COMPLEX": problem<{ construct: ArmsOf; arms: number; alone: boolean; steps: number; programSteps: number }>({
+  "E-MATCH-TOO-COMPLEX": problem<{
+    construct: ArmsOf;
+    arms: number;
+    alone: boolean;
+    steps: number;
+    programSteps: number;
+  }>({
     title: "Arms too complex to check for missing cases",
     facts: {
       construct: "`match`, or `otherwise` (its `when` arms)",
       arms: "how many arms it has",
-      alone: "true when this one match needs more than its own steps; false when the program's matches together ran out",
+      alone:
+        "true when this one match needs more than its own steps; false when the program's matches together ran out",
       steps: "the steps one match may take",
       programSteps: "the steps all the matches of a program may take together",
     },

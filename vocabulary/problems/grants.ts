@@ -7,7 +7,10 @@ import { problem } from "./entry.js";
  * Whose needs (or failures) a problem is about: a named function, a test, or a
  * function value written inside one (`function(...) needs ... end`).
  */
-export type Owner = { readonly kind: "function"; readonly name: string } | { readonly kind: "test" } | { readonly kind: "function value" };
+export type Owner =
+  | { readonly kind: "function"; readonly name: string }
+  | { readonly kind: "test" }
+  | { readonly kind: "function value" };
 
 /** `\`greet\``, `this test`, `this function`: the owner as a sentence names it. */
 export function ownerText(owner: Owner): string {
@@ -33,12 +36,13 @@ export const GRANT_PROBLEMS = {
   >({
     title: "A call needs a capability its function does not have",
     facts: {
-      problem: "`call`: a call needs the capability; `function value`: a function value declares needs its definition lacks",
+      problem:
+        "`call`: a call needs the capability; `function value`: a function value declares needs its definition lacks",
       callee: "the function called, as written (`console.print`)",
       need: "the capability needed, in its text form (`console`, `network.http`)",
       owner: "whose `needs` line lacks it: a function (with its name), a test, or a function value",
       granted: "the capabilities the owner's `needs` line has",
-      scoped: "for a capability that takes a scope, an example with one (`network.http(\"api.example.com\")`)",
+      scoped: 'for a capability that takes a scope, an example with one (`network.http("api.example.com")`)',
     },
     render: (f) =>
       f.problem === "call"
@@ -141,8 +145,13 @@ end`,
     render: (f) => ({
       message: `The host \`${f.host}\` has characters beyond ASCII: a host in \`needs\` is written as the network spells it`,
       label: "not ASCII",
-      notes: ["A letter of another script can look exactly like a Latin one (the Cyrillic `а` and the Latin `a`), so a host written with it reads as another host to whoever approves the grant."],
-      hint: f.ascii === undefined ? "Write the host in ASCII letters, digits, `-` and `.`." : `Write \`${f.capability}("${f.ascii}")\`, the host as the network spells it.`,
+      notes: [
+        "A letter of another script can look exactly like a Latin one (the Cyrillic `а` and the Latin `a`), so a host written with it reads as another host to whoever approves the grant.",
+      ],
+      hint:
+        f.ascii === undefined
+          ? "Write the host in ASCII letters, digits, `-` and `.`."
+          : `Write \`${f.capability}("${f.ascii}")\`, the host as the network spells it.`,
     }),
     explanation: `A host in a \`needs\` line (\`network.http("api.example.com")\`, and in a guard's \`only to\`) is
 compared with the hosts the person allows (\`--allow-host\`, \`renyi mcp\`'s ceiling) and shown to
@@ -172,7 +181,9 @@ end`,
       return {
         message: `A ${f.clause} belongs on \`main\` or a test, not on ${f.place === "type" ? "a function type" : "this function"}`,
         label: `${clause} is not allowed here`,
-        notes: [`A ${f.clause} is a property of the whole run, like the grant: it is declared where the run starts, so a reviewer reads it in one place.`],
+        notes: [
+          `A ${f.clause} is a property of the whole run, like the grant: it is declared where the run starts, so a reviewer reads it in one place.`,
+        ],
         hint: `Move ${clause} to the matching capability in the \`needs\` line of \`main\` (or of the test), and keep the capability here without it.`,
       };
     },
@@ -197,7 +208,8 @@ end`,
     title: "A test's recording outside the folder of the test's file",
     facts: {
       path: "the recording's path, as the test's `replays` writes it",
-      problem: "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
+      problem:
+        "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
     },
     render: (f) => ({
       message:
@@ -207,7 +219,9 @@ end`,
             ? `the recording's path "${f.path}" names the folder of the test's file, not a file beneath it`
             : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
       label: "a path beneath the test's folder",
-      notes: ["A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's own file: a test names no other file of the machine. Nothing is said of whether that file exists or what it holds."],
+      notes: [
+        "A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's own file: a test names no other file of the machine. Nothing is said of whether that file exists or what it holds.",
+      ],
       hint: 'Keep the recording beside the test or in a folder below it, for example `replays "fixtures/weather/berlin.json"`, and copy a recording made elsewhere there.',
     }),
     explanation: `A test that \`replays\` a recording reads it before it runs, quotes what it finds
@@ -237,7 +251,9 @@ end`,
         ? {
             message: `\`${f.capability}\` takes no budget`,
             label: "a budget here counts nothing",
-            notes: ["Budgets apply to network, process and filesystem and their children; console, time, random, environment, foreign and python take none."],
+            notes: [
+              "Budgets apply to network, process and filesystem and their children; console, time, random, environment, foreign and python take none.",
+            ],
           }
         : {
             message: "A budget of 0 allows no call at all",

@@ -22,7 +22,8 @@ export const NAME_PROBLEMS = {
   >({
     title: "A name that nothing declares",
     facts: {
-      problem: "`value` (a name used as a value), `constructor` (a capitalised name called) or `set` (the target of `set`)",
+      problem:
+        "`value` (a name used as a value), `constructor` (a capitalised name called) or `set` (the target of `set`)",
       name: "the name as written",
       variant: "the variant that has a case of this name, when one does",
       suggestion: suggestionFact,
@@ -30,12 +31,18 @@ export const NAME_PROBLEMS = {
     render: (f) => {
       switch (f.problem) {
         case "set":
-          return { message: `There is no local named \`${f.name}\` to set`, label: "unknown name", hint: `Declare it first: \`var ${f.name} be ...\`.` };
+          return {
+            message: `There is no local named \`${f.name}\` to set`,
+            label: "unknown name",
+            hint: `Declare it first: \`var ${f.name} be ...\`.`,
+          };
         case "value":
           return {
             message: `There is nothing named \`${f.name}\` here`,
             label: "unknown name",
-            ...(f.variant !== undefined ? { hint: `Cases are written with their type: \`${f.variant}.${f.name}\`.` } : didYouMean(f.suggestion)),
+            ...(f.variant !== undefined
+              ? { hint: `Cases are written with their type: \`${f.variant}.${f.name}\`.` }
+              : didYouMean(f.suggestion)),
           };
         case "constructor":
           return {
@@ -78,7 +85,10 @@ end`,
       suggestion: suggestionFact,
     },
     render: (f) => ({
-      message: f.module === undefined ? `There is no type named \`${f.name}\`` : `The module \`${f.module}\` has no type \`${f.name}\``,
+      message:
+        f.module === undefined
+          ? `There is no type named \`${f.name}\``
+          : `The module \`${f.module}\` has no type \`${f.name}\``,
       label: "unknown type",
       ...didYouMean(f.suggestion),
     }),
@@ -107,11 +117,17 @@ end`,
     },
     render: (f) =>
       f.problem === "not-a-record"
-        ? { message: `${article(f.type)} has no fields, so it has no \`${f.field}\``, label: "not a record", hint: `To call a function on it, add parentheses: \`.${f.field}()\`.` }
+        ? {
+            message: `${article(f.type)} has no fields, so it has no \`${f.field}\``,
+            label: "not a record",
+            hint: `To call a function on it, add parentheses: \`.${f.field}()\`.`,
+          }
         : {
             message: `${f.type} has no field \`${f.field}\``,
             label: "unknown field",
-            notes: [f.fields.length === 0 ? `${f.type} has no fields.` : `The fields of ${f.type} are ${listed(f.fields)}.`],
+            notes: [
+              f.fields.length === 0 ? `${f.type} has no fields.` : `The fields of ${f.type} are ${listed(f.fields)}.`,
+            ],
             ...didYouMean(f.suggestion),
           },
     explanation: `A record has the fields its \`type\` declares, no others: reading, updating with
@@ -143,7 +159,8 @@ end`,
   >({
     title: "A case the variant does not have",
     facts: {
-      problem: "`no-such-case` (`Shape.Square`), `bare` (a capitalised name in a pattern that is no case or record) or `no-variant` (a path that names no variant)",
+      problem:
+        "`no-such-case` (`Shape.Square`), `bare` (a capitalised name in a pattern that is no case or record) or `no-variant` (a path that names no variant)",
       type: "the type the case was looked up in",
       name: "the case as written",
       cases: "the cases the variant has",
@@ -164,7 +181,9 @@ end`,
           return {
             message: `There is no case or record named \`${f.name}\``,
             label: "unknown case",
-            ...(f.variant === undefined || f.cases === undefined ? {} : { hint: `The cases of ${f.variant} are ${listed(f.cases.map((c) => `${f.variant}.${c}`))}.` }),
+            ...(f.variant === undefined || f.cases === undefined
+              ? {}
+              : { hint: `The cases of ${f.variant} are ${listed(f.cases.map((c) => `${f.variant}.${c}`))}.` }),
           };
         case "no-variant":
           return { message: `There is no variant \`${f.path}\``, label: "unknown variant" };
@@ -205,13 +224,24 @@ end`,
     },
     render: (f) =>
       f.problem === "module"
-        ? { message: `The module \`${f.module}\` has no function \`${f.name}\``, label: "unknown function", ...didYouMean(f.suggestion) }
+        ? {
+            message: `The module \`${f.module}\` has no function \`${f.name}\``,
+            label: "unknown function",
+            ...didYouMean(f.suggestion),
+          }
         : {
             message: `${article(f.type)} has no function \`${f.name}\``,
             label: "unknown method",
             ...(f.module !== undefined
-              ? { notes: [`Methods of ${f.type} are the functions of the \`${f.module}\` module.`], ...didYouMean(f.suggestion) }
-              : { notes: [`A value's methods come from the module of its type; ${f.type} has none besides \`to_text\` and \`to_json\`.`] }),
+              ? {
+                  notes: [`Methods of ${f.type} are the functions of the \`${f.module}\` module.`],
+                  ...didYouMean(f.suggestion),
+                }
+              : {
+                  notes: [
+                    `A value's methods come from the module of its type; ${f.type} has none besides \`to_text\` and \`to_json\`.`,
+                  ],
+                }),
           },
     explanation: `\`module.name(...)\` calls a public function of a module, and \`value.name(...)\` a
 function of the module of the value's type (\`"a".upper()\` is \`text.upper("a")\`). The module
@@ -225,21 +255,34 @@ end`,
 end`,
   }),
 
-  "E-NAME-MODULE": problem<{ problem: "no-file"; module: string; file: string } | { problem: "itself" } | { problem: "not-used"; module: string }>({
+  "E-NAME-MODULE": problem<
+    | { problem: "no-file"; module: string; file: string }
+    | { problem: "itself" }
+    | { problem: "not-used"; module: string }
+  >({
     title: "A module that is not there, or not brought in",
     facts: {
-      problem: "`no-file` (a `use` of a file that does not exist), `itself` (a module that uses itself) or `not-used` (a module named without a `use`)",
+      problem:
+        "`no-file` (a `use` of a file that does not exist), `itself` (a module that uses itself) or `not-used` (a module named without a `use`)",
       module: "the module as written",
       file: "for `no-file`: the file `use` reads, without `.ry`",
     },
     render: (f) => {
       switch (f.problem) {
         case "no-file":
-          return { message: `There is no module \`${f.module}\``, label: "no such module", notes: [`\`use ${f.module}\` reads the file \`${f.file}.ry\` beside this one.`] };
+          return {
+            message: `There is no module \`${f.module}\``,
+            label: "no such module",
+            notes: [`\`use ${f.module}\` reads the file \`${f.file}.ry\` beside this one.`],
+          };
         case "itself":
           return { message: "A module cannot use itself", label: "this is the module's own file" };
         case "not-used":
-          return { message: `There is no module \`${f.module}\` here`, label: "unknown module", hint: `Bring it in at the top of the file: \`use ${f.module}\`.` };
+          return {
+            message: `There is no module \`${f.module}\` here`,
+            label: "unknown module",
+            hint: `Bring it in at the top of the file: \`use ${f.module}\`.`,
+          };
       }
     },
     explanation: `\`use weather\` reads \`weather.ry\` beside the file, and \`use lib.weather\` reads
@@ -247,7 +290,7 @@ end`,
 only after its \`use\`. The file must exist, and a module cannot use itself.`,
     wrong: `use missing_module
 
-${"function main()\n  needs console\n  console.print(\"hello\")\nend"}`,
+${'function main()\n  needs console\n  console.print("hello")\nend'}`,
     right: `function main()
   needs console
   console.print("hello")
@@ -259,8 +302,14 @@ end`,
     facts: { name: "the module's name", usedAs: "`function` (called) or `value`" },
     render: (f) =>
       f.usedAs === "function"
-        ? { message: `\`${f.name}\` is a module, not a function`, hint: `Call one of its functions: \`${f.name}.something(...)\`.` }
-        : { message: `\`${f.name}\` is a module, not a value`, hint: `Use one of its functions: \`${f.name}.something(...)\`.` },
+        ? {
+            message: `\`${f.name}\` is a module, not a function`,
+            hint: `Call one of its functions: \`${f.name}.something(...)\`.`,
+          }
+        : {
+            message: `\`${f.name}\` is a module, not a value`,
+            hint: `Use one of its functions: \`${f.name}.something(...)\`.`,
+          },
     explanation: `A module (\`list\`, \`text\`, or one brought in with \`use\`) is a namespace, not a
 value: it cannot be bound, passed or called. Name one of its functions instead:
 \`list.sort(items)\`, or \`list.sort\` as a function value.`,
@@ -278,7 +327,11 @@ end`,
 
   "E-NAME-PRIVATE": problem<{ kind: "function" | "type"; name: string; module: string }>({
     title: "A definition of another module that is not public",
-    facts: { kind: "`function` or `type`", name: "the definition's name", module: "the module it belongs to, as written" },
+    facts: {
+      kind: "`function` or `type`",
+      name: "the definition's name",
+      module: "the module it belongs to, as written",
+    },
     render: (f) => ({
       message: `The ${f.kind} \`${f.name}\` of \`${f.module}\` is not public`,
       label: "private to its module",
@@ -323,7 +376,8 @@ end`,
   >({
     title: "Two definitions, fields, cases or parameters of one name",
     facts: {
-      problem: "what is declared twice: `type`, `use`, `function`, `module-name` (a function named like a module), `field`, `case` or `parameter`",
+      problem:
+        "what is declared twice: `type`, `use`, `function`, `module-name` (a function named like a module), `field`, `case` or `parameter`",
       name: "the name declared twice",
       library: "for `type`: whether the first is a type of the standard library",
       path: "for `use`: the module's path",
@@ -344,7 +398,11 @@ end`,
             hint: `Bring it in under another name: \`use ${f.path} as ${f.name}_module\`.`,
           };
         case "function":
-          return { message: `There is already a function named \`${f.name}\` in this module`, label: "a second definition", hint: "Give one of them another name." };
+          return {
+            message: `There is already a function named \`${f.name}\` in this module`,
+            label: "a second definition",
+            hint: "Give one of them another name.",
+          };
         case "module-name":
           return {
             message: `\`${f.name}\` is already the name of a module`,
@@ -354,7 +412,10 @@ end`,
         case "field":
         case "case":
         case "parameter":
-          return { message: `The ${f.problem} \`${f.name}\` is declared twice`, hint: `Give each ${f.problem} its own name.` };
+          return {
+            message: `The ${f.problem} \`${f.name}\` is declared twice`,
+            hint: `Give each ${f.problem} its own name.`,
+          };
       }
     },
     explanation: `Within a module each type, function and \`use\` has its own name, and within a
@@ -381,9 +442,15 @@ end`,
 
   "E-NAME-SHADOWED": problem<{ name: string; where: "function" | "tasks" }>({
     title: "A local bound again in the same function",
-    facts: { name: "the name bound twice", where: "`function` (again in one function) or `tasks` (by two tasks of one `run concurrently`)" },
+    facts: {
+      name: "the name bound twice",
+      where: "`function` (again in one function) or `tasks` (by two tasks of one `run concurrently`)",
+    },
     render: (f) => ({
-      message: f.where === "function" ? `\`${f.name}\` is already a local name here` : `\`${f.name}\` is already bound by another task of this \`run concurrently\``,
+      message:
+        f.where === "function"
+          ? `\`${f.name}\` is already a local name here`
+          : `\`${f.name}\` is already bound by another task of this \`run concurrently\``,
       label: "a second binding of the same name",
       related: ["first bound here"],
       notes: [
@@ -459,7 +526,10 @@ end`,
 
   "E-NAME-VAR-CAPTURED": problem<{ name: string; inside: "function-value" | "tasks" }>({
     title: "A `var` used in a function value or a concurrent task",
-    facts: { name: "the `var`", inside: "`function-value` (a lambda or `function` value) or `tasks` (`run concurrently`)" },
+    facts: {
+      name: "the `var`",
+      inside: "`function-value` (a lambda or `function` value) or `tasks` (`run concurrently`)",
+    },
     render: (f) =>
       f.inside === "function-value"
         ? {

@@ -8,21 +8,31 @@ import { plural, problem } from "./entry.js";
 const RECORDED = `renyi record --to run.json weather.ry --city Berlin`;
 
 export const RECORDING_PROBLEMS = {
-  "E-RT-RECORDING": problem<{ file: string; problem: "unreadable" | "too-large" | "json" | "field" | "answer"; detail: string }>({
+  "E-RT-RECORDING": problem<{
+    file: string;
+    problem: "unreadable" | "too-large" | "json" | "field" | "answer";
+    detail: string;
+  }>({
     title: "A recording that cannot be read",
     kind: "refused",
     facts: {
       file: "the recording's path, or how it was given",
-      problem: "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call could give)",
-      detail: "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the entry, the field and what it should be",
+      problem:
+        "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call could give)",
+      detail:
+        "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the entry, the field and what it should be",
     },
     render: (f) => ({
       message:
-        f.problem === "unreadable" ? `I cannot read the recording ${f.file}: ${f.detail}`
-        : f.problem === "too-large" ? `${f.file} is larger than ${f.detail} bytes`
-        : f.problem === "json" ? `${f.file} is not valid JSON: ${f.detail}`
-        : f.problem === "answer" ? `${f.file} is refused: it holds an answer no live call could give: ${f.detail}`
-        : `${f.file} is refused: ${f.detail}`,
+        f.problem === "unreadable"
+          ? `I cannot read the recording ${f.file}: ${f.detail}`
+          : f.problem === "too-large"
+            ? `${f.file} is larger than ${f.detail} bytes`
+            : f.problem === "json"
+              ? `${f.file} is not valid JSON: ${f.detail}`
+              : f.problem === "answer"
+                ? `${f.file} is refused: it holds an answer no live call could give: ${f.detail}`
+                : `${f.file} is refused: ${f.detail}`,
     }),
     explanation: `A recording is read as hostile input: at most 256 MiB, strict JSON (no repeated keys,
 nesting at most 64 deep), and every field of the header and of each call checked against the
@@ -39,11 +49,18 @@ runs, not passed on.`,
     described: true,
   }),
 
-  "E-RT-REPLAY-GRANT": problem<{ problem: "header" | "call-beyond-header" | "call" | "guard"; grant: string; needs: string; sequence: number; capability: string }>({
+  "E-RT-REPLAY-GRANT": problem<{
+    problem: "header" | "call-beyond-header" | "call" | "guard";
+    grant: string;
+    needs: string;
+    sequence: number;
+    capability: string;
+  }>({
     title: "A recording whose grant is wider than the program's",
     kind: "refused",
     facts: {
-      problem: "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant), `call` (a call outside the program's needs) or `guard` (a guard of a recording with sealed calls that the program does not keep)",
+      problem:
+        "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant), `call` (a call outside the program's needs) or `guard` (a guard of a recording with sealed calls that the program does not keep)",
       grant: "the recording's grant item the program does not cover",
       needs: "the program's needs, as a `needs` line writes them",
       sequence: "the call's sequence number in the recording",
@@ -51,10 +68,13 @@ runs, not passed on.`,
     },
     render: (f) => ({
       message:
-        f.problem === "header" ? `the recording's grant has \`${f.grant}\`, which the program's needs do not cover (${f.needs})`
-        : f.problem === "call-beyond-header" ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does not cover`
-        : f.problem === "guard" ? `the recording holds sealed calls and its grant has \`${f.grant}\`, whose guard the program's needs do not keep (${f.needs}): a program replayed against guarded data keeps its guards, with the same sinks or fewer`
-        : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not cover (${f.needs})`,
+        f.problem === "header"
+          ? `the recording's grant has \`${f.grant}\`, which the program's needs do not cover (${f.needs})`
+          : f.problem === "call-beyond-header"
+            ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does not cover`
+            : f.problem === "guard"
+              ? `the recording holds sealed calls and its grant has \`${f.grant}\`, whose guard the program's needs do not keep (${f.needs}): a program replayed against guarded data keeps its guards, with the same sinks or fewer`
+              : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not cover (${f.needs})`,
     }),
     explanation: `A replay answers a program's calls from a recording; it must not let a program seem to do
 more than its needs allow. So before main runs, the recording's grant (its header) and the
@@ -73,18 +93,22 @@ with sealed calls (made by renyi mcp) is replayed only by a program that keeps e
   >({
     title: "A replay met a call the recording does not hold",
     facts: {
-      problem: "`not-held` (no recorded call is like it), `answered` (each recorded call like it has been answered) or `not-replayable` (the call runs the program's own code inside it)",
+      problem:
+        "`not-held` (no recorded call is like it), `answered` (each recorded call like it has been answered) or `not-replayable` (the call runs the program's own code inside it)",
       call: "the call made, as primitive and arguments",
       times: "how many times the recording holds the call",
       nearest: "the nearest recorded call not yet answered, with its sequence number",
       differences: "each field in which the call made and the nearest recorded call differ",
     },
     render: (f) => {
-      if (f.problem === "not-replayable") return { message: `${f.call} runs the program's own code inside it, which this version cannot replay yet` };
+      if (f.problem === "not-replayable")
+        return { message: `${f.call} runs the program's own code inside it, which this version cannot replay yet` };
       const lines = [`the replay stopped at a call the recording does not hold`, `  call made: ${f.call}`];
-      if (f.problem === "answered") lines.push(`  the recording holds this call ${plural(f.times, "time")}, and each has been answered`);
+      if (f.problem === "answered")
+        lines.push(`  the recording holds this call ${plural(f.times, "time")}, and each has been answered`);
       else if (f.nearest === undefined) lines.push("  every recorded call has been answered");
-      else lines.push(`  nearest recorded call ${f.nearest}`, "  differences:", ...f.differences.map((d) => `    ${d}`));
+      else
+        lines.push(`  nearest recorded call ${f.nearest}`, "  differences:", ...f.differences.map((d) => `    ${d}`));
       return { message: lines.join("\n") };
     },
     explanation: `A replay answers every call from the recording, matched by primitive and arguments (and
@@ -120,7 +144,10 @@ would in production.`,
 
   "E-RT-REPLAY-DIFFERS": problem<{ differences: readonly string[] }>({
     title: "A replay that ended differently from the recorded run",
-    facts: { differences: "each way the replay's end differs: its outcome, its output's hash and length, the recorded calls not reached" },
+    facts: {
+      differences:
+        "each way the replay's end differs: its outcome, its output's hash and length, the recorded calls not reached",
+    },
     render: (f) => ({ message: "the replay ended differently from the recorded run", notes: f.differences }),
     explanation: `Every call matched the recording, yet the run ended another way: another outcome
 (finished against failed), other output, or (for \`renyi reproduce\`) recorded calls the replay
@@ -139,7 +166,9 @@ not in what it asked the world.`,
       code: "the content hash of its main module and every module it reaches",
       recorded: "the hash the recording holds",
     },
-    render: (f) => ({ message: `${f.file} is not the recorded program: its code hashes to ${f.code}, the recording's to ${f.recorded}` }),
+    render: (f) => ({
+      message: `${f.file} is not the recorded program: its code hashes to ${f.code}, the recording's to ${f.recorded}`,
+    }),
     explanation: `\`renyi reproduce\` (and a resumed run) replays the recorded program itself: the content hash
 of main's module and everything it reaches must be the recording's. A program edited since is
 another program; replay it with \`renyi run --replay\` to see where it now differs, or record it again.`,
@@ -148,7 +177,14 @@ another program; replay it with \`renyi run --replay\` to see where it now diffe
     described: true,
   }),
 
-  "E-RT-REPLAY-BUDGET": problem<{ budget: string; capability: string; calls: number; first: number; last: number; span: number }>({
+  "E-RT-REPLAY-BUDGET": problem<{
+    budget: string;
+    capability: string;
+    calls: number;
+    first: number;
+    last: number;
+    span: number;
+  }>({
     title: "A recording whose calls exceed a budget of the test's needs",
     kind: "failed",
     facts: {
@@ -164,7 +200,9 @@ another program; replay it with \`renyi run --replay\` to see where it now diffe
         f.span < 0
           ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} and more), more than the test's \`${f.budget}\` allows`
           : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's \`${f.budget}\` allows`,
-      notes: ["budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program could not make"],
+      notes: [
+        "budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program could not make",
+      ],
     }),
     explanation: `A replay takes no budget: its calls are answered from the recording, not made. But a
 replays test stands for the live run, so its recording is checked against the budgets of the
@@ -184,7 +222,10 @@ the test now declares: record it again under the test's needs, or widen the budg
       count: "how many recorded calls the test did not use",
       calls: "each unused call, with its sequence number, primitive and arguments (at most 10 are listed)",
     },
-    render: (f) => ({ message: `the test did not use ${plural(f.count, "recorded call")} of its recording`, notes: f.calls }),
+    render: (f) => ({
+      message: `the test did not use ${plural(f.count, "recorded call")} of its recording`,
+      notes: f.calls,
+    }),
     explanation: `With \`renyi test --strict\`, a replays test must use every entry of its recording: an
 entry no call of the test was answered with means the test no longer does what was recorded (a
 request dropped, a retry gone), or the recording holds more than the test. Remove the entries,

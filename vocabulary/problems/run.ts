@@ -11,7 +11,8 @@ import { MAX_ELEMENTS, MAX_TEXT } from "../limits.js";
 const n = (count: number): string => count.toLocaleString("en");
 
 /** How a collection limit the command line lowered is raised again; at the most a run may have, nothing raises it. */
-const raise = (option: string, limit: number, highest: number): string => (limit < highest ? ` (${option} N allows more, up to ${n(highest)})` : "");
+const raise = (option: string, limit: number, highest: number): string =>
+  limit < highest ? ` (${option} N allows more, up to ${n(highest)})` : "";
 
 /** A time limit as its message says it: `1 s`, `1,500 ms`. */
 export function durationText(milliseconds: number): string {
@@ -29,7 +30,14 @@ export const RUN_PROBLEMS = {
       value: "the failure's value, written as the program would write it",
       in: "`main` (the run ends `failed`), `handler` (a request's handler of a server; the request is answered 500) or `test` (a test of `renyi test`, which fails)",
     },
-    render: (f) => ({ message: f.in === "main" ? `main failed with ${f.value}` : f.in === "test" ? `the test failed with ${f.value}` : `a request's handler failed with ${f.value}` }),
+    render: (f) => ({
+      message:
+        f.in === "main"
+          ? `main failed with ${f.value}`
+          : f.in === "test"
+            ? `the test failed with ${f.value}`
+            : `a request's handler failed with ${f.value}`,
+    }),
     explanation: `\`main\` may declare that it fails (\`or fails with AppError\`), and then a failure that
 reaches the end of \`main\` ends the run \`failed\` (exit code 1), reported at the place it was raised.
 That is right for a program whose caller is a script that reads the exit code; where a person
@@ -66,7 +74,8 @@ end`,
     title: "The program crashed",
     kind: "crash",
     facts: {
-      problem: "`crash-with` (a `crash with` statement), `no-arm` (no arm of a match fits the value), `argument` or `range` (a library function given an argument outside what it takes)",
+      problem:
+        "`crash-with` (a `crash with` statement), `no-arm` (no arm of a match fits the value), `argument` or `range` (a library function given an argument outside what it takes)",
       message: "the text of `crash with`",
       call: "the library function called (`math.format`)",
       needs: "what the argument must be (`0 to 100 decimals`)",
@@ -119,7 +128,8 @@ end`,
     title: "A number left its range",
     kind: "crash",
     facts: {
-      problem: "`operation` (an Int operation's result), `result` (a library function's Int result), `no-int` (a Float rounded to no Int), `instant` (an Instant outside what ISO 8601 can write)",
+      problem:
+        "`operation` (an Int operation's result), `result` (a library function's Int result), `no-int` (a Float rounded to no Int), `instant` (an Instant outside what ISO 8601 can write)",
       left: "the left operand",
       operator: "the operator (`+`, `-`, `*`)",
       right: "the right operand",
@@ -138,7 +148,9 @@ end`,
         case "no-int":
           return { message: `${f.call}(${f.value}) has no Int value` };
         case "instant":
-          return { message: `${f.operation}: the instant ${f.milliseconds} ms from 1970 is outside the range of Instant (±${n(MAX_INSTANT_MS)} ms, the years -271821 to 275760)` };
+          return {
+            message: `${f.operation}: the instant ${f.milliseconds} ms from 1970 is outside the range of Instant (±${n(MAX_INSTANT_MS)} ms, the years -271821 to 275760)`,
+          };
       }
     },
     explanation: `An Int holds the whole numbers from -9007199254740991 to 9007199254740991 (±(2^53 − 1)),
@@ -227,12 +239,18 @@ end`,
     },
     render: (f) => {
       const found =
-        f.check === "is" ? `${f.left} is not ${f.right}`
-        : f.check === "is not" ? `both sides are ${f.left}`
-        : f.check === "fails" ? "the call did not fail"
-        : f.check === "fails with" ? `the call failed with ${f.failure}, which the pattern does not match`
-        : "the condition is false";
-      return { message: f.expression === "" ? `check failed: ${found}` : `check failed: \`${f.expression}\`: ${found}` };
+        f.check === "is"
+          ? `${f.left} is not ${f.right}`
+          : f.check === "is not"
+            ? `both sides are ${f.left}`
+            : f.check === "fails"
+              ? "the call did not fail"
+              : f.check === "fails with"
+                ? `the call failed with ${f.failure}, which the pattern does not match`
+                : "the condition is false";
+      return {
+        message: f.expression === "" ? `check failed: ${found}` : `check failed: \`${f.expression}\`: ${found}`,
+      };
     },
     explanation: `A \`check\` in a \`test\` states what must hold; when it does not, the test ends there
 and names both sides. Either the code under test is wrong, or the check expects the wrong
@@ -262,7 +280,9 @@ end`,
       owner: "`the program` (the run's fuel, `--fuel`) or `the request` (one request to a server, `--request-fuel`)",
       limit: "the steps it had",
     },
-    render: (f) => ({ message: `${f.owner} used all of its ${n(f.limit)} steps of fuel (${f.owner === "the program" ? "--fuel" : "--request-fuel"} N gives more)` }),
+    render: (f) => ({
+      message: `${f.owner} used all of its ${n(f.limit)} steps of fuel (${f.owner === "the program" ? "--fuel" : "--request-fuel"} N gives more)`,
+    }),
     explanation: `Every run has fuel: one step per statement and expression evaluated, and for a
 library call one step per item or character of work. The default, 50,000,000,000 steps, is
 minutes of work, and stops a loop that never ends in under a minute (\`--fuel N\`, or
@@ -288,11 +308,14 @@ end`,
 end`,
   }),
 
-  "E-RT-DEPTH": problem<{ problem: "limit"; limit: number } | { problem: "stack"; depth: number; limit: number } | { problem: "engine" }>({
+  "E-RT-DEPTH": problem<
+    { problem: "limit"; limit: number } | { problem: "stack"; depth: number; limit: number } | { problem: "engine" }
+  >({
     title: "Calls nested too deeply",
     kind: "limit",
     facts: {
-      problem: "`limit` (past `--max-depth`), `stack` (the stack ran out first, under a high `--max-depth`) or `engine` (the engine's own stack ran out)",
+      problem:
+        "`limit` (past `--max-depth`), `stack` (the stack ran out first, under a high `--max-depth`) or `engine` (the engine's own stack ran out)",
       limit: "the depth limit, `--max-depth`",
       depth: "the depth reached",
     },
@@ -301,7 +324,9 @@ end`,
         case "limit":
           return { message: `calls nested deeper than ${f.limit} (--max-depth N allows more)` };
         case "stack":
-          return { message: `calls nested too deeply for the stack, at a depth of ${n(f.depth)} (the limit, --max-depth, is ${n(f.limit)})` };
+          return {
+            message: `calls nested too deeply for the stack, at a depth of ${n(f.depth)} (the limit, --max-depth, is ${n(f.limit)})`,
+          };
         case "engine":
           return { message: "calls nested too deeply for the stack" };
       }
@@ -342,7 +367,8 @@ end`,
     title: "A list, map, set or text past its size limit",
     kind: "limit",
     facts: {
-      problem: "`elements` (a list, map or set), `text`, `key` (a map key or set item too large to be a key), or `engine-text` / `engine-collection` (the engine's own limit, reached where no check came first)",
+      problem:
+        "`elements` (a list, map or set), `text`, `key` (a map key or set item too large to be a key), or `engine-text` / `engine-collection` (the engine's own limit, reached where no check came first)",
       building: "what was being built (`list.range`, `joining two texts`)",
       size: "the number of elements it would have",
       length: "the number of characters it would have",
@@ -351,11 +377,17 @@ end`,
     render: (f) => {
       switch (f.problem) {
         case "elements":
-          return { message: `${f.building} would build ${n(f.size)} elements, more than the limit of ${n(f.limit)}${raise("--max-collection", f.limit, MAX_ELEMENTS)}` };
+          return {
+            message: `${f.building} would build ${n(f.size)} elements, more than the limit of ${n(f.limit)}${raise("--max-collection", f.limit, MAX_ELEMENTS)}`,
+          };
         case "text":
-          return { message: `${f.building} would build a text of ${n(f.length)} characters, more than the limit of ${n(f.limit)}${raise("--max-text", f.limit, MAX_TEXT)}` };
+          return {
+            message: `${f.building} would build a text of ${n(f.length)} characters, more than the limit of ${n(f.limit)}${raise("--max-text", f.limit, MAX_TEXT)}`,
+          };
         case "key":
-          return { message: `a map key or set item is too large to be a key: written out, it would be longer than ${n(f.limit)} characters` };
+          return {
+            message: `a map key or set item is too large to be a key: written out, it would be longer than ${n(f.limit)} characters`,
+          };
         case "engine-text":
           return { message: "a text would be longer than the engine can hold" };
         case "engine-collection":
@@ -386,7 +418,9 @@ end`,
     title: "Too many calls to the outside world",
     kind: "limit",
     facts: { limit: "the calls a run (or one request) may make" },
-    render: (f) => ({ message: `the program made more than ${n(f.limit)} calls to the outside world (--max-host-calls N allows more)` }),
+    render: (f) => ({
+      message: `the program made more than ${n(f.limit)} calls to the outside world (--max-host-calls N allows more)`,
+    }),
     explanation: `Every effect (printing a line, a request, a query) is one call through the gateway, and
 a run makes at most 100,000 of them (\`--max-host-calls N\`, or \`RENYI_MAX_HOST_CALLS=N\` for a bundle
 run with \`node\`). A program that calls out in a loop that does not end stops
@@ -411,8 +445,13 @@ end`,
   "E-RT-TIMEOUT": problem<{ milliseconds?: number }>({
     title: "The run reached its time limit",
     kind: "limit",
-    facts: { milliseconds: "the run's wall-time limit, in milliseconds (`--timeout SECONDS`, `RENYI_TIMEOUT` for a bundle run with `node`)" },
-    render: (f) => ({ message: `the run reached its time limit${f.milliseconds === undefined ? "" : ` of ${durationText(f.milliseconds)}`} (--timeout SECONDS allows more)` }),
+    facts: {
+      milliseconds:
+        "the run's wall-time limit, in milliseconds (`--timeout SECONDS`, `RENYI_TIMEOUT` for a bundle run with `node`)",
+    },
+    render: (f) => ({
+      message: `the run reached its time limit${f.milliseconds === undefined ? "" : ` of ${durationText(f.milliseconds)}`} (--timeout SECONDS allows more)`,
+    }),
     explanation: `Every run has a wall-time limit, 30 minutes by default (\`--timeout SECONDS\`); a
 program that serves has none unless \`--timeout\` is given. At the limit the run is cancelled,
 as Ctrl-C cancels it: the program stops at its next step or inside the wait it is in (a request
@@ -429,11 +468,15 @@ the wait or the loop that does not end.`,
     title: "A request to a server was not answered in time",
     kind: "limit",
     facts: {
-      milliseconds: "the time limit, in milliseconds: a request's (`--request-timeout`) or a test's (`renyi test --timeout`)",
+      milliseconds:
+        "the time limit, in milliseconds: a request's (`--request-timeout`) or a test's (`renyi test --timeout`)",
       owner: "`test` when a test of `renyi test` ran past its time; a request to a server otherwise",
     },
     render: (f) => ({
-      message: f.owner === "test" ? `the test reached its time limit (${durationText(f.milliseconds)}; renyi test --timeout SECONDS allows more)` : `the request was not answered within its ${durationText(f.milliseconds)} (--request-timeout SECONDS allows more)`,
+      message:
+        f.owner === "test"
+          ? `the test reached its time limit (${durationText(f.milliseconds)}; renyi test --timeout SECONDS allows more)`
+          : `the request was not answered within its ${durationText(f.milliseconds)} (--request-timeout SECONDS allows more)`,
     }),
     explanation: `Each request to a server has a time limit, 30 seconds by default
 (\`--request-timeout SECONDS\`). A handler that waits or loops past it is stopped, the request is
@@ -469,7 +512,8 @@ end`,
     title: "A handler's response cannot be sent",
     kind: "crash",
     facts: {
-      problem: "`status` (outside 200 to 599), `header-name` (not a token), `framing` (a header the server sets itself) or `header-value` (a line break or a control character)",
+      problem:
+        "`status` (outside 200 to 599), `header-name` (not a token), `framing` (a header the server sets itself) or `header-value` (a line break or a control character)",
       status: "the status given",
       name: "the header's name",
       header: "the framing header (`content-length`, `transfer-encoding`, `connection`)",
@@ -483,7 +527,9 @@ end`,
         case "framing":
           return { message: `the handler's response sets ${f.header}, which the server sets itself` };
         case "header-value":
-          return { message: `the handler's response has a value of header ${f.name} with a line break or a control character` };
+          return {
+            message: `the handler's response has a value of header ${f.name} with a line break or a control character`,
+          };
       }
     },
     explanation: `A handler's Response is checked before it is sent: its status must be 200 to 599, its
@@ -514,15 +560,20 @@ end`,
     kind: "limit",
     facts: {
       owner: "`test` when a test of `renyi test` used it; the program otherwise",
-      limit: "the limit in MiB, when the accounting of live bytes found it passed (absent: the thread's heap, the hard bound above it, was reached within one operation)",
+      limit:
+        "the limit in MiB, when the accounting of live bytes found it passed (absent: the thread's heap, the hard bound above it, was reached within one operation)",
       live: "the MiB still live after a full collection",
       problem: "`process` when the operating system refused memory to a process run with `--isolate`",
     },
     render: (f) => {
       const who = f.owner ?? "program";
       const raise = `${f.owner === "test" ? "renyi test " : ""}--max-memory MIB allows more`;
-      if (f.problem === "process") return { message: `the ${who}'s process ran out of the memory its isolation allows (${raise})` };
-      if (f.limit !== undefined) return { message: `the ${who} kept ${n(f.live ?? f.limit)} MiB of memory live, more than its limit of ${n(f.limit)} MiB (${raise})` };
+      if (f.problem === "process")
+        return { message: `the ${who}'s process ran out of the memory its isolation allows (${raise})` };
+      if (f.limit !== undefined)
+        return {
+          message: `the ${who} kept ${n(f.live ?? f.limit)} MiB of memory live, more than its limit of ${n(f.limit)} MiB (${raise})`,
+        };
       return { message: `the ${who} used more memory than its limit (${raise})` };
     },
     explanation: `A run may keep 512 MiB of memory live (\`--max-memory MIB\`, or \`RENYI_MAX_MEMORY=MIB\` for a bundle
@@ -557,11 +608,13 @@ end`,
     kind: "crash",
     facts: {
       call: "where the data was leaving: the library function (`console.print`), or `the crash's message`, `main's failure`, `the response`",
-      origin: "the guarded capability the data came through (`environment(\"API_KEY\")`)",
-      sink: "where it was going (`console`, `network.http(\"evil.example\")`)",
-      allows: "the sinks the guard names (`network.http(\"api.example.com\")`)",
+      origin: 'the guarded capability the data came through (`environment("API_KEY")`)',
+      sink: 'where it was going (`console`, `network.http("evil.example")`)',
+      allows: 'the sinks the guard names (`network.http("api.example.com")`)',
     },
-    render: (f) => ({ message: `${f.call} was refused: it carries data from ${f.origin}, which may go only to ${f.allows}, not to ${f.sink}` }),
+    render: (f) => ({
+      message: `${f.call} was refused: it carries data from ${f.origin}, which may go only to ${f.allows}, not to ${f.sink}`,
+    }),
     explanation: `A capability in main's grant (or a test's) may carry a guard: \`only to SINK or SINK\`.
 Everything read through it, and everything computed from what was read (texts made from it,
 numbers counted from it, lists and records holding it), carries its origin, and may leave the
@@ -593,7 +646,7 @@ end`,
     kind: "crash",
     facts: {
       call: "the library function called (`environment.get`)",
-      need: "the capability the call needs, with its argument (`environment(\"PATH\")`)",
+      need: 'the capability the call needs, with its argument (`environment("PATH")`)',
       owner: "whose needs refused it (`main`, `this function`)",
     },
     render: (f) => ({ message: `${f.call} needs ${f.need}, which the needs of ${f.owner} do not allow` }),
@@ -666,7 +719,8 @@ renyi run build/weather.mjs`,
     title: "An internal error of Renyi's runtime",
     kind: "internal",
     facts: {
-      problem: "`thrown` (an error of the runtime's own), `result` (a library function gave back a value of the wrong shape) or `no-outcome` (the program's thread ended without a result)",
+      problem:
+        "`thrown` (an error of the runtime's own), `result` (a library function gave back a value of the wrong shape) or `no-outcome` (the program's thread ended without a result)",
       detail: "the error's own message",
       call: "the library function",
       shape: "the shape its result should have had",

@@ -18,14 +18,16 @@ export const SYNTAX_GUIDES = {
   use: () => "For example: `use weather`, `use lib.weather`, `use lib.weather as w`.",
   "type-name": () => "For example: `type Forecast is record`.",
   "type-is": (name: string) => `For example: \`type ${name} is record\` or \`type ${name} is variant\`.`,
-  "type-kind": (name: string) => `For example: \`type ${name} is record\` and one \`field: Type\` a line, then \`end\`.`,
+  "type-kind": (name: string) =>
+    `For example: \`type ${name} is record\` and one \`field: Type\` a line, then \`end\`.`,
   field: () => "For example: `temperature: Float`.",
   "json-key": () => 'For example: `wind_speed: Int from json "windspeed"`.',
   case: () => "For example: `Circle(radius: Float)` or `Empty`.",
   "function-name": () => "For example: `function fetch(city: Text) returns Forecast`.",
   "test-name": () => 'For example: `test "the forecast for Berlin is read"`.',
   recording: () => 'For example: `replays "fixtures/weather/berlin.json"`.',
-  otherwise: () => "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` arms and `end`.",
+  otherwise: () =>
+    "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` arms and `end`.",
   member: () => "For example `forecast.temperature` or `name.upper()`.",
   with: () => "For example: `point with x: 3, y: 4`.",
   "missing-expression": () => "Something is missing before the end of the line.",
@@ -40,11 +42,13 @@ export const SYNTAX_GUIDES = {
   "query-sort": () => "For example: `sort by person.age descending`.",
   "query-group": () => "For example: `group by order.customer into orders`.",
   concurrently: () => "For example: `concurrently at most 4 at a time select fetch(url) otherwise fail`.",
-  capability: () => 'Capabilities are written like `console`, `network.http("api.example.com")` or `filesystem.read("data")`.',
+  capability: () =>
+    'Capabilities are written like `console`, `network.http("api.example.com")` or `filesystem.read("data")`.',
   scope: () => 'A scope is one literal: `network.http("api.example.com")`, `network.socket(8080)`.',
   budget: () => "A budget is written `at most 60 per minute`; the units are second, minute, hour, day and run.",
   guard: () => 'A guard is written `only to network.http("api.example.com") or console`.',
-  pattern: () => "Patterns are literals (`0`, `\"a\"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
+  pattern: () =>
+    'Patterns are literals (`0`, `"a"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).',
   "pair-pattern": () => "A pair pattern is written `(a, b)`.",
   "rest-pattern": () => "For example: `[first, ...rest]`.",
   parameters: () => "A function with no parameters is written `function name()`.",
@@ -150,7 +154,7 @@ path, or the file's permissions.`,
     explanation: `Renyi source files are UTF-8 text. A byte sequence that is not UTF-8 means the file
 was saved in another encoding (Latin-1, UTF-16) or is not a source file at all. The position
 points at the first byte that is not UTF-8. Save the file as UTF-8.`,
-    wrong: "a .ry file saved as Latin-1 with `\"café\"` in it (the byte E9 alone)",
+    wrong: 'a .ry file saved as Latin-1 with `"café"` in it (the byte E9 alone)',
     right: "the same file saved as UTF-8 (`é` is the two bytes C3 A9)",
     described: true,
   }),
@@ -164,7 +168,9 @@ points at the first byte that is not UTF-8. Save the file as UTF-8.`,
     render: (f) => ({
       message: `I do not know what to do with the character ${f.character}`,
       label: f.count > 1 ? "these characters start no token" : "this character starts no token",
-      notes: ["Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators `+ - * / < <= > >= = => . , :`."],
+      notes: [
+        "Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators `+ - * / < <= > >= = => . , :`.",
+      ],
       hint: 'Non-ASCII characters belong inside a text: "...".',
     }),
     explanation: `Outside a text, a Renyi program is written in ASCII letters, digits, \`_\`, brackets and
@@ -200,10 +206,16 @@ end`,
             hint: "Numbers are written `42`, `1_000_000`, `21.5` or `1.5e-3`; put a space or an operator between a number and a name.",
           };
         case "underscore":
-          return { message: `\`${f.text}\` is not a number: \`_\` may only stand between two digits`, hint: "Group digits like this: `1_000_000`." };
+          return {
+            message: `\`${f.text}\` is not a number: \`_\` may only stand between two digits`,
+            hint: "Group digits like this: `1_000_000`.",
+          };
         case "too-large":
           return f.type === "Float"
-            ? { message: `\`${f.text}\` is too large for a Float`, notes: ["A Float is an IEEE double; the largest is about 1.8e308."] }
+            ? {
+                message: `\`${f.text}\` is too large for a Float`,
+                notes: ["A Float is an IEEE double; the largest is about 1.8e308."],
+              }
             : {
                 message: `\`${f.text}\` is too large for an Int`,
                 notes: ["An Int is a whole number from -9_007_199_254_740_991 to 9_007_199_254_740_991 (2^53 - 1)."],
@@ -227,7 +239,11 @@ end`,
 end`,
   }),
 
-  "E-SYN-ESCAPE": problem<{ problem: "unknown"; escape: string } | { problem: "incomplete-unicode" } | { problem: "not-a-character"; hex: string }>({
+  "E-SYN-ESCAPE": problem<
+    | { problem: "unknown"; escape: string }
+    | { problem: "incomplete-unicode" }
+    | { problem: "not-a-character"; hex: string }
+  >({
     title: "An unknown or malformed escape in a text",
     facts: {
       problem: "`unknown` (`\\q`), `incomplete-unicode` (`\\u` without braces) or `not-a-character` (`\\u{D800}`)",
@@ -243,9 +259,15 @@ end`,
             hint: 'The escapes are `\\n \\t \\r \\0 \\" \\\\ \\{ \\}` and `\\u{1F600}`; write `\\\\` for a backslash.',
           };
         case "incomplete-unicode":
-          return { message: "This `\\u` escape is not complete", hint: "Write a Unicode character by its hexadecimal number in braces: `\\u{1F600}`." };
+          return {
+            message: "This `\\u` escape is not complete",
+            hint: "Write a Unicode character by its hexadecimal number in braces: `\\u{1F600}`.",
+          };
         case "not-a-character":
-          return { message: `\`\\u{${f.hex}}\` is not a Unicode character`, notes: ["A character is at most 10FFFF and not a surrogate (D800 to DFFF)."] };
+          return {
+            message: `\`\\u{${f.hex}}\` is not a Unicode character`,
+            notes: ["A character is at most 10FFFF and not a surrogate (D800 to DFFF)."],
+          };
       }
     },
     explanation: `Inside a text, a backslash starts an escape: \`\\n \\t \\r \\0 \\" \\\\ \\{ \\}\`, or
@@ -266,14 +288,16 @@ end`,
     title: "A text or an interpolation is never closed",
     facts: {
       problem: "`text` or `interpolation`",
-      triple: "for `text`: whether it opened with `\"\"\"`",
+      triple: 'for `text`: whether it opened with `"""`',
     },
     render: (f) =>
       f.problem === "text"
         ? {
             message: "This text is never closed",
             label: "the text starts here",
-            hint: f.triple ? 'A `"""` text ends with `"""`.' : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
+            hint: f.triple
+              ? 'A `"""` text ends with `"""`.'
+              : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
           }
         : {
             message: "This interpolation is never closed",
@@ -293,13 +317,21 @@ end`,
   "E-SYN-INTERPOLATION": problem<{ problem: "empty" } | { problem: "not-allowed"; what: string }>({
     title: "An empty interpolation, or one where a plain text is needed",
     facts: {
-      problem: "`empty` (`\"{}\"`) or `not-allowed` (a text that must be plain)",
+      problem: '`empty` (`"{}"`) or `not-allowed` (a text that must be plain)',
       what: "for `not-allowed`: what the text is (`the test's name`, `the JSON key`)",
     },
     render: (f) =>
       f.problem === "empty"
-        ? { message: "This interpolation is empty", label: "an expression goes between the braces", hint: 'Write `\\{` and `\\}` for braces in a text: "\\{}".' }
-        : { message: `${f.what.charAt(0).toUpperCase()}${f.what.slice(1)} cannot hold an interpolation`, label: "an interpolation", hint: "Write the text out in full, or write `\\{` for a brace." },
+        ? {
+            message: "This interpolation is empty",
+            label: "an expression goes between the braces",
+            hint: 'Write `\\{` and `\\}` for braces in a text: "\\{}".',
+          }
+        : {
+            message: `${f.what.charAt(0).toUpperCase()}${f.what.slice(1)} cannot hold an interpolation`,
+            label: "an interpolation",
+            hint: "Write the text out in full, or write `\\{` for a brace.",
+          },
     explanation: `An interpolation \`{...}\` holds one expression whose value is put into the text. An
 empty one has nothing to put. Some texts are read before the program runs (a test's name, a
 JSON key, a capability's scope) and so must be written out in full, without interpolations.
@@ -377,8 +409,15 @@ end`,
     facts: { after: "`statement` or `definition`: what the line already holds", found: "what follows it on the line" },
     render: (f) =>
       f.after === "statement"
-        ? { message: `I expected the statement to end here, but found ${f.found}`, label: "the statement before this is complete", hint: "Put each statement on its own line." }
-        : { message: `I expected a new line after this definition, but found ${f.found}`, label: "expected a new line after this definition" },
+        ? {
+            message: `I expected the statement to end here, but found ${f.found}`,
+            label: "the statement before this is complete",
+            hint: "Put each statement on its own line.",
+          }
+        : {
+            message: `I expected a new line after this definition, but found ${f.found}`,
+            label: "expected a new line after this definition",
+          },
     explanation: `Each statement, and each definition, stands on its own line. Something follows a
 statement that is already complete: often a missing operator (\`a b\` for \`a + b\`) or two
 statements written on one line.`,
@@ -470,7 +509,11 @@ end`,
     facts: { opener: "the word that opened the block (`function`, `if`, `type`, ...)" },
     render: (f) =>
       f.opener === "type"
-        ? { message: "This `type` is never closed", label: "this type needs an `end`", hint: "Add `end` after the last field or case." }
+        ? {
+            message: "This `type` is never closed",
+            label: "this type needs an `end`",
+            hint: "Add `end` after the last field or case.",
+          }
         : {
             message: `This \`${f.opener}\` is never closed`,
             label: `this \`${f.opener}\` needs an \`end\``,
@@ -491,7 +534,11 @@ in a block inside it. An editor can add one at the end of the file.`,
     facts: { word: "`end`, `else` or `when`", where: "`top-level` (between definitions) or `block` (inside one)" },
     render: (f) =>
       f.where === "top-level"
-        ? { message: "This `end` has nothing to close", label: "no open block here", hint: "Check the `end`s above: one of them may be one too many, or close a block too early." }
+        ? {
+            message: "This `end` has nothing to close",
+            label: "no open block here",
+            hint: "Check the `end`s above: one of them may be one too many, or close a block too early.",
+          }
         : {
             message: `This \`${f.word}\` has nothing to close`,
             label: `no open block here takes \`${f.word}\``,
@@ -510,7 +557,10 @@ end`,
     facts: { line: "`purpose` or `needs`" },
     render: (f) => ({
       message: `This function already has a \`${f.line}\` line`,
-      hint: f.line === "needs" ? "List every capability in one `needs` line, separated by commas." : "Write the purpose on one line.",
+      hint:
+        f.line === "needs"
+          ? "List every capability in one `needs` line, separated by commas."
+          : "Write the purpose on one line.",
     }),
     explanation: `A function's \`purpose:\` and \`needs\` lines each come once, right after its
 signature, so that a reviewer finds everything the function may do in one place. List every
@@ -571,7 +621,11 @@ end`,
             hint: example,
           };
         case "unit":
-          return { message: `I expected a unit: second, minute, hour, day or run, but found ${f.found}`, label: "expected a unit: second, minute, hour, day or run", hint: example };
+          return {
+            message: `I expected a unit: second, minute, hour, day or run, but found ${f.found}`,
+            label: "expected a unit: second, minute, hour, day or run",
+            hint: example,
+          };
       }
     },
     explanation: `A budget bounds how often a capability may be used: \`at most 60 per minute\`. The
@@ -614,7 +668,10 @@ end`,
     },
     render: (f) =>
       f.problem === "interpolation"
-        ? { message: "A text in a pattern cannot hold an interpolation", hint: "Match the text exactly, or bind it to a name and compare it with `is`." }
+        ? {
+            message: "A text in a pattern cannot hold an interpolation",
+            hint: "Match the text exactly, or bind it to a name and compare it with `is`.",
+          }
         : {
             message: `\`${f.path}\` is not a case`,
             label: "a case name starts with a capital letter",
@@ -643,7 +700,10 @@ end`,
     render: (f) => ({
       message: `\`${f.operator}\` cannot follow another ${f.kind} directly`,
       label: "a second operator of the same kind",
-      hint: f.kind === "comparison" ? "Comparisons do not chain: write `a < b and b < c`." : "Put the range in parentheses: `(1 to 3)`.",
+      hint:
+        f.kind === "comparison"
+          ? "Comparisons do not chain: write `a < b and b < c`."
+          : "Put the range in parentheses: `(1 to 3)`.",
     }),
     explanation: `\`1 < x < 3\` reads as a range check in mathematics, but in most languages it compares
 a Bool with 3. Renyi refuses the chain: write \`1 < x and x < 3\`. Two ranges in a row are
@@ -742,7 +802,9 @@ end`,
     render: (f) => ({
       message: `This is nested more than ${f.limit} levels deep`,
       label: "too deep here",
-      notes: [`Expressions, blocks, types and patterns may nest at most ${f.limit} levels; a chain of operators counts one level per operator.`],
+      notes: [
+        `Expressions, blocks, types and patterns may nest at most ${f.limit} levels; a chain of operators counts one level per operator.`,
+      ],
       hint: "Give the inner parts names with `let`, or move them into functions.",
     }),
     explanation: `Expressions, blocks, types and patterns may nest at most 128 levels, so that no
@@ -774,7 +836,12 @@ ${"  let a be )\n".repeat(120)}end`,
     right: HELLO,
   }),
 
-  "E-CHECK-LIMIT": problem<{ limit: "time" | "memory" | "answer"; seconds?: number; mib?: number; characters?: number }>({
+  "E-CHECK-LIMIT": problem<{
+    limit: "time" | "memory" | "answer";
+    seconds?: number;
+    mib?: number;
+    characters?: number;
+  }>({
     title: "The check of a program sent to `renyi mcp` was stopped at a limit",
     facts: {
       limit: "`time`, `memory`, or `answer` (the diagnostics were too long to send)",

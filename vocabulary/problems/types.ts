@@ -90,7 +90,9 @@ function placeText(place: ValuePlace): string {
     case "checked":
       return "What `check` checks";
     case "operand":
-      return place.side === undefined ? `The value after \`${place.operator}\`` : `The ${place.side} side of \`${place.operator}\``;
+      return place.side === undefined
+        ? `The value after \`${place.operator}\``
+        : `The ${place.side} side of \`${place.operator}\``;
     case "list index":
       return "A list index";
     case "field":
@@ -119,16 +121,20 @@ function placeText(place: ValuePlace): string {
 /** A place whose rule is worth saying in the hint, whatever the types. */
 const PLACE_HINT: Partial<Record<ValuePlace["of"], string>> = {
   "list item": "Every item of a list has the type of the first.",
-  "otherwise value": "The value after `otherwise` stands in for what the call would have given, so it has the same type.",
+  "otherwise value":
+    "The value after `otherwise` stands in for what the call would have given, so it has the same type.",
   "arm value": "Every arm gives a value of the same type.",
 };
 
 /** How to turn one type into the other, when Renyi has a way to. */
 function conversionHint(found: string, expected: string, failingFunction: boolean): string | undefined {
-  if (failingFunction) return "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: `from item in items select f(item) otherwise fail`.";
+  if (failingFunction)
+    return "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: `from item in items select f(item) otherwise fail`.";
   if (found === "Int" && expected === "Float") return "Renyi does not convert numbers by itself: write `n.to_float()`.";
-  if (found === "Float" && expected === "Int") return "Renyi does not convert numbers by itself: use `math.round(x)`, `math.floor(x)` or `math.ceil(x)`.";
-  if (expected === "Text" && (found === "Int" || found === "Float" || found === "Boolean")) return "Write it as text with interpolation: `\"{value}\"`, or `value.to_text()`.";
+  if (found === "Float" && expected === "Int")
+    return "Renyi does not convert numbers by itself: use `math.round(x)`, `math.floor(x)` or `math.ceil(x)`.";
+  if (expected === "Text" && (found === "Int" || found === "Float" || found === "Boolean"))
+    return 'Write it as text with interpolation: `"{value}"`, or `value.to_text()`.';
   if (found === "Text" && expected === "Int") return "Read a number from text with `t.to_int() otherwise ...`.";
   if (expected.startsWith("Optional<") && found === expected.slice(9, -1)) return "Wrap the value: `Some(value)`.";
   return undefined;
@@ -174,9 +180,15 @@ function renderMismatch(f: Mismatch): Rendered {
         label: "not a collection",
       };
     case "pattern":
-      return { message: `This pattern matches ${article(f.pattern)}, but the value is ${article(f.found)}`, label: `a pattern for ${article(f.pattern)}` };
+      return {
+        message: `This pattern matches ${article(f.pattern)}, but the value is ${article(f.found)}`,
+        label: `a pattern for ${article(f.pattern)}`,
+      };
     case "concurrency limit":
-      return { message: "At least one task must run at a time", hint: "For example: `concurrently at most 4 at a time`." };
+      return {
+        message: "At least one task must run at a time",
+        hint: "For example: `concurrently at most 4 at a time`.",
+      };
   }
 }
 
@@ -205,7 +217,11 @@ type Arguments =
 function renderArguments(f: Arguments): Rendered {
   switch (f.problem) {
     case "too many":
-      return { message: `\`${f.callee}\` takes ${plural(f.slots.length, "argument")}, but more are given`, label: "one too many", notes: [takes(f.slots)] };
+      return {
+        message: `\`${f.callee}\` takes ${plural(f.slots.length, "argument")}, but more are given`,
+        label: "one too many",
+        notes: [takes(f.slots)],
+      };
     case "unknown label":
       return {
         message: `\`${f.callee}\` has no parameter named \`${f.label}\``,
@@ -233,7 +249,10 @@ function renderArguments(f: Arguments): Rendered {
     case "ability takes none":
       return { message: `\`${f.ability}\` takes no arguments`, label: "no arguments here" };
     case "pattern too many":
-      return { message: `\`${f.pattern}\` has ${plural(f.fields, "field")}, but this pattern gives more`, label: "one too many" };
+      return {
+        message: `\`${f.pattern}\` has ${plural(f.fields, "field")}, but this pattern gives more`,
+        label: "one too many",
+      };
     case "case has fields":
       return {
         message: `\`${f.type}.${f.case}\` has fields, so it is built with them`,
@@ -241,7 +260,6 @@ function renderArguments(f: Arguments): Rendered {
       };
   }
 }
-
 
 /** The definitions E-TYPE-QUERY-LEAVE's examples share: a function that can fail. */
 const CHECKED_PRELUDE = `type Problem is variant
@@ -291,7 +309,8 @@ end`,
   >({
     title: "An operator on values it does not take",
     facts: {
-      problem: "`negate`: `-` before what is not a number; `different types`: two operands of different types; `add`: `+` on values it cannot add; `arithmetic`: `-`, `*`, `/` or `mod` on what is not a number",
+      problem:
+        "`negate`: `-` before what is not a number; `different types`: two operands of different types; `add`: `+` on values it cannot add; `arithmetic`: `-`, `*`, `/` or `mod` on what is not a number",
       found: "the type of the operand(s)",
       operator: "the operator",
       left: "the type of the left operand",
@@ -306,7 +325,11 @@ end`,
           return {
             message: `\`${f.operator}\` needs two values of the same type, and these are ${article(f.left)} and ${article(f.right)}`,
             label: `${f.left} ${f.operator} ${f.right}`,
-            ...(numbers(f.left) && numbers(f.right) ? { hint: "Renyi does not mix Int and Float by itself: convert one side with `n.to_float()` or `math.round(x)`." } : {}),
+            ...(numbers(f.left) && numbers(f.right)
+              ? {
+                  hint: "Renyi does not mix Int and Float by itself: convert one side with `n.to_float()` or `math.round(x)`.",
+                }
+              : {}),
           };
         }
         case "add":
@@ -330,7 +353,8 @@ end`,
   "E-TYPE-ARGUMENTS": problem<Arguments>({
     title: "Missing, extra, unknown or repeated arguments",
     facts: {
-      problem: "which: `too many`, `unknown label`, `repeated`, `missing`, `type expected` (a type for `as:`), `type not taken` (a type where a value goes), `labels on a function value`, `ability takes none`, `pattern too many` (fields), `case has fields` (a case used without its fields)",
+      problem:
+        "which: `too many`, `unknown label`, `repeated`, `missing`, `type expected` (a type for `as:`), `type not taken` (a type where a value goes), `labels on a function value`, `ability takes none`, `pattern too many` (fields), `case has fields` (a case used without its fields)",
       callee: "the function called, as written",
       slots: "the parameters it takes: name, type, and whether it is optional",
       label: "the label written",
@@ -386,7 +410,9 @@ end`,
 end`,
   }),
 
-  "E-TYPE-NOT-CALLABLE": problem<{ problem: "variant"; name: string; firstCase?: string } | { problem: "value"; found: string }>({
+  "E-TYPE-NOT-CALLABLE": problem<
+    { problem: "variant"; name: string; firstCase?: string } | { problem: "value"; found: string }
+  >({
     title: "A call of something that is not a function",
     facts: {
       problem: "`variant`: a variant type called as if it were a record; `value`: a value that is not a function",
@@ -396,7 +422,10 @@ end`,
     },
     render: (f) =>
       f.problem === "variant"
-        ? { message: `\`${f.name}\` is a variant: build one of its cases`, hint: `For example \`${f.name}.${f.firstCase ?? "Case"}(...)\`.` }
+        ? {
+            message: `\`${f.name}\` is a variant: build one of its cases`,
+            hint: `For example \`${f.name}.${f.firstCase ?? "Case"}(...)\`.`,
+          }
         : { message: `This is ${article(f.found)}, not a function, so it cannot be called`, label: "not a function" },
     explanation: `Only functions (and records, which are built by calling their name) can be
 called. A variant is built through one of its cases (\`Shape.Circle(radius: 1.0)\`), and a value
@@ -417,7 +446,9 @@ function unit() returns Shape
 end`,
   }),
 
-  "E-TYPE-NOT-VALUE": problem<{ name: string; shape: "record"; fields: string[] } | { name: string; shape: "variant"; cases: string[] }>({
+  "E-TYPE-NOT-VALUE": problem<
+    { name: string; shape: "record"; fields: string[] } | { name: string; shape: "variant"; cases: string[] }
+  >({
     title: "A type used as a value",
     facts: {
       name: "the type's name",
@@ -475,7 +506,15 @@ end`,
 end`,
   }),
 
-  "E-TYPE-GENERIC-ABILITY": problem<{ callee: string; parameter: string; ability: Ability; type: string; lacking: string; because: Lacking; via?: { callee: string; parameter: string } }>({
+  "E-TYPE-GENERIC-ABILITY": problem<{
+    callee: string;
+    parameter: string;
+    ability: Ability;
+    type: string;
+    lacking: string;
+    because: Lacking;
+    via?: { callee: string; parameter: string };
+  }>({
     title: "A generic function given a type without an ability its body uses",
     facts: {
       callee: "the generic function called",
@@ -494,7 +533,10 @@ end`,
           ? `\`${f.parameter}\` is ${ABILITY_USE[f.ability]} here`
           : `\`${f.parameter}\` goes to \`${f.via.callee}\` here, whose \`${f.via.parameter}\` is ${ABILITY_USE[f.ability]}`,
       ],
-      notes: ["A type parameter must have every ability its function's body uses on it, there or through the generic functions it calls.", LACKING_NOTE[f.because]],
+      notes: [
+        "A type parameter must have every ability its function's body uses on it, there or through the generic functions it calls.",
+        LACKING_NOTE[f.because],
+      ],
       hint:
         f.because === "function"
           ? "Pass data rather than a function: call the function first and pass its result, or a record of the values it needs."
@@ -520,7 +562,9 @@ function send(double: function(Int) returns Int) returns Text
 end`,
   }),
 
-  "E-TYPE-NO-RETURN": problem<{ problem: "function"; name: string; returns: string } | { problem: "function value"; returns: string }>({
+  "E-TYPE-NO-RETURN": problem<
+    { problem: "function"; name: string; returns: string } | { problem: "function value"; returns: string }
+  >({
     title: "A path of a function that returns a value ends without one",
     facts: {
       problem: "`function`: a named function; `function value`: a `function(...) ... end` expression",
@@ -532,10 +576,15 @@ end`,
         ? {
             message: `\`${f.name}\` returns ${article(f.returns)}, but not on every path`,
             label: `returns ${f.returns}`,
-            notes: ["A path of a function ends with `return`, `fail` or `crash`; an `if` needs its `else`, and every arm of a `match` must end, for the paths through them to end."],
+            notes: [
+              "A path of a function ends with `return`, `fail` or `crash`; an `if` needs its `else`, and every arm of a `match` must end, for the paths through them to end.",
+            ],
             hint: "Add a `return` at the end of the function, or to the branch that has none.",
           }
-        : { message: `This function returns ${article(f.returns)}, but not on every path`, hint: "End every path with `return`, `fail` or `crash`." },
+        : {
+            message: `This function returns ${article(f.returns)}, but not on every path`,
+            hint: "End every path with `return`, `fail` or `crash`.",
+          },
     explanation: `A function that returns a value must end every path through its body with
 \`return\` (or \`fail\`, or \`crash\`): an \`if\` without \`else\`, or a loop, can let a path reach the
 end with nothing to return. Add the missing \`return\`.`,
@@ -552,17 +601,23 @@ end`,
 end`,
   }),
 
-  "E-TYPE-RETURN": problem<{ problem: "in a test" } | { problem: "no value"; returns: string } | { problem: "a value"; found: string }>({
+  "E-TYPE-RETURN": problem<
+    { problem: "in a test" } | { problem: "no value"; returns: string } | { problem: "a value"; found: string }
+  >({
     title: "`return` with a value where none is returned, or without one where one is",
     facts: {
-      problem: "`in a test`: `return` in a test; `no value`: a bare `return` in a function that returns a value; `a value`: a value returned from a function that returns nothing",
+      problem:
+        "`in a test`: `return` in a test; `no value`: a bare `return` in a function that returns a value; `a value`: a value returned from a function that returns nothing",
       returns: "the type the function returns",
       found: "the type of the value returned",
     },
     render: (f) => {
       switch (f.problem) {
         case "in a test":
-          return { message: "A test does not return a value", hint: "A test ends at its `end`; use `check` to test a value." };
+          return {
+            message: "A test does not return a value",
+            hint: "A test ends at its `end`; use `check` to test a value.",
+          };
         case "no value":
           return {
             message: `This function returns ${article(f.returns)}, so \`return\` needs a value`,
@@ -570,7 +625,11 @@ end`,
             hint: `For example: \`return ${f.returns === "Int" ? "0" : "value"}\`.`,
           };
         case "a value":
-          return { message: `This function returns nothing, so it cannot return ${article(f.found)}`, label: "a value", hint: `Declare what it returns: \`... returns ${f.found}\`.` };
+          return {
+            message: `This function returns nothing, so it cannot return ${article(f.found)}`,
+            label: "a value",
+            hint: `Declare what it returns: \`... returns ${f.found}\`.`,
+          };
       }
     },
     explanation: `What a function returns is declared in its signature (\`returns Int\`); without
@@ -612,10 +671,13 @@ end`,
 end`,
   }),
 
-  "E-TYPE-INFER": problem<{ problem: "member"; member: string } | { problem: "local"; local: string; type: string; binding: "let" | "var" }>({
+  "E-TYPE-INFER": problem<
+    { problem: "member"; member: string } | { problem: "local"; local: string; type: string; binding: "let" | "var" }
+  >({
     title: "A type nothing pins down",
     facts: {
-      problem: "`member`: a field or method looked up in a value of unknown type; `local`: a local whose type is not fully known",
+      problem:
+        "`member`: a field or method looked up in a value of unknown type; `local`: a local whose type is not fully known",
       member: "the field or method looked up",
       local: "the local's name",
       type: "what is known of its type, `_` for the unknown parts",
@@ -623,7 +685,10 @@ end`,
     },
     render: (f) =>
       f.problem === "member"
-        ? { message: `I cannot tell what type this is, so I cannot look up \`${f.member}\` in it`, hint: "Give the value a type where it is bound: `let item: Item be ...`." }
+        ? {
+            message: `I cannot tell what type this is, so I cannot look up \`${f.member}\` in it`,
+            hint: "Give the value a type where it is bound: `let item: Item be ...`.",
+          }
         : {
             message: `I cannot tell the full type of \`${f.local}\`: nothing here says what it holds`,
             label: `${f.type}, with \`_\` unknown`,
@@ -669,7 +734,9 @@ end`,
     render: (f) => ({
       message: `\`${f.statement}\` cannot leave a task of \`run concurrently\``,
       label: `\`${f.statement}\` in a task`,
-      notes: ["Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops around it; the block ends when every task has."],
+      notes: [
+        "Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops around it; the block ends when every task has.",
+      ],
       hint:
         f.statement === "return"
           ? "Bind the value in the task (`let result be ...`) and return it after `end`."
@@ -703,7 +770,9 @@ end`,
     render: (f) => ({
       message: `\`${f.statement}\` cannot leave a query`,
       label: `\`${f.statement}\` in a query`,
-      notes: ["A query makes its list from every row it keeps: what its clauses and `select` compute is a value for the row, and nothing in them can leave the query halfway."],
+      notes: [
+        "A query makes its list from every row it keeps: what its clauses and `select` compute is a value for the row, and nothing in them can leave the query halfway.",
+      ],
       hint:
         f.statement === "return"
           ? "Give the row a value (`otherwise 0`) or leave it out with `where`, and return after the query."
@@ -731,7 +800,7 @@ end`,
     facts: {},
     render: () => ({
       message: "`check` belongs in a test",
-      hint: "Write the check in a `test \"...\" ... end` block; in a function, use `if` and `crash with` or `fail with`.",
+      hint: 'Write the check in a `test "..." ... end` block; in a function, use `if` and `crash with` or `fail with`.',
     }),
     explanation: `\`check\` states what a test expects; a failed check fails the test. In a function,
 say what happens when a condition does not hold: \`fail with\` a failure its callers handle, or
@@ -761,7 +830,9 @@ end`,
         ? {
             message: `\`main\`'s parameter \`${f.parameter}\` is ${article(f.type)}, which the command line cannot give`,
             label: "not readable from the command line",
-            notes: ["Each parameter of `main` is an option (`--city Paris`): Text, Int, Float, Boolean, or an Optional of one; `arguments: List<Text>` takes the words after the options."],
+            notes: [
+              "Each parameter of `main` is an option (`--city Paris`): Text, Int, Float, Boolean, or an Optional of one; `arguments: List<Text>` takes the words after the options.",
+            ],
             hint: "Take a Text and read it in the program, for example with `json.decode`.",
           }
         : {
@@ -784,29 +855,40 @@ end`,
   console.print("done")
 end`,
   }),
-  "E-CHECK-TOO-COMPLEX": problem<{ steps: number; base: number; perCharacter: number; characters: number; deep: boolean } | { clause: "join" | "sort key"; found: number; most: number }>({
+  "E-CHECK-TOO-COMPLEX": problem<
+    | { steps: number; base: number; perCharacter: number; characters: number; deep: boolean }
+    | { clause: "join" | "sort key"; found: number; most: number }
+  >({
     title: "A program too complex to check",
     facts: {
-      steps: "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
+      steps:
+        "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
       base: "the steps every program may take",
       perCharacter: "the steps each character of source adds",
       characters: "how many characters the program's modules hold",
       deep: "true when its types nest deeper than checking can follow, rather than taking too many steps",
-      clause: "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the one before), `sort key` for the keys of one `sort by`",
+      clause:
+        "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the one before), `sort key` for the keys of one `sort by`",
       found: "how many `from` clauses, or sort keys, the query has",
       most: "the most one query may have",
     },
     render: (f) =>
       "clause" in f
         ? {
-            message: f.clause === "join" ? `This query has ${count(f.found)} \`from\` clauses, more than the ${count(f.most)} one query may have` : `This \`sort by\` has ${count(f.found)} keys, more than the ${count(f.most)} one query may have`,
+            message:
+              f.clause === "join"
+                ? `This query has ${count(f.found)} \`from\` clauses, more than the ${count(f.most)} one query may have`
+                : `This \`sort by\` has ${count(f.found)} keys, more than the ${count(f.most)} one query may have`,
             label: "query too long to compile",
             notes: [
               f.clause === "join"
                 ? "Each `from` of a query runs inside the one before it, and compiled code may nest only so deep: a query is refused here rather than when it runs."
                 : "A query's sort keys are compared one after another in compiled code that nests with each key, and compiled code may nest only so deep.",
             ],
-            hint: f.clause === "join" ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that." : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
+            hint:
+              f.clause === "join"
+                ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that."
+                : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
           }
         : tooComplexRendered(f),
     explanation: `Checking a program walks over its types: unifying them, looking for a function
@@ -833,7 +915,13 @@ values, whose type stays the same size however many lines build it.`,
 };
 
 /** E-CHECK-TOO-COMPLEX's words for a program whose types take too many steps, or nest too deeply. */
-function tooComplexRendered(f: { steps: number; base: number; perCharacter: number; characters: number; deep: boolean }): Rendered {
+function tooComplexRendered(f: {
+  steps: number;
+  base: number;
+  perCharacter: number;
+  characters: number;
+  deep: boolean;
+}): Rendered {
   return {
     message: f.deep
       ? "This program's types nest too deeply to check"
