@@ -6,7 +6,16 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -441,4 +450,27 @@ test("the strict JSON reader reads what JSON.parse reads, and the manifest reade
     { numRuns: 500 },
   );
   console.log(`strict JSON and manifest reader: ${cases} cases`);
+});
+
+test("the text admitted is the text that runs: a bundle leaves no copy in the cache folder, and its crash is placed at its .ry line", () => {
+  const program = join(work, "crashing.ry");
+  writeFileSync(
+    program,
+    'public function main()\n  purpose: Divide.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n',
+  );
+  const out = join(work, "crashing");
+  assert.equal(run(RENYIC, "build", program, "--out", out).status, 0);
+  const cache = join(work, "admitted-cache");
+  const result = spawnSync(process.execPath, [RENYI, "run", join(out, "crashing.mjs")], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, RENYI_CACHE_DIR: cache },
+  });
+  assert.equal(result.status, 2, result.stderr);
+  assert.match(result.stderr, /E-RT-DIVISION/);
+  assert.match(result.stderr, /crashing\.ry:5:19/);
+  const copies = existsSync(cache)
+    ? readdirSync(cache, { recursive: true }).filter((f) => String(f).endsWith(".mjs"))
+    : [];
+  assert.deepEqual(copies, []);
 });

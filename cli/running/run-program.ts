@@ -4,7 +4,9 @@
 // spec/runtime.md, section 5. The worker it was started with is held by a
 // HeldWorker, which ends it however the run ends before it takes it.
 
+import { resolve } from "node:path";
 import { finished } from "node:stream/promises";
+import { pathToFileURL } from "node:url";
 import { renderText, type Diagnostic } from "../../report/diagnostics.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../../report/outcome-text.js";
 import type { SourceMapV3 } from "../../report/source-map.js";
@@ -14,10 +16,9 @@ import { DEFAULT_LIMITS, heapLimitMib } from "../../vocabulary/limits.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
 import { EXIT } from "../../vocabulary/outcomes.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
-import { cacheDirectory, cacheKey, writeCached } from "../cache/cache.cjs";
+import { cacheDirectory } from "../cache/cache.cjs";
 import { compileWithCache, type Compiled, type NotCompiled } from "../cache/cached-compile.js";
 import { RUNTIME_URL } from "../host/places.cjs";
-import { BUILD_ID, VERSION } from "../host/version.cjs";
 // The execution record's module loads only under --json.
 import type { RecordSubject } from "./execution-record.js";
 import { onCtrlC } from "./interrupts.js";
@@ -144,7 +145,7 @@ function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSu
 
 /**
  * A bundle built by `renyic build`, admitted (cli/bundles/admit.ts), then run
- * from a copy in the cache that imports this toolchain's runtime.
+ * as the text admitted, with its import of the runtime pointed at this toolchain's.
  */
 async function admittedBundle(file: string, trust: readonly string[]): Promise<Compiled | NotCompiled> {
   // The validator (and acorn) load only for bundles: a .ry program does not need them.
@@ -164,12 +165,18 @@ async function admittedBundle(file: string, trust: readonly string[]): Promise<C
     return { diagnostics: [refused], sources: new Map<string, SourceFile>() };
   }
   const { code, manifest, map } = admitted;
-  const runnable = code.slice(0, admitted.importStart) + JSON.stringify(RUNTIME_URL) + code.slice(admitted.importEnd);
-  const key = cacheKey([VERSION, BUILD_ID, RUNTIME_URL, "bundle", code]);
-  const path = writeCached(key, ".mjs", runnable, JSON.stringify(map));
+  // The text admitted is the text that runs: the worker imports it as it is, never the file read again. Its
+  // frames are named by the bundle's own path, where a crash is placed through its source map.
+  const path = resolve(file);
+  const runnable =
+    code.slice(0, admitted.importStart) +
+    JSON.stringify(RUNTIME_URL) +
+    code.slice(admitted.importEnd) +
+    `\n//# sourceURL=${pathToFileURL(path).href}\n`;
   let sources: Map<string, SourceFile> | undefined;
   return {
     path,
+    source: runnable,
     map: () => map,
     sources: () => (sources ??= readBundleSources(file, manifest)),
     grant: admitted.grant,

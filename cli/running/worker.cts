@@ -7,7 +7,6 @@
 // run's start-up (bench/RESULTS.md). A bundle built by `renyic build` is an ES
 // module, and is imported.
 
-import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { loadProgram, loadRuntime } from "../cache/code-cache.cjs";
 import type * as Runtime from "../../rtlib/index.js" with { "resolution-mode": "import" };
@@ -20,13 +19,15 @@ import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "im
 // each class, so that `instanceof Failure` holds for what the program throws.
 const runtime = loadRuntime() as typeof Runtime;
 
+/**
+ * Every program runs from the text the main thread checked, never read again here: a program
+ * renyi run compiled, against its seal in the cache; a bundle, admitted with its manifest
+ * (cli/bundles/admit.ts), imported as a data: URL whose frames carry the bundle's path.
+ */
 async function load(bundle: string, source: string | undefined): Promise<Runtime.Program> {
-  if (bundle.endsWith(".cjs")) {
-    // A program renyi run compiled is run from the text the main thread checked against its seal, never read again here.
-    if (source === undefined) throw new Error(`no checked text was given for the compiled program ${bundle}`);
-    return loadProgram(bundle, source) as Runtime.Program;
-  }
-  return (await import(pathToFileURL(bundle).href)) as Runtime.Program;
+  if (source === undefined) throw new Error(`no checked text was given for the program ${bundle}`);
+  if (bundle.endsWith(".cjs")) return loadProgram(bundle, source) as Runtime.Program;
+  return (await import(`data:text/javascript;base64,${Buffer.from(source, "utf8").toString("base64")}`)) as Runtime.Program;
 }
 
 /** What the main thread sends once it has the program: the worker was started before. */
@@ -35,7 +36,7 @@ export interface WorkerInput {
   readonly cacheFolder?: string;
   /** The bundle's path: a CommonJS .cjs compiled by `renyi run`, or an ES module .mjs. */
   readonly bundle: string;
-  /** A .cjs program's text, read and checked against its seal by the main thread (cli/cache/seal.ts): what runs. */
+  /** The program's text, checked by the main thread (a .cjs against its seal, cli/cache/seal.ts; a bundle, admitted): what runs. */
   readonly source?: string;
   readonly argv: readonly string[];
   readonly fuel: number;
