@@ -95,8 +95,16 @@ async function makeFolders(folder: string): Promise<void> {
 const readNeed = (path: string): Need => ({ path: ["filesystem", "read"], scope: path });
 const writeNeed = (path: string): Need => ({ path: ["filesystem", "write"], scope: path });
 
-/** The whole content of a file found beneath its scope, opened without following a last link swapped in since. */
-async function readWhole(grant: Grant, path: string): Promise<Buffer> {
+/**
+ * A file found beneath its scope and opened for reading, without following a last link swapped
+ * in since, checked through its descriptor, then given to `use` and closed: what a read and a
+ * size see is the file the walk checked.
+ */
+async function withOpenedForReading<T>(
+  grant: Grant,
+  path: string,
+  use: (handle: import("node:fs/promises").FileHandle) => Promise<T>,
+): Promise<T> {
   const fs = await fsPromises();
   const real = await onDisk(grant, readNeed(path), path, true);
   await refuseOffLimits(real, path);
@@ -106,10 +114,15 @@ async function readWhole(grant: Grant, path: string): Promise<Buffer> {
   try {
     if (beneath) await checkOpened(handle.fd, real, path);
     await refuseOpenedOffLimits(handle.fd, path);
-    return await readBounded(handle);
+    return await use(handle);
   } finally {
     await handle.close();
   }
+}
+
+/** The whole content of a file found beneath its scope. */
+function readWhole(grant: Grant, path: string): Promise<Buffer> {
+  return withOpenedForReading(grant, path, readBounded);
 }
 
 /**
@@ -216,22 +229,13 @@ export const exists = (grant: Grant, path: string): Promise<boolean> =>
  */
 export const size = (grant: Grant, path: string): Promise<number> =>
   call(grant, { ...primitive("size", "read", path), result: INT }, { path }, () =>
-    attempt(path, async () => {
-      const fs = await fsPromises();
-      const real = await onDisk(grant, readNeed(path), path, true);
-      await refuseOffLimits(real, path);
-      const beneath = scoped(grant, readNeed(path));
-      const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
-      try {
-        if (beneath) await checkOpened(handle.fd, real, path);
-        await refuseOpenedOffLimits(handle.fd, path);
+    attempt(path, () =>
+      withOpenedForReading(grant, path, async (handle) => {
         const found = await handle.stat();
         if (found.isDirectory()) throw Object.assign(new Error("a folder"), { code: "EISDIR" });
         return found.size;
-      } finally {
-        await handle.close();
-      }
-    }),
+      }),
+    ),
   );
 
 export const write_text = (grant: Grant, path: string, text: string): Promise<null> =>
