@@ -1,4 +1,4 @@
-// The project's folders and what each may import (spec/security.md, "One
+// The project's folders and what each may import (spec/README.md, "One
 // vocabulary"): vocabulary/ imports nothing else of the project; report/ (what
 // shows problems and outcomes) only vocabulary/; the compiler nothing of the
 // runtime or the command line; the runtime nothing of the compiler or the
