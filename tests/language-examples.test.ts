@@ -380,7 +380,8 @@ const sessions = documents.flatMap(({ doc, blocks }) => {
         if (b.tag === "renyi" && (b.words[0] === "file" || b.words[0] === "module"))
           files.set(`${b.words[1]}.ry`, b.text);
       }
-      bySection.set(block.section, (session = { line: block.line, commands: [], files }));
+      session = { line: block.line, commands: [], files };
+      bySection.set(block.section, session);
     }
     session.commands.push(...commandsOf(block));
   }
@@ -424,7 +425,10 @@ function preludeVariants(): Map<string, Set<string>> {
     const heading = /^### (\w+)$/.exec(line);
     if (heading !== null) current = undefined;
     const variant = /^`(\w+)`, a variant:/.exec(line);
-    if (variant !== null) variants.set(variant[1]!, (current = new Set()));
+    if (variant !== null) {
+      current = new Set();
+      variants.set(variant[1]!, current);
+    }
     const item = /^- `([A-Z]\w*)[(`]/.exec(line);
     if (item !== null && current !== undefined) current.add(item[1]!);
   }
