@@ -6,7 +6,8 @@
 // - npm puts `renyi` and `renyic` on the PATH from package.json's "bin", and those
 //   commands run from a folder outside the repository, with the package unpacked
 //   outside it too: `renyi run` runs a program with its options, `renyi test` its
-//   tests, `renyi explain` reads the catalogue, `renyic build` writes a bundle.
+//   tests, `renyi explain` reads the catalogue, `renyic build` writes a bundle;
+// - the README's block on installing names these commands and the tarball's name.
 // What it does not prove: that npm fetches the dependencies. Tests talk to no
 // registry, so the unpacked package reads the repository's own node_modules (the
 // versions package-lock.json pins), and npm installs the unpacked folder offline,
@@ -66,6 +67,7 @@ function execute(
 }
 
 let packed: string[] = [];
+let tarball = "";
 
 before(async () => {
   mkdirSync(home);
@@ -73,6 +75,7 @@ before(async () => {
   assert.equal(pack.status, 0, pack.stderr);
   const [entry] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
   packed = entry!.files.map((f) => f.path);
+  tarball = entry!.filename;
   const untar = await execute("tar", ["-xzf", join(work, entry!.filename), "-C", work], work);
   assert.equal(untar.status, 0, untar.stderr);
   symlinkSync(realpathSync(join(ROOT, "node_modules")), join(unpacked, "node_modules"));
@@ -103,6 +106,14 @@ test("the tarball holds the built toolchain, the specification and the examples,
     /^(dist\/tests|dist\/bench|tests|bench|fixtures|compiler|rtlib|cli|scripts|node_modules)\//.test(path),
   );
   assert.deepEqual(unwanted, []);
+});
+
+test("the README's way to install is what this test does: npm pack, and npm install -g of the tarball it writes", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const install = /^## Install\n[\s\S]*?```sh\n([\s\S]*?)```/m.exec(readme)?.[1] ?? "";
+  const commands = install.split("\n").map((line) => line.replace(/#.*$/, "").trim());
+  for (const command of ["npm install", "npm link", "npm pack", `npm install -g ${tarball}`])
+    assert.ok(commands.includes(command), `the README's install block says \`${command}\``);
 });
 
 test("npm puts renyi and renyic on the PATH, leading into the installed package, not the repository", () => {
