@@ -1,9 +1,12 @@
-// Every example of the language reference, spec/language.md, and of the
+// Every example of the language reference, spec/language.md, of the
 // specification of tests and recordings, spec/testing.md and spec/recording.md,
-// is tested: each ```renyi block is checked, and run when it is a program with a
-// main, its standard output compared with the ```output block that follows it; a
-// block marked as an error example must give the code it names. And every
-// program under examples/ checks cleanly.
+// and of the README is tested: each ```renyi block is checked, and run when it is
+// a program with a main, its standard output compared with the ```output block
+// that follows it; a block marked as an error example must give the code it
+// names; and each ```console block's commands are run, their output compared with
+// what the block shows. Every `Type.Case` these documents (and the rest of spec/)
+// name of a variant of the prelude is one of its cases. And every program under
+// examples/ checks cleanly.
 //
 // The fence's words after `renyi` say what a block is:
 //   renyi                  a whole file: checks cleanly; run when it has a main
@@ -20,13 +23,20 @@
 //   renyi test NAME [CODE] a file of tests, NAME.ry: checks cleanly, and `renyi test NAME.ry`
 //                          passes each of its tests (exit 0), or, with CODE, reports CODE and
 //                          no other code for the tests that do not pass (exit 1)
+//   renyi file NAME        a whole file, NAME.ry, that the console blocks of its section run:
+//                          checks cleanly, and is not run by itself
 //   renyi ... -- WORDS     WORDS are the program's command-line words when it runs
 // and after `json`:
 //   json file NAME         a file (a recording) written beside every program of its section
 //   json calls             see `renyi records`
 // An `output` block is what the block before it prints on standard output; after a
 // `renyi test` block each time in it, `(12 ms)` or `(1.73 s)`, stands for any time.
-// Other fences (sh, text, plain json) are not Renyi code.
+// A `console` block is a session in a folder holding its section's files: each line
+// `$ renyi WORDS` or `$ rm FILE` is a command, run in order, and the lines after it,
+// up to the next `$ `, what it prints (standard output, then standard error; a time
+// stands for any time). Each section's console blocks are one session.
+// Other fences (sh, text, plain json) are not Renyi code: the `sh` blocks of the
+// README, how to install, are what tests/install.test.ts does.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -50,9 +60,9 @@ interface Block {
   calls?: string;
 }
 
-/** The documents whose examples are tested, each by its path under spec/. */
-const DOCUMENTS = ["language.md", "testing.md", "recording.md"];
-const FENCES = new Set(["renyi", "output", "sh", "text", "json"]);
+/** The documents whose examples are tested, each by its path from the repository's root. */
+const DOCUMENTS = ["spec/language.md", "spec/testing.md", "spec/recording.md", "README.md"];
+const FENCES = new Set(["renyi", "output", "sh", "text", "json", "console"]);
 
 /** The fenced blocks of a document, with the section each stands in and the output block after it. */
 function blocksOf(markdown: string, doc = "spec/language.md"): Block[] {
@@ -88,7 +98,7 @@ function blocksOf(markdown: string, doc = "spec/language.md"): Block[] {
         `${doc}:${start}: a json calls block belongs right after a renyi records block`,
       );
       previous.calls = text;
-    } else if (tag === "renyi" || (tag === "json" && rest[0] === "file")) {
+    } else if (tag === "renyi" || tag === "console" || (tag === "json" && rest[0] === "file")) {
       const split = rest.indexOf("--");
       blocks.push({
         doc,
@@ -134,7 +144,8 @@ function programOf(
   modules: ReadonlyMap<string, string>,
   files: ReadonlyMap<string, string> = new Map(),
 ): Program {
-  const entry = block.words[0] === "test" ? block.words[1]! : `example_${block.line}`;
+  const named = block.words[0] === "test" || block.words[0] === "file";
+  const entry = named ? block.words[1]! : `example_${block.line}`;
   const all = new Map(modules);
   all.set(entry, block.words.includes("main") ? asMain(block.text) : block.text);
   return { folder: `${basename(block.doc, ".md")}_${block.line}`, entry, modules: all, files };
@@ -150,9 +161,8 @@ function check(program: Program): Diagnostic[] {
 
 const shown = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.code} ${d.span.start}: ${d.message}`);
 
-const documents = DOCUMENTS.map((name) => {
-  const doc = `spec/${name}`;
-  const markdown = readFileSync(join(ROOT, "spec", name), "utf8");
+const documents = DOCUMENTS.map((doc) => {
+  const markdown = readFileSync(join(ROOT, doc), "utf8");
   return { doc, markdown, blocks: blocksOf(markdown, doc) };
 });
 const work = mkdtempSync(join(tmpdir(), "renyi-reference-"));
@@ -170,7 +180,7 @@ function prepare(blocks: readonly Block[]): Prepared[] {
     let own = sections.get(block.section);
     if (own === undefined) sections.set(block.section, (own = { modules: new Map(), files: new Map() }));
     if (block.tag === "json") own.files.set(block.words[1]!, block.text);
-    else if (block.words[0] === "module") own.modules.set(block.words[1]!, block.text);
+    else if (block.words[0] === "module" || block.words[0] === "file") own.modules.set(block.words[1]!, block.text);
   }
   return blocks
     .filter((b) => b.tag === "renyi" && b.words[0] !== "module")
@@ -193,7 +203,7 @@ test("spec/language.md has a tested example in every section", () => {
   console.log(`language reference: ${own.length} examples in ${sections.length} sections, ${runs} of them run`);
 });
 
-const KINDS = ["", "main", "crash", "fails", "replays", "records", "test"];
+const KINDS = ["", "main", "crash", "fails", "replays", "records", "test", "file"];
 
 const where = (block: Block) => `${block.doc}:${block.line} (${block.section})`;
 
@@ -208,12 +218,8 @@ for (const { block, program } of prepared) {
     continue;
   }
   assert.ok(KINDS.includes(kind), `${where(block)}: unknown example kind "${kind}"`);
-  if (kind === "test")
-    assert.match(
-      block.words[1] ?? "",
-      /^[a-z_]+$/,
-      `${where(block)}: a file of tests is named: renyi test NAME [CODE]`,
-    );
+  if (kind === "test" || kind === "file")
+    assert.match(block.words[1] ?? "", /^[a-z_]+$/, `${where(block)}: a file is named: renyi ${kind} NAME`);
   if (kind === "replays")
     assert.ok(
       program.files.has(block.words[1] ?? ""),
@@ -224,20 +230,33 @@ for (const { block, program } of prepared) {
   });
 }
 
-/** `renyi ARGS` in an example's folder of its own, its modules and files written there. */
-function run(
-  p: Prepared,
-  args: readonly string[],
-): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
-  const folder = join(work, p.program.folder);
+/** A program's folder of its own, its modules and files written there. */
+function writeProgram(program: Program): string {
+  const folder = join(work, program.folder);
   const written = new Map([
-    ...[...p.program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]),
-    ...p.program.files,
+    ...[...program.modules].map(([name, text]): [string, string] => [`${name}.ry`, text]),
+    ...program.files,
   ]);
   for (const [name, text] of written) {
     mkdirSync(dirname(join(folder, name)), { recursive: true });
     writeFileSync(join(folder, name), text);
   }
+  return folder;
+}
+
+/** `renyi ARGS` in an example's folder of its own, its modules and files written there. */
+function run(
+  p: Prepared,
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
+  return renyiIn(writeProgram(p.program), args);
+}
+
+/** `renyi ARGS` in a folder, with the compile cache of these tests. */
+function renyiIn(
+  folder: string,
+  args: readonly string[],
+): Promise<{ status: number | null; stdout: string; stderr: string; folder: string }> {
   const child = spawn(process.execPath, [RENYI, ...args], {
     cwd: folder,
     env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
@@ -278,7 +297,9 @@ const RUN_ALWAYS = ["test", "replays", "records"];
 const runnable = prepared.filter(
   (p) =>
     RUN_ALWAYS.includes(p.block.words[0] ?? "") ||
-    (p.block.words[0] !== "error" && /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)),
+    (p.block.words[0] !== "error" &&
+      p.block.words[0] !== "file" &&
+      /\bfunction main\(/.test(p.program.modules.get(p.program.entry)!)),
 );
 describe("the examples of the specification that have a main or tests run", { concurrency: 2 }, () => {
   for (const p of runnable) {
@@ -312,6 +333,138 @@ describe("the examples of the specification that have a main or tests run", { co
   }
 });
 
+interface Command {
+  readonly line: number;
+  readonly words: readonly string[];
+  readonly shown: string;
+}
+
+/** A console block's commands, each with what the block shows it printing. */
+function commandsOf(block: Block): Command[] {
+  const commands: { line: number; words: string[]; shown: string[] }[] = [];
+  block.text
+    .trimEnd()
+    .split("\n")
+    .forEach((text, i) => {
+      const line = block.line + 1 + i;
+      if (text.startsWith("$ ")) {
+        const words = text.slice(2).trim().split(/\s+/);
+        assert.ok(
+          !/["'\\|;&<>$`]/.test(text.slice(2)),
+          `${block.doc}:${line}: a console command is plain words, without quotes or shell syntax`,
+        );
+        assert.ok(
+          words[0] === "renyi" || (words[0] === "rm" && words.length === 2 && /^[\w.-]+$/.test(words[1]!)),
+          `${block.doc}:${line}: a console command is \`renyi WORDS\` or \`rm FILE\`, not \`${text.slice(2)}\``,
+        );
+        commands.push({ line, words, shown: [] });
+      } else {
+        assert.ok(commands.length > 0, `${block.doc}:${line}: a console block begins with a \`$ \` command`);
+        commands[commands.length - 1]!.shown.push(text);
+      }
+    });
+  return commands.map((c) => ({ ...c, shown: c.shown.map((l) => `${l}\n`).join("") }));
+}
+
+/** Each section's console blocks, one session, with the files of that section. */
+const sessions = documents.flatMap(({ doc, blocks }) => {
+  const bySection = new Map<string, { line: number; commands: Command[]; files: Map<string, string> }>();
+  for (const block of blocks) {
+    if (block.tag !== "console") continue;
+    let session = bySection.get(block.section);
+    if (session === undefined) {
+      const files = new Map<string, string>();
+      for (const b of blocks) {
+        if (b.section !== block.section) continue;
+        if (b.tag === "json" && b.words[0] === "file") files.set(b.words[1]!, b.text);
+        if (b.tag === "renyi" && (b.words[0] === "file" || b.words[0] === "module"))
+          files.set(`${b.words[1]}.ry`, b.text);
+      }
+      session = { line: block.line, commands: [], files };
+      bySection.set(block.section, session);
+    }
+    session.commands.push(...commandsOf(block));
+  }
+  return [...bySection].map(([section, session]) => ({ doc, section, ...session }));
+});
+
+describe("the console sessions of the documents print what they show", () => {
+  assert.ok(
+    sessions.some((s) => s.doc === "README.md"),
+    "the README shows its program run, recorded, replayed and tested",
+  );
+  for (const session of sessions) {
+    test(`${session.doc}:${session.line} (${session.section}): each command prints what is shown`, async () => {
+      const folder = writeProgram({
+        folder: `${basename(session.doc, ".md")}_session_${session.line}`,
+        entry: "",
+        modules: new Map(),
+        files: session.files,
+      });
+      for (const command of session.commands) {
+        const [program, ...args] = command.words;
+        if (program === "rm") {
+          rmSync(join(folder, args[0]!));
+          assert.equal(command.shown, "", `${session.doc}:${command.line}: rm prints nothing`);
+          continue;
+        }
+        const result = await renyiIn(folder, args);
+        const at = `${session.doc}:${command.line}: ${command.words.join(" ")}`;
+        assert.doesNotMatch(result.stderr, /\n\s+at .+:\d+:\d+/, `${at}: a JavaScript stack trace reached the user`);
+        assert.equal(timeless(result.stdout + result.stderr), timeless(command.shown), at);
+      }
+    });
+  }
+});
+
+/** The cases of each variant of the prelude, as spec/library.md (generated from the declarations) lists them. */
+function preludeVariants(): Map<string, Set<string>> {
+  const variants = new Map<string, Set<string>>();
+  let current: Set<string> | undefined;
+  for (const line of readFileSync(join(ROOT, "spec", "library.md"), "utf8").split("\n")) {
+    const heading = /^### (\w+)$/.exec(line);
+    if (heading !== null) current = undefined;
+    const variant = /^`(\w+)`, a variant:/.exec(line);
+    if (variant !== null) {
+      current = new Set();
+      variants.set(variant[1]!, current);
+    }
+    const item = /^- `([A-Z]\w*)[(`]/.exec(line);
+    if (item !== null && current !== undefined) current.add(item[1]!);
+  }
+  return variants;
+}
+
+/** Every `Type.Case` a text names of a variant of the prelude that has no such case. */
+function unknownCases(markdown: string, variants: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const wrong: string[] = [];
+  for (const m of markdown.matchAll(/\b([A-Z]\w*)\.([A-Z]\w*)\b/g)) {
+    const cases = variants.get(m[1]!);
+    if (cases !== undefined && !cases.has(m[2]!))
+      wrong.push(`${m[0]} (line ${markdown.slice(0, m.index).split("\n").length})`);
+  }
+  return wrong;
+}
+
+const variants = preludeVariants();
+test("the prelude's variants are read from spec/library.md", () => {
+  assert.ok(variants.get("HttpError")?.has("Timeout"), "HttpError.Timeout");
+  assert.ok(variants.get("FileError")?.has("NotFound"), "FileError.NotFound");
+  assert.ok(variants.size >= 6, `${variants.size} variants`);
+});
+const named = [
+  "README.md",
+  ...readdirSync(join(ROOT, "spec"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `spec/${f}`),
+  "examples/README.md",
+];
+for (const doc of named) {
+  test(`every case of a prelude variant ${doc} names exists`, () => {
+    assert.deepEqual(unknownCases(readFileSync(join(ROOT, doc), "utf8"), variants), []);
+  });
+}
+
 test("an example of the specification that does not do what it says fails its test", () => {
   const wrong = blocksOf(
     "## 1. A\n\n```renyi error E-FAIL-UNHANDLED\nfunction f() returns Int\n  return 1\nend\n```\n",
@@ -320,6 +473,20 @@ test("an example of the specification that does not do what it says fails its te
   assert.ok(!codes.includes("E-FAIL-UNHANDLED"));
   assert.throws(() => blocksOf("```\nlet a be 1\n```\n"), /tagged renyi/);
   assert.throws(() => blocksOf("```renyi records\npublic function main()\nend\n```\n"), /json calls block/);
+  assert.deepEqual(unknownCases("`failed HttpError.Status(503), caught by otherwise`", variants), [
+    "HttpError.Status (line 1)",
+  ]);
+  assert.throws(() => commandsOf(blocksOf("```console\n$ curl example.com\n```\n")[0]!), /renyi WORDS/);
+  assert.deepEqual(
+    commandsOf(blocksOf("```console\n$ renyi run a.ry\nhello\n\nworld\n$ rm a.ry\n```\n")[0]!).map((c) => [
+      c.words.join(" "),
+      c.shown,
+    ]),
+    [
+      ["renyi run a.ry", "hello\n\nworld\n"],
+      ["rm a.ry", ""],
+    ],
+  );
   assert.equal(
     timeless("  passed  a (12 ms)\n1 passed, 0 failed (1.73 s)\n"),
     "  passed  a (TIME)\n1 passed, 0 failed (TIME)\n",
