@@ -15,7 +15,7 @@ import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS } from "../mcp/run-too
 import { RUN_COMMAND } from "../running/run-options.js";
 import { TEST_TIMEOUT_SECONDS } from "../testing/limits.js";
 
-export const CHECK_COMMAND: CommandDeclaration = {
+const CHECK_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "check",
   arguments: [{ name: "FILE", says: "a program to check, FILE.ry", many: true }],
@@ -28,7 +28,7 @@ export const CHECK_COMMAND: CommandDeclaration = {
   ],
 };
 
-export const PARSE_COMMAND: CommandDeclaration = {
+const PARSE_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "parse",
   arguments: [{ name: "FILE", says: "the program, FILE.ry" }],
@@ -40,7 +40,7 @@ export const PARSE_COMMAND: CommandDeclaration = {
   ],
 };
 
-export const EXPLAIN_COMMAND: CommandDeclaration = {
+const EXPLAIN_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "explain",
   arguments: [{ name: "CODE", says: "a code of the catalogue, such as E-RT-DIVISION", optional: true }],
@@ -50,7 +50,7 @@ export const EXPLAIN_COMMAND: CommandDeclaration = {
 
 const TEST_LIMIT = "Limits of each test";
 
-export const TEST_COMMAND: CommandDeclaration = {
+const TEST_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "test",
   arguments: [{ name: "PATH", says: "a .ry file or a folder of them", many: true }],
@@ -242,10 +242,3 @@ export const RENYIC_COMMANDS: readonly CommandDeclaration[] = [BUILD_COMMAND, KE
 
 /** `renyi` then `renyic`: every command. */
 export const ALL_COMMANDS: readonly CommandDeclaration[] = [...RENYI_COMMANDS, ...RENYIC_COMMANDS];
-
-/** The declared command `name` of `program`. */
-export function declaredCommand(program: "renyi" | "renyic", name: string): CommandDeclaration {
-  const found = ALL_COMMANDS.find((c) => c.program === program && c.name === name);
-  if (found === undefined) throw new Error(`no command ${program} ${name} is declared`);
-  return found;
-}

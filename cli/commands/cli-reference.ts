@@ -14,16 +14,16 @@ import {
 } from "../host/command-declaration.js";
 import { ALL_COMMANDS } from "./catalogue.js";
 
-export const CLI_MARKER =
+const CLI_MARKER =
   "<!-- Generated from the declarations of the commands (cli/commands/catalogue.ts) by `npm run cli-reference`: edit the declarations, not what follows. -->";
-export const README_START = "<!-- commands:start -->";
-export const README_END = "<!-- commands:end -->";
+const README_START = "<!-- commands:start -->";
+const README_END = "<!-- commands:end -->";
 
 /** A table cell's text: a `|` would end the cell. */
 const cell = (text: string): string => text.replace(/\|/g, "\\|");
 
 /** The heading's anchor, as GitHub makes it: `renyi run` → `renyi-run`. */
-export function anchorOf(command: CommandDeclaration): string {
+function anchorOf(command: CommandDeclaration): string {
   return `${command.program}-${command.name}`;
 }
 

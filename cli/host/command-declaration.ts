@@ -81,7 +81,7 @@ export function flagSays(flag: FlagDeclaration): string {
 }
 
 /** The command's arguments as usage shows them: `REC [FILE]`, `[FILE]...`. */
-export function argumentsText(command: CommandDeclaration): string {
+function argumentsText(command: CommandDeclaration): string {
   const words = command.arguments.map((a) => {
     const word = a.optional === true || a.many === true ? `[${a.name}]` : a.name;
     return a.many === true ? `${word}...` : word;
@@ -145,7 +145,7 @@ export function wrap(text: string, width = WIDTH, indent = 0): string[] {
 }
 
 /** The flags' lines of a usage text: the flag, then what it does, wrapped beside it. */
-export function flagLines(flags: readonly FlagDeclaration[]): string[] {
+function flagLines(flags: readonly FlagDeclaration[]): string[] {
   return flags.flatMap((flag) => entryLines(flagText(flag), flagSays(flag)));
 }
 

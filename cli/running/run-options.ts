@@ -347,4 +347,7 @@ export function wholeNumber(name: string, value: string | undefined, highest: nu
   return Number(value);
 }
 
-export const RUN_USAGE = usageText(RUN_COMMAND);
+/** `renyi run --help`: made when asked for, not on the path of every run. */
+export function runUsage(): string {
+  return usageText(RUN_COMMAND);
+}
