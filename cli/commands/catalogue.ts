@@ -161,7 +161,7 @@ export const REPRODUCE_COMMAND: CommandDeclaration = {
   name: "reproduce",
   arguments: [
     { name: "REC", says: "the recording" },
-    { name: "FILE", says: "the program, FILE.ry (default: the recording's source)", optional: true },
+    { name: "FILE", says: "the program, FILE.ry; by default the recording's source", optional: true },
   ],
   summary: "Run a recorded program again from its recording, offline, and compare.",
   description:

@@ -19,8 +19,10 @@ const CLI_MARKER =
 const README_START = "<!-- commands:start -->";
 const README_END = "<!-- commands:end -->";
 
+/** Text as Markdown shows it: a `<` would open an HTML tag (`<redacted>`). */
+const prose = (text: string): string => text.replace(/</g, "&lt;");
 /** A table cell's text: a `|` would end the cell. */
-const cell = (text: string): string => text.replace(/\|/g, "\\|");
+const cell = (text: string): string => prose(text).replace(/\|/g, "\\|");
 
 /** The heading's anchor, as GitHub makes it: `renyi run` → `renyi-run`. */
 function anchorOf(command: CommandDeclaration): string {
@@ -43,8 +45,8 @@ function flagRow(flag: FlagDeclaration): string {
 
 /** One command's section of spec/cli.md. */
 function section(command: CommandDeclaration): string {
-  const parts = [`## ${command.program} ${command.name}`, `\`${usageLine(command)}\``, command.summary];
-  if (command.description !== undefined) parts.push(command.description);
+  const parts = [`## ${command.program} ${command.name}`, `\`${usageLine(command)}\``, prose(command.summary)];
+  if (command.description !== undefined) parts.push(prose(command.description));
   if (command.arguments.length > 0)
     parts.push(["| Argument | |", "|---|---|", ...command.arguments.map(argumentRow)].join("\n"));
   for (const group of flagGroups(command))
@@ -59,7 +61,7 @@ function section(command: CommandDeclaration): string {
       `It takes the flags of [\`${command.program} ${other}\`](#${command.program}-${other}) as well${except.length === 0 ? "" : `, but ${listed(except.map((e) => `\`${e}\``))}`}.`,
     );
   }
-  if (command.notes !== undefined) parts.push(command.notes);
+  if (command.notes !== undefined) parts.push(prose(command.notes));
   if (command.exitCodes !== undefined)
     parts.push(
       [
@@ -75,7 +77,9 @@ function section(command: CommandDeclaration): string {
 export function regeneratedCliReference(written: string): string {
   const at = written.indexOf(CLI_MARKER);
   const introduction = at === -1 ? `${written.trimEnd()}\n\n` : written.slice(0, at);
-  const contents = ALL_COMMANDS.map((c) => `- [${c.program} ${c.name}](#${anchorOf(c)}): ${c.summary}`).join("\n");
+  const contents = ALL_COMMANDS.map((c) => `- [${c.program} ${c.name}](#${anchorOf(c)}): ${prose(c.summary)}`).join(
+    "\n",
+  );
   return `${introduction}${CLI_MARKER}\n\n${contents}\n\n${ALL_COMMANDS.map(section).join("\n\n")}\n`;
 }
 
