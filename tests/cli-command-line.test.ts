@@ -119,7 +119,8 @@ test("--help for a program without a purpose or options says it takes none", () 
 });
 
 test("renyi run's usage, its refusal and its reader come from one table: every option the usage lists is read", async () => {
-  const { parseRunArguments, RUN_USAGE } = await import("../cli/running/run-options.js");
+  const { parseRunArguments, runUsage } = await import("../cli/running/run-options.js");
+  const RUN_USAGE = runUsage();
   const listed = [...RUN_USAGE.matchAll(/^ {2}(--[a-z-]+) (\S+)/gm)].map((m) => [m[1]!, m[2]!] as const);
   assert.equal(listed.length, 18);
   const refusal = parseRunArguments(["--nope", "x.ry"]);

@@ -18,7 +18,7 @@ export async function runCommandLine(cli: CAC, argv: readonly string[]): Promise
       command.checkUnusedArgs();
     }
   } catch (e) {
-    throw new Refusal(e instanceof Error ? e.message : String(e));
+    throw new Refusal(asGiven(e instanceof Error ? e.message : String(e), argv));
   }
   if (cli.matchedCommand === undefined && cli.args.length > 0) {
     throw new Refusal(`\`${cli.args[0]}\` is not a ${cli.name} command; see \`${cli.name} --help\``);
@@ -30,4 +30,13 @@ export async function runCommandLine(cli: CAC, argv: readonly string[]): Promise
   }
   const code: unknown = await cli.runMatchedCommand();
   return typeof code === "number" ? code : EXIT.finished;
+}
+
+/** cac names an unknown option as it reads it, `--maxDepht` for `--max-depht`: the refusal names it as it was typed. */
+function asGiven(message: string, argv: readonly string[]): string {
+  const unknown = /^Unknown option `--([^`]+)`$/.exec(message);
+  if (unknown === null) return message;
+  const camel = (word: string) => word.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const typed = argv.find((word) => word.startsWith("--") && camel(word.slice(2).split("=")[0]!) === unknown[1]);
+  return typed === undefined ? message : `Unknown option \`${typed.split("=")[0]}\``;
 }

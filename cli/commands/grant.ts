@@ -14,35 +14,20 @@ import { runMessage } from "../../vocabulary/problems/run.js";
 import { codeHash } from "../host/code-hash.js";
 import { leastGrant, needsLine, type LeastGrant } from "../recordings/least-grant.js";
 import { readRecordingFile, refusalText } from "../recordings/reader.js";
-
-export const GRANT_USAGE = `Usage: renyi grant REC [FILE.ry] [--json]
-
-Prints the narrowest needs line that covers every call of the recording REC (hosts, paths,
-variables, programs), with each of main's budgets sized to what the calls' times show they
-needed, then where main's needs are wider than the recording used: FILE.ry's needs, or,
-without it, the grant the recording was made under.
-
-  --json    print the report as one JSON object
-
-Exit codes: 0 reported, 1 main's needs do not cover every recorded call, 3 refused.
-`;
+import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
+import { GRANT_COMMAND } from "./catalogue.js";
 
 export async function grantCommand(argv: readonly string[]): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(GRANT_USAGE);
+    process.stdout.write(usageText(GRANT_COMMAND));
     return EXIT.finished;
   }
-  const json = argv.includes("--json");
-  const words = argv.filter((a) => a !== "--json");
-  const unknown = words.find((a) => a.startsWith("--"));
-  if (unknown !== undefined || words.length === 0 || words.length > 2) {
-    process.stderr.write(
-      unknown !== undefined
-        ? `error: \`renyi grant\` has no option ${unknown}; its only option is --json\n`
-        : GRANT_USAGE,
-    );
+  const parsed = parseGrantArguments(argv);
+  if ("problem" in parsed || parsed.words.length === 0 || parsed.words.length > 2) {
+    process.stderr.write("problem" in parsed ? `error: ${parsed.problem}\n` : usageText(GRANT_COMMAND));
     return EXIT.refused;
   }
+  const { json, words } = parsed;
   const read = readRecordingFile(words[0]!);
   if (!read.ok) {
     process.stderr.write(refusalText(read));
@@ -77,6 +62,17 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
     json ? JSON.stringify(jsonReport(least, against, recording), null, 2) + "\n" : textReport(least, against, main),
   );
   return least.uncovered.length > 0 ? EXIT.failed : EXIT.finished;
+}
+
+/** `renyi grant`'s flags (--json, anywhere) and its words, or why they are refused. */
+export function parseGrantArguments(argv: readonly string[]): { json: boolean; words: string[] } | { problem: string } {
+  const words = argv.filter((a) => !a.startsWith("--"));
+  const flags = argv.filter((a) => a.startsWith("--")).map(splitFlag);
+  for (const { name, inline } of flags) {
+    if (!GRANT_COMMAND.flags.some((d) => d.name === name)) return { problem: unknownFlagProblem(GRANT_COMMAND, name) };
+    if (inline !== undefined) return { problem: `${name} takes no value` };
+  }
+  return { json: flags.length > 0, words };
 }
 
 /** main's needs in FILE.ry, checked as `renyi check` would; a warning when it is not the recorded program. */

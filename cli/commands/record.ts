@@ -15,50 +15,62 @@ import { runManifest } from "../recordings/manifest.js";
 import type { RunPlan } from "../running/plan.js";
 import { runCommand } from "./run.js";
 import { startWorker } from "../running/spawn.cjs";
-
-export const RECORD_USAGE = `Usage: renyi record [--to OUT] [--redact NAME]... [run options] FILE.ry [program options]
-
-Runs the program live, as renyi run does, and writes a recording of every call it made
-to the outside world: by default to NAME.recording.json in the working folder.
-
-  --to OUT          where to write the recording
-  --redact NAME     write the argument, map entry (a header), program option or
-                    environment variable NAME as <redacted>, and keep its value
-                    out of the whole file in every form it takes (repeatable)
-
-With the run option --seal-key FILE (renyi mcp gives it), every call that carried
-guarded data is sealed: encrypted under the key in FILE, "sealed" in its place.
-
-The run options are renyi run's (renyi run --help). The exit code is the run's.
-`;
+import { RUN_COMMAND } from "../running/run-options.js";
+import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
+import { RECORD_COMMAND } from "./catalogue.js";
 
 export async function recordCommand(argv: readonly string[]): Promise<number> {
   if (argv[0] === "--help" || argv[0] === "-h") {
-    process.stdout.write(RECORD_USAGE);
+    process.stdout.write(usageText(RECORD_COMMAND));
     return EXIT.finished;
   }
-  let to: string | undefined;
-  const redact: string[] = [];
-  let i = 0;
-  for (; i < argv.length; i++) {
-    const m = /^(--to|--redact)(?:=(.*))?$/s.exec(argv[i]!);
-    if (m === null) break;
-    const value = m[2] ?? argv[++i];
-    if (value === undefined || value === "") {
-      process.stderr.write(`error: ${m[1]} needs a value\n`);
-      return EXIT.refused;
-    }
-    if (m[1] === "--to") to = value;
-    else redact.push(value);
-  }
-  const rest = argv.slice(i);
-  if (rest.some((a) => /^--(replay|resume)(=|$)/.test(a))) {
-    process.stderr.write(
-      "error: `renyi record` runs the program live; --replay and --resume answer calls from a recording instead\n",
-    );
+  const parsed = parseRecordArguments(argv);
+  if ("problem" in parsed) {
+    process.stderr.write(`error: ${parsed.problem}\n`);
     return EXIT.refused;
   }
-  return runCommand(rest, startWorker(), recordPlan(to, redact));
+  return runCommand(parsed.run, startWorker(), recordPlan(parsed.to, parsed.redact));
+}
+
+/**
+ * `renyi record`'s own flags, read from among the run options before the file
+ * (wherever they stand there), and the rest of the command line for `renyi run`
+ * to read: the run options it takes, the file, and the program's options.
+ */
+export function parseRecordArguments(
+  argv: readonly string[],
+): { to?: string; redact: string[]; run: string[] } | { problem: string } {
+  let to: string | undefined;
+  const redact: string[] = [];
+  const run: string[] = [];
+  const { except } = RECORD_COMMAND.alsoTakes!;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith("--")) return { ...(to !== undefined ? { to } : {}), redact, run: [...run, ...argv.slice(i)] };
+    const { name, inline } = splitFlag(word);
+    const own = RECORD_COMMAND.flags.find((f) => f.name === name);
+    if (own !== undefined) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value === "") return { problem: `${name} needs a value` };
+      if (name === "--to") to = value;
+      else redact.push(value);
+      continue;
+    }
+    if (name === "--replay" || name === "--resume")
+      return {
+        problem: "`renyi record` runs the program live; --replay and --resume answer calls from a recording instead",
+      };
+    if (except.includes(name))
+      return {
+        problem: `\`renyi record\` runs the program live and writes its recording; ${name} is for renyi run alone`,
+      };
+    const runFlag = RUN_COMMAND.flags.find((f) => f.name === name);
+    if (runFlag === undefined) return { problem: unknownFlagProblem(RECORD_COMMAND, name) };
+    // A run option and its value go on to renyi run's reader, which checks the value.
+    run.push(word);
+    if (runFlag.value !== undefined && inline === undefined && i + 1 < argv.length) run.push(argv[++i]!);
+  }
+  return { problem: "`renyi record` needs a program: `renyi record program.ry [program options]`" };
 }
 
 function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan {

@@ -12,21 +12,23 @@ import { compareWithRecording } from "../recordings/replay-plan.js";
 import { extensionsOf, TOOLCHAIN } from "../recordings/manifest.js";
 import { runCommand } from "./run.js";
 import { startWorker } from "../running/spawn.cjs";
-
-export const REPRODUCE_USAGE = `Usage: renyi reproduce REC [FILE.ry]
-
-Runs the recorded program again (FILE.ry, or the recording's source) under the recorded
-arguments, with every call answered from the recording REC and the console written, and
-reports whether the outcome and output are the recorded ones and every recorded call was
-reached. Refused when the program's code is not the recorded code.
-
-Exit codes: 0 reproduced, 2 the run differed, 3 refused.
-`;
+import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
+import { REPRODUCE_COMMAND } from "./catalogue.js";
 
 export async function reproduceCommand(argv: readonly string[]): Promise<number> {
-  if (argv[0] === "--help" || argv[0] === "-h" || argv.length === 0 || argv.length > 2) {
-    (argv.length === 0 || argv.length > 2 ? process.stderr : process.stdout).write(REPRODUCE_USAGE);
-    return argv.length === 0 || argv.length > 2 ? EXIT.refused : EXIT.finished;
+  if (argv[0] === "--help" || argv[0] === "-h") {
+    process.stdout.write(usageText(REPRODUCE_COMMAND));
+    return EXIT.finished;
+  }
+  // It takes no flag: a word that begins with `--` would otherwise be read as the recording's name.
+  const flag = argv.find((a) => a.startsWith("--"));
+  if (flag !== undefined) {
+    process.stderr.write(`error: ${unknownFlagProblem(REPRODUCE_COMMAND, splitFlag(flag).name)}\n`);
+    return EXIT.refused;
+  }
+  if (argv.length === 0 || argv.length > 2) {
+    process.stderr.write(usageText(REPRODUCE_COMMAND));
+    return EXIT.refused;
   }
   const read = readRecordingFile(argv[0]!);
   if (!read.ok) {

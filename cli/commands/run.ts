@@ -6,7 +6,7 @@
 import { EXIT } from "../../vocabulary/outcomes.js";
 import type { RunPlan } from "../running/plan.js";
 import { HeldWorker, runProgram } from "../running/run-program.js";
-import { conflictingOptions, parseRunArguments, RUN_USAGE, type RunOptions } from "../running/run-options.js";
+import { conflictingOptions, parseRunArguments, runUsage, type RunOptions } from "../running/run-options.js";
 import { startWorker, type EarlyWorker } from "../running/spawn.cjs";
 
 export async function runCommand(
@@ -17,7 +17,7 @@ export async function runCommand(
   const held = new HeldWorker(early);
   try {
     if (argv[0] === "--help" || argv[0] === "-h") {
-      process.stdout.write(RUN_USAGE);
+      process.stdout.write(runUsage());
       return EXIT.finished;
     }
     const parsed = parseRunArguments(argv);

@@ -9,6 +9,8 @@ import { createHash } from "node:crypto";
 import { covers, scopeCovers } from "../../vocabulary/capabilities.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
 import { isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../../vocabulary/needs.js";
+import { splitFlag, unknownFlagProblem } from "../host/command-declaration.js";
+import { CHECK_BOUNDS, MCP_COMMAND } from "./flags.js";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, type WorkLimits } from "./pool.js";
 
 export interface AtMost {
@@ -62,13 +64,9 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
   let memoryMib = DEFAULT_CHECK_MEMORY_MIB;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const eq = arg.indexOf("=");
-    const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (!["--allow", "--allow-host", "--at-most", "--recordings", "--check-timeout", "--check-memory"].includes(name)) {
-      return {
-        problem: `\`renyi mcp\` has no ${arg.startsWith("-") ? `option ${name}` : `argument ${JSON.stringify(arg)}`}; its options are --allow CAPABILITY, --allow-host HOST, --at-most CAP=N/UNIT, --recordings DIR, --check-timeout SECONDS and --check-memory MIB`,
-      };
-    }
+    const { name, inline } = arg.startsWith("--") ? splitFlag(arg) : { name: arg, inline: undefined };
+    if (!MCP_COMMAND.flags.some((f) => f.name === name))
+      return { problem: unknownFlagProblem(MCP_COMMAND, name, arg.startsWith("-") ? "option" : "argument") };
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return { problem: `${name} needs a value` };
     switch (name) {
@@ -111,8 +109,7 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
         break;
       case "--check-timeout":
       case "--check-memory": {
-        // A heap below 32 MiB cannot load the checker itself.
-        const [least, most] = name === "--check-timeout" ? [1, 3600] : [32, 16384];
+        const [least, most] = CHECK_BOUNDS[name];
         const count = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
         if (!(count >= least && count <= most))
           return {

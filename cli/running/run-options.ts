@@ -1,10 +1,19 @@
-// `renyi run`'s own options, declared once: the reader, the list in its refusal
-// and the usage text all come from the table below. They are read by hand, not
-// with cac: cac takes about 18 ms to load, on the path of every run, and
-// everything after the program's file belongs to the program anyway.
+// `renyi run`'s own options, declared once: the reader, the list in its refusal,
+// the usage text and its section of spec/cli.md all come from the table below
+// (cli/host/command-declaration.ts). They are read by hand, not with cac: cac
+// takes about 18 ms to load, on the path of every run, and everything after
+// the program's file belongs to the program anyway.
 
 import { DEFAULT_LIMITS as D, HIGHEST_LIMITS } from "../../vocabulary/limits.js";
 import { grouped } from "../../vocabulary/numbers.js";
+import { EXIT } from "../../vocabulary/outcomes.js";
+import {
+  type CommandDeclaration,
+  type FlagDeclaration,
+  splitFlag,
+  unknownFlagProblem,
+  usageText,
+} from "../host/command-declaration.js";
 
 /** The limits beyond fuel, depth and time, passed to the run as they are (rtlib/run-main.ts, RunConfig). */
 export interface MoreLimits {
@@ -61,166 +70,191 @@ type Numeric =
   | HeapOption;
 type Repeated = "allowHosts" | "atMost" | "trust";
 
-interface RunOption {
-  readonly name: string;
-  readonly value: string;
+interface RunFlag extends FlagDeclaration {
   /** A whole number above 0, a value that may be given again and again, a file, or a flag without a value. */
   readonly into:
     | { numeric: Numeric }
     | { repeated: Repeated }
     | { file: "replay" | "resume" | "to" | "sealKey" }
     | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
-  /** The usage text's lines for it. */
-  readonly says: string;
 }
 
 const n = grouped;
 
-const RUN_OPTIONS: readonly RunOption[] = [
-  { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: `steps the program may take (default ${n(D.fuel)})` },
+const RUN_FLAGS: readonly RunFlag[] = [
+  { name: "--fuel", value: "N", into: { numeric: "fuel" }, says: "steps the program may take", default: n(D.fuel) },
   {
     name: "--max-depth",
     value: "N",
     into: { numeric: "maxDepth" },
-    says: `how deeply calls may nest (default ${n(D.maxDepth)})`,
+    says: "how deeply calls may nest",
+    default: n(D.maxDepth),
   },
   {
     name: "--timeout",
     value: "SECONDS",
     into: { numeric: "timeoutSeconds" },
-    says: `wall time before the run is cancelled (default ${n(D.timeoutSeconds)}; a program\nthat serves is stopped only by a --timeout given here)`,
+    says: "wall time before the run is cancelled; a program that serves is stopped only by a --timeout given here",
+    default: n(D.timeoutSeconds),
   },
   {
     name: "--max-collection",
     value: "N",
     into: { numeric: "maxCollection" },
-    says: `elements in one list, map or set (default and most ${n(D.maxCollection)})`,
+    says: "elements in one list, map or set",
+    default: n(D.maxCollection),
+    most: n(HIGHEST_LIMITS.maxCollection ?? D.maxCollection),
   },
   {
     name: "--max-text",
     value: "N",
     into: { numeric: "maxText" },
-    says: `characters in one text, and bytes in one piece of data coming in\n(default and most ${n(D.maxText)})`,
+    says: "characters in one text, and bytes in one piece of data coming in",
+    default: n(D.maxText),
+    most: n(HIGHEST_LIMITS.maxText ?? D.maxText),
   },
   {
     name: "--max-memory",
     value: "MIB",
     into: { numeric: "maxMemoryMib" },
-    says: `MiB of memory the program may keep live (default ${n(D.maxMemoryMib)})`,
+    says: "MiB of memory the program may keep live",
+    default: n(D.maxMemoryMib),
   },
   {
     name: "--max-output-lines",
     value: "N",
     into: { numeric: "maxOutputLines" },
-    says: `lines printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputLines)})`,
+    says: "lines printed on stdout, and on stderr, before the output is truncated",
+    default: n(D.maxOutputLines),
   },
   {
     name: "--max-output-bytes",
     value: "N",
     into: { numeric: "maxOutputBytes" },
-    says: `bytes printed on stdout, and on stderr, before the output is\ntruncated (default ${n(D.maxOutputBytes)})`,
+    says: "bytes printed on stdout, and on stderr, before the output is truncated",
+    default: n(D.maxOutputBytes),
   },
   {
     name: "--max-host-calls",
     value: "N",
     into: { numeric: "maxHostCalls" },
-    says: `calls through the gateway (every effect) (default ${n(D.maxHostCalls)})`,
+    says: "calls through the gateway (every effect)",
+    default: n(D.maxHostCalls),
   },
   {
     name: "--request-fuel",
     value: "N",
     into: { numeric: "requestFuel" },
-    says: `steps each request to a server may take (default ${n(D.requestFuel)})`,
+    says: "steps each request to a server may take",
+    default: n(D.requestFuel),
   },
   {
     name: "--request-timeout",
     value: "SECONDS",
     into: { numeric: "requestTimeoutSeconds" },
-    says: `time each request to a server may take (default ${n(D.requestTimeoutSeconds)})`,
+    says: "time each request to a server may take",
+    default: n(D.requestTimeoutSeconds),
   },
   {
     name: "--allow-host",
     value: "HOST",
     into: { repeated: "allowHosts" },
-    says: "only this host for network.http (repeatable; narrows the grant)",
+    says: "only this host for network.http; narrows the grant",
+    repeatable: true,
   },
   {
     name: "--at-most",
     value: "CAP=N/UNIT",
     into: { repeated: "atMost" },
-    says: "a further budget, such as network.http=60/minute (repeatable)",
+    says: "a further budget, such as network.http=60/minute",
+    repeatable: true,
   },
   {
     name: "--trust",
     value: "PUBKEY",
     into: { repeated: "trust" },
-    says: "run the bundle only if its manifest is signed by this Ed25519\npublic key (PEM, from renyic keygen; repeatable: any of them)",
+    says: "run the bundle only if its manifest is signed by this Ed25519 public key (PEM, from renyic keygen); given more than once, by any of them",
+    repeatable: true,
   },
   {
     name: "--replay",
     value: "REC",
     into: { file: "replay" },
-    says: "answer every effect from the recording REC (renyi record):\nnothing is written or sent; stops at the first call that differs",
+    says: "answer every effect from the recording REC (renyi record): nothing is written or sent; stops at the first call that differs",
   },
   {
     name: "--console",
-    value: "",
     into: { flag: "console" },
-    says: "with --replay: perform console.print and console.error as well,\nas renyi reproduce does, so that the replay shows what it prints",
+    says: "with --replay: perform console.print and console.error as well, as renyi reproduce does, so that the replay shows what it prints",
   },
   {
     name: "--seal-key",
     value: "FILE",
     into: { file: "sealKey" },
-    says: "with --replay: open the recording's sealed calls with this key\n(renyi mcp's recordings folder holds it, seal.key)",
+    says: "with --replay: open the recording's sealed calls with this key (renyi mcp's recordings folder holds it, seal.key)",
   },
   {
     name: "--resume",
     value: "REC",
     into: { file: "resume" },
-    says: "answer each call from the recording REC until the first it does not\nhold (or holds as a failure), then go on live, recording: the main\nmust be the recorded code; writes a new recording (--to)",
+    says: "answer each call from the recording REC until the first it does not hold (or holds as a failure), then go on live, recording: the main must be the recorded code; writes a new recording (--to)",
   },
   {
     name: "--to",
     value: "OUT",
     into: { file: "to" },
-    says: "where --resume writes the new recording (default beside REC:\nNAME.resumed.json, never over an existing file)",
+    says: "where --resume writes the new recording, never over an existing file",
+    default: "beside REC, NAME.resumed.json",
   },
   {
     name: "--manifest",
-    value: "",
     into: { flag: "manifest" },
-    says: "print the run manifest (the header renyi record writes) on\nstandard error when the run ends; no file is written",
+    says: "print the run manifest (the header renyi record writes) on standard error when the run ends; no file is written",
   },
   {
     name: "--isolate",
-    value: "",
     into: { flag: "isolate" },
-    says: "run in a process of its own with the operating system's limits:\nits memory (from --max-memory), open files and CPU time (from --timeout)",
+    says: "run in a process of its own with the operating system's limits: its memory (from --max-memory), open files and CPU time (from --timeout)",
   },
   {
     name: "--explain",
-    value: "",
     into: { flag: "explain" },
-    says: "narrate the run on standard error: a line per call to a\ndefinition (its purpose, arguments and result), per effect, and\nper failure with the otherwise that caught it",
+    says: "narrate the run on standard error: a line per call to a definition (its purpose, arguments and result), per effect, and per failure with the otherwise that caught it",
   },
   {
     name: "--json",
-    value: "",
     into: { flag: "json" },
-    says: "print the execution record, one line of JSON, as the last line\nof standard output when the run ends (even when it was refused)",
+    says: "print the execution record, one line of JSON, as the last line of standard output when the run ends (even when it was refused)",
   },
 ];
 
-/** The one-line form `renyi --help` shows beside `run`. */
-export const RUN_SYNOPSIS = `renyi run ${RUN_OPTIONS.map((o) => `[${optionText(o)}]`).join(" ")} FILE [program options]`;
-
-function optionText(o: RunOption): string {
-  return o.value === "" ? o.name : `${o.name} ${o.value}`;
-}
-
-const listed = RUN_OPTIONS.map(optionText);
-const OPTION_LIST = `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
+/** `renyi run`, declared: its usage, its refusal of an unknown flag and its section of spec/cli.md come from here. */
+export const RUN_COMMAND: CommandDeclaration = {
+  program: "renyi",
+  name: "run",
+  arguments: [
+    {
+      name: "FILE",
+      says: "the program, FILE.ry, or a bundle built by renyic build, DIR/NAME.mjs (validated first)",
+    },
+  ],
+  rest: "[program options]",
+  summary: "Run a program, or a bundle built by renyic build.",
+  description:
+    "Everything after the file belongs to the program: main's parameters are its options (FILE --help lists them).",
+  flags: RUN_FLAGS,
+  flagsHeading: "Renyi options",
+  flagsWhere: "before the file",
+  notes:
+    "A bundle runs with the grant its manifest shows (NAME.grant.json), and is refused if the bundle's own grant differs. Without --trust a signature is not checked: the manifest then proves no author, only that bundle and manifest agree.",
+  exitCodes: [
+    { code: EXIT.finished, means: "finished" },
+    { code: EXIT.failed, means: "failed" },
+    { code: EXIT.crashed, means: "crashed" },
+    { code: EXIT.refused, means: "refused" },
+    { code: EXIT.cancelled, means: "cancelled" },
+  ],
+};
 
 /** Options that do not go together, or undefined. */
 export function conflictingOptions(options: RunOptions): string | undefined {
@@ -267,12 +301,9 @@ export function parseRunArguments(
         };
       return { options, file: arg, programArgs: argv.slice(i + 1) };
     }
-    const [name, inline] = arg.includes("=")
-      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-      : [arg, undefined];
-    const option = RUN_OPTIONS.find((o) => o.name === name);
-    if (option === undefined)
-      return { problem: `\`renyi run\` has no option ${name}; its options are ${OPTION_LIST}, before the file` };
+    const { name, inline } = splitFlag(arg);
+    const option = RUN_FLAGS.find((o) => o.name === name);
+    if (option === undefined) return { problem: unknownFlagProblem(RUN_COMMAND, name) };
     if ("flag" in option.into) {
       if (inline !== undefined) return { problem: `${name} takes no value` };
       options[option.into.flag] = true;
@@ -316,27 +347,7 @@ export function wholeNumber(name: string, value: string | undefined, highest: nu
   return Number(value);
 }
 
-const OPTION_LINES = RUN_OPTIONS.map((o) => {
-  const left = `  ${optionText(o)}`;
-  const [first, ...more] = o.says.split("\n");
-  return [
-    `${left.padEnd(Math.max(27, left.length + 2))}${first}`,
-    ...more.map((line) => `${" ".repeat(27)}${line}`),
-  ].join("\n");
-}).join("\n");
-
-export const RUN_USAGE = `Usage: renyi run [renyi options] FILE.ry [program options]
-       renyi run [renyi options] DIR/NAME.mjs [program options]
-
-Runs a program, or a bundle built by renyic build (validated first). Everything after the
-file belongs to the program: main's parameters are its options (FILE --help lists them).
-
-Renyi options (before the file):
-${OPTION_LINES}
-
-A bundle runs with the grant its manifest shows (NAME.grant.json), and is refused if the
-bundle's own grant differs. Without --trust a signature is not checked: the manifest then
-proves no author, only that bundle and manifest agree.
-
-Exit codes: 0 finished, 1 failed, 2 crashed, 3 refused, 130 cancelled.
-`;
+/** `renyi run --help`: made when asked for, not on the path of every run. */
+export function runUsage(): string {
+  return usageText(RUN_COMMAND);
+}
