@@ -84,7 +84,7 @@ export async function measureGateway(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--json")) {
   // For bench/table.ts, which measures the gateway in a process of its own.
-  process.stdout.write(JSON.stringify(await measureGateway()) + "\n");
+  process.stdout.write(`${JSON.stringify(await measureGateway())}\n`);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const f = await measureGateway();
   console.log(`direct call:                 ${f.direct.toFixed(0)} ns`);

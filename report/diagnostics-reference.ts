@@ -97,7 +97,7 @@ export function diagnosticsReference(introduction: string): string {
     out.push(`## ${family.title}`, "", family.about, "");
     for (const [code, row] of rows) out.push(...codeSection(code, row));
   }
-  return out.join("\n").trimEnd() + "\n";
+  return `${out.join("\n").trimEnd()}\n`;
 }
 
 function codeSection(code: string, row: ProblemEntry<unknown>): string[] {
@@ -115,13 +115,13 @@ function codeSection(code: string, row: ProblemEntry<unknown>): string[] {
   out.push(
     row.described ? "Wrong (described: no program the tests run shows it):" : "Wrong:",
     "",
-    "```" + fence,
+    `\`\`\`${fence}`,
     row.wrong.trim(),
     "```",
     "",
     "Right:",
     "",
-    "```" + fence,
+    `\`\`\`${fence}`,
     row.right.trim(),
     "```",
     "",

@@ -15,10 +15,10 @@ export function floatText(x: number): string {
   if (Object.is(x, -0)) return "-0.0";
   const s = String(x);
   const e = s.indexOf("e");
-  if (e < 0) return s.includes(".") ? s : s + ".0";
+  if (e < 0) return s.includes(".") ? s : `${s}.0`;
   const mantissa = s.slice(0, e);
   const exponent = s.slice(e + 1).replace("+", "");
-  return `${mantissa.includes(".") ? mantissa : mantissa + ".0"}e${exponent}`;
+  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}e${exponent}`;
 }
 
 export function quote(text: string): string {

@@ -167,13 +167,13 @@ export function keyOf(value: unknown): unknown {
     case "boolean":
       return value;
     case "string":
-      return value.charCodeAt(0) === 0 ? "\u0000" + JSON.stringify(value) : value;
+      return value.charCodeAt(0) === 0 ? `\u0000${JSON.stringify(value)}` : value;
   }
   // A key in a query of a program with guards: the key is the value's, never its origins'.
   if (value instanceof Guarded) return keyOf(value.value);
   keyRoom = MAX_KEY;
   try {
-    return "\u0000" + canonical(value);
+    return `\u0000${canonical(value)}`;
   } catch (e) {
     if (e instanceof RangeError && /string length/i.test(e.message)) keyTooLong();
     throw e;

@@ -305,7 +305,7 @@ test("slowloris: headers sent a byte at a time are cut off at the run's request 
   slow.on("data", (d: Buffer) => (answer += d.toString("latin1")));
   slow.on("error", () => {});
   const closed = new Promise<number>((resolve) => slow.on("close", () => resolve(Date.now() - started)));
-  const header = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + "a".repeat(200);
+  const header = `GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${"a".repeat(200)}`;
   let sent = 0;
   const trickle = setInterval(() => {
     if (!slow.destroyed && sent < header.length) slow.write(header[sent++]!);
@@ -400,7 +400,7 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
       JSON.stringify({ ...recording, extra: null }).replace("null", "[".repeat(100_000) + "]".repeat(100_000)),
       /nesting deeper than/,
     ],
-    "bom.json": ["\ufeff" + text, /byte order mark/],
+    "bom.json": [`\ufeff${text}`, /byte order mark/],
     "a-list.json": [JSON.stringify([recording]), /the recording must be an object/],
     "calls-not-a-list.json": [JSON.stringify({ ...recording, calls: { 0: 1 } }), /`calls` must be a list/],
     "grant-not-a-list.json": [JSON.stringify({ ...recording, grant: "console" }), /`grant` must be a list/],

@@ -276,7 +276,7 @@ test("a replay's record lists the replayed calls; a bundle's names the bundle's 
 
   writeFileSync(
     join(work, "build", "greet.mjs"),
-    readFileSync(join(work, "build", "greet.mjs"), "utf8") + "// changed\n",
+    `${readFileSync(join(work, "build", "greet.mjs"), "utf8")}// changed\n`,
   );
   const changed = await recorded(["build/greet.mjs"]);
   assert.deepEqual(

@@ -49,7 +49,7 @@ const text = fc.oneof(
     ".Point(1,2)",
   ),
   fc.string({ maxLength: 4 }),
-  fc.string({ maxLength: 3 }).map((s) => "\u0000" + s),
+  fc.string({ maxLength: 3 }).map((s) => `\u0000${s}`),
 );
 
 /** The types whose values can be keys, as generators of their values. */

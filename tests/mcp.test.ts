@@ -224,7 +224,7 @@ test("mcp: explain gives a known code's entry, and names the closest code for an
 });
 
 test("mcp: a source over 1 MiB, one that is not text, and arguments of the wrong shape are refused, and the server goes on", async () => {
-  const huge = await call("check", { source: "-- " + "x".repeat(2 * 1024 * 1024) + "\n" });
+  const huge = await call("check", { source: `-- ${"x".repeat(2 * 1024 * 1024)}\n` });
   assert.equal(huge.isError, true);
   assert.match(text(huge), /too large.*1 MiB/);
 
@@ -330,7 +330,7 @@ end
       "",
     ),
   });
-  assert.equal(looser.isError, undefined, "a looser budget is narrowed by --at-most: " + text(looser));
+  assert.equal(looser.isError, undefined, `a looser budget is narrowed by --at-most: ${text(looser)}`);
   // A program that does not compile gets its diagnostics.
   const broken = await call("run", {
     source: 'public function main()\n  purpose: Nothing.\n  console.print("x")\nend\n',

@@ -124,7 +124,7 @@ function build(modules: Map<string, string>, printer: "own" | "babel", moduleCac
   assert.equal(
     errors.length,
     0,
-    errors.map((d) => d.message).join("\n") + "\n" + [...modules.values()].join("\n----\n"),
+    `${errors.map((d) => d.message).join("\n")}\n${[...modules.values()].join("\n----\n")}`,
   );
   return result.bundle!;
 }
@@ -313,7 +313,7 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
         `${body}${mark}${createHmac("sha256", key).update(`${f}\n`).update(body).digest("hex")}\n`,
       );
     }
-    writeFileSync(join(work, "main.ry"), texts(state).get("main")! + "-- edited\n");
+    writeFileSync(join(work, "main.ry"), `${texts(state).get("main")!}-- edited\n`);
     const second = run();
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, first.stdout);

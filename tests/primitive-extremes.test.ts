@@ -106,7 +106,7 @@ const BIG_TEXTS = [
   "\n".repeat(MAX_ELEMENTS + 5),
   "\u0000".repeat(MAX_TEXT / 4), // six characters each in JSON
   "😀".repeat(MAX_TEXT / 4),
-  "[" + "0,".repeat(MAX_ELEMENTS) + "0]",
+  `[${"0,".repeat(MAX_ELEMENTS)}0]`,
 ];
 
 /** Whether this call may be given lists at the element limit: not a call that calls a function for each item (a sort of ten million keys takes seconds, and proves nothing more). */
@@ -273,7 +273,7 @@ function describeArg(v: unknown): string {
   if (v instanceof Uint8Array) return `<bytes of ${v.length}>`;
   try {
     const t = toText(v);
-    return t.length > 60 ? t.slice(0, 60) + "..." : t;
+    return t.length > 60 ? `${t.slice(0, 60)}...` : t;
   } catch {
     return String(v);
   }

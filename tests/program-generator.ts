@@ -410,7 +410,7 @@ class ProgramWriter {
     }
     parts.push(this.mainDefinition());
     if (r.chance(0.4)) parts.push(this.testDefinition(1));
-    return { seed, entry, mistake: this.mistakeMade, source: `-- seed ${seed}\n` + parts.join("\n") };
+    return { seed, entry, mistake: this.mistakeMade, source: `-- seed ${seed}\n${parts.join("\n")}` };
   }
 
   // --- declarations --------------------------------------------------------
@@ -547,7 +547,7 @@ class ProgramWriter {
     if (fn.effectful) lines.push(this.r.chance(0.5) ? "  needs console, time" : "  needs time, console");
     lines.push(...this.body(context, 1));
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   /** Generic functions: `append` joins an item to a list of its type, `show` writes any value as text. */
@@ -608,7 +608,7 @@ class ProgramWriter {
     const shown = [...context.scopes[0]!.values()].filter((l) => isData(l.type)).slice(0, 4);
     if (shown.length > 0) lines.push(`  console.print("${shown.map((l) => `${l.name}={${l.name}}`).join(" ")}")`);
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   /** One statement the checker must refuse: a name of JavaScript's that nothing declares, a captured var, a set of a let, a keyword as a name. */
@@ -650,7 +650,7 @@ class ProgramWriter {
     lines.push(...this.block(context, 1));
     lines.push(`  ${this.check(context)}`);
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   // --- statements --------------------------------------------------------------

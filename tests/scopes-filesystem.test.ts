@@ -240,7 +240,7 @@ test("the walk agrees with the system wherever it stays in the scope, and refuse
       // What the walk allowed, the system finds inside the scope too (or not at all).
       if (systemSays !== undefined)
         assert.ok(
-          systemSays === data || systemSays.startsWith(data + "/"),
+          systemSays === data || systemSays.startsWith(`${data}/`),
           `${path} reached ${systemSays} (${walked})`,
         );
       // And what the walk read is what the system reads there.

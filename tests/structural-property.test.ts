@@ -179,7 +179,7 @@ function copyApart(
   copies = new Map<unknown, unknown>(),
 ): unknown {
   if (typeof value === "number") return random() < change ? value + 1 : value;
-  if (typeof value === "string") return random() < change ? value + "x" : value;
+  if (typeof value === "string") return random() < change ? `${value}x` : value;
   if (value === LEAF || value === NONE) return value;
   if (copies.has(value)) return copies.get(value);
   const again = (v: unknown): unknown => copyApart(v, random, change, copies);
@@ -518,12 +518,12 @@ test("a chain of records nested 100,000 deep is compared, ordered, keyed and wri
   assert.notEqual(keyOf(a), keyOf(c));
   const text = toText(a);
   assert.ok(
-    text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith("Rec(a: 0, b: [])" + ")".repeat(100_000)),
+    text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith(`Rec(a: 0, b: [])${")".repeat(100_000)}`),
     text.slice(0, 80),
   );
   const written = encode(a, DYNAMIC);
   assert.ok(
-    written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith('{"a":0,"b":[]}' + "}".repeat(100_000)),
+    written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith(`{"a":0,"b":[]}${"}".repeat(100_000)}`),
     written.slice(0, 80),
   );
   // A Json value nested as deep, read from text, written back the same.

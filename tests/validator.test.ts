@@ -103,7 +103,7 @@ test("hostile bundles are refused by the validator", () => {
 });
 
 test("a bundle nested past any compiled code's depth is refused, not a crash", () => {
-  const deep = HEAD + `function main$main() { return ${"(".repeat(50_000)}1${")".repeat(50_000)}; }`;
+  const deep = `${HEAD}function main$main() { return ${"(".repeat(50_000)}1${")".repeat(50_000)}; }`;
   const validation = validateBundle(deep);
   assert.equal(validation.ok, false);
 });

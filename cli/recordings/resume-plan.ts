@@ -67,7 +67,7 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
       });
       const resumed: Recording = redaction.scrub({ ...header, calls } as never);
       try {
-        writeAtomically(out, JSON.stringify(resumed, null, 2) + "\n");
+        writeAtomically(out, `${JSON.stringify(resumed, null, 2)}\n`);
       } catch (e) {
         process.stderr.write(
           `error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,

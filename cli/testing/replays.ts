@@ -184,7 +184,7 @@ export function writeRefreshed(
   });
   const recording = redaction.scrub({ ...header, calls } as never);
   try {
-    writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");
+    writeAtomically(path, `${JSON.stringify(recording, null, 2)}\n`);
     return undefined;
   } catch (e) {
     return {

@@ -217,5 +217,5 @@ export function libraryReference(): string {
     parts.push(`- \`${module}.${f.signature}\`${needs}: ${f.line}`);
   }
   parts.push("", ...typesSection(), "", ...guardedSection());
-  return parts.join("\n") + "\n";
+  return `${parts.join("\n")}\n`;
 }

@@ -200,7 +200,7 @@ export function bundleProgram(
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
-  const code = bundle.toString() + "\n";
+  const code = `${bundle.toString()}\n`;
   return { code, map: composeMap(chunks, options.file) };
 }
 

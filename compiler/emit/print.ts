@@ -80,7 +80,7 @@ class Printer {
   }
 
   newline(): void {
-    this.out += "\n" + this.indent;
+    this.out += `\n${this.indent}`;
     this.column = this.indent.length;
     this.mappings?.nextLine();
     this.lastMarked = -1;
@@ -97,7 +97,7 @@ class Printer {
     const lines = text.split("\n");
     this.put(lines[0]!);
     for (let i = 1; i < lines.length; i++) {
-      this.out += "\n" + lines[i]!;
+      this.out += `\n${lines[i]!}`;
       this.column = lines[i]!.length;
       this.mappings?.nextLine();
       this.lastMarked = -1;

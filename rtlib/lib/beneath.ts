@@ -22,7 +22,7 @@ export class OutOfScope {
 const MAX_LINKS = 40;
 
 function isBeneath(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : root + "/");
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
 function components(path: string): string[] {

@@ -37,6 +37,6 @@ export const format = (x: number, decimals: number): string => {
     });
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
   // Past 1e21 toFixed writes an exponent; a Float that large has no fraction, so BigInt is exact.
-  if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? "." + "0".repeat(decimals) : "");
+  if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? `.${"0".repeat(decimals)}` : "");
   return x.toFixed(decimals);
 };

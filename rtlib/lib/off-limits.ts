@@ -50,7 +50,7 @@ function offLimitsRoots(): Promise<readonly string[]> {
 }
 
 function isBeneath(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : root + "/");
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
 /** `path` with every link resolved, as far as it exists; the rest joined on as it is. */

@@ -20,7 +20,7 @@ export function argumentsKey(args: { readonly [name: string]: JsonValue }, redac
     else if (name === "headers" && isObject(value)) value = lowerCaseKeys(value);
     out += `${JSON.stringify(name)}:${canonical(value, redacted)},`;
   }
-  return out + "}";
+  return `${out}}`;
 }
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
