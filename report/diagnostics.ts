@@ -6,7 +6,7 @@
 // both by `renyi run` and by a bundle run as `node DIR/NAME.mjs`.
 
 import type { Code } from "../vocabulary/problems/index.js";
-import { SourceFile, type Span } from "./source.js";
+import type { SourceFile, Span } from "./source.js";
 
 export type Severity = "error" | "warning";
 

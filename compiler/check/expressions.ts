@@ -18,7 +18,7 @@ import { MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
-import { type FunctionSig } from "./scope.js";
+import type { FunctionSig } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownField, unknownModuleFunction } from "./suggest.js";
 import { checkBlock, checkStatement } from "./statements.js";
 import {

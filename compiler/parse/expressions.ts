@@ -6,7 +6,7 @@
 // Comparisons and ranges do not chain (`a < b < c` is an error).
 
 import type { TokenKind } from "../lex/tokens.js";
-import { Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
+import { type Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
 import { parsePattern } from "./patterns.js";
 import { parseArms, parseBlock } from "./statements.js";
 import { parseHeaderLines, parseParams } from "./signatures.js";

@@ -2,7 +2,7 @@
 //   CAP ["(" literal ")"] [at most INT per UNIT] [only to CAP ("or" CAP)*]
 // so that their `to` and `or` never reach the expression parser.
 
-import { Cursor, type Tok } from "./cursor.js";
+import type { Cursor, Tok } from "./cursor.js";
 import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
 import { parseTextValue } from "./texts.js";
 import { isBudgetUnit } from "../../vocabulary/needs.js";
