@@ -16,7 +16,7 @@ export const round = (x: number): number => toInt(Math.sign(x) * Math.round(Math
 export const floor = (x: number): number => toInt(Math.floor(x), "math.floor");
 export const ceil = (x: number): number => toInt(Math.ceil(x), "math.ceil");
 export const sqrt = (x: number): number => Math.sqrt(x);
-export const pow = (x: number, exponent: number): number => Math.pow(x, exponent);
+export const pow = (x: number, exponent: number): number => x ** exponent;
 export const to_float = (n: number): number => n;
 export const pi = (): number => Math.PI;
 
