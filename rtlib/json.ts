@@ -506,7 +506,7 @@ function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shap
     const fieldShape = args.length === 0 ? f.shape : instantiate(f.shape, args);
     at.push(f.json);
     const field = object[f.json];
-    if (field === undefined || (f.inherited && !Object.prototype.hasOwnProperty.call(object, f.json))) {
+    if (field === undefined || (f.inherited && !Object.hasOwn(object, f.json))) {
       if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") fields[i] = NONE;
       else shapeError(at, fieldShape, "nothing: the field is missing");
     } else {
