@@ -440,7 +440,7 @@ export class RMap {
   /** The key as it was given for a canonical key of this map. */
   keyFor(canonical: unknown): unknown {
     const originals = this.originalKeys;
-    return originals !== undefined && originals.has(canonical) ? originals.get(canonical) : canonical;
+    return originals?.has(canonical) ? originals.get(canonical) : canonical;
   }
 
   *entries(): IterableIterator<[unknown, unknown]> {

@@ -57,7 +57,7 @@ const boolean: Check = (v, at) => {
 function text(without?: { readonly pattern: RegExp; readonly what: string }): Check {
   return (v, at) => {
     if (typeof v !== "string") fail(at, v, "it is a text");
-    if (without !== undefined && without.pattern.test(v)) fail(at, v, `it cannot hold ${without.what}`);
+    if (without?.pattern.test(v)) fail(at, v, `it cannot hold ${without.what}`);
   };
 }
 

@@ -226,7 +226,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     const scope = moduleNamed(ctx, object.name);
     if (scope !== undefined) {
       const sig = scope.functions.get(expr.name.name);
-      if (sig !== undefined && sig.public) return functionRef(ctx, sig, expr.span);
+      if (sig?.public) return functionRef(ctx, sig, expr.span);
       unknownModuleFunction(ctx, scope, object.name, expr.name, sig);
       return { kind: "Invalid", type: ERROR, span: expr.span };
     }
