@@ -48,7 +48,9 @@ function fieldClass(className: string, fields: FieldSpec[]): new (...v: unknown[
   const props = fields.map(([n]) => n);
   const cls = class {
     constructor(...values: unknown[]) {
-      props.forEach((p, i) => ((this as Record<string, unknown>)[p] = values[i]));
+      props.forEach((p, i) => {
+        (this as Record<string, unknown>)[p] = values[i];
+      });
     }
   };
   Object.defineProperty(cls, "name", { value: className });

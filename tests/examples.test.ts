@@ -62,7 +62,9 @@ before(async () => {
     else console.log(`port ${port} is taken: connections to it are not counted`);
   }
 });
-after(() => listeners.forEach((server) => server.close()));
+after(() => {
+  for (const server of listeners) server.close();
+});
 
 /** The exit code `renyi run` ends with for each outcome a recording can hold. */
 const EXIT: Record<string, number> = { finished: 0, failed: 1, crashed: 2, refused: 3, cancelled: 130 };

@@ -253,7 +253,9 @@ test("value semantics: random changes seen through names, calls, records, maps, 
       });
       assert.equal(ran.status, 0, ran.stderr);
       const got = ran.stdout.trimEnd().split("\n");
-      made.forEach((c, i) => assert.equal(got[i], c.expected, `program ${program}, case_${i}:\n${c.text}`));
+      made.forEach((c, i) => {
+        assert.equal(got[i], c.expected, `program ${program}, case_${i}:\n${c.text}`);
+      });
       cases += made.length;
     }
   } finally {

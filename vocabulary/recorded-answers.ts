@@ -112,7 +112,9 @@ function fields(checks: { readonly [name: string]: Check }, optionalFields: read
 function listOf(item: Check): Check {
   return (v, at, args) => {
     if (!Array.isArray(v)) fail(at, v, "it is a list");
-    v.forEach((each, i) => item(each, `${at}[${i}]`, args));
+    v.forEach((each, i) => {
+      item(each, `${at}[${i}]`, args);
+    });
   };
 }
 

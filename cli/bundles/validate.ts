@@ -183,7 +183,9 @@ class Checker {
   program(body: Node[]): void {
     const names = new Set<string>();
     for (const s of body) this.declare(s, names);
-    this.scopes.within(names, () => body.forEach((s) => this.topLevel(s)));
+    this.scopes.within(names, () => {
+      for (const s of body) this.topLevel(s);
+    });
   }
 
   /** A top-level statement: an export is allowed only here, and only of the names a bundle exports. */
@@ -257,7 +259,9 @@ class Checker {
 
   private block(statements: Node[], names = new Set<string>()): void {
     for (const s of statements) this.declare(s, names);
-    this.scoped(names, () => statements.forEach((s) => this.node(s)));
+    this.scoped(names, () => {
+      for (const s of statements) this.node(s);
+    });
   }
 
   /** Whether a name here is the runtime's import, not a declaration of the bundle's that hides it. */

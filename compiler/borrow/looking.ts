@@ -103,7 +103,9 @@ export function lookingChildren(
         if (which === "all") e.args.forEach(add);
         else if (which === "first") add(e.args[0]);
       } else if (callee.kind === "Function") {
-        e.args.forEach((a, i) => borrows(callee.module, callee.name, i) && add(a));
+        e.args.forEach((a, i) => {
+          if (borrows(callee.module, callee.name, i)) add(a);
+        });
       } else if (callee.kind === "Ability" && callee.ability !== "from_json") {
         // to_text and to_json write a new value from it.
         e.args.forEach(add);

@@ -77,7 +77,7 @@ export function checkCall(ctx: Context, call: S.Call, expected: Type | undefined
     case "from_json":
       return callFromJson(ctx, call, target.type);
     case "invalid":
-      call.args.forEach((a) => a.value.kind !== "TypeArgument" && checkExpr(ctx, a.value));
+      for (const a of call.args) if (a.value.kind !== "TypeArgument") checkExpr(ctx, a.value);
       return { kind: "Invalid", type: ERROR, span: call.span };
   }
 }
@@ -447,7 +447,7 @@ function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly T
 function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | undefined): CExpr {
   const type = resolve(value.type);
   if (type.kind === "Error") {
-    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    for (const a of call.args) checkArgumentValue(ctx, a.value, undefined);
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
   if (type.kind === "Meta") {
@@ -467,7 +467,7 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
   }
   if (type.kind !== "Function") {
     ctx.problem("E-TYPE-NOT-CALLABLE", call.callee.span, { problem: "value", found: typeToText(type) });
-    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    for (const a of call.args) checkArgumentValue(ctx, a.value, undefined);
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
   const fn: FunctionType = type;

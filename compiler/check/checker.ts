@@ -294,7 +294,7 @@ function reportUninferred(ctx: Context, body: import("./checked.js").CBlock): vo
         }
       }
       if (s.kind === "If") {
-        s.branches.forEach((b) => visit(b.body.statements));
+        for (const b of s.branches) visit(b.body.statements);
         if (s.elseBody) visit(s.elseBody.statements);
       } else if (s.kind === "ForEach" || s.kind === "While") visit(s.body.statements);
       else if (s.kind === "RunConcurrently") visit(s.tasks);

@@ -321,7 +321,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
     if (type.kind !== "Error") {
       ctx.problem("E-TYPE-MISMATCH", expr.record.span, { problem: "with", found: typeToText(type) });
     }
-    expr.updates.forEach((u) => checkExpr(ctx, u.value));
+    for (const u of expr.updates) checkExpr(ctx, u.value);
     return { kind: "Invalid", type: ERROR, span: expr.span };
   }
   const decl = type.decl;

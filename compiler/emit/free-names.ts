@@ -124,7 +124,10 @@ class Walker {
       return this.node(p.right);
     }
     if (p.type === "RestElement") return this.patternDefaults(p.argument);
-    if (p.type === "ArrayPattern") return p.elements.forEach((e) => e && this.patternDefaults(e));
+    if (p.type === "ArrayPattern") {
+      for (const e of p.elements) if (e) this.patternDefaults(e);
+      return;
+    }
     // Any other pattern is walked as a whole, so that nothing in it goes unseen.
     this.children(p);
   }

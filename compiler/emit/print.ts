@@ -357,7 +357,8 @@ class Printer {
           this.mark(p);
           if (p.type === "SpreadElement") {
             this.put("...");
-            return this.expression(p.argument, ASSIGN);
+            this.expression(p.argument, ASSIGN);
+            return;
           }
           if (p.type !== "ObjectProperty")
             throw new Error(`internal: the printer does not print a ${p.type} in an object`);

@@ -549,7 +549,9 @@ class Lexer {
       startsWithPart,
       endsWithPart,
     );
-    mode.parts.forEach((i, k) => (tokens.values[i] = readEscapes(raws[k]!)));
+    mode.parts.forEach((i, k) => {
+      tokens.values[i] = readEscapes(raws[k]!);
+    });
   }
 
   private closeModesAtEnd(): void {

@@ -262,7 +262,9 @@ function guardedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
   // One to three values (the common cases) as arguments of their own, with no arrays made per evaluation.
   if (values.length >= 1 && values.length <= 3) {
     const args: t.Expression[] = [t.stringLiteral(strings[0]!)];
-    values.forEach((v, i) => args.push(v, t.stringLiteral(strings[i + 1]!)));
+    values.forEach((v, i) => {
+      args.push(v, t.stringLiteral(strings[i + 1]!));
+    });
     return t.callExpression(lw.g(`interp${values.length}`), args);
   }
   return t.callExpression(lw.g("interp"), [
