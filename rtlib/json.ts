@@ -182,7 +182,10 @@ function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: 
     const entries = [...value.entries()];
     const children: unknown[] = [];
     const shapes: Shape[] = [];
-    for (const [key, val] of entries) children.push(key, val), shapes.push(k, v);
+    for (const [key, val] of entries) {
+      children.push(key, val);
+      shapes.push(k, v);
+    }
     if (entries.every(([key]) => typeof key === "string")) {
       return push(children, shapes, (parts) => {
         // No prototype: a key like "__proto__" is a key like any other.

@@ -226,7 +226,10 @@ function open(value: unknown, shape: Shape, out: string[]): TextFrame {
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
     const children: unknown[] = [];
     const shapes: Shape[] = [];
-    for (const [key, val] of value.entries()) children.push(key, val), shapes.push(k, v);
+    for (const [key, val] of value.entries()) {
+      children.push(key, val);
+      shapes.push(k, v);
+    }
     out.push("{");
     return frame(children, shapes, entries, "}");
   }

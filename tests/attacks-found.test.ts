@@ -425,7 +425,10 @@ async function startSlowServer(requests: string): Promise<{ port: number; child:
   const done = new Promise<Ran>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
   for (let attempt = 0; ; attempt++) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on("error", () => resolve(false));
     });
     if (up) break;

@@ -356,7 +356,10 @@ test("a body sent a byte at a time is cut off at the run's request time, and its
   slow.write("POST /slow-body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n\r\n");
   let sent = 0;
   const trickle = setInterval(() => {
-    if (!slow.destroyed && sent < 200) slow.write("b"), sent++;
+    if (!slow.destroyed && sent < 200) {
+      slow.write("b");
+      sent++;
+    }
   }, 250);
   try {
     const ms = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);

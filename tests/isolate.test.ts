@@ -98,7 +98,10 @@ test("--isolate is refused on a system without sh and ulimit (Windows), exit 3",
   const write = process.stderr.write;
   let said = "";
   Object.defineProperty(process, "platform", { value: "win32" });
-  process.stderr.write = ((text: string) => ((said += text), true)) as typeof process.stderr.write;
+  process.stderr.write = ((text: string) => {
+    said += text;
+    return true;
+  }) as typeof process.stderr.write;
   try {
     assert.equal(await runIsolated(parsed.options), 3);
   } finally {

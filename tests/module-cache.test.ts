@@ -242,7 +242,10 @@ test("what the store gives back that is not a compiled module is compiled again"
   for (const bad of broken) {
     let asked = 0;
     const hostile: ModuleCache = {
-      get: () => (asked++, bad),
+      get: () => {
+        asked++;
+        return bad;
+      },
       put: () => undefined,
     };
     const result = build(texts(state), "own", hostile);

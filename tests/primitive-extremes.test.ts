@@ -338,7 +338,14 @@ const OPERATIONS: Callable[] = [
   { name: "to_text", params: [T], call: ([a]) => toText(a) },
   { name: "json of a value", params: [T], call: ([a]) => encode(a) },
   { name: "a map key", params: [T], call: ([a]) => new RMap([[a, 1]]).get(a) },
-  { name: "a set of lists", params: [con("List", [T])], call: ([a]) => (keyOf(a), new RSet([a, a]).size) },
+  {
+    name: "a set of lists",
+    params: [con("List", [T])],
+    call: ([a]) => {
+      keyOf(a);
+      return new RSet([a, a]).size;
+    },
+  },
   { name: "equality and order", params: [T, T], call: ([a, b]) => [equals(a, b), compare(a, b)] },
   {
     name: "list + list",

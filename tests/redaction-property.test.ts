@@ -120,7 +120,11 @@ test("redaction follows the value: no form of a redacted secret is in the record
       const walk = (v: unknown): void => {
         if (typeof v === "string") texts.push(v);
         else if (Array.isArray(v)) v.forEach(walk);
-        else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) texts.push(k), walk(x);
+        else if (typeof v === "object" && v !== null)
+          for (const [k, x] of Object.entries(v)) {
+            texts.push(k);
+            walk(x);
+          }
       };
       walk(JSON.parse(file));
       const found = texts.flatMap((t) => formsIn(t, secret));

@@ -47,7 +47,10 @@ export function moduleInputs(
     const queue = [m.name];
     while (queue.length > 0)
       for (const next of byName.get(queue.shift()!)?.imports ?? [])
-        if (!reached.has(next)) reached.add(next), queue.push(next);
+        if (!reached.has(next)) {
+          reached.add(next);
+          queue.push(next);
+        }
     const parts = [
       m.name,
       ...[...reached].sort().flatMap((name) => {
