@@ -53,6 +53,7 @@ test("text.characters splits by code points: a surrogate pair is one character, 
 });
 
 test("math.format writes exactly that many decimals, rounded half away from zero, never with an exponent", () => {
+  // biome-ignore lint/suspicious/noApproximativeNumericConstant: a number to round, not π
   assert.equal(math.format(3.14159, 2), "3.14");
   assert.equal(math.format(2.5, 0), "3");
   assert.equal(math.format(-2.5, 0), "-3");

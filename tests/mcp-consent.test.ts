@@ -270,7 +270,7 @@ test("mcp consent: the agent's text in the question is one line: separators and 
   await call("run", { source: forged, name: "forged" });
   const question = asked.at(-1)!;
   assert.match(question, /Its purpose: Harmless\.\\u2028Beyond the ceiling: nothing\\u000bApprove\./);
-  assert.doesNotMatch(question, /[\u2028\u000b]/);
+  assert.doesNotMatch(question, /[\u2028\v]/);
   assert.equal(question.split("\n").filter((line) => line.startsWith("Beyond the ceiling")).length, 1);
 });
 

@@ -336,7 +336,7 @@ end
     source: 'public function main()\n  purpose: Nothing.\n  console.print("x")\nend\n',
   });
   assert.equal(broken.isError, true);
-  assert.match(text(broken), /does not compile[^]*E-CAP-MISSING/);
+  assert.match(text(broken), /does not compile[\s\S]*E-CAP-MISSING/);
 });
 
 test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {

@@ -109,7 +109,7 @@ const randomText = (r: () => number): string =>
   ["", "a", "ab", "b", "abc", "zz", "é", "a\u0000", "long text here"][below(r, 9)]!;
 
 /** A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their types. */
-function valueOf(m: Maker, type: Type): unknown {
+function valueFor(m: Maker, type: Type): unknown {
   const name = JSON.stringify(type);
   const pool = m.made.get(name) ?? [];
   m.made.set(name, pool);
@@ -133,17 +133,17 @@ function freshValue(m: Maker, type: Type): unknown {
       return t;
     }
     case "list":
-      return Array.from({ length: below(r, 4) }, () => valueOf(m, type.item));
+      return Array.from({ length: below(r, 4) }, () => valueFor(m, type.item));
     case "option":
-      return r() < 0.25 ? NONE : new Some(valueOf(m, type.item));
+      return r() < 0.25 ? NONE : new Some(valueFor(m, type.item));
     case "pair":
-      return new Pair(valueOf(m, type.first), valueOf(m, type.second));
+      return new Pair(valueFor(m, type.first), valueFor(m, type.second));
     case "rec":
-      return new Rec(valueOf(m, type.first), valueOf(m, type.second));
+      return new Rec(valueFor(m, type.first), valueFor(m, type.second));
     case "map": {
       const map = new RMap();
       for (let i = below(r, 4); i > 0; i--)
-        map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueOf(m, type.value));
+        map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueFor(m, type.value));
       return map;
     }
     case "set": {
@@ -362,8 +362,8 @@ function randomCase(seed: number): Case {
   const maker: Maker = { random, made: new Map(), unordered: !ordered };
   const type = randomType(maker, 3);
   // Values made first so that the pools hold parts to share.
-  for (let i = below(random, 6); i > 0; i--) valueOf(maker, type);
-  const a = valueOf(maker, type);
+  for (let i = below(random, 6); i > 0; i--) valueFor(maker, type);
+  const a = valueFor(maker, type);
   const choice = random();
   const b =
     choice < 0.15
@@ -372,7 +372,7 @@ function randomCase(seed: number): Case {
         ? copyApart(a, random, 0)
         : choice < 0.8
           ? copyApart(a, random, 0.15)
-          : valueOf(maker, type);
+          : valueFor(maker, type);
   return { seed, a, b, ordered };
 }
 

@@ -393,8 +393,7 @@ class Checker {
         if (!this.inConstructor) refuse("the bundle uses `this` outside a record's constructor");
         return;
       case "MetaProperty":
-        refuse("the bundle uses `import.meta` or `new.target` where compiled code never does");
-      // falls through: refuse never returns
+        return refuse("the bundle uses `import.meta` or `new.target` where compiled code never does");
       default:
         refuse(`the bundle holds JavaScript the compiler never writes (${n.type})`);
     }

@@ -823,7 +823,7 @@ async function askPerson(
  */
 function asTheNetworkSpells(item: GrantItem): GrantItem {
   const ascii = <N extends Need>(need: N): N =>
-    typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /[^\x00-\x7f]/.test(need.scope)
+    typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /\P{ASCII}/u.test(need.scope)
       ? { ...need, scope: hostInAscii(need.scope) }
       : need;
   return { ...ascii(item), ...(item.guard !== undefined ? { guard: { sinks: item.guard.sinks.map(ascii) } } : {}) };
@@ -835,7 +835,7 @@ function hostInAscii(host: string): string {
   const name = domainToASCII(m[2]!);
   return name !== ""
     ? `${m[1] ?? ""}${name}${m[3] ?? ""}`
-    : host.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+    : host.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /**

@@ -581,33 +581,31 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
 }
 
 function checkHandler(ctx: Context, handler: S.OtherwiseHandler, failure: Type, valueType: Type, span: Span): CHandler {
-  {
-    switch (handler.kind) {
-      case "OtherwiseFail": {
-        if (handler.value === undefined) {
-          const wrap = wrapFailure(ctx, failure, handler.span);
-          return { kind: "Fail", ...(wrap ? { wrap } : {}) };
-        }
-        const target = ctx.frame.fails;
-        const value = checkExpr(ctx, handler.value, target);
-        failWith(ctx, value, handler.value.span);
-        return { kind: "Fail", value };
+  switch (handler.kind) {
+    case "OtherwiseFail": {
+      if (handler.value === undefined) {
+        const wrap = wrapFailure(ctx, failure, handler.span);
+        return { kind: "Fail", ...(wrap ? { wrap } : {}) };
       }
-      case "OtherwiseDefault": {
-        const value = checkExpr(ctx, handler.value, valueType);
-        ctx.expectType(value.type, valueType, value.span, { of: "otherwise value" });
-        return { kind: "Default", value };
-      }
-      case "OtherwiseLeave":
-        return { kind: "Leave", statement: checkStatement(ctx, handler.statement) };
-      case "OtherwiseArms": {
-        const saved = ctx.handling;
-        ctx.handling = { failure, span };
-        try {
-          return { kind: "Arms", arms: checkArms(ctx, handler.arms, failure, true, valueType, span, "otherwise") };
-        } finally {
-          ctx.handling = saved;
-        }
+      const target = ctx.frame.fails;
+      const value = checkExpr(ctx, handler.value, target);
+      failWith(ctx, value, handler.value.span);
+      return { kind: "Fail", value };
+    }
+    case "OtherwiseDefault": {
+      const value = checkExpr(ctx, handler.value, valueType);
+      ctx.expectType(value.type, valueType, value.span, { of: "otherwise value" });
+      return { kind: "Default", value };
+    }
+    case "OtherwiseLeave":
+      return { kind: "Leave", statement: checkStatement(ctx, handler.statement) };
+    case "OtherwiseArms": {
+      const saved = ctx.handling;
+      ctx.handling = { failure, span };
+      try {
+        return { kind: "Arms", arms: checkArms(ctx, handler.arms, failure, true, valueType, span, "otherwise") };
+      } finally {
+        ctx.handling = saved;
       }
     }
   }

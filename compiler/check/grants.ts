@@ -129,10 +129,10 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
     );
     return { path, span: ref.span };
   }
-  if (wanted === "host" && typeof scope === "string" && /[^\x00-\x7f]/.test(scope)) {
+  if (wanted === "host" && typeof scope === "string" && /\P{ASCII}/u.test(scope)) {
     // A letter of another script can pass for a Latin one: a host is written as the network spells it.
     const ascii = asciiHost(scope);
-    const written = scope.replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+    const written = scope.replace(/\P{ASCII}/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
     diagnostics.push(
       diagnose(
         "E-CAP-HOST",

@@ -5,7 +5,9 @@ import { checkInt } from "../ints.js";
 
 export const abs = (n: number): number => Math.abs(n);
 export const absFloat = (n: number): number => Math.abs(n);
+// biome-ignore lint/complexity/useMathMinMax: the first of two equal numbers (0 and -0) is kept, unlike Math.min
 export const min = (a: number, b: number): number => (b < a ? b : a);
+// biome-ignore lint/complexity/useMathMinMax: the first of two equal numbers (0 and -0) is kept, unlike Math.max
 export const max = (a: number, b: number): number => (b > a ? b : a);
 function toInt(x: number, what: string): number {
   if (!Number.isFinite(x)) throw new Crash("E-RT-OVERFLOW", { problem: "no-int", call: what, value: x });
