@@ -35,7 +35,10 @@ export function compileProgram(
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
 }
 
-/** What bundling needs of a module once it is checked: its text, file and the modules it brings in, without its syntax tree. */
+/**
+ * What bundling needs of a module once it is checked: its text, file and the modules it brings in, without its syntax
+ * tree.
+ */
 export interface ModuleText {
   readonly name: string;
   readonly file: string;
@@ -100,7 +103,10 @@ export function nestedTooDeeply(
   );
 }
 
-/** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */
+/**
+ * The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is
+ * `input.entry`.
+ */
 export function compile(input: ProgramInput, options: Omit<BundleOptions, "entry">): CompileResult {
   return compileProgram(findModules(input), { ...options, entry: input.entry });
 }

@@ -13,7 +13,9 @@ export type JsonRead = { ok: true; value: Json } | { ok: false; problem: string 
 const MAX_DEPTH = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** `maxDepth`: how deeply arrays and objects may nest (a manifest's 16 by default; a recording's arguments nest deeper). */
+/**
+ * `maxDepth`: how deeply arrays and objects may nest (a manifest's 16 by default; a recording's arguments nest deeper).
+ */
 export function readStrictJson(bytes: Uint8Array, maxDepth = MAX_DEPTH): JsonRead {
   let text: string;
   try {

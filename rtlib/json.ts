@@ -27,7 +27,10 @@ export function encode(value: unknown, shape: Shape = DYNAMIC): string {
 /** What `plain` gives back for a value that has parts to turn into JSON values first. */
 const OPENED = Symbol("opened");
 
-/** A value being turned into JSON values: its parts still to turn with their shapes, those turned, and how they are put together. */
+/**
+ * A value being turned into JSON values: its parts still to turn with their shapes, those turned, and how they are put
+ * together.
+ */
 interface PlainFrame {
   readonly children: readonly unknown[];
   readonly shapes: readonly Shape[];

@@ -201,7 +201,9 @@ function textPart(text: string, top: boolean): string {
 const commas = (i: number): string => (i === 0 ? "" : ", ");
 const entries = (i: number): string => (i === 0 ? "" : i % 2 === 1 ? ": " : ", ");
 
-/** A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`. */
+/**
+ * A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`.
+ */
 function open(value: unknown, shape: Shape, out: string[]): TextFrame {
   // Two characters for the brackets and two for each separator, before the items are written.
   spend(2);

@@ -24,7 +24,10 @@ export interface FieldDesc {
   readonly prop: string;
   readonly json: string;
   readonly shape: Shape;
-  /** Whether a plain object inherits a property of this JSON name (`constructor`, `toString`, `__proto__`): reading it then needs an own-property check. */
+  /**
+   * Whether a plain object inherits a property of this JSON name (`constructor`, `toString`, `__proto__`): reading it
+   * then needs an own-property check.
+   */
   readonly inherited: boolean;
 }
 

@@ -45,7 +45,8 @@ test("a short type's text is written whole", () => {
 });
 
 test("a type's text is cut past its limit, each part not written shown as ..., with the count of the types left out", () => {
-  // ((Int, Int), (Int, Int)) with a limit of 6: `((Int, ` reaches it; the rest of the left half and the right half are cut.
+  // ((Int, Int), (Int, Int)) with a limit of 6: `((Int, ` reaches it; the rest of the left half and the right half are
+  // cut.
   assert.equal(typeToText(nested(2), 6), "((Int, ...), ...) (4 more types not shown)");
   const huge = typeToText(nested(60));
   assert.ok(huge.length <= 2 * TYPE_TEXT_LIMIT + 80, `${huge.length} characters: ${huge}`);

@@ -35,10 +35,14 @@ const RUNS = Math.min(Number(process.env["RENYI_FUZZ_RUNS"] ?? 10), CASES);
 /** Below this share of accepted programs the generator has drifted from the language, and the test says so. */
 const MIN_ACCEPTED = 0.6;
 
-/** One program in ten holds a deliberate mistake, which the checker must refuse (and the compiler must not throw on). */
+/**
+ * One program in ten holds a deliberate mistake, which the checker must refuse (and the compiler must not throw on).
+ */
 const OPTIONS: GeneratorOptions = { mistakes: 0.1 };
 
-/** The runtime path of the CommonJS form: any absolute path; the validator checks that the bundle requires exactly it. */
+/**
+ * The runtime path of the CommonJS form: any absolute path; the validator checks that the bundle requires exactly it.
+ */
 const CJS_RUNTIME = join(ROOT, "dist", "runtime.cjs");
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 
@@ -68,7 +72,8 @@ function compileBothWays(program: GeneratedProgram): { outcome: Outcome; problem
       format: "module",
     });
     if (esm.program !== undefined) {
-      // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without checking it twice.
+      // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without
+      // checking it twice.
       const sources = new Map([[program.entry, new SourceFile(file, program.source)]]);
       cjsCode = bundleProgram(esm.program, sources, {
         runtime: CJS_RUNTIME,

@@ -43,7 +43,9 @@ function run(command: string, args: readonly string[]): Promise<Ran> {
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
 }
 
-/** `renyi run --json ...`: the program's output, and the record on the last line, checked for what every record holds. */
+/**
+ * `renyi run --json ...`: the program's output, and the record on the last line, checked for what every record holds.
+ */
 async function recorded(
   args: readonly string[],
   before: readonly string[] = [],

@@ -231,7 +231,8 @@ test("the runtime's helpers a loop keeping its fuel in a local may call leave th
     RMap: new (entries: [unknown, unknown][]) => unknown;
   };
   const big = Array.from({ length: 1000 }, (_, i) => i);
-  // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would show.
+  // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would
+  // show.
   const calls: Record<string, () => unknown> = {
     iadd: () => rt.iadd!(1, 2),
     isub: () => rt.isub!(1, 2),

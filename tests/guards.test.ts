@@ -228,7 +228,9 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
-/** Whether a text shows the secret, or four letters of it in a row, forwards or backwards, whatever stands between them. */
+/**
+ * Whether a text shows the secret, or four letters of it in a row, forwards or backwards, whatever stands between them.
+ */
 function leaked(text: string): boolean {
   const letters = text.toLowerCase().replace(/[^a-z0-9]/g, "");
   return FORMS.some((f) => text.includes(f)) || letters.includes("hunt") || letters.includes("tnuh");

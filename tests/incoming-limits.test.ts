@@ -47,7 +47,9 @@ function assertBounded(what: string): void {
   );
 }
 
-/** Writes `size` bytes of one repeated chunk, generated as the client reads them (never held), until the client goes. */
+/**
+ * Writes `size` bytes of one repeated chunk, generated as the client reads them (never held), until the client goes.
+ */
 function stream(res: ServerResponse, size: number): void {
   const chunk = Buffer.alloc(64 * 1024, "x");
   let sent = 0;

@@ -54,7 +54,8 @@ end
   assert.equal(ran.status, 1, ran.stderr);
   assert.equal(ran.stdout, `${isolationDataMib(100) * 1024}\n${ISOLATED_OPEN_FILES}\n0\n${isolatedCpuSeconds(30)}\n\n`);
   assert.match(ran.stderr, /^error\[E-RT-FAILED\]/);
-  // Without --timeout the CPU time is not limited: the wall clock stops a run that ends, and a server runs until stopped.
+  // Without --timeout the CPU time is not limited: the wall clock stops a run that ends, and a server runs until
+  // stopped.
   const untimed = await startProgram(
     work,
     `public function main() or fails with ProcessError

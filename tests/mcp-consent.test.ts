@@ -401,7 +401,8 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
 });
 
 test("mcp shutdown: a run interrupted while its command is still starting, before it listens for the interrupt, is recorded all the same", async () => {
-  // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing written.
+  // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing
+  // written.
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-starting-"));
   const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
   const transport = new StdioClientTransport({

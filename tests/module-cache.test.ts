@@ -260,7 +260,8 @@ test("what the store gives back that is not a compiled module is compiled again"
     "A!AA",
     "AAAg",
     "AAA",
-    // Past the module's lines, into a second source, at a negative column, past its line's end: a crash there would be shown at no line of it.
+    // Past the module's lines, into a second source, at a negative column, past its line's end: a crash there would be
+    // shown at no line of it.
     encodeMappings([[[0, 0, 2 ** 20, 0]]]),
     encodeMappings([[[0, 1, 0, 0]]]),
     encodeMappings([[[0, 0, 0, -4]]]),
@@ -300,8 +301,10 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
     const run = () => spawnSync(process.execPath, [RENYI, "run", join(work, "main.ry")], { env, encoding: "utf8" });
     const first = run();
     assert.equal(first.status, 0, first.stderr);
-    // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled again.
-    // Sealed again with the cache's key (cli/cache/seal.ts), as only who holds the key could: the validator is the second line.
+    // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled
+    // again.
+    // Sealed again with the cache's key (cli/cache/seal.ts), as only who holds the key could: the validator is the
+    // second line.
     const kept = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
     assert.equal(kept.length, 3);
     const key = readFileSync(`${cache}.key`);

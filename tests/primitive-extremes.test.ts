@@ -109,7 +109,10 @@ const BIG_TEXTS = [
   `[${"0,".repeat(MAX_ELEMENTS)}0]`,
 ];
 
-/** Whether this call may be given lists at the element limit: not a call that calls a function for each item (a sort of ten million keys takes seconds, and proves nothing more). */
+/**
+ * Whether this call may be given lists at the element limit: not a call that calls a function for each item (a sort of
+ * ten million keys takes seconds, and proves nothing more).
+ */
 let bigLists = true;
 
 function text(): string {

@@ -55,7 +55,10 @@ export class Random {
 // ---------------------------------------------------------------------------
 // Names
 
-/** JavaScript's globals, the words of its strict mode and the properties every object has: lower-case ones are Renyi names. */
+/**
+ * JavaScript's globals, the words of its strict mode and the properties every object has: lower-case ones are Renyi
+ * names.
+ */
 const JAVASCRIPT_WORDS = [
   "require",
   "process",
@@ -139,7 +142,9 @@ const JAVASCRIPT_WORDS = [
   "error",
 ];
 
-/** Capitalised globals of JavaScript for types, cases and type parameters (none a Renyi type, so none is a duplicate). */
+/**
+ * Capitalised globals of JavaScript for types, cases and type parameters (none a Renyi type, so none is a duplicate).
+ */
 const JAVASCRIPT_TYPES = [
   "Function",
   "Object",
@@ -194,7 +199,10 @@ const LIBRARY_MODULES = new Set([
   "bytes",
 ]);
 
-/** Names that mean something to every program in a way the generator does not track: `error` is bound by every `otherwise`, `_` is the wildcard. */
+/**
+ * Names that mean something to every program in a way the generator does not track: `error` is bound by every
+ * `otherwise`, `_` is the wildcard.
+ */
 const NOT_FOR_LOCALS = new Set(["error", "_", "main"]);
 
 /** Lower-case words that are not Renyi keywords: the names a local, parameter or function may have. */
@@ -446,7 +454,10 @@ class ProgramWriter {
     return this.spellVariant(decl);
   }
 
-  /** The failure type of the program: one case wraps ParseError (so `otherwise fail` passes a failed `to_int` on), one carries a reason. */
+  /**
+   * The failure type of the program: one case wraps ParseError (so `otherwise fail` passes a failed `to_int` on), one
+   * carries a reason.
+   */
   private errorDecl(): string {
     const wrap = this.upper();
     const reason = this.upper();
@@ -611,7 +622,10 @@ class ProgramWriter {
     return `${lines.join("\n")}\n`;
   }
 
-  /** One statement the checker must refuse: a name of JavaScript's that nothing declares, a captured var, a set of a let, a keyword as a name. */
+  /**
+   * One statement the checker must refuse: a name of JavaScript's that nothing declares, a captured var, a set of a
+   * let, a keyword as a name.
+   */
   private mistake(context: Context): string {
     const bound = new Set(this.visible(context).map((l) => l.name));
     const unbound = this.localNames.filter((n) => !bound.has(n) && !LIBRARY_MODULES.has(n));
@@ -1176,7 +1190,10 @@ class ProgramWriter {
     return matching.length === 0 ? undefined : this.r.pick(matching).name;
   }
 
-  /** An expression that may take several lines: a match, a function value, an `if` expression or a query; used after `be`. */
+  /**
+   * An expression that may take several lines: a match, a function value, an `if` expression or a query; used after
+   * `be`.
+   */
   private topExpression(type: Type, context: Context, indent: number, annotated: boolean): string {
     const r = this.r;
     if (r.chance(0.15)) return this.matchExpression(type, context, indent, annotated);
@@ -1365,7 +1382,8 @@ class ProgramWriter {
   private literal(type: Type, known = true): string {
     const r = this.r;
     switch (type.kind) {
-      // A negative literal is in parentheses: `-(-3)` and `(-3).to_text()` keep their meaning, and no `--` starts a comment.
+      // A negative literal is in parentheses: `-(-3)` and `(-3).to_text()` keep their meaning, and no `--` starts a
+      // comment.
       case "Int":
         return r.pick(["0", "1", "2", "7", "42", "(-3)", "1_000", String(r.int(0, 100)), "9_007_199_254_740_991"]);
       case "Text":

@@ -108,7 +108,10 @@ function randomType(m: Maker, depth: number): Type {
 const randomText = (r: () => number): string =>
   ["", "a", "ab", "b", "abc", "zz", "é", "a\u0000", "long text here"][below(r, 9)]!;
 
-/** A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their types. */
+/**
+ * A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their
+ * types.
+ */
 function valueFor(m: Maker, type: Type): unknown {
   const name = JSON.stringify(type);
   const pool = m.made.get(name) ?? [];
@@ -239,7 +242,10 @@ interface Walked<T> {
   steps: number;
 }
 
-/** Equality as the spec walks it: side by side, first part first, stopping at the first difference; the same object not opened. */
+/**
+ * Equality as the spec walks it: side by side, first part first, stopping at the first difference; the same object not
+ * opened.
+ */
 function modelEquals(a: unknown, b: unknown, top = true): Walked<boolean> {
   let steps = top ? 0 : 1;
   if (a === b) return { answer: true, steps: steps + units(a) };
@@ -272,7 +278,10 @@ function modelEquals(a: unknown, b: unknown, top = true): Walked<boolean> {
   return { answer: true, steps };
 }
 
-/** Order as the spec walks it: cases by their order, then parts first to last; lists by the items both have, then length. */
+/**
+ * Order as the spec walks it: cases by their order, then parts first to last; lists by the items both have, then
+ * length.
+ */
 function modelCompare(a: unknown, b: unknown, top = true): Walked<number> {
   let steps = top ? 0 : 1;
   if (a === b) return { answer: 0, steps: steps + units(a) };
@@ -469,7 +478,8 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     { answer: true, steps: 0 },
   );
   // The runtime's own writing (a narration's line, a run's outcome) charges the program nothing.
-  // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller tree's.
+  // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller
+  // tree's.
   const small = doubled(4);
   const whole = toText(small);
   assert.ok(whole.length > 500);
@@ -494,7 +504,8 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     charged(() => compare(b, b)),
     { answer: 0, steps: 0 },
   );
-  // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
+  // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step
+  // each.
   assert.deepEqual(
     charged(() => equals(new Node(a, a), new Node(a, a))),
     { answer: true, steps: 2 },

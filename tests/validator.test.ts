@@ -63,7 +63,8 @@ const HOSTILE: [string, string][] = [
   ["an assignment to a pattern", `function main$main() { let a; [a] = [process]; }`],
   ["void", `function main$main() { return void 0; }`],
   ["a with-free script", `!"use strict"; process.exit(1);`],
-  // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing else.
+  // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing
+  // else.
   [
     "an imported name read before its constant",
     `!import { S as $$S } from "renyi/runtime"; const $S = $$S;\nfunction main$main() { return $$S.fuel; }`,

@@ -83,7 +83,8 @@ test("a text doubled past the limit ends with E-RT-LIMIT-COLLECTION, whichever o
   };
   // Library work is charged as fuel (spec/runtime.md, "Library work"): doubling to 64 MiB
   // walks hundreds of millions of characters, past the default fuel; this test is about the text limit.
-  // Room for the work, and for the memory: a text doubled by text.replace to 32 Mi characters is held by the engine in pieces that take over 512 MiB.
+  // Room for the work, and for the memory: a text doubled by text.replace to 32 Mi characters is held by the engine in
+  // pieces that take over 512 MiB.
   const roomForWork = ["--fuel", "2000000000", "--max-memory", "2048"];
   for (const [name, step] of Object.entries(doubling)) {
     const stderr = crashesWith(

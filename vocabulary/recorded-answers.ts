@@ -53,7 +53,10 @@ const boolean: Check = (v, at) => {
   if (typeof v !== "boolean") fail(at, v, "it is true or false");
 };
 
-/** A text, without what `without` names. (The reader's strict JSON already refuses a lone surrogate, which no text decoded from bytes has.) */
+/**
+ * A text, without what `without` names. (The reader's strict JSON already refuses a lone surrogate, which no text
+ * decoded from bytes has.)
+ */
 function text(without?: { readonly pattern: RegExp; readonly what: string }): Check {
   return (v, at) => {
     if (typeof v !== "string") fail(at, v, "it is a text");

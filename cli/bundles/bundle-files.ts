@@ -53,7 +53,8 @@ export function checkManifest(
   }
   const manifest = readManifest(read.bytes);
   if (!manifest.ok) return manifest;
-  // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not this one.
+  // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not
+  // this one.
   const name = basename(file, ".mjs");
   if (manifest.manifest.program !== name)
     return {
@@ -73,7 +74,9 @@ export function readBundleCode(file: string): Checked<{ code: string }> {
   }
 }
 
-/** The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs. */
+/**
+ * The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs.
+ */
 export function compareGrants(body: readonly object[], grant: GrantItem[] | null): Checked<object> {
   const own = bundleGrant(body);
   if (!own.ok) return { ok: false, problem: `the bundle was refused: ${own.problem}` };

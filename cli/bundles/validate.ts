@@ -15,7 +15,10 @@ export const RUNTIME_SPECIFIER = "renyi/runtime";
 
 export { sha256 } from "../../report/sha256.js";
 
-/** `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it again. */
+/**
+ * `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it
+ * again.
+ */
 export type Validation =
   | { ok: true; importStart: number; importEnd: number; body: readonly object[] }
   | { ok: false; problem: string };

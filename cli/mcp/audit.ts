@@ -86,7 +86,10 @@ export class AuditLog {
 type Id = string | number;
 const key = (id: Id): string => `${typeof id}:${id}`;
 
-/** The most requests remembered at once, each way: a client that never reads its answers does not grow them without bound. */
+/**
+ * The most requests remembered at once, each way: a client that never reads its answers does not grow them without
+ * bound.
+ */
 const MAX_REMEMBERED = 10_000;
 
 /** The tool calls whose tool wrote its own audit line, by request id; each is taken once, when its answer goes out. */

@@ -139,7 +139,8 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
     signal: request.signal,
   });
   const result = resultOf(ran, timeout, "renyi record");
-  // A run that decided on guarded data: which calls it made, and how many, are data of those decisions (mcp-resources.ts).
+  // A run that decided on guarded data: which calls it made, and how many, are data of those decisions
+  // (mcp-resources.ts).
   // Failing closed: a run whose execution record cannot be read (it crashed, was killed) is concealed too.
   const record = splitRecord(ran).record;
   placeRecording(request.recordings, id, record === undefined || typeof record.steps !== "number");

@@ -273,7 +273,10 @@ type Extra = { signal: AbortSignal; requestId: string | number };
 /** The requests whose tool call wrote its own audit line (mcp-audit.ts, AuditedCalls). */
 const answered = new AnsweredCalls();
 
-/** The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the tools alone). */
+/**
+ * The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the
+ * tools alone).
+ */
 export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool: WorkPool): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
   const context: Context = { server, options, audit, approved: new Set(), pool };
@@ -376,7 +379,9 @@ function audited(
 /** The tool calls going on, which the server waits for before it ends. */
 const calls = new Set<Promise<CallToolResult>>();
 
-/** Calls of run, replay and test that may be waiting (for a turn among the runs, or for the person) or running at once. */
+/**
+ * Calls of run, replay and test that may be waiting (for a turn among the runs, or for the person) or running at once.
+ */
 export const MAX_CALLS_RUNNING = MAX_CONCURRENT_RUNS + 8;
 /** How long an ending server waits for its calls to end (an interrupted run is killed after 5 seconds). */
 const SHUTDOWN_WAIT_MS = 8_000;
@@ -754,7 +759,8 @@ async function askPerson(
   const elicitation = context.server.server.getClientCapabilities()?.elicitation as
     | { form?: object; url?: object }
     | undefined;
-  // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
+  // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs
+  // cannot.
   if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined))
     return "unsupported";
   const purpose = checked.compiled.main?.purpose;
@@ -829,7 +835,10 @@ function asTheNetworkSpells(item: GrantItem): GrantItem {
   return { ...ascii(item), ...(item.guard !== undefined ? { guard: { sinks: item.guard.sinks.map(ascii) } } : {}) };
 }
 
-/** A host (perhaps `*.` before it, a port after it) in punycode; what cannot be a host keeps its characters beyond ASCII escaped. */
+/**
+ * A host (perhaps `*.` before it, a port after it) in punycode; what cannot be a host keeps its characters beyond ASCII
+ * escaped.
+ */
 function hostInAscii(host: string): string {
   const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
   const name = domainToASCII(m[2]!);
@@ -845,7 +854,8 @@ function hostInAscii(host: string): string {
  * like the question's; and it is cut at `most` characters.
  */
 function oneLine(text: string, most: number): string {
-  // Controls, format characters (direction marks and isolates, joiners, the byte order mark, tags) and line and paragraph separators.
+  // Controls, format characters (direction marks and isolates, joiners, the byte order mark, tags) and line and
+  // paragraph separators.
   const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => {
     const code = c.codePointAt(0)!;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
@@ -1033,7 +1043,10 @@ function runSummary(r: RunResult): string {
 const plural = (count: number, noun: string): string =>
   `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 
-/** A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the console. */
+/**
+ * A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the
+ * console.
+ */
 function stepsText(steps: number | null): string {
   return steps === null
     ? "in steps not shown (it read or decided on guarded data its guards keep from the console)"

@@ -14,7 +14,9 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-/** The longest line read as a message: a request carries at most 1 MiB of sources, which JSON may write six times over. */
+/**
+ * The longest line read as a message: a request carries at most 1 MiB of sources, which JSON may write six times over.
+ */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** JSON-RPC's codes for a line that is not a message. */

@@ -23,7 +23,10 @@ export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 /** The largest recording the resource reads: a bigger one is for `renyi` on the command line. */
 export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 
-/** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
+/**
+ * Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the
+ * agent.
+ */
 export const CONCEALED = ".concealed";
 
 /**
@@ -169,7 +172,8 @@ function recordingText(folder: string, id: string): RecordingAnswer {
       refused: `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}`,
     };
   const text = readFileSync(file, "utf8");
-  // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
+  // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay
+  // reads the file.
   if (!entryAt(join(folder, `${id}${CONCEALED}`))) return { text };
   try {
     return {

@@ -59,7 +59,10 @@ export function mostInWindow(times: readonly number[], windowMs: number): number
   return best;
 }
 
-/** How many of `calls` one budget of `unit` had to allow: all of them for `run`, or when a call has no `at_ms` to place it by. */
+/**
+ * How many of `calls` one budget of `unit` had to allow: all of them for `run`, or when a call has no `at_ms` to place
+ * it by.
+ */
 export function neededCount(calls: readonly RecordedCall[], unit: BudgetUnit): number {
   if (unit === "run" || calls.some((c) => c.at_ms === undefined)) return calls.length;
   return mostInWindow(

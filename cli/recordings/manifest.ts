@@ -25,7 +25,10 @@ export interface ManifestInputs {
   readonly output?: { readonly stdout: string; readonly bytes: number };
   /** The run's calls, already redacted: the environment variables it read are found among them. */
   readonly calls: readonly RecordedCall[];
-  /** The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is `sealed`, and one whose very name was guarded is left out. */
+  /**
+   * The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is
+   * `sealed`, and one whose very name was guarded is left out.
+   */
   readonly sealed?: ReadonlyMap<number, "arguments" | "result">;
   readonly recordedAt?: Date;
   /** The names the recording is redacted under (--redact), in lower case. */

@@ -83,7 +83,9 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   };
 };
 
-/** `NAME.resumed.json` beside `NAME.json`, or `NAME.resumed-2.json` and on when that is taken: no file is written over. */
+/**
+ * `NAME.resumed.json` beside `NAME.json`, or `NAME.resumed-2.json` and on when that is taken: no file is written over.
+ */
 function besideTheOld(from: string): string {
   const stem = basename(from).replace(/\.json$/i, "");
   for (let i = 1; ; i++) {
@@ -111,7 +113,10 @@ function joined(answered: readonly RecordedCall[], live: readonly RecordedCall[]
   ];
 }
 
-/** The names the old recording was redacted under (arguments and headers, variables, program options): the new one keeps them out too. */
+/**
+ * The names the old recording was redacted under (arguments and headers, variables, program options): the new one keeps
+ * them out too.
+ */
 function namesRedactedIn(recording: Recording): string[] {
   if (recording.redacted !== undefined) return recording.redacted;
   const names = new Set<string>();

@@ -24,7 +24,10 @@ export { ISOLATED_OPEN_FILES };
 /** The exit code of the shell when it could not set a limit: none of `renyi run`'s own. */
 const LIMITS_NOT_SET = 97;
 
-/** The CPU seconds of a run given --timeout SECONDS: the program's thread, and the runtime's own (collection, compilation) beside it. */
+/**
+ * The CPU seconds of a run given --timeout SECONDS: the program's thread, and the runtime's own (collection,
+ * compilation) beside it.
+ */
 export function isolatedCpuSeconds(timeoutSeconds: number): number {
   return 2 * timeoutSeconds + 10;
 }
@@ -40,7 +43,8 @@ function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
     cpuSeconds === undefined
       ? []
       : [
-          // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a hard limit below the soft one is refused.
+          // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a
+          // hard limit below the soft one is refused.
           `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
         ];
   return [

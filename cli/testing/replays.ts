@@ -52,7 +52,10 @@ export function recordingOutside(testFile: string, recording: string): string | 
     : GRANT_PROBLEMS["E-CAP-REPLAYS-PATH"].render({ path: written, problem: leaves ?? "link" }).message;
 }
 
-/** The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a link that leads nowhere. */
+/**
+ * The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a
+ * link that leads nowhere.
+ */
 function realPathOf(path: string): string | undefined {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {

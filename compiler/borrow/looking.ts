@@ -75,7 +75,10 @@ export function mayHoldInPlace(type: Type): boolean {
   return holdsInPlace(r) || r.kind !== "Con";
 }
 
-/** Whether a field read gives a list, map or set (or what may be one): reading any other field copies a plain value or shares a record. */
+/**
+ * Whether a field read gives a list, map or set (or what may be one): reading any other field copies a plain value or
+ * shares a record.
+ */
 export function fieldHoldsInPlace(e: Extract<CExpr, { kind: "Field" }>): boolean {
   return mayHoldInPlace(e.type);
 }

@@ -366,7 +366,8 @@ function callSignature(
     typeArgument: p.typeArgument,
   }));
   const returns = substitute(sig.returns, map);
-  // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be list.range(...)`).
+  // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be
+  // list.range(...)`).
   if (expected !== undefined && sig.typeParams.length > 0) unifyQuietly(returns, expected);
   const qualified =
     sig.library || sig.module !== ctx.module.name
@@ -634,7 +635,8 @@ function registerFailure(ctx: Context, span: Span, fails: Type, calleeName: stri
     ctx.collector.calls.push({ span, fails });
     return;
   }
-  // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can fail, or E-FAIL-TWO says so).
+  // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can
+  // fail, or E-FAIL-TWO says so).
   const edits =
     span.end === ctx.statementEnd && canPassOn(ctx, fails)
       ? [

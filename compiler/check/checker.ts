@@ -52,7 +52,8 @@ export function checkProgram(sources: readonly SourceModule[], entry: string, op
       numberedFromStart(() => checkDeclared(sources, entry, modules, where)),
     );
   } catch (e) {
-    // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not checked on.
+    // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not
+    // checked on.
     if (!(e instanceof TooComplex) && !(e instanceof RangeError)) throw e;
     const diagnostic = diagnose("E-CHECK-TOO-COMPLEX", where.span, {
       steps: limit,

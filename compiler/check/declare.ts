@@ -108,7 +108,9 @@ function failOnProblems(problems: readonly Diagnostic[]): void {
   }
 }
 
-/** The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all. */
+/**
+ * The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all.
+ */
 class LibraryModules implements ReadonlyMap<string, ModuleScope> {
   /** The library as a program of its own, which its modules are declared in. */
   readonly program: Program;

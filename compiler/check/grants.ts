@@ -156,7 +156,10 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   return { path, scope, span: ref.span };
 }
 
-/** A host as the network spells it (punycode for a name beyond ASCII, with its port), or nothing when it is not a host at all. */
+/**
+ * A host as the network spells it (punycode for a name beyond ASCII, with its port), or nothing when it is not a host
+ * at all.
+ */
 function asciiHost(host: string): string | undefined {
   const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
   try {
@@ -195,7 +198,10 @@ function checkBudget(
   return isBudgetUnit(budget.unit.name) ? { count: budget.count.value, unit: budget.unit.name } : undefined;
 }
 
-/** A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what precedes it). */
+/**
+ * A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what
+ * precedes it).
+ */
 function grantClauseError(span: Span, clause: "budget" | "guard", place: GrantPlace, removed: Span): Diagnostic {
   return diagnose(
     "E-CAP-GRANT-CLAUSE",

@@ -45,7 +45,10 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
 export const MOST_QUERY_FROMS = 200;
 export const MOST_SORT_KEYS = 200;
 
-/** A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile input"). */
+/**
+ * A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile
+ * input").
+ */
 function tooLong(ctx: Context, query: S.Query): boolean {
   const froms = query.clauses.filter((c) => c.kind === "FromClause").length;
   if (froms > MOST_QUERY_FROMS) {

@@ -150,7 +150,10 @@ export function asLibrary<T>(first: number, declare: () => T): T {
   }
 }
 
-/** Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous, so no other compilation runs in between. */
+/**
+ * Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous,
+ * so no other compilation runs in between.
+ */
 export function numberedFromStart<T>(check: () => T): T {
   const start = nextId;
   try {
@@ -513,13 +516,19 @@ export function fieldsOf(
 
 // ---- looking up a case or a field by its name ----
 
-/** Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is looked up by every pattern and constructor that names one. */
+/**
+ * Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is
+ * looked up by every pattern and constructor that names one.
+ */
 const namesIndexed = new WeakMap<
   readonly { readonly name: string }[],
   { readonly length: number; readonly index: Map<string, number> }
 >();
 
-/** The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives, without a walk of the list. */
+/**
+ * The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives,
+ * without a walk of the list.
+ */
 export function indexByName(items: readonly { readonly name: string }[], name: string): number {
   let known = namesIndexed.get(items);
   if (known === undefined || known.length !== items.length) {

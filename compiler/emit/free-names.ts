@@ -12,7 +12,10 @@ import { Scopes } from "./scopes.js";
 
 type AnyNode = T.Node & Record<string, unknown>;
 
-/** Every name `statements` use that nothing around them declares, with `outer` declared around them; in order of use, once each. */
+/**
+ * Every name `statements` use that nothing around them declares, with `outer` declared around them; in order of use,
+ * once each.
+ */
 export function freeNames(statements: readonly T.Statement[], outer: ReadonlySet<string>): string[] {
   const walker = new Walker(outer);
   walker.block(statements);

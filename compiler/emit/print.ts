@@ -63,7 +63,8 @@ export function printStatements(
 }
 
 class Printer {
-  // One string grown by `+=`: the engine keeps it as a rope and flattens it once, where an array of millions of pieces joined cost more than the printing.
+  // One string grown by `+=`: the engine keeps it as a rope and flattens it once, where an array of millions of pieces
+  // joined cost more than the printing.
   private out = "";
   private column = 0;
   private indent = "";
@@ -559,7 +560,9 @@ function startsWithObject(e: T.Node): boolean {
   }
 }
 
-/** Whether a call is reached from `e` through its callee and object positions (`new (f().g)()` needs the parentheses). */
+/**
+ * Whether a call is reached from `e` through its callee and object positions (`new (f().g)()` needs the parentheses).
+ */
 function containsCall(e: T.Node): boolean {
   if (e.type === "CallExpression") return true;
   if (e.type === "MemberExpression") return containsCall(e.object);

@@ -61,7 +61,10 @@ function parse(text: string): URL {
   return url;
 }
 
-/** A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a live server or a recording may send it. */
+/**
+ * A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a
+ * live server or a recording may send it.
+ */
 function resolved(location: string, base: URL): string {
   try {
     return new URL(location, base).href;

@@ -67,7 +67,10 @@ async function realOf(path: string): Promise<string> {
   }
 }
 
-/** Throws OutOfScope (PermissionDenied) when `onDisk`, the path a call is about to use, is the cache folder, beneath it, or its key. */
+/**
+ * Throws OutOfScope (PermissionDenied) when `onDisk`, the path a call is about to use, is the cache folder, beneath it,
+ * or its key.
+ */
 export async function refuseOffLimits(onDisk: string, path: string): Promise<void> {
   if (onDisk.includes("\0") || path.includes("\0")) throw new OutOfScope(path);
   const refused = await offLimitsRoots();

@@ -39,7 +39,10 @@ function httpSuccess(hop: { status: number; headers: unknown; bytes: Uint8Array 
   return out;
 }
 
-/** The outcome as recorded; undefined for a call that ended with neither a value nor a failure (a crash, a cancellation): it did not complete. */
+/**
+ * The outcome as recorded; undefined for a call that ended with neither a value nor a failure (a crash, a
+ * cancellation): it did not complete.
+ */
 export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
   if ("success" in call.outcome) {
     const value = call.outcome.success;
@@ -80,7 +83,10 @@ export function guardedPart(call: CallRecord): GuardedPart | undefined {
   return call.guarded === true ? "arguments" : call.guardedResult === true ? "result" : undefined;
 }
 
-/** An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it was guarded. */
+/**
+ * An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it
+ * was guarded.
+ */
 export function recorder(
   sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void,
 ): (call: CallRecord) => void {

@@ -65,7 +65,10 @@ function canonical(value: JsonValue, redacted: ReadonlySet<string>): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${redacted.size > 0 && redacted.has(k.toLowerCase()) ? JSON.stringify(REDACTED) : canonical(value[k]!, redacted)}`).join(",")}}`;
 }
 
-/** The names (lower case) a recording's arguments hold the placeholder under, at any depth: a replay matches any value there. */
+/**
+ * The names (lower case) a recording's arguments hold the placeholder under, at any depth: a replay matches any value
+ * there.
+ */
 export function redactedNames(args: JsonValue, into: Set<string>): void {
   if (isObject(args)) {
     for (const [k, v] of Object.entries(args)) {
