@@ -67,7 +67,8 @@ if (one >= 0) {
     `compile growth, n against 2n (median of ${RUNS} compiles in process; peak memory of a process of its own)\n`,
   );
   console.log(
-    "| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | ×steps | code n / 2n | ×code |",
+    "| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | " +
+      "×steps | code n / 2n | ×code |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const family of FAMILIES) {

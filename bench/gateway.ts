@@ -93,10 +93,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.arg
     `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns (+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
   );
   console.log(
-    `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns over Date.now() awaited; goal: at most +500)`,
+    `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns ` +
+      `over Date.now() awaited; goal: at most +500)`,
   );
   console.log(`unbudgeted permitted call:   ${f.unbudgeted.toFixed(0)} ns`);
   console.log(
-    `budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over the awaited direct call; goal: under 1,000 ns more than the bare call)`,
+    `budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over ` +
+      `the awaited direct call; goal: under 1,000 ns more than the bare call)`,
   );
 }

@@ -15,7 +15,8 @@ import { TYPE_PROBLEMS } from "../vocabulary/problems/types.js";
 
 /** Everything below this line of spec/diagnostics.md is generated. */
 export const GENERATED_MARKER =
-  "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the catalogue, not what follows. -->";
+  "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the " +
+  "catalogue, not what follows. -->";
 
 /** The run-time table of spec/runtime.md lies between these two lines. */
 export const RUNTIME_TABLE_START =
@@ -35,21 +36,25 @@ const FAMILIES: readonly Family[] = [
     title: "Syntax",
     anchor: "syntax",
     about:
-      "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.",
+      "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped " +
+      "at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.",
     rows: SYNTAX_PROBLEMS,
   },
   {
     title: "Names",
     anchor: "names",
     about:
-      "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in `fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).",
+      "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in " +
+      "`fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).",
     rows: NAME_PROBLEMS,
   },
   {
     title: "Types",
     anchor: "types",
     about:
-      "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` (checked there with a budget of a few steps: no program a test could hold reaches the real one).",
+      "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a " +
+      "program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` " +
+      "(checked there with a budget of a few steps: no program a test could hold reaches the real one).",
     rows: TYPE_PROBLEMS,
   },
   {
@@ -68,7 +73,10 @@ const FAMILIES: readonly Family[] = [
     title: "Run time",
     anchor: "run-time",
     about:
-      "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where the example only describes the situation.",
+      "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit " +
+      "code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run " +
+      "with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where " +
+      "the example only describes the situation.",
     rows: RUN_PROBLEMS,
   },
 ];

@@ -36,7 +36,8 @@ export function readManifest(bytes: Uint8Array): ReadManifest {
     const texts = items.map(grantText);
     if (texts.length !== manifest.grant.length || texts.some((t, i) => t !== manifest.grant[i])) {
       refuse(
-        `its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant lines ${listed(manifest.grant)}`,
+        `its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant ` +
+          `lines ${listed(manifest.grant)}`,
       );
     }
     // A main without needs takes no grant: the compiler writes `mainGrant = null`.

@@ -258,12 +258,16 @@ function startGuards(items: readonly GrantItem[], compiledWithOrigins: boolean, 
   if (guards === undefined)
     return {
       outcome: "refused",
-      message: `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may have at most ${MAX_GUARDS}`,
+      message:
+        `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may ` +
+        `have at most ${MAX_GUARDS}`,
     };
   if (guards.length > 0 && !compiledWithOrigins)
     return {
       outcome: "refused",
-      message: `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; compile it again with this version of Renyi`,
+      message:
+        `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; ` +
+        `compile it again with this version of Renyi`,
     };
   configureGuards(guards);
   return undefined;

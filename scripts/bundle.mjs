@@ -133,12 +133,14 @@ const leftImports = Object.values(compilePath.metafile.outputs).flatMap((o) =>
 );
 if (leftImports.length > 0)
   throw new Error(
-    `the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code cache cannot`,
+    `the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code ` +
+      `cache cannot`,
   );
 
 writeFileSync(
   `${dist}runtime-import.cjs`,
-  '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n',
+  '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\n' +
+    "exports.hostImport = (specifier) => import(specifier);\n",
 );
 writeFileSync(
   `${dist}runtime.js`,

@@ -137,7 +137,9 @@ test("a compiled program in the cache replaced by JavaScript the validator would
   const marker = join(dir, "outside-every-grant");
   writeFileSync(
     cachedProgram(cache, "a"),
-    `"use strict";\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nexports.main = async function a$main() {};\nexports.mainParameters = [];\nexports.mainGrant = [{ path: ["console"] }];\nexports.mainPurpose = "Say hello.";\nexports.tests = [];\n`,
+    `"use strict";\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n` +
+      `exports.main = async function a$main() {};\nexports.mainParameters = [];\n` +
+      `exports.mainGrant = [{ path: ["console"] }];\nexports.mainPurpose = "Say hello.";\nexports.tests = [];\n`,
   );
   const ran = await renyi("run", "a.ry");
   assert.equal(existsSync(marker), false, "the replaced program reached node:fs");
@@ -618,7 +620,8 @@ test("a recording whose server was killed before showing it stays under its pend
   };
   const args = [RENYI, "mcp", "--allow", "console", "--recordings", recordings];
   const spin =
-    "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n";
+    "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n" +
+    "  end\nend\n";
   const first = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
   const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
   await client.connect(first);

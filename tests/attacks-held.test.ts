@@ -240,7 +240,8 @@ test("requests that frame their body twice (Content-Length with Transfer-Encodin
   // Two requests one after the other on a connection, framed plainly, are still both answered.
   const { answer } = await raw(
     server.port,
-    "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\n" +
+      "Connection: close\r\n\r\n",
   );
   assert.match(answer, /\r\n\r\n\/first hiHTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\/second $/);
   assert.deepEqual((await get(server.port, "/after")).body, "/after ");

@@ -161,9 +161,13 @@ test("a long else-if chain (lowered flat, not nested) takes the first branch tha
   const branches = Array.from(
     { length: 40 },
     (_, i) =>
-      `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then stop\n    end\n    return k * 10`,
+      `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then ` +
+      `stop\n    end\n    return k * 10`,
   ).join("\n");
-  const source = `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
+  const source =
+    `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n` +
+    `  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n` +
+    `  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
   const work = mkdtempSync(join(tmpdir(), "renyi-chain-"));
   try {
     writeFileSync(join(work, "chain.ry"), source);

@@ -135,7 +135,8 @@ test("every generated program the checker accepts compiles to JavaScript that th
     .map(([code, n]) => `${code} ${n}`)
     .join(", ");
   console.log(
-    `compile property: ${CASES} cases from seed ${FIRST_SEED}: ${mistakes} with a deliberate mistake; of the other ${clean}, ` +
+    `compile property: ${CASES} cases from seed ${FIRST_SEED}: ${mistakes} with a deliberate mistake; of the ` +
+      `other ${clean}, ` +
       `${accepted.length} accepted by the checker and ${refused} refused (${(share * 100).toFixed(1)}% accepted` +
       `${common ? `; most common refusals: ${common}` : ""}); ${problems.length} failed`,
   );
@@ -148,7 +149,8 @@ test("every generated program the checker accepts compiles to JavaScript that th
   if (CASES >= 100)
     assert.ok(
       share >= MIN_ACCEPTED,
-      `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer follows the language`,
+      `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer ` +
+        `follows the language`,
     );
 });
 

@@ -143,7 +143,8 @@ function program(seed: number): string {
     // What the run has done so far, printed between statements: where the fuel ran out shows.
     ...Array.from({ length: 4 }, () => [
       ...statements(g, "  ", [], false, 0),
-      '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} {keep.sum}")',
+      '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} ' +
+        '{keep.sum}")',
     ]).flat(),
     "end",
     "",

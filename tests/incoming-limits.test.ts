@@ -194,12 +194,14 @@ test("a database result past the limit of rows or bytes fails with DbError.Sql, 
   await database.execute(
     grant,
     db,
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL " +
+      "FROM c",
   );
   await database.execute(
     grant,
     db,
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, zeroblob(262144) FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, " +
+      "zeroblob(262144) FROM c",
   );
   assert.equal(
     await outcome(database.query(grant, db, "SELECT n FROM t")),

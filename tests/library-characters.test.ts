@@ -212,7 +212,8 @@ end
   assert.equal(result.status, 0, result.stderr);
   assert.equal(
     result.stdout,
-    `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n6 bytes, 0 bytes\n`,
+    `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n` +
+      `6 bytes, 0 bytes\n`,
   );
 });
 

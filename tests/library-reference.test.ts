@@ -81,7 +81,8 @@ test("every function rtlib/lib exports is declared or a listed runtime helper", 
       if (helpers.includes(name)) continue;
       assert.ok(
         declared.has(`${module}.${name}`),
-        `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a listed runtime helper)`,
+        `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a ` +
+          `listed runtime helper)`,
       );
     }
     for (const name of helpers)

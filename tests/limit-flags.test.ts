@@ -291,7 +291,8 @@ test("--max-memory sets the live memory the program may keep, and RENYI_MAX_MEMO
   }
   writeFileSync(
     join(work, "memory_test.ry"),
-    `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`,
+    `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n` +
+      `    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`,
   );
   const tested = await runChild([RENYI, "test", "--max-memory", "64", "memory_test.ry"]);
   assert.equal(tested.status, 1, tested.stdout);

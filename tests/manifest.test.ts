@@ -99,8 +99,11 @@ test("every form of grant the compiler writes is read back from the manifest, an
   const program = join(work, "grants.ry");
   writeFileSync(
     program,
-    'public function main()\n  purpose: Print.\n  needs console, network.http("*.example.com") at most 60 per minute, filesystem.write("out") at most 10 per run, ' +
-      'environment("TOKEN") only to network.http("api.example.com") or network.socket(8080), network.socket(8080) at most 1000 per run, process("ls")\n  console.print("granted")\nend\n',
+    "public function main()\n  purpose: Print.\n" +
+      '  needs console, network.http("*.example.com") at most 60 per minute, filesystem.write("out") at most 10 ' +
+      "per run, " +
+      'environment("TOKEN") only to network.http("api.example.com") or network.socket(8080), ' +
+      'network.socket(8080) at most 1000 per run, process("ls")\n  console.print("granted")\nend\n',
   );
   const out = join(work, "grants");
   assert.equal(run(RENYIC, "build", program, "--out", out).status, 0);

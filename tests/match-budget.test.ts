@@ -34,7 +34,9 @@ function craftedMatch(width: number, name = "pick", seed = 1): { types: string; 
   }
   return {
     types: `type Flags is record\n${fields}\nend\n`,
-    function: `function ${name}(flags: Flags) returns Int\n  return match flags\n${arms.join("\n")}\n    when _ then 0\n  end\nend\n`,
+    function:
+      `function ${name}(flags: Flags) returns Int\n  return match flags\n${arms.join("\n")}\n    when _ then 0\n` +
+      `  end\nend\n`,
   };
 }
 
@@ -68,7 +70,9 @@ test("large matches a person writes still check", () => {
     { length: 60 },
     (_, i) => `    when (Kind.Case${i}(value), true) then value + ${i}\n    when (Kind.Case${i}(_), false) then ${i}`,
   ).join("\n");
-  const variantMatch = `type Kind is variant\n${cases}\nend\n\nfunction f(kind: Kind, flag: Boolean) returns Int\n  return match (kind, flag)\n${arms}\n  end\nend\n`;
+  const variantMatch =
+    `type Kind is variant\n${cases}\nend\n\nfunction f(kind: Kind, flag: Boolean) returns Int\n` +
+    `  return match (kind, flag)\n${arms}\n  end\nend\n`;
   assert.deepEqual(codes(variantMatch), []);
   const table = Array.from({ length: 1000 }, (_, i) => `    when ${i} then "${i}"`).join("\n");
   assert.deepEqual(

@@ -161,18 +161,25 @@ test("mcp guards: edited programs replayed against the sealed recording cannot s
     // Another request, with the key: the mismatch's message carries it, and is refused as a crash made from guarded
     // data is.
     "another request with the key": {
-      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), ` +
+        `{"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\n` +
+        `end\n`,
       code: /E-RT-GUARD\]: how the run ended was refused/,
     },
     // Another request, without it: the mismatch shows the call made, and of the sealed entry nearest to it nothing but
     // its sequence.
     "another request without the key": {
-      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer ` +
+        `guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
       code: /nearest recorded call \(sequence 2\): std\.http\.post \(sealed\)\\n +differences:\\n +arguments: not shown, the recorded call's are sealed/,
     },
     // The key's characters sent one by one: refused in the same way.
     "the key spelled out": {
-      source: `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") ` +
+        `otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
       code: /E-RT-GUARD/,
     },
   };

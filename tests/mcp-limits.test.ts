@@ -83,7 +83,9 @@ function audit(): AuditLine[] {
  * source this large needs more than 64 MiB of heap to check, on any machine,
  * so the server's limits end it rather than its own speed.
  */
-const WIDE = `${wideMatch(15_000, 15_000)}\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\nend\n`;
+const WIDE =
+  `${wideMatch(15_000, 15_000)}\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\n` +
+  `end\n`;
 
 const GREETING = `public function main()\n  purpose: Greet.\n  needs console\n  console.print("hello")\nend\n`;
 
@@ -155,7 +157,9 @@ test("mcp limits: with a small heap and a long time limit, the same check ends a
 
 test("mcp hosts: a host with a letter of another script is refused by the checker with its punycode form, and the person is never asked about it", async () => {
   // The Cyrillic а (U+0430) in place of the Latin a: it reads as the ceiling's api.example.com.
-  const source = `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n  console.print("hello")\nend\n`;
+  const source =
+    `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n` +
+    `  console.print("hello")\nend\n`;
   const checked = await call("check", { source });
   const diagnostics = (
     checked.structuredContent as {

@@ -144,7 +144,8 @@ test("mcp: check gives a diagnostic with a suggested edit, and the edited progra
 test("mcp: check reads the modules the entry uses", async () => {
   const helper = "public function twice(n: Int) returns Int\n  purpose: Double a number.\n  return n * 2\nend\n";
   const entry =
-    'use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n  console.print("{helper.twice(2)}")\nend\n';
+    "use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n" +
+    '  console.print("{helper.twice(2)}")\nend\n';
   const result = await call("check", { source: entry, modules: [{ name: "lib/helper", source: helper }] });
   const content = result.structuredContent as { ok: boolean; files: string[]; diagnostics: Diagnostic[] };
   assert.equal(content.ok, true, JSON.stringify(content.diagnostics));
@@ -342,7 +343,9 @@ end
 test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {
   const started = performance.now();
   const result = await call("run", {
-    source: `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`,
+    source:
+      `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n` +
+      `  end\nend\n`,
   });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outcome, "cancelled", text(result));
@@ -354,7 +357,9 @@ test("mcp run: a program that never ends is cancelled at the timeout, and the se
 
 test("mcp run: output beyond 64 KiB is truncated, and says so", async () => {
   const result = await call("run", {
-    source: `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n    console.print("line {i}")\n  end\nend\n`,
+    source:
+      `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n` +
+      `    console.print("line {i}")\n  end\nend\n`,
   });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outputTruncated, true, text(result));

@@ -225,7 +225,9 @@ function makeCase(index: number, random: () => number): { text: string; expected
   lines.push(
     `  console.print("{a} {b} {r.items}/{r.n}/{r.spare} {m.get("x").or_else([])}${shown.map((s) => ` ${s}`).join("")}")`,
   );
-  const text = `function case_${index}()\n  purpose: A random case.\n  needs console\n  var a be [1]\n  var b be [2]\n  var r be Box(items: [3], n: 0, spare: [5])\n  var m be {"x": [4]}\n${lines.join("\n")}\nend\n`;
+  const text =
+    `function case_${index}()\n  purpose: A random case.\n  needs console\n  var a be [1]\n  var b be [2]\n` +
+    `  var r be Box(items: [3], n: 0, spare: [5])\n  var m be {"x": [4]}\n${lines.join("\n")}\nend\n`;
   const expected = [
     listText(state.a),
     listText(state.b),

@@ -85,7 +85,9 @@ export function compareGrants(body: readonly object[], grant: GrantItem[] | null
   if (canonical(value) === canonical(grant)) return { ok: true };
   return {
     ok: false,
-    problem: `the bundle's own grant differs from its manifest's: the manifest grants ${describe(grant)}, the bundle's mainGrant ${describe(value)}; the bundle or its manifest was changed after it was built`,
+    problem:
+      `the bundle's own grant differs from its manifest's: the manifest grants ${describe(grant)}, the bundle's ` +
+      `mainGrant ${describe(value)}; the bundle or its manifest was changed after it was built`,
   };
 }
 

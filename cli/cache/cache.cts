@@ -50,14 +50,16 @@ function chooseFolder(base: string): string {
     makeFolders(base);
   } catch (e) {
     throw new Refusal(
-      `I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+      `I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set ` +
+        `RENYI_CACHE_DIR to a folder you can write`,
     );
   }
   const problem = notPrivate(base);
   if (problem === undefined) return base;
   if (!isMainThread) throw new Refusal(problem);
   process.stderr.write(
-    `renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or set RENYI_CACHE_DIR)\n`,
+    `renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or ` +
+      `set RENYI_CACHE_DIR)\n`,
   );
   return privateFolder();
 }

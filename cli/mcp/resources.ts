@@ -28,7 +28,8 @@ const DOCUMENTS = [
     file: "spec/language.md",
     title: "The Renyi language reference",
     description:
-      "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, tests. Read it before writing a program.",
+      "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, " +
+      "tests. Read it before writing a program.",
   },
   {
     name: "library",
@@ -79,7 +80,8 @@ export function registerResources(
     {
       title: "A recording of a run",
       description:
-        "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.",
+        "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with " +
+        "the program's hash and grant, and every call with its answer.",
       mimeType: "application/json",
     },
     async (uri, variables) => {
@@ -87,7 +89,8 @@ export function registerResources(
       if (!RECORDING_ID.test(id))
         throw new McpError(
           ErrorCode.InvalidParams,
-          `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+          `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool ` +
+            `gives it`,
         );
       const done = await work({ kind: "recording", folder: recordings, id });
       if (!("answer" in done)) throw new McpError(ErrorCode.InternalError, stoppedText(done));

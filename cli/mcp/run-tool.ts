@@ -215,7 +215,9 @@ export interface ReplayRequest {
 export function recordingFile(folder: string, id: string): { file: string } | { refused: string } {
   if (!RECORDING_ID.test(id))
     return {
-      refused: `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+      refused:
+        `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool ` +
+        `gives it`,
     };
   const file = join(folder, `${id}.recording.json`);
   if (!existsSync(file)) return { refused: `there is no recording ${id} in this server's recordings folder` };

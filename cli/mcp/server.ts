@@ -125,7 +125,9 @@ function reportPending(folder: string): void {
     .join("");
   const more = pending.length > 10 ? `  and ${(pending.length - 10).toLocaleString("en")} more\n` : "";
   process.stderr.write(
-    `renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`,
+    `renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept ` +
+      `under a pending name and not shown: a run going on in another server, or one whose server ended before it ` +
+      `decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`,
   );
 }
 
@@ -137,7 +139,8 @@ const MODULE_NAME = z
   .max(200)
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/,
-    "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` names lib/shapes",
+    "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` " +
+      "names lib/shapes",
   );
 
 const CHECK_INPUT = {
@@ -285,7 +288,10 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Check a Renyi program",
       description:
-        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is true when there is no error. A check that takes longer or more memory than the server allows ends with the error E-CHECK-LIMIT.",
+        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose " +
+        "problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is " +
+        "true when there is no error. A check that takes longer or more memory than the server allows ends with " +
+        "the error E-CHECK-LIMIT.",
       inputSchema: CHECK_INPUT,
       outputSchema: CHECK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -297,7 +303,10 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Main's grant",
       description:
-        "What running a Renyi program would grant it: main's needs, one line each, with their budgets (`at most N per UNIT`) and guards (`only to ...`), as the needs line and the grant manifest write them, and as data, with the sha256 hash of the grant's canonical JSON. An error when the program does not compile or has no main.",
+        "What running a Renyi program would grant it: main's needs, one line each, with their budgets " +
+        "(`at most N per UNIT`) and guards (`only to ...`), as the needs line and the grant manifest write them, " +
+        "and as data, with the sha256 hash of the grant's canonical JSON. An error when the program does not " +
+        "compile or has no main.",
       inputSchema: CHECK_INPUT,
       outputSchema: GRANT_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -309,7 +318,8 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Explain a diagnostic code",
       description:
-        "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
+        "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a " +
+        "problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
       inputSchema: { code: z.string().max(100).describe("A code, as a diagnostic names it: E-CAP-MISSING") },
       outputSchema: EXPLAIN_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -320,7 +330,15 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "run",
     {
       title: "Run a Renyi program",
-      description: `Runs a Renyi program live and records the run. A program whose main's grant lies within the ceiling the person who started the server set (${ceilingText(options.ceiling)}) runs at once; one whose grant goes beyond it runs only if the person approves that grant, asked through the client, which shows them the grant in words (a client that cannot ask is told which flags the person would have to add, and nothing runs). A program that does not compile gets its diagnostics. The result: how the run ended, its exit code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds; cancelling the request interrupts it.`,
+      description:
+        `Runs a Renyi program live and records the run. A program whose main's grant lies within the ceiling the ` +
+        `person who started the server set (${ceilingText(options.ceiling)}) runs at once; one whose grant goes ` +
+        `beyond it runs only if the person approves that grant, asked through the client, which shows them the ` +
+        `grant in words (a client that cannot ask is told which flags the person would have to add, and nothing ` +
+        `runs). A program that does not compile gets its diagnostics. The result: how the run ended, its exit ` +
+        `code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, ` +
+        `one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds; cancelling ` +
+        `the request interrupts it.`,
       inputSchema: RUN_INPUT,
       outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -332,7 +350,11 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Replay a Renyi program against a recording",
       description:
-        "Replays a Renyi program, as given or edited since, against a recording the run tool made (its id, rec-0123456789ab), offline: every call is answered from the recording and none is made, so no ceiling applies. The program runs under the arguments it was recorded with. The result is the run tool's without the recording, and, when the edited program made a call the recording does not hold or ended otherwise, `mismatch`: the first difference as renyi prints it, field by field.",
+        "Replays a Renyi program, as given or edited since, against a recording the run tool made (its id, " +
+        "rec-0123456789ab), offline: every call is answered from the recording and none is made, so no ceiling " +
+        "applies. The program runs under the arguments it was recorded with. The result is the run tool's " +
+        "without the recording, and, when the edited program made a call the recording does not hold or ended " +
+        "otherwise, `mismatch`: the first difference as renyi prints it, field by field.",
       inputSchema: REPLAY_INPUT,
       outputSchema: REPLAY_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -343,7 +365,9 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "test",
     {
       title: "Run a Renyi program's tests",
-      description: `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
+      description:
+        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the ` +
+        `sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
@@ -537,7 +561,10 @@ export function stoppedText(done: Stopped, limits: { seconds: number; memoryMib:
     case "cancelled":
       return "the request was cancelled";
     case "busy":
-      return `renyi mcp is busy: ${MAX_WORKING} checks are going on and ${MAX_WAITING} wait their turn; try again when one has ended`;
+      return (
+        `renyi mcp is busy: ${MAX_WORKING} checks are going on and ${MAX_WAITING} wait their turn; try again when ` +
+        `one has ended`
+      );
     case "ending":
       return "renyi mcp is ending: it starts no call";
   }
@@ -882,7 +909,8 @@ function beyondCeiling(
             ? "renyi mcp is ending, so the person's answer was not waited for, and nothing ran:"
             : typeof asked === "object"
               ? `the person could not be asked (${asked.failed}), so nothing ran:`
-              : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
+              : "main's grant does not lie within the ceiling this server was started with, and this client cannot " +
+                "ask the person to approve it (it offers no elicitation), so nothing ran:";
   return [
     why,
     ...verdict.outside.map((line) => `  ${line}`),

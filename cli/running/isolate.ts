@@ -38,7 +38,8 @@ export function isolatedCpuSeconds(timeoutSeconds: number): number {
  */
 function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
   const lower = (flag: string, value: number) =>
-    `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || exit ${LIMITS_NOT_SET}; fi`;
+    `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || ` +
+    `exit ${LIMITS_NOT_SET}; fi`;
   const cpu =
     cpuSeconds === undefined
       ? []
@@ -66,7 +67,8 @@ const NATIVE_REPORT = /^(<--- Last few GCs --->|FATAL ERROR:|#\s*$|# Fatal|-----
 export function runIsolated(options: RunOptions): Promise<number> {
   if (process.platform === "win32") {
     process.stderr.write(
-      "error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; run without --isolate\n",
+      "error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; " +
+        "run without --isolate\n",
     );
     return Promise.resolve(EXIT.refused);
   }
@@ -141,11 +143,14 @@ function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSecond
   if (signal === "SIGTERM" || signal === "SIGHUP") return 128 + constants.signals[signal];
   if (cpuSeconds !== undefined && (signal === "SIGXCPU" || signal === "SIGKILL")) {
     process.stderr.write(
-      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout SECONDS allows more)\n`,
+      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout ` +
+        `SECONDS allows more)\n`,
     );
     return EXIT.cancelled;
   }
-  const note = `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data (--isolate); the position in the program is not known\n`;
+  const note =
+    `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data ` +
+    `(--isolate); the position in the program is not known\n`;
   if (/out of memory|allocation failed/i.test(held) || signal === "SIGKILL") {
     process.stderr.write(
       `error[E-RT-LIMIT-MEMORY]: ${runMessage("E-RT-LIMIT-MEMORY", { problem: "process" })}\n${note}`,
