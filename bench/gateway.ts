@@ -90,7 +90,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.arg
   console.log(`direct call:                 ${f.direct.toFixed(0)} ns`);
   console.log(`direct call, awaited:        ${f.awaited.toFixed(0)} ns`);
   console.log(
-    `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns (+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
+    `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns ` +
+      `(+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
   );
   console.log(
     `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns ` +

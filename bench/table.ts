@@ -341,7 +341,8 @@ row({
   compile();
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   console.log(
-    `         (in process, parse + check + lower + print with its map: ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s)`,
+    `         (in process, parse + check + lower + print with its map: ` +
+      `${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s)`,
   );
 }
 

@@ -132,7 +132,8 @@ function capability(path: readonly string[], scope: string | number | undefined,
         : typeof scope === "string" && scope !== "";
   if (!fits)
     refuse(
-      `${where}: ${JSON.stringify(scope)} is not a scope of \`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`,
+      `${where}: ${JSON.stringify(scope)} is not a scope of ` +
+        `\`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`,
     );
   return { path, scope };
 }

@@ -128,7 +128,8 @@ class Narrator {
     if (this.lines + 1 > this.maxLines || this.bytes + bytes > this.maxBytes) {
       this.truncated = true;
       this.config.write(
-        `[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`,
+        `[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ` +
+          `${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`,
       );
       return;
     }

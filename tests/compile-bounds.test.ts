@@ -181,7 +181,10 @@ test("a long else-if chain (lowered flat, not nested) takes the first branch tha
 
 test("a type nested thousands deep is compiled or refused with E-CHECK-TOO-COMPLEX, never an internal error", () => {
   for (const depth of [500, 2000, 8000]) {
-    const text = `function main()\n  needs console\n  let a0 be 1\n${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n  console.print("{a${depth}}")\nend\n`;
+    const text =
+      `function main()\n  needs console\n  let a0 be 1\n` +
+      `${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n` +
+      `  console.print("{a${depth}}")\nend\n`;
     const syntax = parseSource("deep.ry", text);
     const result = compileProgram(
       [{ name: "deep", file: "deep.ry", text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }],

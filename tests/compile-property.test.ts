@@ -50,7 +50,10 @@ const work = mkdtempSync(join(tmpdir(), "renyi-compile-property-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function report(program: GeneratedProgram, problem: string): string {
-  return `seed ${program.seed} (reproduce with RENYI_FUZZ_SEED=${program.seed} RENYI_FUZZ_CASES=1): ${problem}\n---- ${program.entry}.ry ----\n${program.source}`;
+  return (
+    `seed ${program.seed} (reproduce with RENYI_FUZZ_SEED=${program.seed} RENYI_FUZZ_CASES=1): ${problem}\n` +
+    `---- ${program.entry}.ry ----\n${program.source}`
+  );
 }
 
 type Outcome = { accepted: true } | { accepted: false; codes: string[] };

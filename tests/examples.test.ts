@@ -156,7 +156,8 @@ test("renyi test examples/ passes every test, each replays test answered from it
 test("no replay, reproduction or replays test connected to where the stand-ins listened", () => {
   assert.equal(connections, 0);
   console.log(
-    `replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`,
+    `replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ` +
+      `${STAND_IN_PORTS.length} stand-in ports, 0 connections`,
   );
 });
 

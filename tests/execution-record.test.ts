@@ -301,7 +301,9 @@ test("a program that serves: its own calls are listed, its requests counted", as
   const file = write(
     "serve.ry",
     `function answer(request: Request) returns Response\n  return server.respond(200, "ok")\nend\n\n` +
-      `public function main() or fails with StartError\n  purpose: Serve two requests.\n  needs network.socket(${port}), console\n  console.print("up")\n  server.serve(${port}, answer, requests: Some(2)) otherwise fail\nend\n`,
+      `public function main() or fails with StartError\n  purpose: Serve two requests.\n` +
+      `  needs network.socket(${port}), console\n  console.print("up")\n` +
+      `  server.serve(${port}, answer, requests: Some(2)) otherwise fail\nend\n`,
   );
   const running = recorded([file]);
   let answered = 0;

@@ -169,7 +169,8 @@ test("a process whose output passes the limit is killed and fails with ProcessEr
   // `yes` writes for ever: without the limit the call would never end.
   assert.equal(
     await outcome(processes.run(grant, "yes")),
-    `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ${LIMIT.toLocaleString("en-US")} bytes for data coming in")`,
+    `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ` +
+      `${LIMIT.toLocaleString("en-US")} bytes for data coming in")`,
   );
   const toStderr = `process.stderr.write(Buffer.alloc(${OFFERED}, "e"))`;
   assert.match(

@@ -169,7 +169,8 @@ test(`modules taken from the cache make the bundle a fresh compile makes (${EDIT
     if (choice <= 1 && caches.own.misses - before >= 1) reachedMisses++;
   }
   console.log(
-    `module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`,
+    `module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ` +
+      `${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`,
   );
   assert.ok(caches.own.hits > EDITS && caches.babel.hits > EDITS, "modules are taken from the cache");
   assert.ok(caches.own.misses >= EDITS / 2, "edits compile modules again");

@@ -442,7 +442,10 @@ class ProgramWriter {
     const decl: RecordDecl = { name: this.upper(), fields: this.fields(this.r.int(1, 4)) };
     this.records.push(decl);
     const purpose = this.r.chance(0.3) ? "  purpose: A record named like a JavaScript global.\n" : "";
-    return `type ${decl.name} is record\n${purpose}${decl.fields.map((f) => `  ${f.name}: ${spell(f.type)}\n`).join("")}end\n`;
+    return (
+      `type ${decl.name} is record\n` +
+      `${purpose}${decl.fields.map((f) => `  ${f.name}: ${spell(f.type)}\n`).join("")}end\n`
+    );
   }
 
   private variantDecl(): string {
@@ -860,7 +863,8 @@ class ProgramWriter {
     const choice = this.r.int(0, 4);
     if (choice === 0)
       return [
-        `${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ${print()} else ${print()}`,
+        `${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ` +
+          `${print()} else ${print()}`,
       ];
     if (choice <= 2) return [`${pad(indent)}if ${condition} then ${then} else ${print()}`];
     return [`${pad(indent)}if ${condition} then ${then}`];
@@ -1743,7 +1747,10 @@ class ProgramWriter {
     }
     // Anywhere, also where nothing can be awaited (a function without needs, a lambda, a clause).
     if (r.chance(0.2)) parts.push("concurrently");
-    return `(${parts.join(" ")} select ${r.chance(0.2) ? "distinct " : ""}${this.expression(result, selectContext, next + 1)})`;
+    return (
+      `(${parts.join(" ")} select ` +
+      `${r.chance(0.2) ? "distinct " : ""}${this.expression(result, selectContext, next + 1)})`
+    );
   }
 }
 

@@ -37,7 +37,9 @@ before(async () => {
       res.setHeader("x-echo-base64", body.toString("base64"));
       res.setHeader("x-echo-hex", body.toString("hex"));
       res.end(
-        `{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": "${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": "${body.toString("hex").toUpperCase()}"}`,
+        `{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": ` +
+          `"${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": ` +
+          `"${body.toString("hex").toUpperCase()}"}`,
       );
     });
   });

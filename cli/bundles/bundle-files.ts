@@ -59,7 +59,10 @@ export function checkManifest(
   if (manifest.manifest.program !== name)
     return {
       ok: false,
-      problem: `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a renamed one is refused`,
+      problem:
+        `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ` +
+        `${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a ` +
+        `renamed one is refused`,
     };
   return { ok: true, manifest: manifest.manifest, grant: manifest.grant };
 }

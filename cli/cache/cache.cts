@@ -156,7 +156,8 @@ export function writeCached(key: string, extension: ".cjs" | ".mjs", code: strin
     writeAtomically(path, code);
   } catch (e) {
     throw new Refusal(
-      `I cannot write the compiled program into the cache folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+      `I cannot write the compiled program into the cache folder ${dir} ` +
+        `(${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
     );
   }
   return path;

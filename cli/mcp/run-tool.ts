@@ -162,7 +162,8 @@ function placeRecording(folder: string, id: string, concealed: boolean): void {
     renameSync(pending, join(folder, `${id}.recording.json`));
   } catch (e) {
     process.stderr.write(
-      `renyi mcp: the recording ${pending} is kept under that name, not shown: ${e instanceof Error ? e.message : String(e)}\n`,
+      `renyi mcp: the recording ${pending} is kept under that name, not shown: ` +
+        `${e instanceof Error ? e.message : String(e)}\n`,
     );
   }
 }
@@ -516,7 +517,10 @@ function cut(buffer: Buffer, bytes: number): { text: string; truncated: boolean 
 }
 
 export function effectLine(call: HostCall): string {
-  return `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ms)${call.replayed ? " replayed" : ""}`;
+  return (
+    `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ` +
+    `ms)${call.replayed ? " replayed" : ""}`
+  );
 }
 
 function resultOf(

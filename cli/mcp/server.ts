@@ -367,7 +367,10 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
       title: "Run a Renyi program's tests",
       description:
         `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the ` +
-        `sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
+        `sources given, if every test that runs live has needs within the ceiling ` +
+        `(${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and ` +
+        `says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is ` +
+        `renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
@@ -427,7 +430,8 @@ async function holdingPlace(facts: Facts, wait: () => Promise<CallToolResult>): 
   if (running >= MAX_CALLS_RUNNING) {
     facts.outcome = "busy";
     return refused(
-      `renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`,
+      `renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting ` +
+        `(${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`,
     );
   }
   running++;
@@ -512,7 +516,9 @@ async function checkedProgram(
   if (bytes === 0) for (const text of [...texts.values(), standardInput]) bytes += Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SOURCE_BYTES)
     return {
-      refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request`,
+      refused:
+        `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} ` +
+        `bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request`,
     };
   const done = await inWorker<ProgramAnswer>(context, { kind: "program", entry, texts }, facts, signal);
   if ("refused" in done) return done;
@@ -587,7 +593,8 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const lines = diagnostics.map(
     (d) =>
-      `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`,
+      `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ` +
+      `${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`,
   );
   const head = ok
     ? `No errors, ${plural(diagnostics.length, "warning")}:`
@@ -965,7 +972,9 @@ async function replayTool(
 
 function replaySummary(r: ReplayResult, recording: string): string {
   const lines = [
-    `The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`,
+    `The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ` +
+      `${plural(r.effects.length, "effect")} answered from the ` +
+      `recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`,
   ];
   if (r.mismatch !== undefined) lines.push(r.mismatch);
   else if (r.error !== undefined)
@@ -1020,7 +1029,8 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
       flags.push(...verdict.flags);
     } else if (verdict.runFlags.length > 0) {
       outside.push(
-        `test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`,
+        `test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed ` +
+          `(${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`,
       );
     }
   }
@@ -1056,7 +1066,8 @@ function testSummary(report: Record<string, unknown>): string {
 
 function runSummary(r: RunResult): string {
   const lines = [
-    `The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`,
+    `The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ` +
+      `${plural(r.effects.length, "effect")}; recording ${r.recording}.`,
   ];
   if (r.error !== undefined)
     lines.push(

@@ -26,7 +26,9 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   const code = compiled.code();
   if (code !== recording.code)
     return {
-      refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n`,
+      refused:
+        `error[E-RT-REPLAY-CODE]: ` +
+        `${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n`,
     };
   const out = parsed.options.to ?? besideTheOld(from);
   if (resolve(out) === resolve(from))
@@ -76,7 +78,8 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
       }
       const n = (k: number) => k.toLocaleString("en");
       process.stderr.write(
-        `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
+        `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ` +
+          `${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
       );
       return exitCode;
     },

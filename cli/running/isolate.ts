@@ -46,7 +46,8 @@ function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
       : [
           // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a
           // hard limit below the soft one is refused.
-          `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
+          `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ` +
+            `${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
         ];
   return [
     `ulimit -c 0 || exit ${LIMITS_NOT_SET}`,
@@ -158,7 +159,8 @@ function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSecond
     return EXIT.crashed;
   }
   process.stderr.write(
-    `error[E-RT-INTERNAL]: ${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`,
+    `error[E-RT-INTERNAL]: ` +
+      `${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`,
   );
   return EXIT.crashed;
 }

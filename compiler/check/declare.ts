@@ -103,7 +103,8 @@ const LIBRARY_MODULE_NAMES: readonly string[] = Object.keys(MODULES);
 function failOnProblems(problems: readonly Diagnostic[]): void {
   if (problems.length > 0) {
     throw new Error(
-      `the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`,
+      `the standard library does not check: ` +
+        `${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`,
     );
   }
 }

@@ -279,7 +279,9 @@ export class Replayer {
     return new Crash("E-RT-REPLAY-MISMATCH", {
       problem: "not-held",
       call,
-      nearest: `(sequence ${near.sequence}): ${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
+      nearest:
+        `(sequence ${near.sequence}): ` +
+        `${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
       differences: diff,
     });
   }

@@ -290,7 +290,9 @@ end`,
       message: `This ${f.construct} does not cover every ${coveredWhat(f.construct)}: \`${f.missing}\` is not handled`,
       label: `\`${f.missing}\` not covered`,
       notes: [`The ${coveredWhat(f.construct)} is ${article(f.subject)}.`],
-      hint: `Add an arm for it: \`when ${f.missing} then ...\`, or \`when _ then ...\` for every other ${coveredWhat(f.construct)}.`,
+      hint:
+        `Add an arm for it: \`when ${f.missing} then ...\`, or \`when _ then ...\` for every other ` +
+        `${coveredWhat(f.construct)}.`,
     }),
     explanation: `The arms of a \`match\` (and of an \`otherwise\`) must together cover every value
 the subject can have, so that no value falls through at run time, and so that adding a case to
@@ -426,5 +428,8 @@ end`,
 function tooComplexMatch(): string {
   const fields = Array.from({ length: 14 }, (_, i) => `  f${i}: Boolean`).join("\n");
   const arms = CROSSING_ARMS.map((fixed, i) => `    when Flags(${fixed}) then ${i}`).join("\n");
-  return `type Flags is record\n${fields}\nend\n\nfunction pick(flags: Flags) returns Int\n  return match flags\n${arms}\n    when _ then -1\n  end\nend`;
+  return (
+    `type Flags is record\n${fields}\nend\n\nfunction pick(flags: Flags) returns Int\n  return match flags\n` +
+    `${arms}\n    when _ then -1\n  end\nend`
+  );
 }

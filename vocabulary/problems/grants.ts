@@ -54,7 +54,9 @@ export const GRANT_PROBLEMS = {
                 ? `${capitalised(ownerText(f.owner))} has no \`needs\` line, so it may use no capability.`
                 : `${capitalised(ownerText(f.owner))} needs ${code(f.granted)}.`,
             ],
-            hint: `Add \`${f.need}\` to the \`needs\` line of ${ownerText(f.owner)}${f.scoped === undefined ? "" : `, with a scope if you know it: \`${f.scoped}\``}.`,
+            hint:
+              `Add \`${f.need}\` to the \`needs\` line of ` +
+              `${ownerText(f.owner)}${f.scoped === undefined ? "" : `, with a scope if you know it: \`${f.scoped}\``}.`,
           }
         : {
             message: `This function needs \`${f.need}\`, which the needs of ${ownerText(f.owner)} do not cover`,
@@ -116,7 +118,8 @@ end`,
           ? `\`${f.capability}\` takes no scope`
           : f.wanted === "port"
             ? `\`${f.capability}\` is scoped by a port number, such as \`network.socket(8080)\``
-            : `\`${f.capability}\` is scoped by a ${SCOPE_WORD[f.wanted].word} in a text, such as \`${f.capability}(${SCOPE_WORD[f.wanted].example})\``
+            : `\`${f.capability}\` is scoped by a ${SCOPE_WORD[f.wanted].word} in a text, such as ` +
+              `\`${f.capability}(${SCOPE_WORD[f.wanted].example})\``
       }`,
       label: "wrong scope",
     }),
@@ -225,7 +228,8 @@ end`,
           ? `the recording "${f.path}" leads outside the folder of the test's file through a symbolic link`
           : f.problem === "folder"
             ? `the recording's path "${f.path}" names the folder of the test's file, not a file beneath it`
-            : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
+            : `the recording's path "${f.path}" leaves the folder of the test's file: ` +
+              `${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
       label: "a path beneath the test's folder",
       notes: [
         "A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's " +

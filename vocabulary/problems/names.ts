@@ -398,7 +398,9 @@ end`,
           };
         case "use":
           return {
-            message: `The name \`${f.name}\` is already taken by ${f.takenBy === "library" ? "a library module" : "another `use`"}`,
+            message:
+              `The name \`${f.name}\` is already taken by ` +
+              `${f.takenBy === "library" ? "a library module" : "another `use`"}`,
             hint: `Bring it in under another name: \`use ${f.path} as ${f.name}_module\`.`,
           };
         case "function":

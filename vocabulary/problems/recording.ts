@@ -213,8 +213,11 @@ another program; replay it with \`renyi run --replay\` to see where it now diffe
     render: (f) => ({
       message:
         f.span < 0
-          ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} and more), more than the test's \`${f.budget}\` allows`
-          : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's \`${f.budget}\` allows`,
+          ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} ` +
+            `and more), more than the test's \`${f.budget}\` allows`
+          : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ` +
+            `${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's ` +
+            `\`${f.budget}\` allows`,
       notes: [
         "budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program " +
           "could not make",

@@ -873,7 +873,8 @@ ${"  let a be )\n".repeat(120)}end`,
           : f.limit === "memory"
             ? `renyi mcp stopped checking the program when it used ${f.mib ?? 0} MiB of memory, its limit (renyi ` +
               `mcp --check-memory MIB allows more)`
-            : `renyi mcp did not send the program's diagnostics: they take more than ${(f.characters ?? 0).toLocaleString("en")} characters`,
+            : `renyi mcp did not send the program's diagnostics: they take more than ` +
+              `${(f.characters ?? 0).toLocaleString("en")} characters`,
     }),
     explanation: `\`renyi mcp\` checks each program a client sends (and explains a code, and reads a
 recording) in a worker thread of its own, under a time limit (10 seconds) and a memory limit

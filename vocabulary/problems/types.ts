@@ -236,7 +236,9 @@ function renderArguments(f: Arguments): Rendered {
       return { message: `\`${f.label}\` is given twice`, label: "given again here" };
     case "missing":
       return {
-        message: `\`${f.callee}\` needs ${f.missing.map((m) => `\`${m}\``).join(", ")}, which ${f.missing.length === 1 ? "is" : "are"} not given`,
+        message:
+          `\`${f.callee}\` needs ${f.missing.map((m) => `\`${m}\``).join(", ")}, which ` +
+          `${f.missing.length === 1 ? "is" : "are"} not given`,
         label: `missing ${f.missing.join(", ")}`,
         notes: [takes(f.slots)],
       };
@@ -410,7 +412,9 @@ end`,
       given: "how many are given",
     },
     render: (f) => ({
-      message: `\`${f.type}\` takes ${f.expected === 0 ? "no type arguments" : plural(f.expected, "type argument")}, but ${f.given} ${f.given === 1 ? "is" : "are"} given here`,
+      message:
+        `\`${f.type}\` takes ${f.expected === 0 ? "no type arguments" : plural(f.expected, "type argument")}, but ` +
+        `${f.given} ${f.given === 1 ? "is" : "are"} given here`,
       label: "wrong number of type arguments",
     }),
     explanation: `A generic type takes a fixed number of type arguments: \`List<Int>\` one,
@@ -503,7 +507,9 @@ end`,
       because: "`function`: it is or holds a function; `unordered`: a map, a set or Json, which have no order",
     },
     render: (f) => ({
-      message: `${article(f.type)} cannot be ${ABILITY_USE[f.ability]}${f.lacking === f.type ? "" : `, because it holds ${article(f.lacking)}`}`,
+      message:
+        `${article(f.type)} cannot be ` +
+        `${ABILITY_USE[f.ability]}${f.lacking === f.type ? "" : `, because it holds ${article(f.lacking)}`}`,
       label: `${f.type} ${ABILITY_LACK[f.ability]}`,
       notes: [LACKING_NOTE[f.because]],
     }),
@@ -955,10 +961,13 @@ function tooComplexRendered(f: {
   return {
     message: f.deep
       ? "This program's types nest too deeply to check"
-      : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ${count(f.characters)} characters may take`,
+      : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ` +
+        `${count(f.characters)} characters may take`,
     label: "checking stopped here",
     notes: [
-      `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the program is refused rather than checked for minutes.`,
+      `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ` +
+        `${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the ` +
+        `program is refused rather than checked for minutes.`,
     ],
     hint:
       "Give the large types a name: a record with a field for each part, declared once, rather than a value built " +
