@@ -55,7 +55,7 @@ export function textOf(module: { name: string; file: string; text: string; synta
  * trees go once the program is checked (`renyic build`: half of what a large
  * program holds) bundles with this.
  */
-export function bundleChecked(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult {
+function bundleChecked(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult {
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
   const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules);
   return bundleProgram(program, sources, options, inputs);

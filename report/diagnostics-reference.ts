@@ -14,14 +14,14 @@ import { SYNTAX_PROBLEMS } from "../vocabulary/problems/syntax.js";
 import { TYPE_PROBLEMS } from "../vocabulary/problems/types.js";
 
 /** Everything below this line of spec/diagnostics.md is generated. */
-export const GENERATED_MARKER =
+const GENERATED_MARKER =
   "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the " +
   "catalogue, not what follows. -->";
 
 /** The run-time table of spec/runtime.md lies between these two lines. */
-export const RUNTIME_TABLE_START =
+const RUNTIME_TABLE_START =
   "<!-- The table of run-time codes, generated from vocabulary/problems/run.ts by `npm run diagnostics-reference`. -->";
-export const RUNTIME_TABLE_END = "<!-- End of the generated table. -->";
+const RUNTIME_TABLE_END = "<!-- End of the generated table. -->";
 
 interface Family {
   readonly title: string;
@@ -86,7 +86,7 @@ function rowsOf(table: object): [string, ProblemEntry<unknown>][] {
 }
 
 /** The generated part of spec/diagnostics.md, after the hand-written `introduction`. */
-export function diagnosticsReference(introduction: string): string {
+function diagnosticsReference(introduction: string): string {
   const out = [introduction.trimEnd(), "", GENERATED_MARKER, ""];
   out.push(
     "## Every code",
@@ -158,7 +158,7 @@ export function regeneratedDiagnostics(present: string): string {
 }
 
 /** The table of run-time codes in spec/runtime.md: code, kind, title, each linked to its explanation. */
-export function runtimeTable(): string {
+function runtimeTable(): string {
   const lines = ["| code | kind | what happened |", "|---|---|---|"];
   for (const [code, row] of rowsOf(RUN_PROBLEMS)) {
     if (!code.startsWith("E-RT-")) continue;

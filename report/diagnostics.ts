@@ -8,9 +8,9 @@
 import type { Code } from "../vocabulary/problems/index.js";
 import type { SourceFile, Span } from "./source.js";
 
-export type Severity = "error" | "warning";
+type Severity = "error" | "warning";
 
-export interface Label {
+interface Label {
   readonly span: Span;
   readonly message: string;
 }

@@ -23,7 +23,7 @@ export type Addresses = ReadonlySet<string> | "unknown";
 /**
  * The most distinct host names one run resolves; a name past it is treated as unknown (the worst case for every guard).
  */
-export const MAX_HOST_NAMES = 1024;
+const MAX_HOST_NAMES = 1024;
 
 /** How long one name may take to resolve; past it, it compares as written (and is not connected to). */
 const LOOKUP_MS = 10_000;

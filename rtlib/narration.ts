@@ -31,13 +31,13 @@ export interface NarrationConfig {
 }
 
 /** How much of one value a line shows. */
-export const VALUE_WIDTH = 80;
+const VALUE_WIDTH = 80;
 
 const DEFAULT_MAX_LINES = 10_000;
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** A value in the to_text rendering, a text quoted, cut at VALUE_WIDTH characters with `...`; never throws. */
-export function shown(value: unknown): string {
+function shown(value: unknown): string {
   let text: string;
   try {
     // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").

@@ -168,7 +168,7 @@ export class Context {
     readonly cell: Cell,
   ) {}
 }
-export const ROOT_CONTEXT = ROOT_CELL.context(undefined);
+const ROOT_CONTEXT = ROOT_CELL.context(undefined);
 
 /**
  * The context of the code running now. Each function of a program with guards keeps

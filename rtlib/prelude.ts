@@ -2,21 +2,7 @@
 // declares in compiler/check/library.ts (a test compares the two), so that the
 // runtime can build the values its primitives return and fail with.
 
-import {
-  BYTES,
-  describe,
-  DYNAMIC,
-  FLOAT,
-  INT,
-  JSON_SHAPE,
-  list,
-  map,
-  param,
-  TEXT,
-  type Shape,
-  type TypeDesc,
-  type VariantDesc,
-} from "./values.js";
+import { BYTES, describe, INT, list, map, param, TEXT, type Shape, type TypeDesc, type VariantDesc } from "./values.js";
 
 // ---- Optional, hot enough to be written out ----
 
@@ -259,5 +245,3 @@ export const PRELUDE_VARIANTS: Readonly<Record<string, VariantDesc>> = {
   ForeignError: ForeignError.desc,
   JsonError: JsonError.desc,
 };
-
-export { DYNAMIC, FLOAT, JSON_SHAPE };

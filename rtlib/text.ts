@@ -67,7 +67,7 @@ export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC, width: n
 }
 
 /** How much of a value the runtime writes for its own reasons unless told otherwise. */
-export const UNCHARGED_WIDTH = 500;
+const UNCHARGED_WIDTH = 500;
 
 /** Where an uncharged walk stops: past this many characters written (Infinity when charged). */
 let cap = Infinity;
@@ -276,7 +276,7 @@ function frame(
 }
 
 /** A Json value as compact JSON, within the text limit (the engine's own limit is eight times it). */
-export function jsonText(value: unknown): string {
+function jsonText(value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

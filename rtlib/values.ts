@@ -102,9 +102,9 @@ export function instantiate(shape: Shape, args: readonly Shape[]): Shape {
 }
 
 /** Every record and case instance's prototype carries its descriptor under this key. */
-export const DESC: unique symbol = Symbol.for("renyi.desc");
+const DESC: unique symbol = Symbol.for("renyi.desc");
 
-export interface Described {
+interface Described {
   readonly [DESC]: TypeDesc;
 }
 

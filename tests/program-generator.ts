@@ -13,7 +13,7 @@
 import { KEYWORD_SET } from "../compiler/lex/tokens.js";
 
 /** Mulberry32: a small, fast PRNG that is good enough to pick grammar forms. */
-export class Random {
+class Random {
   private state: number;
 
   constructor(seed: number) {
@@ -229,7 +229,7 @@ const FIELD_NAMES = [
  * (or Texts, for `TextList`), which is enough to reach every form while keeping
  * the type of every expression known.
  */
-export type Type =
+type Type =
   | { kind: "Int" }
   | { kind: "Text" }
   | { kind: "Boolean" }

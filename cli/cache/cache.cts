@@ -15,7 +15,7 @@ import { cacheFolderNamed } from "../../vocabulary/cache-folder.cjs";
 const chosen = new Map<string, string>();
 
 /** The cache folder named by RENYI_CACHE_DIR, XDG_CACHE_HOME or the home folder, made if need be; absolute. */
-export function namedCacheDirectory(): string {
+function namedCacheDirectory(): string {
   // An empty HOME names no home: the password file's is taken, never a folder relative to where the command runs.
   const home = homedir() || userInfo().homedir;
   return resolve(cacheFolderNamed(process.env, home) ?? join(home, ".cache", "renyi"));
@@ -65,7 +65,7 @@ function chooseFolder(base: string): string {
 }
 
 /** Why `folder` is not this user's alone, or undefined when it is. */
-export function notPrivate(folder: string): string | undefined {
+function notPrivate(folder: string): string | undefined {
   const stat = statSync(folder);
   if (!stat.isDirectory()) return `the cache folder ${folder} is not a folder`;
   if (process.getuid !== undefined && stat.uid !== process.getuid())

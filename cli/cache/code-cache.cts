@@ -217,7 +217,7 @@ function readCache(cacheFile: string | undefined): Buffer | undefined {
 }
 
 /** `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged). */
-export function requireWithCachedData(
+function requireWithCachedData(
   file: string,
   source: string,
   cachedData: Buffer | undefined,

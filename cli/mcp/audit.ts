@@ -17,10 +17,10 @@ import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { makeFolders } from "../cache/cache.cjs";
 
-export const AUDIT_FILE = "audit.jsonl";
+const AUDIT_FILE = "audit.jsonl";
 
 /** Who allowed main's grant: the ceiling the server was started with, or the person, asked through the client. */
-export type ApprovedBy = "ceiling" | "person" | "person-earlier";
+type ApprovedBy = "ceiling" | "person" | "person-earlier";
 
 export interface AuditEntry {
   /** The tool called; for a call refused before its tool, the name as the client sent it, cut at 100 characters. */

@@ -17,7 +17,7 @@ import { PACKAGE_ROOT } from "../host/places.cjs";
 /** The package's own folder, which holds spec/ and examples/ beside dist/. */
 
 /** The most recordings `resources/list` names (in the order of their ids); any other is read by its id all the same. */
-export const MAX_LISTED = 1_000;
+const MAX_LISTED = 1_000;
 
 /** Does a job in a worker thread; a refusal's text when it gave no answer. */
 export type Work = (job: Job) => Promise<{ answer: unknown } | Stopped>;

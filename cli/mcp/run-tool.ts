@@ -16,9 +16,9 @@ import { CONCEALED, PENDING } from "./work.js";
 import { RENYI_COMMAND } from "../host/places.cjs";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
-export const MAX_RESULT_TEXT = 64 * 1024;
+const MAX_RESULT_TEXT = 64 * 1024;
 /** The most effects a result lists, one line each. */
-export const MAX_EFFECT_LINES = 1_000;
+const MAX_EFFECT_LINES = 1_000;
 /** The wall time a run may take, in seconds, unless RENYI_MCP_TIMEOUT says otherwise. */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 60;
 /** Runs at once; more wait their turn. */
@@ -516,7 +516,7 @@ function cut(buffer: Buffer, bytes: number): { text: string; truncated: boolean 
   return { text, truncated: bytes > MAX_RESULT_TEXT };
 }
 
-export function effectLine(call: HostCall): string {
+function effectLine(call: HostCall): string {
   return (
     `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ` +
     `ms)${call.replayed ? " replayed" : ""}`

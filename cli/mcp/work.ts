@@ -21,7 +21,7 @@ import { explanation, whenText } from "../host/explanation.js";
 export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 
 /** The largest recording the resource reads: a bigger one is for `renyi` on the command line. */
-export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
+const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the

@@ -91,7 +91,7 @@ export function extensionsOf(grant: readonly string[]): string[] {
 }
 
 /** The commit checked out in the git repository around `folder`, shortened as git does; undefined outside one. */
-export function gitRevision(folder: string): string | undefined {
+function gitRevision(folder: string): string | undefined {
   try {
     for (let dir = folder; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");

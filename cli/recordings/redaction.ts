@@ -14,7 +14,7 @@ import { formsOf } from "./redaction-forms.js";
  * A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found
  * everywhere.
  */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 export class Redaction {
   /** The names, in lower case. */

@@ -14,7 +14,7 @@ import { needText } from "../../vocabulary/needs.js";
 import { SEALED, type RecordedCall } from "../../vocabulary/recording.js";
 
 /** The key file's name in a recordings folder. */
-export const SEAL_KEY_FILE = "seal.key";
+const SEAL_KEY_FILE = "seal.key";
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;

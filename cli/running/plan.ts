@@ -14,7 +14,7 @@ export type RunPlan = (
 ) => RunSession | { refused: string };
 
 /** What the plan knows of the program: its name, its file and the hash of its code. */
-export interface CompiledProgram {
+interface CompiledProgram {
   readonly program: string;
   readonly file: string;
   readonly code: () => string;

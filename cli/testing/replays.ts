@@ -34,7 +34,7 @@ export function recordingPath(testFile: string, written: string): string {
  * nowhere, or one that cannot be followed, counts as leading outside. The
  * words name the path as the test wrote it, and nothing of what is outside.
  */
-export function recordingOutside(testFile: string, recording: string): string | undefined {
+function recordingOutside(testFile: string, recording: string): string | undefined {
   const folder = dirname(testFile);
   const written = relative(folder, recording);
   const leaves = replaysPathLeaves(written);

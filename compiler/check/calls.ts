@@ -568,13 +568,7 @@ function callFromJson(ctx: Context, call: S.Call, type: Type): CExpr {
 // ---- needs and failures ----
 
 /** Every need of a call must be covered by the grant of the function it is made in. */
-export function checkNeeds(
-  ctx: Context,
-  needs: readonly Need[],
-  calleeName: string,
-  span: Span,
-  primitive: boolean,
-): void {
+function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: string, span: Span, primitive: boolean): void {
   const frame = ctx.frame;
   for (const need of needs) {
     frame.needs.push(need);

@@ -8,7 +8,7 @@ import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";
 import { Bounds } from "./bounds.js";
 import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./context.js";
-import { declareProgram, libraryScopes, PRELUDE_NAME, type SourceModule } from "./declare.js";
+import { declareProgram, libraryScopes, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
@@ -343,5 +343,3 @@ function needsEditOf(needs: S.Needs | undefined, firstStatement: Span | undefine
   if (firstStatement === undefined) return undefined;
   return { at: emptyAt(firstStatement.start, firstStatement), prefix: "needs ", suffix: "\n  " };
 }
-
-export { PRELUDE_NAME };

@@ -83,7 +83,7 @@ export function grantItemOf(item: CheckedGrantItem): GrantItem {
   };
 }
 
-export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {
+function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {
   const path = ref.path.map((i) => i.name);
   const info = capabilityInfo(path);
   if (info === undefined) {

@@ -48,7 +48,7 @@ export function libraryFunctions(): LibraryFunction[] {
 }
 
 /** One case of a prelude variant, or one field of a prelude record, as its declaration writes it. */
-export interface PreludeMember {
+interface PreludeMember {
   /** `Timeout(url: Text)`, `status: Int`. */
   text: string;
   /** The one-line description from the comment above it. */

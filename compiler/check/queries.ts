@@ -42,8 +42,8 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
  * query nests with each (each `from` a loop inside the one before), and the bundle validator
  * follows compiled code to a depth of some seven hundred joins; far above what people write.
  */
-export const MOST_QUERY_FROMS = 200;
-export const MOST_SORT_KEYS = 200;
+const MOST_QUERY_FROMS = 200;
+const MOST_SORT_KEYS = 200;
 
 /**
  * A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile

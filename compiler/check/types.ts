@@ -94,13 +94,11 @@ export const FLOAT = con("Float");
 export const TEXT = con("Text");
 export const BOOLEAN = con("Boolean");
 export const NOTHING = con("Nothing");
-export const BYTES = con("Bytes");
 export const JSON_TYPE = con("Json");
 export const ERROR: ErrorType = { kind: "Error" };
 
 export const listOf = (item: Type): Con => con("List", [item]);
 export const mapOf = (key: Type, value: Type): Con => con("Map", [key, value]);
-export const setOf = (item: Type): Con => con("Set", [item]);
 export const pairOf = (first: Type, second: Type): Con => con("Pair", [first, second]);
 
 export function declared(decl: TypeDecl, args: readonly Type[]): Con {
@@ -494,7 +492,7 @@ class TypeWriter {
   }
 }
 
-export function isNothing(type: Type): boolean {
+function isNothing(type: Type): boolean {
   const t = resolve(type);
   return t.kind === "Con" && t.name === "Nothing";
 }

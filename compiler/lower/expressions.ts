@@ -169,7 +169,7 @@ function grantOf(lw: Lowerer): t.Expression {
 }
 
 /** Whether a library function is a primitive with needs of its own (it takes the grant). */
-export function libraryTakesGrant(module: string, name: string): boolean {
+function libraryTakesGrant(module: string, name: string): boolean {
   return (libraryScopes().library.get(module)?.functions.get(name)?.needs.length ?? 0) > 0;
 }
 

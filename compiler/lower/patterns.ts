@@ -119,7 +119,7 @@ function fields(
   });
 }
 
-export function literal(value: number | string | boolean | null): t.Expression {
+function literal(value: number | string | boolean | null): t.Expression {
   if (value === null) return t.nullLiteral();
   if (typeof value === "string") return t.stringLiteral(value);
   if (typeof value === "boolean") return t.booleanLiteral(value);

@@ -122,7 +122,7 @@ function mentionsTypeShape(lw: Lowerer, type: Type, known: Map<Type, boolean>): 
 }
 
 /** The runtime descriptor of a declared type: a record's TypeDesc, a variant's VariantDesc. */
-export function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
+function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
   if (decl.module === "prelude") {
     const table = decl.shape === "record" ? "PRELUDE_RECORDS" : "PRELUDE_VARIANTS";
     return t.memberExpression(lw.rt(table), t.identifier(decl.name));

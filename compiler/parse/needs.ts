@@ -46,7 +46,7 @@ function parseGrantItem(p: Cursor): GrantItem {
 }
 
 /** `console`, `network.http("api.example.com")`, `network.socket(8080)` */
-export function parseCapabilityRef(p: Cursor): CapabilityRef {
+function parseCapabilityRef(p: Cursor): CapabilityRef {
   const start = p.pos;
   const example = { guide: "capability" } as const;
   const path: Ident[] = [p.expectName("a capability", example)];

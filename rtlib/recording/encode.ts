@@ -43,7 +43,7 @@ function httpSuccess(hop: { status: number; headers: unknown; bytes: Uint8Array 
  * The outcome as recorded; undefined for a call that ended with neither a value nor a failure (a crash, a
  * cancellation): it did not complete.
  */
-export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
+function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
   if ("success" in call.outcome) {
     const value = call.outcome.success;
     return {
@@ -58,7 +58,7 @@ export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
 }
 
 /** The call as an entry of the recording, numbered `sequence`; `atMs` is when it was made, since the run began. */
-export function encodeCall(call: CallRecord, sequence: number, atMs: number): RecordedCall | undefined {
+function encodeCall(call: CallRecord, sequence: number, atMs: number): RecordedCall | undefined {
   const outcome = encodeOutcome(call);
   if (outcome === undefined) return undefined;
   return {
@@ -77,9 +77,9 @@ export function encodeCall(call: CallRecord, sequence: number, atMs: number): Re
  * spec/recording.md, "Sealed calls"): its arguments carried origins (its scope
  * too may be made of them), or only what it gave back is guarded.
  */
-export type GuardedPart = "arguments" | "result";
+type GuardedPart = "arguments" | "result";
 
-export function guardedPart(call: CallRecord): GuardedPart | undefined {
+function guardedPart(call: CallRecord): GuardedPart | undefined {
   return call.guarded === true ? "arguments" : call.guardedResult === true ? "result" : undefined;
 }
 

@@ -53,7 +53,7 @@ export function bodyByMeaning(body: string): JsonValue {
  */
 const ENCODED_PLACEHOLDER = /(?:%3[Cc]|\\u003[Cc])redacted(?:%3[Ee]|\\u003[Ee])/g;
 
-export function placeholderNormal(text: string): string {
+function placeholderNormal(text: string): string {
   return text.includes("redacted") ? text.replace(ENCODED_PLACEHOLDER, REDACTED) : text;
 }
 

@@ -14,7 +14,7 @@ end`;
  * parser knows which construct it was reading. The parser names the construct;
  * the words are here. `name` is the name already read (a type's, a var's).
  */
-export const SYNTAX_GUIDES = {
+const SYNTAX_GUIDES = {
   use: () => "For example: `use weather`, `use lib.weather`, `use lib.weather as w`.",
   "type-name": () => "For example: `type Forecast is record`.",
   "type-is": (name: string) => `For example: \`type ${name} is record\` or \`type ${name} is variant\`.`,

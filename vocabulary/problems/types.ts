@@ -8,7 +8,7 @@ const count = (n: number): string => n.toLocaleString("en-US");
 export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
 
 /** How the label under a span says a type lacks the ability. */
-export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
+const ABILITY_LACK: Readonly<Record<Ability, string>> = {
   equality: "has no equality",
   compare: "has no order",
   hash: "has no hash",
@@ -18,7 +18,7 @@ export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
 };
 
 /** What a use of the ability does to a value: `X cannot be ...`. */
-export const ABILITY_USE: Readonly<Record<Ability, string>> = {
+const ABILITY_USE: Readonly<Record<Ability, string>> = {
   equality: "compared with `is`",
   compare: "ordered (with `<`, `sort by`, `min` or `max`)",
   hash: "used as a map key, a set item, a group key or with `distinct`",
