@@ -346,7 +346,9 @@ end`,
       label: "too complex to check",
       notes: [
         f.alone
-          ? `Checking that arms cover every value can take time that grows exponentially with their number; each ${f.construct} may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} together.`
+          ? `Checking that arms cover every value can take time that grows exponentially with their number; each ` +
+            `${f.construct} may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} ` +
+            `together.`
           : `Each match may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} together.`,
       ],
       hint: "Split it: match on one field or part first, then on the rest in a nested `match` or a helper function.",
