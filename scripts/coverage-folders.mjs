@@ -41,7 +41,8 @@ for (const [file, figures] of Object.entries(summary)) {
 const percent = ({ covered, total }) => (total === 0 ? "-" : `${((100 * covered) / total).toFixed(1)}%`);
 console.log(`coverage of the sources by the test suite, ${new Date().toISOString().slice(0, 10)}`);
 console.log(
-  `${"folder".padEnd(14)} ${"files".padStart(5)} ${"lines".padStart(8)} ${"branches".padStart(9)} ${"functions".padStart(10)}`,
+  `${"folder".padEnd(14)} ${"files".padStart(5)} ${"lines".padStart(8)} ` +
+    `${"branches".padStart(9)} ${"functions".padStart(10)}`,
 );
 for (const [folder, what] of FOLDERS) {
   const sum = totals.get(folder);
