@@ -54,7 +54,10 @@ export const geomean = (xs: readonly number[]): number => Math.exp(xs.reduce((s,
 
 const IN_PROCESS = join(ROOT, "dist", "bench", "in-process.js");
 
-/** Runs a bundle or a JavaScript file in a process of its own and times it inside: the program's work, without Node's start-up. */
+/**
+ * Runs a bundle or a JavaScript file in a process of its own and times it inside: the program's work, without Node's
+ * start-up.
+ */
 export function timeInProcess(
   path: string,
   args: readonly string[] = [],

@@ -67,7 +67,8 @@ if (one >= 0) {
     `compile growth, n against 2n (median of ${RUNS} compiles in process; peak memory of a process of its own)\n`,
   );
   console.log(
-    "| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | ×steps | code n / 2n | ×code |",
+    "| family | n | characters n / 2n | time n / 2n (ms) | ×time | peak MiB n / 2n | ×memory | steps n / 2n | " +
+      "×steps | code n / 2n | ×code |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const family of FAMILIES) {
@@ -80,7 +81,9 @@ if (one >= 0) {
     const [ws, wl] = [compile(small), compile(large)];
     const ratio = (a: number, b: number) => (a === 0 ? "—" : `${(b / a).toFixed(2)}`);
     console.log(
-      `| ${family.name} | ${n} | ${size(small)} / ${size(large)} | ${ts.toFixed(1)} / ${tl.toFixed(1)} | ${ratio(ts, tl)} | ${ms.toFixed(0)} / ${ml.toFixed(0)} | ${ratio(ms, ml)} | ${ws.steps} / ${wl.steps} | ${ratio(ws.steps, wl.steps)} | ${ws.code} / ${wl.code} | ${ratio(ws.code, wl.code)} |`,
+      `| ${family.name} | ${n} | ${size(small)} / ${size(large)} | ${ts.toFixed(1)} / ${tl.toFixed(1)} | ` +
+        `${ratio(ts, tl)} | ${ms.toFixed(0)} / ${ml.toFixed(0)} | ${ratio(ms, ml)} | ${ws.steps} / ${wl.steps} | ` +
+        `${ratio(ws.steps, wl.steps)} | ${ws.code} / ${wl.code} | ${ratio(ws.code, wl.code)} |`,
     );
   }
 }

@@ -76,7 +76,8 @@ const startup = sideBySide(
   Number(process.env["BENCH_STARTUP_RUNS"] ?? 31),
 );
 console.log(
-  `start-up: renyi run hello.ry ${startup.renyi.toFixed(0)} ms, node hello.js ${startup.js.toFixed(0)} ms, ratio ${(startup.renyi / startup.js).toFixed(2)} (goal: at most 1.5)`,
+  `start-up: renyi run hello.ry ${startup.renyi.toFixed(0)} ms, node hello.js ${startup.js.toFixed(0)} ms, ratio ` +
+    `${(startup.renyi / startup.js).toFixed(2)} (goal: at most 1.5)`,
 );
 
 // Compile throughput: parse + check + lower + bundle, in process.
@@ -99,5 +100,6 @@ for (let i = 0; i < 3; i++) {
 }
 const ms = median(times);
 console.log(
-  `compile: ${lines} lines in ${ms.toFixed(0)} ms = ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s (goal: at least 100,000)`,
+  `compile: ${lines} lines in ${ms.toFixed(0)} ms = ${Math.round(lines / (ms / 1000)).toLocaleString("en")} ` +
+    `lines/s (goal: at least 100,000)`,
 );

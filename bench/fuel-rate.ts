@@ -63,11 +63,14 @@ const hello = write(
 );
 const runawayLoop = write(
   "runaway-loop.ry",
-  "public function main()\n  purpose: Count forever.\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n  end\nend\n",
+  "public function main()\n  purpose: Count forever.\n  var i be 0\n  while true\n    set i to (i + 1) mod 1000\n" +
+    "  end\nend\n",
 );
 const runawayRecursion = write(
   "runaway-recursion.ry",
-  "function down(n: Int) returns Int\n  if n < 1\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\npublic function main()\n  purpose: Recurse forever.\n  var i be 0\n  while true\n    set i to (i + down(200)) mod 1000\n  end\nend\n",
+  "function down(n: Int) returns Int\n  if n < 1\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\n" +
+    "public function main()\n  purpose: Recurse forever.\n  var i be 0\n  while true\n" +
+    "    set i to (i + down(200)) mod 1000\n  end\nend\n",
 );
 
 const startup = measure(hello, 1_000_000).ms;
@@ -88,16 +91,20 @@ for (const [name, file, fuel] of programs) {
   const rate = m.steps / (Math.max(1, m.ms - startup) / 1000);
   rates.push({ name, rate });
   console.log(
-    `${name.padEnd(18)} ${m.steps.toExponential(2).padStart(9)} ${String(m.ms).padStart(10)} ${rate.toExponential(2).padStart(18)}   ${m.outcome}`,
+    `${name.padEnd(18)} ${m.steps.toExponential(2).padStart(9)} ${String(m.ms).padStart(10)} ` +
+      `${rate.toExponential(2).padStart(18)}   ${m.outcome}`,
   );
 }
 const fastest = rates.reduce((a, b) => (b.rate > a.rate ? b : a));
 const slowest = rates.reduce((a, b) => (b.rate < a.rate ? b : a));
 console.log(
-  `fastest: ${fastest.name}, ${fastest.rate.toExponential(2)} steps/s; slowest: ${slowest.name}, ${slowest.rate.toExponential(2)} steps/s`,
+  `fastest: ${fastest.name}, ${fastest.rate.toExponential(2)} steps/s; slowest: ${slowest.name}, ` +
+    `${slowest.rate.toExponential(2)} steps/s`,
 );
 for (const fuel of [2e8, 1e10, DEFAULT_LIMITS.fuel, 1e11]) {
   console.log(
-    `fuel ${fuel.toExponential(0)}${fuel === DEFAULT_LIMITS.fuel ? " (the default)" : ""}: a runaway loop stops after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ${(fuel / slowest.rate / 60).toFixed(1)} min`,
+    `fuel ${fuel.toExponential(0)}${fuel === DEFAULT_LIMITS.fuel ? " (the default)" : ""}: a runaway loop stops ` +
+      `after ${(fuel / fastest.rate).toFixed(1)} s; the slowest program's work would take ` +
+      `${(fuel / slowest.rate / 60).toFixed(1)} min`,
   );
 }

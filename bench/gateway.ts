@@ -84,19 +84,22 @@ export async function measureGateway(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--json")) {
   // For bench/table.ts, which measures the gateway in a process of its own.
-  process.stdout.write(JSON.stringify(await measureGateway()) + "\n");
+  process.stdout.write(`${JSON.stringify(await measureGateway())}\n`);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const f = await measureGateway();
   console.log(`direct call:                 ${f.direct.toFixed(0)} ns`);
   console.log(`direct call, awaited:        ${f.awaited.toFixed(0)} ns`);
   console.log(
-    `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns (+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
+    `environment.get via gateway: ${f.environmentGet.toFixed(0)} ns ` +
+      `(+${(f.environmentGet - f.awaited).toFixed(0)} ns over the awaited direct call; goal: at most +500)`,
   );
   console.log(
-    `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns over Date.now() awaited; goal: at most +500)`,
+    `time.now via gateway:        ${f.timeNow.toFixed(0)} ns (+${(f.timeNow - f.timeNowDirect).toFixed(0)} ns ` +
+      `over Date.now() awaited; goal: at most +500)`,
   );
   console.log(`unbudgeted permitted call:   ${f.unbudgeted.toFixed(0)} ns`);
   console.log(
-    `budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over the awaited direct call; goal: under 1,000 ns more than the bare call)`,
+    `budgeted permitted call:     ${f.budgeted.toFixed(0)} ns (+${(f.budgeted - f.awaited).toFixed(0)} ns over ` +
+      `the awaited direct call; goal: under 1,000 ns more than the bare call)`,
   );
 }

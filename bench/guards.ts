@@ -41,9 +41,12 @@ for (const name of ["recursion", "loops", "records", "text", "json"]) {
   idleRatios.push(i / p);
   guardedRatios.push(g / p);
   console.log(
-    `${name.padEnd(10)} ${p.toFixed(0).padStart(10)} ${i.toFixed(0).padStart(9)} ${g.toFixed(0).padStart(12)} ${(i / p).toFixed(2).padStart(12)} ${(g / p).toFixed(2).padStart(15)}`,
+    `${name.padEnd(10)} ${p.toFixed(0).padStart(10)} ${i.toFixed(0).padStart(9)} ${g.toFixed(0).padStart(12)} ` +
+      `${(i / p).toFixed(2).padStart(12)} ${(g / p).toFixed(2).padStart(15)}`,
   );
 }
 console.log(
-  `geometric mean: idle ${geomean(idleRatios).toFixed(2)} (goal at most 1.1), guarded ${geomean(guardedRatios).toFixed(2)} (goal at most 2); worst: idle ${Math.max(...idleRatios).toFixed(2)}, guarded ${Math.max(...guardedRatios).toFixed(2)}`,
+  `geometric mean: idle ${geomean(idleRatios).toFixed(2)} (goal at most 1.1), guarded ` +
+    `${geomean(guardedRatios).toFixed(2)} (goal at most 2); worst: idle ${Math.max(...idleRatios).toFixed(2)}, ` +
+    `guarded ${Math.max(...guardedRatios).toFixed(2)}`,
 );

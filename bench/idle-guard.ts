@@ -4,7 +4,10 @@
 
 export const IDLE_GUARD = 'environment("RENYI_IDLE_GUARD") only to console';
 
-/** The source with the guard on main's needs line, on that same line, so that every position stays where it was; undefined when main has no needs line. */
+/**
+ * The source with the guard on main's needs line, on that same line, so that every position stays where it was;
+ * undefined when main has no needs line.
+ */
 export function withIdleGuard(source: string): string | undefined {
   const lines = source.split("\n");
   const main = lines.findIndex((l) => l.startsWith("public function main("));

@@ -51,11 +51,13 @@ const tsMs = measure(() => ts.createSourceFile("bench.ts", typescript, ts.Script
 const renyiRate = renyiLines / (renyiMs / 1000);
 const tsRate = tsLines / (tsMs / 1000);
 console.log(
-  `renyi parse:      ${renyiLines} lines in ${renyiMs.toFixed(1)} ms = ${Math.round(renyiRate).toLocaleString("en")} lines/s`,
+  `renyi parse:      ${renyiLines} lines in ${renyiMs.toFixed(1)} ms = ` +
+    `${Math.round(renyiRate).toLocaleString("en")} lines/s`,
 );
 const checkRate = renyiLines / (checkMs / 1000);
 console.log(
-  `renyi parse+check: ${renyiLines} lines in ${checkMs.toFixed(1)} ms = ${Math.round(checkRate).toLocaleString("en")} lines/s`,
+  `renyi parse+check: ${renyiLines} lines in ${checkMs.toFixed(1)} ms = ` +
+    `${Math.round(checkRate).toLocaleString("en")} lines/s`,
 );
 console.log(
   `typescript parse:  ${tsLines} lines in ${tsMs.toFixed(1)} ms = ${Math.round(tsRate).toLocaleString("en")} lines/s`,

@@ -100,8 +100,10 @@ for (const r of results) {
   const perSecond = Math.round(1e9 / r.answer).toLocaleString("en");
   const all = r.read + r.index + r.answer;
   console.log(
-    `${r.n.toLocaleString("en").padStart(6)} calls: ${perSecond.padStart(9)} calls/s answered (${r.answer.toFixed(0)} ns a call, ×${(r.answer / first.answer).toFixed(2)} of 1,000); ` +
-      `indexing ${r.index.toFixed(0)} ns a call (×${(r.index / first.index).toFixed(2)}); reading ${r.read.toFixed(0)} ns a call (×${(r.read / first.read).toFixed(2)}); ` +
+    `${r.n.toLocaleString("en").padStart(6)} calls: ${perSecond.padStart(9)} calls/s answered ` +
+      `(${r.answer.toFixed(0)} ns a call, ×${(r.answer / first.answer).toFixed(2)} of 1,000); ` +
+      `indexing ${r.index.toFixed(0)} ns a call (×${(r.index / first.index).toFixed(2)}); reading ` +
+      `${r.read.toFixed(0)} ns a call (×${(r.read / first.read).toFixed(2)}); ` +
       `all told ${Math.round(1e9 / all).toLocaleString("en")} calls/s`,
   );
 }

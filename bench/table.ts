@@ -255,7 +255,9 @@ row({
   });
 }
 {
-  const program = `${generateRenyi(3000)}\npublic function main()\n  purpose: Print a summary of nothing.\n  needs console\n  console.print(summarise_0([], 3))\nend\n`;
+  const program =
+    `${generateRenyi(3000)}\npublic function main()\n  purpose: Print a summary of nothing.\n  needs console\n` +
+    `  console.print(summarise_0([], 3))\nend\n`;
   const file = join(work, "three_thousand.ry");
   writeFileSync(file, program);
   const first: number[] = [];
@@ -339,7 +341,8 @@ row({
   compile();
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   console.log(
-    `         (in process, parse + check + lower + print with its map: ${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s)`,
+    `         (in process, parse + check + lower + print with its map: ` +
+      `${Math.round(lines / (ms / 1000)).toLocaleString("en")} lines/s)`,
   );
 }
 
@@ -378,5 +381,6 @@ for (const r of rows)
     `| ${r.what} | ${r.renyi} | ${r.anchor} | ${r.figure.toFixed(2)} | ${r.goal} | ${r.met ? "met" : "not met"} |`,
   );
 console.log(
-  `\n${new Date().toISOString().slice(0, 10)}: ${rows.filter((r) => r.met).length} of ${rows.length} rows meet their goal.`,
+  `\n${new Date().toISOString().slice(0, 10)}: ${rows.filter((r) => r.met).length} of ${rows.length} rows meet ` +
+    `their goal.`,
 );

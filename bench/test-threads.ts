@@ -87,8 +87,10 @@ for (let round = 0; round < 6; round++) {
 }
 const [perTest, one, empty] = [median(rounds["perTest"]!), median(rounds["oneThread"]!), median(rounds["empty"]!)];
 console.log(
-  `${N} tests: a thread each ${perTest.toFixed(0)} ms (${(perTest / N).toFixed(1)} ms a test), all in one thread ${one.toFixed(0)} ms, ${N} empty threads ${empty.toFixed(0)} ms`,
+  `${N} tests: a thread each ${perTest.toFixed(0)} ms (${(perTest / N).toFixed(1)} ms a test), all in one thread ` +
+    `${one.toFixed(0)} ms, ${N} empty threads ${empty.toFixed(0)} ms`,
 );
 console.log(
-  `a thread per test / one thread: ${(perTest / one).toFixed(1)}x; a thread per test / empty threads: ${(perTest / empty).toFixed(2)}x`,
+  `a thread per test / one thread: ${(perTest / one).toFixed(1)}x; a thread per test / empty threads: ` +
+    `${(perTest / empty).toFixed(2)}x`,
 );

@@ -35,7 +35,10 @@ export function compileProgram(
   return { bundle, program: checked.program, diagnostics: checked.diagnostics, modules: checked.modules };
 }
 
-/** What bundling needs of a module once it is checked: its text, file and the modules it brings in, without its syntax tree. */
+/**
+ * What bundling needs of a module once it is checked: its text, file and the modules it brings in, without its syntax
+ * tree.
+ */
 export interface ModuleText {
   readonly name: string;
   readonly file: string;
@@ -52,7 +55,7 @@ export function textOf(module: { name: string; file: string; text: string; synta
  * trees go once the program is checked (`renyic build`: half of what a large
  * program holds) bundles with this.
  */
-export function bundleChecked(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult {
+function bundleChecked(program: Program, modules: readonly ModuleText[], options: BundleOptions): BundleResult {
   const sources = new Map(modules.map((m) => [m.name, new SourceFile(m.file, m.text)]));
   const inputs = options.moduleCache === undefined ? undefined : moduleInputs(modules);
   return bundleProgram(program, sources, options, inputs);
@@ -100,7 +103,10 @@ export function nestedTooDeeply(
   );
 }
 
-/** The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is `input.entry`. */
+/**
+ * The program API's whole pipeline: find the modules through `input.read`, then compile them; the entry is
+ * `input.entry`.
+ */
 export function compile(input: ProgramInput, options: Omit<BundleOptions, "entry">): CompileResult {
   return compileProgram(findModules(input), { ...options, entry: input.entry });
 }

@@ -1,5 +1,6 @@
 // The front end alone: text to syntax tree, and the modules a syntax tree
-// brings in, and the modules of a program found through a reader. Light enough to load when a compiled program is about to run.
+// brings in, and the modules of a program found through a reader. Light enough to load when a compiled program is about
+// to run.
 
 import type { Diagnostic } from "./diagnostics.js";
 import { lex } from "./lex/lexer.js";
@@ -18,7 +19,10 @@ export function parseSource(file: string, text: string): SyntaxResult {
   return { module: parsed.module, diagnostics: sortDiagnostics([...lexed.diagnostics, ...parsed.diagnostics]) };
 }
 
-/** The modules a module brings in with `use`, by identity (its path from the entry's folder), with the span of each `use`. */
+/**
+ * The modules a module brings in with `use`, by identity (its path from the entry's folder), with the span of each
+ * `use`.
+ */
 export function importsOf(module: { name: string; syntax: Module }): { name: string; span: Use["span"] }[] {
   const folder = module.name.includes("/") ? module.name.slice(0, module.name.lastIndexOf("/") + 1) : "";
   return module.syntax.items
@@ -28,7 +32,10 @@ export function importsOf(module: { name: string; syntax: Module }): { name: str
 
 // ---- finding a program's modules, through a reader the caller gives ----
 
-/** Reads a module by its identity (its path from the entry's folder, without `.ry`); undefined when there is no such module. */
+/**
+ * Reads a module by its identity (its path from the entry's folder, without `.ry`); undefined when there is no such
+ * module.
+ */
 export type ReadModule = (name: string) => { file: string; text: string } | undefined;
 
 export interface ProgramInput {
@@ -46,7 +53,10 @@ export interface ParsedModule {
   readonly syntaxDiagnostics: Diagnostic[];
 }
 
-/** The entry, then every module its `use` lines bring in, each read and parsed once. A module `read` does not find is the checker's to report, at its `use`. */
+/**
+ * The entry, then every module its `use` lines bring in, each read and parsed once. A module `read` does not find is
+ * the checker's to report, at its `use`.
+ */
 export function findModules(input: ProgramInput): ParsedModule[] {
   const modules: ParsedModule[] = [];
   const queue = [input.entry];

@@ -24,7 +24,9 @@ export function manifestPathOf(file: string): string {
   return file.replace(/\.mjs$/, ".grant.json");
 }
 
-/** The manifest beside the bundle, read strictly, its signature unchecked (it only says which map and sources to show). */
+/**
+ * The manifest beside the bundle, read strictly, its signature unchecked (it only says which map and sources to show).
+ */
 export function readBundleManifest(file: string): Manifest | undefined {
   const read = readBounded(manifestPathOf(file), MANIFEST_LIMIT);
   if (!read.ok) return undefined;
@@ -34,7 +36,9 @@ export function readBundleManifest(file: string): Manifest | undefined {
 
 const EMPTY_MAP: SourceMapV3 = { version: 3, sources: [], names: [], mappings: "" };
 
-/** The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position. */
+/**
+ * The bundle's source map, if it is there, and only the one the manifest names. Without it a crash has no .ry position.
+ */
 export function readBundleMap(file: string, manifest: Manifest): Checked<{ map: SourceMapV3 }> {
   const read = readBounded(`${file}.map`, MAP_LIMIT);
   if (!read.ok)

@@ -14,13 +14,14 @@ import { SYNTAX_PROBLEMS } from "../vocabulary/problems/syntax.js";
 import { TYPE_PROBLEMS } from "../vocabulary/problems/types.js";
 
 /** Everything below this line of spec/diagnostics.md is generated. */
-export const GENERATED_MARKER =
-  "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the catalogue, not what follows. -->";
+const GENERATED_MARKER =
+  "<!-- Generated from the catalogue (vocabulary/problems/) by `npm run diagnostics-reference`: edit the " +
+  "catalogue, not what follows. -->";
 
 /** The run-time table of spec/runtime.md lies between these two lines. */
-export const RUNTIME_TABLE_START =
+const RUNTIME_TABLE_START =
   "<!-- The table of run-time codes, generated from vocabulary/problems/run.ts by `npm run diagnostics-reference`. -->";
-export const RUNTIME_TABLE_END = "<!-- End of the generated table. -->";
+const RUNTIME_TABLE_END = "<!-- End of the generated table. -->";
 
 interface Family {
   readonly title: string;
@@ -35,21 +36,25 @@ const FAMILIES: readonly Family[] = [
     title: "Syntax",
     anchor: "syntax",
     about:
-      "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.",
+      "`E-SYN-*`; `E-FILE` for a file that cannot be read; and `E-CHECK-LIMIT` for a check `renyi mcp` stopped " +
+      "at its limits. Each `E-SYN-*` has a golden file in `fixtures/syntax/` with the rendered message.",
     rows: SYNTAX_PROBLEMS,
   },
   {
     title: "Names",
     anchor: "names",
     about:
-      "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in `fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).",
+      "`E-NAME-*`: a name that is unknown, declared twice, shadowed, or not public. Each has a golden file in " +
+      "`fixtures/check/` named after it (`e_name_unknown.golden` for `E-NAME-UNKNOWN`).",
     rows: NAME_PROBLEMS,
   },
   {
     title: "Types",
     anchor: "types",
     about:
-      "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` (checked there with a budget of a few steps: no program a test could hold reaches the real one).",
+      "`E-TYPE-*`, each with a golden file in `fixtures/check/` named after it; and `E-CHECK-TOO-COMPLEX`, a " +
+      "program whose types take more steps to check than its size allows, with its golden in `fixtures/bounds/` " +
+      "(checked there with a budget of a few steps: no program a test could hold reaches the real one).",
     rows: TYPE_PROBLEMS,
   },
   {
@@ -68,7 +73,10 @@ const FAMILIES: readonly Family[] = [
     title: "Run time",
     anchor: "run-time",
     about:
-      "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where the example only describes the situation.",
+      "`E-RT-*`: how a run ends when it does not finish (spec/runtime.md, section 5, gives the outcome and exit " +
+      "code of each kind), and `E-INTERNAL`, a fault of a `renyi` command itself. The wrong example of each, run " +
+      "with `renyi run`, ends with its code, and the right one finishes (`tests/problems.test.ts`), except where " +
+      "the example only describes the situation.",
     rows: RUN_PROBLEMS,
   },
 ];
@@ -78,7 +86,7 @@ function rowsOf(table: object): [string, ProblemEntry<unknown>][] {
 }
 
 /** The generated part of spec/diagnostics.md, after the hand-written `introduction`. */
-export function diagnosticsReference(introduction: string): string {
+function diagnosticsReference(introduction: string): string {
   const out = [introduction.trimEnd(), "", GENERATED_MARKER, ""];
   out.push(
     "## Every code",
@@ -97,7 +105,7 @@ export function diagnosticsReference(introduction: string): string {
     out.push(`## ${family.title}`, "", family.about, "");
     for (const [code, row] of rows) out.push(...codeSection(code, row));
   }
-  return out.join("\n").trimEnd() + "\n";
+  return `${out.join("\n").trimEnd()}\n`;
 }
 
 function codeSection(code: string, row: ProblemEntry<unknown>): string[] {
@@ -115,13 +123,13 @@ function codeSection(code: string, row: ProblemEntry<unknown>): string[] {
   out.push(
     row.described ? "Wrong (described: no program the tests run shows it):" : "Wrong:",
     "",
-    "```" + fence,
+    `\`\`\`${fence}`,
     row.wrong.trim(),
     "```",
     "",
     "Right:",
     "",
-    "```" + fence,
+    `\`\`\`${fence}`,
     row.right.trim(),
     "```",
     "",
@@ -150,7 +158,7 @@ export function regeneratedDiagnostics(present: string): string {
 }
 
 /** The table of run-time codes in spec/runtime.md: code, kind, title, each linked to its explanation. */
-export function runtimeTable(): string {
+function runtimeTable(): string {
   const lines = ["| code | kind | what happened |", "|---|---|---|"];
   for (const [code, row] of rowsOf(RUN_PROBLEMS)) {
     if (!code.startsWith("E-RT-")) continue;

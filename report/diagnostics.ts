@@ -6,11 +6,11 @@
 // both by `renyi run` and by a bundle run as `node DIR/NAME.mjs`.
 
 import type { Code } from "../vocabulary/problems/index.js";
-import { SourceFile, type Span } from "./source.js";
+import type { SourceFile, Span } from "./source.js";
 
-export type Severity = "error" | "warning";
+type Severity = "error" | "warning";
 
-export interface Label {
+interface Label {
   readonly span: Span;
   readonly message: string;
 }
@@ -93,11 +93,11 @@ function renderOne(d: Diagnostic, sources: Sources): string {
   const pad = " ".repeat(source === undefined ? 1 : String(source.position(d.span.start).line).length);
   for (const note of d.notes) out.push(`${pad} = note: ${note}`);
   if (d.hint !== undefined) out.push(`${pad} = hint: ${indentContinuation(d.hint, pad.length + 9)}`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 function indentContinuation(text: string, width: number): string {
-  return text.split("\n").join("\n" + " ".repeat(width));
+  return text.split("\n").join(`\n${" ".repeat(width)}`);
 }
 
 function renderSnippet(source: SourceFile, label: Label, gutter: number): string[] {
@@ -121,7 +121,7 @@ function renderSnippet(source: SourceFile, label: Label, gutter: number): string
   const carets = " ".repeat(prefix.length + caretStart - from) + "^".repeat(caretWidth);
   return [
     `${lineNo} | ${prefix}${shown}`.trimEnd(),
-    `${pad} | ${carets}${label.message === "" ? "" : " " + label.message}`,
+    `${pad} | ${carets}${label.message === "" ? "" : ` ${label.message}`}`,
   ];
 }
 

@@ -36,7 +36,8 @@ export function readManifest(bytes: Uint8Array): ReadManifest {
     const texts = items.map(grantText);
     if (texts.length !== manifest.grant.length || texts.some((t, i) => t !== manifest.grant[i])) {
       refuse(
-        `its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant lines ${listed(manifest.grant)}`,
+        `its \`grant\` lines do not say what its \`needs\` grant: the needs read ${listed(texts)}, the grant ` +
+          `lines ${listed(manifest.grant)}`,
       );
     }
     // A main without needs takes no grant: the compiler writes `mainGrant = null`.
@@ -131,7 +132,8 @@ function capability(path: readonly string[], scope: string | number | undefined,
         : typeof scope === "string" && scope !== "";
   if (!fits)
     refuse(
-      `${where}: ${JSON.stringify(scope)} is not a scope of \`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`,
+      `${where}: ${JSON.stringify(scope)} is not a scope of ` +
+        `\`${path.join(".")}\`${info.scope === "none" ? ", which takes none" : ` (a ${info.scope === "port" ? "port number" : `${info.scope} in a text`})`}`,
     );
   return { path, scope };
 }

@@ -3,5 +3,5 @@
 import { createHash } from "node:crypto";
 
 export function sha256(text: string | Uint8Array): string {
-  return "sha256:" + createHash("sha256").update(text).digest("hex");
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }

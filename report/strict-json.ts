@@ -13,7 +13,9 @@ export type JsonRead = { ok: true; value: Json } | { ok: false; problem: string 
 const MAX_DEPTH = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** `maxDepth`: how deeply arrays and objects may nest (a manifest's 16 by default; a recording's arguments nest deeper). */
+/**
+ * `maxDepth`: how deeply arrays and objects may nest (a manifest's 16 by default; a recording's arguments nest deeper).
+ */
 export function readStrictJson(bytes: Uint8Array, maxDepth = MAX_DEPTH): JsonRead {
   let text: string;
   try {
@@ -139,7 +141,7 @@ class Reader {
       if (c === '"') break;
       if (code < 0x20) this.fail("a control character inside a text");
       if (c === "\\") {
-        const escape = this.text[this.at + 1];
+        const escaped = this.text[this.at + 1];
         const simple: Record<string, string> = {
           '"': '"',
           "\\": "\\",
@@ -150,13 +152,13 @@ class Reader {
           r: "\r",
           t: "\t",
         };
-        if (escape !== undefined && escape in simple) {
-          out += simple[escape];
+        if (escaped !== undefined && escaped in simple) {
+          out += simple[escaped];
           this.at += 2;
           continue;
         }
         const hex = this.text.slice(this.at + 2, this.at + 6);
-        if (escape !== "u" || !/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("a bad escape inside a text");
+        if (escaped !== "u" || !/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("a bad escape inside a text");
         out += String.fromCharCode(parseInt(hex, 16));
         this.at += 6;
         continue;

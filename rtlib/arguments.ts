@@ -41,7 +41,7 @@ function convert(type: string, text: string): { ok: true; value: unknown } | { o
 
 const optionName = (name: string) => `--${name.replace(/_/g, "-")}`;
 
-export function usage(parameters: readonly MainParameter[]): string {
+function usage(parameters: readonly MainParameter[]): string {
   if (parameters.length === 0) return "This program takes no options.";
   const left = (p: MainParameter) => (p.words ? "WORDS..." : `${optionName(p.name)} ${p.type.toUpperCase()}`);
   const width = Math.max(18, ...parameters.map((p) => left(p).length)) + 2;

@@ -12,7 +12,7 @@ export function configureChildren(watch: ((pid: number, running: boolean) => voi
 }
 
 /** SIGKILL to the child's whole process group; nothing when it is gone already. */
-export function killGroup(pid: number): void {
+function killGroup(pid: number): void {
   try {
     process.kill(-pid, "SIGKILL");
   } catch {

@@ -48,7 +48,8 @@ export function limitsFromEnvironment(
     limits: {
       ...limits,
       ...(requestTimeout !== undefined ? { requestTimeoutMs: requestTimeout * 1000 } : {}),
-      // As under `renyi run` a program that serves is stopped only by a timeout given, a bundle run directly has a deadline only when RENYI_TIMEOUT gives one.
+      // As under `renyi run` a program that serves is stopped only by a timeout given, a bundle run directly has a
+      // deadline only when RENYI_TIMEOUT gives one.
       ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
     },
   };

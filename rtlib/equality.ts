@@ -118,7 +118,7 @@ function openEqual(a: unknown, b: unknown, pending: unknown[]): boolean {
   const keys = Object.keys(x);
   if (keys.length !== Object.keys(y).length) return false;
   chargeWork(keys.length);
-  for (const k of keys) if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+  for (const k of keys) if (!Object.hasOwn(y, k)) return false;
   for (let i = keys.length - 1; i >= 0; i--) pending.push(x[keys[i]!], y[keys[i]!]);
   return true;
 }

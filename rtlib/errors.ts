@@ -125,7 +125,8 @@ export function engineLimit(e: unknown): Crash | undefined {
     return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-text" }));
   if (/invalid array length|maximum size exceeded/i.test(e.message))
     return wrap(new Crash("E-RT-LIMIT-COLLECTION", { problem: "engine-collection" }));
-  // Memory outside the heap (a byte buffer) the operating system refused: under `renyi run --isolate`, past the process's limit.
+  // Memory outside the heap (a byte buffer) the operating system refused: under `renyi run --isolate`, past the
+  // process's limit.
   if (/array buffer allocation failed/i.test(e.message))
     return wrap(new Crash("E-RT-LIMIT-MEMORY", { problem: "process" }));
   return undefined;

@@ -41,7 +41,10 @@ export interface CallRecord {
   readonly durationMs: number;
   /** Answered from a recording rather than performed (a replay, or a resumed run before it went live). */
   readonly replayed?: true;
-  /** Its arguments carried origins (a run with guards): its scope may be made of guarded data, and the execution record does not show it. */
+  /**
+   * Its arguments carried origins (a run with guards): its scope may be made of guarded data, and the execution record
+   * does not show it.
+   */
   readonly guarded?: true;
   /** A guard's capability covers the call: what it gave back is guarded data (a recording for `renyi mcp` seals it). */
   readonly guardedResult?: true;
@@ -118,7 +121,10 @@ export function call<T>(
   return callWatched(grant, primitive, args, perform);
 }
 
-/** Cancellation, the task's time and memory, the host-call limit and the grant, innermost first: what every call passes first. */
+/**
+ * Cancellation, the task's time and memory, the host-call limit and the grant, innermost first: what every call passes
+ * first.
+ */
 function admit(grant: Grant | undefined, primitive: Primitive): void {
   checkCancelled();
   checkTask();
@@ -182,7 +188,8 @@ async function callWatched<T>(
   const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
   if (covering !== undefined) flow.read = join(flow.read, covering);
   try {
-    // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of such a call.
+    // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of
+    // such a call.
     const live = answered === LIVE ? perform() : undefined;
     const result = (
       answered === LIVE
@@ -251,7 +258,10 @@ async function placeOf(need: Need, grant: Grant | undefined): Promise<CallPlace 
   };
 }
 
-/** What an observer is told of a call beside its values: answered from a recording, its arguments guarded, its result guarded. */
+/**
+ * What an observer is told of a call beside its values: answered from a recording, its arguments guarded, its result
+ * guarded.
+ */
 function marks(
   replayed: true | undefined,
   origins: CallOrigins | undefined,
@@ -294,7 +304,10 @@ function callOrigins(grant: Grant, primitive: Primitive, place: CallPlace | unde
 let thrownByAnswerer: unknown;
 const THREW: unique symbol = Symbol("threw");
 
-/** The answerer's answer, or LIVE, or THREW for what it threw (reported to the observers as the call's failure); a replay allocates nothing here. */
+/**
+ * The answerer's answer, or LIVE, or THREW for what it threw (reported to the observers as the call's failure); a
+ * replay allocates nothing here.
+ */
 function answerFromRecording(primitive: Primitive, args: Record<string, unknown>, perform: () => unknown): unknown {
   try {
     return answerer!(primitive, args, perform);

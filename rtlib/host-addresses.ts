@@ -20,8 +20,10 @@ import { hostImport } from "./host-import.js";
 /** Where a host leads: its addresses, none when it does not resolve, or `unknown` past the run's bound of names. */
 export type Addresses = ReadonlySet<string> | "unknown";
 
-/** The most distinct host names one run resolves; a name past it is treated as unknown (the worst case for every guard). */
-export const MAX_HOST_NAMES = 1024;
+/**
+ * The most distinct host names one run resolves; a name past it is treated as unknown (the worst case for every guard).
+ */
+const MAX_HOST_NAMES = 1024;
 
 /** How long one name may take to resolve; past it, it compares as written (and is not connected to). */
 const LOOKUP_MS = 10_000;
@@ -31,13 +33,18 @@ const LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "::1"]);
 const resolved = new Map<string, Promise<Addresses>>();
 let offline = false;
 
-/** Sets how the run resolves names: `live`, or `offline` (a replay: only literals and localhost). Forgets what was resolved. */
+/**
+ * Sets how the run resolves names: `live`, or `offline` (a replay: only literals and localhost). Forgets what was
+ * resolved.
+ */
 export function configureHostLookup(mode: "live" | "offline"): void {
   offline = mode === "offline";
   resolved.clear();
 }
 
-/** A host's name and port, from a scope as a `needs` line or a call writes it (`127.0.0.1:8080`, `[::1]`), lower case. */
+/**
+ * A host's name and port, from a scope as a `needs` line or a call writes it (`127.0.0.1:8080`, `[::1]`), lower case.
+ */
 export function splitHost(scope: string): { readonly name: string; readonly port: string | undefined } {
   const m = /^(.*):(\d+)$/.exec(scope.toLowerCase());
   return m === null ? { name: scope.toLowerCase(), port: undefined } : { name: m[1]!, port: m[2] };

@@ -12,7 +12,10 @@ import { descOf } from "./values.js";
 export interface HostCallEntry {
   /** The primitive, as a recording names it: `std.http.get`. */
   readonly operation: string;
-  /** Whom the call reached: a host and path, a file, a variable's name, a program, a port; absent for the console, time and randomness. */
+  /**
+   * Whom the call reached: a host and path, a file, a variable's name, a program, a port; absent for the console, time
+   * and randomness.
+   */
   readonly target?: string;
   /** Milliseconds the call took, to the microsecond. */
   readonly ms: number;
@@ -26,7 +29,10 @@ export interface HostCallLog {
   readonly observe: Observer;
   /** The run's own calls, in the order they completed: at most the run's host-call limit. */
   readonly calls: HostCallEntry[];
-  /** Calls made by request handlers of a program that serves: counted, not listed (each request has its own host-call limit, so they are unbounded). */
+  /**
+   * Calls made by request handlers of a program that serves: counted, not listed (each request has its own host-call
+   * limit, so they are unbounded).
+   */
   readonly handlerCalls: () => number;
 }
 

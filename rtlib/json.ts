@@ -27,7 +27,10 @@ export function encode(value: unknown, shape: Shape = DYNAMIC): string {
 /** What `plain` gives back for a value that has parts to turn into JSON values first. */
 const OPENED = Symbol("opened");
 
-/** A value being turned into JSON values: its parts still to turn with their shapes, those turned, and how they are put together. */
+/**
+ * A value being turned into JSON values: its parts still to turn with their shapes, those turned, and how they are put
+ * together.
+ */
 interface PlainFrame {
   readonly children: readonly unknown[];
   readonly shapes: readonly Shape[];
@@ -182,7 +185,10 @@ function plainLeaf(value: unknown, shape: Shape, frames: PlainFrame[], charged: 
     const entries = [...value.entries()];
     const children: unknown[] = [];
     const shapes: Shape[] = [];
-    for (const [key, val] of entries) children.push(key, val), shapes.push(k, v);
+    for (const [key, val] of entries) {
+      children.push(key, val);
+      shapes.push(k, v);
+    }
     if (entries.every(([key]) => typeof key === "string")) {
       return push(children, shapes, (parts) => {
         // No prototype: a key like "__proto__" is a key like any other.
@@ -506,7 +512,7 @@ function readRecord(value: unknown, desc: TypeDesc, args: readonly Shape[], shap
     const fieldShape = args.length === 0 ? f.shape : instantiate(f.shape, args);
     at.push(f.json);
     const field = object[f.json];
-    if (field === undefined || (f.inherited && !Object.prototype.hasOwnProperty.call(object, f.json))) {
+    if (field === undefined || (f.inherited && !Object.hasOwn(object, f.json))) {
       if (fieldShape.k === "variant" && fieldShape.desc.name === "Optional") fields[i] = NONE;
       else shapeError(at, fieldShape, "nothing: the field is missing");
     } else {

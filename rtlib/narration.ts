@@ -20,7 +20,10 @@ import type { Need } from "../vocabulary/needs.js";
 /** Where narration goes, and how a replay knows a call's recorded duration. */
 export interface NarrationConfig {
   readonly write: (text: string) => void;
-  /** The duration of the recorded call that answered the call just made (a replay), so that a narrated replay is the same every time. */
+  /**
+   * The duration of the recorded call that answered the call just made (a replay), so that a narrated replay is the
+   * same every time.
+   */
   readonly recordedDuration?: () => number | undefined;
   /** Lines and bytes before the narration is cut short (default 10,000 and 4 MiB). */
   readonly maxLines?: number;
@@ -28,13 +31,13 @@ export interface NarrationConfig {
 }
 
 /** How much of one value a line shows. */
-export const VALUE_WIDTH = 80;
+const VALUE_WIDTH = 80;
 
 const DEFAULT_MAX_LINES = 10_000;
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** A value in the to_text rendering, a text quoted, cut at VALUE_WIDTH characters with `...`; never throws. */
-export function shown(value: unknown): string {
+function shown(value: unknown): string {
   let text: string;
   try {
     // A narrated run shows guarded values as any value (spec/runtime.md, "Origins: limits").
@@ -70,7 +73,10 @@ function resultText(primitive: Primitive, result: unknown): string | undefined {
   return shown(result);
 }
 
-/** The argument an effect's line names: its URL, path, variable, program, SQL or module; the rest (headers, bodies) is not shown. */
+/**
+ * The argument an effect's line names: its URL, path, variable, program, SQL or module; the rest (headers, bodies) is
+ * not shown.
+ */
 function targetText(primitive: Primitive, args: Readonly<Record<string, unknown>>): string {
   if (primitive.name.startsWith("std.http."))
     return `${primitive.name.slice("std.http.".length).toUpperCase()} ${shownPlain(args["url"])}`;
@@ -95,7 +101,10 @@ class Narrator {
   private lines = 0;
   private bytes = 0;
   private truncated = false;
-  /** A failure not yet caught: written with the `otherwise` that catches it, or as it is when anything else is written first. */
+  /**
+   * A failure not yet caught: written with the `otherwise` that catches it, or as it is when anything else is written
+   * first.
+   */
   private pending: { depth: number; text: string; failure: unknown } | undefined;
   /** The crash last narrated: each frame it passes through does not narrate it again. */
   private crash: unknown;
@@ -119,7 +128,8 @@ class Narrator {
     if (this.lines + 1 > this.maxLines || this.bytes + bytes > this.maxBytes) {
       this.truncated = true;
       this.config.write(
-        `[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`,
+        `[narration truncated: more than ${this.maxLines.toLocaleString("en")} lines or ` +
+          `${(this.maxBytes / (1024 * 1024)).toLocaleString("en")} MiB]\n`,
       );
       return;
     }
@@ -136,7 +146,10 @@ class Narrator {
     this.write(pending.depth, pending.text);
   }
 
-  /** A call that ended in `e`: a failure waits for the `otherwise` that catches it; a crash is written once, where it began. */
+  /**
+   * A call that ended in `e`: a failure waits for the `otherwise` that catches it; a crash is written once, where it
+   * began.
+   */
   failed(depth: number, text: string, e: unknown): void {
     if (e instanceof Failure) {
       this.flush();

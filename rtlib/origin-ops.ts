@@ -261,7 +261,10 @@ export function isGe(a: unknown, b: unknown): unknown {
     ? decided((plain(a) as number) >= (plain(b) as number), a, b)
     : (a as number) >= (b as number);
 }
-/** `a < b` and the like for values ordered by `compare` (records, lists, options): `op` is -1, 0 or 1 for <, =, > and `orEqual` adds =. */
+/**
+ * `a < b` and the like for values ordered by `compare` (records, lists, options): `op` is -1, 0 or 1 for <, =, > and
+ * `orEqual` adds =.
+ */
 export function isOrdered(a: unknown, b: unknown, sign: number, orEqual: boolean): unknown {
   const c = comparePlain(plain(a), plain(b));
   const holds = c === 0 ? orEqual : Math.sign(c) === sign;
@@ -344,7 +347,10 @@ export function returned(value: unknown, cx: Context, entry: Context): unknown {
   return cx === entry || cx.pc === undefined ? value : tag(value, cx.pc);
 }
 
-/** A value given out of code running under `cx` (a return, a failure, an arm's value, a var set in an arm), carrying its origins. */
+/**
+ * A value given out of code running under `cx` (a return, a failure, an arm's value, a var set in an arm), carrying its
+ * origins.
+ */
 export function withPc(value: unknown, cx: Context): unknown {
   return cx.pc === undefined ? value : tag(value, cx.pc);
 }

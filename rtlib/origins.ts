@@ -157,7 +157,10 @@ export const ROOT_CELL = new Cell(undefined);
 
 /** The running code's decisions: the origins it runs under, and the cell its failures' decisions go to. Immutable. */
 export class Context {
-  /** The last decision made in this context, and the context it raised: a decision made again on the same data looks nothing up. */
+  /**
+   * The last decision made in this context, and the context it raised: a decision made again on the same data looks
+   * nothing up.
+   */
   lastBy: Origins | undefined = undefined;
   lastRaised: Context | undefined = undefined;
   constructor(
@@ -165,7 +168,7 @@ export class Context {
     readonly cell: Cell,
   ) {}
 }
-export const ROOT_CONTEXT = ROOT_CELL.context(undefined);
+const ROOT_CONTEXT = ROOT_CELL.context(undefined);
 
 /**
  * The context of the code running now. Each function of a program with guards keeps
@@ -276,7 +279,10 @@ export interface CallHost {
 const guardHosts = new Map<string, Addresses>();
 let guardHostsRead: Promise<void> | undefined;
 
-/** Where a call's host scope leads, the guards' own hosts resolved first (once): what the gateway compares a network call by, in a run with guards. */
+/**
+ * Where a call's host scope leads, the guards' own hosts resolved first (once): what the gateway compares a network
+ * call by, in a run with guards.
+ */
 /**
  * Whether a call's host may be looked up: a name looked up is a question asked of the
  * resolver (and of whoever answers for its domain), so a call that carries guarded
@@ -317,7 +323,10 @@ export async function hostOfCall(scope: string): Promise<CallHost> {
   return { port, addresses: await addressesOf(name) };
 }
 
-/** Whether a call's host leads to a guard's host at its port: any address in common, or the call's addresses unknown (past the run's bound of names: the worst case). */
+/**
+ * Whether a call's host leads to a guard's host at its port: any address in common, or the call's addresses unknown
+ * (past the run's bound of names: the worst case).
+ */
 function hostReaches(host: CallHost, scope: string | number | undefined): boolean {
   if (scope === undefined) return true;
   const guarded = splitHost(String(scope));
@@ -329,7 +338,10 @@ function hostReaches(host: CallHost, scope: string | number | undefined): boolea
   return false;
 }
 
-/** Whether every address of a call's host is one of a sink's host's (a name that does not resolve: none to compare, as written decides). */
+/**
+ * Whether every address of a call's host is one of a sink's host's (a name that does not resolve: none to compare, as
+ * written decides).
+ */
 function hostWithin(host: CallHost, scope: string | number | undefined): boolean {
   if (scope === undefined || host.addresses === "unknown") return scope === undefined;
   const { name } = splitHost(String(scope));
@@ -397,7 +409,10 @@ export function guarding(): boolean {
   return guards.length > 0;
 }
 
-/** The guards whose capability covers a call's effect: what its result carries. `place`: where a path or a host scope really leads. */
+/**
+ * The guards whose capability covers a call's effect: what its result carries. `place`: where a path or a host scope
+ * really leads.
+ */
 export function guardsCovering(need: Need, place?: CallPlace): Origins | undefined {
   let origins: Origins | undefined;
   for (const g of guards) if (guardCovers(g, need, place)) origins = join(origins, Origins.bit(g.index));
@@ -414,14 +429,18 @@ export interface Refusal {
   readonly allows: string;
 }
 
-/** The first guard among `origins` none of whose sinks allows `need`, if any. `place`: where a path or a host scope really leads. */
+/**
+ * The first guard among `origins` none of whose sinks allows `need`, if any. `place`: where a path or a host scope
+ * really leads.
+ */
 export function refusal(origins: Origins | undefined, need: Need, place?: CallPlace): Refusal | undefined {
   if (origins === undefined) return undefined;
   for (const index of origins.indices()) {
     const g = guards[index];
     if (g === undefined) continue;
     if (g.sinks.some((sink) => sinkAllows(sink, need, place))) continue;
-    // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data refused.
+    // The sink is named by its capability alone: its scope (a host, a path, a name) may be made of the very data
+    // refused.
     return {
       origin: needText(g.capability),
       sink: needText({ path: need.path }),

@@ -47,7 +47,10 @@ function admit(state: OutputState, text: string): "write" | "truncate" | "drop" 
 }
 
 function truncatedLine(what: string): string {
-  return `[output truncated: the program ${what} more than ${outputLimits.maxLines.toLocaleString("en")} lines or ${bytesText(outputLimits.maxBytes)} (--max-output-lines, --max-output-bytes)]\n`;
+  return (
+    `[output truncated: the program ${what} more than ${outputLimits.maxLines.toLocaleString("en")} lines or ` +
+    `${bytesText(outputLimits.maxBytes)} (--max-output-lines, --max-output-bytes)]\n`
+  );
 }
 
 export function writeOut(text: string): void {

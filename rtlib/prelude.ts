@@ -2,21 +2,7 @@
 // declares in compiler/check/library.ts (a test compares the two), so that the
 // runtime can build the values its primitives return and fail with.
 
-import {
-  BYTES,
-  describe,
-  DYNAMIC,
-  FLOAT,
-  INT,
-  JSON_SHAPE,
-  list,
-  map,
-  param,
-  TEXT,
-  type Shape,
-  type TypeDesc,
-  type VariantDesc,
-} from "./values.js";
+import { BYTES, describe, INT, list, map, param, TEXT, type Shape, type TypeDesc, type VariantDesc } from "./values.js";
 
 // ---- Optional, hot enough to be written out ----
 
@@ -48,7 +34,9 @@ function fieldClass(className: string, fields: FieldSpec[]): new (...v: unknown[
   const props = fields.map(([n]) => n);
   const cls = class {
     constructor(...values: unknown[]) {
-      props.forEach((p, i) => ((this as Record<string, unknown>)[p] = values[i]));
+      props.forEach((p, i) => {
+        (this as Record<string, unknown>)[p] = values[i];
+      });
     }
   };
   Object.defineProperty(cls, "name", { value: className });
@@ -257,5 +245,3 @@ export const PRELUDE_VARIANTS: Readonly<Record<string, VariantDesc>> = {
   ForeignError: ForeignError.desc,
   JsonError: JsonError.desc,
 };
-
-export { DYNAMIC, FLOAT, JSON_SHAPE };

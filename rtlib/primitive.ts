@@ -16,7 +16,10 @@ export interface Primitive {
   readonly denied?: (refused: Grant) => unknown;
   /** The failure when a budget is spent. */
   readonly overBudget?: () => unknown;
-  /** The failure when a guard refuses the call: its failure type's `Guarded(origin, sink)`; a primitive that cannot fail crashes instead. */
+  /**
+   * The failure when a guard refuses the call: its failure type's `Guarded(origin, sink)`; a primitive that cannot fail
+   * crashes instead.
+   */
   readonly refusedByGuard?: (origin: string, sink: string) => unknown;
   /** The primitive's declared result type; what the call gives back is checked against it. */
   readonly result?: Shape;

@@ -48,7 +48,8 @@ export interface Program {
 
 /**
  * How a run ended: what the worker sends the main thread, and what both ways of running report.
- * `concealed`: the run read or decided on guarded data its guards keep from the console, so its steps (0 here), and where it ended when it decided, are not shown.
+ * `concealed`: the run read or decided on guarded data its guards keep from the console, so its steps (0 here), and
+ * where it ended when it decided, are not shown.
  */
 export type Outcome =
   | { outcome: "finished"; steps: number; concealed?: true }
@@ -94,7 +95,10 @@ void sameKinds;
 export interface RunConfig {
   /** The program's words (main's options). */
   readonly argv: readonly string[];
-  /** The compile cache's folder the command line uses (absolute): no filesystem call may reach it or its key (off-limits.ts). */
+  /**
+   * The compile cache's folder the command line uses (absolute): no filesystem call may reach it or its key
+   * (off-limits.ts).
+   */
   readonly cacheFolder?: string;
   readonly limits?: {
     readonly fuel?: number;
@@ -254,12 +258,16 @@ function startGuards(items: readonly GrantItem[], compiledWithOrigins: boolean, 
   if (guards === undefined)
     return {
       outcome: "refused",
-      message: `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may have at most ${MAX_GUARDS}`,
+      message:
+        `${whose} declare ${items.filter((i) => i.guard !== undefined).length} guards (\`only to\`); a run may ` +
+        `have at most ${MAX_GUARDS}`,
     };
   if (guards.length > 0 && !compiledWithOrigins)
     return {
       outcome: "refused",
-      message: `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; compile it again with this version of Renyi`,
+      message:
+        `${whose} declare guards (\`only to\`), but the program was compiled without the origins they need; ` +
+        `compile it again with this version of Renyi`,
     };
   configureGuards(guards);
   return undefined;
@@ -285,7 +293,10 @@ export async function runTest(
   load: () => Promise<{ readonly tests?: readonly TestCase[]; readonly origins?: boolean }>,
   pick: (tests: readonly TestCase[]) => TestCase | undefined,
   config: Omit<RunConfig, "argv" | "grant" | "allowHosts" | "atMost"> & {
-    /** A replays test's recorded calls: checked against the test's budgets before it runs (budgets are not enforced in a replay). */
+    /**
+     * A replays test's recorded calls: checked against the test's budgets before it runs (budgets are not enforced in a
+     * replay).
+     */
     readonly recorded?: readonly RecordedCall[];
   },
 ): Promise<Outcome> {

@@ -35,7 +35,9 @@ export function servingHost(): ServingHost {
 
 /** What a connection past the limit is told when every connection held has a request in flight. */
 const BUSY_TEXT = "the server is busy\n";
-const BUSY = `HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${BUSY_TEXT.length}\r\nconnection: close\r\n\r\n${BUSY_TEXT}`;
+const BUSY =
+  `HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+  `content-length: ${BUSY_TEXT.length}\r\nconnection: close\r\n\r\n${BUSY_TEXT}`;
 
 /**
  * Holds a server to `most` connections at once (spec/security.md, "Servers"),

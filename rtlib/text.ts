@@ -15,10 +15,10 @@ export function floatText(x: number): string {
   if (Object.is(x, -0)) return "-0.0";
   const s = String(x);
   const e = s.indexOf("e");
-  if (e < 0) return s.includes(".") ? s : s + ".0";
+  if (e < 0) return s.includes(".") ? s : `${s}.0`;
   const mantissa = s.slice(0, e);
   const exponent = s.slice(e + 1).replace("+", "");
-  return `${mantissa.includes(".") ? mantissa : mantissa + ".0"}e${exponent}`;
+  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}e${exponent}`;
 }
 
 export function quote(text: string): string {
@@ -67,7 +67,7 @@ export function toTextUncharged(value: unknown, shape: Shape = DYNAMIC, width: n
 }
 
 /** How much of a value the runtime writes for its own reasons unless told otherwise. */
-export const UNCHARGED_WIDTH = 500;
+const UNCHARGED_WIDTH = 500;
 
 /** Where an uncharged walk stops: past this many characters written (Infinity when charged). */
 let cap = Infinity;
@@ -201,7 +201,9 @@ function textPart(text: string, top: boolean): string {
 const commas = (i: number): string => (i === 0 ? "" : ", ");
 const entries = (i: number): string => (i === 0 ? "" : i % 2 === 1 ? ": " : ", ");
 
-/** A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`. */
+/**
+ * A list, pair, map, set, record or case with fields, opened for its parts to be written: its opening written to `out`.
+ */
 function open(value: unknown, shape: Shape, out: string[]): TextFrame {
   // Two characters for the brackets and two for each separator, before the items are written.
   spend(2);
@@ -226,7 +228,10 @@ function open(value: unknown, shape: Shape, out: string[]): TextFrame {
     const [k, v] = shape.k === "map" ? [shape.key, shape.value] : [DYNAMIC, DYNAMIC];
     const children: unknown[] = [];
     const shapes: Shape[] = [];
-    for (const [key, val] of value.entries()) children.push(key, val), shapes.push(k, v);
+    for (const [key, val] of value.entries()) {
+      children.push(key, val);
+      shapes.push(k, v);
+    }
     out.push("{");
     return frame(children, shapes, entries, "}");
   }
@@ -271,7 +276,7 @@ function frame(
 }
 
 /** A Json value as compact JSON, within the text limit (the engine's own limit is eight times it). */
-export function jsonText(value: unknown): string {
+function jsonText(value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

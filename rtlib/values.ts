@@ -24,7 +24,10 @@ export interface FieldDesc {
   readonly prop: string;
   readonly json: string;
   readonly shape: Shape;
-  /** Whether a plain object inherits a property of this JSON name (`constructor`, `toString`, `__proto__`): reading it then needs an own-property check. */
+  /**
+   * Whether a plain object inherits a property of this JSON name (`constructor`, `toString`, `__proto__`): reading it
+   * then needs an own-property check.
+   */
   readonly inherited: boolean;
 }
 
@@ -99,9 +102,9 @@ export function instantiate(shape: Shape, args: readonly Shape[]): Shape {
 }
 
 /** Every record and case instance's prototype carries its descriptor under this key. */
-export const DESC: unique symbol = Symbol.for("renyi.desc");
+const DESC: unique symbol = Symbol.for("renyi.desc");
 
-export interface Described {
+interface Described {
   readonly [DESC]: TypeDesc;
 }
 
@@ -167,13 +170,13 @@ export function keyOf(value: unknown): unknown {
     case "boolean":
       return value;
     case "string":
-      return value.charCodeAt(0) === 0 ? "\u0000" + JSON.stringify(value) : value;
+      return value.charCodeAt(0) === 0 ? `\u0000${JSON.stringify(value)}` : value;
   }
   // A key in a query of a program with guards: the key is the value's, never its origins'.
   if (value instanceof Guarded) return keyOf(value.value);
   keyRoom = MAX_KEY;
   try {
-    return "\u0000" + canonical(value);
+    return `\u0000${canonical(value)}`;
   } catch (e) {
     if (e instanceof RangeError && /string length/i.test(e.message)) keyTooLong();
     throw e;
@@ -440,7 +443,7 @@ export class RMap {
   /** The key as it was given for a canonical key of this map. */
   keyFor(canonical: unknown): unknown {
     const originals = this.originalKeys;
-    return originals !== undefined && originals.has(canonical) ? originals.get(canonical) : canonical;
+    return originals?.has(canonical) ? originals.get(canonical) : canonical;
   }
 
   *entries(): IterableIterator<[unknown, unknown]> {

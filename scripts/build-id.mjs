@@ -17,4 +17,4 @@ function walk(dir) {
 for (const part of ["compiler", "rtlib", "cli"]) walk(join(root, part));
 for (const name of ["runtime.js", "runtime.cjs", "runtime-import.cjs"])
   hash.update(name).update(readFileSync(join(root, name)));
-writeFileSync(join(root, "build-id.json"), JSON.stringify({ id: hash.digest("hex").slice(0, 16) }) + "\n");
+writeFileSync(join(root, "build-id.json"), `${JSON.stringify({ id: hash.digest("hex").slice(0, 16) })}\n`);

@@ -56,6 +56,8 @@ await build({
   platform: "node",
   target: "node20",
   keepNames: true,
+  // Maps lead back to the sources (for coverage, npm run coverage); Node reads none of them when it runs.
+  sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
 });
@@ -101,6 +103,7 @@ await build({
   packages: "external",
   plugins: [cjsAsTheirOwnFiles],
   keepNames: true,
+  sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
 });
@@ -124,6 +127,7 @@ const compilePath = await build({
   define: { "import.meta.url": "__compilePathUrl" },
   banner: { js: 'const __compilePathUrl = require("node:url").pathToFileURL(__filename).href;' },
   keepNames: true,
+  sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
@@ -133,12 +137,14 @@ const leftImports = Object.values(compilePath.metafile.outputs).flatMap((o) =>
 );
 if (leftImports.length > 0)
   throw new Error(
-    `the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code cache cannot`,
+    `the compile path imports ${leftImports.map((i) => i.path).join(", ")} at run time, which code with a code ` +
+      `cache cannot`,
   );
 
 writeFileSync(
   `${dist}runtime-import.cjs`,
-  '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\nexports.hostImport = (specifier) => import(specifier);\n',
+  '"use strict";\n// rtlib/host-import.ts for the runtime as one file (scripts/bundle.mjs).\n' +
+    "exports.hostImport = (specifier) => import(specifier);\n",
 );
 writeFileSync(
   `${dist}runtime.js`,

@@ -8,8 +8,8 @@ import { regeneratedDiagnostics, regeneratedRuntime } from "../dist/report/diagn
 function write(name, text) {
   const target = new URL(`../spec/${name}`, import.meta.url).pathname;
   // Written beside and renamed, so that a failed run leaves no half-written file.
-  writeFileSync(target + ".tmp", text);
-  renameSync(target + ".tmp", target);
+  writeFileSync(`${target}.tmp`, text);
+  renameSync(`${target}.tmp`, target);
   console.log(`wrote spec/${name}`);
 }
 

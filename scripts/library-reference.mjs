@@ -5,6 +5,6 @@ import { libraryReference } from "../dist/compiler/check/library-reference.js";
 
 const target = new URL("../spec/library.md", import.meta.url).pathname;
 // Written beside and renamed, so that a failed run leaves no half-written reference.
-writeFileSync(target + ".tmp", libraryReference());
-renameSync(target + ".tmp", target);
+writeFileSync(`${target}.tmp`, libraryReference());
+renameSync(`${target}.tmp`, target);
 console.log("wrote spec/library.md");

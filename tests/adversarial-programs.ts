@@ -174,7 +174,10 @@ export function parsed(sources: readonly SourceText[]): ParsedSource[] {
   });
 }
 
-/** A variant of `cases` cases and a match naming the first `arms` of them, with `when _` for the rest: a wide match in its plainest form. */
+/**
+ * A variant of `cases` cases and a match naming the first `arms` of them, with `when _` for the rest: a wide match in
+ * its plainest form.
+ */
 export function wideMatch(cases: number, arms: number): string {
   const numbers = Array.from({ length: cases }, (_, i) => i + 1);
   return [

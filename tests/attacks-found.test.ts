@@ -115,7 +115,8 @@ test("a damaged program index, or a FIFO in its place or a compiled module's, is
 });
 
 test("a compiled program in the cache swapped for another program's runs that program, with its grant", async () => {
-  // spec/security.md: "The program's grant is main's needs"; what a reviewer read (a.ry, needs console) is not what runs.
+  // spec/security.md: "The program's grant is main's needs"; what a reviewer read (a.ry, needs console) is not what
+  // runs.
   const { dir, cache, renyi } = inFolder("swap");
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
   writeFileSync(join(dir, "b.ry"), READS_HOME);
@@ -136,7 +137,9 @@ test("a compiled program in the cache replaced by JavaScript the validator would
   const marker = join(dir, "outside-every-grant");
   writeFileSync(
     cachedProgram(cache, "a"),
-    `"use strict";\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nexports.main = async function a$main() {};\nexports.mainParameters = [];\nexports.mainGrant = [{ path: ["console"] }];\nexports.mainPurpose = "Say hello.";\nexports.tests = [];\n`,
+    `"use strict";\nrequire("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n` +
+      `exports.main = async function a$main() {};\nexports.mainParameters = [];\n` +
+      `exports.mainGrant = [{ path: ["console"] }];\nexports.mainPurpose = "Say hello.";\nexports.tests = [];\n`,
   );
   const ran = await renyi("run", "a.ry");
   assert.equal(existsSync(marker), false, "the replaced program reached node:fs");
@@ -391,7 +394,10 @@ before(async () => {
 });
 after(() => observer.close());
 
-/** A server whose handler waits `/slow` for 1.5 s, then tells the observer of the request before it answers; once serve returns, the run goes on for 3 s. */
+/**
+ * A server whose handler waits `/slow` for 1.5 s, then tells the observer of the request before it answers; once serve
+ * returns, the run goes on for 3 s.
+ */
 const SLOW_SERVER = (requests: string) => `public function main(port: Int, observer: Text) or fails with StartError
   purpose: Answer slowly, after telling an observer.
   needs network.socket, time, network.http("127.0.0.1")
@@ -425,7 +431,10 @@ async function startSlowServer(requests: string): Promise<{ port: number; child:
   const done = new Promise<Ran>((resolve) => child.on("exit", (status) => resolve({ status, stdout, stderr })));
   for (let attempt = 0; ; attempt++) {
     const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on("error", () => resolve(false));
     });
     if (up) break;
@@ -450,7 +459,10 @@ function ask(port: number, path: string): Promise<string> {
   });
 }
 
-/** Eight requests to `/slow` a few milliseconds apart, then SIGINT: their answers, the run's end, and when it was interrupted. */
+/**
+ * Eight requests to `/slow` a few milliseconds apart, then SIGINT: their answers, the run's end, and when it was
+ * interrupted.
+ */
 async function interruptedWhileAnswering(): Promise<{ answers: string[]; result: Ran; interrupted: number }> {
   const server = await startSlowServer("");
   // A few milliseconds apart, their handlers' waits notice the interrupt at every phase of the
@@ -483,8 +495,10 @@ test("handlers still answering when the server is interrupted make no call after
 });
 
 test("requests still answering when the server is interrupted are answered 503", async () => {
-  // spec/effects.md, server: "A request still answering when the run is cancelled is answered 503 (the server is stopping)".
-  // Before, the server's own poll of the cancellation could close every connection before a handler that noticed it later wrote its 503.
+  // spec/effects.md, server: "A request still answering when the run is cancelled is answered 503 (the server is
+  // stopping)".
+  // Before, the server's own poll of the cancellation could close every connection before a handler that noticed it
+  // later wrote its 503.
   const { answers } = await interruptedWhileAnswering();
   assert.deepEqual(answers, Array(8).fill("503 the server is stopping\n"));
 });
@@ -606,7 +620,8 @@ test("a recording whose server was killed before showing it stays under its pend
   };
   const args = [RENYI, "mcp", "--allow", "console", "--recordings", recordings];
   const spin =
-    "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n";
+    "public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n" +
+    "  end\nend\n";
   const first = new StdioClientTransport({ command: process.execPath, args, cwd: ROOT, stderr: "pipe", env });
   const client = new Client({ name: "renyi-attacks", version: "1.0.0" });
   await client.connect(first);

@@ -71,7 +71,8 @@ end
 `;
 
 test("with HOME empty, the command line keeps its cache in the password file's home, never in ./.cache/renyi where a program granted . would reach it", async () => {
-  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
+  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its
+  // key, whatever its grant.
   // Before, an empty HOME made the cache ./.cache/renyi, relative to where the command ran, and the runtime refused
   // nothing: a program granted . printed the key and wrote into the cache.
   const dir = join(work, "home-empty");
@@ -114,8 +115,10 @@ end
 }
 
 test("a run that fails with a value sharing its parts is reported in bounded time, memory and text, with the value's own words", async () => {
-  // spec/runtime.md, "Walks over values": the failure's value walks charging nothing, so that it must be cut, as a type's text in a message is cut;
-  // spec/security.md, "Bounded work on hostile input": the runtime's own reports (a crash, a failure) are one diagnostic each, and output is bounded.
+  // spec/runtime.md, "Walks over values": the failure's value walks charging nothing, so that it must be cut, as a
+  // type's text in a message is cut;
+  // spec/security.md, "Bounded work on hostile input": the runtime's own reports (a crash, a failure) are one
+  // diagnostic each, and output is bounded.
   const dir = join(work, "fails-with-tree");
   mkdirSync(dir);
   for (const levels of [20, 40]) {
@@ -133,7 +136,8 @@ test("a run that fails with a value sharing its parts is reported in bounded tim
 });
 
 test("the private folder that stands in for a cache folder others may write is refused to programs, and so is its key", async () => {
-  // spec/security.md, "The cache folder": a private folder stands in for a folder others may write; no program may read or write the cache folder, anything beneath it, or its key.
+  // spec/security.md, "The cache folder": a private folder stands in for a folder others may write; no program may read
+  // or write the cache folder, anything beneath it, or its key.
   const dir = join(work, "stand-in");
   const shared = join(dir, "shared");
   const temporary = join(dir, "tmp");
@@ -167,7 +171,8 @@ end
 });
 
 test("with a relative RENYI_CACHE_DIR, a program run by renyi mcp can read neither the server's cache folder nor its key", async () => {
-  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its key, whatever its grant.
+  // spec/security.md, "The cache folder": no program may read or write the cache folder, anything beneath it, or its
+  // key, whatever its grant.
   const dir = join(work, "mcp-relative");
   mkdirSync(dir);
   const transport = new StdioClientTransport({
@@ -201,7 +206,8 @@ end
 });
 
 test("a database path ending in a NUL character is refused as the cache's key, not opened as the key", async () => {
-  // spec/security.md, "The cache folder": DbError.PermissionDenied(path) for filesystem.database, checked as it is opened, for the key too.
+  // spec/security.md, "The cache folder": DbError.PermissionDenied(path) for filesystem.database, checked as it is
+  // opened, for the key too.
   const dir = join(work, "nul-key");
   mkdirSync(dir);
   writeFileSync(join(dir, "a.ry"), SAYS_HELLO);
@@ -254,8 +260,10 @@ end
 }
 
 test("a query of 200 joins or sort keys runs; one of more (800 joins: 14 KB) is refused by check and run alike at the query, never with E-INTERNAL", async () => {
-  // spec/security.md, "Compiled code and the bundle validator" and "Bounded work on hostile input": checked programs compile;
-  // a program whose types nest deeper than checking or compiling can follow is refused with E-CHECK-TOO-COMPLEX at the definition being checked, by check as by run.
+  // spec/security.md, "Compiled code and the bundle validator" and "Bounded work on hostile input": checked programs
+  // compile;
+  // a program whose types nest deeper than checking or compiling can follow is refused with E-CHECK-TOO-COMPLEX at the
+  // definition being checked, by check as by run.
   const dir = join(work, "many-joins");
   mkdirSync(dir);
   const env = { HOME: dir, RENYI_CACHE_DIR: join(dir, "cache") };
@@ -300,7 +308,8 @@ test("a query of 200 joins or sort keys runs; one of more (800 joins: 14 KB) is 
 });
 
 test("a narrated run (--explain) of a function that returns a value sharing its parts takes time and memory bounded by what it shows", async () => {
-  // spec/runtime.md, "Walks over values": a narration's line walks as the charged walks do but charges nothing, so the walk must stop where the line is cut;
+  // spec/runtime.md, "Walks over values": a narration's line walks as the charged walks do but charges nothing, so the
+  // walk must stop where the line is cut;
   // spec/security.md, "Bounded work on hostile input".
   const dir = join(work, "narrated-tree");
   mkdirSync(dir);
@@ -347,7 +356,8 @@ end
 });
 
 test("json.decode into a type that doubles at each level names what it expected in bounded time, memory and text", async () => {
-  // spec/security.md, "Bounded work on hostile input": a type's text in a message is cut past 200 characters, so no message grows with the type it names;
+  // spec/security.md, "Bounded work on hostile input": a type's text in a message is cut past 200 characters, so no
+  // message grows with the type it names;
   // spec/runtime.md, "Walks over values": work over a value is charged, or bounded.
   const dir = join(work, "decode-doubling");
   mkdirSync(dir);

@@ -194,7 +194,10 @@ async function startServer(options: string[] = []): Promise<{ port: number; stop
   };
 }
 
-/** Bytes written on a connection of their own, and everything the server sent back until it closed the connection (or 5 s passed). */
+/**
+ * Bytes written on a connection of their own, and everything the server sent back until it closed the connection (or 5
+ * s passed).
+ */
 function raw(port: number, bytes: string): Promise<{ answer: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
@@ -237,7 +240,8 @@ test("requests that frame their body twice (Content-Length with Transfer-Encodin
   // Two requests one after the other on a connection, framed plainly, are still both answered.
   const { answer } = await raw(
     server.port,
-    "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET /second HTTP/1.1\r\nHost: x\r\n" +
+      "Connection: close\r\n\r\n",
   );
   assert.match(answer, /\r\n\r\n\/first hiHTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\/second $/);
   assert.deepEqual((await get(server.port, "/after")).body, "/after ");
@@ -277,7 +281,8 @@ test("2,000 idle connections do not keep a real request from its answer, and the
     assert.deepEqual(answered, { status: 200, body: "/real " });
     assert.ok(Date.now() - started < 5000, `answered after ${Date.now() - started} ms`);
     // spec/security.md, "Servers": a crowd that keeps its sockets open and says nothing does not take every file the
-    // process may open: the server holds MAX_SERVER_CONNECTIONS of them, and lets the one idle longest go for each new one.
+    // process may open: the server holds MAX_SERVER_CONNECTIONS of them, and lets the one idle longest go for each new
+    // one.
     for (
       let waited = 0;
       idle.filter((s) => !s.destroyed).length > MAX_SERVER_CONNECTIONS && waited < 10_000;
@@ -296,8 +301,10 @@ test("2,000 idle connections do not keep a real request from its answer, and the
 test("slowloris: headers sent a byte at a time are cut off at the run's request time, and others are answered meanwhile", {
   timeout: 60_000,
 }, async () => {
-  // spec/security.md, "Servers": receiving a request has the run's --request-timeout (here 3 s), its headers at most 60 s.
-  // Before, Node's own limits held: headers for 60 s, checked every 30 s, so a trickling client held its connection 60 to 90 s.
+  // spec/security.md, "Servers": receiving a request has the run's --request-timeout (here 3 s), its headers at most 60
+  // s.
+  // Before, Node's own limits held: headers for 60 s, checked every 30 s, so a trickling client held its connection 60
+  // to 90 s.
   const server = await startServer(["--request-timeout", "3"]);
   const started = Date.now();
   const slow = connect(server.port, "127.0.0.1");
@@ -305,7 +312,7 @@ test("slowloris: headers sent a byte at a time are cut off at the run's request 
   slow.on("data", (d: Buffer) => (answer += d.toString("latin1")));
   slow.on("error", () => {});
   const closed = new Promise<number>((resolve) => slow.on("close", () => resolve(Date.now() - started)));
-  const header = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + "a".repeat(200);
+  const header = `GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${"a".repeat(200)}`;
   let sent = 0;
   const trickle = setInterval(() => {
     if (!slow.destroyed && sent < header.length) slow.write(header[sent++]!);
@@ -327,7 +334,8 @@ test("slowloris: headers sent a byte at a time are cut off at the run's request 
     }
     const ms = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 1000))]);
     assert.ok(ms >= 0, "the trickling connection was never closed by the server");
-    // The time for headers (3 s) is checked every tenth of it: closed soon after 3 s, however long the headers would take.
+    // The time for headers (3 s) is checked every tenth of it: closed soon after 3 s, however long the headers would
+    // take.
     assert.ok(ms >= 2900 && ms <= 6000, `closed after ${ms} ms`);
     assert.ok(sent < header.length, "the connection was closed before its headers were all sent");
     assert.match(answer, /^(HTTP\/1\.1 408 Request Timeout\r\n|$)/);
@@ -356,7 +364,10 @@ test("a body sent a byte at a time is cut off at the run's request time, and its
   slow.write("POST /slow-body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 200\r\n\r\n");
   let sent = 0;
   const trickle = setInterval(() => {
-    if (!slow.destroyed && sent < 200) slow.write("b"), sent++;
+    if (!slow.destroyed && sent < 200) {
+      slow.write("b");
+      sent++;
+    }
   }, 250);
   try {
     const ms = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
@@ -400,7 +411,7 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
       JSON.stringify({ ...recording, extra: null }).replace("null", "[".repeat(100_000) + "]".repeat(100_000)),
       /nesting deeper than/,
     ],
-    "bom.json": ["\ufeff" + text, /byte order mark/],
+    "bom.json": [`\ufeff${text}`, /byte order mark/],
     "a-list.json": [JSON.stringify([recording]), /the recording must be an object/],
     "calls-not-a-list.json": [JSON.stringify({ ...recording, calls: { 0: 1 } }), /`calls` must be a list/],
     "grant-not-a-list.json": [JSON.stringify({ ...recording, grant: "console" }), /`grant` must be a list/],
@@ -434,7 +445,8 @@ test("hostile recordings given to renyi grant, renyi reproduce and renyi run --r
     [],
   );
 
-  // A recording of another program: reproduce and resume refuse it by its code; grant warns and says the needs do not cover it.
+  // A recording of another program: reproduce and resume refuse it by its code; grant warns and says the needs do not
+  // cover it.
   for (const args of [
     ["reproduce", "hello.json", "other.ry"],
     ["run", "--resume", "hello.json", "other.ry"],

@@ -166,7 +166,10 @@ end
   }
 });
 
-/** A program that cannot see a cancellation for a second or more at a time: each sort of three million items runs to its end. */
+/**
+ * A program that cannot see a cancellation for a second or more at a time: each sort of three million items runs to its
+ * end.
+ */
 const SORTING = `public function main()
   purpose: Sort long lists until stopped.
   needs console

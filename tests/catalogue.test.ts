@@ -58,7 +58,8 @@ function outsideCatalogue(found: ReadonlyMap<string, readonly string[]>): string
 
 test("the code pattern finds codes and passes over families and other words", () => {
   const text =
-    'throw new Crash("E-RT-FUEL", f); // E-RT-* and W-* are families\nconst s = `error[E-INTERNAL]: x`; "UTF-8" "E-SYN-" E-TYPE-MISMATCH.';
+    'throw new Crash("E-RT-FUEL", f); // E-RT-* and W-* are families\n' +
+    'const s = `error[E-INTERNAL]: x`; "UTF-8" "E-SYN-" E-TYPE-MISMATCH.';
   assert.deepEqual(
     [...text.matchAll(CODE)].map((m) => m[0]),
     ["E-RT-FUEL", "E-INTERNAL", "E-TYPE-MISMATCH"],

@@ -111,7 +111,7 @@ test("an unterminated text: exit 3 and E-SYN-UNCLOSED-TEXT", () => {
 });
 
 test("10 MB on one line: exit 3, and the line is shown in a window, not whole", () => {
-  const line = "function main() " + "x + ".repeat(2_500_000) + "@";
+  const line = `function main() ${"x + ".repeat(2_500_000)}@`;
   const r = renyi("check", file("long.ry", line));
   assert.equal(r.status, 3);
   assertNoStackTrace(r.stderr);

@@ -52,7 +52,7 @@ function measure(sources: readonly SourceText[]): Work {
 }
 
 function grewPolynomially(what: string, small: number, large: number, context: string): void {
-  const bound = Math.pow(2, DEGREE) * SLACK * small + CONSTANT;
+  const bound = 2 ** DEGREE * SLACK * small + CONSTANT;
   assert.ok(
     large <= bound,
     `${context}: ${what} grew from ${small} to ${large} when the input doubled (at most ${Math.round(bound)} allowed)`,

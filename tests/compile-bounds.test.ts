@@ -45,7 +45,8 @@ test("a short type's text is written whole", () => {
 });
 
 test("a type's text is cut past its limit, each part not written shown as ..., with the count of the types left out", () => {
-  // ((Int, Int), (Int, Int)) with a limit of 6: `((Int, ` reaches it; the rest of the left half and the right half are cut.
+  // ((Int, Int), (Int, Int)) with a limit of 6: `((Int, ` reaches it; the rest of the left half and the right half are
+  // cut.
   assert.equal(typeToText(nested(2), 6), "((Int, ...), ...) (4 more types not shown)");
   const huge = typeToText(nested(60));
   assert.ok(huge.length <= 2 * TYPE_TEXT_LIMIT + 80, `${huge.length} characters: ${huge}`);
@@ -160,9 +161,13 @@ test("a long else-if chain (lowered flat, not nested) takes the first branch tha
   const branches = Array.from(
     { length: 40 },
     (_, i) =>
-      `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then stop\n    end\n    return k * 10`,
+      `  else if x is ${i + 1}\n    var k be 0\n    while true\n      set k to k + 1\n      if k > ${i} then ` +
+      `stop\n    end\n    return k * 10`,
   ).join("\n");
-  const source = `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
+  const source =
+    `function pick(x: Int) returns Int\n  if x < 0\n    return 0\n${branches}\n  else if x > 0\n    return -2\n` +
+    `  else\n    return -1\n  end\n  return -3\nend\n\nfunction main()\n  needs console\n` +
+    `  for each x in [-4, 1, 7, 40, 41, 0]\n    console.print("{x} {pick(x)}")\n  end\nend\n`;
   const work = mkdtempSync(join(tmpdir(), "renyi-chain-"));
   try {
     writeFileSync(join(work, "chain.ry"), source);
@@ -176,7 +181,10 @@ test("a long else-if chain (lowered flat, not nested) takes the first branch tha
 
 test("a type nested thousands deep is compiled or refused with E-CHECK-TOO-COMPLEX, never an internal error", () => {
   for (const depth of [500, 2000, 8000]) {
-    const text = `function main()\n  needs console\n  let a0 be 1\n${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n  console.print("{a${depth}}")\nend\n`;
+    const text =
+      `function main()\n  needs console\n  let a0 be 1\n` +
+      `${Array.from({ length: depth }, (_, i) => `  let a${i + 1} be [a${i}]`).join("\n")}\n` +
+      `  console.print("{a${depth}}")\nend\n`;
     const syntax = parseSource("deep.ry", text);
     const result = compileProgram(
       [{ name: "deep", file: "deep.ry", text, syntax: syntax.module, syntaxDiagnostics: syntax.diagnostics }],

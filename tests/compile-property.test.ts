@@ -35,10 +35,14 @@ const RUNS = Math.min(Number(process.env["RENYI_FUZZ_RUNS"] ?? 10), CASES);
 /** Below this share of accepted programs the generator has drifted from the language, and the test says so. */
 const MIN_ACCEPTED = 0.6;
 
-/** One program in ten holds a deliberate mistake, which the checker must refuse (and the compiler must not throw on). */
+/**
+ * One program in ten holds a deliberate mistake, which the checker must refuse (and the compiler must not throw on).
+ */
 const OPTIONS: GeneratorOptions = { mistakes: 0.1 };
 
-/** The runtime path of the CommonJS form: any absolute path; the validator checks that the bundle requires exactly it. */
+/**
+ * The runtime path of the CommonJS form: any absolute path; the validator checks that the bundle requires exactly it.
+ */
 const CJS_RUNTIME = join(ROOT, "dist", "runtime.cjs");
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 
@@ -46,7 +50,10 @@ const work = mkdtempSync(join(tmpdir(), "renyi-compile-property-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function report(program: GeneratedProgram, problem: string): string {
-  return `seed ${program.seed} (reproduce with RENYI_FUZZ_SEED=${program.seed} RENYI_FUZZ_CASES=1): ${problem}\n---- ${program.entry}.ry ----\n${program.source}`;
+  return (
+    `seed ${program.seed} (reproduce with RENYI_FUZZ_SEED=${program.seed} RENYI_FUZZ_CASES=1): ${problem}\n` +
+    `---- ${program.entry}.ry ----\n${program.source}`
+  );
 }
 
 type Outcome = { accepted: true } | { accepted: false; codes: string[] };
@@ -68,7 +75,8 @@ function compileBothWays(program: GeneratedProgram): { outcome: Outcome; problem
       format: "module",
     });
     if (esm.program !== undefined) {
-      // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without checking it twice.
+      // The CommonJS form from the same checked program, as `renyi run` makes it (the compiler's own printer), without
+      // checking it twice.
       const sources = new Map([[program.entry, new SourceFile(file, program.source)]]);
       cjsCode = bundleProgram(esm.program, sources, {
         runtime: CJS_RUNTIME,
@@ -130,7 +138,8 @@ test("every generated program the checker accepts compiles to JavaScript that th
     .map(([code, n]) => `${code} ${n}`)
     .join(", ");
   console.log(
-    `compile property: ${CASES} cases from seed ${FIRST_SEED}: ${mistakes} with a deliberate mistake; of the other ${clean}, ` +
+    `compile property: ${CASES} cases from seed ${FIRST_SEED}: ${mistakes} with a deliberate mistake; of the ` +
+      `other ${clean}, ` +
       `${accepted.length} accepted by the checker and ${refused} refused (${(share * 100).toFixed(1)}% accepted` +
       `${common ? `; most common refusals: ${common}` : ""}); ${problems.length} failed`,
   );
@@ -143,7 +152,8 @@ test("every generated program the checker accepts compiles to JavaScript that th
   if (CASES >= 100)
     assert.ok(
       share >= MIN_ACCEPTED,
-      `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer follows the language`,
+      `only ${(share * 100).toFixed(1)}% of the generated programs passed the checker: the generator no longer ` +
+        `follows the language`,
     );
 });
 

@@ -62,7 +62,9 @@ before(async () => {
     else console.log(`port ${port} is taken: connections to it are not counted`);
   }
 });
-after(() => listeners.forEach((server) => server.close()));
+after(() => {
+  for (const server of listeners) server.close();
+});
 
 /** The exit code `renyi run` ends with for each outcome a recording can hold. */
 const EXIT: Record<string, number> = { finished: 0, failed: 1, crashed: 2, refused: 3, cancelled: 130 };
@@ -154,7 +156,8 @@ test("renyi test examples/ passes every test, each replays test answered from it
 test("no replay, reproduction or replays test connected to where the stand-ins listened", () => {
   assert.equal(connections, 0);
   console.log(
-    `replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ${STAND_IN_PORTS.length} stand-in ports, 0 connections`,
+    `replays: ${recordings.length} recordings replayed and reproduced, listening on ${listeners.length} of ` +
+      `${STAND_IN_PORTS.length} stand-in ports, 0 connections`,
   );
 });
 

@@ -43,7 +43,9 @@ function run(command: string, args: readonly string[]): Promise<Ran> {
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
 }
 
-/** `renyi run --json ...`: the program's output, and the record on the last line, checked for what every record holds. */
+/**
+ * `renyi run --json ...`: the program's output, and the record on the last line, checked for what every record holds.
+ */
 async function recorded(
   args: readonly string[],
   before: readonly string[] = [],
@@ -66,13 +68,15 @@ async function recorded(
 // 22 steps, counted by hand as tests/execution.test.ts counts them.
 const counted = write(
   "counted.ry",
-  'public function main()\n  purpose: Count to six.\n  needs console\n  var total be 0\n  for each i in 1 to 3\n    set total to total + i\n  end\n  console.print("{total}")\nend\n',
+  "public function main()\n  purpose: Count to six.\n  needs console\n  var total be 0\n  for each i in 1 to 3\n" +
+    '    set total to total + i\n  end\n  console.print("{total}")\nend\n',
 );
 
 test("a finished run: its hashes, grant, exact steps and host calls; the code hash is the run manifest's", async () => {
   const file = write(
     "finished.ry",
-    'public function main()\n  purpose: Greet.\n  needs console, environment("RECORD_WORD")\n  let word be environment.get("RECORD_WORD").or_else("none")\n  console.print(word)\nend\n',
+    'public function main()\n  purpose: Greet.\n  needs console, environment("RECORD_WORD")\n' +
+      '  let word be environment.get("RECORD_WORD").or_else("none")\n  console.print(word)\nend\n',
   );
   const { output, record } = await recorded([file]);
   assert.equal(output, "hello\n");
@@ -99,11 +103,13 @@ test("a finished run: its hashes, grant, exact steps and host calls; the code ha
 test("failed, crashed at a known line, out of fuel, refused at run time and refused by the compiler: outcome, exit and error", async () => {
   const failing = write(
     "failing.ry",
-    'public function main() or fails with Text\n  purpose: Fail.\n  needs console\n  console.print("before")\n  fail with "no"\nend\n',
+    'public function main() or fails with Text\n  purpose: Fail.\n  needs console\n  console.print("before")\n' +
+      '  fail with "no"\nend\n',
   );
   const dividing = write(
     "dividing.ry",
-    'public function main()\n  purpose: Divide.\n  needs console\n  console.print("hello")\n  var x be 0\n  console.print("{10 / x}")\nend\n',
+    'public function main()\n  purpose: Divide.\n  needs console\n  console.print("hello")\n  var x be 0\n' +
+      '  console.print("{10 / x}")\nend\n',
   );
   const mistyped = write(
     "mistyped.ry",
@@ -212,7 +218,10 @@ test("an HTTP call's target is its host and path, never its query, headers or bo
   try {
     const file = write(
       "fetch.ry",
-      'public function main(url: Text, down: Text)\n  purpose: Fetch.\n  needs network.http("127.0.0.1"), console\n  let r be http.get(url) otherwise crash with "no"\n  console.print("{r.status}")\n  let d be http.get(down) otherwise\n    when e then return console.print("down")\n  end\nend\n',
+      "public function main(url: Text, down: Text)\n  purpose: Fetch.\n" +
+        '  needs network.http("127.0.0.1"), console\n  let r be http.get(url) otherwise crash with "no"\n' +
+        '  console.print("{r.status}")\n  let d be http.get(down) otherwise\n' +
+        '    when e then return console.print("down")\n  end\nend\n',
     );
     const { output, record } = await recorded([
       file,
@@ -242,7 +251,8 @@ test("an HTTP call's target is its host and path, never its query, headers or bo
 test("a replay's record lists the replayed calls; a bundle's names the bundle's hash and the same code; a changed bundle is refused", async () => {
   const file = write(
     "greet.ry",
-    'public function main()\n  purpose: Greet.\n  needs console, environment\n  console.print(environment.get("RECORD_WORD").or_else("none"))\nend\n',
+    "public function main()\n  purpose: Greet.\n  needs console, environment\n" +
+      '  console.print(environment.get("RECORD_WORD").or_else("none"))\nend\n',
   );
   const live = await recorded([file]);
   const made = await run(RENYI, ["record", "--to", "greet.recording.json", file]);
@@ -276,7 +286,7 @@ test("a replay's record lists the replayed calls; a bundle's names the bundle's 
 
   writeFileSync(
     join(work, "build", "greet.mjs"),
-    readFileSync(join(work, "build", "greet.mjs"), "utf8") + "// changed\n",
+    `${readFileSync(join(work, "build", "greet.mjs"), "utf8")}// changed\n`,
   );
   const changed = await recorded(["build/greet.mjs"]);
   assert.deepEqual(
@@ -290,7 +300,10 @@ test("a program that serves: its own calls are listed, its requests counted", as
   const port = await freePort();
   const file = write(
     "serve.ry",
-    `function answer(request: Request) returns Response\n  return server.respond(200, "ok")\nend\n\npublic function main() or fails with StartError\n  purpose: Serve two requests.\n  needs network.socket(${port}), console\n  console.print("up")\n  server.serve(${port}, answer, requests: Some(2)) otherwise fail\nend\n`,
+    `function answer(request: Request) returns Response\n  return server.respond(200, "ok")\nend\n\n` +
+      `public function main() or fails with StartError\n  purpose: Serve two requests.\n` +
+      `  needs network.socket(${port}), console\n  console.print("up")\n` +
+      `  server.serve(${port}, answer, requests: Some(2)) otherwise fail\nend\n`,
   );
   const running = recorded([file]);
   let answered = 0;

@@ -37,7 +37,8 @@ function run(command: string, ...args: string[]) {
 // 22 in all.
 const counted = write(
   "counted.ry",
-  'public function main()\n  purpose: Count to six.\n  needs console\n  var total be 0\n  for each i in 1 to 3\n    set total to total + i\n  end\n  console.print("{total}")\nend\n',
+  "public function main()\n  purpose: Count to six.\n  needs console\n  var total be 0\n  for each i in 1 to 3\n" +
+    '    set total to total + i\n  end\n  console.print("{total}")\nend\n',
 );
 
 test("fuel is exact: a program of 22 steps runs on 22 and stops on 21", () => {
@@ -53,7 +54,8 @@ test("fuel is exact: a program of 22 steps runs on 22 and stops on 21", () => {
 test("deep recursion stops with E-RT-DEPTH at the limit, and never with JavaScript's stack overflow", () => {
   const deep = write(
     "deep.ry",
-    'function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\npublic function main()\n  purpose: Recurse.\n  needs console\n  console.print("{down(0)}")\nend\n',
+    "function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\npublic function main()\n" +
+      '  purpose: Recurse.\n  needs console\n  console.print("{down(0)}")\nend\n',
   );
   const limited = run(RENYI, "run", "--max-depth", "100", deep);
   assert.equal(limited.status, 2);
@@ -174,7 +176,8 @@ test("an unchanged entry whose modules changed is compiled again: the program in
   const entry = join(folder, "main.ry");
   writeFileSync(
     entry,
-    "use words\n\npublic function main()\n  purpose: Print a word.\n  needs console\n  console.print(words.word())\nend\n",
+    "use words\n\npublic function main()\n  purpose: Print a word.\n  needs console\n" +
+      "  console.print(words.word())\nend\n",
   );
   const module = (body: string) => writeFileSync(join(folder, "words.ry"), body);
   const runWith = () =>
@@ -211,7 +214,8 @@ test("an unchanged entry whose modules changed is compiled again: the program in
 test("Ctrl-C cancels a program stuck in a pure loop: exit 130", async () => {
   const spin = write(
     "spin.ry",
-    'public function main()\n  purpose: Spin.\n  needs console\n  console.print("spinning")\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n',
+    'public function main()\n  purpose: Spin.\n  needs console\n  console.print("spinning")\n  var i be 0\n' +
+      "  while true\n    set i to i + 1\n  end\nend\n",
   );
   const child = spawn(process.execPath, [RENYI, "run", spin], { cwd: work, env });
   let stdout = "";
@@ -254,7 +258,8 @@ test("a sort by the row's fields charges, per row, what its keys would take", ()
   // key array; `sort by n * 1` (3 steps a row) takes the keyed path. Three
   // rows: the second needs exactly 3 * (3 - 1) = 6 steps more.
   const program = (key: string) =>
-    `public function main()\n  purpose: Sort three numbers.\n  needs console\n  let xs be from n in [3, 1, 2] sort by ${key} descending select n\n  console.print("{xs}")\nend\n`;
+    `public function main()\n  purpose: Sort three numbers.\n  needs console\n` +
+    `  let xs be from n in [3, 1, 2] sort by ${key} descending select n\n  console.print("{xs}")\nend\n`;
   const byField = write("sort_field.ry", program("n"));
   const byKey = write("sort_key.ry", program("n * 1"));
   assert.equal(run(RENYI, "run", byField).stdout, "[3, 2, 1]\n");
@@ -326,7 +331,8 @@ test("renyic build reports a program's errors at their line, from another folder
 test("output whose reader has gone is dropped: the run goes on to its end, with no error", async () => {
   const program = write(
     "many.ry",
-    'public function main()\n  purpose: Print many lines.\n  needs console\n  for each i in 1 to 20000\n    console.print("line {i}")\n  end\nend\n',
+    "public function main()\n  purpose: Print many lines.\n  needs console\n  for each i in 1 to 20000\n" +
+      '    console.print("line {i}")\n  end\nend\n',
   );
   const child = spawn(process.execPath, [RENYI, "run", program], { env });
   let stderr = "";
@@ -380,7 +386,8 @@ test("the worker keeps a code cache of the runtime; a damaged one is set aside a
   // A program loaded from its code cache still crashes at its own line.
   const crashing = write(
     "coded-crash.ry",
-    'public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n  console.print("{10 / zero}")\nend\n',
+    "public function main()\n  purpose: Crash.\n  needs console\n  let zero be 0\n" +
+      '  console.print("{10 / zero}")\nend\n',
   );
   const crashWith = () =>
     spawnSync(process.execPath, [RENYI, "run", crashing], {
@@ -490,7 +497,8 @@ test("the terminal's input is read only by a program that reads it", async () =>
   );
   const echo = write(
     "reads.ry",
-    'public function main()\n  purpose: Echo a line.\n  needs console\n  let line be console.read_line()\n  console.print("{line}")\nend\n',
+    "public function main()\n  purpose: Echo a line.\n  needs console\n  let line be console.read_line()\n" +
+      '  console.print("{line}")\nend\n',
   );
   // The child's input shares the file's position with this process: what it reads, this one no longer can.
   const leftAfter = (program: string): { stdout: string; left: string } => {

@@ -143,7 +143,8 @@ function program(seed: number): string {
     // What the run has done so far, printed between statements: where the fuel ran out shows.
     ...Array.from({ length: 4 }, () => [
       ...statements(g, "  ", [], false, 0),
-      '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} {keep.sum}")',
+      '  console.print("{x} {xs} {m} {ys.length()} {st.to_list()} {st2.length()} {a.sum} {a.items.length()} ' +
+        '{keep.sum}")',
     ]).flat(),
     "end",
     "",
@@ -231,7 +232,8 @@ test("the runtime's helpers a loop keeping its fuel in a local may call leave th
     RMap: new (entries: [unknown, unknown][]) => unknown;
   };
   const big = Array.from({ length: 1000 }, (_, i) => i);
-  // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would show.
+  // Each helper called as compiled code calls it, with lists and texts large enough that a charge by their size would
+  // show.
   const calls: Record<string, () => unknown> = {
     iadd: () => rt.iadd!(1, 2),
     isub: () => rt.isub!(1, 2),

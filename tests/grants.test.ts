@@ -116,13 +116,7 @@ function run(source: string, ...args: string[]) {
   writeFileSync(file, source);
   const result = spawnSync(
     process.execPath,
-    [
-      RENYI,
-      "run",
-      ...args.slice(0, args.indexOf("--") < 0 ? 0 : args.indexOf("--")),
-      file,
-      ...args.slice(args.indexOf("--") + 1),
-    ],
+    [RENYI, "run", ...args.slice(0, Math.max(0, args.indexOf("--"))), file, ...args.slice(args.indexOf("--") + 1)],
     { encoding: "utf8", env },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -247,7 +247,8 @@ end
     if (answers.at(-1) !== "200 ok") break;
   }
   const ended = await started.done;
-  // 11 / 1 mod 2 = 1, 11 / 2 mod 2 = 1, 11 / 3 mod 2 = 1, 11 / 4 mod 2 = 0: the first three answer, the fourth ends the run.
+  // 11 / 1 mod 2 = 1, 11 / 2 mod 2 = 1, 11 / 3 mod 2 = 1, 11 / 4 mod 2 = 0: the first three answer, the fourth ends the
+  // run.
   assert.deepEqual(answers, ["200 ok", "200 ok", "200 ok", "500 internal error\n"]);
   assert.equal(ended.status, 2, ended.stderr);
   assert.match(ended.stderr, /how the run ended was refused/);

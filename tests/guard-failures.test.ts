@@ -296,7 +296,10 @@ const SINKS: Readonly<Record<string, Sink>> = {
   },
 };
 
-/** Where the match over the failure is: on the call itself, in a function it was passed on to, or wrapped in the program's own variant. */
+/**
+ * Where the match over the failure is: on the call itself, in a function it was passed on to, or wrapped in the
+ * program's own variant.
+ */
 type Shape = "inline" | "passed" | "described" | "wrapped";
 
 interface Generated {
@@ -342,7 +345,8 @@ function program(g: Generated): string {
   const s = SINKS[g.sink]!;
   const source = SOURCES[g.source];
   // The console is a sink too, so that the arm reached may say so: whether a call was refused is a decision on the
-  // secret (spec/runtime.md, "Decisions on guarded data"), and only a guard that lets it to the console lets it be said.
+  // secret (spec/runtime.md, "Decisions on guarded data"), and only a guard that lets it to the console lets it be
+  // said.
   const guarded = `${source.need} only to ${[...g.sinks, "console"].join(" or ")}`;
   const needs = [...new Set(["console", s.needs, ...g.sinks, guarded])].join(", ");
   // The call made of the secret, its setup before it, handled as `handling` says.

@@ -78,7 +78,8 @@ async function run(name: string, needs: string, body: string, command: readonly 
 
 /** The guard of these programs, and its sink: what the guarded host answers goes only to the sink, by its name. */
 const GUARD = () =>
-  `network.http("127.0.0.1:${hosts().g}") only to network.http("127.0.0.1:${hosts().s}"), network.http("127.0.0.1:${hosts().s}")`;
+  `network.http("127.0.0.1:${hosts().g}") only to network.http("127.0.0.1:${hosts().s}"), ` +
+  `network.http("127.0.0.1:${hosts().s}")`;
 
 test("IP literals are compared in one form, whatever form they are written in", async () => {
   for (const form of [
@@ -182,7 +183,8 @@ test("a secret guarded to the sink is refused through another name of the sink's
   const { s } = hosts();
   const ran = await run(
     "sink-other-name",
-    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), network.http("localhost:${s}")`,
+    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), ` +
+      `network.http("localhost:${s}")`,
     `let key be environment.get("SECRET").or_else("")
 let sent be http.post("http://localhost:${s}/in", key) otherwise crash with "refused"
 console.print("sent")`,
@@ -196,7 +198,8 @@ test("a redirect from the sink to another name of another host is refused at tha
   const { s, o } = hosts();
   const ran = await run(
     "redirected",
-    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), network.http("localhost:${o}")`,
+    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), ` +
+      `network.http("localhost:${o}")`,
     `let key be environment.get("SECRET").or_else("")
 let sent be http.post("http://127.0.0.1:${s}/away/${o}", key) otherwise crash with "refused"
 console.print("sent {sent.status}")`,
@@ -214,7 +217,8 @@ test("a redirect from the sink to another name of its own host is refused too: t
   const { s } = hosts();
   const ran = await run(
     "redirected-home",
-    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), network.http("localhost:${s}")`,
+    `console, environment("SECRET") only to network.http("127.0.0.1:${s}"), network.http("127.0.0.1:${s}"), ` +
+      `network.http("localhost:${s}")`,
     `let key be environment.get("SECRET").or_else("")
 let sent be http.post("http://127.0.0.1:${s}/away/${s}", key) otherwise crash with "refused"
 console.print("sent {sent.status}")`,

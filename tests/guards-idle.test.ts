@@ -73,6 +73,7 @@ test("every run fixture ends as its golden file says with an idle guard declared
   );
   assert.ok(ran >= 20, `only ${ran} fixtures ran; left out: ${skipped.join(", ")}`);
   console.log(
-    `idle guard: ${ran} run fixtures end as their golden files say${skipped.length > 0 ? `; left out (main has no needs line): ${skipped.join(", ")}` : ""}`,
+    `idle guard: ${ran} run fixtures end as their golden files ` +
+      `say${skipped.length > 0 ? `; left out (main has no needs line): ${skipped.join(", ")}` : ""}`,
   );
 });

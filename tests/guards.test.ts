@@ -153,7 +153,8 @@ const ATTACKS: Record<string, string> = {
   "through to_json": 'console.print("{secret.to_json()}")',
   "through a lambda": 'let f be function (x: Text) returns Text\n  return x + "."\nend\nconsole.print(f(secret))',
   "through list.map":
-    'let ys be list.map([secret], function (x: Text) returns Text\n  return x + "."\nend)\nconsole.print(text.join(ys, ""))',
+    'let ys be list.map([secret], function (x: Text) returns Text\n  return x + "."\nend)\n' +
+    'console.print(text.join(ys, ""))',
   "through a function": "console.print(shout(secret))",
   "through recursion": "console.print(reversed(secret))",
   "through a query": 'let ys be from c in secret.characters() select c.upper()\nconsole.print(text.join(ys, ""))',
@@ -162,7 +163,8 @@ const ATTACKS: Record<string, string> = {
   grouped: 'let gs be from c in secret.characters() group by c into g select g.key\nconsole.print("{gs}")',
   sorted: 'let ys be from c in secret.characters() sort by c select c\nconsole.print("{ys}")',
   matched:
-    'match secret.split("-")\n  when [first, ...rest] then console.print(first)\n  when _ then console.print("none")\nend',
+    'match secret.split("-")\n  when [first, ...rest] then console.print(first)\n' +
+    '  when _ then console.print("none")\nend',
   "appended in a var": 'var acc be ["x"]\nset acc to acc + [secret]\nconsole.print("{acc}")',
   "in concurrent tasks": 'run concurrently\n  let a be shout(secret)\n  let b be shout("b")\nend\nconsole.print(a)',
   "in a crash": "crash with secret",
@@ -179,26 +181,39 @@ const ATTACKS: Record<string, string> = {
   "through a library function given to list.map": 'console.print(text.join(list.map([secret], text.upper), ""))',
   "appended in place by list.append": 'var acc be [""]\nset acc to acc.append(secret)\nconsole.print("{acc}")',
   "echoed by a failure before any call":
-    'let r be http.get("x{secret}") otherwise\n  when HttpError.InvalidUrl(url) then crash with url\n  when _ then crash with "other"\nend',
+    'let r be http.get("x{secret}") otherwise\n  when HttpError.InvalidUrl(url) then crash with url\n' +
+    '  when _ then crash with "other"\nend',
   "named by a permission failure":
-    'filesystem.write_text("elsewhere/{secret}", "x") otherwise\n  when FileError.PermissionDenied(path) then console.print(path)\n  when _ then console.print("other")\nend',
+    'filesystem.write_text("elsewhere/{secret}", "x") otherwise\n' +
+    '  when FileError.PermissionDenied(path) then console.print(path)\n  when _ then console.print("other")\nend',
   "named in the scope of a refused call": "let v be environment.get(secret)",
   "in a division's message": "let n be secret.length() * 1000\nlet z be n / 0",
   "in an index's message": "let xs be [1]\nlet x be xs[secret.length() * 1000]",
   "quoted by a decoding failure":
-    'let h be Holder.from_json(secret) otherwise\n  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\nend\nconsole.print(h.value)',
+    "let h be Holder.from_json(secret) otherwise\n" +
+    '  when JsonError.Syntax(message, offset) then Holder(value: message)\n  when _ then Holder(value: "other")\n' +
+    "end\nconsole.print(h.value)",
   // The attacks that decisions made (tests/implicit-flows.test.ts has thirty more): each got the whole secret out.
   "a decision about it printed": 'console.print("set: {not secret.is_empty()}")',
   "chosen one character at a time by a query's where":
-    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  let found be from a in alphabet where a is ch select a\n  set out to out + text.join(found, "")\nend\nconsole.print(out)',
+    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\n' +
+    'var out be ""\nfor each ch in secret.characters()\n' +
+    '  let found be from a in alphabet where a is ch select a\n  set out to out + text.join(found, "")\nend\n' +
+    "console.print(out)",
   "chosen by list.filter with a function":
-    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\nvar out be ""\nfor each ch in secret.characters()\n  set out to out + text.join(alphabet.filter(function (a: Text) returns Boolean\n    return a is ch\n  end), "")\nend\nconsole.print(out)',
+    'let alphabet be "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".characters()\n' +
+    'var out be ""\nfor each ch in secret.characters()\n' +
+    "  set out to out + text.join(alphabet.filter(function (a: Text) returns Boolean\n    return a is ch\n" +
+    '  end), "")\nend\nconsole.print(out)',
   "a loop's turns counted":
     'var count be 0\nfor each i in 1 to secret.length()\n  set count to count + 1\nend\nconsole.print("{count}")',
   "counted by a while loop to its length":
     'var n be 0\nwhile n < secret.length()\n  set n to n + 1\nend\nconsole.print("{n}")',
   "ordered by a query's sort":
-    'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n  let s be alphabet.index_of(ch).or_else(0)\n  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
+    'let alphabet be "abcdefghijklmnopqrstuvwxyz0123456789"\nvar out be ""\nfor each ch in secret.characters()\n' +
+    "  let s be alphabet.index_of(ch).or_else(0)\n" +
+    "  let best be from c in alphabet.characters() sort by math.abs(alphabet.index_of(c).or_else(0) - s) select " +
+    'c\n  set out to out + best.first().or_else("?")\nend\nconsole.print(out)',
 };
 
 /** Flows to the granted sink, and what the sink answered: each must work. */
@@ -213,7 +228,9 @@ const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; std
     heard: (h) => h.headers.includes(SECRET.toUpperCase()),
   },
   "sent to the sink in the URL, from a record": {
-    body: 'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\nconsole.print("sent")',
+    body:
+      'let h be Holder(value: secret)\nlet r be http.get("{sink}/?k={h.value}") otherwise crash with "refused"\n' +
+      'console.print("sent")',
     heard: (h) => h.url.includes(SECRET),
   },
   "library functions as values, on data with no origin": {
@@ -228,7 +245,9 @@ async function inBatches<T>(items: readonly T[], size: number, run: (item: T) =>
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
-/** Whether a text shows the secret, or four letters of it in a row, forwards or backwards, whatever stands between them. */
+/**
+ * Whether a text shows the secret, or four letters of it in a row, forwards or backwards, whatever stands between them.
+ */
 function leaked(text: string): boolean {
   const letters = text.toLowerCase().replace(/[^a-z0-9]/g, "");
   return FORMS.some((f) => text.includes(f)) || letters.includes("hunt") || letters.includes("tnuh");
@@ -376,7 +395,8 @@ test("a replay enforces the same guards: a program edited to print what it sent 
 `;
   writeFileSync(
     join(dir, "send.ry"),
-    `${head}  let r be http.post("http://127.0.0.1:${sink.port}/", secret) otherwise crash with "refused"\n  console.print("sent {r.status}")\nend\n`,
+    `${head}  let r be http.post("http://127.0.0.1:${sink.port}/", secret) otherwise crash with "refused"\n` +
+      `  console.print("sent {r.status}")\nend\n`,
   );
   const recorded = await runIn(dir, ["record", "--to", "send.recording.json", "send.ry"], { SECRET });
   assert.equal(recorded.status, 0, recorded.stderr);
@@ -488,7 +508,8 @@ end
   const cases: [string, string, boolean][] = [
     [
       "an absolute path",
-      `let s be filesystem.read_text("${join(dir, "secrets", "key.txt")}") otherwise crash with "no file"\nconsole.print(s)`,
+      `let s be filesystem.read_text("${join(dir, "secrets", "key.txt")}") otherwise crash with "no file"\n` +
+        `console.print(s)`,
       false,
     ],
     [
@@ -498,12 +519,14 @@ end
     ],
     [
       "a link out of the sink",
-      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/esc/leak.txt", s) otherwise crash with "blocked"',
+      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\n' +
+        'filesystem.write_text("out/esc/leak.txt", s) otherwise crash with "blocked"',
       false,
     ],
     [
       "the sink itself",
-      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\nfilesystem.write_text("out/kept.txt", s) otherwise crash with "refused"\nconsole.print("kept")',
+      'let s be filesystem.read_text("secrets/key.txt") otherwise crash with "no file"\n' +
+        'filesystem.write_text("out/kept.txt", s) otherwise crash with "refused"\nconsole.print("kept")',
       true,
     ],
   ];

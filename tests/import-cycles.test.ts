@@ -90,7 +90,10 @@ for (const [folder, allowed] of Object.entries(GRAMMAR_RECURSION)) {
   });
 }
 
-/** Every file of the project and the files of the project it imports, by any kind of import, types and import() included. */
+/**
+ * Every file of the project and the files of the project it imports, by any kind of import, types and import()
+ * included.
+ */
 function projectGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of ["vocabulary", "report", "compiler", "rtlib", "cli"].flatMap(sourceFiles)) {

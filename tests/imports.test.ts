@@ -117,11 +117,14 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
     ),
     ...importsOf(
       "rtlib/entry.ts",
-      'const { f } = await hostImport<{ f: (o: Outcome) => number }>("./cli/bundle-outcome.js");\nawait hostImport("./report/bundle-outcome.js");\nhostImport<typeof import("node:fs")>("node:fs");',
+      'const { f } = await hostImport<{ f: (o: Outcome) => number }>("./cli/bundle-outcome.js");\n' +
+        'await hostImport("./report/bundle-outcome.js");\nhostImport<typeof import("node:fs")>("node:fs");',
     ),
     ...importsOf(
       "report/outcome-text.ts",
-      'import { renderText } from "./diagnostics.js";\nimport { moduleOfPrefix } from "../compiler/lower/names.js";\nimport { EXIT } from "../vocabulary/outcomes.js";',
+      'import { renderText } from "./diagnostics.js";\n' +
+        'import { moduleOfPrefix } from "../compiler/lower/names.js";\n' +
+        'import { EXIT } from "../vocabulary/outcomes.js";',
     ),
     ...importsOf("compiler/index.ts", 'import { z } from "zod";'),
     ...importsOf("cli/commands/run.ts", 'import { Client } from "@modelcontextprotocol/sdk/client/index.js";'),
@@ -131,7 +134,8 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
     ),
     ...importsOf(
       "cli/bundles/admit.ts",
-      'import { runCommand } from "../commands/run.js";\nimport { DIST } from "../host/places.cjs";\nimport "../renyi.cjs";',
+      'import { runCommand } from "../commands/run.js";\nimport { DIST } from "../host/places.cjs";\n' +
+        'import "../renyi.cjs";',
     ),
     ...importsOf(
       "cli/commands/test.ts",
@@ -148,7 +152,8 @@ test("the rules catch an import across a forbidden line, and pass an allowed one
     "rtlib/entry.ts:1 imports ./cli/bundle-outcome.js (rtlib may not import cli)",
     "report/outcome-text.ts:2 imports ../compiler/lower/names.js (report may not import compiler)",
     "compiler/index.ts:1 imports zod (only cli/mcp/ imports the protocol's SDK)",
-    "cli/commands/run.ts:1 imports @modelcontextprotocol/sdk/client/index.js (only cli/mcp/ imports the protocol's SDK)",
+    "cli/commands/run.ts:1 imports @modelcontextprotocol/sdk/client/index.js (only cli/mcp/ imports the " +
+      "protocol's SDK)",
     "cli/bundles/admit.ts:1 imports ../commands/run.js (cli/bundles may not import cli/commands)",
     "cli/bundles/admit.ts:3 imports ../renyi.cjs (cli/bundles may not import cli/entry)",
   ]);

@@ -47,7 +47,9 @@ function assertBounded(what: string): void {
   );
 }
 
-/** Writes `size` bytes of one repeated chunk, generated as the client reads them (never held), until the client goes. */
+/**
+ * Writes `size` bytes of one repeated chunk, generated as the client reads them (never held), until the client goes.
+ */
 function stream(res: ServerResponse, size: number): void {
   const chunk = Buffer.alloc(64 * 1024, "x");
   let sent = 0;
@@ -167,7 +169,8 @@ test("a process whose output passes the limit is killed and fails with ProcessEr
   // `yes` writes for ever: without the limit the call would never end.
   assert.equal(
     await outcome(processes.run(grant, "yes")),
-    `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ${LIMIT.toLocaleString("en-US")} bytes for data coming in")`,
+    `ProcessError.Failed(program: "yes", reason: "its standard output passed the limit of ` +
+      `${LIMIT.toLocaleString("en-US")} bytes for data coming in")`,
   );
   const toStderr = `process.stderr.write(Buffer.alloc(${OFFERED}, "e"))`;
   assert.match(
@@ -192,12 +195,14 @@ test("a database result past the limit of rows or bytes fails with DbError.Sql, 
   await database.execute(
     grant,
     db,
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2000) INSERT INTO t SELECT i, NULL " +
+      "FROM c",
   );
   await database.execute(
     grant,
     db,
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, zeroblob(262144) FROM c",
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 64) INSERT INTO t SELECT -i, " +
+      "zeroblob(262144) FROM c",
   );
   assert.equal(
     await outcome(database.query(grant, db, "SELECT n FROM t")),

@@ -54,7 +54,8 @@ end
   assert.equal(ran.status, 1, ran.stderr);
   assert.equal(ran.stdout, `${isolationDataMib(100) * 1024}\n${ISOLATED_OPEN_FILES}\n0\n${isolatedCpuSeconds(30)}\n\n`);
   assert.match(ran.stderr, /^error\[E-RT-FAILED\]/);
-  // Without --timeout the CPU time is not limited: the wall clock stops a run that ends, and a server runs until stopped.
+  // Without --timeout the CPU time is not limited: the wall clock stops a run that ends, and a server runs until
+  // stopped.
   const untimed = await startProgram(
     work,
     `public function main() or fails with ProcessError
@@ -98,7 +99,10 @@ test("--isolate is refused on a system without sh and ulimit (Windows), exit 3",
   const write = process.stderr.write;
   let said = "";
   Object.defineProperty(process, "platform", { value: "win32" });
-  process.stderr.write = ((text: string) => ((said += text), true)) as typeof process.stderr.write;
+  process.stderr.write = ((text: string) => {
+    said += text;
+    return true;
+  }) as typeof process.stderr.write;
   try {
     assert.equal(await runIsolated(parsed.options), 3);
   } finally {

@@ -29,7 +29,9 @@ class None {}
 describeType(Some, "Some", "Some", [["value", "value", "value", DYNAMIC]], "Optional", 0);
 describeType(None, "None", "None", [], "Optional", 1);
 
-/** Texts that look like keys and canonical forms, and texts that start with U+0000 as the old keys of structures did. */
+/**
+ * Texts that look like keys and canonical forms, and texts that start with U+0000 as the old keys of structures did.
+ */
 const text = fc.oneof(
   fc.constantFrom(
     "",
@@ -49,7 +51,7 @@ const text = fc.oneof(
     ".Point(1,2)",
   ),
   fc.string({ maxLength: 4 }),
-  fc.string({ maxLength: 3 }).map((s) => "\u0000" + s),
+  fc.string({ maxLength: 3 }).map((s) => `\u0000${s}`),
 );
 
 /** The types whose values can be keys, as generators of their values. */
@@ -78,7 +80,10 @@ const scalars: Gen[] = [
   json,
 ];
 
-/** A generator of values of one random type, built from the scalars by lists, pairs, maps, sets, a record and an Optional. */
+/**
+ * A generator of values of one random type, built from the scalars by lists, pairs, maps, sets, a record and an
+ * Optional.
+ */
 const oneType: fc.Arbitrary<Gen> = fc.letrec<{ type: Gen }>((tie) => ({
   type: fc.oneof(
     { depthSize: "small" },

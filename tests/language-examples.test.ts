@@ -78,7 +78,7 @@ function blocksOf(markdown: string, doc = "spec/language.md"): Block[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && lines[end] !== "```") end++;
-    const text = lines.slice(start, end).join("\n") + "\n";
+    const text = `${lines.slice(start, end).join("\n")}\n`;
     i = end;
     const [tag = "", ...rest] = info.split(/\s+/);
     assert.ok(

@@ -54,7 +54,7 @@ test("the common indentation of a triple text is removed, interpolations countin
 });
 
 test("a file of errors stops at 100 with E-SYN-TOO-MANY", () => {
-  const text = "function f()\n" + "  let be\n".repeat(500) + "end\n";
+  const text = `function f()\n${"  let be\n".repeat(500)}end\n`;
   const codes = parseSource("many.ry", text).diagnostics.map((d) => d.code);
   assert.equal(codes.length, 101);
   assert.equal(codes[codes.length - 1], "E-SYN-TOO-MANY");

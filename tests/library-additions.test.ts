@@ -53,6 +53,7 @@ test("text.characters splits by code points: a surrogate pair is one character, 
 });
 
 test("math.format writes exactly that many decimals, rounded half away from zero, never with an exponent", () => {
+  // biome-ignore lint/suspicious/noApproximativeNumericConstant: a number to round, not π
   assert.equal(math.format(3.14159, 2), "3.14");
   assert.equal(math.format(2.5, 0), "3");
   assert.equal(math.format(-2.5, 0), "-3");
@@ -100,7 +101,10 @@ test("a program calls both, as functions and as methods", () => {
   const path = join(work, "both.ry");
   writeFileSync(
     path,
-    'public function main()\n  purpose: Use the two functions.\n  needs console\n  console.print(text.join(text.characters("héllo"), "-"))\n  console.print("{"ab".characters().length()}")\n  console.print(math.format(2.0 / 3.0, 3))\n  console.print((10.0).format(1))\n  console.print(math.format(1.0, 101))\nend\n',
+    "public function main()\n  purpose: Use the two functions.\n  needs console\n" +
+      '  console.print(text.join(text.characters("héllo"), "-"))\n  console.print("{"ab".characters().length()}")\n' +
+      "  console.print(math.format(2.0 / 3.0, 3))\n  console.print((10.0).format(1))\n" +
+      "  console.print(math.format(1.0, 101))\nend\n",
   );
   const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], {
     cwd: work,
@@ -114,7 +118,8 @@ test("a program calls both, as functions and as methods", () => {
 
 test("json.as_text and its kin give a value of their own kind and None for every other", () => {
   const parsed = json.parse(
-    '{"s": "x", "i": 3, "f": 2.5, "z": -0, "big": 1e300, "b": false, "l": [1, "a"], "n": null, "o": {"__proto__": 1, "k": 2}}',
+    '{"s": "x", "i": 3, "f": 2.5, "z": -0, "big": 1e300, "b": false, "l": [1, "a"], "n": null, "o": ' +
+      '{"__proto__": 1, "k": 2}}',
   ) as Record<string, unknown>;
   const shown = (v: unknown) => toText(v);
   assert.equal(shown(json.as_text(parsed["s"])), 'Some("x")');
@@ -160,7 +165,10 @@ test("and_then with a function that has needs runs in a program, effects in orde
   const path = join(work, "chain.ry");
   writeFileSync(
     path,
-    'function loud(n: Int) returns Optional<Int>\n  needs console\n  console.print("saw {n}")\n  return if n > 1 then Some(n * 10) else None\nend\n\npublic function main()\n  purpose: Chain with an effect.\n  needs console\n  console.print("{Some(2).and_then(loud)} {Some(1).and_then(loud)} {optional.and_then(None, loud)}")\nend\n',
+    'function loud(n: Int) returns Optional<Int>\n  needs console\n  console.print("saw {n}")\n' +
+      "  return if n > 1 then Some(n * 10) else None\nend\n\npublic function main()\n" +
+      "  purpose: Chain with an effect.\n  needs console\n" +
+      '  console.print("{Some(2).and_then(loud)} {Some(1).and_then(loud)} {optional.and_then(None, loud)}")\nend\n',
   );
   const result = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "renyi.cjs"), "run", path], {
     cwd: work,

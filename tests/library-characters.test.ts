@@ -94,7 +94,10 @@ test("split_where drops the characters the function holds for and keeps the part
   // The function is given whole characters: a character outside the first plane once, not its two halves.
   const seen: string[] = [];
   assert.deepEqual(
-    text.split_where("a😀b𝒜c", (c) => (seen.push(c), c === "😀")),
+    text.split_where("a😀b𝒜c", (c) => {
+      seen.push(c);
+      return c === "😀";
+    }),
     ["a", "b𝒜c"],
   );
   assert.deepEqual(seen, ["a", "😀", "b", "𝒜", "c"]);
@@ -147,7 +150,11 @@ test("the work is charged: the text's length before anything is walked, and spli
   configureLimits({ fuel: 100 });
   let called = 0;
   assert.throws(
-    () => text.split_where("x".repeat(1000), () => (called++, false)),
+    () =>
+      text.split_where("x".repeat(1000), () => {
+        called++;
+        return false;
+      }),
     (e: unknown) => e instanceof Crash && e.code === "E-RT-FUEL",
   );
   assert.equal(called, 0);
@@ -161,7 +168,11 @@ test("the work is charged: the text's length before anything is walked, and spli
   try {
     called = 0;
     assert.throws(
-      () => text.split_where(",".repeat(1000), () => (called++, true)),
+      () =>
+        text.split_where(",".repeat(1000), () => {
+          called++;
+          return true;
+        }),
       (e: unknown) =>
         e instanceof Crash &&
         e.code === "E-RT-LIMIT-COLLECTION" &&
@@ -201,7 +212,8 @@ end
   assert.equal(result.status, 0, result.stderr);
   assert.equal(
     result.stdout,
-    `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n6 bytes, 0 bytes\n`,
+    `7 words: ["Café", "straße", "Ωmega", "漢字", "done", "٣٤", "x-1"]\n22 letters, 3 digits\n["x", "1"]\n` +
+      `6 bytes, 0 bytes\n`,
   );
 });
 

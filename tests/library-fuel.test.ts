@@ -236,7 +236,8 @@ test("random.shuffle charges the list it shuffles, as list.reverse does: the two
   const program = (name: string, call: string): string =>
     write(
       `${name}.ry`,
-      `public function main()\n  purpose: Reorder a list.\n  needs console, random\n  let xs be list.range(0, 1000)\n  let ys be ${call}\n  console.print("{ys.length()}")\nend\n`,
+      `public function main()\n  purpose: Reorder a list.\n  needs console, random\n` +
+        `  let xs be list.range(0, 1000)\n  let ys be ${call}\n  console.print("{ys.length()}")\nend\n`,
     );
   // list.range and the reordering charge 1,000 steps each.
   const least = leastFuel(program("reversing", "list.reverse(xs)"), 2000, 2100);

@@ -13,11 +13,17 @@ const INDEX = fileURLToPath(new URL("../compiler/index.js", import.meta.url));
 const DECLARE = fileURLToPath(new URL("../compiler/check/declare.js", import.meta.url));
 
 const USES_SETS_AND_MATH =
-  'public function main()\n  purpose: A.\n  needs console\n  let s be sets.of([1, 2])\n  console.print("{s.count()} {math.abs(-2)}")\nend\n';
+  "public function main()\n  purpose: A.\n  needs console\n  let s be sets.of([1, 2])\n" +
+  '  console.print("{s.count()} {math.abs(-2)}")\nend\n';
 const USES_GENERIC_FUNCTIONS =
-  'function pick<T>(xs: List<T>, fallback: T) returns T\n  return xs.first().or_else(fallback)\nend\n\npublic function main()\n  purpose: B.\n  needs console\n  let m be {1: "a"}\n  let xs be [3, 1, 2].sort()\n  console.print("{m.get(1).or_else("z")} {xs} {text.upper("q")} {pick(xs, 0)} {list.range(1, 3)}")\nend\n';
+  "function pick<T>(xs: List<T>, fallback: T) returns T\n  return xs.first().or_else(fallback)\nend\n\n" +
+  'public function main()\n  purpose: B.\n  needs console\n  let m be {1: "a"}\n  let xs be [3, 1, 2].sort()\n' +
+  '  console.print("{m.get(1).or_else("z")} {xs} {text.upper("q")} {pick(xs, 0)} {list.range(1, 3)}")\nend\n';
 
-/** The checked tree of the second program, in a fresh process that checked the first (if any) or walked the whole library before it. */
+/**
+ * The checked tree of the second program, in a fresh process that checked the first (if any) or walked the whole
+ * library before it.
+ */
 function checkedAfter(before: "nothing" | "another program" | "the whole library"): string {
   const script = `
     import { checkSource } from ${JSON.stringify(INDEX)};

@@ -56,7 +56,7 @@ const SUPPORT_FILES = ["beneath.ts", "sql-refusals.ts", "better-sqlite3.d.ts", "
 const modules = runtime as unknown as Record<string, Record<string, unknown>>;
 
 test("spec/library.md is the reference generated from the declarations", () => {
-  const written = readFileSync(root + "spec/library.md", "utf8");
+  const written = readFileSync(`${root}spec/library.md`, "utf8");
   assert.ok(written === libraryReference(), "spec/library.md is stale: run npm run library-reference");
 });
 
@@ -81,13 +81,14 @@ test("every function rtlib/lib exports is declared or a listed runtime helper", 
       if (helpers.includes(name)) continue;
       assert.ok(
         declared.has(`${module}.${name}`),
-        `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a listed runtime helper)`,
+        `rtlib/lib/${module}.ts exports ${name}, which compiler/check/library.ts does not declare (nor is it a ` +
+          `listed runtime helper)`,
       );
     }
     for (const name of helpers)
       assert.ok(name in (modules[module] ?? {}), `${module}.${name} is listed as a helper but not exported`);
   }
-  for (const file of readdirSync(root + "rtlib/lib")) {
+  for (const file of readdirSync(`${root}rtlib/lib`)) {
     if (SUPPORT_FILES.includes(file)) continue;
     assert.ok(moduleNames.has(file.replace(/\.ts$/, "")), `rtlib/lib/${file} is no declared library module`);
   }
@@ -102,7 +103,7 @@ function sectionOf(reference: string, type: string): string {
 }
 
 test("every prelude type is in the reference with each case and field the checker and the runtime declare, each with its line", () => {
-  const reference = readFileSync(root + "spec/library.md", "utf8");
+  const reference = readFileSync(`${root}spec/library.md`, "utf8");
   const declared = libraryScopes().prelude.types;
   assert.deepEqual(
     preludeTypes().map((t) => t.name),
@@ -140,7 +141,7 @@ test("every prelude type is in the reference with each case and field the checke
 });
 
 test("each failure type names the functions that fail with it, read from their signatures", () => {
-  const reference = readFileSync(root + "spec/library.md", "utf8");
+  const reference = readFileSync(`${root}spec/library.md`, "utf8");
   const functions = libraryFunctions();
   for (const type of [
     "HttpError",

@@ -231,7 +231,8 @@ const variable = (option: string): string => `RENYI_${option.slice(2).toUpperCas
 
 for (const c of CASES) {
   test(`${c.option} ${c.value} is honoured by renyi run and, as ${variable(c.option)}, by node ${c.program}.mjs`, async () => {
-    // Without the limit the program runs to its end (once, for the first case of each program); renyi run NAME.mjs takes the options too (once, for --fuel).
+    // Without the limit the program runs to its end (once, for the first case of each program); renyi run NAME.mjs
+    // takes the options too (once, for --fuel).
     const first = CASES.find((other) => other.program === c.program) === c;
     const runs: [string, Promise<Ran>][] = [
       ["renyi run FILE.ry", runChild([RENYI, "run", c.option, c.value, `${c.program}.ry`])],
@@ -274,7 +275,8 @@ test("--timeout is honoured by renyi run and, as RENYI_TIMEOUT, by node NAME.mjs
 });
 
 test("--max-memory sets the live memory the program may keep, and RENYI_MAX_MEMORY the same for a bundle run with node", async () => {
-  // (Without the option, the same program finishes: tests/values-limits.test.ts runs larger ones under the default limit.)
+  // (Without the option, the same program finishes: tests/values-limits.test.ts runs larger ones under the default
+  // limit.)
   const runs = [
     runChild([RENYI, "run", "--max-memory", "64", "memory.ry"]),
     runChild([RENYI, "run", "--max-memory", "64", "memory.mjs"]),
@@ -289,7 +291,8 @@ test("--max-memory sets the live memory the program may keep, and RENYI_MAX_MEMO
   }
   writeFileSync(
     join(work, "memory_test.ry"),
-    `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`,
+    `test "ten lists of a million numbers"\n  var kept be []\n  for each i in 1 to 10\n` +
+      `    set kept to kept + [list.range(0, 1000000)]\n  end\n  check list.length(kept) is 10\nend\n`,
   );
   const tested = await runChild([RENYI, "test", "--max-memory", "64", "memory_test.ry"]);
   assert.equal(tested.status, 1, tested.stdout);

@@ -56,7 +56,7 @@ function assertRefused(result: { status: number | null; stderr: string }, expect
 
 const manifestOf = (bundle: string) => bundle.replace(/\.mjs$/, ".grant.json");
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const writeJson = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value, null, 2) + "\n");
+const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
 test("a bundle whose own grant was widened, with the manifest's hash updated to match, is refused", () => {
   const bundle = built("widened-bundle");
@@ -108,8 +108,11 @@ test("every form of grant the compiler writes is read back from the manifest, an
   const program = join(work, "grants.ry");
   writeFileSync(
     program,
-    'public function main()\n  purpose: Print.\n  needs console, network.http("*.example.com") at most 60 per minute, filesystem.write("out") at most 10 per run, ' +
-      'environment("TOKEN") only to network.http("api.example.com") or network.socket(8080), network.socket(8080) at most 1000 per run, process("ls")\n  console.print("granted")\nend\n',
+    "public function main()\n  purpose: Print.\n" +
+      '  needs console, network.http("*.example.com") at most 60 per minute, filesystem.write("out") at most 10 ' +
+      "per run, " +
+      'environment("TOKEN") only to network.http("api.example.com") or network.socket(8080), ' +
+      'network.socket(8080) at most 1000 per run, process("ls")\n  console.print("granted")\nend\n',
   );
   const out = join(work, "grants");
   assert.equal(run(RENYIC, "build", program, "--out", out).status, 0);
@@ -193,7 +196,7 @@ test("a signed bundle runs under --trust with its key, and is refused unsigned, 
   const damaged = original.slice(0, 50) + (original[50] === "A" ? "B" : "A") + original.slice(51);
   writeFileSync(signature, damaged);
   assertRefused(run(RENYI, "run", "--trust", `${alice}.pub`, bundle), /does not verify/, "damaged signature");
-  writeFileSync(signature, "renyi-signature-v1 ed25519 " + original.split(" ")[2] + " not-base64\n");
+  writeFileSync(signature, `renyi-signature-v1 ed25519 ${original.split(" ")[2]} not-base64\n`);
   assertRefused(
     run(RENYI, "run", "--trust", `${alice}.pub`, bundle),
     /is not a signature file/,
@@ -262,7 +265,7 @@ test("hostile manifests are refused with exit 3 and a message, never a stack tra
     ["deep", nested(100_000), /nesting deeper than/],
     ["huge", `{"program": "${"x".repeat(2 << 20)}"}`, /larger than the 1 MiB a file may have here/],
     ["not UTF-8", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /not UTF-8/],
-    ["byte order mark", "\ufeff" + goodText, /byte order mark/],
+    ["byte order mark", `\ufeff${goodText}`, /byte order mark/],
     ["lone surrogate", goodText.replace('"hello"', '"\\ud800"'), /lone surrogate/],
     [
       "a repeated key",

@@ -34,7 +34,9 @@ function craftedMatch(width: number, name = "pick", seed = 1): { types: string; 
   }
   return {
     types: `type Flags is record\n${fields}\nend\n`,
-    function: `function ${name}(flags: Flags) returns Int\n  return match flags\n${arms.join("\n")}\n    when _ then 0\n  end\nend\n`,
+    function:
+      `function ${name}(flags: Flags) returns Int\n  return match flags\n${arms.join("\n")}\n    when _ then 0\n` +
+      `  end\nend\n`,
   };
 }
 
@@ -46,7 +48,7 @@ const codes = (text: string): string[] =>
 test("a crafted match of a few hundred arms is refused as too complex instead of checked for minutes", () => {
   // Width 22 (88 arms) took 86 seconds to check before the budget.
   const { types, function: fn } = craftedMatch(22);
-  const diagnostics = checkSource("crafted.ry", types + "\n" + fn).diagnostics;
+  const diagnostics = checkSource("crafted.ry", `${types}\n${fn}`).diagnostics;
   const refusal = diagnostics.find((d) => d.code === "E-MATCH-TOO-COMPLEX");
   assert.ok(refusal, `expected E-MATCH-TOO-COMPLEX, got ${diagnostics.map((d) => d.code).join(", ")}`);
   assert.match(refusal.message, /its 89 arms need more than 1,000,000 steps/);
@@ -56,7 +58,7 @@ test("a crafted match of a few hundred arms is refused as too complex instead of
 test("many costly matches share one budget: the program is refused once, not checked match by match", () => {
   // Width 12 needs about 450,000 steps per match: under one match's budget, but 40 of them are not.
   const crafted = Array.from({ length: 40 }, (_, i) => craftedMatch(12, `pick${i}`));
-  const program = crafted[0]!.types + "\n" + crafted.map((c) => c.function).join("\n");
+  const program = `${crafted[0]!.types}\n${crafted.map((c) => c.function).join("\n")}`;
   const refusals = checkSource("crafted.ry", program).diagnostics.filter((d) => d.code === "E-MATCH-TOO-COMPLEX");
   assert.equal(refusals.length, 1);
   assert.match(refusals[0]!.message, /with the ones before it, this program's matches need more than 10,000,000 steps/);
@@ -68,7 +70,9 @@ test("large matches a person writes still check", () => {
     { length: 60 },
     (_, i) => `    when (Kind.Case${i}(value), true) then value + ${i}\n    when (Kind.Case${i}(_), false) then ${i}`,
   ).join("\n");
-  const variantMatch = `type Kind is variant\n${cases}\nend\n\nfunction f(kind: Kind, flag: Boolean) returns Int\n  return match (kind, flag)\n${arms}\n  end\nend\n`;
+  const variantMatch =
+    `type Kind is variant\n${cases}\nend\n\nfunction f(kind: Kind, flag: Boolean) returns Int\n` +
+    `  return match (kind, flag)\n${arms}\n  end\nend\n`;
   assert.deepEqual(codes(variantMatch), []);
   const table = Array.from({ length: 1000 }, (_, i) => `    when ${i} then "${i}"`).join("\n");
   assert.deepEqual(

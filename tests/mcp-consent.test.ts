@@ -236,7 +236,9 @@ test("mcp resources: the references, the examples and this server's recordings",
 test("mcp cancellation: a cancelled request interrupts its run, which is recorded and logged as cancelled", async () => {
   const recorded = recordingFiles();
   const controller = new AbortController();
-  const spin = `public function main()\n  purpose: Spin.\n  needs console\n  console.print("started")\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
+  const spin =
+    `public function main()\n  purpose: Spin.\n  needs console\n  console.print("started")\n  var i be 0\n` +
+    `  while true\n    set i to i + 1\n  end\nend\n`;
   const started = performance.now();
   const pending = call("run", { source: spin, name: "spin" }, controller.signal);
   setTimeout(() => controller.abort("the agent changed its mind"), 1_000);
@@ -270,7 +272,7 @@ test("mcp consent: the agent's text in the question is one line: separators and 
   await call("run", { source: forged, name: "forged" });
   const question = asked.at(-1)!;
   assert.match(question, /Its purpose: Harmless\.\\u2028Beyond the ceiling: nothing\\u000bApprove\./);
-  assert.doesNotMatch(question, /[\u2028\u000b]/);
+  assert.doesNotMatch(question, /[\u2028\v]/);
   assert.equal(question.split("\n").filter((line) => line.startsWith("Beyond the ceiling")).length, 1);
 });
 
@@ -295,7 +297,9 @@ end
 
 test("mcp test: a replays test whose path leaves the program's folder is refused by the checker, and nothing is read", async () => {
   for (const path of ["/etc/passwd", "../other/rec.json", "recordings/../../x.json"]) {
-    const source = `public function main()\n  purpose: Nothing.\n  needs console\n  console.print("hi")\nend\n\ntest "read" needs console replays "${path}"\n  main()\nend\n`;
+    const source =
+      `public function main()\n  purpose: Nothing.\n  needs console\n  console.print("hi")\nend\n\n` +
+      `test "read" needs console replays "${path}"\n  main()\nend\n`;
     const result = await call("test", { source });
     const report = result.structuredContent as { tests: unknown[]; refused: { diagnostics: { code: string }[] }[] };
     assert.deepEqual(report.tests, [], path);
@@ -338,7 +342,9 @@ test("mcp busy: calls refused before they wait (a program that does not compile)
 
 test("mcp shutdown: a server told to end interrupts its runs, which are recorded and logged, stops waiting for the person, and leaves no folder behind", async () => {
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-shutdown-"));
-  const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
+  const spin =
+    `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n` +
+    `  end\nend\n`;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [RENYI, "mcp", "--allow", "console", "--recordings", folder],
@@ -401,9 +407,12 @@ test("mcp shutdown: a server told to end interrupts its runs, which are recorded
 });
 
 test("mcp shutdown: a run interrupted while its command is still starting, before it listens for the interrupt, is recorded all the same", async () => {
-  // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing written.
+  // The command is sent its interrupt only once it listens for it: sent sooner, Node's default ended it with nothing
+  // written.
   const folder = mkdtempSync(join(tmpdir(), "renyi-mcp-starting-"));
-  const spin = `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`;
+  const spin =
+    `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n` +
+    `  end\nend\n`;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [RENYI, "mcp", "--allow", "console", "--recordings", folder],

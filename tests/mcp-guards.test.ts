@@ -115,7 +115,8 @@ test("mcp guards: a run that sends a guarded secret where it may go shows it now
     assert.equal(sealed.outcome, "sealed", primitive);
     assert.match(sealed.sealed ?? "", /^[A-Za-z0-9+/]+=*$/, primitive);
   }
-  // A call whose arguments carried the secret shows its capability without the scope; what it printed is not guarded data.
+  // A call whose arguments carried the secret shows its capability without the scope; what it printed is not guarded
+  // data.
   assert.equal(byPrimitive.get("std.http.post")!.capability, "network.http");
   assert.deepEqual(byPrimitive.get("std.console.print")!.arguments, { text: "sent: 200" });
   // The key stays the person's: mode 0600, and not among the resources.
@@ -157,19 +158,28 @@ test("mcp guards: edited programs replayed against the sealed recording cannot s
     "the key printed": { source: `${head()}  console.print(key)\nend\n`, code: /E-RT-GUARD/ },
     // The key in a crash's message.
     "the key in a crash": { source: `${head()}  crash with "the key is {key}"\nend\n`, code: /E-RT-GUARD/ },
-    // Another request, with the key: the mismatch's message carries it, and is refused as a crash made from guarded data is.
+    // Another request, with the key: the mismatch's message carries it, and is refused as a crash made from guarded
+    // data is.
     "another request with the key": {
-      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), {"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k={key}x", json.encode([key]), ` +
+        `{"authorization": "Bearer {key}"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\n` +
+        `end\n`,
       code: /E-RT-GUARD\]: how the run ended was refused/,
     },
-    // Another request, without it: the mismatch shows the call made, and of the sealed entry nearest to it nothing but its sequence.
+    // Another request, without it: the mismatch shows the call made, and of the sealed entry nearest to it nothing but
+    // its sequence.
     "another request without the key": {
-      source: `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.post("http://127.0.0.1:${port}/echo?k=guess", "guess", {"authorization": "Bearer ` +
+        `guess"}) otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
       code: /nearest recorded call \(sequence 2\): std\.http\.post \(sealed\)\\n +differences:\\n +arguments: not shown, the recorded call's are sealed/,
     },
     // The key's characters sent one by one: refused in the same way.
     "the key spelled out": {
-      source: `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
+      source:
+        `${head()}  let r be http.get("http://127.0.0.1:${port}/echo?k={text.join(text.characters(key), " ")}") ` +
+        `otherwise crash with "refused"\n  console.print("sent: {r.status}")\nend\n`,
       code: /E-RT-GUARD/,
     },
   };

@@ -83,7 +83,9 @@ function audit(): AuditLine[] {
  * source this large needs more than 64 MiB of heap to check, on any machine,
  * so the server's limits end it rather than its own speed.
  */
-const WIDE = `${wideMatch(15_000, 15_000)}\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\nend\n`;
+const WIDE =
+  `${wideMatch(15_000, 15_000)}\nfunction main()\n  needs console\n  console.print("{pick(Many.C1(value: 2))}")\n` +
+  `end\n`;
 
 const GREETING = `public function main()\n  purpose: Greet.\n  needs console\n  console.print("hello")\nend\n`;
 
@@ -155,7 +157,9 @@ test("mcp limits: with a small heap and a long time limit, the same check ends a
 
 test("mcp hosts: a host with a letter of another script is refused by the checker with its punycode form, and the person is never asked about it", async () => {
   // The Cyrillic а (U+0430) in place of the Latin a: it reads as the ceiling's api.example.com.
-  const source = `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n  console.print("hello")\nend\n`;
+  const source =
+    `public function main()\n  purpose: Fetch.\n  needs console, network.http("api.ex\u0430mple.com")\n` +
+    `  console.print("hello")\nend\n`;
   const checked = await call("check", { source });
   const diagnostics = (
     checked.structuredContent as {
@@ -175,7 +179,7 @@ test("mcp hosts: a host with a letter of another script is refused by the checke
   assert.equal(spelled.isError, true);
   assert.equal(asked.length, 1);
   assert.match(asked[0]!, /network\.http\("api\.xn--exmple-4nf\.com"\)/);
-  assert.doesNotMatch(asked[0]!, /[^\x00-\x7f]/);
+  assert.doesNotMatch(asked[0]!, /\P{ASCII}/u);
 });
 
 test("mcp audit: a call refused before its tool (an unknown tool, a name that is a path, arguments of the wrong shape) is a line saying refused and why", async () => {
@@ -218,7 +222,7 @@ test("mcp replay: hostile ids (a path up, an absolute path, a NUL, a very long o
     const result = await call("replay", { recording, source: GREETING });
     assert.equal(result.isError, true, recording);
     assert.match(text(result), /is not a recording's id/, recording);
-    assert.doesNotMatch(text(result), /\u0000/);
+    assert.doesNotMatch(text(result), /\0/);
   }
   const long = await call("replay", { recording: `rec-${"0".repeat(100_000)}`, source: GREETING });
   assert.equal(long.isError, true);

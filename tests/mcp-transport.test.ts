@@ -35,7 +35,7 @@ before(() => {
     while ((newline = pending.indexOf("\n")) >= 0) {
       answers.push(JSON.parse(pending.slice(0, newline)) as Answer);
       pending = pending.slice(newline + 1);
-      waiters.splice(0).forEach((wake) => wake());
+      for (const wake of waiters.splice(0)) wake();
     }
   });
   server.stderr.resume();

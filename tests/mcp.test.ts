@@ -144,7 +144,8 @@ test("mcp: check gives a diagnostic with a suggested edit, and the edited progra
 test("mcp: check reads the modules the entry uses", async () => {
   const helper = "public function twice(n: Int) returns Int\n  purpose: Double a number.\n  return n * 2\nend\n";
   const entry =
-    'use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n  console.print("{helper.twice(2)}")\nend\n';
+    "use lib.helper as helper\n\npublic function main()\n  purpose: Print four.\n  needs console\n" +
+    '  console.print("{helper.twice(2)}")\nend\n';
   const result = await call("check", { source: entry, modules: [{ name: "lib/helper", source: helper }] });
   const content = result.structuredContent as { ok: boolean; files: string[]; diagnostics: Diagnostic[] };
   assert.equal(content.ok, true, JSON.stringify(content.diagnostics));
@@ -224,7 +225,7 @@ test("mcp: explain gives a known code's entry, and names the closest code for an
 });
 
 test("mcp: a source over 1 MiB, one that is not text, and arguments of the wrong shape are refused, and the server goes on", async () => {
-  const huge = await call("check", { source: "-- " + "x".repeat(2 * 1024 * 1024) + "\n" });
+  const huge = await call("check", { source: `-- ${"x".repeat(2 * 1024 * 1024)}\n` });
   assert.equal(huge.isError, true);
   assert.match(text(huge), /too large.*1 MiB/);
 
@@ -330,19 +331,21 @@ end
       "",
     ),
   });
-  assert.equal(looser.isError, undefined, "a looser budget is narrowed by --at-most: " + text(looser));
+  assert.equal(looser.isError, undefined, `a looser budget is narrowed by --at-most: ${text(looser)}`);
   // A program that does not compile gets its diagnostics.
   const broken = await call("run", {
     source: 'public function main()\n  purpose: Nothing.\n  console.print("x")\nend\n',
   });
   assert.equal(broken.isError, true);
-  assert.match(text(broken), /does not compile[^]*E-CAP-MISSING/);
+  assert.match(text(broken), /does not compile[\s\S]*E-CAP-MISSING/);
 });
 
 test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {
   const started = performance.now();
   const result = await call("run", {
-    source: `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n  end\nend\n`,
+    source:
+      `public function main()\n  purpose: Spin.\n  needs console\n  var i be 0\n  while true\n    set i to i + 1\n` +
+      `  end\nend\n`,
   });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outcome, "cancelled", text(result));
@@ -354,7 +357,9 @@ test("mcp run: a program that never ends is cancelled at the timeout, and the se
 
 test("mcp run: output beyond 64 KiB is truncated, and says so", async () => {
   const result = await call("run", {
-    source: `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n    console.print("line {i}")\n  end\nend\n`,
+    source:
+      `public function main()\n  purpose: Print a lot.\n  needs console\n  for each i in 1 to 100000\n` +
+      `    console.print("line {i}")\n  end\nend\n`,
   });
   const run = result.structuredContent as unknown as RunResult;
   assert.equal(run.outputTruncated, true, text(result));

@@ -124,7 +124,7 @@ function build(modules: Map<string, string>, printer: "own" | "babel", moduleCac
   assert.equal(
     errors.length,
     0,
-    errors.map((d) => d.message).join("\n") + "\n" + [...modules.values()].join("\n----\n"),
+    `${errors.map((d) => d.message).join("\n")}\n${[...modules.values()].join("\n----\n")}`,
   );
   return result.bundle!;
 }
@@ -169,7 +169,8 @@ test(`modules taken from the cache make the bundle a fresh compile makes (${EDIT
     if (choice <= 1 && caches.own.misses - before >= 1) reachedMisses++;
   }
   console.log(
-    `module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`,
+    `module cache: ${EDITS} edits, own printer ${caches.own.hits} modules taken from the cache and ` +
+      `${caches.own.misses} compiled, Babel ${caches.babel.hits} and ${caches.babel.misses}`,
   );
   assert.ok(caches.own.hits > EDITS && caches.babel.hits > EDITS, "modules are taken from the cache");
   assert.ok(caches.own.misses >= EDITS / 2, "edits compile modules again");
@@ -242,7 +243,10 @@ test("what the store gives back that is not a compiled module is compiled again"
   for (const bad of broken) {
     let asked = 0;
     const hostile: ModuleCache = {
-      get: () => (asked++, bad),
+      get: () => {
+        asked++;
+        return bad;
+      },
       put: () => undefined,
     };
     const result = build(texts(state), "own", hostile);
@@ -257,7 +261,8 @@ test("what the store gives back that is not a compiled module is compiled again"
     "A!AA",
     "AAAg",
     "AAA",
-    // Past the module's lines, into a second source, at a negative column, past its line's end: a crash there would be shown at no line of it.
+    // Past the module's lines, into a second source, at a negative column, past its line's end: a crash there would be
+    // shown at no line of it.
     encodeMappings([[[0, 0, 2 ** 20, 0]]]),
     encodeMappings([[[0, 1, 0, 0]]]),
     encodeMappings([[[0, 0, 0, -4]]]),
@@ -297,8 +302,10 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
     const run = () => spawnSync(process.execPath, [RENYI, "run", join(work, "main.ry")], { env, encoding: "utf8" });
     const first = run();
     assert.equal(first.status, 0, first.stderr);
-    // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled again.
-    // Sealed again with the cache's key (cli/cache/seal.ts), as only who holds the key could: the validator is the second line.
+    // Every kept module's code replaced by code the validator refuses, then main edited so that the program is compiled
+    // again.
+    // Sealed again with the cache's key (cli/cache/seal.ts), as only who holds the key could: the validator is the
+    // second line.
     const kept = readdirSync(cache).filter((f) => /^m-.*\.json$/.test(f));
     assert.equal(kept.length, 3);
     const key = readFileSync(`${cache}.key`);
@@ -313,7 +320,7 @@ test("renyi run compiles again a module whose kept code the validator refuses", 
         `${body}${mark}${createHmac("sha256", key).update(`${f}\n`).update(body).digest("hex")}\n`,
       );
     }
-    writeFileSync(join(work, "main.ry"), texts(state).get("main")! + "-- edited\n");
+    writeFileSync(join(work, "main.ry"), `${texts(state).get("main")!}-- edited\n`);
     const second = run();
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, first.stdout);

@@ -18,7 +18,8 @@ import {
 
 const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 3000);
 
-// Renyi's names: functions and locals start lowercase, types and cases capitalised; module paths are names joined by `/`.
+// Renyi's names: functions and locals start lowercase, types and cases capitalised; module paths are names joined by
+// `/`.
 const lower = fc.stringMatching(/^[a-z_][a-z0-9_]{0,4}$/);
 const upper = fc.stringMatching(/^[A-Z][A-Za-z0-9_]{0,4}$/);
 const segment = fc.oneof(lower, upper);

@@ -105,7 +105,8 @@ test("a host name made of guarded data is asked of no resolver unless it is a si
     // A name spelled from a secret would be a question to whoever answers for its domain.
     assert.equal(mayLookUp("hunter2.exfil.invalid", true), false);
     assert.equal(mayLookUp("hunter2.exfil.invalid:443", true), false);
-    // A sink's own name, one its wildcard allows, a literal and localhost are looked up (the last two without the network).
+    // A sink's own name, one its wildcard allows, a literal and localhost are looked up (the last two without the
+    // network).
     assert.equal(mayLookUp("api.example.com", true), true);
     assert.equal(mayLookUp("api.example.com:8443", true), true);
     assert.equal(mayLookUp("any.sink.example", true), true);

@@ -27,13 +27,13 @@ test("every prelude type of the checker exists at run time with the same shape",
         decl.cases.map((c) => c.name),
         decl.name,
       );
-      decl.cases.forEach((c, i) =>
+      decl.cases.forEach((c, i) => {
         assert.deepEqual(
           desc.cases[i]!.fields.map((f) => f.name),
           c.fields.map((f) => f.name),
           `${decl.name}.${c.name}`,
-        ),
-      );
+        );
+      });
     }
   }
   assert.equal(

@@ -58,7 +58,8 @@ test("over a budget: each budgeted module's OverBudget", async () => {
   const db = only(once(["filesystem", "database"]));
   await database.open(db, dbPath);
   assert.equal(await failure(database.open(db, dbPath)), `DbError.OverBudget(path: ${JSON.stringify(dbPath)})`);
-  // A budget spent before the call (made by hand: a program's budgets are at least 1) refuses it before anything listens.
+  // A budget spent before the call (made by hand: a program's budgets are at least 1) refuses it before anything
+  // listens.
   const socket = only({ path: ["network", "socket"], budget: { count: 0, unit: "run" } });
   assert.equal(await failure(server.serve(socket, 2, () => null)), "StartError.OverBudget(port: 2)");
   const files = only(once(["filesystem", "read"]));

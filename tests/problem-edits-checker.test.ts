@@ -38,14 +38,16 @@ const CASES: readonly Case[] = [
     code: "E-CAP-MISSING",
     program: "function roll(items: List<Int>) returns List<Int>\n  return items.map((n) => random.integer(0, n))\nend",
     fixed:
-      "function roll(items: List<Int>) returns List<Int>\n  needs random\n  return items.map((n) => random.integer(0, n))\nend",
+      "function roll(items: List<Int>) returns List<Int>\n  needs random\n" +
+      "  return items.map((n) => random.integer(0, n))\nend",
   },
   {
     code: "E-FAIL-UNHANDLED",
     program:
       "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int()\n  return n\nend",
     fixed:
-      "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int() otherwise fail\n  return n\nend",
+      "function parse(text: Text) returns Int or fails with ParseError\n  let n be text.to_int() otherwise fail\n" +
+      "  return n\nend",
   },
   {
     code: "E-FAIL-UNHANDLED",
@@ -56,9 +58,11 @@ const CASES: readonly Case[] = [
   {
     code: "E-FAIL-UNHANDLED",
     program:
-      "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
+      "type AppError is variant\n  Parse(error: ParseError)\nend\n\n" +
+      "function parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
     fixed:
-      "type AppError is variant\n  Parse(error: ParseError)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int() otherwise fail\nend",
+      "type AppError is variant\n  Parse(error: ParseError)\nend\n\n" +
+      "function parse(text: Text) returns Int or fails with AppError\n  return text.to_int() otherwise fail\nend",
   },
   {
     code: "E-PURPOSE-MISSING",
@@ -88,9 +92,12 @@ const CASES: readonly Case[] = [
   {
     code: "E-CAP-GRANT-CLAUSE",
     program:
-      'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com") at most 60 per minute\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
+      "function fetch(url: Text) returns Text or fails with HttpError\n" +
+      '  needs network.http("api.example.com") at most 60 per minute\n' +
+      "  let response be http.get(url) otherwise fail\n  return response.body\nend",
     fixed:
-      'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com")\n  let response be http.get(url) otherwise fail\n  return response.body\nend',
+      'function fetch(url: Text) returns Text or fails with HttpError\n  needs network.http("api.example.com")\n' +
+      "  let response be http.get(url) otherwise fail\n  return response.body\nend",
   },
   {
     code: "E-FAIL-NOTHING",
@@ -127,7 +134,8 @@ test("`otherwise fail` is offered only where it would be right", () => {
     // The call is not where its statement ends: `otherwise` there would not bind to it.
     "function parse(text: Text) returns Int or fails with ParseError\n  return text.to_int() + 1\nend",
     // The failure type has no case to wrap a ParseError in.
-    "type AppError is variant\n  Other(reason: Text)\nend\n\nfunction parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
+    "type AppError is variant\n  Other(reason: Text)\nend\n\n" +
+      "function parse(text: Text) returns Int or fails with AppError\n  return text.to_int()\nend",
   ];
   for (const program of cases) {
     const found = checkSource("edit.ry", program).diagnostics.filter((d) => d.code === "E-FAIL-UNHANDLED");

@@ -172,7 +172,9 @@ const MECHANICAL: readonly { name: string; text: string; code: string; replaceme
     name: "a misspelt case",
     code: "E-NAME-UNKNOWN-CASE",
     replacement: "Circle",
-    text: "type Shape is variant\n  Circle(r: Int)\n  Empty\nend\n\nfunction f() returns Shape\n  return Shape.Circel(r: 1)\nend\n",
+    text:
+      "type Shape is variant\n  Circle(r: Int)\n  Empty\nend\n\nfunction f() returns Shape\n" +
+      "  return Shape.Circel(r: 1)\nend\n",
   },
   {
     name: "a misspelt method",

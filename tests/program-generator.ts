@@ -13,7 +13,7 @@
 import { KEYWORD_SET } from "../compiler/lex/tokens.js";
 
 /** Mulberry32: a small, fast PRNG that is good enough to pick grammar forms. */
-export class Random {
+class Random {
   private state: number;
 
   constructor(seed: number) {
@@ -55,7 +55,10 @@ export class Random {
 // ---------------------------------------------------------------------------
 // Names
 
-/** JavaScript's globals, the words of its strict mode and the properties every object has: lower-case ones are Renyi names. */
+/**
+ * JavaScript's globals, the words of its strict mode and the properties every object has: lower-case ones are Renyi
+ * names.
+ */
 const JAVASCRIPT_WORDS = [
   "require",
   "process",
@@ -139,7 +142,9 @@ const JAVASCRIPT_WORDS = [
   "error",
 ];
 
-/** Capitalised globals of JavaScript for types, cases and type parameters (none a Renyi type, so none is a duplicate). */
+/**
+ * Capitalised globals of JavaScript for types, cases and type parameters (none a Renyi type, so none is a duplicate).
+ */
 const JAVASCRIPT_TYPES = [
   "Function",
   "Object",
@@ -194,7 +199,10 @@ const LIBRARY_MODULES = new Set([
   "bytes",
 ]);
 
-/** Names that mean something to every program in a way the generator does not track: `error` is bound by every `otherwise`, `_` is the wildcard. */
+/**
+ * Names that mean something to every program in a way the generator does not track: `error` is bound by every
+ * `otherwise`, `_` is the wildcard.
+ */
 const NOT_FOR_LOCALS = new Set(["error", "_", "main"]);
 
 /** Lower-case words that are not Renyi keywords: the names a local, parameter or function may have. */
@@ -221,7 +229,7 @@ const FIELD_NAMES = [
  * (or Texts, for `TextList`), which is enough to reach every form while keeping
  * the type of every expression known.
  */
-export type Type =
+type Type =
   | { kind: "Int" }
   | { kind: "Text" }
   | { kind: "Boolean" }
@@ -410,7 +418,7 @@ class ProgramWriter {
     }
     parts.push(this.mainDefinition());
     if (r.chance(0.4)) parts.push(this.testDefinition(1));
-    return { seed, entry, mistake: this.mistakeMade, source: `-- seed ${seed}\n` + parts.join("\n") };
+    return { seed, entry, mistake: this.mistakeMade, source: `-- seed ${seed}\n${parts.join("\n")}` };
   }
 
   // --- declarations --------------------------------------------------------
@@ -434,7 +442,10 @@ class ProgramWriter {
     const decl: RecordDecl = { name: this.upper(), fields: this.fields(this.r.int(1, 4)) };
     this.records.push(decl);
     const purpose = this.r.chance(0.3) ? "  purpose: A record named like a JavaScript global.\n" : "";
-    return `type ${decl.name} is record\n${purpose}${decl.fields.map((f) => `  ${f.name}: ${spell(f.type)}\n`).join("")}end\n`;
+    return (
+      `type ${decl.name} is record\n` +
+      `${purpose}${decl.fields.map((f) => `  ${f.name}: ${spell(f.type)}\n`).join("")}end\n`
+    );
   }
 
   private variantDecl(): string {
@@ -446,7 +457,10 @@ class ProgramWriter {
     return this.spellVariant(decl);
   }
 
-  /** The failure type of the program: one case wraps ParseError (so `otherwise fail` passes a failed `to_int` on), one carries a reason. */
+  /**
+   * The failure type of the program: one case wraps ParseError (so `otherwise fail` passes a failed `to_int` on), one
+   * carries a reason.
+   */
   private errorDecl(): string {
     const wrap = this.upper();
     const reason = this.upper();
@@ -547,7 +561,7 @@ class ProgramWriter {
     if (fn.effectful) lines.push(this.r.chance(0.5) ? "  needs console, time" : "  needs time, console");
     lines.push(...this.body(context, 1));
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   /** Generic functions: `append` joins an item to a list of its type, `show` writes any value as text. */
@@ -608,10 +622,13 @@ class ProgramWriter {
     const shown = [...context.scopes[0]!.values()].filter((l) => isData(l.type)).slice(0, 4);
     if (shown.length > 0) lines.push(`  console.print("${shown.map((l) => `${l.name}={${l.name}}`).join(" ")}")`);
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
-  /** One statement the checker must refuse: a name of JavaScript's that nothing declares, a captured var, a set of a let, a keyword as a name. */
+  /**
+   * One statement the checker must refuse: a name of JavaScript's that nothing declares, a captured var, a set of a
+   * let, a keyword as a name.
+   */
   private mistake(context: Context): string {
     const bound = new Set(this.visible(context).map((l) => l.name));
     const unbound = this.localNames.filter((n) => !bound.has(n) && !LIBRARY_MODULES.has(n));
@@ -650,7 +667,7 @@ class ProgramWriter {
     lines.push(...this.block(context, 1));
     lines.push(`  ${this.check(context)}`);
     lines.push("end");
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   // --- statements --------------------------------------------------------------
@@ -846,7 +863,8 @@ class ProgramWriter {
     const choice = this.r.int(0, 4);
     if (choice === 0)
       return [
-        `${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ${print()} else ${print()}`,
+        `${pad(indent)}if ${condition} then ${then} else if ${this.expression(BOOLEAN, context, 2)} then ` +
+          `${print()} else ${print()}`,
       ];
     if (choice <= 2) return [`${pad(indent)}if ${condition} then ${then} else ${print()}`];
     return [`${pad(indent)}if ${condition} then ${then}`];
@@ -1176,7 +1194,10 @@ class ProgramWriter {
     return matching.length === 0 ? undefined : this.r.pick(matching).name;
   }
 
-  /** An expression that may take several lines: a match, a function value, an `if` expression or a query; used after `be`. */
+  /**
+   * An expression that may take several lines: a match, a function value, an `if` expression or a query; used after
+   * `be`.
+   */
   private topExpression(type: Type, context: Context, indent: number, annotated: boolean): string {
     const r = this.r;
     if (r.chance(0.15)) return this.matchExpression(type, context, indent, annotated);
@@ -1365,7 +1386,8 @@ class ProgramWriter {
   private literal(type: Type, known = true): string {
     const r = this.r;
     switch (type.kind) {
-      // A negative literal is in parentheses: `-(-3)` and `(-3).to_text()` keep their meaning, and no `--` starts a comment.
+      // A negative literal is in parentheses: `-(-3)` and `(-3).to_text()` keep their meaning, and no `--` starts a
+      // comment.
       case "Int":
         return r.pick(["0", "1", "2", "7", "42", "(-3)", "1_000", String(r.int(0, 100)), "9_007_199_254_740_991"]);
       case "Text":
@@ -1725,7 +1747,10 @@ class ProgramWriter {
     }
     // Anywhere, also where nothing can be awaited (a function without needs, a lambda, a clause).
     if (r.chance(0.2)) parts.push("concurrently");
-    return `(${parts.join(" ")} select ${r.chance(0.2) ? "distinct " : ""}${this.expression(result, selectContext, next + 1)})`;
+    return (
+      `(${parts.join(" ")} select ` +
+      `${r.chance(0.2) ? "distinct " : ""}${this.expression(result, selectContext, next + 1)})`
+    );
   }
 }
 

@@ -68,7 +68,8 @@ test("renyi grant prints the narrowest needs line of a recorded run, and where t
   assert.match(
     ran.stdout,
     new RegExp(
-      `network\\.http\\("127\\.0\\.0\\.1"\\) at most 60 per minute: the calls used only network\\.http\\("127\\.0\\.0\\.1:${port}"\\)`,
+      `network\\.http\\("127\\.0\\.0\\.1"\\) at most 60 per minute: the calls used only ` +
+        `network\\.http\\("127\\.0\\.0\\.1:${port}"\\)`,
     ),
   );
   assert.match(ran.stdout, /at most 60 per minute: it allows 60 per minute; the calls needed at most 5 per minute/);
@@ -188,7 +189,8 @@ test("a hand-written recording with bursts: each budget is the most calls in one
   // The folder read as a whole covers the files in it; its guard is kept.
   assert.equal(
     first,
-    'needs network.http("a.example") at most 4 per second, network.http("b.example") at most 2 per second, filesystem.read("data/in") at most 3 per run only to console',
+    'needs network.http("a.example") at most 4 per second, network.http("b.example") at most 2 per second, ' +
+      'filesystem.read("data/in") at most 3 per run only to console',
   );
   assert.match(
     ran.stdout,

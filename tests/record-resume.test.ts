@@ -105,7 +105,8 @@ test("a failed run is resumed: calls 1 to 3 come from the recording, 4 and 5 go 
 });
 
 test("once live, always live: a call the recording holds after the first it does not hold is made live", async () => {
-  // The recording holds steps 1, 2, 3 and 5 (the failure of step 4 taken out), step 5 with an answer the server never gave.
+  // The recording holds steps 1, 2, 3 and 5 (the failure of step 4 taken out), step 5 with an answer the server never
+  // gave.
   const edited = read("five.recording.json");
   const five = structuredClone(edited.calls[0]!);
   five.arguments["url"] = `${base}/step/5`;

@@ -256,10 +256,10 @@ test("renyi run --manifest prints the run manifest and writes no file", async ()
     ].filter((k) => k !== "revision" || "revision" in header),
   );
   assert.deepEqual(header["environment"], {
-    API_KEY: "sha256:" + (await import("node:crypto")).createHash("sha256").update("k").digest("hex"),
+    API_KEY: `sha256:${(await import("node:crypto")).createHash("sha256").update("k").digest("hex")}`,
   });
   assert.deepEqual(header["output"], {
-    stdout: "sha256:" + (await import("node:crypto")).createHash("sha256").update(ran.stdout).digest("hex"),
+    stdout: `sha256:${(await import("node:crypto")).createHash("sha256").update(ran.stdout).digest("hex")}`,
     bytes: Buffer.byteLength(ran.stdout),
   });
   assert.deepEqual(

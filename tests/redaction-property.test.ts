@@ -37,7 +37,9 @@ before(async () => {
       res.setHeader("x-echo-base64", body.toString("base64"));
       res.setHeader("x-echo-hex", body.toString("hex"));
       res.end(
-        `{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": "${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": "${body.toString("hex").toUpperCase()}"}`,
+        `{"url": ${JSON.stringify(req.url)}, "body": ${JSON.stringify(text)}, "ascii": ${ascii}, "base64": ` +
+          `"${body.toString("base64")}", "base64url": "${body.toString("base64url")}", "hex": ` +
+          `"${body.toString("hex").toUpperCase()}"}`,
       );
     });
   });
@@ -120,7 +122,11 @@ test("redaction follows the value: no form of a redacted secret is in the record
       const walk = (v: unknown): void => {
         if (typeof v === "string") texts.push(v);
         else if (Array.isArray(v)) v.forEach(walk);
-        else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) texts.push(k), walk(x);
+        else if (typeof v === "object" && v !== null)
+          for (const [k, x] of Object.entries(v)) {
+            texts.push(k);
+            walk(x);
+          }
       };
       walk(JSON.parse(file));
       const found = texts.flatMap((t) => formsIn(t, secret));

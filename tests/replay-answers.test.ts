@@ -390,7 +390,10 @@ test("a redirect to a Location that is no address fails the call as InvalidUrl, 
 /** Paths to every value inside a JSON value, the value itself first. */
 function pathsIn(value: JsonValue, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsIn(v, [...at, i])));
+  if (Array.isArray(value))
+    value.forEach((v, i) => {
+      out.push(...pathsIn(v, [...at, i]));
+    });
   else if (typeof value === "object" && value !== null)
     for (const [k, v] of Object.entries(value)) out.push(...pathsIn(v, [...at, k]));
   return out;

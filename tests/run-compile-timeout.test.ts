@@ -19,7 +19,8 @@ function largeProgram(functions: number): string {
   const parts: string[] = [];
   for (let i = 0; i < functions; i++) {
     parts.push(
-      `function f${i}(x: Int) returns Int\n  let a be (x, [x, ${i}])\n  if a is a\n    return x + ${i}\n  end\n  return x * 2\nend\n`,
+      `function f${i}(x: Int) returns Int\n  let a be (x, [x, ${i}])\n  if a is a\n    return x + ${i}\n  end\n` +
+        `  return x * 2\nend\n`,
     );
   }
   parts.push('function main()\n  needs console\n  console.print("done")\nend\n');

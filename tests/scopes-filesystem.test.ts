@@ -189,7 +189,10 @@ test("the walk agrees with the system wherever it stays in the scope, and refuse
   // Random trees of folders and links (relative, absolute, climbing, dangling, looping), each
   // path looked up both ways. Seeded, so that a failure can be repeated.
   let seed = 20240611;
-  const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
   const pick = <T>(items: readonly T[]) => items[next(items.length)]!;
   const names = ["a", "b", "c"];
   let cases = 0;
@@ -240,7 +243,7 @@ test("the walk agrees with the system wherever it stays in the scope, and refuse
       // What the walk allowed, the system finds inside the scope too (or not at all).
       if (systemSays !== undefined)
         assert.ok(
-          systemSays === data || systemSays.startsWith(data + "/"),
+          systemSays === data || systemSays.startsWith(`${data}/`),
           `${path} reached ${systemSays} (${walked})`,
         );
       // And what the walk read is what the system reads there.

@@ -2,8 +2,11 @@
 // result), found independently of the code that keeps it out: the tests look
 // for each of them.
 
-/** The secret as text in every encoding a test looks for: plain, percent (as the URL parser, encodeURIComponent and forms write it, in either case of hex), JSON-escaped, with \uXXXX escapes, base64, base64url and hex. */
-export function secretForms(secret: string): string[] {
+/**
+ * The secret as text in every encoding a test looks for: plain, percent (as the URL parser, encodeURIComponent and
+ * forms write it, in either case of hex), JSON-escaped, with \uXXXX escapes, base64, base64url and hex.
+ */
+function secretForms(secret: string): string[] {
   const utf8 = Buffer.from(secret, "utf8");
   const forms = new Set<string>();
   const add = (form: string) => void (form.length > 0 && forms.add(form));

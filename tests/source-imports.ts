@@ -40,7 +40,9 @@ export function sourceFiles(folder: string): string[] {
   return files;
 }
 
-/** The source file of the project a relative import names, from the root (`.js` read as `.ts`); undefined for a package. */
+/**
+ * The source file of the project a relative import names, from the root (`.js` read as `.ts`); undefined for a package.
+ */
 export function targetOf(i: Import): string | undefined {
   if (!i.specifier.startsWith(".")) return undefined;
   const target = relative(ROOT, resolve(ROOT, i.fromRoot ? "." : dirname(i.file), i.specifier));

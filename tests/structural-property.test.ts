@@ -108,8 +108,11 @@ function randomType(m: Maker, depth: number): Type {
 const randomText = (r: () => number): string =>
   ["", "a", "ab", "b", "abc", "zz", "é", "a\u0000", "long text here"][below(r, 9)]!;
 
-/** A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their types. */
-function valueOf(m: Maker, type: Type): unknown {
+/**
+ * A value of the type: often one made before (a shared part), otherwise a new one whose parts are values of their
+ * types.
+ */
+function valueFor(m: Maker, type: Type): unknown {
   const name = JSON.stringify(type);
   const pool = m.made.get(name) ?? [];
   m.made.set(name, pool);
@@ -133,17 +136,17 @@ function freshValue(m: Maker, type: Type): unknown {
       return t;
     }
     case "list":
-      return Array.from({ length: below(r, 4) }, () => valueOf(m, type.item));
+      return Array.from({ length: below(r, 4) }, () => valueFor(m, type.item));
     case "option":
-      return r() < 0.25 ? NONE : new Some(valueOf(m, type.item));
+      return r() < 0.25 ? NONE : new Some(valueFor(m, type.item));
     case "pair":
-      return new Pair(valueOf(m, type.first), valueOf(m, type.second));
+      return new Pair(valueFor(m, type.first), valueFor(m, type.second));
     case "rec":
-      return new Rec(valueOf(m, type.first), valueOf(m, type.second));
+      return new Rec(valueFor(m, type.first), valueFor(m, type.second));
     case "map": {
       const map = new RMap();
       for (let i = below(r, 4); i > 0; i--)
-        map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueOf(m, type.value));
+        map.setInPlace(type.key === "int" ? below(r, 6) : randomText(r), valueFor(m, type.value));
       return map;
     }
     case "set": {
@@ -179,7 +182,7 @@ function copyApart(
   copies = new Map<unknown, unknown>(),
 ): unknown {
   if (typeof value === "number") return random() < change ? value + 1 : value;
-  if (typeof value === "string") return random() < change ? value + "x" : value;
+  if (typeof value === "string") return random() < change ? `${value}x` : value;
   if (value === LEAF || value === NONE) return value;
   if (copies.has(value)) return copies.get(value);
   const again = (v: unknown): unknown => copyApart(v, random, change, copies);
@@ -239,7 +242,10 @@ interface Walked<T> {
   steps: number;
 }
 
-/** Equality as the spec walks it: side by side, first part first, stopping at the first difference; the same object not opened. */
+/**
+ * Equality as the spec walks it: side by side, first part first, stopping at the first difference; the same object not
+ * opened.
+ */
 function modelEquals(a: unknown, b: unknown, top = true): Walked<boolean> {
   let steps = top ? 0 : 1;
   if (a === b) return { answer: true, steps: steps + units(a) };
@@ -272,7 +278,10 @@ function modelEquals(a: unknown, b: unknown, top = true): Walked<boolean> {
   return { answer: true, steps };
 }
 
-/** Order as the spec walks it: cases by their order, then parts first to last; lists by the items both have, then length. */
+/**
+ * Order as the spec walks it: cases by their order, then parts first to last; lists by the items both have, then
+ * length.
+ */
 function modelCompare(a: unknown, b: unknown, top = true): Walked<number> {
   let steps = top ? 0 : 1;
   if (a === b) return { answer: 0, steps: steps + units(a) };
@@ -362,8 +371,8 @@ function randomCase(seed: number): Case {
   const maker: Maker = { random, made: new Map(), unordered: !ordered };
   const type = randomType(maker, 3);
   // Values made first so that the pools hold parts to share.
-  for (let i = below(random, 6); i > 0; i--) valueOf(maker, type);
-  const a = valueOf(maker, type);
+  for (let i = below(random, 6); i > 0; i--) valueFor(maker, type);
+  const a = valueFor(maker, type);
   const choice = random();
   const b =
     choice < 0.15
@@ -372,7 +381,7 @@ function randomCase(seed: number): Case {
         ? copyApart(a, random, 0)
         : choice < 0.8
           ? copyApart(a, random, 0.15)
-          : valueOf(maker, type);
+          : valueFor(maker, type);
   return { seed, a, b, ordered };
 }
 
@@ -469,7 +478,8 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     { answer: true, steps: 0 },
   );
   // The runtime's own writing (a narration's line, a run's outcome) charges the program nothing.
-  // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller tree's.
+  // It is cut where it stops showing: a tree of 2^26 leaves gives its first 500 characters, the same as a smaller
+  // tree's.
   const small = doubled(4);
   const whole = toText(small);
   assert.ok(whole.length > 500);
@@ -494,7 +504,8 @@ test("two trees of 2^26 leaves built apart: under 100,000 steps of fuel each wal
     charged(() => compare(b, b)),
     { answer: 0, steps: 0 },
   );
-  // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step each.
+  // Parts shared by both values are not opened: a tree doubled once more on either side costs its two halves, one step
+  // each.
   assert.deepEqual(
     charged(() => equals(new Node(a, a), new Node(a, a))),
     { answer: true, steps: 2 },
@@ -518,12 +529,12 @@ test("a chain of records nested 100,000 deep is compared, ordered, keyed and wri
   assert.notEqual(keyOf(a), keyOf(c));
   const text = toText(a);
   assert.ok(
-    text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith("Rec(a: 0, b: [])" + ")".repeat(100_000)),
+    text.startsWith("Rec(a: 99999, b: Rec(a: 99998, b: ") && text.endsWith(`Rec(a: 0, b: [])${")".repeat(100_000)}`),
     text.slice(0, 80),
   );
   const written = encode(a, DYNAMIC);
   assert.ok(
-    written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith('{"a":0,"b":[]}' + "}".repeat(100_000)),
+    written.startsWith('{"a":99999,"b":{"a":99998,"b":') && written.endsWith(`{"a":0,"b":[]}${"}".repeat(100_000)}`),
     written.slice(0, 80),
   );
   // A Json value nested as deep, read from text, written back the same.

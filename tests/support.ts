@@ -66,7 +66,10 @@ export function renyiIn(
   });
 }
 
-/** A small deterministic generator (xorshift): the same numbers for the same seed, so that a failing property names its seed. */
+/**
+ * A small deterministic generator (xorshift): the same numbers for the same seed, so that a failing property names its
+ * seed.
+ */
 export function seeded(seed: number): () => number {
   let x = seed >>> 0 || 1;
   return () => {

@@ -198,7 +198,8 @@ test("Ctrl-C cancels the tests running and those not started, and exits 130", as
   const marker = join(folder, "started");
   writeFileSync(
     join(folder, "hook.cjs"),
-    `if (!require("node:worker_threads").isMainThread) require("node:fs").writeFileSync(${JSON.stringify(marker)}, "started");\n`,
+    `if (!require("node:worker_threads").isMainThread) ` +
+      `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "started");\n`,
   );
   const started = startRenyiTest(["--timeout", "600", "sleeper.ry"], {
     env: { NODE_OPTIONS: `--require ${join(folder, "hook.cjs")}` },

@@ -17,7 +17,9 @@ import { TEST_EXIT } from "../vocabulary/outcomes.js";
 const work = mkdtempSync(join(tmpdir(), "renyi-replays-paths-"));
 const cache = join(work, "cache");
 
-/** A file outside every test's folder, whose text no report may quote: neither its words nor its first character or key. */
+/**
+ * A file outside every test's folder, whose text no report may quote: neither its words nor its first character or key.
+ */
 const outside = join(work, "home");
 mkdirSync(outside);
 const BASHRC = join(outside, ".bashrc");

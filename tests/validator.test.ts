@@ -10,7 +10,9 @@ import * as t from "../compiler/lower/js.js";
 import { freeNames } from "../compiler/emit/free-names.js";
 import { Budgets, narrow, refusing, rootGrant } from "../rtlib/grants.js";
 
-const HEAD = `import { S as $S, narrow as $narrow, foreign as $foreign, console as $console, Failure as $Failure } from "renyi/runtime";\n`;
+const HEAD =
+  `import { S as $S, narrow as $narrow, foreign as $foreign, console as $console, Failure as $Failure } from ` +
+  `"renyi/runtime";\n`;
 
 /** A hostile bundle: what it tries, and its code after the runtime's import (or whole, when it starts with `!`). */
 const HOSTILE: [string, string][] = [
@@ -63,7 +65,8 @@ const HOSTILE: [string, string][] = [
   ["an assignment to a pattern", `function main$main() { let a; [a] = [process]; }`],
   ["void", `function main$main() { return void 0; }`],
   ["a with-free script", `!"use strict"; process.exit(1);`],
-  // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing else.
+  // The header with constants, as the compiler writes it now: each imported name bound once to its constant, nothing
+  // else.
   [
     "an imported name read before its constant",
     `!import { S as $$S } from "renyi/runtime"; const $S = $$S;\nfunction main$main() { return $$S.fuel; }`,
@@ -83,12 +86,17 @@ test("hostile bundles are refused by the validator", () => {
   // The same frame around harmless code is accepted, so each refusal is the attack's.
   // The header with constants is accepted around the same code.
   const constants = validateBundle(
-    `import { S as $$S, narrow as $$narrow, foreign as $$foreign, console as $$console } from "renyi/runtime"; const $S = $$S, $narrow = $$narrow, $foreign = $$foreign, $console = $$console;\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, "x"); return $foreign.call; }\nexport { main$main as main };`,
+    `import { S as $$S, narrow as $$narrow, foreign as $$foreign, console as $$console } from "renyi/runtime"; ` +
+      `const $S = $$S, $narrow = $$narrow, $foreign = $$foreign, $console = $$console;\n` +
+      `async function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await ` +
+      `$console.print($grant1, "x"); return $foreign.call; }\nexport { main$main as main };`,
   );
   assert.equal(constants.ok, true, constants.ok ? "" : constants.problem);
   const harmless = validateBundle(
     HEAD +
-      `class main$P { constructor(f_x) { this.x = f_x; } }\nasync function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await $console.print($grant1, \`\${new main$P(1).x}\`); return $foreign.call; }\nexport { main$main as main };`,
+      `class main$P { constructor(f_x) { this.x = f_x; } }\n` +
+      `async function main$main($g) { const $grant1 = $narrow($g, [{ path: ["console"] }], "main"); await ` +
+      `$console.print($grant1, \`\${new main$P(1).x}\`); return $foreign.call; }\nexport { main$main as main };`,
   );
   assert.equal(harmless.ok, true, harmless.ok ? "" : harmless.problem);
   let refused = 0;
@@ -103,13 +111,15 @@ test("hostile bundles are refused by the validator", () => {
 });
 
 test("a bundle nested past any compiled code's depth is refused, not a crash", () => {
-  const deep = HEAD + `function main$main() { return ${"(".repeat(50_000)}1${")".repeat(50_000)}; }`;
+  const deep = `${HEAD}function main$main() { return ${"(".repeat(50_000)}1${")".repeat(50_000)}; }`;
   const validation = validateBundle(deep);
   assert.equal(validation.ok, false);
 });
 
 test("the CommonJS form must require the runtime it was compiled for, and nothing else", () => {
-  const good = `"use strict"; const { S: $S } = require("/rt.cjs");\nfunction main$main() { return $S.fuel; }\nexports.main = main$main;\n`;
+  const good =
+    `"use strict"; const { S: $S } = require("/rt.cjs");\nfunction main$main() { return $S.fuel; }\n` +
+    `exports.main = main$main;\n`;
   assert.equal(validateBundle(good, { kind: "commonjs", runtime: "/rt.cjs" }).ok, true);
   assert.equal(validateBundle(good, { kind: "commonjs", runtime: "/other.cjs" }).ok, false);
   assert.equal(

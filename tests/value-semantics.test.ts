@@ -223,9 +223,12 @@ function makeCase(index: number, random: () => number): { text: string; expected
     kind === "later" ? `{s${n}()}` : kind === "box" ? `{s${n}.items}/{s${n}.n}/{s${n}.spare}` : `{s${n}}`,
   );
   lines.push(
-    `  console.print("{a} {b} {r.items}/{r.n}/{r.spare} {m.get("x").or_else([])}${shown.map((s) => ` ${s}`).join("")}")`,
+    `  console.print("{a} {b} {r.items}/{r.n}/{r.spare} ` +
+      `{m.get("x").or_else([])}${shown.map((s) => ` ${s}`).join("")}")`,
   );
-  const text = `function case_${index}()\n  purpose: A random case.\n  needs console\n  var a be [1]\n  var b be [2]\n  var r be Box(items: [3], n: 0, spare: [5])\n  var m be {"x": [4]}\n${lines.join("\n")}\nend\n`;
+  const text =
+    `function case_${index}()\n  purpose: A random case.\n  needs console\n  var a be [1]\n  var b be [2]\n` +
+    `  var r be Box(items: [3], n: 0, spare: [5])\n  var m be {"x": [4]}\n${lines.join("\n")}\nend\n`;
   const expected = [
     listText(state.a),
     listText(state.b),
@@ -243,7 +246,9 @@ test("value semantics: random changes seen through names, calls, records, maps, 
     for (let program = 0; program < 6; program++) {
       const random = seeded(20261201 + program);
       const made = Array.from({ length: 60 }, (_, i) => makeCase(i, random));
-      const main = `public function main()\n  purpose: Run every case.\n  needs console\n${made.map((_, i) => `  case_${i}()`).join("\n")}\nend\n`;
+      const main =
+        `public function main()\n  purpose: Run every case.\n  needs console\n` +
+        `${made.map((_, i) => `  case_${i}()`).join("\n")}\nend\n`;
       const source = `${HELPERS}\n${made.map((c) => c.text).join("\n")}\n${main}`;
       const file = join(work, `cases${program}.ry`);
       writeFileSync(file, source);
@@ -253,7 +258,9 @@ test("value semantics: random changes seen through names, calls, records, maps, 
       });
       assert.equal(ran.status, 0, ran.stderr);
       const got = ran.stdout.trimEnd().split("\n");
-      made.forEach((c, i) => assert.equal(got[i], c.expected, `program ${program}, case_${i}:\n${c.text}`));
+      made.forEach((c, i) => {
+        assert.equal(got[i], c.expected, `program ${program}, case_${i}:\n${c.text}`);
+      });
       cases += made.length;
     }
   } finally {

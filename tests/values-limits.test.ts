@@ -83,7 +83,8 @@ test("a text doubled past the limit ends with E-RT-LIMIT-COLLECTION, whichever o
   };
   // Library work is charged as fuel (spec/runtime.md, "Library work"): doubling to 64 MiB
   // walks hundreds of millions of characters, past the default fuel; this test is about the text limit.
-  // Room for the work, and for the memory: a text doubled by text.replace to 32 Mi characters is held by the engine in pieces that take over 512 MiB.
+  // Room for the work, and for the memory: a text doubled by text.replace to 32 Mi characters is held by the engine in
+  // pieces that take over 512 MiB.
   const roomForWork = ["--fuel", "2000000000", "--max-memory", "2048"];
   for (const [name, step] of Object.entries(doubling)) {
     const stderr = crashesWith(
@@ -101,7 +102,8 @@ test("a text doubled past the limit ends with E-RT-LIMIT-COLLECTION, whichever o
   crashesWith(
     program(
       "write_list",
-      'let t be text.repeat("abcdefgh", 4000000)\nlet items be [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]\nconsole.print("{items}")',
+      'let t be text.repeat("abcdefgh", 4000000)\n' +
+        'let items be [t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t, t]\nconsole.print("{items}")',
     ),
     "E-RT-LIMIT-COLLECTION",
   );
@@ -111,7 +113,8 @@ test("flat_map and joins past the element limit end with E-RT-LIMIT-COLLECTION, 
   crashesWith(
     program(
       "flat",
-      'let xs be list.range(0, 10000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 5000))\nconsole.print("{list.length(ys)}")',
+      "let xs be list.range(0, 10000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 5000))\n" +
+        'console.print("{list.length(ys)}")',
     ),
     "E-RT-LIMIT-COLLECTION",
   );
@@ -119,7 +122,8 @@ test("flat_map and joins past the element limit end with E-RT-LIMIT-COLLECTION, 
   crashesWith(
     program(
       "flat_more",
-      'let xs be list.range(0, 100000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 1000))\nconsole.print("{list.length(ys)}")',
+      "let xs be list.range(0, 100000)\nlet ys be list.flat_map(xs, (x) => list.range(0, 1000))\n" +
+        'console.print("{list.length(ys)}")',
     ),
     "E-RT-LIMIT-COLLECTION",
     "--fuel",
@@ -128,7 +132,8 @@ test("flat_map and joins past the element limit end with E-RT-LIMIT-COLLECTION, 
   crashesWith(
     program(
       "join",
-      'let xs be list.range(0, 4000)\nlet rows be from a in xs from b in xs select a + b\nconsole.print("{list.length(rows)}")',
+      "let xs be list.range(0, 4000)\nlet rows be from a in xs from b in xs select a + b\n" +
+        'console.print("{list.length(rows)}")',
     ),
     "E-RT-LIMIT-COLLECTION",
   );
@@ -138,7 +143,8 @@ test("an effectful recursion under --max-depth 999999999 ends with E-RT-DEPTH, w
   const file = program("deep", 'console.print("{down(100000000)}")');
   writeFileSync(
     file,
-    "function down(n: Int) returns Int\n  needs console\n  if n is 0\n    return 0\n  end\n  return down(n - 1) + 1\nend\n\n" +
+    "function down(n: Int) returns Int\n  needs console\n  if n is 0\n    return 0\n  end\n" +
+      "  return down(n - 1) + 1\nend\n\n" +
       'function main()\n  needs console\n  console.print("{down(100000000)}")\nend\n',
   );
   const stderr = crashesWith(file, "E-RT-DEPTH", "--max-depth", "999999999");

@@ -2,7 +2,10 @@
 // command line, which keeps the cache there, and for the runtime, which
 // refuses a program any path in it whatever the grant.
 
-/** RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi, else HOME/.cache/renyi; undefined when none is known. The caller makes it absolute. */
+/**
+ * RENYI_CACHE_DIR, else XDG_CACHE_HOME/renyi, else HOME/.cache/renyi; undefined when none is known. The caller makes it
+ * absolute.
+ */
 export function cacheFolderNamed(
   env: Readonly<Record<string, string | undefined>>,
   home: string | undefined,

@@ -60,7 +60,7 @@ export function normalisePath(path: string): string {
     parts.push(part);
   }
   const joined = parts.join("/");
-  return absolute ? "/" + joined : joined === "" ? "." : joined;
+  return absolute ? `/${joined}` : joined === "" ? "." : joined;
 }
 
 function splitPort(host: string): [string, string | undefined] {
@@ -84,7 +84,7 @@ export function scopeCovers(kind: ScopeKind, granted: string | number, needed: s
       const n = normalisePath(String(needed));
       if (n === ".." || n.startsWith("../")) return false;
       if (g === ".") return !n.startsWith("/");
-      return n === g || n.startsWith(g.endsWith("/") ? g : g + "/");
+      return n === g || n.startsWith(g.endsWith("/") ? g : `${g}/`);
     }
     default:
       return granted === needed;

@@ -40,7 +40,10 @@ export function readNeedText(text: string): Need | string {
   return read.need;
 }
 
-/** A grant item as grantText writes it (`network.http("a.com") at most 60 per minute only to console`), or why the text is not one. */
+/**
+ * A grant item as grantText writes it (`network.http("a.com") at most 60 per minute only to console`), or why the text
+ * is not one.
+ */
 export function readGrantText(text: string): GrantItem | string {
   const first = needAt(text);
   if (typeof first === "string") return first;

@@ -23,7 +23,7 @@ export interface Budget {
 }
 
 /** `only to console or filesystem.write`: where guarded data may go. */
-export interface Guard {
+interface Guard {
   readonly sinks: readonly Need[];
 }
 

@@ -53,11 +53,14 @@ const boolean: Check = (v, at) => {
   if (typeof v !== "boolean") fail(at, v, "it is true or false");
 };
 
-/** A text, without what `without` names. (The reader's strict JSON already refuses a lone surrogate, which no text decoded from bytes has.) */
+/**
+ * A text, without what `without` names. (The reader's strict JSON already refuses a lone surrogate, which no text
+ * decoded from bytes has.)
+ */
 function text(without?: { readonly pattern: RegExp; readonly what: string }): Check {
   return (v, at) => {
     if (typeof v !== "string") fail(at, v, "it is a text");
-    if (without !== undefined && without.pattern.test(v)) fail(at, v, `it cannot hold ${without.what}`);
+    if (without?.pattern.test(v)) fail(at, v, `it cannot hold ${without.what}`);
   };
 }
 
@@ -112,7 +115,9 @@ function fields(checks: { readonly [name: string]: Check }, optionalFields: read
 function listOf(item: Check): Check {
   return (v, at, args) => {
     if (!Array.isArray(v)) fail(at, v, "it is a list");
-    v.forEach((each, i) => item(each, `${at}[${i}]`, args));
+    v.forEach((each, i) => {
+      item(each, `${at}[${i}]`, args);
+    });
   };
 }
 

@@ -7,7 +7,10 @@ import type { OutcomeKind } from "./outcomes.js";
 /** What `--redact NAME` writes in place of a secret, and what a replay matches against any value. */
 export const REDACTED = "<redacted>";
 
-/** What a recording made for `renyi mcp` shows in place of the values of a call that carried guarded data, and of a guarded variable's hash. */
+/**
+ * What a recording made for `renyi mcp` shows in place of the values of a call that carried guarded data, and of a
+ * guarded variable's hash.
+ */
 export const SEALED = "sealed";
 
 /** A JSON value as a recording holds it. */
@@ -43,9 +46,15 @@ export interface RunManifest {
   code: string;
   /** The program's own command-line words; left out when none. */
   arguments?: string[];
-  /** Each environment variable read: the SHA-256 of its value, `<redacted>`, `sealed` (read through a guard, in a sealed recording), or null when unset; left out when none. */
+  /**
+   * Each environment variable read: the SHA-256 of its value, `<redacted>`, `sealed` (read through a guard, in a sealed
+   * recording), or null when unset; left out when none.
+   */
   environment?: { [name: string]: string | null };
-  /** The names `--redact` was given, in lower case: where a replay matches the placeholder with any value. Left out when none. */
+  /**
+   * The names `--redact` was given, in lower case: where a replay matches the placeholder with any value. Left out when
+   * none.
+   */
   redacted?: string[];
   recorded_at?: string;
   /** main's grant, each item as its `needs` line writes it, budgets and guards spelled out. */

@@ -53,12 +53,16 @@ export function checkManifest(
   }
   const manifest = readManifest(read.bytes);
   if (!manifest.ok) return manifest;
-  // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not this one.
+  // The name is part of what was signed: a bundle of another program, renamed with its manifest and signature, is not
+  // this one.
   const name = basename(file, ".mjs");
   if (manifest.manifest.program !== name)
     return {
       ok: false,
-      problem: `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a renamed one is refused`,
+      problem:
+        `the manifest is for the program ${JSON.stringify(manifest.manifest.program)}, but the bundle is named ` +
+        `${JSON.stringify(`${name}.mjs`)}: a bundle runs under the name it was built (and signed) as, and a ` +
+        `renamed one is refused`,
     };
   return { ok: true, manifest: manifest.manifest, grant: manifest.grant };
 }
@@ -73,7 +77,9 @@ export function readBundleCode(file: string): Checked<{ code: string }> {
   }
 }
 
-/** The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs. */
+/**
+ * The bundle's own `mainGrant` must be the manifest's grant: what the reviewer reads is what the bundle says it needs.
+ */
 export function compareGrants(body: readonly object[], grant: GrantItem[] | null): Checked<object> {
   const own = bundleGrant(body);
   if (!own.ok) return { ok: false, problem: `the bundle was refused: ${own.problem}` };
@@ -82,7 +88,9 @@ export function compareGrants(body: readonly object[], grant: GrantItem[] | null
   if (canonical(value) === canonical(grant)) return { ok: true };
   return {
     ok: false,
-    problem: `the bundle's own grant differs from its manifest's: the manifest grants ${describe(grant)}, the bundle's mainGrant ${describe(value)}; the bundle or its manifest was changed after it was built`,
+    problem:
+      `the bundle's own grant differs from its manifest's: the manifest grants ${describe(grant)}, the bundle's ` +
+      `mainGrant ${describe(value)}; the bundle or its manifest was changed after it was built`,
   };
 }
 

@@ -5,7 +5,10 @@
 
 type Node = { type: string; [key: string]: unknown };
 
-/** The value of `mainGrant` (null when main needs nothing; not declared when the bundle has no main), or why it cannot be read. */
+/**
+ * The value of `mainGrant` (null when main needs nothing; not declared when the bundle has no main), or why it cannot
+ * be read.
+ */
 export function bundleGrant(
   body: readonly object[],
 ): { ok: true; declared: boolean; value: unknown } | { ok: false; problem: string } {

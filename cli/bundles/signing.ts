@@ -68,7 +68,9 @@ export function readPublicKey(file: string): { ok: true; key: TrustedKey } | { o
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem.text))
     return {
       ok: false,
-      problem: `${file} holds a private key; --trust takes the public key (NAME.pub), and the private key should stay with its owner`,
+      problem:
+        `${file} holds a private key; --trust takes the public key (NAME.pub), and the private key should stay ` +
+        `with its owner`,
     };
   let key: KeyObject;
   try {
@@ -129,7 +131,9 @@ export function verifyManifest(
   if (key === undefined) {
     return {
       ok: false,
-      problem: `the manifest's signature by ${showKey(m[1]!)} does not verify: the manifest was changed after it was signed, or the signature is damaged`,
+      problem:
+        `the manifest's signature by ${showKey(m[1]!)} does not verify: the manifest was changed after it was ` +
+        `signed, or the signature is damaged`,
     };
   }
   return { ok: true, key };

@@ -15,7 +15,10 @@ export const RUNTIME_SPECIFIER = "renyi/runtime";
 
 export { sha256 } from "../../report/sha256.js";
 
-/** `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it again. */
+/**
+ * `body`: the bundle's statements as acorn read them, for what else reads the bundle (its own grant) without parsing it
+ * again.
+ */
 export type Validation =
   | { ok: true; importStart: number; importEnd: number; body: readonly object[] }
   | { ok: false; problem: string };
@@ -183,7 +186,9 @@ class Checker {
   program(body: Node[]): void {
     const names = new Set<string>();
     for (const s of body) this.declare(s, names);
-    this.scopes.within(names, () => body.forEach((s) => this.topLevel(s)));
+    this.scopes.within(names, () => {
+      for (const s of body) this.topLevel(s);
+    });
   }
 
   /** A top-level statement: an export is allowed only here, and only of the names a bundle exports. */
@@ -257,7 +262,9 @@ class Checker {
 
   private block(statements: Node[], names = new Set<string>()): void {
     for (const s of statements) this.declare(s, names);
-    this.scoped(names, () => statements.forEach((s) => this.node(s)));
+    this.scoped(names, () => {
+      for (const s of statements) this.node(s);
+    });
   }
 
   /** Whether a name here is the runtime's import, not a declaration of the bundle's that hides it. */
@@ -389,8 +396,7 @@ class Checker {
         if (!this.inConstructor) refuse("the bundle uses `this` outside a record's constructor");
         return;
       case "MetaProperty":
-        refuse("the bundle uses `import.meta` or `new.target` where compiled code never does");
-      // falls through: refuse never returns
+        return refuse("the bundle uses `import.meta` or `new.target` where compiled code never does");
       default:
         refuse(`the bundle holds JavaScript the compiler never writes (${n.type})`);
     }

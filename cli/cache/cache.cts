@@ -15,7 +15,7 @@ import { cacheFolderNamed } from "../../vocabulary/cache-folder.cjs";
 const chosen = new Map<string, string>();
 
 /** The cache folder named by RENYI_CACHE_DIR, XDG_CACHE_HOME or the home folder, made if need be; absolute. */
-export function namedCacheDirectory(): string {
+function namedCacheDirectory(): string {
   // An empty HOME names no home: the password file's is taken, never a folder relative to where the command runs.
   const home = homedir() || userInfo().homedir;
   return resolve(cacheFolderNamed(process.env, home) ?? join(home, ".cache", "renyi"));
@@ -50,20 +50,22 @@ function chooseFolder(base: string): string {
     makeFolders(base);
   } catch (e) {
     throw new Refusal(
-      `I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+      `I cannot make the cache folder ${base} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set ` +
+        `RENYI_CACHE_DIR to a folder you can write`,
     );
   }
   const problem = notPrivate(base);
   if (problem === undefined) return base;
   if (!isMainThread) throw new Refusal(problem);
   process.stderr.write(
-    `renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or set RENYI_CACHE_DIR)\n`,
+    `renyi: ${problem}, so it is not used: programs are compiled afresh (make it yours alone with chmod 700, or ` +
+      `set RENYI_CACHE_DIR)\n`,
   );
   return privateFolder();
 }
 
 /** Why `folder` is not this user's alone, or undefined when it is. */
-export function notPrivate(folder: string): string | undefined {
+function notPrivate(folder: string): string | undefined {
   const stat = statSync(folder);
   if (!stat.isDirectory()) return `the cache folder ${folder} is not a folder`;
   if (process.getuid !== undefined && stat.uid !== process.getuid())
@@ -154,7 +156,8 @@ export function writeCached(key: string, extension: ".cjs" | ".mjs", code: strin
     writeAtomically(path, code);
   } catch (e) {
     throw new Refusal(
-      `I cannot write the compiled program into the cache folder ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
+      `I cannot write the compiled program into the cache folder ${dir} ` +
+        `(${(e as NodeJS.ErrnoException).code ?? String(e)}); set RENYI_CACHE_DIR to a folder you can write`,
     );
   }
   return path;

@@ -18,7 +18,10 @@ import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./toolchain.js";
 /** A program ready to run: compiled by renyi run, or a bundle admitted and copied into the cache. */
 export interface Compiled {
   path: string;
-  /** A program compiled by renyi run: its text, checked against its seal in the cache (or just compiled), which is what the worker runs. */
+  /**
+   * A program compiled by renyi run: its text, checked against its seal in the cache (or just compiled), which is what
+   * the worker runs.
+   */
   source?: string;
   /** The bundle's source map, read only when a crash needs a position. */
   map: () => SourceMapV3;

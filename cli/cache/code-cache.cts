@@ -216,7 +216,10 @@ function readCache(cacheFile: string | undefined): Buffer | undefined {
   }
 }
 
-/** `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged). */
+/**
+ * `stale`: no cache was given, or V8 rejected it (another version, other flags, damaged).
+ * @public scripts/compile-cache.mjs requires it from the built file.
+ */
 export function requireWithCachedData(
   file: string,
   source: string,

@@ -63,7 +63,7 @@ export async function compileIntoCache(
     }
     throw new Error(`the compiled program was refused by the bundle validator: ${validation.problem}`);
   }
-  const source = result.bundle!.code + `//# sourceMappingURL=${key}.cjs.map\n`;
+  const source = `${result.bundle!.code}//# sourceMappingURL=${key}.cjs.map\n`;
   // Sealed under the key it is kept by (cache-seal.ts): loaded again only if the seal matches.
   writeCached(
     key,

@@ -9,7 +9,10 @@ import { cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
 import { readSealed, sealFor } from "./seal.js";
 import type { CompiledModule, ModuleCache } from "../../compiler/emit/module-cache.js";
 
-/** A compiled module is kept as JSON beside its program; a module's source has at most 16 MiB, its compiled form a few times that. */
+/**
+ * A compiled module is kept as JSON beside its program; a module's source has at most 16 MiB, its compiled form a few
+ * times that.
+ */
 const MODULE_LIMIT = 128 << 20;
 
 /** The store for compiles by `toolchain` (the compiler's build is part of every key). */

@@ -37,7 +37,10 @@ function indexName(toolchain: readonly string[], entryFile: string, entryText: s
   return `${cacheKey([...toolchain, "index", entryFile, entryText])}.index.json`;
 }
 
-/** A source file's text, read as loadSource reads it (a regular file, within the bound); undefined sends the run the slow way, which reports why. */
+/**
+ * A source file's text, read as loadSource reads it (a regular file, within the bound); undefined sends the run the
+ * slow way, which reports why.
+ */
 function readText(file: string): string | undefined {
   const read = readBounded(file);
   if (!read.ok) return undefined;

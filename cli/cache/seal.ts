@@ -29,7 +29,10 @@ const MARK = "\n//# renyi-seal=";
 /** The mark, 64 hexadecimal digits and a newline. */
 const TRAILER_LENGTH = MARK.length + 64 + 1;
 
-/** `body` sealed to be kept as `name` in the cache folder. Throws when there is no key (cacheDirectory makes sure there is). */
+/**
+ * `body` sealed to be kept as `name` in the cache folder. Throws when there is no key (cacheDirectory makes sure there
+ * is).
+ */
 export function sealFor(name: string, body: string): string {
   const key = sealingKey(cacheDirectory());
   if (key === undefined) throw new Error(`the cache folder has no key to seal ${name} with`);

@@ -14,7 +14,7 @@ function distFolder(): string {
   }
 }
 
-export const DIST = distFolder();
+const DIST = distFolder();
 /** The folder of the package: package.json, spec/, examples/. */
 export const PACKAGE_ROOT = dirname(DIST);
 /** The runtime as one CommonJS file, which the worker and the programs compiled for it require. */

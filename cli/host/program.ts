@@ -10,7 +10,7 @@ import type { Diagnostic } from "../../compiler/diagnostics.js";
 import type { SourceFile } from "../../compiler/source.js";
 import { loadSource } from "./files.js";
 
-export type LoadedModule = ParsedModule;
+type LoadedModule = ParsedModule;
 
 export interface LoadedProgram {
   entry: string;

@@ -17,10 +17,10 @@ import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { makeFolders } from "../cache/cache.cjs";
 
-export const AUDIT_FILE = "audit.jsonl";
+const AUDIT_FILE = "audit.jsonl";
 
 /** Who allowed main's grant: the ceiling the server was started with, or the person, asked through the client. */
-export type ApprovedBy = "ceiling" | "person" | "person-earlier";
+type ApprovedBy = "ceiling" | "person" | "person-earlier";
 
 export interface AuditEntry {
   /** The tool called; for a call refused before its tool, the name as the client sent it, cut at 100 characters. */
@@ -86,7 +86,10 @@ export class AuditLog {
 type Id = string | number;
 const key = (id: Id): string => `${typeof id}:${id}`;
 
-/** The most requests remembered at once, each way: a client that never reads its answers does not grow them without bound. */
+/**
+ * The most requests remembered at once, each way: a client that never reads its answers does not grow them without
+ * bound.
+ */
 const MAX_REMEMBERED = 10_000;
 
 /** The tool calls whose tool wrote its own audit line, by request id; each is taken once, when its answer goes out. */

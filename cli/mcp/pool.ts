@@ -25,7 +25,10 @@ export const MAX_WORKING = 2;
 /** Jobs waiting their turn; another is refused at once. */
 export const MAX_WAITING = 32;
 
-/** The thread's code: mcp-worker.ts as scripts/bundle.mjs joins it with the compiler (it loads in about two thirds of the time), or as compiled. */
+/**
+ * The thread's code: mcp-worker.ts as scripts/bundle.mjs joins it with the compiler (it loads in about two thirds of
+ * the time), or as compiled.
+ */
 const WORKER_CODE = existsSync(MCP_WORKER_BUNDLED) ? MCP_WORKER_BUNDLED : MCP_WORKER;
 
 export interface WorkLimits {
@@ -33,7 +36,10 @@ export interface WorkLimits {
   readonly memoryMib: number;
 }
 
-/** Why a job gave no answer: a limit reached, the thread's fault, the request cancelled, too many waiting, or the server ending. */
+/**
+ * Why a job gave no answer: a limit reached, the thread's fault, the request cancelled, too many waiting, or the server
+ * ending.
+ */
 export type Stopped = {
   readonly stopped: "time" | "memory" | "too-large" | "fault" | "cancelled" | "busy" | "ending";
   readonly detail?: string;

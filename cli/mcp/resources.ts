@@ -7,7 +7,7 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { RECORDING_ID, shownId } from "./run-tool.js";
 import type { Stopped } from "./pool.js";
@@ -17,7 +17,7 @@ import { PACKAGE_ROOT } from "../host/places.cjs";
 /** The package's own folder, which holds spec/ and examples/ beside dist/. */
 
 /** The most recordings `resources/list` names (in the order of their ids); any other is read by its id all the same. */
-export const MAX_LISTED = 1_000;
+const MAX_LISTED = 1_000;
 
 /** Does a job in a worker thread; a refusal's text when it gave no answer. */
 export type Work = (job: Job) => Promise<{ answer: unknown } | Stopped>;
@@ -28,7 +28,8 @@ const DOCUMENTS = [
     file: "spec/language.md",
     title: "The Renyi language reference",
     description:
-      "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, tests. Read it before writing a program.",
+      "Renyi's syntax and semantics: definitions, types, failures, capabilities and needs, budgets and guards, " +
+      "tests. Read it before writing a program.",
   },
   {
     name: "library",
@@ -79,7 +80,8 @@ export function registerResources(
     {
       title: "A recording of a run",
       description:
-        "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with the program's hash and grant, and every call with its answer.",
+        "A run the run tool recorded (the id its result gave), as the recording file holds it: the header with " +
+        "the program's hash and grant, and every call with its answer.",
       mimeType: "application/json",
     },
     async (uri, variables) => {
@@ -87,7 +89,8 @@ export function registerResources(
       if (!RECORDING_ID.test(id))
         throw new McpError(
           ErrorCode.InvalidParams,
-          `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+          `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool ` +
+            `gives it`,
         );
       const done = await work({ kind: "recording", folder: recordings, id });
       if (!("answer" in done)) throw new McpError(ErrorCode.InternalError, stoppedText(done));

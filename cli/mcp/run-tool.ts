@@ -16,9 +16,9 @@ import { CONCEALED, PENDING } from "./work.js";
 import { RENYI_COMMAND } from "../host/places.cjs";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
-export const MAX_RESULT_TEXT = 64 * 1024;
+const MAX_RESULT_TEXT = 64 * 1024;
 /** The most effects a result lists, one line each. */
-export const MAX_EFFECT_LINES = 1_000;
+const MAX_EFFECT_LINES = 1_000;
 /** The wall time a run may take, in seconds, unless RENYI_MCP_TIMEOUT says otherwise. */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 60;
 /** Runs at once; more wait their turn. */
@@ -139,7 +139,8 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
     signal: request.signal,
   });
   const result = resultOf(ran, timeout, "renyi record");
-  // A run that decided on guarded data: which calls it made, and how many, are data of those decisions (mcp-resources.ts).
+  // A run that decided on guarded data: which calls it made, and how many, are data of those decisions
+  // (mcp-resources.ts).
   // Failing closed: a run whose execution record cannot be read (it crashed, was killed) is concealed too.
   const record = splitRecord(ran).record;
   placeRecording(request.recordings, id, record === undefined || typeof record.steps !== "number");
@@ -161,7 +162,8 @@ function placeRecording(folder: string, id: string, concealed: boolean): void {
     renameSync(pending, join(folder, `${id}.recording.json`));
   } catch (e) {
     process.stderr.write(
-      `renyi mcp: the recording ${pending} is kept under that name, not shown: ${e instanceof Error ? e.message : String(e)}\n`,
+      `renyi mcp: the recording ${pending} is kept under that name, not shown: ` +
+        `${e instanceof Error ? e.message : String(e)}\n`,
     );
   }
 }
@@ -214,7 +216,9 @@ export interface ReplayRequest {
 export function recordingFile(folder: string, id: string): { file: string } | { refused: string } {
   if (!RECORDING_ID.test(id))
     return {
-      refused: `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool gives it`,
+      refused:
+        `\`${shownId(id)}\` is not a recording's id: an id is rec- and 12 hexadecimal digits, as the run tool ` +
+        `gives it`,
     };
   const file = join(folder, `${id}.recording.json`);
   if (!existsSync(file)) return { refused: `there is no recording ${id} in this server's recordings folder` };
@@ -512,8 +516,11 @@ function cut(buffer: Buffer, bytes: number): { text: string; truncated: boolean 
   return { text, truncated: bytes > MAX_RESULT_TEXT };
 }
 
-export function effectLine(call: HostCall): string {
-  return `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ms)${call.replayed ? " replayed" : ""}`;
+function effectLine(call: HostCall): string {
+  return (
+    `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ` +
+    `ms)${call.replayed ? " replayed" : ""}`
+  );
 }
 
 function resultOf(

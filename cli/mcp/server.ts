@@ -125,7 +125,9 @@ function reportPending(folder: string): void {
     .join("");
   const more = pending.length > 10 ? `  and ${(pending.length - 10).toLocaleString("en")} more\n` : "";
   process.stderr.write(
-    `renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept under a pending name and not shown: a run going on in another server, or one whose server ended before it decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`,
+    `renyi mcp: ${pending.length.toLocaleString("en")} recording${pending.length === 1 ? " is" : "s are"} kept ` +
+      `under a pending name and not shown: a run going on in another server, or one whose server ended before it ` +
+      `decided whether its calls are concealed (renyi run --replay FILE reads one):\n${named}${more}`,
   );
 }
 
@@ -137,7 +139,8 @@ const MODULE_NAME = z
   .max(200)
   .regex(
     /^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/,
-    "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` names lib/shapes",
+    "a module's name is its path without `.ry`: words of letters, digits and _ joined by /, as `use lib.shapes` " +
+      "names lib/shapes",
   );
 
 const CHECK_INPUT = {
@@ -273,7 +276,10 @@ type Extra = { signal: AbortSignal; requestId: string | number };
 /** The requests whose tool call wrote its own audit line (mcp-audit.ts, AuditedCalls). */
 const answered = new AnsweredCalls();
 
-/** The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the tools alone). */
+/**
+ * The server with its tools and resources, not yet connected; without an audit log, calls are not logged (tests of the
+ * tools alone).
+ */
 export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool: WorkPool): McpServer {
   const server = new McpServer({ name: "renyi", version: VERSION });
   const context: Context = { server, options, audit, approved: new Set(), pool };
@@ -282,7 +288,10 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Check a Renyi program",
       description:
-        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is true when there is no error. A check that takes longer or more memory than the server allows ends with the error E-CHECK-LIMIT.",
+        "Checks a Renyi program without running it: every syntax, name, type, failure, capability and purpose " +
+        "problem, as data with its code, span and, where the fix is mechanical, the edits that make it. `ok` is " +
+        "true when there is no error. A check that takes longer or more memory than the server allows ends with " +
+        "the error E-CHECK-LIMIT.",
       inputSchema: CHECK_INPUT,
       outputSchema: CHECK_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -294,7 +303,10 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Main's grant",
       description:
-        "What running a Renyi program would grant it: main's needs, one line each, with their budgets (`at most N per UNIT`) and guards (`only to ...`), as the needs line and the grant manifest write them, and as data, with the sha256 hash of the grant's canonical JSON. An error when the program does not compile or has no main.",
+        "What running a Renyi program would grant it: main's needs, one line each, with their budgets " +
+        "(`at most N per UNIT`) and guards (`only to ...`), as the needs line and the grant manifest write them, " +
+        "and as data, with the sha256 hash of the grant's canonical JSON. An error when the program does not " +
+        "compile or has no main.",
       inputSchema: CHECK_INPUT,
       outputSchema: GRANT_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -306,7 +318,8 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Explain a diagnostic code",
       description:
-        "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
+        "The catalogue's entry for a code of Renyi's (E-CAP-MISSING, E-RT-DIVISION): its title, why it is a " +
+        "problem and how to fix it, the facts an instance carries, a wrong example and a right one.",
       inputSchema: { code: z.string().max(100).describe("A code, as a diagnostic names it: E-CAP-MISSING") },
       outputSchema: EXPLAIN_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -317,7 +330,15 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "run",
     {
       title: "Run a Renyi program",
-      description: `Runs a Renyi program live and records the run. A program whose main's grant lies within the ceiling the person who started the server set (${ceilingText(options.ceiling)}) runs at once; one whose grant goes beyond it runs only if the person approves that grant, asked through the client, which shows them the grant in words (a client that cannot ask is told which flags the person would have to add, and nothing runs). A program that does not compile gets its diagnostics. The result: how the run ended, its exit code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds; cancelling the request interrupts it.`,
+      description:
+        `Runs a Renyi program live and records the run. A program whose main's grant lies within the ceiling the ` +
+        `person who started the server set (${ceilingText(options.ceiling)}) runs at once; one whose grant goes ` +
+        `beyond it runs only if the person approves that grant, asked through the client, which shows them the ` +
+        `grant in words (a client that cannot ask is told which flags the person would have to add, and nothing ` +
+        `runs). A program that does not compile gets its diagnostics. The result: how the run ended, its exit ` +
+        `code, its standard output (cut at 64 KiB) and standard error, the error if it failed, the steps it took, ` +
+        `one line per effect, and the recording's id. A run may take ${runTimeoutSeconds()} seconds; cancelling ` +
+        `the request interrupts it.`,
       inputSchema: RUN_INPUT,
       outputSchema: RUN_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -329,7 +350,11 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     {
       title: "Replay a Renyi program against a recording",
       description:
-        "Replays a Renyi program, as given or edited since, against a recording the run tool made (its id, rec-0123456789ab), offline: every call is answered from the recording and none is made, so no ceiling applies. The program runs under the arguments it was recorded with. The result is the run tool's without the recording, and, when the edited program made a call the recording does not hold or ended otherwise, `mismatch`: the first difference as renyi prints it, field by field.",
+        "Replays a Renyi program, as given or edited since, against a recording the run tool made (its id, " +
+        "rec-0123456789ab), offline: every call is answered from the recording and none is made, so no ceiling " +
+        "applies. The program runs under the arguments it was recorded with. The result is the run tool's " +
+        "without the recording, and, when the edited program made a call the recording does not hold or ended " +
+        "otherwise, `mismatch`: the first difference as renyi prints it, field by field.",
       inputSchema: REPLAY_INPUT,
       outputSchema: REPLAY_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -340,7 +365,12 @@ export function mcpServer(options: McpOptions, audit: AuditLog | undefined, pool
     "test",
     {
       title: "Run a Renyi program's tests",
-      description: `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the sources given, if every test that runs live has needs within the ceiling (${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is renyi test's JSON report: each test's status, and the counts.`,
+      description:
+        `Runs the \`test\` blocks of a Renyi program as \`renyi test --json\` does, in a folder holding only the ` +
+        `sources given, if every test that runs live has needs within the ceiling ` +
+        `(${ceilingText(options.ceiling)}); a test that \`replays\` a recording by its path finds none there and ` +
+        `says so. Each test, and the call as a whole, may take ${runTimeoutSeconds()} seconds. The result is ` +
+        `renyi test's JSON report: each test's status, and the counts.`,
       inputSchema: TEST_INPUT,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
@@ -376,7 +406,9 @@ function audited(
 /** The tool calls going on, which the server waits for before it ends. */
 const calls = new Set<Promise<CallToolResult>>();
 
-/** Calls of run, replay and test that may be waiting (for a turn among the runs, or for the person) or running at once. */
+/**
+ * Calls of run, replay and test that may be waiting (for a turn among the runs, or for the person) or running at once.
+ */
 export const MAX_CALLS_RUNNING = MAX_CONCURRENT_RUNS + 8;
 /** How long an ending server waits for its calls to end (an interrupted run is killed after 5 seconds). */
 const SHUTDOWN_WAIT_MS = 8_000;
@@ -398,7 +430,8 @@ async function holdingPlace(facts: Facts, wait: () => Promise<CallToolResult>): 
   if (running >= MAX_CALLS_RUNNING) {
     facts.outcome = "busy";
     return refused(
-      `renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting (${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`,
+      `renyi mcp is busy: ${MAX_CALLS_RUNNING} calls of run, replay and test are going on or waiting ` +
+        `(${MAX_CONCURRENT_RUNS} run at once); try again when one has ended`,
     );
   }
   running++;
@@ -483,7 +516,9 @@ async function checkedProgram(
   if (bytes === 0) for (const text of [...texts.values(), standardInput]) bytes += Buffer.byteLength(text, "utf8");
   if (bytes > MAX_SOURCE_BYTES)
     return {
-      refused: `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request`,
+      refused:
+        `the source${standardInput === "" ? "" : " with its input"} is too large: ${bytes.toLocaleString("en")} ` +
+        `bytes or more, and renyi mcp reads at most ${MAX_SOURCE_BYTES.toLocaleString("en")} (1 MiB) a request`,
     };
   const done = await inWorker<ProgramAnswer>(context, { kind: "program", entry, texts }, facts, signal);
   if ("refused" in done) return done;
@@ -532,7 +567,10 @@ export function stoppedText(done: Stopped, limits: { seconds: number; memoryMib:
     case "cancelled":
       return "the request was cancelled";
     case "busy":
-      return `renyi mcp is busy: ${MAX_WORKING} checks are going on and ${MAX_WAITING} wait their turn; try again when one has ended`;
+      return (
+        `renyi mcp is busy: ${MAX_WORKING} checks are going on and ${MAX_WAITING} wait their turn; try again when ` +
+        `one has ended`
+      );
     case "ending":
       return "renyi mcp is ending: it starts no call";
   }
@@ -555,7 +593,8 @@ function checkSummary(ok: boolean, files: number, diagnostics: readonly JsonDiag
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const lines = diagnostics.map(
     (d) =>
-      `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`,
+      `${d.severity}[${d.code}] ${d.file}:${d.line}:${d.column}: ` +
+      `${d.message}${d.edits === undefined ? "" : ` (${plural(d.edits.length, "suggested edit")})`}`,
   );
   const head = ok
     ? `No errors, ${plural(diagnostics.length, "warning")}:`
@@ -754,7 +793,8 @@ async function askPerson(
   const elicitation = context.server.server.getClientCapabilities()?.elicitation as
     | { form?: object; url?: object }
     | undefined;
-  // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs cannot.
+  // A client that declares elicitation with neither mode can show forms (as before modes existed); one with only URLs
+  // cannot.
   if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined))
     return "unsupported";
   const purpose = checked.compiled.main?.purpose;
@@ -823,19 +863,22 @@ async function askPerson(
  */
 function asTheNetworkSpells(item: GrantItem): GrantItem {
   const ascii = <N extends Need>(need: N): N =>
-    typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /[^\x00-\x7f]/.test(need.scope)
+    typeof need.scope === "string" && capabilityInfo(need.path)?.scope === "host" && /\P{ASCII}/u.test(need.scope)
       ? { ...need, scope: hostInAscii(need.scope) }
       : need;
   return { ...ascii(item), ...(item.guard !== undefined ? { guard: { sinks: item.guard.sinks.map(ascii) } } : {}) };
 }
 
-/** A host (perhaps `*.` before it, a port after it) in punycode; what cannot be a host keeps its characters beyond ASCII escaped. */
+/**
+ * A host (perhaps `*.` before it, a port after it) in punycode; what cannot be a host keeps its characters beyond ASCII
+ * escaped.
+ */
 function hostInAscii(host: string): string {
   const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
   const name = domainToASCII(m[2]!);
   return name !== ""
     ? `${m[1] ?? ""}${name}${m[3] ?? ""}`
-    : host.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+    : host.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /**
@@ -845,7 +888,8 @@ function hostInAscii(host: string): string {
  * like the question's; and it is cut at `most` characters.
  */
 function oneLine(text: string, most: number): string {
-  // Controls, format characters (direction marks and isolates, joiners, the byte order mark, tags) and line and paragraph separators.
+  // Controls, format characters (direction marks and isolates, joiners, the byte order mark, tags) and line and
+  // paragraph separators.
   const escaped = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (c) => {
     const code = c.codePointAt(0)!;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
@@ -872,7 +916,8 @@ function beyondCeiling(
             ? "renyi mcp is ending, so the person's answer was not waited for, and nothing ran:"
             : typeof asked === "object"
               ? `the person could not be asked (${asked.failed}), so nothing ran:`
-              : "main's grant does not lie within the ceiling this server was started with, and this client cannot ask the person to approve it (it offers no elicitation), so nothing ran:";
+              : "main's grant does not lie within the ceiling this server was started with, and this client cannot " +
+                "ask the person to approve it (it offers no elicitation), so nothing ran:";
   return [
     why,
     ...verdict.outside.map((line) => `  ${line}`),
@@ -927,7 +972,9 @@ async function replayTool(
 
 function replaySummary(r: ReplayResult, recording: string): string {
   const lines = [
-    `The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")} answered from the recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`,
+    `The replay against ${recording} ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ` +
+      `${plural(r.effects.length, "effect")} answered from the ` +
+      `recording${r.mismatch === undefined ? "" : "; it did not go as recorded"}.`,
   ];
   if (r.mismatch !== undefined) lines.push(r.mismatch);
   else if (r.error !== undefined)
@@ -982,7 +1029,8 @@ function testsOutside(checked: CheckedProgram, ceiling: Ceiling): string | undef
       flags.push(...verdict.flags);
     } else if (verdict.runFlags.length > 0) {
       outside.push(
-        `test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed (${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`,
+        `test "${t.name}": needs ${items.map(needText).join(", ")}, which the ceiling admits only narrowed ` +
+          `(${verdict.runFlags.join(" ")}), and renyi test runs a test under its own needs`,
       );
     }
   }
@@ -1018,7 +1066,8 @@ function testSummary(report: Record<string, unknown>): string {
 
 function runSummary(r: RunResult): string {
   const lines = [
-    `The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ${plural(r.effects.length, "effect")}; recording ${r.recording}.`,
+    `The run ${r.outcome} (exit code ${r.exit}) ${stepsText(r.steps)}, with ` +
+      `${plural(r.effects.length, "effect")}; recording ${r.recording}.`,
   ];
   if (r.error !== undefined)
     lines.push(
@@ -1033,7 +1082,10 @@ function runSummary(r: RunResult): string {
 const plural = (count: number, noun: string): string =>
   `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 
-/** A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the console. */
+/**
+ * A run's steps in a sentence; none are shown for a run that read or decided on guarded data its guards keep from the
+ * console.
+ */
 function stepsText(steps: number | null): string {
   return steps === null
     ? "in steps not shown (it read or decided on guarded data its guards keep from the console)"

@@ -14,7 +14,9 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-/** The longest line read as a message: a request carries at most 1 MiB of sources, which JSON may write six times over. */
+/**
+ * The longest line read as a message: a request carries at most 1 MiB of sources, which JSON may write six times over.
+ */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** JSON-RPC's codes for a line that is not a message. */
@@ -120,7 +122,8 @@ export class LineTransport implements Transport {
       this.refuse(
         id,
         INVALID_REQUEST,
-        `message too large: a line of ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
+        `message too large: a line of ${bytes.toLocaleString("en")} bytes or more, and renyi mcp reads lines of ` +
+          `at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
       );
       return;
     }
@@ -132,7 +135,8 @@ export class LineTransport implements Transport {
       this.refuse(
         idAtStart(line.subarray(0, 256).toString("utf8")) ?? idAtEnd(line.subarray(-256).toString("utf8")),
         INVALID_REQUEST,
-        `message too large: a line of ${line.length.toLocaleString("en")} bytes, and renyi mcp reads lines of at most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
+        `message too large: a line of ${line.length.toLocaleString("en")} bytes, and renyi mcp reads lines of at ` +
+          `most ${MAX_MESSAGE_BYTES.toLocaleString("en")} (8 MiB); a request carries at most 1 MiB of sources`,
       );
       return;
     }
@@ -150,7 +154,8 @@ export class LineTransport implements Transport {
       this.refuse(
         idOf(safeParse(line.toString("utf8"))),
         PARSE_ERROR,
-        `the message is not UTF-8: byte ${at} (0x${line[at]?.toString(16).padStart(2, "0") ?? "??"}) begins no character`,
+        `the message is not UTF-8: byte ${at} (0x${line[at]?.toString(16).padStart(2, "0") ?? "??"}) begins no ` +
+          `character`,
       );
       return;
     }

@@ -21,9 +21,12 @@ import { explanation, whenText } from "../host/explanation.js";
 export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 
 /** The largest recording the resource reads: a bigger one is for `renyi` on the command line. */
-export const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
+const MAX_RECORDING_RESOURCE_BYTES = 8 * 1024 * 1024;
 
-/** Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the agent. */
+/**
+ * Beside a recording whose run decided on guarded data its guards keep from the console: its calls are not shown to the
+ * agent.
+ */
 export const CONCEALED = ".concealed";
 
 /**
@@ -118,7 +121,10 @@ function compiledProgram(entry: string, texts: ReadonlyMap<string, string>): Pro
 function notText(text: string): string | undefined {
   const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
   if (lone !== null)
-    return `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, which UTF-8 cannot encode`;
+    return (
+      `a lone surrogate (U+${text.charCodeAt(lone.index).toString(16).toUpperCase()}) at offset ${lone.index}, ` +
+      `which UTF-8 cannot encode`
+    );
   const nul = text.indexOf("\0");
   if (nul >= 0) return `a NUL character at offset ${nul}, as in a binary file`;
   return undefined;
@@ -166,10 +172,13 @@ function recordingText(folder: string, id: string): RecordingAnswer {
   const size = statSync(file).size;
   if (size > MAX_RECORDING_RESOURCE_BYTES)
     return {
-      refused: `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the file is ${file}`,
+      refused:
+        `the recording ${id} is ${size.toLocaleString("en")} bytes, more than the 8 MiB this resource reads; the ` +
+        `file is ${file}`,
     };
   const text = readFileSync(file, "utf8");
-  // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay reads the file.
+  // Its run decided on guarded data: the header is shown, its calls (how many, which) are not; the server's replay
+  // reads the file.
   if (!entryAt(join(folder, `${id}${CONCEALED}`))) return { text };
   try {
     return {

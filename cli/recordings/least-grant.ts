@@ -21,13 +21,13 @@ const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
 };
 
 /** One item of the least grant, and the calls that used it. */
-export interface LeastItem {
+interface LeastItem {
   readonly item: GrantItem;
   readonly calls: readonly RecordedCall[];
 }
 
 /** A way in which main's needs are wider than the recording used. */
-export interface Wider {
+interface Wider {
   /** main's item, as its needs line writes it. */
   readonly item: string;
   readonly kind: "unused" | "scope" | "budget";
@@ -59,8 +59,11 @@ export function mostInWindow(times: readonly number[], windowMs: number): number
   return best;
 }
 
-/** How many of `calls` one budget of `unit` had to allow: all of them for `run`, or when a call has no `at_ms` to place it by. */
-export function neededCount(calls: readonly RecordedCall[], unit: BudgetUnit): number {
+/**
+ * How many of `calls` one budget of `unit` had to allow: all of them for `run`, or when a call has no `at_ms` to place
+ * it by.
+ */
+function neededCount(calls: readonly RecordedCall[], unit: BudgetUnit): number {
   if (unit === "run" || calls.some((c) => c.at_ms === undefined)) return calls.length;
   return mostInWindow(
     calls.map((c) => c.at_ms!),

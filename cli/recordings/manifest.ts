@@ -25,7 +25,10 @@ export interface ManifestInputs {
   readonly output?: { readonly stdout: string; readonly bytes: number };
   /** The run's calls, already redacted: the environment variables it read are found among them. */
   readonly calls: readonly RecordedCall[];
-  /** The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is `sealed`, and one whose very name was guarded is left out. */
+  /**
+   * The calls (by sequence) a sealed recording seals, with what of each was guarded: a variable read through a guard is
+   * `sealed`, and one whose very name was guarded is left out.
+   */
   readonly sealed?: ReadonlyMap<number, "arguments" | "result">;
   readonly recordedAt?: Date;
   /** The names the recording is redacted under (--redact), in lower case. */
@@ -88,7 +91,7 @@ export function extensionsOf(grant: readonly string[]): string[] {
 }
 
 /** The commit checked out in the git repository around `folder`, shortened as git does; undefined outside one. */
-export function gitRevision(folder: string): string | undefined {
+function gitRevision(folder: string): string | undefined {
   try {
     for (let dir = folder; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");

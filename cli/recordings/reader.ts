@@ -149,7 +149,8 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     const call = callOf(isObject(c) && "sealed" in c ? unsealed(c, `calls[${i}]`, unsealing) : c, `calls[${i}]`);
     if (call.sequence <= last)
       refuse(
-        `calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in the order they completed`,
+        `calls[${i}].sequence is ${call.sequence}, which does not come after ${last}: the calls are numbered in ` +
+          `the order they completed`,
       );
     last = call.sequence;
     return call;
@@ -175,7 +176,8 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
   const sealed = text(at["sealed"], `${where}.sealed`);
   if (unsealing.key === undefined)
     refuse(
-      `${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it was sealed under, --seal-key FILE`,
+      `${where} is sealed (it carried guarded data, recorded for renyi mcp): it is replayed only with the key it ` +
+        `was sealed under, --seal-key FILE`,
     );
   const bytes = unsealBytes(sealed, primitive, unsealing.key);
   if (bytes === undefined) refuse(`${where} is sealed, and the key given does not open it`);

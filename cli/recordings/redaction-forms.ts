@@ -46,7 +46,9 @@ function pathForm(text: string): string {
   }
 }
 
-/** JSON's escapes with every character beyond ASCII as \uXXXX (as ensure_ascii writers give it), in lower or upper hex. */
+/**
+ * JSON's escapes with every character beyond ASCII as \uXXXX (as ensure_ascii writers give it), in lower or upper hex.
+ */
 function asciiJson(text: string, upper: boolean): string {
   return JSON.stringify(text)
     .slice(1, -1)

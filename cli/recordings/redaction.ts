@@ -10,8 +10,11 @@
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import { formsOf } from "./redaction-forms.js";
 
-/** A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found everywhere. */
-export const MIN_SECRET_LENGTH = 4;
+/**
+ * A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found
+ * everywhere.
+ */
+const MIN_SECRET_LENGTH = 4;
 
 export class Redaction {
   /** The names, in lower case. */
@@ -48,7 +51,10 @@ export class Redaction {
     return out;
   }
 
-  /** A call with its named values redacted: arguments and map entries of those names, and an environment variable's value. */
+  /**
+   * A call with its named values redacted: arguments and map entries of those names, and an environment variable's
+   * value.
+   */
   call(call: RecordedCall): RecordedCall {
     if (!this.active) return call;
     const args = this.named(call.arguments) as { [name: string]: JsonValue };
@@ -94,7 +100,8 @@ export class Redaction {
    */
   scrub<T extends JsonValue>(value: T): T {
     if (this.secrets.size === 0) return value;
-    // A form the URL parser shortened (it drops a newline) is searched for only while it is as long as a secret must be.
+    // A form the URL parser shortened (it drops a newline) is searched for only while it is as long as a secret must
+    // be.
     this.forms = [...this.secrets]
       .flatMap(formsOf)
       .filter((f) => f.form.length >= MIN_SECRET_LENGTH)
@@ -111,7 +118,9 @@ export class Redaction {
     return out;
   }
 
-  /** `depth`: how many layers of base64 or hex the text was decoded from; bytes are looked into at most MAX_LAYERS deep. */
+  /**
+   * `depth`: how many layers of base64 or hex the text was decoded from; bytes are looked into at most MAX_LAYERS deep.
+   */
   private scrubText(text: string, depth = 0): string {
     let out = text;
     for (const { form, placeholder } of this.forms!) if (out.includes(form)) out = out.split(form).join(placeholder);

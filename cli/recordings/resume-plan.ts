@@ -26,7 +26,9 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   const code = compiled.code();
   if (code !== recording.code)
     return {
-      refused: `error[E-RT-REPLAY-CODE]: ${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n`,
+      refused:
+        `error[E-RT-REPLAY-CODE]: ` +
+        `${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: recording.code })}\n`,
     };
   const out = parsed.options.to ?? besideTheOld(from);
   if (resolve(out) === resolve(from))
@@ -67,7 +69,7 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
       });
       const resumed: Recording = redaction.scrub({ ...header, calls } as never);
       try {
-        writeAtomically(out, JSON.stringify(resumed, null, 2) + "\n");
+        writeAtomically(out, `${JSON.stringify(resumed, null, 2)}\n`);
       } catch (e) {
         process.stderr.write(
           `error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
@@ -76,14 +78,17 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
       }
       const n = (k: number) => k.toLocaleString("en");
       process.stderr.write(
-        `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
+        `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ` +
+          `${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
       );
       return exitCode;
     },
   };
 };
 
-/** `NAME.resumed.json` beside `NAME.json`, or `NAME.resumed-2.json` and on when that is taken: no file is written over. */
+/**
+ * `NAME.resumed.json` beside `NAME.json`, or `NAME.resumed-2.json` and on when that is taken: no file is written over.
+ */
 function besideTheOld(from: string): string {
   const stem = basename(from).replace(/\.json$/i, "");
   for (let i = 1; ; i++) {
@@ -111,7 +116,10 @@ function joined(answered: readonly RecordedCall[], live: readonly RecordedCall[]
   ];
 }
 
-/** The names the old recording was redacted under (arguments and headers, variables, program options): the new one keeps them out too. */
+/**
+ * The names the old recording was redacted under (arguments and headers, variables, program options): the new one keeps
+ * them out too.
+ */
 function namesRedactedIn(recording: Recording): string[] {
   if (recording.redacted !== undefined) return recording.redacted;
   const names = new Set<string>();

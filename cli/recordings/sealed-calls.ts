@@ -14,7 +14,7 @@ import { needText } from "../../vocabulary/needs.js";
 import { SEALED, type RecordedCall } from "../../vocabulary/recording.js";
 
 /** The key file's name in a recordings folder. */
-export const SEAL_KEY_FILE = "seal.key";
+const SEAL_KEY_FILE = "seal.key";
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -99,7 +99,10 @@ export function sealCall(call: RecordedCall, key: Buffer, part: "arguments" | "r
   };
 }
 
-/** The bytes of a sealed entry's `{capability, arguments, outcome}`, or undefined when the key does not open them (another key, or an edited entry). */
+/**
+ * The bytes of a sealed entry's `{capability, arguments, outcome}`, or undefined when the key does not open them
+ * (another key, or an edited entry).
+ */
 export function unsealBytes(sealed: string, primitive: string, key: Buffer): Buffer | undefined {
   const bytes = Buffer.from(sealed, "base64");
   if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString("base64") !== sealed) return undefined;

@@ -4,7 +4,10 @@
 
 import { takeHeldInterrupt } from "./early-interrupt.cjs";
 
-/** Two interrupts closer than this are one press of Ctrl-C delivered twice (under --isolate, from the terminal and passed on by the parent). */
+/**
+ * Two interrupts closer than this are one press of Ctrl-C delivered twice (under --isolate, from the terminal and
+ * passed on by the parent).
+ */
 const SAME_PRESS_MS = 250;
 
 /** Listens for SIGINT until `off` is called: `first` on the first press, `second` on any later one. */

@@ -24,7 +24,10 @@ export { ISOLATED_OPEN_FILES };
 /** The exit code of the shell when it could not set a limit: none of `renyi run`'s own. */
 const LIMITS_NOT_SET = 97;
 
-/** The CPU seconds of a run given --timeout SECONDS: the program's thread, and the runtime's own (collection, compilation) beside it. */
+/**
+ * The CPU seconds of a run given --timeout SECONDS: the program's thread, and the runtime's own (collection,
+ * compilation) beside it.
+ */
 export function isolatedCpuSeconds(timeoutSeconds: number): number {
   return 2 * timeoutSeconds + 10;
 }
@@ -35,13 +38,16 @@ export function isolatedCpuSeconds(timeoutSeconds: number): number {
  */
 function limitScript(dataKib: number, cpuSeconds: number | undefined): string {
   const lower = (flag: string, value: number) =>
-    `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || exit ${LIMITS_NOT_SET}; fi`;
+    `h=$(ulimit -H ${flag}); if [ "$h" = unlimited ] || [ "$h" -gt ${value} ]; then ulimit ${flag} ${value} || ` +
+    `exit ${LIMITS_NOT_SET}; fi`;
   const cpu =
     cpuSeconds === undefined
       ? []
       : [
-          // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a hard limit below the soft one is refused.
-          `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
+          // The soft limit sends SIGXCPU, reported below; the hard one, a little later, SIGKILL. The soft one first: a
+          // hard limit below the soft one is refused.
+          `h=$(ulimit -H -t); if [ "$h" = unlimited ] || [ "$h" -gt ${cpuSeconds + 5} ]; then ulimit -S -t ` +
+            `${cpuSeconds} && ulimit -H -t ${cpuSeconds + 5} || exit ${LIMITS_NOT_SET}; fi`,
         ];
   return [
     `ulimit -c 0 || exit ${LIMITS_NOT_SET}`,
@@ -62,7 +68,8 @@ const NATIVE_REPORT = /^(<--- Last few GCs --->|FATAL ERROR:|#\s*$|# Fatal|-----
 export function runIsolated(options: RunOptions): Promise<number> {
   if (process.platform === "win32") {
     process.stderr.write(
-      "error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; run without --isolate\n",
+      "error: --isolate sets the operating system's limits with sh and ulimit, which this system does not have; " +
+        "run without --isolate\n",
     );
     return Promise.resolve(EXIT.refused);
   }
@@ -137,11 +144,14 @@ function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSecond
   if (signal === "SIGTERM" || signal === "SIGHUP") return 128 + constants.signals[signal];
   if (cpuSeconds !== undefined && (signal === "SIGXCPU" || signal === "SIGKILL")) {
     process.stderr.write(
-      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout SECONDS allows more)\n`,
+      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout ` +
+        `SECONDS allows more)\n`,
     );
     return EXIT.cancelled;
   }
-  const note = `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data (--isolate); the position in the program is not known\n`;
+  const note =
+    `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data ` +
+    `(--isolate); the position in the program is not known\n`;
   if (/out of memory|allocation failed/i.test(held) || signal === "SIGKILL") {
     process.stderr.write(
       `error[E-RT-LIMIT-MEMORY]: ${runMessage("E-RT-LIMIT-MEMORY", { problem: "process" })}\n${note}`,
@@ -149,7 +159,8 @@ function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSecond
     return EXIT.crashed;
   }
   process.stderr.write(
-    `error[E-RT-INTERNAL]: ${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`,
+    `error[E-RT-INTERNAL]: ` +
+      `${runMessage("E-RT-INTERNAL", { problem: "thrown", detail: `the isolated process was ended by ${signal}` })}\n`,
   );
   return EXIT.crashed;
 }

@@ -14,7 +14,7 @@ export type RunPlan = (
 ) => RunSession | { refused: string };
 
 /** What the plan knows of the program: its name, its file and the hash of its code. */
-export interface CompiledProgram {
+interface CompiledProgram {
   readonly program: string;
   readonly file: string;
   readonly code: () => string;
@@ -22,7 +22,10 @@ export interface CompiledProgram {
 
 export interface RunSession {
   readonly input: Pick<WorkerInput, "record" | "replay">;
-  /** Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was recorded; `guarded`, what of it was guarded data. */
+  /**
+   * Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was
+   * recorded; `guarded`, what of it was guarded data.
+   */
   readonly onRecorded?: (call: RecordedCall, replayed: boolean, guarded: "arguments" | "result" | undefined) => void;
   /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
   readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;

@@ -11,7 +11,10 @@ export interface EarlyWorker {
   readonly cancel: SharedArrayBuffer;
 }
 
-/** `heapMib`: the thread's heap limit, heapLimitMib(DEFAULT_LIMITS.maxMemoryMib) (vocabulary/limits.ts) unless `--max-memory` says otherwise. */
+/**
+ * `heapMib`: the thread's heap limit, heapLimitMib(DEFAULT_LIMITS.maxMemoryMib) (vocabulary/limits.ts) unless
+ * `--max-memory` says otherwise.
+ */
 export function startWorker(heapMib = 1024): EarlyWorker {
   const cancel = new SharedArrayBuffer(4);
   // The worker's output comes through streams the main thread reads to their end,

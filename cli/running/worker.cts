@@ -27,7 +27,9 @@ const runtime = loadRuntime() as typeof Runtime;
 async function load(bundle: string, source: string | undefined): Promise<Runtime.Program> {
   if (source === undefined) throw new Error(`no checked text was given for the program ${bundle}`);
   if (bundle.endsWith(".cjs")) return loadProgram(bundle, source) as Runtime.Program;
-  return (await import(`data:text/javascript;base64,${Buffer.from(source, "utf8").toString("base64")}`)) as Runtime.Program;
+  return (await import(
+    `data:text/javascript;base64,${Buffer.from(source, "utf8").toString("base64")}`
+  )) as Runtime.Program;
 }
 
 /** What the main thread sends once it has the program: the worker was started before. */
@@ -65,14 +67,23 @@ export interface WorkerInput {
     readonly grant: GrantItem[];
     /** Perform console.print and console.error too (renyi reproduce, renyi run --resume). */
     readonly writeConsole: boolean;
-    /** Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a RecordedMessage marked replayed. */
+    /**
+     * Go live at the first call the recording does not hold (renyi run --resume): each entry answered is sent as a
+     * RecordedMessage marked replayed.
+     */
     readonly resume?: boolean;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
-    /** The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of what it says. */
+    /**
+     * The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of
+     * what it says.
+     */
     readonly sealed?: number[];
   };
-  /** Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the outcome. */
+  /**
+   * Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the
+   * outcome.
+   */
   readonly log?: boolean;
 }
 
@@ -85,7 +96,10 @@ export interface RecordedMessage {
   readonly guarded?: "arguments" | "result";
 }
 
-/** Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls a replay did not reach. */
+/**
+ * Sent before the outcome of a recorded or replayed run: its standard output's hash and length, and the recorded calls
+ * a replay did not reach.
+ */
 export interface RunTally {
   readonly tally: {
     readonly stdout: string;
@@ -126,10 +140,15 @@ export interface ServedTotals {
   readonly served: { readonly answered: number; readonly crashed: number };
 }
 
-/** Sent before the outcome under --json: what the execution record lists of the run (cli/running/execution-record.ts). */
+/**
+ * Sent before the outcome under --json: what the execution record lists of the run (cli/running/execution-record.ts).
+ */
 export interface ExecutionLog {
   readonly log: {
-    /** main's grant once the command line narrowed it, as its needs line writes each item; null when the run was refused before. */
+    /**
+     * main's grant once the command line narrowed it, as its needs line writes each item; null when the run was refused
+     * before.
+     */
     readonly grant: string[] | null;
     readonly calls: HostCallEntry[];
     readonly handlerCalls: number;

@@ -2,7 +2,7 @@
 // named, and those under the folders named, found recursively, without
 // node_modules, dot-folders or symbolic links to folders (which could loop).
 
-import { lstatSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 export type FoundFiles = { ok: true; files: string[] } | { ok: false; problem: string };
@@ -11,7 +11,7 @@ export type FoundFiles = { ok: true; files: string[] } | { ok: false; problem: s
 export function findTestFiles(paths: readonly string[]): FoundFiles {
   const files: string[] = [];
   for (const path of paths) {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(path);
     } catch (e) {
@@ -42,7 +42,7 @@ function walk(folder: string, into: string[]): void {
   for (const name of names) {
     if (name.startsWith(".") || name === "node_modules") continue;
     const path = join(folder, name);
-    let stat;
+    let stat: Stats;
     try {
       stat = lstatSync(path);
     } catch {

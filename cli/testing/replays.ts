@@ -34,7 +34,7 @@ export function recordingPath(testFile: string, written: string): string {
  * nowhere, or one that cannot be followed, counts as leading outside. The
  * words name the path as the test wrote it, and nothing of what is outside.
  */
-export function recordingOutside(testFile: string, recording: string): string | undefined {
+function recordingOutside(testFile: string, recording: string): string | undefined {
   const folder = dirname(testFile);
   const written = relative(folder, recording);
   const leaves = replaysPathLeaves(written);
@@ -52,7 +52,10 @@ export function recordingOutside(testFile: string, recording: string): string | 
     : GRANT_PROBLEMS["E-CAP-REPLAYS-PATH"].render({ path: written, problem: leaves ?? "link" }).message;
 }
 
-/** The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a link that leads nowhere. */
+/**
+ * The real path of `path` (absolute): of its longest part that exists, with what follows as written; undefined for a
+ * link that leads nowhere.
+ */
 function realPathOf(path: string): string | undefined {
   const rest: string[] = [];
   for (let at = path; ; at = dirname(at)) {
@@ -184,7 +187,7 @@ export function writeRefreshed(
   });
   const recording = redaction.scrub({ ...header, calls } as never);
   try {
-    writeAtomically(path, JSON.stringify(recording, null, 2) + "\n");
+    writeAtomically(path, `${JSON.stringify(recording, null, 2)}\n`);
     return undefined;
   } catch (e) {
     return {

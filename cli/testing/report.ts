@@ -14,7 +14,9 @@ export function countResults(results: readonly TestResult[]): Counts {
   return counts;
 }
 
-/** `2 passed, 1 failed`, with refreshed, crashed, skipped and cancelled when there are any, and how long the run took. */
+/**
+ * `2 passed, 1 failed`, with refreshed, crashed, skipped and cancelled when there are any, and how long the run took.
+ */
 export function summaryLine(counts: Counts, ms: number, refusedFiles: number): string {
   const parts = ORDER.filter((s) => s === "passed" || s === "failed" || counts[s] > 0).map((s) => `${counts[s]} ${s}`);
   if (refusedFiles > 0) parts.push(`${refusedFiles} file${refusedFiles === 1 ? "" : "s"} refused`);

@@ -23,7 +23,9 @@ export interface TestLimits {
   readonly fuel: number;
   readonly maxDepth: number;
   readonly timeoutSeconds: number;
-  /** The live memory each test may keep, in MiB (`renyi test --max-memory`); its thread's heap is heapLimitMib of it. */
+  /**
+   * The live memory each test may keep, in MiB (`renyi test --max-memory`); its thread's heap is heapLimitMib of it.
+   */
   readonly maxMemoryMib: number;
   /** The limits a test has as a run has them (`renyi test --max-host-calls` ...); output is the test report's. */
   readonly more: TestMoreLimits;

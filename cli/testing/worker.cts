@@ -72,7 +72,10 @@ export interface TestWorkerResult {
   readonly ms: number;
   /** A replays test's recorded calls that no call of the test was answered with, by sequence number. */
   readonly unreached?: readonly number[];
-  /** The narration of the test's run (--explain): sent whole with the result, so that tests running side by side do not mix their lines. */
+  /**
+   * The narration of the test's run (--explain): sent whole with the result, so that tests running side by side do not
+   * mix their lines.
+   */
   readonly narration?: string;
 }
 

@@ -38,7 +38,9 @@ export function borrowedParameters(program: Program): Borrows {
   const borrowed = new Set<string>();
   const functions: CFunction[] = program.modules.flatMap((m) => m.functions);
   for (const f of functions)
-    f.params.forEach((p, i) => candidate(p.local.type) && borrowed.add(borrowKey(f.module, f.name, i)));
+    f.params.forEach((p, i) => {
+      if (candidate(p.local.type)) borrowed.add(borrowKey(f.module, f.name, i));
+    });
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of functions) {

@@ -75,7 +75,10 @@ export function mayHoldInPlace(type: Type): boolean {
   return holdsInPlace(r) || r.kind !== "Con";
 }
 
-/** Whether a field read gives a list, map or set (or what may be one): reading any other field copies a plain value or shares a record. */
+/**
+ * Whether a field read gives a list, map or set (or what may be one): reading any other field copies a plain value or
+ * shares a record.
+ */
 export function fieldHoldsInPlace(e: Extract<CExpr, { kind: "Field" }>): boolean {
   return mayHoldInPlace(e.type);
 }
@@ -103,7 +106,9 @@ export function lookingChildren(
         if (which === "all") e.args.forEach(add);
         else if (which === "first") add(e.args[0]);
       } else if (callee.kind === "Function") {
-        e.args.forEach((a, i) => borrows(callee.module, callee.name, i) && add(a));
+        e.args.forEach((a, i) => {
+          if (borrows(callee.module, callee.name, i)) add(a);
+        });
       } else if (callee.kind === "Ability" && callee.ability !== "from_json") {
         // to_text and to_json write a new value from it.
         e.args.forEach(add);

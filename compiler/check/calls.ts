@@ -77,7 +77,7 @@ export function checkCall(ctx: Context, call: S.Call, expected: Type | undefined
     case "from_json":
       return callFromJson(ctx, call, target.type);
     case "invalid":
-      call.args.forEach((a) => a.value.kind !== "TypeArgument" && checkExpr(ctx, a.value));
+      for (const a of call.args) if (a.value.kind !== "TypeArgument") checkExpr(ctx, a.value);
       return { kind: "Invalid", type: ERROR, span: call.span };
   }
 }
@@ -366,7 +366,8 @@ function callSignature(
     typeArgument: p.typeArgument,
   }));
   const returns = substitute(sig.returns, map);
-  // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be list.range(...)`).
+  // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be
+  // list.range(...)`).
   if (expected !== undefined && sig.typeParams.length > 0) unifyQuietly(returns, expected);
   const qualified =
     sig.library || sig.module !== ctx.module.name
@@ -447,7 +448,7 @@ function checkLibraryConstraints(ctx: Context, key: string, typeArgs: readonly T
 function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | undefined): CExpr {
   const type = resolve(value.type);
   if (type.kind === "Error") {
-    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    for (const a of call.args) checkArgumentValue(ctx, a.value, undefined);
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
   if (type.kind === "Meta") {
@@ -467,7 +468,7 @@ function callValue(ctx: Context, call: S.Call, value: CExpr, expected: Type | un
   }
   if (type.kind !== "Function") {
     ctx.problem("E-TYPE-NOT-CALLABLE", call.callee.span, { problem: "value", found: typeToText(type) });
-    call.args.forEach((a) => checkArgumentValue(ctx, a.value, undefined));
+    for (const a of call.args) checkArgumentValue(ctx, a.value, undefined);
     return { kind: "Invalid", type: ERROR, span: call.span };
   }
   const fn: FunctionType = type;
@@ -567,13 +568,7 @@ function callFromJson(ctx: Context, call: S.Call, type: Type): CExpr {
 // ---- needs and failures ----
 
 /** Every need of a call must be covered by the grant of the function it is made in. */
-export function checkNeeds(
-  ctx: Context,
-  needs: readonly Need[],
-  calleeName: string,
-  span: Span,
-  primitive: boolean,
-): void {
+function checkNeeds(ctx: Context, needs: readonly Need[], calleeName: string, span: Span, primitive: boolean): void {
   const frame = ctx.frame;
   for (const need of needs) {
     frame.needs.push(need);
@@ -634,7 +629,8 @@ function registerFailure(ctx: Context, span: Span, fails: Type, calleeName: stri
     ctx.collector.calls.push({ span, fails });
     return;
   }
-  // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can fail, or E-FAIL-TWO says so).
+  // `otherwise` binds loosest, so appended where the statement ends it handles this call (the only one there that can
+  // fail, or E-FAIL-TWO says so).
   const edits =
     span.end === ctx.statementEnd && canPassOn(ctx, fails)
       ? [

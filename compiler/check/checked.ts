@@ -56,7 +56,7 @@ export interface CFunction {
   readonly span: Span;
 }
 
-export interface CParam {
+interface CParam {
   readonly local: Local;
   readonly default?: CExpr;
 }

@@ -8,7 +8,7 @@ import type * as S from "../parse/tree.js";
 import type { CFunction, CModule, CTest, Program } from "./checked.js";
 import { Bounds } from "./bounds.js";
 import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./context.js";
-import { declareProgram, libraryScopes, PRELUDE_NAME, type SourceModule } from "./declare.js";
+import { declareProgram, libraryScopes, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
@@ -52,7 +52,8 @@ export function checkProgram(sources: readonly SourceModule[], entry: string, op
       numberedFromStart(() => checkDeclared(sources, entry, modules, where)),
     );
   } catch (e) {
-    // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not checked on.
+    // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not
+    // checked on.
     if (!(e instanceof TooComplex) && !(e instanceof RangeError)) throw e;
     const diagnostic = diagnose("E-CHECK-TOO-COMPLEX", where.span, {
       steps: limit,
@@ -294,7 +295,7 @@ function reportUninferred(ctx: Context, body: import("./checked.js").CBlock): vo
         }
       }
       if (s.kind === "If") {
-        s.branches.forEach((b) => visit(b.body.statements));
+        for (const b of s.branches) visit(b.body.statements);
         if (s.elseBody) visit(s.elseBody.statements);
       } else if (s.kind === "ForEach" || s.kind === "While") visit(s.body.statements);
       else if (s.kind === "RunConcurrently") visit(s.tasks);
@@ -342,5 +343,3 @@ function needsEditOf(needs: S.Needs | undefined, firstStatement: Span | undefine
   if (firstStatement === undefined) return undefined;
   return { at: emptyAt(firstStatement.start, firstStatement), prefix: "needs ", suffix: "\n  " };
 }
-
-export { PRELUDE_NAME };

@@ -3,7 +3,6 @@
 // the failures an `otherwise` is collecting.
 
 import type { CompileCode, CompileFacts } from "../../vocabulary/problems/compile.js";
-import { article } from "../../vocabulary/problems/entry.js";
 import type { Owner } from "../../vocabulary/problems/grants.js";
 import type { ValuePlace } from "../../vocabulary/problems/types.js";
 import { diagnose } from "../diagnose.js";
@@ -12,7 +11,7 @@ import type { Span } from "../source.js";
 import type { Local } from "./checked.js";
 import type { Ability } from "./abilities.js";
 import type { FunctionSig, ModuleScope, Program } from "./scope.js";
-import { ERROR, resolve, typeToText, unify, type Need, type Type } from "./types.js";
+import { resolve, typeToText, unify, type Need, type Type } from "./types.js";
 
 /** One function being checked: a named function, a test, a lambda or a function value. */
 export interface Frame {
@@ -202,8 +201,3 @@ export class Context {
     return false;
   }
 }
-
-/** "a Text", "an Int", "a List<Text>": the catalogue's, for the words not yet moved there. */
-export { article };
-
-export const INVALID_TYPE = ERROR;

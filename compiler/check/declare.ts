@@ -103,12 +103,15 @@ const LIBRARY_MODULE_NAMES: readonly string[] = Object.keys(MODULES);
 function failOnProblems(problems: readonly Diagnostic[]): void {
   if (problems.length > 0) {
     throw new Error(
-      `the standard library does not check: ${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`,
+      `the standard library does not check: ` +
+        `${problems.map((d) => `${d.span.file}: ${d.code} ${d.message}`).join("; ")}`,
     );
   }
 }
 
-/** The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all. */
+/**
+ * The library's modules by name, each parsed and declared the first time it is asked for; iterating declares them all.
+ */
 class LibraryModules implements ReadonlyMap<string, ModuleScope> {
   /** The library as a program of its own, which its modules are declared in. */
   readonly program: Program;

@@ -62,7 +62,7 @@ function inline(value: unknown): string | undefined {
 export function dumpChecked(node: unknown): string {
   const lines: string[] = [];
   write(node, "", "", lines);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function write(node: unknown, indent: string, label: string, lines: string[]): void {
@@ -78,7 +78,7 @@ function write(node: unknown, indent: string, label: string, lines: string[]): v
   }
   if (Array.isArray(node)) {
     lines.push(`${indent}${label.replace(/: $/, ":")}`);
-    for (const item of node) write(item, indent + "  ", "", lines);
+    for (const item of node) write(item, `${indent}  `, "", lines);
     return;
   }
   const object = node as Record<string, unknown>;
@@ -98,5 +98,5 @@ function write(node: unknown, indent: string, label: string, lines: string[]): v
     }
   }
   lines.push(head.trimEnd());
-  for (const [key, value] of children) write(value, indent + "  ", `${key}: `, lines);
+  for (const [key, value] of children) write(value, `${indent}  `, `${key}: `, lines);
 }

@@ -8,7 +8,8 @@
 // Deciding exhaustiveness is hard in general (arms over many Boolean fields
 // can encode a satisfiability problem), so no algorithm is fast on every
 // match: the work is counted in steps, one per pattern each recursive call
-// copies or looks at (its rows times its columns), and a match that needs more than its budget is refused as too complex
+// copies or looks at (its rows times its columns), and a match that needs more than its budget is refused as too
+// complex
 // rather than checked for a minute (E-MATCH-TOO-COMPLEX).
 
 import type { CPattern } from "./checked.js";
@@ -45,7 +46,10 @@ function constructors(type: Type): Ctor[] | undefined {
   }
 }
 
-/** A declared type's constructors, made once: a variant of thousands of cases is looked at by every pattern that names one. */
+/**
+ * A declared type's constructors, made once: a variant of thousands of cases is looked at by every pattern that names
+ * one.
+ */
 const ctorsOfDecl = new WeakMap<
   TypeDecl,
   { readonly all: Ctor[]; readonly fields: ReadonlyMap<string, readonly FieldInfo[]> }
@@ -186,7 +190,10 @@ class Heads {
     return this.under.has(key);
   }
 
-  /** Every row so far with `key` or a wildcard at its head, in their order: all that specializing by that constructor keeps. */
+  /**
+   * Every row so far with `key` or a wildcard at its head, in their order: all that specializing by that constructor
+   * keeps.
+   */
   keptBy(key: string, budget: StepBudget): Pat[][] {
     const named = this.under.get(key) ?? [];
     const wild = this.wild;

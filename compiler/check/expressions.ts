@@ -18,7 +18,7 @@ import { MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
 import { checkQuery } from "./queries.js";
-import { type FunctionSig } from "./scope.js";
+import type { FunctionSig } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownField, unknownModuleFunction } from "./suggest.js";
 import { checkBlock, checkStatement } from "./statements.js";
 import {
@@ -226,7 +226,7 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
     const scope = moduleNamed(ctx, object.name);
     if (scope !== undefined) {
       const sig = scope.functions.get(expr.name.name);
-      if (sig !== undefined && sig.public) return functionRef(ctx, sig, expr.span);
+      if (sig?.public) return functionRef(ctx, sig, expr.span);
       unknownModuleFunction(ctx, scope, object.name, expr.name, sig);
       return { kind: "Invalid", type: ERROR, span: expr.span };
     }
@@ -321,7 +321,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
     if (type.kind !== "Error") {
       ctx.problem("E-TYPE-MISMATCH", expr.record.span, { problem: "with", found: typeToText(type) });
     }
-    expr.updates.forEach((u) => checkExpr(ctx, u.value));
+    for (const u of expr.updates) checkExpr(ctx, u.value);
     return { kind: "Invalid", type: ERROR, span: expr.span };
   }
   const decl = type.decl;
@@ -581,33 +581,31 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
 }
 
 function checkHandler(ctx: Context, handler: S.OtherwiseHandler, failure: Type, valueType: Type, span: Span): CHandler {
-  {
-    switch (handler.kind) {
-      case "OtherwiseFail": {
-        if (handler.value === undefined) {
-          const wrap = wrapFailure(ctx, failure, handler.span);
-          return { kind: "Fail", ...(wrap ? { wrap } : {}) };
-        }
-        const target = ctx.frame.fails;
-        const value = checkExpr(ctx, handler.value, target);
-        failWith(ctx, value, handler.value.span);
-        return { kind: "Fail", value };
+  switch (handler.kind) {
+    case "OtherwiseFail": {
+      if (handler.value === undefined) {
+        const wrap = wrapFailure(ctx, failure, handler.span);
+        return { kind: "Fail", ...(wrap ? { wrap } : {}) };
       }
-      case "OtherwiseDefault": {
-        const value = checkExpr(ctx, handler.value, valueType);
-        ctx.expectType(value.type, valueType, value.span, { of: "otherwise value" });
-        return { kind: "Default", value };
-      }
-      case "OtherwiseLeave":
-        return { kind: "Leave", statement: checkStatement(ctx, handler.statement) };
-      case "OtherwiseArms": {
-        const saved = ctx.handling;
-        ctx.handling = { failure, span };
-        try {
-          return { kind: "Arms", arms: checkArms(ctx, handler.arms, failure, true, valueType, span, "otherwise") };
-        } finally {
-          ctx.handling = saved;
-        }
+      const target = ctx.frame.fails;
+      const value = checkExpr(ctx, handler.value, target);
+      failWith(ctx, value, handler.value.span);
+      return { kind: "Fail", value };
+    }
+    case "OtherwiseDefault": {
+      const value = checkExpr(ctx, handler.value, valueType);
+      ctx.expectType(value.type, valueType, value.span, { of: "otherwise value" });
+      return { kind: "Default", value };
+    }
+    case "OtherwiseLeave":
+      return { kind: "Leave", statement: checkStatement(ctx, handler.statement) };
+    case "OtherwiseArms": {
+      const saved = ctx.handling;
+      ctx.handling = { failure, span };
+      try {
+        return { kind: "Arms", arms: checkArms(ctx, handler.arms, failure, true, valueType, span, "otherwise") };
+      } finally {
+        ctx.handling = saved;
       }
     }
   }

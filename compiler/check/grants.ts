@@ -83,7 +83,7 @@ export function grantItemOf(item: CheckedGrantItem): GrantItem {
   };
 }
 
-export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {
+function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {
   const path = ref.path.map((i) => i.name);
   const info = capabilityInfo(path);
   if (info === undefined) {
@@ -129,10 +129,10 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
     );
     return { path, span: ref.span };
   }
-  if (wanted === "host" && typeof scope === "string" && /[^\x00-\x7f]/.test(scope)) {
+  if (wanted === "host" && typeof scope === "string" && /\P{ASCII}/u.test(scope)) {
     // A letter of another script can pass for a Latin one: a host is written as the network spells it.
     const ascii = asciiHost(scope);
-    const written = scope.replace(/[^\x00-\x7f]/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+    const written = scope.replace(/\P{ASCII}/gu, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`);
     diagnostics.push(
       diagnose(
         "E-CAP-HOST",
@@ -156,7 +156,10 @@ export function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[])
   return { path, scope, span: ref.span };
 }
 
-/** A host as the network spells it (punycode for a name beyond ASCII, with its port), or nothing when it is not a host at all. */
+/**
+ * A host as the network spells it (punycode for a name beyond ASCII, with its port), or nothing when it is not a host
+ * at all.
+ */
 function asciiHost(host: string): string | undefined {
   const m = /^(\*\.)?(.*?)(:\d{1,5})?$/u.exec(host)!;
   try {
@@ -195,7 +198,10 @@ function checkBudget(
   return isBudgetUnit(budget.unit.name) ? { count: budget.count.value, unit: budget.unit.name } : undefined;
 }
 
-/** A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what precedes it). */
+/**
+ * A budget or guard where only `main` and tests may have one; the edit removes it (`removed`: from the end of what
+ * precedes it).
+ */
 function grantClauseError(span: Span, clause: "budget" | "guard", place: GrantPlace, removed: Span): Diagnostic {
   return diagnose(
     "E-CAP-GRANT-CLAUSE",

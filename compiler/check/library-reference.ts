@@ -48,7 +48,7 @@ export function libraryFunctions(): LibraryFunction[] {
 }
 
 /** One case of a prelude variant, or one field of a prelude record, as its declaration writes it. */
-export interface PreludeMember {
+interface PreludeMember {
   /** `Timeout(url: Text)`, `status: Int`. */
   text: string;
   /** The one-line description from the comment above it. */
@@ -217,5 +217,5 @@ export function libraryReference(): string {
     parts.push(`- \`${module}.${f.signature}\`${needs}: ${f.line}`);
   }
   parts.push("", ...typesSection(), "", ...guardedSection());
-  return parts.join("\n") + "\n";
+  return `${parts.join("\n")}\n`;
 }

@@ -10,7 +10,6 @@ import {
   fieldsOf,
   FLOAT,
   INT,
-  isCon,
   listOf,
   NOTHING,
   pairOf,
@@ -147,7 +146,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
  * `Case` alone is a case of the matched value's own variant; `Type.Case`,
  * `module.Type.Case`; a record's name matches the record.
  */
-export function resolveCasePath(
+function resolveCasePath(
   ctx: Context,
   path: readonly S.Ident[],
   expected: Type,
@@ -185,5 +184,3 @@ export function resolveCasePath(
   }
   return { decl, caseName: last.name };
 }
-
-export { isCon };

@@ -42,10 +42,13 @@ export function checkQuery(ctx: Context, query: S.Query): CExpr {
  * query nests with each (each `from` a loop inside the one before), and the bundle validator
  * follows compiled code to a depth of some seven hundred joins; far above what people write.
  */
-export const MOST_QUERY_FROMS = 200;
-export const MOST_SORT_KEYS = 200;
+const MOST_QUERY_FROMS = 200;
+const MOST_SORT_KEYS = 200;
 
-/** A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile input"). */
+/**
+ * A query past those bounds, refused at the query by check as by run (spec/security.md, "Bounded work on hostile
+ * input").
+ */
 function tooLong(ctx: Context, query: S.Query): boolean {
   const froms = query.clauses.filter((c) => c.kind === "FromClause").length;
   if (froms > MOST_QUERY_FROMS) {

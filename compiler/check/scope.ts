@@ -78,8 +78,3 @@ function distance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
-
-export function didYouMean(name: string, candidates: Iterable<string>): { hint?: string } {
-  const suggestion = closest(name, candidates);
-  return suggestion === undefined ? {} : { hint: `Did you mean \`${suggestion}\`?` };
-}

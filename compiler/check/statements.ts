@@ -3,7 +3,7 @@
 
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
-import type { CBlock, CPattern, CStatement, Local } from "./checked.js";
+import type { CBlock, CExpr, CPattern, CStatement, Local } from "./checked.js";
 import type { Context } from "./context.js";
 import { resolveType } from "./declare.js";
 import { isIrrefutable } from "./exhaustive.js";
@@ -196,7 +196,7 @@ function checkCheckFails(ctx: Context, statement: S.CheckFails): CStatement {
   const saved = ctx.collector;
   const collector = { calls: [] as { span: Span; fails: Type }[] };
   ctx.collector = collector;
-  let expr;
+  let expr: CExpr;
   try {
     expr = checkExpr(ctx, statement.expr);
   } finally {

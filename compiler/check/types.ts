@@ -94,13 +94,11 @@ export const FLOAT = con("Float");
 export const TEXT = con("Text");
 export const BOOLEAN = con("Boolean");
 export const NOTHING = con("Nothing");
-export const BYTES = con("Bytes");
 export const JSON_TYPE = con("Json");
 export const ERROR: ErrorType = { kind: "Error" };
 
 export const listOf = (item: Type): Con => con("List", [item]);
 export const mapOf = (key: Type, value: Type): Con => con("Map", [key, value]);
-export const setOf = (item: Type): Con => con("Set", [item]);
 export const pairOf = (first: Type, second: Type): Con => con("Pair", [first, second]);
 
 export function declared(decl: TypeDecl, args: readonly Type[]): Con {
@@ -150,7 +148,10 @@ export function asLibrary<T>(first: number, declare: () => T): T {
   }
 }
 
-/** Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous, so no other compilation runs in between. */
+/**
+ * Runs one compilation's checking with type-variable ids counted from where the library's end. Checking is synchronous,
+ * so no other compilation runs in between.
+ */
 export function numberedFromStart<T>(check: () => T): T {
   const start = nextId;
   try {
@@ -491,7 +492,7 @@ class TypeWriter {
   }
 }
 
-export function isNothing(type: Type): boolean {
+function isNothing(type: Type): boolean {
   const t = resolve(type);
   return t.kind === "Con" && t.name === "Nothing";
 }
@@ -513,13 +514,19 @@ export function fieldsOf(
 
 // ---- looking up a case or a field by its name ----
 
-/** Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is looked up by every pattern and constructor that names one. */
+/**
+ * Each list's names to their first index, made once per list (and again if it grew): a variant of thousands of cases is
+ * looked up by every pattern and constructor that names one.
+ */
 const namesIndexed = new WeakMap<
   readonly { readonly name: string }[],
   { readonly length: number; readonly index: Map<string, number> }
 >();
 
-/** The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives, without a walk of the list. */
+/**
+ * The index of the first item named `name` (a case, a field, a parameter), or -1: what `findIndex` by name gives,
+ * without a walk of the list.
+ */
 export function indexByName(items: readonly { readonly name: string }[], name: string): number {
   let known = namesIndexed.get(items);
   if (known === undefined || known.length !== items.length) {

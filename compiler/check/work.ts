@@ -73,7 +73,9 @@ export function withTypeSteps<T>(limit: number, stopWith: (() => void) | undefin
 
 let lastSpent = 0;
 
-/** Runs `declare` (a library module, declared once for the process) with no budget: it must never stop half-declared. */
+/**
+ * Runs `declare` (a library module, declared once for the process) with no budget: it must never stop half-declared.
+ */
 export function withoutTypeBudget<T>(declare: () => T): T {
   const was = { budget, stop };
   budget = Number.POSITIVE_INFINITY;

@@ -96,7 +96,9 @@ export interface BundleResult {
   readonly map: SourceMapV3;
 }
 
-/** A printed part placed in the bundle, with the .ry file its mappings point into (none for the header and the footer). */
+/**
+ * A printed part placed in the bundle, with the .ry file its mappings point into (none for the header and the footer).
+ */
 interface Chunk extends PrintedPart {
   readonly file?: string;
 }
@@ -200,7 +202,7 @@ export function bundleProgram(
   ];
   const bundle = new Bundle({ separator: "\n" });
   for (const chunk of chunks) bundle.addSource({ content: new MagicString(chunk.code) });
-  const code = bundle.toString() + "\n";
+  const code = `${bundle.toString()}\n`;
   return { code, map: composeMap(chunks, options.file) };
 }
 
@@ -271,7 +273,10 @@ interface Exported {
   readonly values: readonly { name: string; value: t.Expression }[];
 }
 
-/** What a bundle exports: main, its parameters, its grant (built from its needs; a pure main takes none) and its purpose, and the tests. */
+/**
+ * What a bundle exports: main, its parameters, its grant (built from its needs; a pure main takes none) and its
+ * purpose, and the tests.
+ */
 function exportsOf(program: Program, options: BundleOptions): Exported {
   const values: { name: string; value: t.Expression }[] = [];
   const main = program.modules.find((m) => m.name === options.entry)?.functions.find((f) => f.name === "main");
@@ -329,7 +334,10 @@ function printPlain(ast: t.Program): string {
   return generate(ast, { comments: false }).code;
 }
 
-/** A module's printed parts as the bundle's chunks: one empty chunk for none, as a module without types or code always had. */
+/**
+ * A module's printed parts as the bundle's chunks: one empty chunk for none, as a module without types or code always
+ * had.
+ */
 function chunksOf(parts: readonly PrintedPart[], file: string): Chunk[] {
   return parts.length === 0 ? [{ code: "", file, mappings: "" }] : parts.map((part) => ({ ...part, file }));
 }

@@ -12,7 +12,10 @@ import { Scopes } from "./scopes.js";
 
 type AnyNode = T.Node & Record<string, unknown>;
 
-/** Every name `statements` use that nothing around them declares, with `outer` declared around them; in order of use, once each. */
+/**
+ * Every name `statements` use that nothing around them declares, with `outer` declared around them; in order of use,
+ * once each.
+ */
 export function freeNames(statements: readonly T.Statement[], outer: ReadonlySet<string>): string[] {
   const walker = new Walker(outer);
   walker.block(statements);
@@ -124,7 +127,10 @@ class Walker {
       return this.node(p.right);
     }
     if (p.type === "RestElement") return this.patternDefaults(p.argument);
-    if (p.type === "ArrayPattern") return p.elements.forEach((e) => e && this.patternDefaults(e));
+    if (p.type === "ArrayPattern") {
+      for (const e of p.elements) if (e) this.patternDefaults(e);
+      return;
+    }
     // Any other pattern is walked as a whole, so that nothing in it goes unseen.
     this.children(p);
   }

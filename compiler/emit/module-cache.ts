@@ -20,12 +20,16 @@ export interface PrintedPart {
 }
 
 export interface CompiledModule {
-  /** Its types, and its code (its hoisted constants first), each printed in parts, joined by line breaks in the bundle. */
+  /**
+   * Its types, and its code (its hoisted constants first), each printed in parts, joined by line breaks in the bundle.
+   */
   readonly types: readonly PrintedPart[];
   readonly code: readonly PrintedPart[];
   /** The runtime's names the module uses. */
   readonly runtime: readonly string[];
-  /** The names its top level declares, and the names it uses without declaring them (another module's, the runtime's). */
+  /**
+   * The names its top level declares, and the names it uses without declaring them (another module's, the runtime's).
+   */
   readonly declares: readonly string[];
   readonly uses: readonly string[];
 }
@@ -36,7 +40,10 @@ export interface ModuleCache {
   put(key: string, compiled: CompiledModule): void;
 }
 
-/** What a module's code is compiled from besides the options: its text and those of the modules it brings in, named by one hash. */
+/**
+ * What a module's code is compiled from besides the options: its text and those of the modules it brings in, named by
+ * one hash.
+ */
 export function moduleInputs(
   modules: readonly { name: string; file: string; text: string; imports: readonly string[] }[],
 ): Map<string, string> {
@@ -47,7 +54,10 @@ export function moduleInputs(
     const queue = [m.name];
     while (queue.length > 0)
       for (const next of byName.get(queue.shift()!)?.imports ?? [])
-        if (!reached.has(next)) reached.add(next), queue.push(next);
+        if (!reached.has(next)) {
+          reached.add(next);
+          queue.push(next);
+        }
     const parts = [
       m.name,
       ...[...reached].sort().flatMap((name) => {
@@ -87,7 +97,8 @@ function isPart(x: unknown, source: { readonly text: string; readonly lineStarts
   if (typeof x !== "object" || x === null) return false;
   const p = x as Record<string, unknown>;
   if (typeof p["code"] !== "string" || typeof p["mappings"] !== "string") return false;
-  // Segments of [generated column], or [generated column, source 0, a line of the module, a column of that line], perhaps with a name.
+  // Segments of [generated column], or [generated column, source 0, a line of the module, a column of that line],
+  // perhaps with a name.
   const starts = source.lineStarts;
   const within = (line: number, column: number) =>
     line >= 0 &&

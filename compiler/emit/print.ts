@@ -63,7 +63,8 @@ export function printStatements(
 }
 
 class Printer {
-  // One string grown by `+=`: the engine keeps it as a rope and flattens it once, where an array of millions of pieces joined cost more than the printing.
+  // One string grown by `+=`: the engine keeps it as a rope and flattens it once, where an array of millions of pieces
+  // joined cost more than the printing.
   private out = "";
   private column = 0;
   private indent = "";
@@ -80,7 +81,7 @@ class Printer {
   }
 
   newline(): void {
-    this.out += "\n" + this.indent;
+    this.out += `\n${this.indent}`;
     this.column = this.indent.length;
     this.mappings?.nextLine();
     this.lastMarked = -1;
@@ -97,7 +98,7 @@ class Printer {
     const lines = text.split("\n");
     this.put(lines[0]!);
     for (let i = 1; i < lines.length; i++) {
-      this.out += "\n" + lines[i]!;
+      this.out += `\n${lines[i]!}`;
       this.column = lines[i]!.length;
       this.mappings?.nextLine();
       this.lastMarked = -1;
@@ -357,7 +358,8 @@ class Printer {
           this.mark(p);
           if (p.type === "SpreadElement") {
             this.put("...");
-            return this.expression(p.argument, ASSIGN);
+            this.expression(p.argument, ASSIGN);
+            return;
           }
           if (p.type !== "ObjectProperty")
             throw new Error(`internal: the printer does not print a ${p.type} in an object`);
@@ -558,7 +560,9 @@ function startsWithObject(e: T.Node): boolean {
   }
 }
 
-/** Whether a call is reached from `e` through its callee and object positions (`new (f().g)()` needs the parentheses). */
+/**
+ * Whether a call is reached from `e` through its callee and object positions (`new (f().g)()` needs the parentheses).
+ */
 function containsCall(e: T.Node): boolean {
   if (e.type === "CallExpression") return true;
   if (e.type === "MemberExpression") return containsCall(e.object);

@@ -103,5 +103,5 @@ export function dumpMappings(code: string, map: SourceMapV3): string {
       out.push(`${i + 1}:${g + 1} \`${text}\` -> ${map.sources[s]}:${l + 1}:${c + 1}`);
     });
   });
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

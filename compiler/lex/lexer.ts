@@ -98,7 +98,7 @@ class Lexer {
         this.scanTextBody(mode);
         continue;
       }
-      const singleLine = mode !== undefined && mode.singleLine;
+      const singleLine = mode?.singleLine ?? false;
       this.skipTrivia(singleLine);
       if (singleLine && this.src.charCodeAt(this.pos) === NL) {
         this.unwindLine();
@@ -549,7 +549,9 @@ class Lexer {
       startsWithPart,
       endsWithPart,
     );
-    mode.parts.forEach((i, k) => (tokens.values[i] = readEscapes(raws[k]!)));
+    mode.parts.forEach((i, k) => {
+      tokens.values[i] = readEscapes(raws[k]!);
+    });
   }
 
   private closeModesAtEnd(): void {

@@ -69,7 +69,7 @@ export type Keyword = (typeof KEYWORDS)[number];
 
 export const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
-export const PUNCTUATION = [
+const PUNCTUATION = [
   "(",
   ")",
   "[",
@@ -92,7 +92,7 @@ export const PUNCTUATION = [
   ">=",
 ] as const;
 
-export type Punctuation = (typeof PUNCTUATION)[number];
+type Punctuation = (typeof PUNCTUATION)[number];
 
 /**
  * Token kinds. Keywords and punctuation are their own text; the rest:

@@ -28,7 +28,8 @@ export function lowerCheck(lw: Lowerer, condition: CExpr): void {
     const right = lw.temp("r");
     const [l, r] = spillOrder(lw, [condition.left, condition.right]);
     lw.emit(t.variableDeclaration("const", [t.variableDeclarator(left, l!), t.variableDeclarator(right, r!)]));
-    // With guards, the verdict is a decision on what it compares: a test's outcome tells of it (rtlib/origin-ops.ts, verdict).
+    // With guards, the verdict is a decision on what it compares: a test's outcome tells of it (rtlib/origin-ops.ts,
+    // verdict).
     const same = lw.guarded
       ? t.callExpression(lw.g("verdict"), [t.callExpression(lw.g("isEqual"), [left, right])])
       : t.callExpression(lw.rt("equals"), [left, right]);

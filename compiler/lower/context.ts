@@ -76,7 +76,10 @@ export class Lowerer {
     readonly sharedFuel = false,
   ) {}
 
-  /** Whether parameter `index` of a function of the program only borrows its argument: a `var` passed to it stays its value's only owner. */
+  /**
+   * Whether parameter `index` of a function of the program only borrows its argument: a `var` passed to it stays its
+   * value's only owner.
+   */
   readonly borrowsParameter = (module: string, name: string, index: number): boolean =>
     this.borrows.has(borrowKey(module, name, index));
 

@@ -41,7 +41,10 @@ export function decideOn(lw: Lowerer, origins: t.Expression): t.Statement {
   );
 }
 
-/** Whether a condition holds, as a JavaScript Boolean: `c === true || (typeof c === "object" && c.value === true)` for a name. */
+/**
+ * Whether a condition holds, as a JavaScript Boolean: `c === true || (typeof c === "object" && c.value === true)` for a
+ * name.
+ */
 export function truth(lw: Lowerer, condition: t.Expression): t.Expression {
   if (!lw.guarded) return condition;
   if (condition.type !== "Identifier") return t.callExpression(lw.g("truth"), [condition]);

@@ -11,7 +11,10 @@ export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
   return lw.guarded && lw.cx !== undefined ? t.callExpression(lw.g("back"), [depthSet, lw.cx]) : depthSet;
 }
 
-/** `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous code. */
+/**
+ * `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous
+ * code.
+ */
 export function depthBack(lw: Lowerer): t.Statement[] {
   if (!lw.async || lw.depth === undefined) return [];
   const back = t.expressionStatement(

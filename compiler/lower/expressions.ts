@@ -50,7 +50,8 @@ function lowerExprInner(lw: Lowerer, e: CExpr): t.Expression {
     case "Call":
       return lowerCall(lw, e);
     case "Field":
-      // A field that holds no list, map or set is a plain value or a record of its own: reading it leaves a `var` the owner of its record.
+      // A field that holds no list, map or set is a plain value or a record of its own: reading it leaves a `var` the
+      // owner of its record.
       return fieldOf(lw, fieldHoldsInPlace(e) ? lowerExpr(lw, e.object) : lowerBorrowed(lw, e.object), e.name);
     case "Index": {
       const [object, index] = spillOrder(lw, [e.object, e.index], lookingChildren(e, lw.borrowsParameter));
@@ -131,7 +132,8 @@ function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }
     : e.type.kind === "Function" && e.type.needs.length > 0;
   const shapes = typeShapesOf(lw, e.typeArgs);
   const rest = t.identifier("$a");
-  // With guards, a library function as a value is called as the library is called by name: through the origin operators.
+  // With guards, a library function as a value is called as the library is called by name: through the origin
+  // operators.
   if (lw.guarded && e.library) {
     const operator = libraryOperator(
       e.module,
@@ -154,7 +156,9 @@ function lowerFunctionRef(lw: Lowerer, e: Extract<CExpr, { kind: "FunctionRef" }
   );
 }
 
-/** The shapes a generic function is given for its type arguments (a generic function's own are its hidden parameters). */
+/**
+ * The shapes a generic function is given for its type arguments (a generic function's own are its hidden parameters).
+ */
 function typeShapesOf(lw: Lowerer, typeArgs: readonly Type[] | undefined): t.Expression[] {
   return (typeArgs ?? []).map((type) => shapeOf(lw, type));
 }
@@ -165,7 +169,7 @@ function grantOf(lw: Lowerer): t.Expression {
 }
 
 /** Whether a library function is a primitive with needs of its own (it takes the grant). */
-export function libraryTakesGrant(module: string, name: string): boolean {
+function libraryTakesGrant(module: string, name: string): boolean {
   return (libraryScopes().library.get(module)?.functions.get(name)?.needs.length ?? 0) > 0;
 }
 
@@ -207,7 +211,10 @@ function lowerText(lw: Lowerer, e: Extract<CExpr, { kind: "Text" }>): t.Expressi
   return unchecked && template.type === "CallExpression" ? (template.arguments[0] as t.Expression) : template;
 }
 
-/** Values one template may hold: each within the text limit, seven and the source's literal text stay below the engine's own limit. */
+/**
+ * Values one template may hold: each within the text limit, seven and the source's literal text stay below the engine's
+ * own limit.
+ */
 const VALUES_PER_TEMPLATE = 7;
 
 /**
@@ -262,7 +269,9 @@ function guardedTemplate(lw: Lowerer, pieces: (string | t.Expression)[]): t.Expr
   // One to three values (the common cases) as arguments of their own, with no arrays made per evaluation.
   if (values.length >= 1 && values.length <= 3) {
     const args: t.Expression[] = [t.stringLiteral(strings[0]!)];
-    values.forEach((v, i) => args.push(v, t.stringLiteral(strings[i + 1]!)));
+    values.forEach((v, i) => {
+      args.push(v, t.stringLiteral(strings[i + 1]!));
+    });
     return t.callExpression(lw.g(`interp${values.length}`), args);
   }
   return t.callExpression(lw.g("interp"), [
@@ -608,7 +617,8 @@ function libraryCall(
   const primitive = libraryTakesGrant(module, name);
   if (primitive) args = [grantOf(lw), ...args];
   const callee = lw.lib(module === "process" ? "process" : module, fn);
-  // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to the gateway.
+  // With guards, the arguments go in plain and the result carries their origins; a primitive's grant carries them to
+  // the gateway.
   if (lw.guarded)
     return t.callExpression(lw.g(libraryOperator(module, name, primitive, e.fails !== undefined)), [
       callee,

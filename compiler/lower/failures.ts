@@ -138,7 +138,8 @@ function lowerHandler(
 ): void {
   switch (handler.kind) {
     case "Fail":
-      // `otherwise fail with VALUE` is a new failure, raised here; a plain `otherwise fail` keeps where the first one was raised.
+      // `otherwise fail with VALUE` is a new failure, raised here; a plain `otherwise fail` keeps where the first one
+      // was raised.
       if (handler.value !== undefined) {
         lw.emit(t.throwStatement(failure(lw, lowerExpr(lw, handler.value), site(lw, span))));
       } else {
@@ -161,7 +162,8 @@ function lowerHandler(
             t.variableDeclarator(subject, t.memberExpression(caught, t.identifier("value"))),
           ]),
         );
-        // With guards, arms that tell failures apart decide on the failure's value (its end is the otherwise's, settle).
+        // With guards, arms that tell failures apart decide on the failure's value (its end is the otherwise's,
+        // settle).
         if (
           lw.guarded &&
           lw.cx !== undefined &&

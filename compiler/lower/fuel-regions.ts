@@ -129,7 +129,10 @@ function fuelBlind(node: t.Node, inList = false): boolean {
   return ownFuelBlind(node) && !t.someChild(node, notFuelBlind);
 }
 
-/** Whether nothing in `node`, outside the functions it makes, awaits or reads the fuel but the charging helpers it calls. */
+/**
+ * Whether nothing in `node`, outside the functions it makes, awaits or reads the fuel but the charging helpers it
+ * calls.
+ */
 function blindAroundCharging(node: t.Node): boolean {
   if (isFunction(node)) return true;
   if (isChargingCall(node)) return node.arguments.every((a) => a.type !== "SpreadElement" && blindAroundCharging(a));
@@ -309,7 +312,8 @@ function synced(statement: t.Statement, { room, fuelRoom, S }: Names): t.Stateme
   const writeBack = t.expressionStatement(
     t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)),
   );
-  // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to write back.
+  // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to
+  // write back.
   const readAgain = t.blockStatement([
     t.expressionStatement(t.assignmentExpression("=", room, t.callExpression(fuelRoom, []))),
   ]);

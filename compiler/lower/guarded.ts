@@ -26,7 +26,7 @@ export function fieldOf(lw: Lowerer, record: t.Expression, name: string): t.Expr
  * times slower on a sort by a record's field. Only for values of record types:
  * a Json object can have any key, and Nothing is null.
  */
-export function recordIsGuarded(record: t.Expression): t.Expression {
+function recordIsGuarded(record: t.Expression): t.Expression {
   return t.binaryExpression("===", t.memberExpression(record, t.identifier("guarded$")), t.booleanLiteral(true));
 }
 

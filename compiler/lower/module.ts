@@ -229,7 +229,9 @@ function lowerFunction(lw: Lowerer, f: CFunction, shownName: string): t.Statemen
   lw.grant = undefined;
   lw.owned.clear();
   lw.typeShapes.clear();
-  f.typeParams.forEach((p, i) => lw.typeShapes.set(p.id, t.identifier(`$type${i}`)));
+  f.typeParams.forEach((p, i) => {
+    lw.typeShapes.set(p.id, t.identifier(`$type${i}`));
+  });
   const entry = lw.async ? enterGrant(lw, f.needs, f.name) : undefined;
   const params = [
     ...(entry ? [entry.param] : []),

@@ -130,7 +130,9 @@ const SPECIAL_PROPERTIES = new Set([
 /** A name of the shape the compiler gives record fields and library functions; the bundle validator allows no other. */
 const PROPERTY_SHAPE = /^[A-Za-z_][A-Za-z0-9_]*\$?$/;
 
-/** A function of a library module's namespace (`$foreign.call`): any name of the shape; a namespace holds nothing else. */
+/**
+ * A function of a library module's namespace (`$foreign.call`): any name of the shape; a namespace holds nothing else.
+ */
 export function isLibraryFunctionName(name: string): boolean {
   return PROPERTY_SHAPE.test(name) && name !== "__proto__" && name !== "constructor" && name !== "prototype";
 }

@@ -15,7 +15,7 @@ function narrationCall(lw: Lowerer, method: string, args: t.Expression[]): t.Exp
 }
 
 /** `file.ry:LINE` of a span, as a failure's narration names the `otherwise` that caught it. */
-export function lineOf(lw: Lowerer, span: Span): string {
+function lineOf(lw: Lowerer, span: Span): string {
   return `${lw.source.path}:${lw.source.position(span.start).line}`;
 }
 

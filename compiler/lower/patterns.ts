@@ -87,9 +87,9 @@ function walk(
       const n = pattern.items.length;
       const length = t.memberExpression(value, t.identifier("length"));
       tests.push(t.binaryExpression(pattern.rest === undefined ? "===" : ">=", length, t.numericLiteral(n)));
-      pattern.items.forEach((item, i) =>
-        walk(lw, item, t.memberExpression(value, t.numericLiteral(i), true), tests, binds, origins),
-      );
+      pattern.items.forEach((item, i) => {
+        walk(lw, item, t.memberExpression(value, t.numericLiteral(i), true), tests, binds, origins);
+      });
       if (pattern.rest !== undefined) {
         walk(
           lw,
@@ -114,12 +114,12 @@ function fields(
   binds: t.Statement[],
   origins: t.Expression | undefined,
 ): void {
-  args.forEach((arg, i) =>
-    walk(lw, arg, t.memberExpression(value, t.identifier(propertyName(names[i]!))), tests, binds, origins),
-  );
+  args.forEach((arg, i) => {
+    walk(lw, arg, t.memberExpression(value, t.identifier(propertyName(names[i]!))), tests, binds, origins);
+  });
 }
 
-export function literal(value: number | string | boolean | null): t.Expression {
+function literal(value: number | string | boolean | null): t.Expression {
   if (value === null) return t.nullLiteral();
   if (typeof value === "string") return t.stringLiteral(value);
   if (typeof value === "boolean") return t.booleanLiteral(value);
@@ -169,10 +169,10 @@ export function collectLocals(pattern: CPattern, out: Local[]): void {
       return;
     case "Record":
     case "Case":
-      pattern.args.forEach((a) => collectLocals(a, out));
+      for (const a of pattern.args) collectLocals(a, out);
       return;
     case "List":
-      pattern.items.forEach((a) => collectLocals(a, out));
+      for (const a of pattern.items) collectLocals(a, out);
       if (pattern.rest) collectLocals(pattern.rest, out);
       return;
     default:

@@ -376,7 +376,10 @@ function keySteps(keys: { value: CExpr }[]): number {
   return keys.reduce((n, k) => n + exprSteps(k.value), 0);
 }
 
-/** `($a, $b) => cmp(key0 of $a, key0 of $b) || ...`, each key read by `read`, a descending key compared the other way round. */
+/**
+ * `($a, $b) => cmp(key0 of $a, key0 of $b) || ...`, each key read by `read`, a descending key compared the other way
+ * round.
+ */
 function comparatorCode(
   lw: Lowerer,
   keys: { value: CExpr; descending: boolean }[],
@@ -401,7 +404,9 @@ function isFieldPathOf(e: CExpr, name: Local): boolean {
   return e.kind === "Field" && isFieldPathOf(e.object, name);
 }
 
-/** A comparison of two keys: the engine's `<` for primitives (whose order it is), the runtime's `compare` for the rest. */
+/**
+ * A comparison of two keys: the engine's `<` for primitives (whose order it is), the runtime's `compare` for the rest.
+ */
 function compareCode(lw: Lowerer, key: CExpr, left: t.Expression, right: t.Expression): t.Expression {
   const less = lw.guarded ? t.callExpression(lw.g("lt"), [left, right]) : t.binaryExpression("<", left, right);
   const more = lw.guarded ? t.callExpression(lw.g("gt"), [left, right]) : t.binaryExpression(">", left, right);

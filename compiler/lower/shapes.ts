@@ -51,7 +51,8 @@ export function shapeOf(
       t.arrayExpression(args),
     ]);
   };
-  // Shapes inside a declaration's own fields refer to its parameters, so they are not hoisted (and are as written: no part is shared).
+  // Shapes inside a declaration's own fields refer to its parameters, so they are not hoisted (and are as written: no
+  // part is shared).
   if (params.length > 0) return build(undefined);
   const shapes = local ?? { mentions: new Map(), uses: undefined, made: new Map() };
   if (!mentionsTypeShape(lw, r, shapes.mentions)) {
@@ -74,7 +75,10 @@ export function shapeOf(
   return t.identifier(name.name);
 }
 
-/** One shape made where it is used: which of its parts mention a function's type parameters, how many parts hold each part, and the constants made. */
+/**
+ * One shape made where it is used: which of its parts mention a function's type parameters, how many parts hold each
+ * part, and the constants made.
+ */
 interface LocalShapes {
   readonly mentions: Map<Type, boolean>;
   uses: Map<Type, number> | undefined;
@@ -101,7 +105,10 @@ function usesOf(root: Type): Map<Type, number> {
 /** How much of a type the readable name of its hoisted shape shows. */
 const SHAPE_NAME_LIMIT = 40;
 
-/** Whether the type holds a generic function's type parameter whose shape it was given; each distinct part looked at once. */
+/**
+ * Whether the type holds a generic function's type parameter whose shape it was given; each distinct part looked at
+ * once.
+ */
 function mentionsTypeShape(lw: Lowerer, type: Type, known: Map<Type, boolean>): boolean {
   if (lw.typeShapes.size === 0) return false;
   const r = resolve(type);
@@ -115,7 +122,7 @@ function mentionsTypeShape(lw: Lowerer, type: Type, known: Map<Type, boolean>): 
 }
 
 /** The runtime descriptor of a declared type: a record's TypeDesc, a variant's VariantDesc. */
-export function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
+function declRef(lw: Lowerer, decl: TypeDecl): t.Expression {
   if (decl.module === "prelude") {
     const table = decl.shape === "record" ? "PRELUDE_RECORDS" : "PRELUDE_VARIANTS";
     return t.memberExpression(lw.rt(table), t.identifier(decl.name));

@@ -208,7 +208,10 @@ function lowerSet(lw: Lowerer, local: Local, value: CExpr): void {
   lw.emit(t.expressionStatement(t.assignmentExpression("=", flag, t.booleanLiteral(isFreshFor(local, value)))));
 }
 
-/** Whether `r with ...` makes a record that owns what it holds: every field that may hold a list, map or set is given a new one. */
+/**
+ * Whether `r with ...` makes a record that owns what it holds: every field that may hold a list, map or set is given a
+ * new one.
+ */
 function withMakesOwned(value: Extract<CExpr, { kind: "With" }>): boolean {
   return value.decl.fields.every(
     (f) => !mayHoldInPlace(f.type) || value.updates.some((u) => u.name === f.name && isFresh(u.value)),
@@ -330,7 +333,10 @@ function inPlaceForm(
   };
 }
 
-/** A list of the given items, as a list literal is built: with guards, its items plain and the list carrying their origins. */
+/**
+ * A list of the given items, as a list literal is built: with guards, its items plain and the list carrying their
+ * origins.
+ */
 function listOf(lw: Lowerer, items: t.Expression[]): t.Expression {
   return lw.guarded ? t.callExpression(lw.g("list"), [t.arrayExpression(items)]) : t.arrayExpression(items);
 }
@@ -340,7 +346,10 @@ interface Call {
   readonly args: t.Expression[];
 }
 
-/** The in-place and the copying call for `value`, an in-place form of the value `isTarget` recognises, which `target` reads. */
+/**
+ * The in-place and the copying call for `value`, an in-place form of the value `isTarget` recognises, which `target`
+ * reads.
+ */
 function inPlaceCalls(
   lw: Lowerer,
   target: t.Expression,
@@ -404,7 +413,10 @@ function inPlaceCalls(
   return undefined;
 }
 
-/** The function that changes a value in place: the library's twin, or for a map of primitive keys (without guards) the runtime's own put. */
+/**
+ * The function that changes a value in place: the library's twin, or for a map of primitive keys (without guards) the
+ * runtime's own put.
+ */
 function inPlaceFn(lw: Lowerer, key: string, twin: string, target: CExpr): t.Expression {
   if (key === "map.put" && !lw.guarded && hasPrimitiveKeys(target.type)) return lw.rt("mapPutPrimitive");
   return lw.lib(key.slice(0, key.indexOf(".")), twin);
@@ -473,7 +485,8 @@ function lowerLongChain(lw: Lowerer, s: Extract<CStatement, { kind: "If" }>, gua
       const body = lowerBlock(lw, branch.body);
       lw.emit(t.ifStatement(condition, t.blockStatement([taken(), ...body.body]), null));
     });
-    // The first branch's statements were emitted once already (a loop among them is known to lw.loops): they are only moved.
+    // The first branch's statements were emitted once already (a loop among them is known to lw.loops): they are only
+    // moved.
     if (i === 0) lw.sink.push(...statements);
     else lw.emit(t.ifStatement(t.identifier(open.name), t.blockStatement(statements), null));
   });

@@ -21,10 +21,10 @@ export class ParseAbort {
 }
 
 /** Nesting of expressions, blocks, types and patterns (spec/grammar.md, section 11: E-SYN-TOO-DEEP). */
-export const MAX_NESTING = 128;
+const MAX_NESTING = 128;
 
 /** A file with this many syntax errors has more wrong than a list can help with. */
-export const MAX_ERRORS = 100;
+const MAX_ERRORS = 100;
 
 /** A token, by its index in the TokenList. */
 export type Tok = number;

@@ -1,7 +1,7 @@
 // The top level of a file (spec/grammar.md, section 4): `use`, types,
 // functions and tests.
 
-import { Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
+import { type Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
 import { parseNeedsClause } from "./needs.js";
 import { parseBlock } from "./statements.js";
 import { expectNewLine, parseHeaderLines, parseParams, parsePurpose } from "./signatures.js";

@@ -22,7 +22,7 @@ function isIdent(value: unknown): value is { kind: "Ident"; name: string } {
 export function dumpTree(node: unknown, source: SourceFile): string {
   const lines: string[] = [];
   write(node as AnyNode, "", "", lines, source);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function where(span: Span, source: SourceFile): string {
@@ -51,9 +51,9 @@ function write(node: AnyNode, indent: string, label: string, lines: string[], so
   for (const [key, value] of children) {
     if (Array.isArray(value)) {
       lines.push(`${indent}  ${key}:`);
-      for (const item of value) write(item, indent + "    ", "", lines, source);
+      for (const item of value) write(item, `${indent}    `, "", lines, source);
     } else {
-      write(value, indent + "  ", `${key}: `, lines, source);
+      write(value, `${indent}  `, `${key}: `, lines, source);
     }
   }
 }

@@ -6,7 +6,7 @@
 // Comparisons and ranges do not chain (`a < b < c` is an error).
 
 import type { TokenKind } from "../lex/tokens.js";
-import { Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
+import { type Cursor, isLabelKind, SyntaxFailure, type Tok } from "./cursor.js";
 import { parsePattern } from "./patterns.js";
 import { parseArms, parseBlock } from "./statements.js";
 import { parseHeaderLines, parseParams } from "./signatures.js";
@@ -94,7 +94,7 @@ export function parseExpression(p: Cursor): Expr {
 }
 
 /** An expression without `otherwise` (as the value of a `with` update). */
-export function parseOperand(p: Cursor): Expr {
+function parseOperand(p: Cursor): Expr {
   return p.nested(() => parseBinary(p, 1));
 }
 
@@ -148,7 +148,7 @@ function parseOtherwiseHandler(p: Cursor, start: Tok): OtherwiseHandler {
 }
 
 /** Precedence climbing over the binary operators at `min` and tighter. */
-export function parseBinary(p: Cursor, min: number): Expr {
+function parseBinary(p: Cursor, min: number): Expr {
   let left = parsePrefix(p, min);
   const depthAtStart = p.depth;
   try {
@@ -507,7 +507,7 @@ function parseFunctionExpr(p: Cursor): FunctionExpr {
 
 // ---- queries ----
 
-export function parseQuery(p: Cursor): Query {
+function parseQuery(p: Cursor): Query {
   const start = p.pos;
   const clauses: QueryClause[] = [];
   let concurrently: Concurrently | undefined;

@@ -2,7 +2,7 @@
 //   CAP ["(" literal ")"] [at most INT per UNIT] [only to CAP ("or" CAP)*]
 // so that their `to` and `or` never reach the expression parser.
 
-import { Cursor, type Tok } from "./cursor.js";
+import type { Cursor, Tok } from "./cursor.js";
 import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
 import { parseTextValue } from "./texts.js";
 import { isBudgetUnit } from "../../vocabulary/needs.js";
@@ -46,7 +46,7 @@ function parseGrantItem(p: Cursor): GrantItem {
 }
 
 /** `console`, `network.http("api.example.com")`, `network.socket(8080)` */
-export function parseCapabilityRef(p: Cursor): CapabilityRef {
+function parseCapabilityRef(p: Cursor): CapabilityRef {
   const start = p.pos;
   const example = { guide: "capability" } as const;
   const path: Ident[] = [p.expectName("a capability", example)];

@@ -3,7 +3,7 @@
 
 import { EDIT_TITLES } from "../../vocabulary/problems/syntax.js";
 import type { SuggestedEdit } from "../diagnostics.js";
-import { Cursor } from "./cursor.js";
+import type { Cursor } from "./cursor.js";
 import type { Ident } from "./tree.js";
 
 /**

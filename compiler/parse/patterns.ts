@@ -2,7 +2,7 @@
 // position or by field, pairs, and lists with an optional `...rest`.
 
 import { KEYWORD_SET } from "../lex/tokens.js";
-import { Cursor, type Tok } from "./cursor.js";
+import type { Cursor, Tok } from "./cursor.js";
 import { parseCapitalisedPath } from "./paths.js";
 import { parseText } from "./expressions.js";
 import type { Ident, ListPattern, Pattern, PatternArg, RestPattern } from "./tree.js";

@@ -5,7 +5,7 @@
 // so that `let x be 1 2` is an error and not two statements.
 
 import type { TokenKind } from "../lex/tokens.js";
-import { Cursor, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
+import { type Cursor, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
 import { parseExpression, parseMatch } from "./expressions.js";
 import { parsePattern } from "./patterns.js";
 import { parseType } from "./types.js";

@@ -46,13 +46,13 @@ export interface TypeDef {
   readonly span: Span;
 }
 
-export interface RecordBody {
+interface RecordBody {
   readonly kind: "RecordBody";
   readonly fields: FieldDecl[];
   readonly span: Span;
 }
 
-export interface VariantBody {
+interface VariantBody {
   readonly kind: "VariantBody";
   readonly cases: CaseDecl[];
   readonly span: Span;
@@ -169,7 +169,7 @@ export interface NamedType {
 }
 
 /** `(A, B)` */
-export interface PairType {
+interface PairType {
   readonly kind: "PairType";
   readonly first: TypeExpr;
   readonly second: TypeExpr;
@@ -177,7 +177,7 @@ export interface PairType {
 }
 
 /** `function(A, B) returns C or fails with E needs console` */
-export interface FunctionType {
+interface FunctionType {
   readonly kind: "FunctionType";
   readonly params: TypeExpr[];
   readonly returns?: TypeExpr;
@@ -212,7 +212,7 @@ export type Statement =
   | ExprStatement;
 
 /** `let name be value`, `let (a, b) be pair`, `let name: Type be value` */
-export interface Let {
+interface Let {
   readonly kind: "Let";
   readonly pattern: Pattern;
   readonly type?: TypeExpr;
@@ -221,7 +221,7 @@ export interface Let {
 }
 
 /** `var name be value` */
-export interface Var {
+interface Var {
   readonly kind: "Var";
   readonly name: Ident;
   readonly type?: TypeExpr;
@@ -238,7 +238,7 @@ export interface SetStatement {
 }
 
 /** `if c ... else if c ... else ... end`, or on one line `if c then STATEMENT [else STATEMENT]` */
-export interface If {
+interface If {
   readonly kind: "If";
   readonly branches: IfBranch[];
   readonly elseBody?: Block;
@@ -262,19 +262,19 @@ export interface ForEach {
   readonly span: Span;
 }
 
-export interface While {
+interface While {
   readonly kind: "While";
   readonly condition: Expr;
   readonly body: Block;
   readonly span: Span;
 }
 
-export interface Stop {
+interface Stop {
   readonly kind: "Stop";
   readonly span: Span;
 }
 
-export interface Skip {
+interface Skip {
   readonly kind: "Skip";
   readonly span: Span;
 }
@@ -293,14 +293,14 @@ export interface Fail {
 }
 
 /** `crash with message` */
-export interface Crash {
+interface Crash {
   readonly kind: "Crash";
   readonly message: Expr;
   readonly span: Span;
 }
 
 /** `check condition` (also `check a is b`) */
-export interface Check {
+interface Check {
   readonly kind: "Check";
   readonly condition: Expr;
   readonly span: Span;
@@ -321,7 +321,7 @@ export interface RunConcurrently {
   readonly span: Span;
 }
 
-export interface ExprStatement {
+interface ExprStatement {
   readonly kind: "ExprStatement";
   readonly expr: Expr;
   readonly span: Span;
@@ -355,13 +355,13 @@ export type Expr =
   | TypeArgument
   | ErrorExpr;
 
-export interface IntLiteral {
+interface IntLiteral {
   readonly kind: "IntLiteral";
   readonly value: number;
   readonly span: Span;
 }
 
-export interface FloatLiteral {
+interface FloatLiteral {
   readonly kind: "FloatLiteral";
   readonly value: number;
   readonly span: Span;
@@ -380,13 +380,13 @@ export interface TextChunk {
   readonly span: Span;
 }
 
-export interface BooleanLiteral {
+interface BooleanLiteral {
   readonly kind: "BooleanLiteral";
   readonly value: boolean;
   readonly span: Span;
 }
 
-export interface NothingLiteral {
+interface NothingLiteral {
   readonly kind: "NothingLiteral";
   readonly span: Span;
 }
@@ -429,7 +429,7 @@ export interface Argument {
 }
 
 /** The type after `as:` in an argument list: `json.decode(body, as: List<Job>)`. */
-export interface TypeArgument {
+interface TypeArgument {
   readonly kind: "TypeArgument";
   readonly type: TypeExpr;
   readonly span: Span;
@@ -457,7 +457,7 @@ export interface FieldUpdate {
   readonly span: Span;
 }
 
-export type UnaryOperator = "-" | "not";
+type UnaryOperator = "-" | "not";
 
 export interface Unary {
   readonly kind: "Unary";
@@ -502,28 +502,28 @@ export interface Otherwise {
 export type OtherwiseHandler = OtherwiseFail | OtherwiseDefault | OtherwiseLeave | OtherwiseArms;
 
 /** `otherwise fail` or `otherwise fail with value` */
-export interface OtherwiseFail {
+interface OtherwiseFail {
   readonly kind: "OtherwiseFail";
   readonly value?: Expr;
   readonly span: Span;
 }
 
 /** `otherwise value` */
-export interface OtherwiseDefault {
+interface OtherwiseDefault {
   readonly kind: "OtherwiseDefault";
   readonly value: Expr;
   readonly span: Span;
 }
 
 /** `otherwise return x`, `otherwise skip`, `otherwise stop`, `otherwise crash with m` */
-export interface OtherwiseLeave {
+interface OtherwiseLeave {
   readonly kind: "OtherwiseLeave";
   readonly statement: Return | Stop | Skip | Crash;
   readonly span: Span;
 }
 
 /** `otherwise` then `when pattern ...` arms, then `end` */
-export interface OtherwiseArms {
+interface OtherwiseArms {
   readonly kind: "OtherwiseArms";
   readonly arms: MatchArm[];
   readonly span: Span;
@@ -548,7 +548,7 @@ export interface MapEntry {
   readonly span: Span;
 }
 
-export interface PairLiteral {
+interface PairLiteral {
   readonly kind: "PairLiteral";
   readonly first: Expr;
   readonly second: Expr;
@@ -582,7 +582,7 @@ export interface FunctionExpr {
 }
 
 /** `if c then a else b` */
-export interface IfExpr {
+interface IfExpr {
   readonly kind: "IfExpr";
   readonly condition: Expr;
   readonly then: Expr;
@@ -618,20 +618,20 @@ export interface Query {
 
 export type QueryClause = FromClause | WhereClause | LetClause | SortClause | GroupClause | TakeClause | DropClause;
 
-export interface FromClause {
+interface FromClause {
   readonly kind: "FromClause";
   readonly pattern: Pattern;
   readonly source: Expr;
   readonly span: Span;
 }
 
-export interface WhereClause {
+interface WhereClause {
   readonly kind: "WhereClause";
   readonly condition: Expr;
   readonly span: Span;
 }
 
-export interface LetClause {
+interface LetClause {
   readonly kind: "LetClause";
   readonly name: Ident;
   readonly value: Expr;
@@ -651,20 +651,20 @@ export interface SortKey {
   readonly span: Span;
 }
 
-export interface GroupClause {
+interface GroupClause {
   readonly kind: "GroupClause";
   readonly key: Expr;
   readonly into: Ident;
   readonly span: Span;
 }
 
-export interface TakeClause {
+interface TakeClause {
   readonly kind: "TakeClause";
   readonly count: Expr;
   readonly span: Span;
 }
 
-export interface DropClause {
+interface DropClause {
   readonly kind: "DropClause";
   readonly count: Expr;
   readonly span: Span;
@@ -685,7 +685,7 @@ export interface Select {
 }
 
 /** Stands where the parser could not read an expression; a tree with one never reaches the checker. */
-export interface ErrorExpr {
+interface ErrorExpr {
   readonly kind: "ErrorExpr";
   readonly span: Span;
 }
@@ -694,12 +694,12 @@ export interface ErrorExpr {
 
 export type Pattern = WildcardPattern | BindPattern | LiteralPattern | CasePattern | PairPattern | ListPattern;
 
-export interface WildcardPattern {
+interface WildcardPattern {
   readonly kind: "WildcardPattern";
   readonly span: Span;
 }
 
-export interface BindPattern {
+interface BindPattern {
   readonly kind: "BindPattern";
   readonly name: Ident;
   readonly span: Span;
@@ -726,7 +726,7 @@ export interface PatternArg {
   readonly span: Span;
 }
 
-export interface PairPattern {
+interface PairPattern {
   readonly kind: "PairPattern";
   readonly first: Pattern;
   readonly second: Pattern;
@@ -747,39 +747,3 @@ export interface RestPattern {
   readonly name?: Ident;
   readonly span: Span;
 }
-
-export type Node =
-  | Ident
-  | Module
-  | Item
-  | Purpose
-  | RecordBody
-  | VariantBody
-  | FieldDecl
-  | CaseDecl
-  | TextLiteralValue
-  | Param
-  | Needs
-  | GrantItem
-  | CapabilityRef
-  | Budget
-  | Guard
-  | TypeExpr
-  | Block
-  | Statement
-  | IfBranch
-  | Expr
-  | TextChunk
-  | Argument
-  | FieldUpdate
-  | OtherwiseHandler
-  | MapEntry
-  | LambdaParam
-  | MatchArm
-  | QueryClause
-  | SortKey
-  | Concurrently
-  | Select
-  | Pattern
-  | PatternArg
-  | RestPattern;

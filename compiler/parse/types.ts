@@ -1,7 +1,7 @@
 // Type expressions (spec/grammar.md, section 6): names with arguments, pairs and
 // function types with their failure type and needs.
 
-import { Cursor } from "./cursor.js";
+import type { Cursor } from "./cursor.js";
 import { parseNeedsClause } from "./needs.js";
 import { capitalised, parseCapitalisedPath } from "./paths.js";
 import type { TypeExpr } from "./tree.js";

@@ -22,7 +22,7 @@ export class OutOfScope {
 const MAX_LINKS = 40;
 
 function isBeneath(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : root + "/");
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
 function components(path: string): string[] {
@@ -68,7 +68,8 @@ async function walk(
     try {
       link = (await lstat(next)).isSymbolicLink();
     } catch {
-      // Missing (or under a file): the call itself reports it. A link's `..` past a missing folder finds nothing, as the system's lookup would.
+      // Missing (or under a file): the call itself reports it. A link's `..` past a missing folder finds nothing, as
+      // the system's lookup would.
       if (pending.includes("..")) throw notFound();
       return join(next, ...pending);
     }

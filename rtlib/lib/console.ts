@@ -9,14 +9,15 @@ import { writeOut, writeErr, readLine } from "../output.js";
 const CONSOLE = { path: ["console"] };
 
 export const print = (grant: Grant, text: string): Promise<null> =>
-  call(
-    grant,
-    { name: "std.console.print", need: CONSOLE, result: NOTHING },
-    { text },
-    () => (writeOut(text + "\n"), null),
-  );
+  call(grant, { name: "std.console.print", need: CONSOLE, result: NOTHING }, { text }, () => {
+    writeOut(`${text}\n`);
+    return null;
+  });
 export const error = (grant: Grant, text: string): Promise<null> =>
-  call(grant, { name: "std.console.error", need: CONSOLE }, { text }, () => (writeErr(text + "\n"), null));
+  call(grant, { name: "std.console.error", need: CONSOLE }, { text }, () => {
+    writeErr(`${text}\n`);
+    return null;
+  });
 export const read_line = (grant: Grant): Promise<unknown> =>
   call(grant, { name: "std.console.read_line", need: CONSOLE }, {}, async () => {
     const line = await readLine();

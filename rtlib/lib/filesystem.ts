@@ -240,12 +240,18 @@ export const size = (grant: Grant, path: string): Promise<number> =>
 
 export const write_text = (grant: Grant, path: string, text: string): Promise<null> =>
   call(grant, primitive("write_text", "write", path), { path, text }, () =>
-    attempt(path, async () => (await writeWhole(grant, path, text), null)),
+    attempt(path, async () => {
+      await writeWhole(grant, path, text);
+      return null;
+    }),
   );
 
 export const write_bytes = (grant: Grant, path: string, bytes: Uint8Array): Promise<null> =>
   call(grant, primitive("write_bytes", "write", path), { path, bytes }, () =>
-    attempt(path, async () => (await writeWhole(grant, path, bytes), null)),
+    attempt(path, async () => {
+      await writeWhole(grant, path, bytes);
+      return null;
+    }),
   );
 
 /** Appending writes the old content and the new into a temporary file and renames it: all or nothing. */

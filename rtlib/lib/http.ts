@@ -61,7 +61,10 @@ function parse(text: string): URL {
   return url;
 }
 
-/** A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a live server or a recording may send it. */
+/**
+ * A Location header read against the address it came from; one that is no address fails the call as InvalidUrl, as a
+ * live server or a recording may send it.
+ */
 function resolved(location: string, base: URL): string {
   try {
     return new URL(location, base).href;
@@ -215,6 +218,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Why a header cannot be sent as written, if it cannot. */
 function headerProblem(name: string, value: string): string | undefined {
   if (!TOKEN.test(name)) return `the header name ${JSON.stringify(name)} is not an HTTP token`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL, CR and LF are what a header value must not hold
   if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value))
     return `the value of the header ${name} holds a line break, a NUL or a character HTTP cannot carry`;
   return undefined;

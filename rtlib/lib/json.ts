@@ -20,10 +20,7 @@ export const parse = (text: string): unknown => {
   return parseJson(text);
 };
 export const get = (value: unknown, key: string): unknown =>
-  typeof value === "object" &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.prototype.hasOwnProperty.call(value, key)
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)
     ? new Some((value as Record<string, unknown>)[key])
     : NONE;
 export const at = (value: unknown, index: number): unknown =>

@@ -2,7 +2,7 @@
 
 import { chargeWork } from "../limits.js";
 import { NONE, Some } from "../prelude.js";
-import { Pair, RMap } from "../values.js";
+import { Pair, type RMap } from "../values.js";
 
 export const get = (m: RMap, key: unknown): unknown => {
   const value = m.valuesByKey.get(keyOfAny(key));

@@ -5,7 +5,9 @@ import { checkInt } from "../ints.js";
 
 export const abs = (n: number): number => Math.abs(n);
 export const absFloat = (n: number): number => Math.abs(n);
+// biome-ignore lint/complexity/useMathMinMax: the first of two equal numbers (0 and -0) is kept, unlike Math.min
 export const min = (a: number, b: number): number => (b < a ? b : a);
+// biome-ignore lint/complexity/useMathMinMax: the first of two equal numbers (0 and -0) is kept, unlike Math.max
 export const max = (a: number, b: number): number => (b > a ? b : a);
 function toInt(x: number, what: string): number {
   if (!Number.isFinite(x)) throw new Crash("E-RT-OVERFLOW", { problem: "no-int", call: what, value: x });
@@ -16,7 +18,7 @@ export const round = (x: number): number => toInt(Math.sign(x) * Math.round(Math
 export const floor = (x: number): number => toInt(Math.floor(x), "math.floor");
 export const ceil = (x: number): number => toInt(Math.ceil(x), "math.ceil");
 export const sqrt = (x: number): number => Math.sqrt(x);
-export const pow = (x: number, exponent: number): number => Math.pow(x, exponent);
+export const pow = (x: number, exponent: number): number => x ** exponent;
 export const to_float = (n: number): number => n;
 export const pi = (): number => Math.PI;
 
@@ -37,6 +39,6 @@ export const format = (x: number, decimals: number): string => {
     });
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
   // Past 1e21 toFixed writes an exponent; a Float that large has no fraction, so BigInt is exact.
-  if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? "." + "0".repeat(decimals) : "");
+  if (Math.abs(x) >= 1e21) return BigInt(x).toString() + (decimals > 0 ? `.${"0".repeat(decimals)}` : "");
   return x.toFixed(decimals);
 };

@@ -50,7 +50,7 @@ function offLimitsRoots(): Promise<readonly string[]> {
 }
 
 function isBeneath(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : root + "/");
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
 /** `path` with every link resolved, as far as it exists; the rest joined on as it is. */
@@ -67,7 +67,10 @@ async function realOf(path: string): Promise<string> {
   }
 }
 
-/** Throws OutOfScope (PermissionDenied) when `onDisk`, the path a call is about to use, is the cache folder, beneath it, or its key. */
+/**
+ * Throws OutOfScope (PermissionDenied) when `onDisk`, the path a call is about to use, is the cache folder, beneath it,
+ * or its key.
+ */
 export async function refuseOffLimits(onDisk: string, path: string): Promise<void> {
   if (onDisk.includes("\0") || path.includes("\0")) throw new OutOfScope(path);
   const refused = await offLimitsRoots();

@@ -280,7 +280,8 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
               counted();
               refuseTooLarge(req, res);
             } else if (e instanceof DataCrash) {
-              // A crash guarded data decided on ends the run, not the request: a client could otherwise ask a question a request.
+              // A crash guarded data decided on ends the run, not the request: a client could otherwise ask a question
+              // a request.
               end(e);
               say(res, 500, "internal error\n");
             } else {

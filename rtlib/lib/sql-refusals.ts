@@ -140,7 +140,10 @@ export function refusal(sql: string): string | undefined {
       if (words[at + 2]?.text === ".") name = words[at + 3];
       // SQLite's own busy wait blocks the thread, where a cancellation is not seen: the wait is database.ts's.
       if (name?.text === "busy_timeout")
-        return "PRAGMA busy_timeout is refused: a statement waits up to a second for a database another connection holds, and a cancellation ends the wait";
+        return (
+          "PRAGMA busy_timeout is refused: a statement waits up to a second for a database another connection " +
+          "holds, and a cancellation ends the wait"
+        );
       if (name === undefined || name.kind === "other" || !PRAGMAS.has(name.text)) {
         return `PRAGMA ${name?.text ?? ""} is refused: only pragmas about this database file and this connection may be used`.replace(
           "PRAGMA  is",

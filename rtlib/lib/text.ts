@@ -58,7 +58,10 @@ export const characters = (t: string): string[] => {
   chargeWork(t.length);
   return chars(t);
 };
-/** `t.split("")` splits into characters. A split that would give more items than a list may hold is refused before it is made. */
+/**
+ * `t.split("")` splits into characters. A split that would give more items than a list may hold is refused before it is
+ * made.
+ */
 export const split = (t: string, separator: string): string[] => {
   if (t.length >= MAX_ELEMENTS) {
     const items = separator === "" ? characterCount(t) : occurrences(t, separator, MAX_ELEMENTS) + 1;
@@ -83,7 +86,10 @@ export const lines = (t: string): string[] => {
 export const contains = (t: string, part: string): boolean => walked(t).includes(part);
 export const starts_with = (t: string, prefix: string): boolean => t.startsWith(walked(prefix));
 export const ends_with = (t: string, suffix: string): boolean => t.endsWith(walked(suffix));
-/** Every occurrence of `old`, without special patterns in `replacement`; the result's length is known before it is built. */
+/**
+ * Every occurrence of `old`, without special patterns in `replacement`; the result's length is known before it is
+ * built.
+ */
 export const replace = (t: string, old: string, replacement: string): string => {
   chargeWork(t.length);
   if (old === "" || t.length < old.length) return t;
@@ -145,7 +151,10 @@ export const reverse = (t: string): string => {
   return units.join("");
 };
 
-/** `missing` characters of `fill`, repeated: the padding of pad_start and pad_end, its length checked before it is built. */
+/**
+ * `missing` characters of `fill`, repeated: the padding of pad_start and pad_end, its length checked before it is
+ * built.
+ */
 function padding(t: string, width: number, fill: string, what: string): string {
   chargeWork(t.length);
   const missing = width - characterCount(t);
@@ -173,7 +182,10 @@ export const to_float = (t: string): number => {
   return Number(s);
 };
 export const to_bytes = (t: string): Uint8Array => new Uint8Array(Buffer.from(walked(t), "utf8"));
-/** A UTF-8 character of three bytes is one UTF-16 unit: more bytes than three times the limit cannot be a text within it. */
+/**
+ * A UTF-8 character of three bytes is one UTF-16 unit: more bytes than three times the limit cannot be a text within
+ * it.
+ */
 export const from_bytes = (bytes: Uint8Array): string => {
   checkText(Math.ceil(bytes.length / 3), "text.from_bytes");
   chargeWork(bytes.length);

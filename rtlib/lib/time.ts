@@ -22,7 +22,9 @@ export const today = (grant: Grant): Promise<unknown> =>
     const d = new Date();
     return DateRecord.desc.make([d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]);
   });
-/** A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long; a cancellation ends it. */
+/**
+ * A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long; a cancellation ends it.
+ */
 export const sleep = (grant: Grant, duration: unknown): Promise<null> =>
   call(grant, { name: "std.time.sleep", need: TIME }, { duration }, async () => {
     await cancellableWait((duration as Rec)["milliseconds"]!);
@@ -41,5 +43,8 @@ export const add = (instant: unknown, duration: unknown): unknown => {
   if (Math.abs(ms) > MAX_INSTANT_MS) isoText(ms, "time.add");
   return Instant.desc.make([ms]);
 };
-/** An Instant made by its record (`Instant(milliseconds: ...)`) can still be out of range: writing it crashes with E-RT-OVERFLOW. */
+/**
+ * An Instant made by its record (`Instant(milliseconds: ...)`) can still be out of range: writing it crashes with
+ * E-RT-OVERFLOW.
+ */
 export const to_iso = (instant: unknown): string => isoText((instant as Rec)["milliseconds"]!, "time.to_iso");

@@ -33,7 +33,8 @@ export function recordedOverBudget(
   const read = new Map<string, Need>();
   const needs = calls.map((c) => {
     let need = read.get(c.capability);
-    if (need === undefined) read.set(c.capability, (need = readNeedText(c.capability) as Need)); // the reader has checked each
+    // The reader has checked each.
+    if (need === undefined) read.set(c.capability, (need = readNeedText(c.capability) as Need));
     return need;
   });
   for (const item of items) {

@@ -9,7 +9,7 @@ const MAX_LINES = 12;
 const WIDTH = 100;
 
 /** A value as one short line. */
-export function shortJson(value: JsonValue | undefined): string {
+function shortJson(value: JsonValue | undefined): string {
   const text = value === undefined ? "nothing" : JSON.stringify(value);
   return text.length > WIDTH ? `${text.slice(0, WIDTH - 1)}…` : text;
 }

@@ -39,8 +39,11 @@ function httpSuccess(hop: { status: number; headers: unknown; bytes: Uint8Array 
   return out;
 }
 
-/** The outcome as recorded; undefined for a call that ended with neither a value nor a failure (a crash, a cancellation): it did not complete. */
-export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
+/**
+ * The outcome as recorded; undefined for a call that ended with neither a value nor a failure (a crash, a
+ * cancellation): it did not complete.
+ */
+function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
   if ("success" in call.outcome) {
     const value = call.outcome.success;
     return {
@@ -55,7 +58,7 @@ export function encodeOutcome(call: CallRecord): RecordedOutcome | undefined {
 }
 
 /** The call as an entry of the recording, numbered `sequence`; `atMs` is when it was made, since the run began. */
-export function encodeCall(call: CallRecord, sequence: number, atMs: number): RecordedCall | undefined {
+function encodeCall(call: CallRecord, sequence: number, atMs: number): RecordedCall | undefined {
   const outcome = encodeOutcome(call);
   if (outcome === undefined) return undefined;
   return {
@@ -74,13 +77,16 @@ export function encodeCall(call: CallRecord, sequence: number, atMs: number): Re
  * spec/recording.md, "Sealed calls"): its arguments carried origins (its scope
  * too may be made of them), or only what it gave back is guarded.
  */
-export type GuardedPart = "arguments" | "result";
+type GuardedPart = "arguments" | "result";
 
-export function guardedPart(call: CallRecord): GuardedPart | undefined {
+function guardedPart(call: CallRecord): GuardedPart | undefined {
   return call.guarded === true ? "arguments" : call.guardedResult === true ? "result" : undefined;
 }
 
-/** An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it was guarded. */
+/**
+ * An observer that encodes every completed call and hands it to `sink`, numbered in completion order, with what of it
+ * was guarded.
+ */
 export function recorder(
   sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void,
 ): (call: CallRecord) => void {

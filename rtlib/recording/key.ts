@@ -20,7 +20,7 @@ export function argumentsKey(args: { readonly [name: string]: JsonValue }, redac
     else if (name === "headers" && isObject(value)) value = lowerCaseKeys(value);
     out += `${JSON.stringify(name)}:${canonical(value, redacted)},`;
   }
-  return out + "}";
+  return `${out}}`;
 }
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
@@ -53,7 +53,7 @@ export function bodyByMeaning(body: string): JsonValue {
  */
 const ENCODED_PLACEHOLDER = /(?:%3[Cc]|\\u003[Cc])redacted(?:%3[Ee]|\\u003[Ee])/g;
 
-export function placeholderNormal(text: string): string {
+function placeholderNormal(text: string): string {
   return text.includes("redacted") ? text.replace(ENCODED_PLACEHOLDER, REDACTED) : text;
 }
 
@@ -65,7 +65,10 @@ function canonical(value: JsonValue, redacted: ReadonlySet<string>): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${redacted.size > 0 && redacted.has(k.toLowerCase()) ? JSON.stringify(REDACTED) : canonical(value[k]!, redacted)}`).join(",")}}`;
 }
 
-/** The names (lower case) a recording's arguments hold the placeholder under, at any depth: a replay matches any value there. */
+/**
+ * The names (lower case) a recording's arguments hold the placeholder under, at any depth: a replay matches any value
+ * there.
+ */
 export function redactedNames(args: JsonValue, into: Set<string>): void {
   if (isObject(args)) {
     for (const [k, v] of Object.entries(args)) {

@@ -20,7 +20,10 @@ import { encodeArguments, isHttpPrimitive } from "./encode.js";
 import { argumentsKey, redactedNames } from "./key.js";
 import { callText, differences, nearest } from "./difference.js";
 
-/** Where soleText leaves the one text argument it found: a replay runs on one thread, and each is read right after it is set. */
+/**
+ * Where soleText leaves the one text argument it found: a replay runs on one thread, and each is read right after it is
+ * set.
+ */
 let soleName = "";
 let soleValue = "";
 
@@ -180,7 +183,10 @@ export class Replayer {
     return undefined;
   }
 
-  /** The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first call the recording does not hold. */
+  /**
+   * The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first
+   * call the recording does not hold.
+   */
   readonly answer: Answerer = (primitive, args, perform) => {
     if (this.live) return LIVE;
     const queue = this.queueOf(primitive.name, args);
@@ -203,7 +209,10 @@ export class Replayer {
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
-  /** Every call is answered from the recording (not a resumed run, which goes live): the run looks no host name up (spec/runtime.md, section 9). */
+  /**
+   * Every call is answered from the recording (not a resumed run, which goes live): the run looks no host name up
+   * (spec/runtime.md, section 9).
+   */
   get offline(): boolean {
     return this.options.resume === undefined;
   }
@@ -270,7 +279,9 @@ export class Replayer {
     return new Crash("E-RT-REPLAY-MISMATCH", {
       problem: "not-held",
       call,
-      nearest: `(sequence ${near.sequence}): ${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
+      nearest:
+        `(sequence ${near.sequence}): ` +
+        `${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
       differences: diff,
     });
   }

@@ -82,7 +82,9 @@ export const FAILURE_PROBLEMS = {
       message: `\`${f.callee}\` can fail with ${f.failure}, and the failure is not handled`,
       label: `can fail with ${f.failure}`,
       notes: ["Every call that can fail is handled where it is made."],
-      hint: "Add `otherwise`: `otherwise fail` passes the failure on, `otherwise VALUE` goes on with a value, and `otherwise` with `when` arms handles each case.",
+      hint:
+        "Add `otherwise`: `otherwise fail` passes the failure on, `otherwise VALUE` goes on with a value, and " +
+        "`otherwise` with `when` arms handles each case.",
     }),
     explanation: `In Renyi a failure is a value of a declared type, never an exception that
 travels unseen: every call that can fail is followed by \`otherwise\`, which says what happens
@@ -169,15 +171,19 @@ end`,
     render: (f) => ({
       message:
         f.holders.length === 0
-          ? `This passes on ${article(f.failing)}, but ${ownerText(f.owner)} fails with ${f.own}, which has no case holding ${article(f.failing)}`
-          : `${f.own} has ${f.holders.length} cases holding ${article(f.failing)}, so it is unclear which one to wrap it in`,
+          ? `This passes on ${article(f.failing)}, but ${ownerText(f.owner)} fails with ${f.own}, which has no ` +
+            `case holding ${article(f.failing)}`
+          : `${f.own} has ${f.holders.length} cases holding ${article(f.failing)}, so it is unclear which one to ` +
+            `wrap it in`,
       label: `${f.failing} cannot become ${f.own}`,
       notes: [
-        "`otherwise fail` wraps a failure into the one case of the function's failure type whose single field has the failing type.",
+        "`otherwise fail` wraps a failure into the one case of the function's failure type whose single field " +
+          "has the failing type.",
       ],
       hint:
         f.holders.length === 0
-          ? `Add a case to ${f.own}: \`${f.failing.replace(/Error$/, "") || "Wrapped"}(error: ${f.failing})\`, or say which value to fail with: \`otherwise fail with ${f.own}.Case(...)\`.`
+          ? `Add a case to ${f.own}: \`${f.failing.replace(/Error$/, "") || "Wrapped"}(error: ${f.failing})\`, or ` +
+            `say which value to fail with: \`otherwise fail with ${f.own}.Case(...)\`.`
           : `Say which: \`otherwise fail with ${f.own}.${f.holders[0]}(error)\`.`,
     }),
     explanation: `A function fails with one declared type. Passing on a failure of another type
@@ -222,7 +228,9 @@ end`,
         : {
             message: `${capitalised(ownerText(f.owner))} cannot fail, so it cannot pass on this ${f.failure}`,
             label: `a ${f.failure} with nowhere to go`,
-            hint: `Declare the failure in the signature: \`... or fails with ${f.failure}\`, or handle it here with a default value or \`when\` arms.`,
+            hint:
+              `Declare the failure in the signature: \`... or fails with ${f.failure}\`, or handle it here with a ` +
+              `default value or \`when\` arms.`,
           },
     explanation: `Whether a function can fail, and with what, is part of its signature
 (\`... or fails with ParseError\`), so that its callers know they must handle it. A function
@@ -244,7 +252,9 @@ end`,
     render: () => ({
       message: "A bare `fail` passes on a failure, and there is none being handled here",
       label: "no failure to pass on",
-      hint: 'Give the failure: `fail with AppError.Invalid(reason: "...")`. A bare `fail` belongs in the arms of an `otherwise`.',
+      hint:
+        'Give the failure: `fail with AppError.Invalid(reason: "...")`. A bare `fail` belongs in the arms of an ' +
+        "`otherwise`.",
     }),
     explanation: `A bare \`fail\` passes on the failure an \`otherwise\` is handling, from inside its
 \`when\` arms. Anywhere else there is no failure to pass on: say which failure with
@@ -280,7 +290,9 @@ end`,
       message: `This ${f.construct} does not cover every ${coveredWhat(f.construct)}: \`${f.missing}\` is not handled`,
       label: `\`${f.missing}\` not covered`,
       notes: [`The ${coveredWhat(f.construct)} is ${article(f.subject)}.`],
-      hint: `Add an arm for it: \`when ${f.missing} then ...\`, or \`when _ then ...\` for every other ${coveredWhat(f.construct)}.`,
+      hint:
+        `Add an arm for it: \`when ${f.missing} then ...\`, or \`when _ then ...\` for every other ` +
+        `${coveredWhat(f.construct)}.`,
     }),
     explanation: `The arms of a \`match\` (and of an \`otherwise\`) must together cover every value
 the subject can have, so that no value falls through at run time, and so that adding a case to
@@ -327,12 +339,16 @@ end`,
     },
     render: (f) => ({
       message: f.alone
-        ? `This ${f.construct} is too complex to check for missing cases: its ${plural(f.arms, "arm")} need more than ${steps(f.steps)} steps`
-        : `This ${f.construct} (${plural(f.arms, "arm")}) cannot be checked for missing cases: with the ones before it, this program's matches need more than ${steps(f.programSteps)} steps`,
+        ? `This ${f.construct} is too complex to check for missing cases: its ${plural(f.arms, "arm")} need more ` +
+          `than ${steps(f.steps)} steps`
+        : `This ${f.construct} (${plural(f.arms, "arm")}) cannot be checked for missing cases: with the ones ` +
+          `before it, this program's matches need more than ${steps(f.programSteps)} steps`,
       label: "too complex to check",
       notes: [
         f.alone
-          ? `Checking that arms cover every value can take time that grows exponentially with their number; each ${f.construct} may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} together.`
+          ? `Checking that arms cover every value can take time that grows exponentially with their number; each ` +
+            `${f.construct} may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} ` +
+            `together.`
           : `Each match may take ${steps(f.steps)} steps, and a program's matches ${steps(f.programSteps)} together.`,
       ],
       hint: "Split it: match on one field or part first, then on the rest in a nested `match` or a helper function.",
@@ -414,5 +430,8 @@ end`,
 function tooComplexMatch(): string {
   const fields = Array.from({ length: 14 }, (_, i) => `  f${i}: Boolean`).join("\n");
   const arms = CROSSING_ARMS.map((fixed, i) => `    when Flags(${fixed}) then ${i}`).join("\n");
-  return `type Flags is record\n${fields}\nend\n\nfunction pick(flags: Flags) returns Int\n  return match flags\n${arms}\n    when _ then -1\n  end\nend`;
+  return (
+    `type Flags is record\n${fields}\nend\n\nfunction pick(flags: Flags) returns Int\n  return match flags\n` +
+    `${arms}\n    when _ then -1\n  end\nend`
+  );
 }

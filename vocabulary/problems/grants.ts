@@ -54,7 +54,9 @@ export const GRANT_PROBLEMS = {
                 ? `${capitalised(ownerText(f.owner))} has no \`needs\` line, so it may use no capability.`
                 : `${capitalised(ownerText(f.owner))} needs ${code(f.granted)}.`,
             ],
-            hint: `Add \`${f.need}\` to the \`needs\` line of ${ownerText(f.owner)}${f.scoped === undefined ? "" : `, with a scope if you know it: \`${f.scoped}\``}.`,
+            hint:
+              `Add \`${f.need}\` to the \`needs\` line of ` +
+              `${ownerText(f.owner)}${f.scoped === undefined ? "" : `, with a scope if you know it: \`${f.scoped}\``}.`,
           }
         : {
             message: `This function needs \`${f.need}\`, which the needs of ${ownerText(f.owner)} do not cover`,
@@ -116,7 +118,8 @@ end`,
           ? `\`${f.capability}\` takes no scope`
           : f.wanted === "port"
             ? `\`${f.capability}\` is scoped by a port number, such as \`network.socket(8080)\``
-            : `\`${f.capability}\` is scoped by a ${SCOPE_WORD[f.wanted].word} in a text, such as \`${f.capability}(${SCOPE_WORD[f.wanted].example})\``
+            : `\`${f.capability}\` is scoped by a ${SCOPE_WORD[f.wanted].word} in a text, such as ` +
+              `\`${f.capability}(${SCOPE_WORD[f.wanted].example})\``
       }`,
       label: "wrong scope",
     }),
@@ -143,10 +146,13 @@ end`,
       ascii: "the same host as the network spells it (its punycode form, `xn--...`), when it has one",
     },
     render: (f) => ({
-      message: `The host \`${f.host}\` has characters beyond ASCII: a host in \`needs\` is written as the network spells it`,
+      message:
+        `The host \`${f.host}\` has characters beyond ASCII: a host in \`needs\` is written as the network spells ` +
+        `it`,
       label: "not ASCII",
       notes: [
-        "A letter of another script can look exactly like a Latin one (the Cyrillic `а` and the Latin `a`), so a host written with it reads as another host to whoever approves the grant.",
+        "A letter of another script can look exactly like a Latin one (the Cyrillic `а` and the Latin `a`), so a " +
+          "host written with it reads as another host to whoever approves the grant.",
       ],
       hint:
         f.ascii === undefined
@@ -182,9 +188,12 @@ end`,
         message: `A ${f.clause} belongs on \`main\` or a test, not on ${f.place === "type" ? "a function type" : "this function"}`,
         label: `${clause} is not allowed here`,
         notes: [
-          `A ${f.clause} is a property of the whole run, like the grant: it is declared where the run starts, so a reviewer reads it in one place.`,
+          `A ${f.clause} is a property of the whole run, like the grant: it is declared where the run starts, so ` +
+            `a reviewer reads it in one place.`,
         ],
-        hint: `Move ${clause} to the matching capability in the \`needs\` line of \`main\` (or of the test), and keep the capability here without it.`,
+        hint:
+          `Move ${clause} to the matching capability in the \`needs\` line of \`main\` (or of the test), and keep ` +
+          `the capability here without it.`,
       };
     },
     explanation: `Budgets (\`at most 60 per minute\`) and guards (\`only to console\`) limit a
@@ -209,7 +218,9 @@ end`,
     facts: {
       path: "the recording's path, as the test's `replays` writes it",
       problem:
-        "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a symbolic link: found when the test runs, and the test fails)",
+        "`absolute` (the path starts at the root or a drive), `climbs` (it holds `..`), `folder` (it names the " +
+        "folder itself, not a file in it), or `link` (written beneath the folder, it leads outside it through a " +
+        "symbolic link: found when the test runs, and the test fails)",
     },
     render: (f) => ({
       message:
@@ -217,12 +228,17 @@ end`,
           ? `the recording "${f.path}" leads outside the folder of the test's file through a symbolic link`
           : f.problem === "folder"
             ? `the recording's path "${f.path}" names the folder of the test's file, not a file beneath it`
-            : `the recording's path "${f.path}" leaves the folder of the test's file: ${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
+            : `the recording's path "${f.path}" leaves the folder of the test's file: ` +
+              `${f.problem === "absolute" ? "it is absolute" : "it climbs out with `..`"}`,
       label: "a path beneath the test's folder",
       notes: [
-        "A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's own file: a test names no other file of the machine. Nothing is said of whether that file exists or what it holds.",
+        "A test reads its recording, and `renyi test --refresh` writes it, only beneath the folder of the test's " +
+          "own file: a test names no other file of the machine. Nothing is said of whether that file exists or " +
+          "what it holds.",
       ],
-      hint: 'Keep the recording beside the test or in a folder below it, for example `replays "fixtures/weather/berlin.json"`, and copy a recording made elsewhere there.',
+      hint:
+        "Keep the recording beside the test or in a folder below it, for example " +
+        '`replays "fixtures/weather/berlin.json"`, and copy a recording made elsewhere there.',
     }),
     explanation: `A test that \`replays\` a recording reads it before it runs, quotes what it finds
 wrong in it, and \`renyi test --refresh\` writes it again from a live run of the test's body.
@@ -252,7 +268,8 @@ end`,
             message: `\`${f.capability}\` takes no budget`,
             label: "a budget here counts nothing",
             notes: [
-              "Budgets apply to network, process and filesystem and their children; console, time, random, environment, foreign and python take none.",
+              "Budgets apply to network, process and filesystem and their children; console, time, random, " +
+                "environment, foreign and python take none.",
             ],
           }
         : {
@@ -340,7 +357,9 @@ end`,
       message: "No sink of this guard is in the grant, so its data can never leave",
       label: "guarded data can go nowhere",
       notes: ["A guard lets data through only to its sinks, and a sink is used only if the grant also allows it."],
-      hint: `Add a sink to the \`needs\` line, for example ${code(f.sinks)}, or remove the guard if that is what you meant.`,
+      hint:
+        `Add a sink to the \`needs\` line, for example ${code(f.sinks)}, or remove the guard if that is what you ` +
+        `meant.`,
     }),
     explanation: `A guard (\`filesystem.read("secrets") only to network.http("vault.example.com")\`)
 lets data read through a capability leave the program only through the sinks it names. A sink

@@ -6,7 +6,7 @@ import { COMPILE_PROBLEMS } from "./compile.js";
 import type { ProblemEntry } from "./entry.js";
 import { RUN_PROBLEMS } from "./run.js";
 
-export const PROBLEMS = { ...COMPILE_PROBLEMS, ...RUN_PROBLEMS };
+const PROBLEMS = { ...COMPILE_PROBLEMS, ...RUN_PROBLEMS };
 
 export type Code = keyof typeof PROBLEMS;
 

@@ -160,7 +160,8 @@ end`,
     title: "A case the variant does not have",
     facts: {
       problem:
-        "`no-such-case` (`Shape.Square`), `bare` (a capitalised name in a pattern that is no case or record) or `no-variant` (a path that names no variant)",
+        "`no-such-case` (`Shape.Square`), `bare` (a capitalised name in a pattern that is no case or record) or " +
+        "`no-variant` (a path that names no variant)",
       type: "the type the case was looked up in",
       name: "the case as written",
       cases: "the cases the variant has",
@@ -239,7 +240,8 @@ end`,
                 }
               : {
                   notes: [
-                    `A value's methods come from the module of its type; ${f.type} has none besides \`to_text\` and \`to_json\`.`,
+                    `A value's methods come from the module of its type; ${f.type} has none besides \`to_text\` ` +
+                      `and \`to_json\`.`,
                   ],
                 }),
           },
@@ -263,7 +265,8 @@ end`,
     title: "A module that is not there, or not brought in",
     facts: {
       problem:
-        "`no-file` (a `use` of a file that does not exist), `itself` (a module that uses itself) or `not-used` (a module named without a `use`)",
+        "`no-file` (a `use` of a file that does not exist), `itself` (a module that uses itself) or `not-used` " +
+        "(a module named without a `use`)",
       module: "the module as written",
       file: "for `no-file`: the file `use` reads, without `.ry`",
     },
@@ -377,7 +380,8 @@ end`,
     title: "Two definitions, fields, cases or parameters of one name",
     facts: {
       problem:
-        "what is declared twice: `type`, `use`, `function`, `module-name` (a function named like a module), `field`, `case` or `parameter`",
+        "what is declared twice: `type`, `use`, `function`, `module-name` (a function named like a module), " +
+        "`field`, `case` or `parameter`",
       name: "the name declared twice",
       library: "for `type`: whether the first is a type of the standard library",
       path: "for `use`: the module's path",
@@ -394,7 +398,9 @@ end`,
           };
         case "use":
           return {
-            message: `The name \`${f.name}\` is already taken by ${f.takenBy === "library" ? "a library module" : "another `use`"}`,
+            message:
+              `The name \`${f.name}\` is already taken by ` +
+              `${f.takenBy === "library" ? "a library module" : "another `use`"}`,
             hint: `Bring it in under another name: \`use ${f.path} as ${f.name}_module\`.`,
           };
         case "function":
@@ -407,7 +413,9 @@ end`,
           return {
             message: `\`${f.name}\` is already the name of a module`,
             label: "this name is taken",
-            hint: `Give the function another name, such as \`${f.name}_of\`; \`${f.name}.something(...)\` would be ambiguous.`,
+            hint:
+              `Give the function another name, such as \`${f.name}_of\`; \`${f.name}.something(...)\` would be ` +
+              `ambiguous.`,
           };
         case "field":
         case "case":

@@ -18,9 +18,12 @@ export const RECORDING_PROBLEMS = {
     facts: {
       file: "the recording's path, or how it was given",
       problem:
-        "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call could give)",
+        "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field " +
+        "missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call " +
+        "could give)",
       detail:
-        "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the entry, the field and what it should be",
+        "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the " +
+        "entry, the field and what it should be",
     },
     render: (f) => ({
       message:
@@ -60,7 +63,9 @@ runs, not passed on.`,
     kind: "refused",
     facts: {
       problem:
-        "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own grant), `call` (a call outside the program's needs) or `guard` (a guard of a recording with sealed calls that the program does not keep)",
+        "`header` (an item of the recording's grant), `call-beyond-header` (a call outside the recording's own " +
+        "grant), `call` (a call outside the program's needs) or `guard` (a guard of a recording with sealed " +
+        "calls that the program does not keep)",
       grant: "the recording's grant item the program does not cover",
       needs: "the program's needs, as a `needs` line writes them",
       sequence: "the call's sequence number in the recording",
@@ -71,17 +76,23 @@ runs, not passed on.`,
         f.problem === "header"
           ? `the recording's grant has \`${f.grant}\`, which the program's needs do not cover (${f.needs})`
           : f.problem === "call-beyond-header"
-            ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does not cover`
+            ? `call ${f.sequence} of the recording uses \`${f.capability}\`, which the recording's own grant does ` +
+              `not cover`
             : f.problem === "guard"
-              ? `the recording holds sealed calls and its grant has \`${f.grant}\`, whose guard the program's needs do not keep (${f.needs}): a program replayed against guarded data keeps its guards, with the same sinks or fewer`
-              : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not cover (${f.needs})`,
+              ? `the recording holds sealed calls and its grant has \`${f.grant}\`, whose guard the program's ` +
+                `needs do not keep (${f.needs}): a program replayed against guarded data keeps its guards, with ` +
+                `the same sinks or fewer`
+              : `call ${f.sequence} of the recording uses \`${f.capability}\`, which the program's needs do not ` +
+                `cover (${f.needs})`,
     }),
     explanation: `A replay answers a program's calls from a recording; it must not let a program seem to do
 more than its needs allow. So before main runs, the recording's grant (its header) and the
 capability of every recorded call are checked against the grant main runs with: a recording made
 under wider needs than the program (or a test) now declares is refused, not replayed. A recording
 with sealed calls (made by renyi mcp) is replayed only by a program that keeps each of its guards.`,
-    wrong: `${RECORDED}   # main needs network.http("api.open-meteo.com")\n# narrow main's needs to network.http("example.com")\nrenyi run --replay run.json weather.ry`,
+    wrong:
+      `${RECORDED}   # main needs network.http("api.open-meteo.com")\n` +
+      `# narrow main's needs to network.http("example.com")\nrenyi run --replay run.json weather.ry`,
     right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
     described: true,
   }),
@@ -94,7 +105,8 @@ with sealed calls (made by renyi mcp) is replayed only by a program that keeps e
     title: "A replay met a call the recording does not hold",
     facts: {
       problem:
-        "`not-held` (no recorded call is like it), `answered` (each recorded call like it has been answered) or `not-replayable` (the call runs the program's own code inside it)",
+        "`not-held` (no recorded call is like it), `answered` (each recorded call like it has been answered) or " +
+        "`not-replayable` (the call runs the program's own code inside it)",
       call: "the call made, as primitive and arguments",
       times: "how many times the recording holds the call",
       nearest: "the nearest recorded call not yet answered, with its sequence number",
@@ -137,7 +149,10 @@ program itself: the rows of \`database.query\` against the record type the progr
 the item \`random.choice\` answers against the list it was given. A response body whose JSON no
 longer fits the program's own types is not this error: it fails in the program's decoding, as it
 would in production.`,
-    wrong: `renyi record --to run.json bookmarks.ry\n# edit run.json: in a row database.query answered, "id": 1 becomes "id": "one"\nrenyi run --replay run.json bookmarks.ry`,
+    wrong:
+      `renyi record --to run.json bookmarks.ry\n` +
+      `# edit run.json: in a row database.query answered, "id": 1 becomes "id": "one"\n` +
+      `renyi run --replay run.json bookmarks.ry`,
     right: `renyi record --to run.json bookmarks.ry\nrenyi run --replay run.json bookmarks.ry`,
     described: true,
   }),
@@ -198,10 +213,14 @@ another program; replay it with \`renyi run --replay\` to see where it now diffe
     render: (f) => ({
       message:
         f.span < 0
-          ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} and more), more than the test's \`${f.budget}\` allows`
-          : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's \`${f.budget}\` allows`,
+          ? `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` (calls ${f.first} to ${f.last} ` +
+            `and more), more than the test's \`${f.budget}\` allows`
+          : `the recording makes ${plural(f.calls, "call")} of \`${f.capability}\` within ` +
+            `${f.span.toLocaleString("en")} ms (calls ${f.first} to ${f.last}), more than the test's ` +
+            `\`${f.budget}\` allows`,
       notes: [
-        "budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program could not make",
+        "budgets are not enforced in a replay; a recording that exceeds one stands for a run the live program " +
+          "could not make",
       ],
     }),
     explanation: `A replay takes no budget: its calls are answered from the recording, not made. But a
@@ -210,8 +229,12 @@ test's needs before the test runs, by the time each call was made (its \`at_ms\`
 a budgeted capability in any window of the budget's unit (a sliding window, as the gateway
 counts) than the budget allows fails the test. The recording was made under wider limits than
 the test now declares: record it again under the test's needs, or widen the budget.`,
-    wrong: `test "three pages" needs network.http("api.example.com") at most 2 per minute replays "pages.json"\n# pages.json holds three calls to api.example.com made within a second\nrenyi test pages.ry`,
-    right: `test "three pages" needs network.http("api.example.com") at most 3 per minute replays "pages.json"\nrenyi test pages.ry`,
+    wrong:
+      `test "three pages" needs network.http("api.example.com") at most 2 per minute replays "pages.json"\n` +
+      `# pages.json holds three calls to api.example.com made within a second\nrenyi test pages.ry`,
+    right:
+      `test "three pages" needs network.http("api.example.com") at most 3 per minute replays "pages.json"\n` +
+      `renyi test pages.ry`,
     described: true,
   }),
 

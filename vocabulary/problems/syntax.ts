@@ -14,7 +14,7 @@ end`;
  * parser knows which construct it was reading. The parser names the construct;
  * the words are here. `name` is the name already read (a type's, a var's).
  */
-export const SYNTAX_GUIDES = {
+const SYNTAX_GUIDES = {
   use: () => "For example: `use weather`, `use lib.weather`, `use lib.weather as w`.",
   "type-name": () => "For example: `type Forecast is record`.",
   "type-is": (name: string) => `For example: \`type ${name} is record\` or \`type ${name} is variant\`.`,
@@ -27,7 +27,8 @@ export const SYNTAX_GUIDES = {
   "test-name": () => 'For example: `test "the forecast for Berlin is read"`.',
   recording: () => 'For example: `replays "fixtures/weather/berlin.json"`.',
   otherwise: () =>
-    "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` arms and `end`.",
+    "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` " +
+    "arms and `end`.",
   member: () => "For example `forecast.temperature` or `name.upper()`.",
   with: () => "For example: `point with x: 3, y: 4`.",
   "missing-expression": () => "Something is missing before the end of the line.",
@@ -48,7 +49,8 @@ export const SYNTAX_GUIDES = {
   budget: () => "A budget is written `at most 60 per minute`; the units are second, minute, hour, day and run.",
   guard: () => 'A guard is written `only to network.http("api.example.com") or console`.',
   pattern: () =>
-    'Patterns are literals (`0`, `"a"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs (`(a, b)`) and lists (`[]`, `[first, ...rest]`).',
+    'Patterns are literals (`0`, `"a"`), `_`, names, cases (`Some(x)`, `Shape.Circle(radius: r)`), pairs ' +
+    "(`(a, b)`) and lists (`[]`, `[first, ...rest]`).",
   "pair-pattern": () => "A pair pattern is written `(a, b)`.",
   "rest-pattern": () => "For example: `[first, ...rest]`.",
   parameters: () => "A function with no parameters is written `function name()`.",
@@ -169,7 +171,8 @@ points at the first byte that is not UTF-8. Save the file as UTF-8.`,
       message: `I do not know what to do with the character ${f.character}`,
       label: f.count > 1 ? "these characters start no token" : "this character starts no token",
       notes: [
-        "Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators `+ - * / < <= > >= = => . , :`.",
+        "Outside a text, Renyi uses ASCII letters, digits, `_`, brackets and the operators " +
+          "`+ - * / < <= > >= = => . , :`.",
       ],
       hint: 'Non-ASCII characters belong inside a text: "...".',
     }),
@@ -203,7 +206,9 @@ end`,
           return {
             message: `\`${f.text}\` is not a number`,
             label: "a number cannot run into letters",
-            hint: "Numbers are written `42`, `1_000_000`, `21.5` or `1.5e-3`; put a space or an operator between a number and a name.",
+            hint:
+              "Numbers are written `42`, `1_000_000`, `21.5` or `1.5e-3`; put a space or an operator between a " +
+              "number and a name.",
           };
         case "underscore":
           return {
@@ -297,12 +302,15 @@ end`,
             label: "the text starts here",
             hint: f.triple
               ? 'A `"""` text ends with `"""`.'
-              : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a line break.',
+              : 'A text ends with `"` on the same line; for a text of several lines write `"""`, and `\\n` for a ' +
+                "line break.",
           }
         : {
             message: "This interpolation is never closed",
             label: "the `{` here has no `}`",
-            hint: 'An interpolation holds one expression between `{` and `}`: "{city}". Write `\\{` for a brace in a text.',
+            hint:
+              'An interpolation holds one expression between `{` and `}`: "{city}". Write `\\{` for a brace in a ' +
+              "text.",
           },
     explanation: `A text opened with \`"\` ends with \`"\` on the same line, one opened with \`"""\` ends
 with \`"""\`, and an interpolation opened with \`{\` inside a text ends with \`}\`. The line break
@@ -439,7 +447,9 @@ end`,
     render: (f) => ({
       message: `\`${f.keyword}\` is a keyword, so it cannot be ${f.expected}`,
       label: "a keyword",
-      hint: `Choose another name, such as \`${f.keyword}_value\`. Keywords may be used as field names and argument labels only.`,
+      hint:
+        `Choose another name, such as \`${f.keyword}_value\`. Keywords may be used as field names and argument ` +
+        `labels only.`,
     }),
     explanation: `Words such as \`from\`, \`select\`, \`match\` and \`run\` are keywords: they start
 constructs, so they cannot name a local, a parameter or a function. They may still be field
@@ -462,7 +472,9 @@ end`,
     render: (f) => ({
       message: `I expected a definition: \`use\`, \`type\`, \`function\` or \`test\`, but found ${f.found}`,
       label: "statements belong inside a function or a test",
-      hint: 'A program starts in `function main()`. For example:\n\nfunction main()\n  needs console\n  console.print("hello")\nend',
+      hint:
+        "A program starts in `function main()`. For example:\n\nfunction main()\n  needs console\n" +
+        '  console.print("hello")\nend',
     }),
     explanation: `The top level of a file holds definitions only: \`use\`, \`type\`, \`function\` and
 \`test\`. Statements run inside a function; a program starts in \`function main()\`. There are
@@ -481,7 +493,8 @@ ${HELLO}`,
       label: "definitions go at the top level of a file",
       hint:
         f.definition === "function"
-          ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block above may also be missing its `end`."
+          ? "Move the function to the top level, or make it a value: `let double be (x: Int) => x * 2`. A block " +
+            "above may also be missing its `end`."
           : "Move it to the top level of the file. A block above may also be missing its `end`.",
     }),
     explanation: `Functions, types and tests are defined at the top level of a file, never inside
@@ -518,7 +531,9 @@ end`,
             message: `This \`${f.opener}\` is never closed`,
             label: `this \`${f.opener}\` needs an \`end\``,
             notes: ["The file ended while this block was still open."],
-            hint: "Add `end` where the block finishes. Every `function`, `if`, `for`, `while`, `match`, `test` and `type` closes with `end`.",
+            hint:
+              "Add `end` where the block finishes. Every `function`, `if`, `for`, `while`, `match`, `test` and " +
+              "`type` closes with `end`.",
           },
     explanation: `Every \`function\`, \`if\`, \`for\`, \`while\`, \`match\`, \`test\` and \`type\` closes with
 \`end\`. The file ended while the block shown was still open, so an \`end\` is missing, here or
@@ -803,7 +818,8 @@ end`,
       message: `This is nested more than ${f.limit} levels deep`,
       label: "too deep here",
       notes: [
-        `Expressions, blocks, types and patterns may nest at most ${f.limit} levels; a chain of operators counts one level per operator.`,
+        `Expressions, blocks, types and patterns may nest at most ${f.limit} levels; a chain of operators counts ` +
+          `one level per operator.`,
       ],
       hint: "Give the inner parts names with `let`, or move them into functions.",
     }),
@@ -852,10 +868,13 @@ ${"  let a be )\n".repeat(120)}end`,
     render: (f) => ({
       message:
         f.limit === "time"
-          ? `renyi mcp stopped checking the program after ${f.seconds ?? 0} seconds, its time limit (renyi mcp --check-timeout SECONDS allows more)`
+          ? `renyi mcp stopped checking the program after ${f.seconds ?? 0} seconds, its time limit (renyi mcp ` +
+            `--check-timeout SECONDS allows more)`
           : f.limit === "memory"
-            ? `renyi mcp stopped checking the program when it used ${f.mib ?? 0} MiB of memory, its limit (renyi mcp --check-memory MIB allows more)`
-            : `renyi mcp did not send the program's diagnostics: they take more than ${(f.characters ?? 0).toLocaleString("en")} characters`,
+            ? `renyi mcp stopped checking the program when it used ${f.mib ?? 0} MiB of memory, its limit (renyi ` +
+              `mcp --check-memory MIB allows more)`
+            : `renyi mcp did not send the program's diagnostics: they take more than ` +
+              `${(f.characters ?? 0).toLocaleString("en")} characters`,
     }),
     explanation: `\`renyi mcp\` checks each program a client sends (and explains a code, and reads a
 recording) in a worker thread of its own, under a time limit (10 seconds) and a memory limit

@@ -8,7 +8,7 @@ const count = (n: number): string => n.toLocaleString("en-US");
 export type Ability = "equality" | "compare" | "hash" | "to_text" | "to_json" | "from_json";
 
 /** How the label under a span says a type lacks the ability. */
-export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
+const ABILITY_LACK: Readonly<Record<Ability, string>> = {
   equality: "has no equality",
   compare: "has no order",
   hash: "has no hash",
@@ -18,7 +18,7 @@ export const ABILITY_LACK: Readonly<Record<Ability, string>> = {
 };
 
 /** What a use of the ability does to a value: `X cannot be ...`. */
-export const ABILITY_USE: Readonly<Record<Ability, string>> = {
+const ABILITY_USE: Readonly<Record<Ability, string>> = {
   equality: "compared with `is`",
   compare: "ordered (with `<`, `sort by`, `min` or `max`)",
   hash: "used as a map key, a set item, a group key or with `distinct`",
@@ -129,7 +129,10 @@ const PLACE_HINT: Partial<Record<ValuePlace["of"], string>> = {
 /** How to turn one type into the other, when Renyi has a way to. */
 function conversionHint(found: string, expected: string, failingFunction: boolean): string | undefined {
   if (failingFunction)
-    return "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: `from item in items select f(item) otherwise fail`.";
+    return (
+      "A function that can fail cannot be passed where one that cannot is expected. For each item, use a query: " +
+      "`from item in items select f(item) otherwise fail`."
+    );
   if (found === "Int" && expected === "Float") return "Renyi does not convert numbers by itself: write `n.to_float()`.";
   if (found === "Float" && expected === "Int")
     return "Renyi does not convert numbers by itself: use `math.round(x)`, `math.floor(x)` or `math.ceil(x)`.";
@@ -233,7 +236,9 @@ function renderArguments(f: Arguments): Rendered {
       return { message: `\`${f.label}\` is given twice`, label: "given again here" };
     case "missing":
       return {
-        message: `\`${f.callee}\` needs ${f.missing.map((m) => `\`${m}\``).join(", ")}, which ${f.missing.length === 1 ? "is" : "are"} not given`,
+        message:
+          `\`${f.callee}\` needs ${f.missing.map((m) => `\`${m}\``).join(", ")}, which ` +
+          `${f.missing.length === 1 ? "is" : "are"} not given`,
         label: `missing ${f.missing.join(", ")}`,
         notes: [takes(f.slots)],
       };
@@ -242,7 +247,9 @@ function renderArguments(f: Arguments): Rendered {
     case "type not taken":
       return {
         message: "Only `as:` of a library function takes a type",
-        hint: "`as:` is how `json.decode` and `database.query` learn the type to read: `json.decode(body, as: Reading)`.",
+        hint:
+          "`as:` is how `json.decode` and `database.query` learn the type to read: " +
+          "`json.decode(body, as: Reading)`.",
       };
     case "labels on a function value":
       return { message: "A function value takes its arguments by position, without labels", label: "no labels here" };
@@ -277,7 +284,10 @@ export const TYPE_PROBLEMS = {
     title: "A value of another type than expected",
     facts: {
       problem:
-        "`expected`: a value where another type is expected; `numeric function`: a number function given something else; `index`: `[...]` on what is not a list; `with` on what is not a record; `iterate`: `for each` or `from` over what is not a collection; `pattern`: a pattern of another type than its value; `concurrency limit`: fewer than one task at a time",
+        "`expected`: a value where another type is expected; `numeric function`: a number function given " +
+        "something else; `index`: `[...]` on what is not a list; `with` on what is not a record; `iterate`: " +
+        "`for each` or `from` over what is not a collection; `pattern`: a pattern of another type than its " +
+        "value; `concurrency limit`: fewer than one task at a time",
       place: "where the value stands (an argument, a field, the returned value...), with the names that say which",
       expected: "the type expected, as written in a program",
       found: "the type found",
@@ -310,7 +320,8 @@ end`,
     title: "An operator on values it does not take",
     facts: {
       problem:
-        "`negate`: `-` before what is not a number; `different types`: two operands of different types; `add`: `+` on values it cannot add; `arithmetic`: `-`, `*`, `/` or `mod` on what is not a number",
+        "`negate`: `-` before what is not a number; `different types`: two operands of different types; `add`: " +
+        "`+` on values it cannot add; `arithmetic`: `-`, `*`, `/` or `mod` on what is not a number",
       found: "the type of the operand(s)",
       operator: "the operator",
       left: "the type of the left operand",
@@ -327,7 +338,9 @@ end`,
             label: `${f.left} ${f.operator} ${f.right}`,
             ...(numbers(f.left) && numbers(f.right)
               ? {
-                  hint: "Renyi does not mix Int and Float by itself: convert one side with `n.to_float()` or `math.round(x)`.",
+                  hint:
+                    "Renyi does not mix Int and Float by itself: convert one side with `n.to_float()` or " +
+                    "`math.round(x)`.",
                 }
               : {}),
           };
@@ -354,7 +367,9 @@ end`,
     title: "Missing, extra, unknown or repeated arguments",
     facts: {
       problem:
-        "which: `too many`, `unknown label`, `repeated`, `missing`, `type expected` (a type for `as:`), `type not taken` (a type where a value goes), `labels on a function value`, `ability takes none`, `pattern too many` (fields), `case has fields` (a case used without its fields)",
+        "which: `too many`, `unknown label`, `repeated`, `missing`, `type expected` (a type for `as:`), " +
+        "`type not taken` (a type where a value goes), `labels on a function value`, `ability takes none`, " +
+        "`pattern too many` (fields), `case has fields` (a case used without its fields)",
       callee: "the function called, as written",
       slots: "the parameters it takes: name, type, and whether it is optional",
       label: "the label written",
@@ -397,7 +412,9 @@ end`,
       given: "how many are given",
     },
     render: (f) => ({
-      message: `\`${f.type}\` takes ${f.expected === 0 ? "no type arguments" : plural(f.expected, "type argument")}, but ${f.given} ${f.given === 1 ? "is" : "are"} given here`,
+      message:
+        `\`${f.type}\` takes ${f.expected === 0 ? "no type arguments" : plural(f.expected, "type argument")}, but ` +
+        `${f.given} ${f.given === 1 ? "is" : "are"} given here`,
       label: "wrong number of type arguments",
     }),
     explanation: `A generic type takes a fixed number of type arguments: \`List<Int>\` one,
@@ -490,7 +507,9 @@ end`,
       because: "`function`: it is or holds a function; `unordered`: a map, a set or Json, which have no order",
     },
     render: (f) => ({
-      message: `${article(f.type)} cannot be ${ABILITY_USE[f.ability]}${f.lacking === f.type ? "" : `, because it holds ${article(f.lacking)}`}`,
+      message:
+        `${article(f.type)} cannot be ` +
+        `${ABILITY_USE[f.ability]}${f.lacking === f.type ? "" : `, because it holds ${article(f.lacking)}`}`,
       label: `${f.type} ${ABILITY_LACK[f.ability]}`,
       notes: [LACKING_NOTE[f.because]],
     }),
@@ -526,7 +545,9 @@ end`,
       via: "when the ability is used further down: the generic function the parameter goes to, and its parameter there",
     },
     render: (f) => ({
-      message: `\`${f.callee}\` needs its \`${f.parameter}\` to be ${ABILITY_USE[f.ability]}, and here \`${f.parameter}\` is ${article(f.type)}${f.lacking === f.type ? "" : `, which holds ${article(f.lacking)}`}`,
+      message:
+        `\`${f.callee}\` needs its \`${f.parameter}\` to be ${ABILITY_USE[f.ability]}, and here \`${f.parameter}\` ` +
+        `is ${article(f.type)}${f.lacking === f.type ? "" : `, which holds ${article(f.lacking)}`}`,
       label: `${f.lacking} ${ABILITY_LACK[f.ability]}`,
       related: [
         f.via === undefined
@@ -534,13 +555,16 @@ end`,
           : `\`${f.parameter}\` goes to \`${f.via.callee}\` here, whose \`${f.via.parameter}\` is ${ABILITY_USE[f.ability]}`,
       ],
       notes: [
-        "A type parameter must have every ability its function's body uses on it, there or through the generic functions it calls.",
+        "A type parameter must have every ability its function's body uses on it, there or through the generic " +
+          "functions it calls.",
         LACKING_NOTE[f.because],
       ],
       hint:
         f.because === "function"
-          ? "Pass data rather than a function: call the function first and pass its result, or a record of the values it needs."
-          : "Pass a type with an order, such as a list of pairs sorted by their first item, or a record of ordered fields.",
+          ? "Pass data rather than a function: call the function first and pass its result, or a record of the " +
+            "values it needs."
+          : "Pass a type with an order, such as a list of pairs sorted by their first item, or a record of ordered " +
+            "fields.",
     }),
     explanation: `A generic function's type parameter has, implicitly, every ability its body uses
 on it: \`encode<T>\` that calls \`json.encode(value)\` needs a \`T\` with a JSON form. A call that
@@ -577,7 +601,8 @@ end`,
             message: `\`${f.name}\` returns ${article(f.returns)}, but not on every path`,
             label: `returns ${f.returns}`,
             notes: [
-              "A path of a function ends with `return`, `fail` or `crash`; an `if` needs its `else`, and every arm of a `match` must end, for the paths through them to end.",
+              "A path of a function ends with `return`, `fail` or `crash`; an `if` needs its `else`, and every " +
+                "arm of a `match` must end, for the paths through them to end.",
             ],
             hint: "Add a `return` at the end of the function, or to the branch that has none.",
           }
@@ -607,7 +632,8 @@ end`,
     title: "`return` with a value where none is returned, or without one where one is",
     facts: {
       problem:
-        "`in a test`: `return` in a test; `no value`: a bare `return` in a function that returns a value; `a value`: a value returned from a function that returns nothing",
+        "`in a test`: `return` in a test; `no value`: a bare `return` in a function that returns a value; " +
+        "`a value`: a value returned from a function that returns nothing",
       returns: "the type the function returns",
       found: "the type of the value returned",
     },
@@ -677,7 +703,8 @@ end`,
     title: "A type nothing pins down",
     facts: {
       problem:
-        "`member`: a field or method looked up in a value of unknown type; `local`: a local whose type is not fully known",
+        "`member`: a field or method looked up in a value of unknown type; `local`: a local whose type is not " +
+        "fully known",
       member: "the field or method looked up",
       local: "the local's name",
       type: "what is known of its type, `_` for the unknown parts",
@@ -735,7 +762,8 @@ end`,
       message: `\`${f.statement}\` cannot leave a task of \`run concurrently\``,
       label: `\`${f.statement}\` in a task`,
       notes: [
-        "Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops around it; the block ends when every task has.",
+        "Each statement of `run concurrently` runs as a task of its own, apart from the function and the loops " +
+          "around it; the block ends when every task has.",
       ],
       hint:
         f.statement === "return"
@@ -771,12 +799,14 @@ end`,
       message: `\`${f.statement}\` cannot leave a query`,
       label: `\`${f.statement}\` in a query`,
       notes: [
-        "A query makes its list from every row it keeps: what its clauses and `select` compute is a value for the row, and nothing in them can leave the query halfway.",
+        "A query makes its list from every row it keeps: what its clauses and `select` compute is a value for " +
+          "the row, and nothing in them can leave the query halfway.",
       ],
       hint:
         f.statement === "return"
           ? "Give the row a value (`otherwise 0`) or leave it out with `where`, and return after the query."
-          : `Leave the row out with \`where\`, or give it a value (\`otherwise 0\`), and decide after the query: \`if done then ${f.statement}\`.`,
+          : `Leave the row out with \`where\`, or give it a value (\`otherwise 0\`), and decide after the query: ` +
+            `\`if done then ${f.statement}\`.`,
     }),
     explanation: `A query (\`from x in items ... select ...\`) makes a list from every row it keeps. An
 \`otherwise\` or a \`match\` inside it may run statements, but they cannot leave the query: not
@@ -831,7 +861,8 @@ end`,
             message: `\`main\`'s parameter \`${f.parameter}\` is ${article(f.type)}, which the command line cannot give`,
             label: "not readable from the command line",
             notes: [
-              "Each parameter of `main` is an option (`--city Paris`): Text, Int, Float, Boolean, or an Optional of one; `arguments: List<Text>` takes the words after the options.",
+              "Each parameter of `main` is an option (`--city Paris`): Text, Int, Float, Boolean, or an Optional " +
+                "of one; `arguments: List<Text>` takes the words after the options.",
             ],
             hint: "Take a Text and read it in the program, for example with `json.decode`.",
           }
@@ -862,13 +893,15 @@ end`,
     title: "A program too complex to check",
     facts: {
       steps:
-        "the steps checking this program's types could take: `base` and `perCharacter` for each character of its source",
+        "the steps checking this program's types could take: `base` and `perCharacter` for each character of its " +
+        "source",
       base: "the steps every program may take",
       perCharacter: "the steps each character of source adds",
       characters: "how many characters the program's modules hold",
       deep: "true when its types nest deeper than checking can follow, rather than taking too many steps",
       clause:
-        "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the one before), `sort key` for the keys of one `sort by`",
+        "set for a query with too many of one clause: `join` for its `from` clauses (each compiled inside the " +
+        "one before), `sort key` for the keys of one `sort by`",
       found: "how many `from` clauses, or sort keys, the query has",
       most: "the most one query may have",
     },
@@ -882,12 +915,15 @@ end`,
             label: "query too long to compile",
             notes: [
               f.clause === "join"
-                ? "Each `from` of a query runs inside the one before it, and compiled code may nest only so deep: a query is refused here rather than when it runs."
-                : "A query's sort keys are compared one after another in compiled code that nests with each key, and compiled code may nest only so deep.",
+                ? "Each `from` of a query runs inside the one before it, and compiled code may nest only so deep: " +
+                  "a query is refused here rather than when it runs."
+                : "A query's sort keys are compared one after another in compiled code that nests with each key, " +
+                  "and compiled code may nest only so deep.",
             ],
             hint:
               f.clause === "join"
-                ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its own, and join that."
+                ? "Join fewer lists in one query: make a list of the rows of some of them first, in a query of its " +
+                  "own, and join that."
                 : "Sort by fewer keys: a record or pair holding several of them sorts as one key.",
           }
         : tooComplexRendered(f),
@@ -925,11 +961,16 @@ function tooComplexRendered(f: {
   return {
     message: f.deep
       ? "This program's types nest too deeply to check"
-      : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ${count(f.characters)} characters may take`,
+      : `Checking this program's types needs more than ${count(f.steps)} steps, the most a program of ` +
+        `${count(f.characters)} characters may take`,
     label: "checking stopped here",
     notes: [
-      `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the program is refused rather than checked for minutes.`,
+      `Checking looks at each distinct part of a type once, and may take ${count(f.base)} steps and ` +
+        `${count(f.perCharacter)} more for each character of source, so that no program can make it slow; the ` +
+        `program is refused rather than checked for minutes.`,
     ],
-    hint: "Give the large types a name: a record with a field for each part, declared once, rather than a value built by nesting pairs or lists many lines deep.",
+    hint:
+      "Give the large types a name: a record with a field for each part, declared once, rather than a value built " +
+      "by nesting pairs or lists many lines deep.",
   };
 }
