@@ -93,7 +93,9 @@ const CHARACTER = fc.constantFrom(
 // A core of letters keeps a secret from being a part of any other text of the run (a port, a status).
 const SECRET = fc
   .tuple(
-    fc.stringMatching(/^[A-Za-z]{6}$/),
+    // fast-check makes JavaScript's own property names among its strings on purpose, and `length` is a part of the
+    // recording's `content-length`: such a core is a word of the run, not a secret's.
+    fc.stringMatching(/^[A-Za-z]{6}$/).filter((core) => !["length", "caller"].includes(core)),
     fc.array(CHARACTER, { minLength: 1, maxLength: 12 }),
     fc.array(CHARACTER, { maxLength: 6 }),
   )
