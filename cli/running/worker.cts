@@ -43,8 +43,8 @@ export interface WorkerInput {
   /** Each request's fuel and time when the program serves (spec/runtime.md). */
   readonly requestFuel: number;
   readonly requestTimeoutMs: number;
-  /** The command line's other limits: collections, output, host calls, and the live memory the program may keep. */
-  readonly limits: MoreLimits & { readonly maxMemoryMib: number };
+  /** The command line's other limits: collections, output, host calls, the live memory the program may keep, and the run's wall time (which the main thread keeps: E-RT-TIMEOUT says it). */
+  readonly limits: MoreLimits & { readonly maxMemoryMib: number; readonly timeoutMs?: number };
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
   /**
