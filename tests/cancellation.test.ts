@@ -240,7 +240,7 @@ end
   assert.equal(text.status, 2, text.stderr);
   assert.match(
     text.stderr,
-    /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+\n[^]*= note: in `main` of module `p\w+`\n$/,
+    /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+\n[\s\S]*= note: in `main` of module `p\w+`\n$/,
   );
   const json = await startProgram(work, source, { before: ["--timeout", "1", "--json"] }).done;
   assert.equal(json.status, 2, json.stderr);
@@ -364,7 +364,7 @@ end
   assert.equal(recorded.status, 2, recorded.stderr);
   assert.match(
     recorded.stderr,
-    /^error\[E-RT-TIMEOUT\][^]*recorded 1 call to nap\.recording\.json \(the run crashed\)\n$/,
+    /^error\[E-RT-TIMEOUT\][\s\S]*recorded 1 call to nap\.recording\.json \(the run crashed\)\n$/,
   );
   const recording = JSON.parse(readFileSync(join(folder, "nap.recording.json"), "utf8")) as {
     outcome: string;
@@ -382,7 +382,7 @@ end
     cache,
   );
   assert.equal(resumed.status, 2, resumed.stderr);
-  assert.match(resumed.stderr, /^error\[E-RT-TIMEOUT\][^]*\(the run crashed\)\n$/);
+  assert.match(resumed.stderr, /^error\[E-RT-TIMEOUT\][\s\S]*\(the run crashed\)\n$/);
   const again = JSON.parse(readFileSync(join(folder, "nap.recording.resumed.json"), "utf8")) as { outcome: string };
   assert.equal(again.outcome, "crashed");
 });

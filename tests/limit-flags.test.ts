@@ -268,7 +268,7 @@ test("--timeout is honoured by renyi run and, as RENYI_TIMEOUT, by node NAME.mjs
     assert.equal(ran.status, 2, ran.stderr);
     assert.match(
       ran.stderr,
-      /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> forever\.ry:\d+:\d+\n[^]*= note: in `main` of module `forever`\n$/,
+      /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> forever\.ry:\d+:\d+\n[\s\S]*= note: in `main` of module `forever`\n$/,
     );
   }
 });
