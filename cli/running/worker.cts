@@ -91,6 +91,8 @@ export interface RunTally {
     readonly bytes: number;
     readonly unreached?: number[];
     readonly grant?: string[];
+    /** The console lines a replay answered from the recording without showing them (no --console). */
+    readonly unshownConsole?: number;
   };
 }
 
@@ -258,6 +260,7 @@ function finish(outcome: WorkerOutcome): void {
         bytes: printed.bytes,
         ...(unreached !== undefined ? { unreached } : {}),
         ...(grantTexts !== undefined ? { grant: grantTexts } : {}),
+        ...(replayer !== undefined && replayer.unshownConsole > 0 ? { unshownConsole: replayer.unshownConsole } : {}),
       },
     } satisfies RunTally);
   }

@@ -211,6 +211,9 @@ export class Replayer {
   /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
   lastAnswered: RecordedCall | undefined;
 
+  /** The console.print and console.error calls answered from the recording and not performed (a replay without --console). */
+  unshownConsole = 0;
+
   private answerWith(
     primitive: Primitive,
     entry: RecordedCall,
@@ -227,7 +230,10 @@ export class Replayer {
     if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
     const value = this.decodeSuccess(primitive, entry, args);
     if (primitive.name === "std.console.print") this.options.onStdout?.(`${String(args["text"])}\n`);
-    if (this.options.writeConsole === true && CONSOLE.has(primitive.name)) perform();
+    if (CONSOLE.has(primitive.name)) {
+      if (this.options.writeConsole === true) perform();
+      else this.unshownConsole++;
+    }
     return value;
   }
 
