@@ -335,6 +335,17 @@ export class Replayer {
     args: Readonly<Record<string, unknown>>,
   ): unknown {
     const items = (args["items"] ?? []) as unknown[];
+    // Where the recording says which items it answered (their forms alone did not tell them apart), those.
+    const places = (entry.outcome as { items?: number[] }).items;
+    if (places !== undefined) {
+      const at = (p: number): unknown => {
+        if (!(p >= 0 && p < items.length))
+          throw this.shapeCrash(entry, `it answers item ${p}, but the call was given ${items.length} items`);
+        return items[p];
+      };
+      if (primitive.name === "std.random.choice") return new Some(at(places[0]!));
+      return places.map(at);
+    }
     const encoded = (encodeArguments({ items }).items ?? []) as JsonValue[];
     const byText = new Map<string, unknown[]>();
     encoded.forEach((e, i) => {
