@@ -25,13 +25,7 @@ export type ShownOutcome =
       readonly site?: string;
       readonly stack?: string;
     }
-  | {
-      readonly outcome: "cancelled";
-      readonly reason: string;
-      readonly site?: string;
-      readonly stack?: string;
-      readonly timeoutMs?: number;
-    }
+  | { readonly outcome: "cancelled"; readonly reason: string; readonly site?: string; readonly stack?: string }
   | { readonly outcome: "refused"; readonly message: string; readonly code?: RunCode };
 
 /** Where the program ran from: the bundle's path, its source map and its sources, read only when needed. */
@@ -71,21 +65,20 @@ function crashText(outcome: Extract<ShownOutcome, { outcome: "crashed" }>, at: L
   const frame = frameInBundle(outcome.stack, at);
   const where = outcome.site ?? frame?.site;
   const notes = [...(frame?.definition === undefined ? [] : [`in ${frame.definition}`]), ...extra];
-  const debug = process.env["RENYI_DEBUG"] && outcome.stack ? outcome.stack + "\n" : "";
+  const debug = process.env["RENYI_DEBUG"] && outcome.stack ? `${outcome.stack}\n` : "";
   return render(outcome.code, outcome.message, where, at.sources(), notes) + debug;
 }
 
 /**
- * A cancelled run: interrupted (Ctrl-C), or at its time limit (E-RT-TIMEOUT), with
- * the place the program had reached when it stopped, when it was in its own code.
+ * A cancelled run: interrupted (Ctrl-C), with the place the program had reached when it
+ * stopped, when it was in its own code. (A run at its time limit crashed: E-RT-TIMEOUT.)
  */
 function cancelledText(outcome: Extract<ShownOutcome, { outcome: "cancelled" }>, at: Located): string {
   const frame = frameInBundle(outcome.stack, at);
   const where = outcome.site ?? frame?.site;
   const place =
     where === undefined ? "" : `  --> ${where}${frame?.definition === undefined ? "" : `, in ${frame.definition}`}\n`;
-  if (outcome.reason !== "timeout") return `cancelled: interrupted\n${place}`;
-  return `cancelled[E-RT-TIMEOUT]: ${runMessage("E-RT-TIMEOUT", outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs })}\n${place}`;
+  return `cancelled: interrupted\n${place}`;
 }
 
 /** Where a crash (or a cancellation) happened, `file.ry:line:column`: as the compiled code knows it, or from its stack through the source map. */

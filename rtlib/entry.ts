@@ -103,7 +103,8 @@ export async function runIfMain(
     process.exitCode = await ended({ outcome: "refused", message: fromEnvironment.problem }, url);
     return;
   }
-  const { timeoutMs, ...limits } = fromEnvironment.limits;
+  const { limits } = fromEnvironment;
+  const { timeoutMs } = limits;
   const cancel = new SharedArrayBuffer(4);
   const timer = timeoutMs === undefined ? undefined : await deadline(cancel, timeoutMs);
   const outcome = await runMain(
@@ -118,11 +119,7 @@ export async function runIfMain(
   );
   timer?.stop();
   stopChildren();
-  const shown =
-    outcome.outcome === "cancelled" && outcome.reason === "timeout" && timeoutMs !== undefined
-      ? { ...outcome, timeoutMs }
-      : outcome;
-  process.exitCode = shown.outcome === "finished" ? EXIT.finished : await ended(shown, url);
+  process.exitCode = outcome.outcome === "finished" ? EXIT.finished : await ended(outcome, url);
 }
 
 /**

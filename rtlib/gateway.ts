@@ -6,7 +6,7 @@
 // then the observers (recording), which the run's configuration lists
 // (run-main.ts), and the narrator of a narrated run (narration.ts).
 
-import { Crash, Failure, GuardRefusal } from "./errors.js";
+import { Cancelled, Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
 import {
   flow,
@@ -159,7 +159,21 @@ function conforming<T>(result: T, primitive: Primitive): T {
 }
 
 async function settled<T>(live: Promise<T>, primitive: Primitive): Promise<T> {
-  return conforming(await live, primitive);
+  try {
+    return conforming(await live, primitive);
+  } catch (e) {
+    throw placed(e);
+  }
+}
+
+/**
+ * A cancellation that came while the program waited on a call (a sleep, a request in flight):
+ * made again here, where its stack goes on through the program's awaiting functions, so
+ * that the run ends at the place it had reached, as one seen at a step does. The one the
+ * wait threw was made in a timer, which knows nothing of the program.
+ */
+function placed(e: unknown): unknown {
+  return e instanceof Cancelled ? new Cancelled(e.reason) : e;
 }
 
 /** A call that is recorded, replayed, narrated or guarded. */
@@ -225,7 +239,7 @@ async function callWatched<T>(
       ...marks(replayed, origins, covering),
     });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
-    throw e;
+    throw placed(e);
   }
 }
 

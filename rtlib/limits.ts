@@ -70,6 +70,8 @@ let loaded: Account = runAccount;
 
 /** Index 0: 0 while running, 1 when interrupted, 2 at the deadline. Shared with the main thread. */
 let cancelFlag: Int32Array | undefined;
+/** The run's wall-time limit in milliseconds, when the host that keeps the deadline says: E-RT-TIMEOUT names it. */
+let timeLimitMs: number | undefined;
 
 function account(owner: Account["owner"], fuel: number, maxHostCalls: number, deadline: number): Account {
   return { owner, fuel, limit: fuel, hostCalls: 0, maxHostCalls, deadline };
@@ -82,6 +84,7 @@ export function configureLimits(options: {
   cancel?: SharedArrayBuffer;
   requestFuel?: number;
   requestTimeoutMs?: number;
+  timeoutMs?: number;
 }): void {
   runAccount = account(
     "the program",
@@ -97,6 +100,12 @@ export function configureLimits(options: {
   REQUEST_LIMITS.fuel = options.requestFuel ?? DEFAULT_LIMITS.requestFuel;
   REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutSeconds * 1000;
   cancelFlag = options.cancel === undefined ? undefined : new Int32Array(options.cancel);
+  timeLimitMs = options.timeoutMs;
+}
+
+/** The run's wall-time limit, in milliseconds, when the host said what it is. */
+export function runTimeLimitMs(): number | undefined {
+  return timeLimitMs;
 }
 
 function load(a: Account): void {

@@ -6,7 +6,7 @@
 import { configureOffLimits } from "./lib/off-limits.js";
 import { convertArguments, helpText, type MainParameter } from "./arguments.js";
 import { Cancelled, Crash, engineLimit, Failure } from "./errors.js";
-import { cancellationAsked, configureLimits, stepsUsed } from "./limits.js";
+import { cancellationAsked, configureLimits, runTimeLimitMs, stepsUsed } from "./limits.js";
 import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
@@ -65,12 +65,12 @@ export type Outcome =
       concealed?: true;
     }
   | {
+      /** Interrupted (Ctrl-C, a client's cancellation): a run past its time limit ends crashed, E-RT-TIMEOUT. */
       outcome: "cancelled";
       reason: string;
       site?: string;
       stack?: string;
-      steps: number /** The time limit, when the host that set it says (reason "timeout"). */;
-      timeoutMs?: number;
+      steps: number;
       concealed?: true;
     }
   | { outcome: "refused"; message: string; code?: RunCode };
@@ -105,6 +105,8 @@ export interface RunConfig {
     readonly maxDepth?: number;
     /** Shared with the host: index 0 becomes 1 when interrupted, 2 at the deadline. */
     readonly cancel?: SharedArrayBuffer;
+    /** The wall-time limit the host keeps with that deadline, in milliseconds: E-RT-TIMEOUT says it. */
+    readonly timeoutMs?: number;
     readonly requestFuel?: number;
     readonly requestTimeoutMs?: number;
     readonly maxHostCalls?: number;
@@ -154,6 +156,7 @@ export interface RunConfig {
  * top level computes is counted as main's steps are.
  */
 export async function runMain(program: Program | (() => Promise<Program>), config: RunConfig): Promise<Outcome> {
+  timeOwner = undefined;
   try {
     return endOfDecisions(await runConfigured(program, config), "the run");
   } catch (e) {
@@ -178,7 +181,12 @@ function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
   const read = refusal(join(flow.read, flow.decided), CONSOLE_SINK);
   if (read === undefined) return o;
   const decided = refusal(flow.decided, CONSOLE_SINK);
-  if (whose === "the test" || (decided !== undefined && o.outcome !== "finished" && o.outcome !== "cancelled")) {
+  // A time limit reached, as a cancellation, is the termination channel alone: it says nothing of where.
+  const timedOut = o.outcome === "crashed" && o.code === "E-RT-TIMEOUT";
+  if (
+    whose === "the test" ||
+    (decided !== undefined && o.outcome !== "finished" && o.outcome !== "cancelled" && !timedOut)
+  ) {
     return {
       outcome: "crashed",
       code: "E-RT-GUARD",
@@ -187,14 +195,8 @@ function endOfDecisions(o: Outcome, whose: "the run" | "the test"): Outcome {
       concealed: true,
     };
   }
-  if (o.outcome === "cancelled")
-    return {
-      outcome: "cancelled",
-      reason: o.reason,
-      steps: 0,
-      concealed: true,
-      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-    };
+  if (o.outcome === "cancelled") return { outcome: "cancelled", reason: o.reason, steps: 0, concealed: true };
+  if (timedOut) return { outcome: "crashed", code: o.code, message: o.message, steps: 0, concealed: true };
   return { ...o, steps: 0, concealed: true };
 }
 
@@ -300,6 +302,7 @@ export async function runTest(
     readonly recorded?: readonly RecordedCall[];
   },
 ): Promise<Outcome> {
+  timeOwner = "test";
   try {
     configure(config);
     configureMemory({ ...config.limits, memoryOwner: "test" });
@@ -344,15 +347,30 @@ export async function runTest(
 export function runOutcomeOf(e: unknown): Outcome {
   const asked = cancellationAsked();
   if (asked !== undefined && (e instanceof Failure || e instanceof Crash)) {
-    return {
-      outcome: "cancelled",
-      reason: asked.reason,
+    const place = {
       ...(e.site ? { site: e.site } : {}),
       ...(e instanceof Crash && e.stack ? { stack: e.stack } : {}),
-      steps: stepsUsed(),
     };
+    if (asked.reason === "timeout") return timedOut(place, stepsUsed());
+    return { outcome: "cancelled", reason: asked.reason, ...place, steps: stepsUsed() };
   }
   return outcomeOf(e);
+}
+
+/** Whose time limit E-RT-TIMEOUT names: a test's under `renyi test`, the run's otherwise. */
+let timeOwner: "test" | undefined;
+
+/**
+ * A run (or a test) past its time limit: E-RT-TIMEOUT, a limit as fuel is, at the place it had
+ * reached, which `place` holds (the compiled code's site, or a stack through the program).
+ */
+function timedOut(place: { site?: string; stack?: string }, steps: number): Outcome {
+  const milliseconds = runTimeLimitMs();
+  const facts = {
+    ...(milliseconds === undefined ? {} : { milliseconds }),
+    ...(timeOwner === undefined ? {} : { owner: timeOwner }),
+  };
+  return { outcome: "crashed", code: "E-RT-TIMEOUT", message: runMessage("E-RT-TIMEOUT", facts), ...place, steps };
 }
 
 /**
@@ -362,8 +380,11 @@ export function runOutcomeOf(e: unknown): Outcome {
  */
 export function outcomeOf(e: unknown): Outcome {
   const steps = stepsUsed();
-  if (e instanceof Cancelled)
-    return { outcome: "cancelled", reason: e.reason, ...(e.stack ? { stack: e.stack } : {}), steps };
+  if (e instanceof Cancelled) {
+    const place = e.stack ? { stack: e.stack } : {};
+    if (e.reason === "timeout") return timedOut(place, steps);
+    return { outcome: "cancelled", reason: e.reason, ...place, steps };
+  }
   if (e instanceof Failure) {
     // The failure's value leaves through the console: its guards must allow that.
     const refused = refusal(originsOf(e.value), CONSOLE_SINK);

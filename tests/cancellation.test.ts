@@ -1,8 +1,9 @@
-// Cancellation (spec/runtime.md, "Cancellation"): Ctrl-C or the deadline ends a
-// run `cancelled` (exit 130) within half a second, wherever the program is: in a
-// tight loop, waiting on a slow server, asleep, waiting for a busy database, in
-// concurrent tasks; a second Ctrl-C stops a program that cannot see the first,
-// and a recording in progress is written either way. Real child processes,
+// Cancellation (spec/runtime.md, "Cancellation"): Ctrl-C ends a run `cancelled`
+// (exit 130), and the deadline (--timeout) ends it `crashed` with E-RT-TIMEOUT (exit 2),
+// within half a second, wherever the program is: in a tight loop, waiting on a
+// slow server, asleep, waiting for a busy database, in concurrent tasks; a second
+// Ctrl-C stops a program that cannot see the first, a program that cannot see its
+// deadline is stopped by force, and a recording in progress is written either way. Real child processes,
 // a real HTTP server on 127.0.0.1 and a real SQLite file.
 
 import { test, after } from "node:test";
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
-import { RENYI, startProgram, type Started } from "./support.js";
+import { RENYI, renyiIn, startProgram, type Started } from "./support.js";
 import { configureLimits } from "../rtlib/limits.js";
 import { outcomeOf, runOutcomeOf } from "../rtlib/run-main.js";
 import { Crash, Failure } from "../rtlib/errors.js";
@@ -228,7 +229,7 @@ test("a second Ctrl-C stops at once a program that has not yet seen the first; t
   console.log(`second Ctrl-C: ended ${ms.toFixed(0)} ms after it`);
 });
 
-test("the deadline (--timeout) cancels the run with E-RT-TIMEOUT at the place it had reached, in text and in the execution record", async () => {
+test("the deadline (--timeout) is a limit: the run crashes with E-RT-TIMEOUT at the place it had reached, in text and in the execution record", async () => {
   const source = `public function main()
   purpose: Spin.
   needs console
@@ -239,26 +240,157 @@ test("the deadline (--timeout) cancels the run with E-RT-TIMEOUT at the place it
 end
 `;
   const text = await startProgram(work, source, { before: ["--timeout", "1"] }).done;
-  assert.equal(text.status, 130, text.stderr);
+  assert.equal(text.status, 2, text.stderr);
   assert.match(
     text.stderr,
-    /^cancelled\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+, in `main` of module `p\w+`\n$/,
+    /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:[56]:\d+\n[\s\S]*= note: in `main` of module `p\w+`\n$/,
   );
   const json = await startProgram(work, source, { before: ["--timeout", "1", "--json"] }).done;
-  assert.equal(json.status, 130, json.stderr);
+  assert.equal(json.status, 2, json.stderr);
   const record = JSON.parse(json.stdout.trim().split("\n").at(-1)!) as {
     outcome: string;
     exit: number;
     error: { code: string; message: string; line: number | null };
   };
-  assert.equal(record.outcome, "cancelled");
-  assert.equal(record.exit, 130);
+  assert.equal(record.outcome, "crashed");
+  assert.equal(record.exit, 2);
   assert.equal(record.error.code, "E-RT-TIMEOUT");
   assert.match(record.error.message, /time limit of 1 s/);
   assert.ok(record.error.line === 5 || record.error.line === 6, `line ${record.error.line}`);
 });
 
-test("a run that stops on an error after its cancellation was asked for ends cancelled, at the error's place", () => {
+test("a program asleep in a wait when its time runs out crashes with E-RT-TIMEOUT at the line of the wait", async () => {
+  const source = `public function main()
+  purpose: Sleep past the time limit.
+  needs console, time
+  console.print("sleeping")
+  time.sleep(time.hours(1))
+  console.print("woke")
+end
+`;
+  const started = performance.now();
+  const ran = await startProgram(work, source, { before: ["--timeout", "1", "--json"] }).done;
+  const ms = performance.now() - started;
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.doesNotMatch(ran.stdout, /woke/);
+  assert.match(
+    ran.stderr,
+    /^error\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s \(--timeout SECONDS allows more\)\n {2}--> [^\n]*\.ry:5:3\n/,
+  );
+  const record = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as {
+    outcome: string;
+    error: { code: string; line: number | null; column: number | null };
+    hostCalls: { operation: string; outcome: string }[];
+  };
+  assert.deepEqual(
+    { outcome: record.outcome, code: record.error.code, line: record.error.line, column: record.error.column },
+    { outcome: "crashed", code: "E-RT-TIMEOUT", line: 5, column: 3 },
+  );
+  // The sleep itself was cut short, not the run after it.
+  assert.equal(record.hostCalls.at(-1)?.operation, "std.time.sleep");
+  assert.equal(record.hostCalls.at(-1)?.outcome, "cancelled");
+  // Well within the grace period: the wait saw the limit, the thread was not stopped by force.
+  assert.ok(ms < 1000 + 1500, `ended after ${ms.toFixed(0)} ms`);
+});
+
+test("a program stuck where it cannot notice its time limit is stopped by force, and says its place is not known", async () => {
+  const ran = await startProgram(work, SORTING, { before: ["--timeout", "1", "--fuel", "1000000000000", "--json"] })
+    .done;
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.equal(
+    ran.stderr,
+    "error[E-RT-TIMEOUT]: the run reached its time limit of 1 s and was stopped by force where it could not notice; the place the program had reached is not known (--timeout SECONDS allows more)\n",
+  );
+  const record = JSON.parse(ran.stdout.trim().split("\n").at(-1)!) as {
+    outcome: string;
+    exit: number;
+    error: { code: string; file: string | null; line: number | null };
+  };
+  assert.deepEqual(
+    {
+      outcome: record.outcome,
+      exit: record.exit,
+      code: record.error.code,
+      file: record.error.file,
+      line: record.error.line,
+    },
+    { outcome: "crashed", exit: 2, code: "E-RT-TIMEOUT", file: null, line: null },
+  );
+});
+
+test("Ctrl-C is no limit: a run interrupted before its time runs out ends cancelled, exit 130, without E-RT-TIMEOUT", async () => {
+  const started = startProgram(
+    work,
+    `public function main()
+  purpose: Sleep.
+  needs console, time
+  console.print("sleeping")
+  time.sleep(time.hours(1))
+end
+`,
+    { before: ["--timeout", "60", "--json"] },
+  );
+  const ended = await ctrlC(started, "sleeping");
+  assert.equal(ended.status, 130, ended.stderr);
+  assert.match(ended.stderr, /^cancelled: interrupted\n {2}--> [^\n]*\.ry:5:3, in `main` of module `p\w+`\n$/);
+  const record = JSON.parse(ended.stdout.trim().split("\n").at(-1)!) as {
+    outcome: string;
+    exit: number;
+    error: { code: string | null; line: number | null };
+  };
+  assert.deepEqual(
+    { outcome: record.outcome, exit: record.exit, code: record.error.code, line: record.error.line },
+    { outcome: "cancelled", exit: 130, code: null, line: 5 },
+  );
+});
+
+test("a recorded or resumed run at its time limit still writes its recording, whose outcome is crashed", async () => {
+  const folder = join(work, "timed-recording");
+  const cache = join(work, "cache");
+  (await import("node:fs")).mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, "nap.ry"),
+    `public function main()
+  purpose: Print, then sleep past the time limit.
+  needs console, time
+  console.print("before")
+  time.sleep(time.hours(1))
+end
+`,
+  );
+  const recorded = await renyiIn(
+    folder,
+    ["record", "--timeout", "1", "--to", "nap.recording.json", "nap.ry"],
+    {},
+    cache,
+  );
+  assert.equal(recorded.status, 2, recorded.stderr);
+  assert.match(
+    recorded.stderr,
+    /^error\[E-RT-TIMEOUT\][\s\S]*recorded 1 call to nap\.recording\.json \(the run crashed\)\n$/,
+  );
+  const recording = JSON.parse(readFileSync(join(folder, "nap.recording.json"), "utf8")) as {
+    outcome: string;
+    calls: { primitive: string }[];
+  };
+  assert.equal(recording.outcome, "crashed");
+  assert.deepEqual(
+    recording.calls.map((c) => c.primitive),
+    ["std.console.print"],
+  );
+  const resumed = await renyiIn(
+    folder,
+    ["run", "--timeout", "1", "--resume", "nap.recording.json", "nap.ry"],
+    {},
+    cache,
+  );
+  assert.equal(resumed.status, 2, resumed.stderr);
+  assert.match(resumed.stderr, /^error\[E-RT-TIMEOUT\][\s\S]*\(the run crashed\)\n$/);
+  const again = JSON.parse(readFileSync(join(folder, "nap.recording.resumed.json"), "utf8")) as { outcome: string };
+  assert.equal(again.outcome, "crashed");
+});
+
+test("a run that stops on an error after its cancellation was asked for ends cancelled (or at its time limit), at the error's place", () => {
   const cancel = new SharedArrayBuffer(4);
   configureLimits({ cancel });
   try {
@@ -272,10 +404,27 @@ test("a run that stops on an error after its cancellation was asked for ends can
       { ...failed, steps: 0 },
       { outcome: "cancelled", reason: "interrupt", site: "x.ry:3:5", steps: 0 },
     );
+    // Past the time limit, the same error is the limit's, at its place.
     Atomics.store(new Int32Array(cancel), 0, 2);
     const crashed = runOutcomeOf(new Crash("E-RT-CRASH", { problem: "crash-with", message: "gone" }, "x.ry:4:1"));
-    assert.equal(crashed.outcome, "cancelled");
-    assert.equal((crashed as { reason: string }).reason, "timeout");
+    assert.deepEqual(
+      { ...crashed, steps: 0, stack: undefined },
+      {
+        outcome: "crashed",
+        code: "E-RT-TIMEOUT",
+        message: "the run reached its time limit (--timeout SECONDS allows more)",
+        site: "x.ry:4:1",
+        steps: 0,
+        stack: undefined,
+      },
+    );
+    configureLimits({ cancel, timeoutMs: 1500 });
+    Atomics.store(new Int32Array(cancel), 0, 2);
+    const timed = runOutcomeOf(new Failure("no", "x.ry:5:2"));
+    assert.equal(
+      (timed as { message: string }).message,
+      "the run reached its time limit of 1,500 ms (--timeout SECONDS allows more)",
+    );
   } finally {
     configureLimits({});
   }

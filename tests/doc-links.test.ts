@@ -147,5 +147,9 @@ test("the README stays a tour: under 150 lines, the flag lists in spec/cli.md", 
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const lines = readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0);
   assert.ok(lines < 150, `README.md has ${lines} lines`);
-  assert.doesNotMatch(readme, /--max-output-bytes|--request-timeout|--check-memory/, "a flag list belongs in spec/cli.md");
+  assert.doesNotMatch(
+    readme,
+    /--max-output-bytes|--request-timeout|--check-memory/,
+    "a flag list belongs in spec/cli.md",
+  );
 });

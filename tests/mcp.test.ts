@@ -340,7 +340,7 @@ end
   assert.match(text(broken), /does not compile[\s\S]*E-CAP-MISSING/);
 });
 
-test("mcp run: a program that never ends is cancelled at the timeout, and the server answers the next request", async () => {
+test("mcp run: a program that never ends crashes at the timeout with E-RT-TIMEOUT, and the server answers the next request", async () => {
   const started = performance.now();
   const result = await call("run", {
     source:
@@ -348,8 +348,10 @@ test("mcp run: a program that never ends is cancelled at the timeout, and the se
       `  end\nend\n`,
   });
   const run = result.structuredContent as unknown as RunResult;
-  assert.equal(run.outcome, "cancelled", text(result));
+  assert.equal(run.outcome, "crashed", text(result));
+  assert.equal(run.exit, 2);
   assert.equal(run.error?.code, "E-RT-TIMEOUT");
+  assert.equal((run.error as { line?: number } | undefined)?.line, 6, "the place the loop had reached");
   assert.ok(performance.now() - started < 10_000);
   const next = await call("explain", { code: "E-RT-TIMEOUT" });
   assert.equal(next.isError, undefined);

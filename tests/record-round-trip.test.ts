@@ -111,7 +111,7 @@ test("a redacted secret appears nowhere in the recording, in any form", () => {
   );
 });
 
-test("with the server gone, the replay answers every call from the recording and writes nothing", async () => {
+test("with the server gone, the replay answers every call from the recording, writes nothing, and says at its end that the console lines were not shown", async () => {
   const ran = await renyi(work, [
     "run",
     "--replay",
@@ -122,9 +122,47 @@ test("with the server gone, the replay answers every call from the recording and
     "--token",
     "<redacted>",
   ]);
-  assert.equal(ran.stderr, "");
+  assert.equal(
+    ran.stderr,
+    "note: 4 console lines were answered from the recording and not shown; --console shows them\n",
+  );
   assert.equal(ran.status, 0);
   assert.equal(ran.stdout, "");
+});
+
+test("a replay whose program wrote no console line says nothing of the console; one line is said as one", async () => {
+  writeFileSync(
+    join(work, "quiet.ry"),
+    `public function main()
+  purpose: Read the clock and say nothing.
+  needs time
+  let now be time.now()
+end
+`,
+  );
+  writeFileSync(
+    join(work, "once.ry"),
+    `public function main()
+  purpose: Say one thing on standard error.
+  needs console
+  console.error("once")
+end
+`,
+  );
+  for (const name of ["quiet", "once"]) {
+    const recorded = await renyi(work, ["record", `${name}.ry`]);
+    assert.equal(recorded.status, 0, recorded.stderr);
+  }
+  const quiet = await renyi(work, ["run", "--replay", "quiet.recording.json", "quiet.ry"]);
+  assert.deepEqual([quiet.status, quiet.stdout, quiet.stderr], [0, "", ""]);
+  const once = await renyi(work, ["run", "--replay", "once.recording.json", "once.ry"]);
+  assert.deepEqual(
+    [once.status, once.stdout, once.stderr],
+    [0, "", "note: 1 console line was answered from the recording and not shown; --console shows it\n"],
+  );
+  // With --console the line is shown, and nothing more is said.
+  const shown = await renyi(work, ["run", "--replay", "once.recording.json", "--console", "once.ry"]);
+  assert.deepEqual([shown.status, shown.stdout, shown.stderr], [0, "", "once\n"]);
 });
 
 test("with --console, the replay prints what the program prints, from the recording; without --replay it is refused", async () => {
@@ -141,6 +179,7 @@ test("with --console, the replay prints what the program prints, from the record
   ]);
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, liveStdout);
+  assert.equal(ran.stderr, "", "the lines were shown: no note of them");
   const alone = await renyi(work, ["run", "--console", "glue.ry"]);
   assert.equal(alone.status, 3);
   assert.match(alone.stderr, /--console performs the console calls a replay answers; give --replay REC too/);

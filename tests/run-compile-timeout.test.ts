@@ -31,18 +31,29 @@ test("a program still compiling when the run's --timeout passes ends with E-RT-T
   writeFileSync(join(work, "large.ry"), largeProgram(12_000));
   const cache = join(work, "cache-large");
   const ran = await renyiIn(work, ["run", "--timeout", "1", "large.ry"], {}, cache);
-  assert.match(ran.stderr, /\[E-RT-TIMEOUT\]: the run reached its time limit of 1 s/);
+  assert.equal(
+    ran.stderr,
+    "error[E-RT-TIMEOUT]: the run reached its time limit of 1 s while the program was compiled (--timeout SECONDS allows more)\n",
+  );
   assert.doesNotMatch(ran.stdout, /done/);
-  assert.equal(ran.status, 130);
+  assert.equal(ran.status, 2);
   const kept = readdirSync(cache, { recursive: true })
     .map(String)
     .filter((name) => name.endsWith(".cjs"));
   assert.deepEqual(kept, []);
-  // The execution record says the same: a cancelled run at its time limit.
+  // The execution record says the same: a run crashed at its time limit, at no line of the program.
   const recorded = await renyiIn(work, ["run", "--json", "--timeout", "1", "large.ry"], {}, cache);
-  const record = JSON.parse(recorded.stdout.trim().split("\n").pop()!) as { outcome: string; error: { code: string } };
-  assert.equal(record.outcome, "cancelled");
-  assert.equal(record.error.code, "E-RT-TIMEOUT");
+  assert.equal(recorded.status, 2);
+  const record = JSON.parse(recorded.stdout.trim().split("\n").pop()!) as {
+    outcome: string;
+    exit: number;
+    error: { code: string; message: string; line: number | null };
+  };
+  assert.deepEqual(
+    { outcome: record.outcome, exit: record.exit, code: record.error.code, line: record.error.line },
+    { outcome: "crashed", exit: 2, code: "E-RT-TIMEOUT", line: null },
+  );
+  assert.match(record.error.message, /while the program was compiled/);
 });
 
 test("a program that compiles within its --timeout runs with the rest of it", async () => {

@@ -33,7 +33,8 @@ class NotLive extends Error {
 }
 
 /** A check of one value at `at` (a path from the entry), given the entry's recorded arguments; throws NotLive. */
-type Check = (value: JsonValue | undefined, at: string, args: Args) => void;
+/** `places`: the outcome's `items`, where the answer's items are in `arguments.items` (random.choice, random.shuffle). */
+type Check = (value: JsonValue | undefined, at: string, args: Args, places?: readonly number[]) => void;
 
 function fail(at: string, value: JsonValue | undefined, expected: string): never {
   throw new NotLive(at, `${shown(value)}, but ${expected}`);
@@ -175,8 +176,35 @@ function itemsOf(args: Args): string[] {
   return items.map((i) => JSON.stringify(i));
 }
 
-const oneOfItems: Check = (v, at, args) => {
+/**
+ * The outcome's `items`, when given: each a place in `arguments.items` (`count` of them, each
+ * once), whose item has the form the answer gives for it (`forms`).
+ */
+function checkPlaces(
+  places: readonly number[],
+  items: readonly string[],
+  forms: readonly string[],
+  count: number,
+): void {
+  const at = "outcome.items";
+  if (places.length !== count) throw new NotLive(at, `has ${places.length} places, but the answer has ${count} items`);
+  const seen = new Set<number>();
+  places.forEach((p, k) => {
+    if (!Number.isSafeInteger(p) || p < 0 || p >= items.length)
+      throw new NotLive(at, `holds ${JSON.stringify(p)}, which is no place in arguments.items`);
+    if (seen.has(p)) throw new NotLive(at, `holds the place ${p} twice`);
+    seen.add(p);
+    if (items[p] !== forms[k])
+      throw new NotLive(at, `says item ${p}, but the answer's item there is written otherwise`);
+  });
+}
+
+const oneOfItems: Check = (v, at, args, places) => {
   const items = itemsOf(args);
+  if (places !== undefined) {
+    if (items.length === 0) fail(at, v, "an empty list has no item to choose");
+    return checkPlaces(places, items, [JSON.stringify(v)], 1);
+  }
   if (v === null ? items.length > 0 : !items.includes(JSON.stringify(v)))
     fail(
       at,
@@ -187,7 +215,18 @@ const oneOfItems: Check = (v, at, args) => {
     );
 };
 
-const itemsShuffled: Check = (v, at, args) => {
+const itemsShuffled: Check = (v, at, args, places) => {
+  if (places !== undefined && Array.isArray(v)) {
+    const given = itemsOf(args);
+    if (v.length !== given.length)
+      fail(at, v, "random.shuffle answers the items it was given, each once, in some order");
+    return checkPlaces(
+      places,
+      given,
+      v.map((i) => JSON.stringify(i)),
+      given.length,
+    );
+  }
   const items = itemsOf(args).sort();
   if (
     !Array.isArray(v) ||
@@ -384,7 +423,7 @@ export function impossibleAnswer(entry: {
   readonly primitive: string;
   readonly capability: string;
   readonly arguments: Args;
-  readonly outcome: { success: JsonValue } | { failure: JsonValue };
+  readonly outcome: { success: JsonValue; items?: readonly number[] } | { failure: JsonValue };
 }): Impossible | undefined {
   const answers = answersOf(entry.primitive);
   if (answers === undefined) return { field: "primitive", why: "is no primitive of the library" };
@@ -395,7 +434,10 @@ export function impossibleAnswer(entry: {
     };
   try {
     if ("success" in entry.outcome) {
-      answers.success(entry.outcome.success, "outcome.success", entry.arguments);
+      const places = entry.outcome.items;
+      if (places !== undefined && answers.success !== oneOfItems && answers.success !== itemsShuffled)
+        throw new NotLive("outcome.items", "is given, but only random.choice and random.shuffle answer with items");
+      answers.success(entry.outcome.success, "outcome.success", entry.arguments, places);
       return undefined;
     }
     const failure = entry.outcome.failure;

@@ -17,7 +17,12 @@ export const SEALED = "sealed";
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A call's outcome: what it gave back, or the failure it ended with, both as ToJson writes them. */
-export type RecordedOutcome = { success: JsonValue } | { failure: JsonValue };
+/**
+ * `items`: for random.choice and random.shuffle, the places in `arguments.items` of what the call
+ * answered, when its form alone does not say which items they were (spec/recording.md, "Values in
+ * arguments and outcomes": `Some(None)` and `None` are both `null`).
+ */
+export type RecordedOutcome = { success: JsonValue; items?: number[] } | { failure: JsonValue };
 
 /** One primitive call, in the order the calls completed. */
 export interface RecordedCall {

@@ -50,8 +50,8 @@ export async function buildCommand(
     return EXIT.refused;
   }
   // Encoded once: the bytes hashed are the bytes written (a string is encoded anew by each).
-  const code = Buffer.from(bundle.code + `//# sourceMappingURL=${name}.mjs.map\n`, "utf8");
-  const map = Buffer.from(JSON.stringify(bundle.map) + "\n", "utf8");
+  const code = Buffer.from(`${bundle.code}//# sourceMappingURL=${name}.mjs.map\n`, "utf8");
+  const map = Buffer.from(`${JSON.stringify(bundle.map)}\n`, "utf8");
   const main = program.main?.needs ?? [];
   const manifest: Manifest = {
     program: name,
@@ -66,7 +66,7 @@ export async function buildCommand(
     needs: main.map(needEntry),
     ...(options.stable ? {} : { built_at: new Date().toISOString() }),
   };
-  const manifestText = JSON.stringify(manifest, null, 2) + "\n";
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   try {
     makeFolders(options.out);
     // Each file whole or not at all; the bundle last, so that a bundle is never beside an older manifest's hash unnoticed.

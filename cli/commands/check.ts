@@ -26,7 +26,7 @@ export function runCheck(files: string[], options: { json: boolean }): number {
     }
   }
   if (options.json) {
-    process.stdout.write(JSON.stringify(toJson(diagnostics, sources)) + "\n");
+    process.stdout.write(`${JSON.stringify(toJson(diagnostics, sources))}\n`);
   } else if (diagnostics.length > 0) {
     process.stderr.write(renderText(diagnostics, sources));
     const errors = diagnostics.filter((d) => d.severity === "error").length;
@@ -43,7 +43,7 @@ function summary(errors: number, warnings: number): string {
   const parts: string[] = [];
   if (errors > 0) parts.push(plural(errors, "error"));
   if (warnings > 0) parts.push(plural(warnings, "warning"));
-  return parts.join(", ") + " found.";
+  return `${parts.join(", ")} found.`;
 }
 
 const plural = (count: number, noun: string): string =>

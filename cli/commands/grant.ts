@@ -59,7 +59,7 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
   }
   const least = leastGrant(recording.calls, main);
   process.stdout.write(
-    json ? JSON.stringify(jsonReport(least, against, recording), null, 2) + "\n" : textReport(least, against, main),
+    json ? `${JSON.stringify(jsonReport(least, against, recording), null, 2)}\n` : textReport(least, against, main),
   );
   return least.uncovered.length > 0 ? EXIT.failed : EXIT.finished;
 }
@@ -113,7 +113,7 @@ function textReport(least: LeastGrant, against: string, main: readonly GrantItem
     for (const c of least.uncovered.slice(0, 10)) lines.push(`  call ${c.sequence}: ${c.capability} (${c.primitive})`);
     if (least.uncovered.length > 10) lines.push(`  and ${(least.uncovered.length - 10).toLocaleString("en")} more`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function jsonReport(least: LeastGrant, against: string, recording: Recording): unknown {

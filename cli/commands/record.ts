@@ -116,7 +116,7 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
                 ),
               };
         try {
-          writeAtomically(out, JSON.stringify(recording, null, 2) + "\n");
+          writeAtomically(out, `${JSON.stringify(recording, null, 2)}\n`);
         } catch (e) {
           process.stderr.write(
             `error: I cannot write the recording ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,

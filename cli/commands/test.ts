@@ -174,7 +174,7 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
       message: plan.message,
       ...recording,
     };
-  const replay = plan !== undefined && plan.ok && !refresh ? { replay: plan.replay } : {};
+  const replay = plan?.ok && !refresh ? { replay: plan.replay } : {};
   const started = startTest(
     {
       file,
@@ -193,13 +193,8 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
   running.delete(started);
   const located = { path: entry.bundle, map: () => readProgramMap(entry.bundle), sources: () => entry.sources };
   const result = {
-    ...resultOf(
-      { file, name: test.name, site: test.site },
-      end.outcome,
-      end.ms,
-      end.output,
-      (o) => (o.outcome === "crashed" ? crashSite(o, located) : undefined),
-      options.timeoutSeconds,
+    ...resultOf({ file, name: test.name, site: test.site }, end.outcome, end.ms, end.output, (o) =>
+      o.outcome === "crashed" ? crashSite(o, located) : undefined,
     ),
     ...recording,
     ...(end.narration !== undefined ? { narration: end.narration } : {}),

@@ -14,6 +14,7 @@ import { sealKeyOf } from "../recordings/sealed-calls.js";
 import { ceilingKey, type McpOptions } from "./ceiling.js";
 import { CONCEALED, PENDING } from "./work.js";
 import { RENYI_COMMAND } from "../host/places.cjs";
+import { runMessage } from "../../vocabulary/problems/run.js";
 
 /** The most text of the output, and of the errors, a result carries: 64 KiB. */
 const MAX_RESULT_TEXT = 64 * 1024;
@@ -545,16 +546,18 @@ function resultOf(
     : calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
   if (calls.length > MAX_EFFECT_LINES)
     effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
-  const outcome = ran.cancelled ? "cancelled" : (record?.outcome ?? (ran.killed ? "cancelled" : "crashed"));
+  // A command killed past its time is a run at its time limit, stopped by force (E-RT-TIMEOUT); only the client's cancellation is `cancelled`.
+  const outcome = ran.cancelled ? "cancelled" : (record?.outcome ?? "crashed");
+  const killed = !ran.cancelled && record === undefined && ran.killed;
   const error =
     record?.error ??
     (record === undefined
       ? {
-          code: null,
+          code: killed ? "E-RT-TIMEOUT" : null,
           message: ran.cancelled
             ? "the request was cancelled"
-            : ran.killed
-              ? `the run did not end within ${timeoutSeconds + 15} seconds and was killed`
+            : killed
+              ? runMessage("E-RT-TIMEOUT", { milliseconds: (timeoutSeconds + 15) * 1000, stopped: "by-force" })
               : `${command} ended with exit code ${ran.exit} and no execution record`,
           file: null,
           line: null,

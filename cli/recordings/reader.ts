@@ -202,9 +202,12 @@ function callOf(value: Json, where: string): RecordedCall {
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
   const args = at["arguments"];
   if (!isObject(args)) refuse(`${where}.arguments must be an object`);
-  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure"]);
-  const kinds = Object.keys(outcome);
+  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items"]);
+  const kinds = Object.keys(outcome).filter((k) => k !== "items");
   if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
+  const places = outcome["items"];
+  if (places !== undefined && (kinds[0] !== "success" || !Array.isArray(places)))
+    refuse(`${where}.outcome.items must be a list of places in arguments.items, beside \`success\``);
   const call: RecordedCall = {
     sequence: whole(at["sequence"], `${where}.sequence`, 1),
     capability,
@@ -212,7 +215,12 @@ function callOf(value: Json, where: string): RecordedCall {
     arguments: args as { [name: string]: JsonValue },
     outcome:
       kinds[0] === "success"
-        ? { success: outcome["success"] as JsonValue }
+        ? {
+            success: outcome["success"] as JsonValue,
+            ...(places !== undefined
+              ? { items: places.map((p, i) => whole(p, `${where}.outcome.items[${i}]`, 0)) }
+              : {}),
+          }
         : { failure: outcome["failure"] as JsonValue },
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);

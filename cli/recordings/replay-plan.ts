@@ -42,6 +42,11 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs"
       )
         code = EXIT.crashed;
+      // A replay without --console shows nothing of what the program printed: it says so once, at its
+      // end. A narrated one (--explain) has shown each console line in its narration already.
+      const unshown = tally?.unshownConsole ?? 0;
+      if (recording !== undefined && unshown > 0 && !parsed.options.explain)
+        process.stderr.write(unshownConsoleNote(unshown));
       if (parsed.options.manifest) {
         const header = runManifest({
           program: compiled.program,
@@ -53,12 +58,19 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
           ...(tally !== undefined ? { output: tally } : {}),
           calls,
         });
-        process.stderr.write(JSON.stringify(header, null, 2) + "\n");
+        process.stderr.write(`${JSON.stringify(header, null, 2)}\n`);
       }
       return code;
     },
   };
 };
+
+/** What a replay without --console says at its end of the console lines it answered without showing them. */
+function unshownConsoleNote(lines: number): string {
+  return lines === 1
+    ? "note: 1 console line was answered from the recording and not shown; --console shows it\n"
+    : `note: ${lines.toLocaleString("en")} console lines were answered from the recording and not shown; --console shows them\n`;
+}
 
 /**
  * The end of a replay against the recorded run's: the outcome, the output's

@@ -117,7 +117,7 @@ export class RecordSubject {
 
   /** The record of a run refused with a message, `error[CODE]: …` or `error: …`, before it started. */
   refusedWith(text: string, exit: number): ExecutionRecord {
-    const m = /^error(?:\[([A-Z0-9-]+)\])?: ([^]*?)\n?$/.exec(text);
+    const m = /^error(?:\[([A-Z0-9-]+)\])?: ([\s\S]*?)\n?$/.exec(text);
     const error: RecordError = {
       code: m?.[1] ?? null,
       message: m?.[2] ?? text.trim(),
@@ -163,16 +163,7 @@ function errorOf(outcome: WorkerOutcome, at: Located): RecordError | null {
     case "crashed":
       return { code: outcome.code, message: outcome.message, ...placeOf(crashSite(outcome, at)) };
     case "cancelled":
-      return outcome.reason === "timeout"
-        ? {
-            code: "E-RT-TIMEOUT",
-            message: runMessage(
-              "E-RT-TIMEOUT",
-              outcome.timeoutMs === undefined ? {} : { milliseconds: outcome.timeoutMs },
-            ),
-            ...placeOf(crashSite(outcome, at)),
-          }
-        : { code: null, message: "the run was interrupted", ...placeOf(crashSite(outcome, at)) };
+      return { code: null, message: "the run was interrupted", ...placeOf(crashSite(outcome, at)) };
     case "refused":
       return { code: outcome.code ?? null, message: outcome.message, file: null, line: null, column: null };
   }

@@ -93,7 +93,11 @@ export function runIsolated(options: RunOptions): Promise<number> {
     child.on("close", (code, signal) => {
       for (const [s, handler] of passed) process.off(s, handler);
       const held = stderr.end(signal === null);
-      resolve(signal === null ? exited(code ?? EXIT.crashed) : killed(signal, held, dataMib, cpuSeconds));
+      resolve(
+        signal === null
+          ? exited(code ?? EXIT.crashed)
+          : killed(signal, held, dataMib, cpuSeconds, options.timeoutSeconds),
+      );
     });
   });
 }
@@ -136,18 +140,24 @@ function exited(code: number): number {
   return EXIT.refused;
 }
 
-function killed(signal: NodeJS.Signals, held: string, dataMib: number, cpuSeconds: number | undefined): number {
+function killed(
+  signal: NodeJS.Signals,
+  held: string,
+  dataMib: number,
+  cpuSeconds: number | undefined,
+  timeoutSeconds: number,
+): number {
   if (signal === "SIGINT") {
     process.stderr.write("cancelled: interrupted\n");
     return EXIT.cancelled;
   }
   if (signal === "SIGTERM" || signal === "SIGHUP") return 128 + constants.signals[signal];
+  // The CPU time comes of the run's --timeout: a limit, as the wall time is (E-RT-TIMEOUT).
   if (cpuSeconds !== undefined && (signal === "SIGXCPU" || signal === "SIGKILL")) {
     process.stderr.write(
-      `cancelled: the run used all of its ${cpuSeconds.toLocaleString("en")} seconds of CPU time (--timeout ` +
-        `SECONDS allows more)\n`,
+      `error[E-RT-TIMEOUT]: ${runMessage("E-RT-TIMEOUT", { milliseconds: timeoutSeconds * 1000, cpuSeconds })}\n`,
     );
-    return EXIT.cancelled;
+    return EXIT.crashed;
   }
   const note =
     `  = note: the operating system refused the process more than ${dataMib.toLocaleString("en")} MiB of data ` +

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { renderText, type Diagnostic } from "../../report/diagnostics.js";
 import { exitCodeOf, outcomeText, requestCrashText, servedText } from "../../report/outcome-text.js";
 import type { SourceMapV3 } from "../../report/source-map.js";
-import { SourceFile } from "../../report/source.js";
+import type { SourceFile } from "../../report/source.js";
 import { longTimeout } from "../../rtlib/waits.js";
 import { DEFAULT_LIMITS, heapLimitMib } from "../../vocabulary/limits.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
@@ -125,14 +125,9 @@ function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
   };
 }
 
-/** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT). */
+/** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT), at no place in it. */
 function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
-  const outcome: WorkerOutcome = {
-    outcome: "cancelled",
-    reason: "timeout",
-    steps: 0,
-    timeoutMs: timeoutSeconds * 1000,
-  };
+  const outcome = timeoutOutcome(timeoutSeconds, "compiling");
   const at = {
     path: file,
     map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }),
@@ -141,6 +136,16 @@ function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSu
   const exit = reportOutcome(outcome, at.path, at.map, at.sources);
   subject?.write(subject.ran(outcome, undefined, undefined, exit, at), true);
   return exit;
+}
+
+/** E-RT-TIMEOUT where the program had no say: its time ran out while it was compiled, or it was stopped by force. */
+function timeoutOutcome(timeoutSeconds: number, stopped: "compiling" | "by-force"): WorkerOutcome {
+  return {
+    outcome: "crashed",
+    code: "E-RT-TIMEOUT",
+    message: runMessage("E-RT-TIMEOUT", { milliseconds: timeoutSeconds * 1000, stopped }),
+    steps: 0,
+  };
 }
 
 /**
@@ -221,6 +226,7 @@ function runBundle(
       maxOutputBytes: options.maxOutputBytes,
       maxHostCalls: options.maxHostCalls,
       maxMemoryMib: options.maxMemoryMib,
+      timeoutMs: options.timeoutSeconds * 1000,
     },
     allowHosts: options.allowHosts,
     atMost: options.atMost,
@@ -256,10 +262,13 @@ function runBundle(
     let tally: RunTally["tally"] | undefined;
     let log: ExecutionLog["log"] | undefined;
     let forced: NodeJS.Timeout | undefined;
-    // Cancellation is a flag the program reads every 1,024 steps and before every effect;
-    // a program stuck where it cannot read it is stopped after a grace period.
+    // Cancellation is a flag the program reads at its steps and before and during every effect;
+    // a program stuck where it cannot read it is stopped after a grace period, at a place not known.
     const stopNow = (reason: 1 | 2) => {
-      outcome ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+      outcome ??=
+        reason === 2
+          ? timeoutOutcome(options.timeoutSeconds, "by-force")
+          : { outcome: "cancelled", reason: "interrupt", steps: 0 };
       void worker.terminate();
     };
     const cancelRun = (reason: 1 | 2) => {
@@ -300,16 +309,12 @@ function runBundle(
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
         worker.unref();
-        const reached = outcome ?? {
+        const final = outcome ?? {
           outcome: "crashed",
           code: "E-RT-INTERNAL",
           message: runMessage("E-RT-INTERNAL", { problem: "no-outcome" }),
           steps: 0,
         };
-        const final =
-          reached.outcome === "cancelled" && reached.reason === "timeout"
-            ? { ...reached, timeoutMs: options.timeoutSeconds * 1000 }
-            : reached;
         if (served !== undefined) process.stderr.write(servedText(served));
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);

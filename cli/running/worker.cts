@@ -46,8 +46,8 @@ export interface WorkerInput {
   /** Each request's fuel and time when the program serves (spec/runtime.md). */
   readonly requestFuel: number;
   readonly requestTimeoutMs: number;
-  /** The command line's other limits: collections, output, host calls, and the live memory the program may keep. */
-  readonly limits: MoreLimits & { readonly maxMemoryMib: number };
+  /** The command line's other limits: collections, output, host calls, the live memory the program may keep, and the run's wall time (which the main thread keeps: E-RT-TIMEOUT says it). */
+  readonly limits: MoreLimits & { readonly maxMemoryMib: number; readonly timeoutMs?: number };
   readonly allowHosts: readonly string[];
   readonly atMost: readonly string[];
   /**
@@ -106,6 +106,8 @@ export interface RunTally {
     readonly bytes: number;
     readonly unreached?: number[];
     readonly grant?: string[];
+    /** The console lines a replay answered from the recording without showing them (no --console). */
+    readonly unshownConsole?: number;
   };
 }
 
@@ -278,6 +280,7 @@ function finish(outcome: WorkerOutcome): void {
         bytes: printed.bytes,
         ...(unreached !== undefined ? { unreached } : {}),
         ...(grantTexts !== undefined ? { grant: grantTexts } : {}),
+        ...(replayer !== undefined && replayer.unshownConsole > 0 ? { unshownConsole: replayer.unshownConsole } : {}),
       },
     } satisfies RunTally);
   }

@@ -105,7 +105,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
     functionName: job.functionName,
     fuel: limits.fuel,
     maxDepth: limits.maxDepth,
-    limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib },
+    limits: { ...limits.more, maxMemoryMib: limits.maxMemoryMib, timeoutMs: limits.timeoutSeconds * 1000 },
     cancel,
     ...(job.replay ? { replay: job.replay } : {}),
     ...(job.record ? { record: true } : {}),
@@ -126,10 +126,22 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   worker.stderr.on("data", keep);
   let forced: NodeJS.Timeout | undefined;
   let stopped: Outcome | undefined;
-  // Cancellation is a flag the test reads every 1,024 steps and before every effect;
-  // a test stuck where it cannot read it has its thread ended after a grace period.
+  // Cancellation is a flag the test reads at its steps and before and during every effect;
+  // a test stuck where it cannot read it has its thread ended after a grace period, at a place not known.
   const halt = (reason: 1 | 2) => {
-    stopped ??= { outcome: "cancelled", reason: reason === 2 ? "timeout" : "interrupt", steps: 0 };
+    stopped ??=
+      reason === 2
+        ? {
+            outcome: "crashed",
+            code: "E-RT-TIMEOUT",
+            message: runMessage("E-RT-TIMEOUT", {
+              milliseconds: limits.timeoutSeconds * 1000,
+              owner: "test",
+              stopped: "by-force",
+            }),
+            steps: 0,
+          }
+        : { outcome: "cancelled", reason: "interrupt", steps: 0 };
     void worker.terminate();
   };
   const stop = (reason: 1 | 2) => {
@@ -219,7 +231,6 @@ export function resultOf(
   ms: number,
   output: string,
   crashSite: (outcome: Outcome) => string | undefined,
-  timeoutSeconds: number,
 ): TestResult {
   const base = { file: job.file, name: job.name, ms: Math.round(ms) };
   const printed = output === "" ? {} : { output };
@@ -251,18 +262,11 @@ export function resultOf(
           ...(outcome.check ? { check: outcome.check } : {}),
           ...printed,
         };
-      return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...where, ...printed };
+      // A test stopped by force at its time limit is reported at its `test` line: where it was is not known.
+      const place = site === undefined && outcome.code === "E-RT-TIMEOUT" ? { site: job.site } : where;
+      return { ...base, status: "crashed", code: outcome.code, message: outcome.message, ...place, ...printed };
     }
     case "cancelled":
-      if (outcome.reason === "timeout")
-        return {
-          ...base,
-          status: "crashed",
-          code: "E-RT-LIMIT-TIME",
-          message: runMessage("E-RT-LIMIT-TIME", { milliseconds: timeoutSeconds * 1000, owner: "test" }),
-          site: job.site,
-          ...printed,
-        };
       return { ...base, status: "cancelled", message: "interrupted", ...printed };
     case "refused":
       return {

@@ -21,6 +21,8 @@ export interface TestMoreLimits {
   readonly maxHostCalls: number;
   /** The live memory the test may keep, in MiB (rtlib/limits-memory.ts). */
   readonly maxMemoryMib?: number;
+  /** The test's wall time, in milliseconds, which the main thread keeps: E-RT-TIMEOUT says it. */
+  readonly timeoutMs?: number;
 }
 
 /** What the main thread gives the test's thread when it starts it. */

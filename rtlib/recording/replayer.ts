@@ -220,6 +220,9 @@ export class Replayer {
   /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
   lastAnswered: RecordedCall | undefined;
 
+  /** The console.print and console.error calls answered from the recording and not performed (a replay without --console). */
+  unshownConsole = 0;
+
   private answerWith(
     primitive: Primitive,
     entry: RecordedCall,
@@ -236,7 +239,10 @@ export class Replayer {
     if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
     const value = this.decodeSuccess(primitive, entry, args);
     if (primitive.name === "std.console.print") this.options.onStdout?.(`${String(args["text"])}\n`);
-    if (this.options.writeConsole === true && CONSOLE.has(primitive.name)) perform();
+    if (CONSOLE.has(primitive.name)) {
+      if (this.options.writeConsole === true) perform();
+      else this.unshownConsole++;
+    }
     return value;
   }
 
@@ -340,6 +346,17 @@ export class Replayer {
     args: Readonly<Record<string, unknown>>,
   ): unknown {
     const items = (args["items"] ?? []) as unknown[];
+    // Where the recording says which items it answered (their forms alone did not tell them apart), those.
+    const places = (entry.outcome as { items?: number[] }).items;
+    if (places !== undefined) {
+      const at = (p: number): unknown => {
+        if (!(p >= 0 && p < items.length))
+          throw this.shapeCrash(entry, `it answers item ${p}, but the call was given ${items.length} items`);
+        return items[p];
+      };
+      if (primitive.name === "std.random.choice") return new Some(at(places[0]!));
+      return places.map(at);
+    }
     const encoded = (encodeArguments({ items }).items ?? []) as JsonValue[];
     const byText = new Map<string, unknown[]>();
     encoded.forEach((e, i) => {

@@ -442,41 +442,64 @@ end`,
 end`,
   }),
 
-  "E-RT-TIMEOUT": problem<{ milliseconds?: number }>({
+  "E-RT-TIMEOUT": problem<{
+    milliseconds?: number;
+    owner?: "test";
+    stopped?: "compiling" | "by-force";
+    cpuSeconds?: number;
+  }>({
     title: "The run reached its time limit",
     kind: "limit",
     facts: {
       milliseconds:
-        "the run's wall-time limit, in milliseconds (`--timeout SECONDS`, `RENYI_TIMEOUT` for a bundle run with `node`)",
+        "the wall-time limit, in milliseconds: the run's (`--timeout SECONDS`, `RENYI_TIMEOUT` for a bundle run with `node`) or a test's (`renyi test --timeout SECONDS`)",
+      owner: "`test` when a test of `renyi test` reached its time limit; the run otherwise",
+      cpuSeconds:
+        "the CPU seconds the operating system allowed the process under `renyi run --isolate` (2 × `--timeout` + 10), when it ended the process for using them all",
+      stopped:
+        "`compiling` when the time ran out while the program was still being compiled, `by-force` when the program was where it could not notice the limit and its thread was stopped after a grace period (the place it had reached is not known); absent when the program noticed the limit and stopped at a place of its own",
     },
-    render: (f) => ({
-      message: `the run reached its time limit${f.milliseconds === undefined ? "" : ` of ${durationText(f.milliseconds)}`} (--timeout SECONDS allows more)`,
-    }),
+    render: (f) => {
+      const limit = f.milliseconds === undefined ? "" : ` of ${durationText(f.milliseconds)}`;
+      const whose = f.owner === "test" ? "the test" : "the run";
+      const how =
+        f.stopped === "compiling"
+          ? " while the program was compiled"
+          : f.stopped === "by-force"
+            ? ` and was stopped by force where it could not notice; the place ${f.owner === "test" ? "the test" : "the program"} had reached is not known`
+            : "";
+      const more = f.owner === "test" ? "renyi test --timeout SECONDS allows more" : "--timeout SECONDS allows more";
+      if (f.cpuSeconds !== undefined)
+        return {
+          message: `the run used all of the ${n(f.cpuSeconds)} seconds of CPU time its time limit${limit} gives it under --isolate; the place it had reached is not known (${more})`,
+        };
+      return { message: `${whose} reached its time limit${limit}${how} (${more})` };
+    },
     explanation: `Every run has a wall-time limit, 30 minutes by default (\`--timeout SECONDS\`); a
-program that serves has none unless \`--timeout\` is given. At the limit the run is cancelled,
-as Ctrl-C cancels it: the program stops at its next step or inside the wait it is in (a request
-in flight, a sleep, a busy database), every task it started stops with it, a recording in
-progress is written, and the run ends \`cancelled\` (exit code 130) with this code and the place
-it had reached. If the program is meant to run that long, give it more time; otherwise look for
-the wait or the loop that does not end.`,
+program that serves has none unless \`--timeout\` is given, and each test of \`renyi test\` has its
+own (\`renyi test --timeout SECONDS\`). The time is a limit as fuel and call depth are: the run
+ends \`crashed\` (exit code 2) with this code and the place in the program it had reached. The
+program notices the limit at its next step, or inside the wait it is in (a request in flight, a
+sleep, a busy database); every task it started stops with it, and a recording in progress is
+written. A program stuck where it cannot notice (one long library call) is stopped by force two
+seconds later, and then the place it had reached is not known. The time runs from the start of
+the command: a program still compiling when it runs out ends here too, \`while the program was
+compiled\`. If the program is meant to run that long, give it more time; otherwise look for the
+wait or the loop that does not end. Ctrl-C is no limit: it ends the run \`cancelled\` (exit code
+130).`,
     wrong: `renyi run --timeout 60 crawl.ry   # a crawl of ten thousand pages, a second each`,
     right: `renyi run --timeout 14400 crawl.ry`,
     described: true,
   }),
 
-  "E-RT-LIMIT-TIME": problem<{ milliseconds: number; owner?: "request" | "test" }>({
+  "E-RT-LIMIT-TIME": problem<{ milliseconds: number }>({
     title: "A request to a server was not answered in time",
     kind: "limit",
     facts: {
-      milliseconds:
-        "the time limit, in milliseconds: a request's (`--request-timeout`) or a test's (`renyi test --timeout`)",
-      owner: "`test` when a test of `renyi test` ran past its time; a request to a server otherwise",
+      milliseconds: "the request's time limit, in milliseconds (`--request-timeout SECONDS`)",
     },
     render: (f) => ({
-      message:
-        f.owner === "test"
-          ? `the test reached its time limit (${durationText(f.milliseconds)}; renyi test --timeout SECONDS allows more)`
-          : `the request was not answered within its ${durationText(f.milliseconds)} (--request-timeout SECONDS allows more)`,
+      message: `the request was not answered within its ${durationText(f.milliseconds)} (--request-timeout SECONDS allows more)`,
     }),
     explanation: `Each request to a server has a time limit, 30 seconds by default
 (\`--request-timeout SECONDS\`). A handler that waits or loops past it is stopped, the request is
