@@ -104,6 +104,14 @@ export class WorkPool {
     });
     // A thread waiting for work does not keep the server's process alive.
     worker.unref();
+    // An error while no job listens (a thread being ended reaches its heap limit as it goes, or one waiting idle
+    // fails) must not end the server, as an 'error' with no listener would: it is dropped, and a thread that ends
+    // while it waits leaves the idle list, so that no job is given to a thread that is gone.
+    worker.on("error", () => undefined);
+    worker.once("exit", () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
     return worker;
   }
 
