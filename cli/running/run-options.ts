@@ -94,7 +94,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
     name: "--timeout",
     value: "SECONDS",
     into: { numeric: "timeoutSeconds" },
-    says: "wall time before the run is cancelled; a program that serves is stopped only by a --timeout given here",
+    says: "wall time the run may take; past it the run crashes with E-RT-TIMEOUT where it was; a program that serves is stopped only by a --timeout given here",
     default: n(D.timeoutSeconds),
   },
   {
@@ -250,9 +250,9 @@ export const RUN_COMMAND: CommandDeclaration = {
   exitCodes: [
     { code: EXIT.finished, means: "finished" },
     { code: EXIT.failed, means: "failed" },
-    { code: EXIT.crashed, means: "crashed" },
+    { code: EXIT.crashed, means: "crashed, a limit (fuel, depth, time, memory) among the causes" },
     { code: EXIT.refused, means: "refused" },
-    { code: EXIT.cancelled, means: "cancelled" },
+    { code: EXIT.cancelled, means: "cancelled (Ctrl-C)" },
   ],
 };
 
