@@ -9,10 +9,10 @@ import { SourceFile } from "../../report/source.js";
 import { sha256 } from "../../report/sha256.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
 import { codeHash } from "../host/code-hash.js";
-import { RUNTIME_PATH } from "../host/places.cjs";
 import { cachedPath } from "./cache.cjs";
-import { readProgram, readProgramMap } from "./cached-program.js";
-import { bundleKey, lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
+import { sealedOrCompiled } from "./sealed-or-compiled.js";
+import { readProgramMap } from "./cached-program.js";
+import { lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
 import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./toolchain.js";
 
 /** A program ready to run: compiled by renyi run, or a bundle admitted and copied into the cache. */
@@ -66,28 +66,13 @@ export async function compileWithCache(
   const { loadProgram, compileIntoCache } = compilePath.exports as typeof import("./compile-path.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
-  const key = bundleKey(toolchain, program.entry, program.modules);
-  const path = cachedPath(key, ".cjs");
-  // A compiled program whose seal does not match (seal.ts) is compiled again, and written anew.
-  let source = readProgram(key);
-  if (source === undefined) {
-    const result = await compileIntoCache({
-      modules: program.modules,
-      entry: program.entry,
-      key,
-      runtime: RUNTIME_PATH,
-      toolchain,
-      narrate,
-      ...(stop ? { stop } : {}),
-    });
-    // After a compile, when the cache that came with the build did not fit this Node: one of its own.
-    compilePath.keep();
-    if (!result.compiled) return { diagnostics: result.diagnostics, sources: program.sources };
-    if (result.diagnostics.length > 0) process.stderr.write(renderText(result.diagnostics, program.sources));
-    source = result.source!;
-  }
+  const made = await sealedOrCompiled(program, { narrate, compile: compileIntoCache, ...(stop ? { stop } : {}) });
+  // After a compile, when the cache that came with the build did not fit this Node: one of its own.
+  if (!made.ok || made.compiled) compilePath.keep();
+  if (!made.ok) return { diagnostics: made.diagnostics, sources: program.sources };
+  if (made.warnings.length > 0) process.stderr.write(renderText(made.warnings, program.sources));
+  const { path, source: verified } = made;
   writeIndex(toolchain, file, program.entry, program.modules);
-  const verified = source;
   return {
     path,
     source: verified,

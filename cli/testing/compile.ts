@@ -7,15 +7,11 @@ import type { SourceFile } from "../../compiler/source.js";
 import type { TestDef } from "../../compiler/parse/tree.js";
 import { testName } from "../../compiler/lower/names.js";
 import { compileIntoCache } from "../cache/compile-into-cache.js";
-import { cachedPath } from "../cache/cache.cjs";
-import { readProgram } from "../cache/cached-program.js";
+import { sealedOrCompiled } from "../cache/sealed-or-compiled.js";
 import { codeHash } from "../host/code-hash.js";
-import { bundleKey } from "../cache/program-index.js";
 import { loadProgram } from "../host/program.js";
 import { loadSource } from "../host/files.js";
 import { mayHoldTests } from "./files.js";
-import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "../cache/toolchain.js";
-import { RUNTIME_PATH } from "../host/places.cjs";
 
 /** One test block of a file, as written. */
 export interface FoundTest {
@@ -67,30 +63,14 @@ export async function compileTestFile(
   });
   const syntaxProblems = program.modules.flatMap((m) => m.syntaxDiagnostics).filter((d) => d.severity === "error");
   if (tests.length === 0 && syntaxProblems.length === 0) return { kind: "none" };
-  const key = bundleKey(narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN, program.entry, program.modules);
-  const path = cachedPath(key, ".cjs");
-  let warnings: Diagnostic[] = [];
-  // Read once and checked against its seal: a compiled program that does not match is compiled again (cache-seal.ts).
-  let compiled = readProgram(key);
-  if (compiled === undefined) {
-    const result = await compileIntoCache({
-      modules: program.modules,
-      entry: program.entry,
-      key,
-      runtime: RUNTIME_PATH,
-      toolchain: narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN,
-      narrate,
-    });
-    if (!result.compiled) return { kind: "refused", diagnostics: result.diagnostics, sources: program.sources };
-    warnings = result.diagnostics;
-    compiled = result.source!;
-  }
+  const made = await sealedOrCompiled(program, { narrate, compile: compileIntoCache });
+  if (!made.ok) return { kind: "refused", diagnostics: made.diagnostics, sources: program.sources };
   return {
     kind: "compiled",
-    bundle: path,
-    source: compiled,
+    bundle: made.path,
+    source: made.source,
     tests,
-    warnings,
+    warnings: made.warnings,
     sources: program.sources,
     program: program.entry,
     code: () => codeHash(program.modules),
