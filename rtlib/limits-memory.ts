@@ -74,7 +74,7 @@ export function checkMemoryBeforeEffect(): void {
 }
 
 /** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
-export function checkMemory(): void {
+function checkMemory(): void {
   if (reading() <= limitBytes) return;
   collect();
   collect();

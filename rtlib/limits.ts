@@ -154,7 +154,7 @@ export function theRunAccount(): Account {
  * 503, and nothing it does after may reach the outside world. Its handler's caller
  * (lib/server.ts) drops it.
  */
-export class ServerEnded extends Error {
+class ServerEnded extends Error {
   constructor() {
     super("the request's server has stopped answering");
     this.name = "ServerEnded";
@@ -231,7 +231,7 @@ export function cancellationAsked(): Cancelled | undefined {
 }
 
 /** How often a wait (a request in flight, a sleep, a server, a child, a busy database) looks for a cancellation. */
-export const WAIT_POLL_MS = 25;
+const WAIT_POLL_MS = 25;
 
 /**
  * Watches for a cancellation while the task waits on the outside world, where

@@ -10,8 +10,8 @@ import { Refusal } from "./failure.js";
 import { declare, helpFromDeclarations } from "./cac-declared.js";
 import { RENYI_COMMANDS } from "./catalogue.js";
 import { DEFAULT_LIMITS, HIGHEST_LIMITS } from "../../vocabulary/limits.js";
-import { grouped } from "../../vocabulary/numbers.js";
 import { TEST_TIMEOUT_SECONDS } from "../testing/limits.js";
+import { wholeNumber as readWholeNumber } from "../running/run-options.js";
 import { VERSION } from "../host/version.cjs";
 
 /** What each command cac reads does, by its name: its arguments, then its options as cac read them. */
@@ -79,15 +79,12 @@ for (const command of RENYI_COMMANDS) {
 helpFromDeclarations(cli, RENYI_COMMANDS);
 cli.version(VERSION);
 
-/** An option's value as a whole number above 0 (cac reads numbers itself, so the text is read again). */
+/** An option's value as a whole number above 0, read as `renyi run` reads its limits; the fallback when not given. */
 function wholeNumber(name: string, value: unknown, fallback: number, highest?: number): number {
   if (value === undefined) return fallback;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
-    throw new Refusal(`${name} takes a whole number above 0`);
-  if (highest !== undefined && Number(text) > highest)
-    throw new Refusal(`${name} may lower the limit, not raise it: at most ${grouped(highest)}`);
-  return Number(text);
+  const read = readWholeNumber(name, String(value), highest);
+  if (typeof read === "string") throw new Refusal(read);
+  return read;
 }
 
 /** Runs the command `argv` (process.argv) names and returns its exit code. */

@@ -13,7 +13,7 @@ import { splitFlag, unknownFlagProblem } from "../host/command-declaration.js";
 import { CHECK_BOUNDS, MCP_COMMAND } from "./flags.js";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, type WorkLimits } from "./pool.js";
 
-export interface AtMost {
+interface AtMost {
   /** The flag's value as given: `network.http=60/minute`. */
   readonly text: string;
   readonly need: Need;

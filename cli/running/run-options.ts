@@ -328,7 +328,7 @@ export function parseRunArguments(
   return { problem: "`renyi run` needs a program: `renyi run program.ry [program options]`" };
 }
 
-export function defaultMoreLimits(): MoreLimits {
+function defaultMoreLimits(): MoreLimits {
   return {
     maxCollection: D.maxCollection,
     maxText: D.maxText,

@@ -15,7 +15,7 @@ const raise = (option: string, limit: number, highest: number): string =>
   limit < highest ? ` (${option} N allows more, up to ${n(highest)})` : "";
 
 /** A time limit as its message says it: `1 s`, `1,500 ms`. */
-export function durationText(milliseconds: number): string {
+function durationText(milliseconds: number): string {
   return milliseconds % 1000 === 0 ? `${n(milliseconds / 1000)} s` : `${n(milliseconds)} ms`;
 }
 
