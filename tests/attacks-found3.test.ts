@@ -1,0 +1,87 @@
+// Attacks on the surfaces new in the `timeout` merge: bundles run from a data:
+// URL, the time limit's place, the replay's note of unshown console lines,
+// filesystem.size and the new text functions, and the command line's flags.
+// Those still open are marked todo, each with what the specification
+// promises, so that the suite stays green until they are fixed. Every part is
+// real: child processes, files in a fresh folder, a sink on 127.0.0.1.
+
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { renyiIn } from "./support.js";
+
+const work = mkdtempSync(join(tmpdir(), "renyi-found3-"));
+const cache = join(work, "cache");
+let sink: Server;
+let sinkPort = 0;
+before(async () => {
+  sink = createServer((_req, res) => res.end("ok"));
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+  sinkPort = (sink.address() as { port: number }).port;
+});
+after(() => {
+  sink.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  writeFileSync(join(work, name), text);
+  return name;
+}
+
+const run = (args: readonly string[], env: Record<string, string> = {}) => renyiIn(work, args, env, cache);
+
+test(
+  "a replay of a sealed recording does not tell an edited program's plain guess from the sealed secret",
+  {
+    todo:
+      "the replayer matches a call with plain arguments against a sealed entry's arguments: whether the replay " +
+      "goes on (its exit code, its mismatch, its note of unshown console lines, its output under --console, " +
+      "what the tool server's replay answers) tells whether the guess is the guarded value",
+  },
+  async () => {
+    const sinkLine = `environment("SECRET") only to network.http("127.0.0.1:${sinkPort}"), network.http("127.0.0.1:${sinkPort}")`;
+    // The run the tool server records: the key goes to its sink, as the guard allows, and the call is sealed.
+    write(
+      "live.ry",
+      `public function main()
+  purpose: Send the key to the sink the guard names.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  console.print("start")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={s}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+    );
+    // The edited program the agent replays: the same guards, a guess of its own in place of the key.
+    write(
+      "guess.ry",
+      `public function main(guess: Text = "")
+  purpose: Guess the key.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  console.print("start")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={guess}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+    );
+    writeFileSync(join(work, "seal.key"), randomBytes(32), { mode: 0o600 });
+    const secret = "hunter2";
+    const recorded = await run(["record", "--seal-key", "seal.key", "--to", "rec.json", "live.ry"], { SECRET: secret });
+    assert.equal(recorded.status, 0, recorded.stderr);
+    const replay = (guess: string) =>
+      run(["run", "--replay", "rec.json", "--seal-key", "seal.key", "guess.ry", "--guess", guess], { SECRET: "" });
+    const wrong = await replay("wrong");
+    const right = await replay(secret);
+    // Without the key's value nothing the replay shows may depend on the guess being right.
+    const shown = (r: { status: number | null; stderr: string }) =>
+      `${r.status} ${(r.stderr.match(/note: .*/) ?? [""])[0]} ${/E-RT-REPLAY-MISMATCH/.test(r.stderr)}`;
+    assert.equal(shown(right), shown(wrong), `right: ${right.stderr}\nwrong: ${wrong.stderr}`);
+  },
+);
