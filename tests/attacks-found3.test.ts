@@ -1,0 +1,199 @@
+// Attacks on the surfaces new in the `timeout` merge: bundles run from a data:
+// URL, the time limit's place, the replay's note of unshown console lines,
+// filesystem.size and the new text functions, and the command line's flags.
+// Those still open are marked todo, each with what the specification
+// promises, so that the suite stays green until they are fixed. Every part is
+// real: child processes, files in a fresh folder, a sink on 127.0.0.1.
+
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { RENYI, renyiIn } from "./support.js";
+
+const work = mkdtempSync(join(tmpdir(), "renyi-found3-"));
+const cache = join(work, "cache");
+let sink: Server;
+let sinkPort = 0;
+before(async () => {
+  sink = createServer((_req, res) => res.end("ok"));
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+  sinkPort = (sink.address() as { port: number }).port;
+});
+after(() => {
+  sink.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  writeFileSync(join(work, name), text);
+  return name;
+}
+
+const run = (args: readonly string[], env: Record<string, string> = {}) => renyiIn(work, args, env, cache);
+
+test("a replay of a sealed recording does not tell an edited program's plain guess from the sealed secret", {
+  todo:
+    "the replayer matches a call with plain arguments against a sealed entry's arguments: whether the replay " +
+    "goes on (its exit code, its mismatch, its note of unshown console lines, its output under --console, " +
+    "what the tool server's replay answers) tells whether the guess is the guarded value",
+}, async () => {
+  const sinkLine = `environment("SECRET") only to network.http("127.0.0.1:${sinkPort}"), network.http("127.0.0.1:${sinkPort}")`;
+  // The run the tool server records: the key goes to its sink, as the guard allows, and the call is sealed.
+  write(
+    "live.ry",
+    `public function main()
+  purpose: Send the key to the sink the guard names.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  console.print("start")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={s}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+  );
+  // The edited program the agent replays: the same guards, a guess of its own in place of the key.
+  write(
+    "guess.ry",
+    `public function main(guess: Text = "")
+  purpose: Guess the key.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  console.print("start")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={guess}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+  );
+  writeFileSync(join(work, "seal.key"), randomBytes(32), { mode: 0o600 });
+  const secret = "hunter2";
+  const recorded = await run(["record", "--seal-key", "seal.key", "--to", "rec.json", "live.ry"], { SECRET: secret });
+  assert.equal(recorded.status, 0, recorded.stderr);
+  const replay = (guess: string) =>
+    run(["run", "--replay", "rec.json", "--seal-key", "seal.key", "guess.ry", "--guess", guess], { SECRET: "" });
+  const wrong = await replay("wrong");
+  const right = await replay(secret);
+  // Without the key's value nothing the replay shows may depend on the guess being right.
+  const shown = (r: { status: number | null; stderr: string }) =>
+    `${r.status} ${(r.stderr.match(/note: .*/) ?? [""])[0]} ${/E-RT-REPLAY-MISMATCH/.test(r.stderr)}`;
+  assert.equal(shown(right), shown(wrong), `right: ${right.stderr}\nwrong: ${wrong.stderr}`);
+});
+
+/** `renyi ARGS` in the work folder, with the time it took, killed at `killAfterMs`. */
+function timed(
+  args: readonly string[],
+  killAfterMs: number,
+): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [RENYI, ...args], {
+      cwd: work,
+      env: { ...process.env, RENYI_CACHE_DIR: cache },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+for (const call of ["size", "read_text"]) {
+  test(`--timeout ends a run whose filesystem.${call} waits on a FIFO in its scope`, {
+    todo:
+      "the thread stopped by force is waited for until its open of the FIFO returns, which it never does: " +
+      "the run outlives its --timeout for as long as no one writes to the FIFO",
+  }, async () => {
+    const folder = `fifo-${call}`;
+    execFileSync("mkdir", ["-p", join(work, folder)]);
+    execFileSync("mkfifo", [join(work, folder, "pipe")]);
+    write(
+      `fifo-${call}.ry`,
+      `public function main()
+  purpose: Wait on a FIFO in the folder it may read.
+  needs console, filesystem.read("${folder}")
+  let n be filesystem.${call}("${folder}/pipe") otherwise crash with "failed"
+  console.print("after")
+end
+`,
+    );
+    const ran = await timed(["run", "--timeout", "2", `fifo-${call}.ry`], 20_000);
+    // The time limit, two seconds of grace for a thread that cannot notice, and room for a slow machine.
+    assert.ok(ran.ms < 12_000, `the run took ${ran.ms} ms under --timeout 2: ${ran.stderr}`);
+    assert.equal(ran.status, 2);
+    assert.match(ran.stderr, /E-RT-TIMEOUT/);
+  });
+}
+
+test("a replay's note of recorded calls not reached does not tell a decision on the sealed secret", {
+  todo:
+    "`note: 1 recorded call was not reached: N (std.http.get)` is written whatever the run decided: an edited " +
+    "program that makes a sealed call to the guard's own sink only when the secret starts with a guess tells the " +
+    "guess's verdict on standard error, and so in the tool server's replay result (its `errors`), one prefix at a time",
+}, async () => {
+  const sinkLine = `environment("SECRET") only to network.http("127.0.0.1:${sinkPort}"), network.http("127.0.0.1:${sinkPort}")`;
+  write(
+    "live-reach.ry",
+    `public function main()
+  purpose: Send the key to the sink the guard names.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={s}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+  );
+  write(
+    "reach.ry",
+    `public function main(guess: Text = "")
+  purpose: Make the sealed call only when the key starts with a guess.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  if s.starts_with(guess)
+    let r be http.get("http://127.0.0.1:${sinkPort}/?k={s}") otherwise crash with "no"
+  end
+  console.print("done")
+end
+`,
+  );
+  writeFileSync(join(work, "reach.key"), randomBytes(32), { mode: 0o600 });
+  const recorded = await run(["record", "--seal-key", "reach.key", "--to", "reach.json", "live-reach.ry"], {
+    SECRET: "hunter2",
+  });
+  assert.equal(recorded.status, 0, recorded.stderr);
+  const replay = (guess: string) =>
+    run(["run", "--replay", "reach.json", "--seal-key", "reach.key", "reach.ry", "--guess", guess], { SECRET: "" });
+  const right = await replay("hu");
+  const wrong = await replay("zz");
+  assert.equal(right.stderr, wrong.stderr, "what the replay says may not depend on the guarded decision");
+  assert.equal(right.status, wrong.status);
+});
+
+test("renyi test --timeout ends a test whose filesystem.size waits on a FIFO its needs reach", {
+  todo:
+    "the test's thread, stopped at its time limit, is waited for until its open of the FIFO returns: " +
+    "the test command never ends, and a file of tests in a pull request can hold a CI job for ever",
+}, async () => {
+  execFileSync("mkdir", ["-p", join(work, "fifo-test")]);
+  execFileSync("mkfifo", [join(work, "fifo-test", "pipe")]);
+  write(
+    "fifo_test.ry",
+    `test "waits on a FIFO" needs filesystem.read("fifo-test")
+  let n be filesystem.size("fifo-test/pipe") otherwise 0
+  check n is 0
+end
+`,
+  );
+  const ran = await timed(["test", "--timeout", "2", "fifo_test.ry"], 20_000);
+  assert.ok(ran.ms < 12_000, `renyi test took ${ran.ms} ms under --timeout 2: ${ran.stderr}`);
+  assert.match(ran.stderr + ran.stdout, /E-RT-TIMEOUT/);
+});
