@@ -49,6 +49,8 @@ function fileError(path: string, e: unknown): Failure {
     ENOSPC: "no space left on the device",
     EROFS: "the file system is read-only",
     ELOOP: "too many symbolic links",
+    ENOTREG: "it is a pipe or a socket, which a read would wait on",
+    EAGAIN: "it has nothing to read now, and a read would wait",
   };
   return new Failure(
     FileError.make("Failed", path, reasons[code ?? ""] ?? (e instanceof Error ? e.message : String(e))),
@@ -110,7 +112,7 @@ async function withOpenedForReading<T>(
   await refuseOffLimits(real, path);
   // Beneath a scope the walk followed every link already: one at the last name now was swapped in since.
   const beneath = scoped(grant, readNeed(path));
-  const handle = await fs.open(real, fs.constants.O_RDONLY | (beneath ? fs.constants.O_NOFOLLOW : 0));
+  const handle = await openToRead(real, beneath ? fs.constants.O_NOFOLLOW : 0);
   try {
     if (beneath) await checkOpened(handle.fd, real, path);
     await refuseOpenedOffLimits(handle.fd, path);
@@ -118,6 +120,25 @@ async function withOpenedForReading<T>(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Opens a file to read without waiting: a pipe (a FIFO) or a socket would hold the open, or the
+ * read, until another process writes, and a thread held there cannot notice its run's time
+ * limit, so neither is read. O_NONBLOCK makes the open return at once; the kind is then told by
+ * the descriptor. A device that has nothing to give now (a terminal) fails rather than waits.
+ */
+async function openToRead(real: string, flags: number): Promise<import("node:fs/promises").FileHandle> {
+  const fs = await fsPromises();
+  const handle = await fs.open(real, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | flags);
+  try {
+    const kind = await handle.stat();
+    if (kind.isFIFO() || kind.isSocket()) throw Object.assign(new Error("a pipe or a socket"), { code: "ENOTREG" });
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle;
 }
 
 /** The whole content of a file found beneath its scope. */
@@ -258,12 +279,11 @@ export const write_bytes = (grant: Grant, path: string, bytes: Uint8Array): Prom
 export const append_text = (grant: Grant, path: string, text: string): Promise<null> =>
   call(grant, primitive("append_text", "write", path), { path, text }, () =>
     attempt(path, async () => {
-      const fs = await fsPromises();
       let before = "";
       try {
         const real = await onDisk(grant, writeNeed(path), path, true);
         await refuseOffLimits(real, path);
-        const handle = await fs.open(real, fs.constants.O_RDONLY);
+        const handle = await openToRead(real, 0);
         try {
           await refuseOpenedOffLimits(handle.fd, path);
           before = (await readBounded(handle)).toString("utf8");
