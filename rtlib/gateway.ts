@@ -78,7 +78,7 @@ export type Answerer = (
   primitive: Primitive,
   args: Readonly<Record<string, unknown>>,
   perform: () => unknown,
-  /** The call carries guarded data in its arguments, or reads it (a guard's capability covers it). */
+  /** The call's arguments carry guarded data (origins). */
   guarded: boolean,
 ) => unknown;
 
@@ -191,13 +191,9 @@ async function callWatched<T>(
   // for a host, its addresses, resolved once per run, which the connection is then pinned to).
   const place = guarding() ? await placeOf(primitive.need, grant) : undefined;
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
-  // The guards whose capability covers the call: what it gives back (or fails with) carries them.
-  const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered =
-    answerer === undefined
-      ? LIVE
-      : answerFromRecording(primitive, args, perform, origins?.args !== undefined || covering !== undefined);
+    answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform, origins?.args !== undefined);
   if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
     afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
@@ -205,6 +201,8 @@ async function callWatched<T>(
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
   const started = observer === undefined && narrating === undefined ? 0 : performance.now();
+  // The guards whose capability covers the call: what it gives back (or fails with) carries them.
+  const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
   if (covering !== undefined) flow.read = join(flow.read, covering);
   try {
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of

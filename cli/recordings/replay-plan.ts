@@ -28,6 +28,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         writeConsole: parsed.options.console,
         ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
         ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
+        ...(read.sealedForResult.size > 0 ? { sealedForResult: [...read.sealedForResult] } : {}),
       },
     });
   }

@@ -74,6 +74,11 @@ export interface ReplayOptions {
    */
   readonly sealed?: ReadonlySet<number>;
   /**
+   * Those of the sealed calls whose arguments carried no guarded data (an `environment.get` of a guarded variable,
+   * sealed for what it gave back): a call is compared with their arguments as with any entry's.
+   */
+  readonly sealedForResult?: ReadonlySet<number>;
+  /**
    * The names the recording is redacted under (its header's `redacted`): the
    * placeholder matches any value under these names alone. Without it (a
    * recording written before the header said), every name the placeholder
@@ -96,9 +101,9 @@ interface PrimitiveIndex {
 }
 
 export class Replayer {
-  /** The entries that were not sealed, by primitive: the only ones a call that carries and reads no guarded data is compared with. */
+  /** The entries whose arguments were not sealed, by primitive: the only ones a call of plain arguments is compared with. */
   private readonly index = new Map<string, PrimitiveIndex>();
-  /** The sealed entries, by primitive: compared only with a call that carries or reads guarded data. */
+  /** The entries whose arguments were sealed, by primitive: compared only with a call whose arguments carry origins. */
   private readonly sealedIndex = new Map<string, PrimitiveIndex>();
   private readonly redacted = new Set<string>();
   /** A resumed run has gone live: from then on every call is made (spec/recording.md, "Resuming a run"). */
@@ -113,7 +118,7 @@ export class Replayer {
     if (options.redacted !== undefined) for (const name of options.redacted) this.redacted.add(name.toLowerCase());
     else for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
-      const index = options.sealed?.has(call.sequence) === true ? this.sealedIndex : this.index;
+      const index = this.argumentsSealed(call.sequence) ? this.sealedIndex : this.index;
       let at = index.get(call.primitive);
       if (at === undefined) index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
       let queues: Map<string, Queue>;
@@ -154,12 +159,12 @@ export class Replayer {
   }
 
   /**
-   * The queue of the recorded calls the call of `primitive` with `args` (as the program gave them) matches. A call that
-   * carries and reads no guarded data is compared with the entries that were not sealed alone, so that whether the
-   * recording holds it (the replay goes on or stops) tells nothing of a sealed entry's values: an edited program's
-   * plain guess at them is never answered. A guarded call is compared with the sealed entries first (then with the
-   * others, for a guard that covers more than the recording's did), and that comparison is a decision on their data,
-   * whichever guard's it is (spec/runtime.md, "Decisions on guarded data").
+   * The queue of the recorded calls the call of `primitive` with `args` (as the program gave them) matches. A call of
+   * plain arguments is compared only with the entries whose arguments were not sealed, so that whether the recording
+   * holds it (the replay goes on or stops) tells nothing of sealed arguments: an edited program's plain guess at them
+   * is never answered. A call whose arguments carry origins (`guarded`) is compared with the entries whose arguments
+   * were sealed first, then with the others, and that comparison is a decision on their data, whichever guard's it is
+   * (spec/runtime.md, "Decisions on guarded data").
    */
   private queueOf(primitive: string, args: Readonly<Record<string, unknown>>, guarded: boolean): Queue | undefined {
     if (guarded && this.sealedIndex.has(primitive)) {
@@ -314,7 +319,8 @@ export class Replayer {
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
     const hidden = sealed?.has(near.sequence) === true;
     if (hidden) diff.push("arguments: not shown, the recorded call's are sealed");
-    if (hidden && !guarded) diff.push("guards: this call carries no guarded data, and is compared with no sealed call");
+    if (hidden && !guarded && this.argumentsSealed(near.sequence))
+      diff.push("guards: this call's arguments carry no guarded data, and are compared with no sealed arguments");
     else differences(args, near.arguments, "arguments", diff);
     return new Crash("E-RT-REPLAY-MISMATCH", {
       problem: "not-held",
@@ -324,6 +330,11 @@ export class Replayer {
         `${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
       differences: diff,
     });
+  }
+
+  /** Whether the entry's arguments were sealed (they carried guarded data), not only its outcome. */
+  private argumentsSealed(sequence: number): boolean {
+    return this.options.sealed?.has(sequence) === true && this.options.sealedForResult?.has(sequence) !== true;
   }
 
   private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
