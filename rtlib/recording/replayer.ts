@@ -318,10 +318,12 @@ export class Replayer {
     const diff: string[] = [];
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
     const hidden = sealed?.has(near.sequence) === true;
-    if (hidden) diff.push("arguments: not shown, the recorded call's are sealed");
-    if (hidden && !guarded && this.argumentsSealed(near.sequence))
-      diff.push("guards: this call's arguments carry no guarded data, and are compared with no sealed arguments");
-    else differences(args, near.arguments, "arguments", diff);
+    if (!hidden) differences(args, near.arguments, "arguments", diff);
+    else {
+      diff.push("arguments: not shown, the recorded call's are sealed");
+      if (!guarded && this.argumentsSealed(near.sequence))
+        diff.push("guards: this call's arguments carry no guarded data, and are compared with no sealed arguments");
+    }
     return new Crash("E-RT-REPLAY-MISMATCH", {
       problem: "not-held",
       call,
