@@ -78,6 +78,33 @@ end
   assert.equal(shown(right), shown(wrong), `right: ${right.stderr}\nwrong: ${wrong.stderr}`);
 });
 
+test("a replayed guess that carries the secret's origins is a decision on it: its end shows no difference", async () => {
+  // Made after the test above: the same recording, key and sink, and a guess tagged with the key's origins.
+  const sinkLine = `environment("SECRET") only to network.http("127.0.0.1:${sinkPort}"), network.http("127.0.0.1:${sinkPort}")`;
+  write(
+    "tagged.ry",
+    `public function main(guess: Text = "")
+  purpose: Guess the key, with its origins on the guess.
+  needs console, ${sinkLine}
+  let s be environment.get("SECRET").or_else("")
+  console.print("start")
+  let r be http.get("http://127.0.0.1:${sinkPort}/?k={guess}{s.replace(s, "")}") otherwise crash with "no"
+  console.print("done")
+end
+`,
+  );
+  const replay = (guess: string) =>
+    run(["run", "--replay", "rec.json", "--seal-key", "seal.key", "tagged.ry", "--guess", guess], { SECRET: "" });
+  const right = await replay("hunter2");
+  const wrong = await replay("hunter3");
+  // Whether the run finished is the one bit a decision leaves (spec/runtime.md, "Decisions on guarded data").
+  assert.equal(right.status, 0, right.stderr);
+  assert.doesNotMatch(right.stderr, /note:/);
+  assert.equal(wrong.status, 2, wrong.stderr);
+  assert.match(wrong.stderr, /E-RT-GUARD\]: how the run ended was refused/);
+  assert.doesNotMatch(wrong.stderr, /E-RT-REPLAY-MISMATCH|differences|hunter|-->|note:/);
+});
+
 /** `renyi ARGS` in the work folder, with the time it took, killed at `killAfterMs`. */
 function timed(
   args: readonly string[],
