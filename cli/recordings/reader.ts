@@ -195,8 +195,9 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
   const opened = readStrictJson(bytes, MAX_RECORDING_DEPTH - 2);
   if (!opened.ok || !isObject(opened.value)) refuse(`${where} is sealed, and what it holds is not a call`);
   const inner = fields(opened.value, `${where} (sealed)`, ["capability", "arguments", "outcome"], ["guarded"]);
-  // Without `guarded` (an entry sealed before it was written) its arguments are taken to have been guarded data.
-  const guarded = inner["guarded"] ?? "arguments";
+  // Without `guarded` (an entry sealed before it was written): its arguments were guarded data unless the entry shows
+  // its capability's scope as it was, which sealing drops when they were (sealed-calls.ts); without a scope, taken to be.
+  const guarded = inner["guarded"] ?? (keptScope(at["capability"], inner["capability"]) ? "result" : "arguments");
   if (guarded !== "arguments" && guarded !== "result")
     refuse(`${where} (sealed).guarded must be "arguments" or "result"`);
   const sequence = whole(at["sequence"], `${where}.sequence`, 1);
@@ -205,6 +206,13 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
   const rest: { [key: string]: Json } = { ...at };
   delete rest["sealed"];
   return { ...rest, capability: inner["capability"]!, arguments: inner["arguments"]!, outcome: inner["outcome"]! };
+}
+
+/** Whether a sealed entry shows the capability it holds, with its scope: sealed for what it gave back alone. */
+function keptScope(shown: Json | undefined, held: Json | undefined): boolean {
+  if (typeof shown !== "string" || shown !== held) return false;
+  const need = readNeedText(shown);
+  return typeof need !== "string" && need.scope !== undefined;
 }
 
 function callOf(value: Json, where: string): RecordedCall {
