@@ -78,6 +78,8 @@ export type Answerer = (
   primitive: Primitive,
   args: Readonly<Record<string, unknown>>,
   perform: () => unknown,
+  /** The call's arguments carry guarded data (origins). */
+  guarded: boolean,
 ) => unknown;
 
 /** What an answerer gives back for a call it does not answer: the gateway makes it live. */
@@ -190,7 +192,8 @@ async function callWatched<T>(
   const place = guarding() ? await placeOf(primitive.need, grant) : undefined;
   const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
-  const answered = answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform);
+  const answered =
+    answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform, origins?.args !== undefined);
   if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
     afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
@@ -322,9 +325,14 @@ const THREW: unique symbol = Symbol("threw");
  * The answerer's answer, or LIVE, or THREW for what it threw (reported to the observers as the call's failure); a
  * replay allocates nothing here.
  */
-function answerFromRecording(primitive: Primitive, args: Record<string, unknown>, perform: () => unknown): unknown {
+function answerFromRecording(
+  primitive: Primitive,
+  args: Record<string, unknown>,
+  perform: () => unknown,
+  guarded: boolean,
+): unknown {
   try {
-    return answerer!(primitive, args, perform);
+    return answerer!(primitive, args, perform, guarded);
   } catch (e) {
     thrownByAnswerer = e;
     return THREW;

@@ -404,6 +404,17 @@ export function configureGuards(runGuards: readonly Guard[]): void {
   guardHostsRead = undefined;
 }
 
+/**
+ * A decision on the data of every guard of the run: what a replay makes when it
+ * compares a call with its recording's sealed entries, whose guards are sealed
+ * with them (spec/recording.md, "Sealed calls").
+ */
+export function decideOnEveryGuard(): void {
+  let every: Origins | undefined;
+  for (const g of guards) every = join(every, Origins.bit(g.index));
+  if (every !== undefined) flow.decided = join(flow.decided, every);
+}
+
 /** Whether the run has any guard: without one, no value ever carries origins. */
 export function guarding(): boolean {
   return guards.length > 0;

@@ -109,8 +109,8 @@ test("property: what random.choice and random.shuffle answered, of any nesting o
       ]);
       const replayer = new Replayer(read, [{ path: ["random"] }]);
       const perform = () => assert.fail("a replayed call is never made");
-      const answeredChoice = replayer.answer({ name: "std.random.choice", need: RANDOM }, { items }, perform);
-      const answeredShuffle = replayer.answer({ name: "std.random.shuffle", need: RANDOM }, { items }, perform);
+      const answeredChoice = replayer.answer({ name: "std.random.choice", need: RANDOM }, { items }, perform, false);
+      const answeredShuffle = replayer.answer({ name: "std.random.shuffle", need: RANDOM }, { items }, perform, false);
       assert.ok(equals(answeredChoice, choice), "the choice read back is the one made");
       assert.ok(equals(answeredShuffle, shuffled), "the shuffle read back is the one made");
     }),

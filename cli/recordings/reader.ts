@@ -32,9 +32,18 @@ const fields = fieldsOf("a recording");
 /** A call whose answer no live call could give (vocabulary/recorded-answers.ts). */
 class AnswerRefused extends ShapeRefused {}
 
-/** `sealed`: the sequence numbers of the calls that were sealed, opened with the key the read was given. */
+/**
+ * `sealed`: the sequence numbers of the calls that were sealed, opened with the key the read was given;
+ * `sealedForResult`: those of them whose arguments carried no guarded data (sealed for what they gave back).
+ */
 export type ReadRecording =
-  | { ok: true; recording: Recording; grant: GrantItem[]; sealed: ReadonlySet<number> }
+  | {
+      ok: true;
+      recording: Recording;
+      grant: GrantItem[];
+      sealed: ReadonlySet<number>;
+      sealedForResult: ReadonlySet<number>;
+    }
   | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
 
 /** A refused read: the code, its facts, and the message made from them. */
@@ -57,13 +66,14 @@ export function readRecording(bytes: Uint8Array, name = "the recording", key?: B
   if (!json.ok) return refused({ file: name, problem: "json", detail: json.problem });
   try {
     const sealed = new Set<number>();
-    const recording = recordingOf(json.value, { key, sealed });
+    const sealedForResult = new Set<number>();
+    const recording = recordingOf(json.value, { key, sealed, sealedForResult });
     const grant = recording.grant.map((text, i) => {
       const item = readGrantText(text);
       if (typeof item === "string") refuse(`grant[${i}]: ${item}`);
       return item;
     });
-    return { ok: true, recording, grant, sealed };
+    return { ok: true, recording, grant, sealed, sealedForResult };
   } catch (e) {
     if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
     if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
@@ -98,6 +108,7 @@ const MAX_LIST = 10_000;
 interface Unsealing {
   readonly key: Buffer | undefined;
   readonly sealed: Set<number>;
+  readonly sealedForResult: Set<number>;
 }
 
 function recordingOf(value: Json, unsealing: Unsealing): Recording {
@@ -183,11 +194,25 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
   if (bytes === undefined) refuse(`${where} is sealed, and the key given does not open it`);
   const opened = readStrictJson(bytes, MAX_RECORDING_DEPTH - 2);
   if (!opened.ok || !isObject(opened.value)) refuse(`${where} is sealed, and what it holds is not a call`);
-  const inner = fields(opened.value, `${where} (sealed)`, ["capability", "arguments", "outcome"]);
-  unsealing.sealed.add(whole(at["sequence"], `${where}.sequence`, 1));
+  const inner = fields(opened.value, `${where} (sealed)`, ["capability", "arguments", "outcome"], ["guarded"]);
+  // Without `guarded` (an entry sealed before it was written): its arguments were guarded data unless the entry shows
+  // its capability's scope as it was, which sealing drops when they were (sealed-calls.ts); without a scope, taken to be.
+  const guarded = inner["guarded"] ?? (keptScope(at["capability"], inner["capability"]) ? "result" : "arguments");
+  if (guarded !== "arguments" && guarded !== "result")
+    refuse(`${where} (sealed).guarded must be "arguments" or "result"`);
+  const sequence = whole(at["sequence"], `${where}.sequence`, 1);
+  unsealing.sealed.add(sequence);
+  if (guarded === "result") unsealing.sealedForResult.add(sequence);
   const rest: { [key: string]: Json } = { ...at };
   delete rest["sealed"];
   return { ...rest, capability: inner["capability"]!, arguments: inner["arguments"]!, outcome: inner["outcome"]! };
+}
+
+/** Whether a sealed entry shows the capability it holds, with its scope: sealed for what it gave back alone. */
+function keptScope(shown: Json | undefined, held: Json | undefined): boolean {
+  if (typeof shown !== "string" || shown !== held) return false;
+  const need = readNeedText(shown);
+  return typeof need !== "string" && need.scope !== undefined;
 }
 
 function callOf(value: Json, where: string): RecordedCall {

@@ -28,6 +28,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         writeConsole: parsed.options.console,
         ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
         ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
+        ...(read.sealedForResult.size > 0 ? { sealedForResult: [...read.sealedForResult] } : {}),
       },
     });
   }
@@ -44,8 +45,9 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         code = EXIT.crashed;
       // A replay without --console shows nothing of what the program printed: it says so once, at its
       // end. A narrated one (--explain) has shown each console line in its narration already.
+      // How many there were is data of what the run decided, when it decided on data its guards keep from the console.
       const unshown = tally?.unshownConsole ?? 0;
-      if (recording !== undefined && unshown > 0 && !parsed.options.explain)
+      if (recording !== undefined && unshown > 0 && !parsed.options.explain && !concealed(outcome))
         process.stderr.write(unshownConsoleNote(unshown));
       if (parsed.options.manifest) {
         const header = runManifest({
@@ -77,7 +79,10 @@ function unshownConsoleNote(lines: number): string {
  * hash and length, and the recorded calls not reached. A difference is an
  * E-RT-REPLAY-DIFFERS error, shown here, unless the replay already stopped at
  * a call that differed, which said so ("stopped"). Calls not reached are a
- * difference for `renyi reproduce` and a note for `renyi run --replay`.
+ * difference for `renyi reproduce` and a note for `renyi run --replay`; when
+ * the run read or decided on guarded data its guards keep from the console,
+ * which calls it reached is data of those decisions: no note, and one
+ * difference that names no call.
  */
 export function compareWithRecording(
   recording: Recording,
@@ -106,7 +111,11 @@ export function compareWithRecording(
   const unreachedText =
     unreached.length === 0
       ? undefined
-      : `${unreached.length.toLocaleString("en")} recorded call${unreached.length === 1 ? " was" : "s were"} not reached: ${callList(recording, unreached)}`;
+      : concealed(outcome)
+        ? options.unreachedIsDifference
+          ? "the recorded calls the run reached are not shown: it decided on guarded data its guards keep from the console"
+          : undefined
+        : `${unreached.length.toLocaleString("en")} recorded call${unreached.length === 1 ? " was" : "s were"} not reached: ${callList(recording, unreached)}`;
   if (unreachedText !== undefined && options.unreachedIsDifference) differences.push(unreachedText);
   if (differences.length === 0) {
     if (unreachedText !== undefined) process.stderr.write(`note: ${unreachedText}\n`);
@@ -118,6 +127,11 @@ export function compareWithRecording(
   );
   if (unreachedText !== undefined && !options.unreachedIsDifference) process.stderr.write(`note: ${unreachedText}\n`);
   return "differs";
+}
+
+/** The run read or decided on guarded data its guards keep from the console (rtlib/run-main.ts). */
+function concealed(outcome: WorkerOutcome): boolean {
+  return "concealed" in outcome && outcome.concealed === true;
 }
 
 function callList(recording: Recording, sequences: readonly number[]): string {

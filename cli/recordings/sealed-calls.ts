@@ -83,7 +83,14 @@ export function sealCall(call: RecordedCall, key: Buffer, part: "arguments" | "r
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(call.primitive, "utf8"));
-  const payload = JSON.stringify({ capability: call.capability, arguments: call.arguments, outcome: call.outcome });
+  // `guarded` says what was guarded data, so that a replay compares a call with the arguments of this one only when
+  // they were (rtlib/recording/replayer.ts).
+  const payload = JSON.stringify({
+    capability: call.capability,
+    arguments: call.arguments,
+    outcome: call.outcome,
+    guarded: part,
+  });
   const sealed = Buffer.concat([cipher.update(payload, "utf8"), cipher.final()]);
   const need = readNeedText(call.capability);
   const capability = part === "arguments" && typeof need !== "string" ? needText({ path: need.path }) : call.capability;

@@ -79,6 +79,8 @@ export interface WorkerInput {
      * what it says.
      */
     readonly sealed?: number[];
+    /** Those of them whose arguments carried no guarded data (sealed for what they gave back). */
+    readonly sealedForResult?: number[];
   };
   /**
    * Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the
@@ -215,6 +217,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
+      ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
       ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
     });
   }

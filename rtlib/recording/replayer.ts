@@ -7,6 +7,7 @@
 // entries all the same: the key is the call, not its place.
 
 import { Crash, Failure } from "../errors.js";
+import { decideOnEveryGuard } from "../origins.js";
 import { LIVE, type Answerer, type Primitive } from "../gateway.js";
 import { decodeValue, shapeText } from "../json.js";
 import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
@@ -73,6 +74,11 @@ export interface ReplayOptions {
    */
   readonly sealed?: ReadonlySet<number>;
   /**
+   * Those of the sealed calls whose arguments carried no guarded data (an `environment.get` of a guarded variable,
+   * sealed for what it gave back): a call is compared with their arguments as with any entry's.
+   */
+  readonly sealedForResult?: ReadonlySet<number>;
+  /**
    * The names the recording is redacted under (its header's `redacted`): the
    * placeholder matches any value under these names alone. Without it (a
    * recording written before the header said), every name the placeholder
@@ -95,7 +101,10 @@ interface PrimitiveIndex {
 }
 
 export class Replayer {
+  /** The entries whose arguments were not sealed, by primitive: the only ones a call of plain arguments is compared with. */
   private readonly index = new Map<string, PrimitiveIndex>();
+  /** The entries whose arguments were sealed, by primitive: compared only with a call whose arguments carry origins. */
+  private readonly sealedIndex = new Map<string, PrimitiveIndex>();
   private readonly redacted = new Set<string>();
   /** A resumed run has gone live: from then on every call is made (spec/recording.md, "Resuming a run"). */
   private live = false;
@@ -109,8 +118,9 @@ export class Replayer {
     if (options.redacted !== undefined) for (const name of options.redacted) this.redacted.add(name.toLowerCase());
     else for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
-      let at = this.index.get(call.primitive);
-      if (at === undefined) this.index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
+      const index = this.argumentsSealed(call.sequence) ? this.sealedIndex : this.index;
+      let at = index.get(call.primitive);
+      if (at === undefined) index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
       let queues: Map<string, Queue>;
       let key: string;
       if (this.soleText(call.arguments)) {
@@ -148,9 +158,30 @@ export class Replayer {
     return true;
   }
 
-  /** The queue of the recorded calls the call of `primitive` with `args` (as the program gave them) matches. */
-  private queueOf(primitive: string, args: Readonly<Record<string, unknown>>): Queue | undefined {
-    const at = this.index.get(primitive);
+  /**
+   * The queue of the recorded calls the call of `primitive` with `args` (as the program gave them) matches. A call of
+   * plain arguments is compared only with the entries whose arguments were not sealed, so that whether the recording
+   * holds it (the replay goes on or stops) tells nothing of sealed arguments: an edited program's plain guess at them
+   * is never answered. A call whose arguments carry origins (`guarded`) is compared with the entries whose arguments
+   * were sealed first, then with the others, and that comparison is a decision on their data, whichever guard's it is
+   * (spec/runtime.md, "Decisions on guarded data").
+   */
+  private queueOf(primitive: string, args: Readonly<Record<string, unknown>>, guarded: boolean): Queue | undefined {
+    if (guarded && this.sealedIndex.has(primitive)) {
+      decideOnEveryGuard();
+      const sealed = this.queueIn(this.sealedIndex, primitive, args);
+      if (sealed !== undefined && sealed.next < sealed.calls.length) return sealed;
+      return this.queueIn(this.index, primitive, args) ?? sealed;
+    }
+    return this.queueIn(this.index, primitive, args);
+  }
+
+  private queueIn(
+    index: ReadonlyMap<string, PrimitiveIndex>,
+    primitive: string,
+    args: Readonly<Record<string, unknown>>,
+  ): Queue | undefined {
+    const at = index.get(primitive);
     if (at === undefined) return undefined;
     if (this.soleText(args)) return at.byText.get(soleName)?.get(soleValue);
     return at.byKey.get(argumentsKey(encodeArguments(args), this.redacted));
@@ -187,9 +218,9 @@ export class Replayer {
    * The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first
    * call the recording does not hold.
    */
-  readonly answer: Answerer = (primitive, args, perform) => {
+  readonly answer: Answerer = (primitive, args, perform, guarded) => {
     if (this.live) return LIVE;
-    const queue = this.queueOf(primitive.name, args);
+    const queue = this.queueOf(primitive.name, args, guarded);
     const resume = this.options.resume;
     if (resume !== undefined) {
       const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
@@ -205,7 +236,7 @@ export class Replayer {
       return this.answerWith(primitive, held, args, perform);
     }
     if (queue === undefined || queue.next >= queue.calls.length)
-      throw this.mismatch(primitive.name, encodeArguments(args), queue);
+      throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
@@ -252,9 +283,11 @@ export class Replayer {
     const take = (queue: Queue) => {
       for (let i = queue.next; i < queue.calls.length; i++) left.push(queue.calls[i]!);
     };
-    for (const at of this.index.values()) {
-      for (const queues of at.byText.values()) queues.forEach(take);
-      at.byKey.forEach(take);
+    for (const index of [this.index, this.sealedIndex]) {
+      for (const at of index.values()) {
+        for (const queues of at.byText.values()) queues.forEach(take);
+        at.byKey.forEach(take);
+      }
     }
     return left.sort((a, b) => a.sequence - b.sequence);
   }
@@ -265,7 +298,12 @@ export class Replayer {
    * own arguments carry origins needs nothing here: its crash's message is
    * checked against the console as any crash made from guarded data is.)
    */
-  private mismatch(primitive: string, args: { [name: string]: JsonValue }, queue: Queue | undefined): Crash {
+  private mismatch(
+    primitive: string,
+    args: { [name: string]: JsonValue },
+    queue: Queue | undefined,
+    guarded: boolean,
+  ): Crash {
     const call = callText(primitive, args);
     if (queue !== undefined)
       return new Crash("E-RT-REPLAY-MISMATCH", { problem: "answered", call, times: queue.calls.length });
@@ -280,8 +318,12 @@ export class Replayer {
     const diff: string[] = [];
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
     const hidden = sealed?.has(near.sequence) === true;
-    if (hidden) diff.push("arguments: not shown, the recorded call's are sealed");
-    else differences(args, near.arguments, "arguments", diff);
+    if (!hidden) differences(args, near.arguments, "arguments", diff);
+    else {
+      diff.push("arguments: not shown, the recorded call's are sealed");
+      if (!guarded && this.argumentsSealed(near.sequence))
+        diff.push("guards: this call's arguments carry no guarded data, and are compared with no sealed arguments");
+    }
     return new Crash("E-RT-REPLAY-MISMATCH", {
       problem: "not-held",
       call,
@@ -290,6 +332,11 @@ export class Replayer {
         `${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
       differences: diff,
     });
+  }
+
+  /** Whether the entry's arguments were sealed (they carried guarded data), not only its outcome. */
+  private argumentsSealed(sequence: number): boolean {
+    return this.options.sealed?.has(sequence) === true && this.options.sealedForResult?.has(sequence) !== true;
   }
 
   private decodeSuccess(primitive: Primitive, entry: RecordedCall, args: Readonly<Record<string, unknown>>): unknown {
