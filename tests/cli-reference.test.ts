@@ -104,10 +104,36 @@ test("renyi run's reader takes every flag declared, and refuses one that is not,
   for (const flag of RUN_COMMAND.flags) assert.ok(refused.problem.includes(flag.name), flag.name);
 });
 
+test("a flag that takes one value is refused when given twice; a repeatable one adds up", () => {
+  const readers: [CommandDeclaration, (argv: string[]) => object][] = [
+    [RUN_COMMAND, (argv) => parseRunArguments([...argv, "x.ry"])],
+    [RECORD_COMMAND, (argv) => parseRecordArguments([...argv, "x.ry"])],
+    [ALL_COMMANDS.find((c) => c.name === "mcp")!, (argv) => parseMcpArguments(argv)],
+  ];
+  for (const [command, read] of readers) {
+    for (const flag of command.flags) {
+      const once = [flag.name, ...sample(flag)];
+      if (flag.name === "--trust") continue; // a signature is checked on a bundle: x.ry is refused for another reason
+      const twice = read([...once, ...once]);
+      if (flag.repeatable === true)
+        assert.ok(!("problem" in twice), `${command.name} ${flag.name}: ${JSON.stringify(twice)}`);
+      else
+        assert.deepEqual(
+          twice,
+          { problem: `${flag.name} is given twice; it takes one value` },
+          `${command.name} ${flag.name}`,
+        );
+    }
+  }
+  const atMost = parseRunArguments(["--at-most", "console=1/run", "--at-most", "network=2/run", "x.ry"]);
+  assert.ok("options" in atMost && atMost.options.atMost.length === 2);
+});
+
 test("renyi record takes its own flags and renyi run's, anywhere before the file, but those a live recording cannot use", () => {
   for (const flag of [...RECORD_COMMAND.flags, ...RUN_COMMAND.flags]) {
     const file = flag.name === "--trust" ? "x.mjs" : "x.ry";
-    const parsed = parseRecordArguments(["--fuel", "7", flag.name, ...sample(flag), file, "--city", "Paris"]);
+    const before = flag.name === "--fuel" ? ["--max-depth", "7"] : ["--fuel", "7"];
+    const parsed = parseRecordArguments([...before, flag.name, ...sample(flag), file, "--city", "Paris"]);
     const left = RECORD_COMMAND.alsoTakes!.except.includes(flag.name);
     assert.equal("problem" in parsed, left, `${flag.name}: ${"problem" in parsed ? parsed.problem : ""}`);
     if ("problem" in parsed) continue;

@@ -16,7 +16,7 @@ import type { RunPlan } from "../running/plan.js";
 import { runCommand } from "./run.js";
 import { startWorker } from "../running/spawn.cjs";
 import { RUN_COMMAND } from "../running/run-options.js";
-import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
+import { givenTwiceProblem, splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
 import { RECORD_COMMAND } from "./catalogue.js";
 
 export async function recordCommand(argv: readonly string[]): Promise<number> {
@@ -44,12 +44,15 @@ export function parseRecordArguments(
   const redact: string[] = [];
   const run: string[] = [];
   const { except } = RECORD_COMMAND.alsoTakes!;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (!word.startsWith("--")) return { ...(to !== undefined ? { to } : {}), redact, run: [...run, ...argv.slice(i)] };
     const { name, inline } = splitFlag(word);
     const own = RECORD_COMMAND.flags.find((f) => f.name === name);
     if (own !== undefined) {
+      const twice = givenTwiceProblem(given, own);
+      if (twice !== undefined) return { problem: twice };
       const value = inline ?? argv[++i];
       if (value === undefined || value === "") return { problem: `${name} needs a value` };
       if (name === "--to") to = value;

@@ -102,6 +102,18 @@ export function listed(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
+/**
+ * A flag that takes one value, given a second time: refused, as cargo and rustc refuse it, rather
+ * than the last one taken without a word (a wrapper's `--timeout 2` undone by a later
+ * `--timeout 1000`). `seen` holds the flags given so far; a repeatable flag is never refused.
+ */
+export function givenTwiceProblem(seen: Set<string>, flag: FlagDeclaration): string | undefined {
+  if (flag.repeatable === true) return undefined;
+  if (seen.has(flag.name)) return `${flag.name} is given twice; it takes one value`;
+  seen.add(flag.name);
+  return undefined;
+}
+
 /** The refusal of a flag (or of an argument, for a command that takes none) the command does not take, naming the flags it does. */
 export function unknownFlagProblem(
   command: CommandDeclaration,

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { covers, scopeCovers } from "../../vocabulary/capabilities.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
 import { isBudgetUnit, needText, type BudgetUnit, type GrantItem, type Need } from "../../vocabulary/needs.js";
-import { splitFlag, unknownFlagProblem } from "../host/command-declaration.js";
+import { givenTwiceProblem, splitFlag, unknownFlagProblem } from "../host/command-declaration.js";
 import { CHECK_BOUNDS, MCP_COMMAND } from "./flags.js";
 import { DEFAULT_CHECK_MEMORY_MIB, DEFAULT_CHECK_SECONDS, type WorkLimits } from "./pool.js";
 
@@ -62,11 +62,15 @@ export function parseMcpArguments(argv: readonly string[]): McpOptions | { probl
   let recordings: string | undefined;
   let seconds = DEFAULT_CHECK_SECONDS;
   let memoryMib = DEFAULT_CHECK_MEMORY_MIB;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const { name, inline } = arg.startsWith("--") ? splitFlag(arg) : { name: arg, inline: undefined };
-    if (!MCP_COMMAND.flags.some((f) => f.name === name))
+    const flag = MCP_COMMAND.flags.find((f) => f.name === name);
+    if (flag === undefined)
       return { problem: unknownFlagProblem(MCP_COMMAND, name, arg.startsWith("-") ? "option" : "argument") };
+    const twice = givenTwiceProblem(given, flag);
+    if (twice !== undefined) return { problem: twice };
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") return { problem: `${name} needs a value` };
     switch (name) {

@@ -10,6 +10,7 @@ import { EXIT } from "../../vocabulary/outcomes.js";
 import {
   type CommandDeclaration,
   type FlagDeclaration,
+  givenTwiceProblem,
   splitFlag,
   unknownFlagProblem,
   usageText,
@@ -291,6 +292,7 @@ export function parseRunArguments(
     json: false,
     console: false,
   };
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) {
@@ -304,6 +306,8 @@ export function parseRunArguments(
     const { name, inline } = splitFlag(arg);
     const option = RUN_FLAGS.find((o) => o.name === name);
     if (option === undefined) return { problem: unknownFlagProblem(RUN_COMMAND, name) };
+    const twice = givenTwiceProblem(given, option);
+    if (twice !== undefined) return { problem: twice };
     if ("flag" in option.into) {
       if (inline !== undefined) return { problem: `${name} takes no value` };
       options[option.into.flag] = true;
