@@ -5,7 +5,6 @@
 // a fresh folder, nothing on the network.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,12 +12,12 @@ import { after, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { RENYI } from "./support.js";
+import { RENYI, renyiTimed, type TimedRun } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-found2-"));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-type Ran = { status: number | null; stdout: string; stderr: string; ms: number };
+type Ran = TimedRun;
 
 /** `renyi ARGS` in `cwd` with exactly the environment given (and PATH), to its end or `killAfterMs`. */
 function renyiWith(
@@ -27,23 +26,7 @@ function renyiWith(
   env: Record<string, string>,
   killAfterMs = 60_000,
 ): Promise<Ran> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [RENYI, ...args], {
-      cwd,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+  return renyiTimed(args, { cwd, env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env }, killAfterMs });
 }
 
 const SAYS_HELLO = `public function main()

@@ -6,14 +6,14 @@
 // real: child processes, files in a fresh folder, a sink on 127.0.0.1.
 
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { RENYI, renyiIn } from "./support.js";
+import { renyiIn, renyiTimed, type TimedRun } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-found3-"));
 const cache = join(work, "cache");
@@ -106,27 +106,8 @@ end
 });
 
 /** `renyi ARGS` in the work folder, with the time it took, killed at `killAfterMs`. */
-function timed(
-  args: readonly string[],
-  killAfterMs: number,
-): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [RENYI, ...args], {
-      cwd: work,
-      env: { ...process.env, RENYI_CACHE_DIR: cache },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+function timed(args: readonly string[], killAfterMs: number): Promise<TimedRun> {
+  return renyiTimed(args, { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: cache }, killAfterMs });
 }
 
 for (const call of ["size", "read_text"]) {

@@ -133,3 +133,35 @@ export function getFresh(port: number, path: string): Promise<{ status: number; 
     req.end();
   });
 }
+
+/** What `renyiTimed` saw of a command: its exit status (null when killed), its output and the time it took. */
+export interface TimedRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** `renyi ARGS` in `cwd` with exactly the environment given, to its end or until it is killed at `killAfterMs`. */
+export function renyiTimed(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly killAfterMs: number },
+): Promise<TimedRun> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [RENYI, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
