@@ -157,7 +157,7 @@ test("a compiled program the cache folder cannot take is refused with a clear er
     // A folder where the program's map would go: the rename onto it fails.
     mkdirSync(join(folder, "k.cjs.map"));
     assert.throws(
-      () => writeCached("k", ".cjs", "code", "map"),
+      () => writeCached("k", "code", "map"),
       (e: unknown) =>
         e instanceof Refusal &&
         /cannot write the compiled program into the cache folder .* \(E[A-Z]+\); set RENYI_CACHE_DIR/.test(e.message),

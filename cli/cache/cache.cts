@@ -146,10 +146,10 @@ export function writeAtomically(path: string, content: string | Uint8Array): voi
   }
 }
 
-/** Writes a compiled program (`extension`: .cjs for renyi run's own, .mjs for a bundle built by renyic) and its map. */
-export function writeCached(key: string, extension: ".cjs" | ".mjs", code: string, map: string): string {
+/** Writes a program renyi run or renyi test compiled (`KEY.cjs`) and its map. */
+export function writeCached(key: string, code: string, map: string): string {
   const dir = cacheDirectory();
-  const path = join(dir, `${key}${extension}`);
+  const path = cachedPath(key);
   try {
     // The map first: a bundle in the cache always has its map.
     writeAtomically(`${path}.map`, map);
@@ -163,6 +163,7 @@ export function writeCached(key: string, extension: ".cjs" | ".mjs", code: strin
   return path;
 }
 
-export function cachedPath(key: string, extension: ".cjs" | ".mjs"): string {
-  return join(cacheDirectory(), `${key}${extension}`);
+/** Where the program compiled under `key` is kept. */
+export function cachedPath(key: string): string {
+  return join(cacheDirectory(), `${key}.cjs`);
 }

@@ -47,7 +47,7 @@ export async function compileWithCache(
   const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) {
-    const path = cachedPath(indexed.key, ".cjs");
+    const path = cachedPath(indexed.key);
     const source = indexed.source;
     return {
       path,

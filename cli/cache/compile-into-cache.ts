@@ -65,11 +65,6 @@ export async function compileIntoCache(
   }
   const source = `${result.bundle!.code}//# sourceMappingURL=${key}.cjs.map\n`;
   // Sealed under the key it is kept by (cache-seal.ts): loaded again only if the seal matches.
-  writeCached(
-    key,
-    ".cjs",
-    sealFor(`${key}.cjs`, source),
-    sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)),
-  );
+  writeCached(key, sealFor(`${key}.cjs`, source), sealFor(`${key}.cjs.map`, JSON.stringify(result.bundle!.map)));
   return { diagnostics: result.diagnostics, compiled: true, source };
 }

@@ -29,7 +29,7 @@ export async function sealedOrCompiled(
 ): Promise<SealedOrCompiled> {
   const toolchain = options.narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
   const key = bundleKey(toolchain, program.entry, program.modules);
-  const path = cachedPath(key, ".cjs");
+  const path = cachedPath(key);
   // A compiled program whose seal does not match is compiled again, and written anew.
   const kept = readProgram(key);
   if (kept !== undefined) return { ok: true, path, source: kept, warnings: [], compiled: false };
