@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { ROOT } from "./golden.js";
 import { importsOf, sourceFiles, targetOf, type Import } from "./source-imports.js";
 
-const FOLDERS = ["vocabulary", "report", "compiler", "rtlib", "cli"] as const;
+const FOLDERS = ["vocabulary", "report", "compiler", "editor", "rtlib", "cli"] as const;
 
 /**
  * The rooms of the command line, a row each, each over the ones before it: a
@@ -37,6 +37,7 @@ const ROOM_ROWS = [
   ],
   ["cli/testing", "`renyi test`: finding tests, compiling them, running each in a thread, replays tests, the report"],
   ["cli/mcp", "`renyi mcp`: the tool server, its ceiling, its worker pool, its audit log"],
+  ["cli/lsp", "`renyi lsp`: the language server over stdio, its documents, its answers in the protocol's types"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],
 ] as const;
 const ROOMS = ROOM_ROWS.map(([room]) => room);
@@ -51,8 +52,10 @@ const OUTSIDE = ["tests", "bench", "scripts"];
 const FORBIDDEN: Record<Place, readonly string[]> = {
   vocabulary: ["report", "compiler", "rtlib", "cli", ...OUTSIDE],
   report: ["compiler", "rtlib", "cli", ...OUTSIDE],
-  compiler: ["rtlib", "cli", ...OUTSIDE],
-  rtlib: ["compiler", "cli", ...OUTSIDE],
+  compiler: ["editor", "rtlib", "cli", ...OUTSIDE],
+  // The editor's services read text and the compiler's trees; like the compiler they run in a browser too.
+  editor: ["rtlib", "cli", ...OUTSIDE],
+  rtlib: ["compiler", "editor", "cli", ...OUTSIDE],
   [ENTRY]: OUTSIDE,
   ...(Object.fromEntries(ROOMS.map((room, i) => [room, [ENTRY, ...ROOMS.slice(i + 1), ...OUTSIDE]])) as Record<
     Room,
@@ -90,6 +93,9 @@ export function brokenRules(imports: readonly Import[]): string[] {
     // The protocol's SDK is loaded by `renyi mcp` alone, whose files are cli/mcp*.ts.
     if (/^(@modelcontextprotocol\/sdk|zod)(\/|$)/.test(i.specifier) && from !== "cli/mcp")
       broken.push(`${i.file}:${i.line} imports ${i.specifier} (only cli/mcp/ imports the protocol's SDK)`);
+    // The language server's library is loaded by `renyi lsp` alone.
+    if (/^vscode-languageserver(-[a-z]+)?(\/|$)/.test(i.specifier) && from !== "cli/lsp")
+      broken.push(`${i.file}:${i.line} imports ${i.specifier} (only cli/lsp/ imports the language server's library)`);
     const match = to === undefined ? undefined : forbiddenMatch(from, to);
     if (match !== undefined)
       broken.push(`${i.file}:${i.line} imports ${i.specifier} (${from} may not import ${match})`);
