@@ -12,7 +12,7 @@ import { lex } from "../compiler/lex/lexer.js";
 import { KEYWORD_SET, type TokenKind } from "../compiler/lex/tokens.js";
 import { ROOT } from "./golden.js";
 
-export const GRAMMAR_PATH = join(ROOT, "editors", "renyi.tmLanguage.json");
+const GRAMMAR_PATH = join(ROOT, "editors", "renyi.tmLanguage.json");
 
 /** One token of the grammar's: where it is in the file (UTF-16 offsets) and its scopes, outermost first. */
 export interface HighlightToken {
@@ -140,7 +140,7 @@ const UNITS = new Set(["second", "minute", "hour", "day", "run"]);
  *   to the lexer;
  * - another language's operator (`==`, `&&`) is an error, though the lexer reads it as the Renyi word.
  */
-export function expectedClass(
+function expectedClass(
   kinds: readonly TokenKind[],
   texts: readonly string[],
   i: number,
