@@ -194,7 +194,7 @@ test('""" texts span lines, with interpolations that may too', () => {
   ]);
 });
 
-test("numbers: ints and floats with separators; a number running into letters is an error", () => {
+test("numbers: ints and floats with separators; a number running into letters, a foreign operator or character is an error", () => {
   assert.deepEqual(classes("1_000_000 21.5 1.5e-3 2E10 3.to_float()"), [
     "1_000_000=number",
     "21.5=number",
@@ -210,6 +210,9 @@ test("numbers: ints and floats with separators; a number running into letters is
   assert.ok(tokenOf("1.5e-3", "1.5e-3").scopes.includes("constant.numeric.float.renyi"));
   assert.deepEqual(classes("12px 1__0"), ["12px=invalid", "1__0=invalid"]);
   assert.deepEqual(classes("a == b"), ["a=name", "===invalid", "b=name"]);
+  // Outside texts and comments a program is ASCII: any other character is an error, as are `@`, `;` and the like.
+  assert.deepEqual(classes("a @ b € c;"), ["a=name", "@=invalid", "b=name", "€=invalid", "c=name", ";=invalid"]);
+  assert.deepEqual(classes('"€ @" -- € @'), ['"=text', "€ @=text", '"=text', "--=comment", " € @=comment"]);
 });
 
 test("a needs line: capabilities, budgets and guards, going on after a comma at the end of a line", () => {
