@@ -140,11 +140,7 @@ const UNITS = new Set(["second", "minute", "hour", "day", "run"]);
  *   to the lexer;
  * - another language's operator (`==`, `&&`) is an error, though the lexer reads it as the Renyi word.
  */
-function expectedClass(
-  kinds: readonly TokenKind[],
-  texts: readonly string[],
-  i: number,
-): TokenClass | undefined {
+function expectedClass(kinds: readonly TokenKind[], texts: readonly string[], i: number): TokenClass | undefined {
   const kind = kinds[i]!;
   const text = texts[i]!;
   switch (kind) {
