@@ -224,7 +224,7 @@ function checkFunction(
           const repeated = item.params.slice(0, i).some((q) => q.name.name === p.name.name);
           const local = repeated
             ? { id: -1, name: p.name.name, type, mutable: false, span: p.name.span }
-            : ctx.declare(p.name.name, type, false, p.name.span);
+            : ctx.declare(p.name.name, type, false, p.name.span, "parameter");
           return { local, ...(defaultValue ? { default: defaultValue } : {}) };
         });
       const body = checkBlock(ctx, item.body);

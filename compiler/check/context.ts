@@ -156,13 +156,23 @@ export class Context {
    * Declares a local in the innermost scope. Within one function a name is
    * bound once: a local may not shadow another local or parameter of the same
    * function (E-NAME-SHADOWED), so that a reader never has to ask which one is
-   * meant. `error`, bound by each `otherwise`, is the exception. `written`:
-   * the name is written at `span` (not so `error`'s).
+   * meant. `error`, bound by each `otherwise`, is the exception. `role`: how
+   * the name is bound, for the names an editor is told of (`implicit`: it is
+   * not written at `span`, as `error` is not).
    */
-  declare(name: string, type: Type, mutable: boolean, span: Span, written = true): Local {
+  declare(
+    name: string,
+    type: Type,
+    mutable: boolean,
+    span: Span,
+    role: "binding" | "parameter" | "implicit" = "binding",
+  ): Local {
     const local: Local = { id: this.work.nextLocal++, name, type, mutable, span };
     if (name === "_") return local;
-    if (written) record(this.program.names, span, { kind: "local", id: local.id, name, declSpan: span, mutable }, true);
+    if (role !== "implicit") {
+      const target = { kind: "local", id: local.id, name, declSpan: span, mutable, type } as const;
+      record(this.program.names, span, role === "parameter" ? { ...target, parameter: true } : target, true);
+    }
     const existing = this.lookupLocal(name);
     if (existing !== undefined && name !== "error") {
       this.problem("E-NAME-SHADOWED", span, { name, where: "function" }, { related: [existing.local.span] });

@@ -170,6 +170,7 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
       name: local.name,
       declSpan: local.span,
       mutable: local.mutable,
+      type: local.type,
     });
     checkCapture(ctx, found.local, found.depth, expr.span);
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
@@ -498,7 +499,7 @@ function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): 
         const type = written ?? expectedFn?.params[i] ?? freshMeta();
         if (written !== undefined && expectedFn !== undefined)
           ctx.expectType(written, expectedFn.params[i]!, p.span, { of: "parameter", parameter: p.name.name });
-        return ctx.declare(p.name.name, type, false, p.name.span);
+        return ctx.declare(p.name.name, type, false, p.name.span, "parameter");
       });
       const body = checkExpr(ctx, expr.body, returns);
       ctx.expectType(body.type, returns, body.span, { of: "function value" });
@@ -553,7 +554,9 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
       owner: { kind: "function value" },
     },
     () => {
-      const params = expr.params.map((p) => ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span));
+      const params = expr.params.map((p) =>
+        ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span, "parameter"),
+      );
       const body = checkBlock(ctx, expr.body);
       if (!isCon(returns, "Nothing") && !blockEnds(ctx, expr.body)) {
         ctx.problem("E-TYPE-NO-RETURN", expr.span, { problem: "function value", returns: typeToText(returns) });
@@ -601,7 +604,7 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
   const failure = collector.calls[0]?.fails ?? ERROR;
   return ctx.withScope(() => {
     // `error` is the failure being handled, everywhere in the handler.
-    const error = ctx.declare("error", failure, false, expr.handler.span, false);
+    const error = ctx.declare("error", failure, false, expr.handler.span, "implicit");
     const handler = checkHandler(ctx, expr.handler, failure, left.type, expr.span);
     return { kind: "Otherwise", expr: left, error, failure, handler, type: left.type, span: expr.span } as CExpr;
   });

@@ -6,7 +6,7 @@
 
 import type { Span } from "../source.js";
 import type * as S from "../parse/tree.js";
-import type { TypeDecl } from "./types.js";
+import type { Type, TypeDecl } from "./types.js";
 
 /**
  * What a name names. Definitions of the program carry the file that declares
@@ -15,7 +15,17 @@ import type { TypeDecl } from "./types.js";
  * A local is known by where it is declared: its id is counted per program.
  */
 export type NameTarget =
-  | { readonly kind: "local"; readonly id: number; readonly name: string; readonly declSpan: Span; readonly mutable: boolean }
+  | {
+      readonly kind: "local";
+      readonly id: number;
+      readonly name: string;
+      readonly declSpan: Span;
+      readonly mutable: boolean;
+      /** A parameter of a function, a function value or a lambda. */
+      readonly parameter?: true;
+      /** Its type, as the checker has it (a parameter named by a call's label has none here). */
+      readonly type?: Type;
+    }
   | { readonly kind: "function"; readonly file: string; readonly module: string; readonly name: string }
   | { readonly kind: "type"; readonly file: string; readonly module: string; readonly name: string; readonly library: boolean }
   | {
@@ -121,5 +131,5 @@ export function fieldTarget(decl: TypeDecl, field: string, caseName?: string): N
 export function parameterTarget(sig: Named, name: string): NameTarget | undefined {
   const param = sig.syntax?.params.find((p) => p.name.name === name);
   if (param === undefined || sig.library) return undefined;
-  return { kind: "local", id: -1, name, declSpan: param.name.span, mutable: false };
+  return { kind: "local", id: -1, name, declSpan: param.name.span, mutable: false, parameter: true };
 }

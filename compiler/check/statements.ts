@@ -114,6 +114,7 @@ function checkSet(ctx: Context, statement: S.SetStatement): CStatement {
     name: local.name,
     declSpan: local.span,
     mutable: local.mutable,
+    type: local.type,
   });
   if (!local.mutable) {
     ctx.problem("E-NAME-NOT-VAR", statement.name.span, { name: local.name }, { related: [local.span] });
