@@ -143,7 +143,7 @@ function describeType(snapshot: Snapshot, target: Extract<NameTarget, { kind: "t
   const view = snapshot.modules.get(target.file);
   const item = view && typeDef(view, target.name);
   if (view === undefined || item === undefined) return code(`type ${target.name}`);
-  const header = headerText(view, item.span.start, item.body.span.start);
+  const header = headerText(view, item.span.start, item.purpose?.span.start ?? item.body.span.start);
   const members =
     item.body.kind === "RecordBody"
       ? item.body.fields.map((f) => headerText(view, f.span.start, f.span.end))
@@ -203,11 +203,19 @@ function describeCapability(
   target: Extract<NameTarget, { kind: "capability" }>,
   offset: number,
 ): string {
-  const need: Need = target.scope === undefined ? { path: target.path } : { path: target.path, scope: target.scope };
+  // A part of a path (`network` of `network.http("x")`) is about the whole capability written there.
+  const item = grantItems(view).find((i) => within(i.span, offset));
+  const sink = item?.guard?.sinks.find((s) => within(s.span, offset));
+  const written = sink ?? (item !== undefined && within(item.capability.span, offset) ? item.capability : undefined);
+  const need: Need =
+    written !== undefined
+      ? needOf(written)
+      : target.scope === undefined
+        ? { path: target.path }
+        : { path: target.path, scope: target.scope };
   const words = [capabilityWords(need)];
-  const item = grantItems(view).find((i) => within(i.capability.span, offset));
-  if (item !== undefined && target.path.length === item.capability.path.length) {
-    const whole = needOf(item.capability);
+  if (item !== undefined && written === item.capability) {
+    const whole = need;
     if (item.budget !== undefined) words.push(budgetWords(whole, budgetOf(item.budget)));
     if (item.guard !== undefined) words.push(guardWords(whole, item.guard.sinks.map(needOf)));
   }
