@@ -10,7 +10,12 @@
 // the first time), then a pass over the names of the file and the items of
 // the declaring file: linear in their size.
 
-import { libraryFunctions, preludeTypes, type LibraryFunction, type PreludeType } from "../compiler/check/library-reference.js";
+import {
+  libraryFunctions,
+  preludeTypes,
+  type LibraryFunction,
+  type PreludeType,
+} from "../compiler/check/library-reference.js";
 import type * as S from "../compiler/parse/tree.js";
 import { typeToText } from "../compiler/check/types.js";
 import type { Budget, BudgetUnit, Need } from "../vocabulary/needs.js";
@@ -193,7 +198,9 @@ function budgetOf(budget: S.Budget): Budget {
 
 /** The `needs` lines of the module's definitions: only `main`'s and tests' carry budgets and guards. */
 function grantItems(view: ModuleView): S.GrantItem[] {
-  return view.syntax.items.flatMap((i) => (i.kind === "FunctionDef" || i.kind === "TestDef" ? (i.needs?.items ?? []) : []));
+  return view.syntax.items.flatMap((i) =>
+    i.kind === "FunctionDef" || i.kind === "TestDef" ? (i.needs?.items ?? []) : [],
+  );
 }
 
 const within = (span: Span, offset: number): boolean => span.start <= offset && offset <= span.end;

@@ -180,7 +180,9 @@ export function referencesTo(snapshot: Snapshot, target: NameTarget, withDeclara
   for (const view of views)
     for (const use of namesOf(snapshot, view))
       if (keyOf(use.target) === key && (withDeclaration || use.declaration !== true)) out.push(use);
-  return out.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start - b.span.start));
+  return out.sort((a, b) =>
+    a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start - b.span.start,
+  );
 }
 
 /** Whether `declSpan` is the name of a parameter of a public function (callers in other modules may label it). */

@@ -165,11 +165,13 @@ function publicRefusal(snapshot: Snapshot, target: NameTarget, options: RenameOp
   if (options.allModules === true) return undefined;
   const view = "file" in target ? snapshot.modules.get(target.file) : undefined;
   if (view === undefined) return undefined;
-  const typeName = target.kind === "type" ? target.name : target.kind === "field" || target.kind === "case" ? target.type : undefined;
+  const typeName =
+    target.kind === "type" ? target.name : target.kind === "field" || target.kind === "case" ? target.type : undefined;
   const isPublic =
     target.kind === "function"
       ? view.syntax.items.some((i) => i.kind === "FunctionDef" && i.name.name === target.name && i.public)
-      : typeName !== undefined && view.syntax.items.some((i) => i.kind === "TypeDef" && i.name.name === typeName && i.public);
+      : typeName !== undefined &&
+        view.syntax.items.some((i) => i.kind === "TypeDef" && i.name.name === typeName && i.public);
   if (!isPublic) return undefined;
   return (
     `${quoted(nameOf(target))} is public: modules the editor has not read may use it, and would keep the old name. ` +
@@ -201,7 +203,9 @@ function taken(snapshot: Snapshot, target: NameTarget, newName: string): string 
   const line = (span: Span): number => view.source.position(span.start).line;
   switch (target.kind) {
     case "local": {
-      const other = localsOfDefinition(snapshot, target.declSpan).find((u) => u.target.kind === "local" && u.target.name === newName);
+      const other = localsOfDefinition(snapshot, target.declSpan).find(
+        (u) => u.target.kind === "local" && u.target.name === newName,
+      );
       if (other !== undefined)
         return `${quoted(newName)} is already a name in the same definition (line ${line(other.span)}): a local may not shadow another.`;
       return undefined;
@@ -210,8 +214,11 @@ function taken(snapshot: Snapshot, target: NameTarget, newName: string): string 
       const other = items.find((i) => i.kind === "FunctionDef" && i.name.name === newName);
       if (other !== undefined && other.kind === "FunctionDef")
         return `${quoted(newName)} is already a function of this module (line ${line(other.name.span)}).`;
-      const use = items.find((i): i is S.Use => i.kind === "Use" && (i.alias ?? i.path[i.path.length - 1]!).name === newName);
-      if (use !== undefined) return `${quoted(newName)} already names a module of this one's \`use\` lines (line ${line(use.span)}).`;
+      const use = items.find(
+        (i): i is S.Use => i.kind === "Use" && (i.alias ?? i.path[i.path.length - 1]!).name === newName,
+      );
+      if (use !== undefined)
+        return `${quoted(newName)} already names a module of this one's \`use\` lines (line ${line(use.span)}).`;
       if (Object.hasOwn(MODULES, newName)) return `${quoted(newName)} is a module of the library.`;
       return undefined;
     }
@@ -332,19 +339,25 @@ function meaningChanged(
   }
   for (const file of byFile.keys()) {
     const view = snapshot.modules.get(file)!;
+    // Before and after are checked alike, from what the snapshot holds (a module it lacks is lacking in both).
+    const before = checkWithNames(snapshot, view, new Map());
     const after = checkWithNames(snapshot, view, texts);
-    if (after === undefined) return `After the rename, ${file} could not be checked.`;
+    if (before === undefined || after === undefined) return `${file} could not be checked, before or after the rename.`;
     const source = { position: (o: number) => view.source.position(o) };
-    const before = new Map<string, number>();
+    const problems = new Map<string, number>();
     const count = (m: Map<string, number>, k: string, by: number) => m.set(k, (m.get(k) ?? 0) + by);
-    for (const d of view.diagnostics) count(before, d.code, 1);
+    for (const d of before.diagnostics) count(problems, d.code, 1);
     for (const d of after.diagnostics)
-      if ((before.get(d.code) ?? 0) > 0) count(before, d.code, -1);
+      if ((problems.get(d.code) ?? 0) > 0) count(problems, d.code, -1);
       else return `After the rename, ${file} would have a new problem: ${d.code} ${d.message}`;
     const expected = new Map<string, number>();
     const map = maps.get(file)!;
-    for (const use of namesOf(snapshot, view))
-      count(expected, `${map.start(use.span.start)} ${map.end(use.span.end)} ${renamedKey(use.target, renamed, newName, maps)}`, 1);
+    for (const use of before.module.names ?? [])
+      count(
+        expected,
+        `${map.start(use.span.start)} ${map.end(use.span.end)} ${renamedKey(use.target, renamed, newName, maps)}`,
+        1,
+      );
     for (const use of after.module.names ?? []) {
       const key = `${use.span.start} ${use.span.end} ${keyOf(use.target)}`;
       if ((expected.get(key) ?? 0) > 0) {

@@ -31,7 +31,8 @@ for (const path of goldenFiles(join(ROOT, "fixtures/editor/hover"))) {
 test("hover answers nothing past the end, before the start, on a space, in a comment or a keyword", () => {
   const app = "/w/app.ry";
   const text = snapshot.modules.get(app)!.text;
-  for (const offset of [text.length + 1, -1, 1.5, Number.NaN, 10 ** 9]) assert.equal(hover(snapshot, app, offset), undefined);
+  for (const offset of [text.length + 1, -1, 1.5, Number.NaN, 10 ** 9])
+    assert.equal(hover(snapshot, app, offset), undefined);
   assert.equal(hover(snapshot, "/w/nowhere.ry", 0), undefined);
   // `function describe` and its line's indentation, and the comment of the library module.
   assert.equal(hover(snapshot, app, text.indexOf("function describe") + 3), undefined);

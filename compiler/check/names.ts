@@ -27,7 +27,13 @@ export type NameTarget =
       readonly type?: Type;
     }
   | { readonly kind: "function"; readonly file: string; readonly module: string; readonly name: string }
-  | { readonly kind: "type"; readonly file: string; readonly module: string; readonly name: string; readonly library: boolean }
+  | {
+      readonly kind: "type";
+      readonly file: string;
+      readonly module: string;
+      readonly name: string;
+      readonly library: boolean;
+    }
   | {
       readonly kind: "field";
       readonly file: string;
