@@ -11,11 +11,12 @@
 // functions, types and modules are `defaultLibrary`; a name where it is
 // declared is `declaration`; and `guarded` marks what a guard holds:
 // the capability of a grant item with `only to ...`, and a local bound by
-// `let` straight from a call through such a capability (`let key be
-// environment.get("KEY")` under `environment("KEY") only to ...`). What
-// is computed from such a local is guarded too when the program runs, but
-// that is known only then (origins travel with values, spec/runtime.md,
-// section 9): the modifier marks the direct reads alone.
+// `let` straight from a call through such a capability, or from a library
+// function called on what it gives (`let key be environment.get("KEY")
+// .or_else("")` under `environment("KEY") only to ...`). What is computed
+// from such a local is guarded too when the program runs, but that is known
+// only then (origins travel with values, spec/runtime.md, section 9): the
+// modifier marks the direct reads alone.
 //
 // Cost: one pass over the file's tokens and one over its names and checked
 // tree: linear in the module's size.
@@ -73,6 +74,7 @@ export function semanticTokenList(snapshot: Snapshot, file: string): SemanticTok
   }
   const guarded = guardedLocals(checked?.functions ?? [], checked?.tests ?? []);
   const guardedSpans = guardedCapabilities(view);
+  const units = budgetUnits(view);
   const out: SemanticToken[] = [];
   const push = (start: number, end: number, type: SemanticTokenType, modifiers: SemanticTokenModifier[] = []) => {
     // A token of several lines (a text of three quotes) is one token a line.
@@ -97,7 +99,8 @@ export function semanticTokenList(snapshot: Snapshot, file: string): SemanticTok
     commentsIn(view.text, gapStart, start, (s, e) => push(s, e, "comment"));
     gapStart = Math.max(gapStart, end);
     if (kind === "eof") break;
-    if (kind === "name" || kind === "upper") {
+    if (units.has(start)) push(start, end, "keyword");
+    else if (kind === "name" || kind === "upper") {
       const use = byStart.get(start);
       if (use === undefined || use.span.end !== end) continue;
       const classified = classify(use, parameters, guarded, guardedSpans.has(start));
@@ -189,6 +192,16 @@ function guardedCapabilities(view: ModuleView): Set<number> {
   return out;
 }
 
+/** The starts of the units of budgets (`minute` of `at most 30 per minute`): words of the grammar, as keywords are. */
+function budgetUnits(view: ModuleView): Set<number> {
+  const out = new Set<number>();
+  for (const item of view.syntax.items)
+    if (item.kind === "FunctionDef" || item.kind === "TestDef")
+      for (const grant of item.needs?.items ?? [])
+        if (grant.budget !== undefined) out.add(grant.budget.unit.span.start);
+  return out;
+}
+
 /** Keys of the locals bound by `let` straight from a call through a guarded capability of the run's grant. */
 function guardedLocals(functions: readonly CFunction[], tests: readonly CTest[]): Set<string> {
   const out = new Set<string>();
@@ -233,8 +246,14 @@ function visitStatement(s: CStatement, guards: readonly Need[], out: Set<string>
   }
 }
 
-/** A call (perhaps under `otherwise`) that needs a capability a guard covers. */
+/**
+ * A call (perhaps under `otherwise`) that needs a capability a guard covers,
+ * or a library function called on what such a call gives (`environment.get("KEY").or_else("")`).
+ */
 function readsGuarded(value: CExpr, guards: readonly Need[]): boolean {
   const call = value.kind === "Otherwise" ? value.expr : value;
-  return call.kind === "Call" && call.needs.some((need) => guards.some((g) => covers(g, need, true)));
+  if (call.kind !== "Call") return false;
+  if (call.needs.some((need) => guards.some((g) => covers(g, need, true)))) return true;
+  const receiver = call.args[0];
+  return call.callee.kind === "Library" && receiver !== undefined && readsGuarded(receiver, guards);
 }
