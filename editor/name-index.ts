@@ -89,7 +89,7 @@ export function checkWithNames(
 }
 
 /** The name at `offset` (in it, or just after it, as a cursor at a word's end is), if any. */
-export function nameAt(names: readonly NameUse[], offset: number): NameUse | undefined {
+function nameAt(names: readonly NameUse[], offset: number): NameUse | undefined {
   let inside: NameUse | undefined;
   let after: NameUse | undefined;
   for (const use of names) {
@@ -186,7 +186,7 @@ export function referencesTo(snapshot: Snapshot, target: NameTarget, withDeclara
 }
 
 /** Whether `declSpan` is the name of a parameter of a public function (callers in other modules may label it). */
-export function isPublicParameter(snapshot: Snapshot, declSpan: Span): boolean {
+function isPublicParameter(snapshot: Snapshot, declSpan: Span): boolean {
   const view = snapshot.modules.get(declSpan.file);
   return (
     view?.syntax.items.some(

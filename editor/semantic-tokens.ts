@@ -47,8 +47,8 @@ export const SEMANTIC_TOKEN_LEGEND = {
   tokenModifiers: ["declaration", "readonly", "mutable", "defaultLibrary", "guarded"],
 } as const;
 
-export type SemanticTokenType = (typeof SEMANTIC_TOKEN_LEGEND.tokenTypes)[number];
-export type SemanticTokenModifier = (typeof SEMANTIC_TOKEN_LEGEND.tokenModifiers)[number];
+type SemanticTokenType = (typeof SEMANTIC_TOKEN_LEGEND.tokenTypes)[number];
+type SemanticTokenModifier = (typeof SEMANTIC_TOKEN_LEGEND.tokenModifiers)[number];
 
 /** One token, on one line: `line` and `character` 0-based, `character` and `length` in UTF-16 code units. */
 export interface SemanticToken {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { analyse, type Snapshot, type TextOf } from "../editor/analysis.js";
 import { ROOT } from "./golden.js";
 
-export const PROGRAM = join(ROOT, "fixtures/editor/program");
+const PROGRAM = join(ROOT, "fixtures/editor/program");
 export const APP = "/w/app.ry";
 export const LIB = "/w/lib/weather.ry";
 
