@@ -313,3 +313,25 @@ test("a file with a syntax error has no names, and no answer throws", () => {
   assert.deepEqual(references(broken, "/b/main.ry", 22, true), []);
   assert.equal(definition(broken, "/b/main.ry", 22), undefined);
 });
+
+test("a field is named in access, construction, `with` and record patterns, and renamed in all of them", () => {
+  const file = "/r/main.ry";
+  const text =
+    "type Point is record\n  x: Int\n  y: Int\nend\n\nfunction main()\n  needs console\n" +
+    '  let p be Point(x: 1, y: 2)\n  match p\n    when Point(x: 0, y: b) then console.print("{b}")\n' +
+    '    when _ then console.print("no")\n  end\n  let q be p with x: 3\n  console.print("{q.x}")\nend\n';
+  const small = analyse([{ file, text }]);
+  assert.deepEqual(small.modules.get(file)!.diagnostics, []);
+  const spans = references(small, file, text.indexOf("x: Int"), true);
+  assert.deepEqual(
+    spans.map((s) => text.slice(s.start - 1, s.end + 1)),
+    [" x:", "(x:", "(x:", " x:", ".x}"],
+  );
+  const answer = rename(small, file, text.indexOf("q.x") + 2, "across");
+  assert.ok("edits" in answer);
+  const after = analyse(applied([{ file, text }], answer.edits)).modules.get(file)!;
+  assert.deepEqual(after.diagnostics, []);
+  assert.match(after.text, /across: Int from json "x"\n/);
+  assert.match(after.text, /when Point\(across: 0, y: b\)/);
+  assert.match(after.text, /p with across: 3/);
+});
