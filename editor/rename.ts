@@ -85,8 +85,12 @@ export function rename(
   const jsonKey = keepJsonKey(snapshot, target);
   if (jsonKey !== undefined) edits.push(jsonKey);
   edits.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start - b.span.start));
-  const changed = meaningChanged(snapshot, target, newName, edits);
-  return changed === undefined ? { edits } : { refused: changed };
+  // One name is one edit, however many times it was recorded.
+  const once = edits.filter(
+    (e, i) => i === 0 || e.span.file !== edits[i - 1]!.span.file || e.span.start !== edits[i - 1]!.span.start,
+  );
+  const changed = meaningChanged(snapshot, target, newName, once);
+  return changed === undefined ? { edits: once } : { refused: changed };
 }
 
 function nameOf(target: NameTarget): string {
@@ -289,8 +293,8 @@ function applyEdits(text: string, edits: readonly TextEdit[]): string {
 
 /**
  * The target as it is after the rename: the renamed one under its new name
- * (and the fields and cases of a renamed type under it), a local by where its
- * declaration has moved to.
+ * (and the fields and cases of a renamed type, the fields of a renamed case,
+ * under it), a local by where its declaration has moved to.
  */
 function renamedKey(
   target: NameTarget,
@@ -312,6 +316,14 @@ function renamedKey(
     target.type === renamed.name
   )
     return keyOf({ ...target, type: newName });
+  if (
+    renamed.kind === "case" &&
+    target.kind === "field" &&
+    target.file === renamed.file &&
+    target.type === renamed.type &&
+    target.case === renamed.case
+  )
+    return keyOf({ ...target, case: newName });
   if (target.kind === "local") return keyOf({ ...target, declSpan: moved(target.declSpan, maps) });
   return key;
 }

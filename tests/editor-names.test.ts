@@ -176,6 +176,11 @@ test("rename of a local, a function, a type, a field and a case, across the modu
   assert.match(after.modules.get(APP)!.text, /when w\.Sky\.Sunny then/);
   assert.match(after.modules.get(LIB)!.text, /return Sky\.Sunny/);
 
+  // A case with fields: its fields are the renamed case's.
+  after = renamed(APP, "when w.Sky.Clo|udy", "Overcast");
+  assert.match(after.modules.get(APP)!.text, /when w\.Sky\.Overcast\(cover: amount\)/);
+  assert.match(after.modules.get(LIB)!.text, /Sky\.Overcast\(cover: 3\)/);
+
   after = renamed(LIB, "function forecast(ci|ty", "place");
   assert.match(after.modules.get(APP)!.text, /w\.forecast\(place: city\)/);
   assert.match(after.modules.get(LIB)!.text, /example\.com\/\{place\}/);
