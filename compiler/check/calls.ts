@@ -16,7 +16,8 @@ import { ownerText } from "../../vocabulary/problems/grants.js";
 import type { SlotFact } from "../../vocabulary/problems/types.js";
 import { canPassOn } from "./failures.js";
 import { resolveType } from "./declare.js";
-import { checkExpr } from "./expressions.js";
+import { checkExpr, recordModule } from "./expressions.js";
+import { caseTarget, fieldTarget, functionTarget, parameterTarget, record, typeTarget } from "./names.js";
 import {
   ABILITY_FUNCTIONS,
   COMPARING_FUNCTIONS,
@@ -95,6 +96,7 @@ function resolveCallee(ctx: Context, callee: S.Expr): Target {
     const local = ctx.lookupLocal(callee.name);
     if (local === undefined) {
       const sig = ctx.module.functions.get(callee.name);
+      if (sig !== undefined) record(ctx.program.names, callee.span, functionTarget(sig));
       if (sig !== undefined) return { kind: "sig", sig };
       if (moduleNamed(ctx, callee.name) !== undefined) {
         ctx.problem("E-NAME-MODULE-VALUE", callee.span, { name: callee.name, usedAs: "function" });
@@ -107,11 +109,13 @@ function resolveCallee(ctx: Context, callee: S.Expr): Target {
     const object = callee.object;
     if (object.kind === "Name") {
       const scope = moduleNamed(ctx, object.name);
+      if (scope !== undefined) recordModule(ctx, object.span, scope);
       if (scope !== undefined) return moduleMember(ctx, scope, object.name, callee.name);
     }
     if (object.kind === "UpperName") return typeMember(ctx, ctx.module, object.name, object.span, callee.name);
     if (object.kind === "Member" && object.object.kind === "Name" && /^[A-Z]/.test(object.name.name)) {
       const scope = moduleNamed(ctx, object.object.name);
+      if (scope !== undefined) recordModule(ctx, object.object.span, scope);
       if (scope !== undefined) return typeMember(ctx, scope, object.name.name, object.name.span, callee.name);
     }
     const receiver = checkExpr(ctx, object);
@@ -128,6 +132,7 @@ function moduleMember(ctx: Context, scope: ModuleScope, written: string, name: S
     unknownModuleFunction(ctx, scope, written, name, sig);
     return { kind: "invalid" };
   }
+  record(ctx.program.names, name.span, functionTarget(sig));
   return { kind: "sig", sig };
 }
 
@@ -140,13 +145,17 @@ function resolveTypeCallee(
   unqualified: boolean,
   written = "",
 ): Target {
-  if (unqualified && name === "Some")
-    return { kind: "case", decl: ctx.program.prelude.types.get("Optional")!, caseName: "Some" };
+  if (unqualified && name === "Some") {
+    const optional = ctx.program.prelude.types.get("Optional")!;
+    record(ctx.program.names, span, caseTarget(optional, "Some"));
+    return { kind: "case", decl: optional, caseName: "Some" };
+  }
   const decl = scope.types.get(name) ?? (unqualified ? ctx.program.prelude.types.get(name) : undefined);
   if (decl !== undefined && decl.public === false && scope !== ctx.module) {
     ctx.problem("E-NAME-PRIVATE", span, { kind: "type", name, module: written });
     return { kind: "invalid" };
   }
+  if (decl !== undefined) record(ctx.program.names, span, typeTarget(decl));
   if (decl !== undefined && decl.shape === "record") return { kind: "record", decl };
   if (decl !== undefined) {
     const firstCase = decl.cases[0]?.name;
@@ -191,6 +200,7 @@ function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Sp
     ctx.problem("E-NAME-UNKNOWN-TYPE", span, { name: typeName, ...near }, replacing(span, typeName, near.suggestion));
     return { kind: "invalid" };
   }
+  record(ctx.program.names, span, typeTarget(decl));
   if (member.name === "from_json")
     return {
       kind: "from_json",
@@ -199,8 +209,10 @@ function typeMember(ctx: Context, scope: ModuleScope, typeName: string, span: Sp
         decl.params.map(() => freshMeta()),
       ),
     };
-  if (decl.shape === "variant" && caseNamed(decl, member.name) !== undefined)
+  if (decl.shape === "variant" && caseNamed(decl, member.name) !== undefined) {
+    record(ctx.program.names, member.span, caseTarget(decl, member.name));
     return { kind: "case", decl, caseName: member.name };
+  }
   unknownCase(ctx, decl, member);
   return { kind: "invalid" };
 }
@@ -212,6 +224,7 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
   if (type.kind === "Con" && type.decl?.shape === "record") {
     const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
     if (field !== undefined) {
+      record(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
       return {
         kind: "value",
         expr: {
@@ -244,6 +257,7 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
     );
     return { kind: "invalid" };
   }
+  record(ctx.program.names, name.span, functionTarget(sig));
   return { kind: "sig", sig, receiver };
 }
 
@@ -374,6 +388,10 @@ function callSignature(
       ? `${sig.library ? sig.module : sig.module.split("/").pop()}.${sig.name}`
       : sig.name;
   const { args, names } = matchArguments(ctx, slots, call, receiver, qualified);
+  for (const arg of call.args) {
+    const target = arg.label === undefined ? undefined : parameterTarget(sig, arg.label.name);
+    if (target !== undefined) record(ctx.program.names, arg.label!.span, target);
+  }
   const key = `${sig.module}.${sig.name}`;
   if (sig.library && sig.typeParams.length > 0)
     checkLibraryConstraints(
@@ -527,6 +545,9 @@ function construct(
         ? caseName
         : `${decl.name}.${caseName}`;
   const { args, names } = matchArguments(ctx, slots, call, undefined, written);
+  for (const arg of call.args)
+    if (arg.label !== undefined && fields.some((f) => f.name === arg.label!.name))
+      record(ctx.program.names, arg.label.span, fieldTarget(decl, arg.label.name, caseName));
   const callee: Callee = caseName === undefined ? { kind: "Record", decl } : { kind: "Case", decl, caseName };
   return { kind: "Call", callee, args, argNames: names, needs: [], type, span: call.span };
 }

@@ -7,6 +7,7 @@
 import type { Span } from "../source.js";
 import type { Budget } from "../../vocabulary/needs.js";
 import type { Need, Param, Type, TypeDecl } from "./types.js";
+import type { NameUse } from "./names.js";
 
 /** A local: a parameter, a `let`, a `var`, a loop or pattern binding. */
 export interface Local {
@@ -29,6 +30,8 @@ export interface CModule {
   readonly types: TypeDecl[];
   readonly functions: CFunction[];
   readonly tests: CTest[];
+  /** Every name of the module and what it names, in the order they were checked, when asked for (names.ts). */
+  readonly names?: NameUse[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./con
 import { declareProgram, libraryScopes, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
 import { checkNeeds } from "./grants.js";
+import { functionTarget, record, type NameUse } from "./names.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
 import { blockEnds } from "./ends.js";
@@ -33,6 +34,8 @@ export interface CheckResult {
 }
 
 export interface CheckOptions {
+  /** Record every name of each module and what it names, in CModule.names (names.ts): for an editor. */
+  readonly names?: boolean;
   /** The steps the walks over types may take (work.ts); by default, the budget for the sources' size. */
   readonly typeSteps?: number;
   /** Called every few thousand steps and before each definition: a caller with a deadline throws from it. */
@@ -49,7 +52,7 @@ export function checkProgram(sources: readonly SourceModule[], entry: string, op
   };
   try {
     return withTypeSteps(limit, options.stop, () =>
-      numberedFromStart(() => checkDeclared(sources, entry, modules, where)),
+      numberedFromStart(() => checkDeclared(sources, entry, modules, where, options.names === true)),
     );
   } catch (e) {
     // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not
@@ -72,8 +75,15 @@ interface Where {
   diagnostics?: Diagnostic[];
 }
 
-function checkDeclared(sources: readonly SourceModule[], entry: string, modules: CModule[], where: Where): CheckResult {
-  const scopes = declareProgram(sources, entry);
+function checkDeclared(
+  sources: readonly SourceModule[],
+  entry: string,
+  modules: CModule[],
+  where: Where,
+  withNames: boolean,
+): CheckResult {
+  const names: NameUse[] | undefined = withNames ? [] : undefined;
+  const scopes = declareProgram(sources, entry, names);
   const diagnostics = scopes.diagnostics;
   where.diagnostics = diagnostics;
   let main: CFunction | undefined;
@@ -89,7 +99,17 @@ function checkDeclared(sources: readonly SourceModule[], entry: string, modules:
     }
   }
   bounds.finish(diagnostics);
+  if (names !== undefined) namesByModule(modules, names);
   return { program: { modules, ...(main ? { main } : {}) }, diagnostics };
+}
+
+/** Each module's names, those whose span is in its file, in the order they were recorded. */
+function namesByModule(modules: CModule[], names: readonly NameUse[]): void {
+  const byFile = new Map<string, NameUse[]>(modules.map((m) => [m.file, []]));
+  for (const use of names) byFile.get(use.span.file)?.push(use);
+  modules.forEach((m, i) => {
+    modules[i] = { ...m, names: byFile.get(m.file)! };
+  });
 }
 
 function checkModule(
@@ -176,6 +196,7 @@ function checkFunction(
 ): CFunction {
   const typeParams = new Map<string, Type>(sig.typeParams.map((p) => [p.name, p]));
   const ctx = new Context(scopes, scope, typeParams, diagnostics, work);
+  record(scopes.names, item.name.span, functionTarget(sig), true);
   const owner = { kind: "function", name: sig.name } as const;
   const needsEdit = needsEditOf(item.needs, item.body.statements[0]?.span);
   return ctx.withFrame(
@@ -203,7 +224,7 @@ function checkFunction(
           const repeated = item.params.slice(0, i).some((q) => q.name.name === p.name.name);
           const local = repeated
             ? { id: -1, name: p.name.name, type, mutable: false, span: p.name.span }
-            : ctx.declare(p.name.name, type, false, p.name.span);
+            : ctx.declare(p.name.name, type, false, p.name.span, "parameter");
           return { local, ...(defaultValue ? { default: defaultValue } : {}) };
         });
       const body = checkBlock(ctx, item.body);
@@ -241,7 +262,7 @@ function checkTest(
   bounds: Bounds,
   work: ProgramWork,
 ): CTest {
-  const grant = checkNeeds(item.needs, "entry", diagnostics);
+  const grant = checkNeeds(item.needs, "entry", diagnostics, scopes.names);
   const ctx = new Context(scopes, scope, new Map(), diagnostics, work);
   const body = ctx.withFrame(
     {

@@ -12,6 +12,7 @@ import type { Local } from "./checked.js";
 import type { Ability } from "./abilities.js";
 import type { FunctionSig, ModuleScope, Program } from "./scope.js";
 import { resolve, typeToText, unify, type Need, type Type } from "./types.js";
+import { record } from "./names.js";
 
 /** One function being checked: a named function, a test, a lambda or a function value. */
 export interface Frame {
@@ -155,11 +156,23 @@ export class Context {
    * Declares a local in the innermost scope. Within one function a name is
    * bound once: a local may not shadow another local or parameter of the same
    * function (E-NAME-SHADOWED), so that a reader never has to ask which one is
-   * meant. `error`, bound by each `otherwise`, is the exception.
+   * meant. `error`, bound by each `otherwise`, is the exception. `role`: how
+   * the name is bound, for the names an editor is told of (`implicit`: it is
+   * not written at `span`, as `error` is not).
    */
-  declare(name: string, type: Type, mutable: boolean, span: Span): Local {
+  declare(
+    name: string,
+    type: Type,
+    mutable: boolean,
+    span: Span,
+    role: "binding" | "parameter" | "implicit" = "binding",
+  ): Local {
     const local: Local = { id: this.work.nextLocal++, name, type, mutable, span };
     if (name === "_") return local;
+    if (role !== "implicit") {
+      const target = { kind: "local", id: local.id, name, declSpan: span, mutable, type } as const;
+      record(this.program.names, span, role === "parameter" ? { ...target, parameter: true } : target, true);
+    }
     const existing = this.lookupLocal(name);
     if (existing !== undefined && name !== "error") {
       this.problem("E-NAME-SHADOWED", span, { name, where: "function" }, { related: [existing.local.span] });

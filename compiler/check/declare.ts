@@ -13,6 +13,7 @@ import type * as S from "../parse/tree.js";
 import { parseType } from "../parse/types.js";
 import { Cursor } from "../parse/cursor.js";
 import { checkNeeds } from "./grants.js";
+import { builtinTypeTarget, caseTarget, fieldTarget, record, typeTarget, type NameUse } from "./names.js";
 import { ALIASES, MODULES, PRELUDE } from "./library.js";
 import { closest, type FunctionSig, type ModuleScope, type Program, type SigParam } from "./scope.js";
 import { replacing, suggest } from "./suggest.js";
@@ -41,14 +42,15 @@ export interface SourceModule {
 
 export const PRELUDE_NAME = "prelude";
 
-export function declareProgram(sources: readonly SourceModule[], entry: string): Program {
+/** `names`: where the names of the program's modules are recorded, when the caller asks for them. */
+export function declareProgram(sources: readonly SourceModule[], entry: string, names?: NameUse[]): Program {
   const diagnostics: Diagnostic[] = [];
   const { prelude, library } = libraryScopes();
   const modules = new Map<string, ModuleScope>();
   for (const source of sources) {
     modules.set(source.name, newScope(source.name, source.file, false, source.syntax));
   }
-  const program: Program = { prelude, library, modules, diagnostics };
+  const program: Program = { prelude, library, modules, diagnostics, ...(names ? { names } : {}) };
   for (const source of sources) declareTypes(program, modules.get(source.name)!, diagnostics);
   for (const source of sources) declareImports(program, source, modules.get(source.name)!, diagnostics);
   for (const source of sources) completeTypes(program, modules.get(source.name)!, diagnostics);
@@ -200,6 +202,7 @@ function declareTypes(program: Program, scope: ModuleScope, diagnostics: Diagnos
       span: item.name.span,
     };
     scope.types.set(name, decl);
+    record(program.names, item.name.span, typeTarget(decl), true);
   }
 }
 
@@ -240,6 +243,9 @@ function declareImports(program: Program, source: SourceModule, scope: ModuleSco
         return;
       }
       scope.imports.set(asName, target);
+      const named = { kind: "module", file: target.file, module: target.name } as const;
+      record(program.names, use.path[use.path.length - 1]!.span, named);
+      if (use.alias !== undefined) record(program.names, use.alias.span, named, true);
     });
 }
 
@@ -249,7 +255,7 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
     const decl = scope.types.get(item.name.name);
     if (decl === undefined || decl.span !== item.name.span) continue;
     const params = new Map<string, Type>(decl.params.map((p) => [p.name, p]));
-    const fieldsOf = (fields: readonly S.FieldDecl[]): FieldInfo[] => {
+    const fieldsOf = (fields: readonly S.FieldDecl[], caseName?: string): FieldInfo[] => {
       const seen = new Set<string>();
       const out: FieldInfo[] = [];
       for (const field of fields) {
@@ -258,6 +264,7 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
           continue;
         }
         seen.add(field.name.name);
+        record(program.names, field.name.span, fieldTarget(decl, field.name.name, caseName), true);
         out.push({
           name: field.name.name,
           type: resolveType(program, scope, field.type, params, diagnostics),
@@ -276,7 +283,8 @@ function completeTypes(program: Program, scope: ModuleScope, diagnostics: Diagno
           continue;
         }
         seen.add(c.name.name);
-        decl.cases.push({ name: c.name.name, fields: fieldsOf(c.fields) });
+        record(program.names, c.name.span, caseTarget(decl, c.name.name), true);
+        decl.cases.push({ name: c.name.name, fields: fieldsOf(c.fields, c.name.name) });
       }
     }
   }
@@ -297,7 +305,7 @@ export function resolveType(
         resolveType(program, scope, syntax.second, params, diagnostics),
       );
     case "FunctionType": {
-      const needs = checkNeeds(syntax.needs, "type", diagnostics).map((g) => g.capability);
+      const needs = checkNeeds(syntax.needs, "type", diagnostics, program.names).map((g) => g.capability);
       return {
         kind: "Function",
         params: syntax.params.map((p) => resolveType(program, scope, p, params, diagnostics)),
@@ -333,10 +341,13 @@ function resolveNamedType(
     const param = params.get(name);
     if (param !== undefined) return arity(0, () => param);
     const builtinArity = BUILTIN_ARITY.get(name);
-    if (builtinArity !== undefined) return arity(builtinArity, () => builtin(name, args));
     const alias = ALIASES.get(name);
+    if (builtinArity !== undefined || alias !== undefined)
+      record(program.names, syntax.path[0]!.span, builtinTypeTarget(name));
+    if (builtinArity !== undefined) return arity(builtinArity, () => builtin(name, args));
     if (alias !== undefined) return arity(0, () => resolveAlias(program, alias));
     const decl = scope.types.get(name) ?? program.prelude.types.get(name);
+    if (decl !== undefined) record(program.names, syntax.path[0]!.span, typeTarget(decl));
     if (decl !== undefined) return arity(decl.params.length, () => declared(decl, args));
     const candidates = [
       ...params.keys(),
@@ -368,6 +379,8 @@ function resolveNamedType(
     diagnostics.push(diagnose("E-NAME-MODULE", syntax.path[0]!.span, { problem: "not-used", module: moduleName }));
     return ERROR;
   }
+  if (syntax.path.length === 2)
+    record(program.names, syntax.path[0]!.span, { kind: "module", file: target.file, module: target.name });
   const decl = target.types.get(typeName);
   if (decl === undefined || !decl.public) {
     const span = syntax.path[syntax.path.length - 1]!.span;
@@ -386,6 +399,7 @@ function resolveNamedType(
     }
     return ERROR;
   }
+  record(program.names, syntax.path[syntax.path.length - 1]!.span, typeTarget(decl));
   return arity(decl.params.length, () => declared(decl, args));
 }
 
@@ -446,7 +460,7 @@ export function declareSignature(
     const typeArgument = scope.library && param.name.name === "as" && type.kind === "Param";
     sigParams.push({ name: param.name.name, type, ...(param.default ? { default: param.default } : {}), typeArgument });
   }
-  const grant = checkNeeds(item.needs, isMain ? "entry" : "function", diagnostics);
+  const grant = checkNeeds(item.needs, isMain ? "entry" : "function", diagnostics, program.names);
   const needs: Need[] = grant.map((g) => g.capability);
   return {
     module: scope.name,

@@ -17,8 +17,9 @@ import type { ValuePlace } from "../../vocabulary/problems/types.js";
 import { MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
+import { caseTarget, fieldTarget, functionTarget, record as recordName, typeTarget } from "./names.js";
 import { checkQuery } from "./queries.js";
-import type { FunctionSig } from "./scope.js";
+import type { FunctionSig, ModuleScope } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownField, unknownModuleFunction } from "./suggest.js";
 import { checkBlock, checkStatement } from "./statements.js";
 import {
@@ -162,10 +163,20 @@ function checkText(ctx: Context, expr: S.TextLiteral): CExpr {
 function checkName(ctx: Context, expr: S.Name): CExpr {
   const found = ctx.lookupLocal(expr.name);
   if (found !== undefined) {
+    const { local } = found;
+    recordName(ctx.program.names, expr.span, {
+      kind: "local",
+      id: local.id,
+      name: local.name,
+      declSpan: local.span,
+      mutable: local.mutable,
+      type: local.type,
+    });
     checkCapture(ctx, found.local, found.depth, expr.span);
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
   }
   const sig = ctx.module.functions.get(expr.name);
+  if (sig !== undefined) recordName(ctx.program.names, expr.span, functionTarget(sig));
   if (sig !== undefined) return functionRef(ctx, sig, expr.span);
   if (moduleNamed(ctx, expr.name) !== undefined) {
     ctx.problem("E-NAME-MODULE-VALUE", expr.span, { name: expr.name, usedAs: "value" });
@@ -186,6 +197,7 @@ function checkUpperName(ctx: Context, expr: S.UpperName, expected: Type | undefi
     const optional = ctx.program.prelude.types.get("Optional")!;
     const type = declared(optional, [freshMeta()]);
     if (expected !== undefined) unify(type, expected);
+    recordName(ctx.program.names, expr.span, caseTarget(optional, "None"));
     return { kind: "CaseValue", decl: optional, caseName: "None", type, span: expr.span };
   }
   const decl = ctx.module.types.get(expr.name) ?? ctx.program.prelude.types.get(expr.name);
@@ -225,7 +237,9 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
   if (object.kind === "Name") {
     const scope = moduleNamed(ctx, object.name);
     if (scope !== undefined) {
+      recordModule(ctx, object.span, scope);
       const sig = scope.functions.get(expr.name.name);
+      if (sig?.public) recordName(ctx.program.names, expr.name.span, functionTarget(sig));
       if (sig?.public) return functionRef(ctx, sig, expr.span);
       unknownModuleFunction(ctx, scope, object.name, expr.name, sig);
       return { kind: "Invalid", type: ERROR, span: expr.span };
@@ -243,7 +257,10 @@ function checkMember(ctx: Context, expr: S.Member): CExpr {
       typeScope.types.get(typeName) ??
       (object.kind === "UpperName" ? ctx.program.prelude.types.get(typeName) : undefined);
     if (decl !== undefined) {
+      if (object.kind === "Member") recordModule(ctx, object.object.span, typeScope);
+      recordName(ctx.program.names, object.kind === "UpperName" ? object.span : object.name.span, typeTarget(decl));
       const c = caseNamed(decl, expr.name.name);
+      if (c !== undefined) recordName(ctx.program.names, expr.name.span, caseTarget(decl, c.name));
       if (c !== undefined && c.fields.length === 0) {
         return {
           kind: "CaseValue",
@@ -281,6 +298,7 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
   }
   if (type.kind === "Con" && type.decl?.shape === "record") {
     const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
+    if (field !== undefined) recordName(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
     if (field !== undefined) return { kind: "Field", object: value, name: name.name, type: field.type, span };
     unknownField(
       ctx,
@@ -296,6 +314,15 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
   }
   ctx.problem("E-NAME-UNKNOWN-FIELD", name.span, { problem: "not-a-record", type: typeToText(type), field: name.name });
   return { kind: "Invalid", type: ERROR, span };
+}
+
+/** A module named in code: one of the program's (by its `use`) or the library's. */
+export function recordModule(ctx: Context, span: Span, scope: ModuleScope): void {
+  recordName(
+    ctx.program.names,
+    span,
+    scope.library ? { kind: "library", module: scope.name } : { kind: "module", file: scope.file, module: scope.name },
+  );
 }
 
 // ---- operators ----
@@ -337,6 +364,7 @@ function checkWith(ctx: Context, expr: S.With): CExpr {
       );
       return { name: u.name.name, value: checkExpr(ctx, u.value) };
     }
+    recordName(ctx.program.names, u.name.span, fieldTarget(decl, field.name));
     const value = checkExpr(ctx, u.value, field.type);
     ctx.expectType(value.type, field.type, value.span, { of: "field", field: field.name });
     return { name: u.name.name, value };
@@ -471,7 +499,7 @@ function checkLambda(ctx: Context, expr: S.Lambda, expected: Type | undefined): 
         const type = written ?? expectedFn?.params[i] ?? freshMeta();
         if (written !== undefined && expectedFn !== undefined)
           ctx.expectType(written, expectedFn.params[i]!, p.span, { of: "parameter", parameter: p.name.name });
-        return ctx.declare(p.name.name, type, false, p.name.span);
+        return ctx.declare(p.name.name, type, false, p.name.span, "parameter");
       });
       const body = checkExpr(ctx, expr.body, returns);
       ctx.expectType(body.type, returns, body.span, { of: "function value" });
@@ -502,7 +530,7 @@ function resolveTypeWith(ctx: Context, type: S.TypeExpr): Type {
 
 /** `function (request: Request) returns Response ... end`: a function value with a signature of its own. */
 function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
-  const grant = needsOf(expr.needs, "function", ctx.diagnostics).map((g) => g.capability);
+  const grant = needsOf(expr.needs, "function", ctx.diagnostics, ctx.program.names).map((g) => g.capability);
   // What the function value needs must be within what its surroundings may use.
   for (const need of grant) {
     if (coveredBy(ctx.frame.grant, need) === undefined) {
@@ -526,7 +554,9 @@ function checkFunctionExpr(ctx: Context, expr: S.FunctionExpr): CExpr {
       owner: { kind: "function value" },
     },
     () => {
-      const params = expr.params.map((p) => ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span));
+      const params = expr.params.map((p) =>
+        ctx.declare(p.name.name, resolveTypeWith(ctx, p.type), false, p.name.span, "parameter"),
+      );
       const body = checkBlock(ctx, expr.body);
       if (!isCon(returns, "Nothing") && !blockEnds(ctx, expr.body)) {
         ctx.problem("E-TYPE-NO-RETURN", expr.span, { problem: "function value", returns: typeToText(returns) });
@@ -574,7 +604,7 @@ function checkOtherwise(ctx: Context, expr: S.Otherwise, expected: Type | undefi
   const failure = collector.calls[0]?.fails ?? ERROR;
   return ctx.withScope(() => {
     // `error` is the failure being handled, everywhere in the handler.
-    const error = ctx.declare("error", failure, false, expr.handler.span);
+    const error = ctx.declare("error", failure, false, expr.handler.span, "implicit");
     const handler = checkHandler(ctx, expr.handler, failure, left.type, expr.span);
     return { kind: "Otherwise", expr: left, error, failure, handler, type: left.type, span: expr.span } as CExpr;
   });

@@ -10,20 +10,24 @@ import { isBudgetUnit, needText, type GrantItem } from "../../vocabulary/needs.j
 import type { CheckedGrantItem } from "./checked.js";
 import { closest } from "./scope.js";
 import type { Need } from "./types.js";
+import { record, type NameUse } from "./names.js";
 
 /** Where a `needs` line stands: only a run's grant (main, a test) may carry budgets and guards. */
 export type GrantPlace = "entry" | "function" | "type";
 
+/** `names`: where the capabilities' names are recorded, when asked for (names.ts). */
 export function checkNeeds(
   needs: S.Needs | undefined,
   place: GrantPlace,
   diagnostics: Diagnostic[],
+  names?: NameUse[],
 ): CheckedGrantItem[] {
   if (needs === undefined) return [];
   const items: CheckedGrantItem[] = [];
   for (const item of needs.items) {
     const capability = checkCapability(item.capability, diagnostics);
     if (capability === undefined) continue;
+    recordCapability(names, item.capability, capability);
     const granted: { -readonly [K in keyof CheckedGrantItem]: CheckedGrantItem[K] } = { capability, span: item.span };
     if (item.budget !== undefined) {
       const budget = checkBudget(item, capability, place, diagnostics);
@@ -41,7 +45,11 @@ export function checkNeeds(
         );
       } else {
         const sinks = item.guard.sinks
-          .map((s) => checkCapability(s, diagnostics))
+          .map((s) => {
+            const sink = checkCapability(s, diagnostics);
+            if (sink !== undefined) recordCapability(names, s, sink);
+            return sink;
+          })
           .filter((s): s is Need => s !== undefined);
         granted.guard = { sinks };
       }
@@ -81,6 +89,16 @@ export function grantItemOf(item: CheckedGrantItem): GrantItem {
           },
         }),
   };
+}
+
+/** Each part of a known capability's path names the capability up to it; the last names it with its scope. */
+function recordCapability(names: NameUse[] | undefined, ref: S.CapabilityRef, need: Need): void {
+  if (names === undefined) return;
+  ref.path.forEach((part, i) => {
+    const path = need.path.slice(0, i + 1);
+    const last = i === ref.path.length - 1 && need.scope !== undefined;
+    record(names, part.span, { kind: "capability", path, ...(last ? { scope: need.scope! } : {}) });
+  });
 }
 
 function checkCapability(ref: S.CapabilityRef, diagnostics: Diagnostic[]): Need | undefined {

@@ -4,6 +4,7 @@ import type * as S from "../parse/tree.js";
 import type { CPattern } from "./checked.js";
 import type { Context } from "./context.js";
 import { unknownCase, unknownField } from "./suggest.js";
+import { caseTarget, fieldTarget, record, typeTarget } from "./names.js";
 import {
   BOOLEAN,
   ERROR,
@@ -112,6 +113,7 @@ function checkCasePattern(ctx: Context, pattern: S.CasePattern, type: Type): CPa
     let index: number;
     if (arg.label !== undefined) {
       index = indexByName(fields, arg.label.name);
+      if (index >= 0) record(ctx.program.names, arg.label.span, fieldTarget(decl, arg.label.name, caseName));
       if (index < 0) {
         unknownField(
           ctx,
@@ -156,13 +158,22 @@ function resolveCasePath(
   const prelude = ctx.program.prelude;
   if (names.length === 1) {
     const name = names[0]!;
-    if (name === "Some" || name === "None") return { decl: prelude.types.get("Optional")!, caseName: name };
-    const record = ctx.module.types.get(name) ?? prelude.types.get(name);
-    if (record !== undefined && record.shape === "record") return { decl: record };
+    if (name === "Some" || name === "None") {
+      const optional = prelude.types.get("Optional")!;
+      record(ctx.program.names, last.span, caseTarget(optional, name));
+      return { decl: optional, caseName: name };
+    }
+    const recordDecl = ctx.module.types.get(name) ?? prelude.types.get(name);
+    if (recordDecl !== undefined && recordDecl.shape === "record") {
+      record(ctx.program.names, last.span, typeTarget(recordDecl));
+      return { decl: recordDecl };
+    }
     // A bare case of the variant being matched.
     const t = resolve(expected);
-    if (t.kind === "Con" && t.decl?.shape === "variant" && caseNamed(t.decl, name) !== undefined)
+    if (t.kind === "Con" && t.decl?.shape === "variant" && caseNamed(t.decl, name) !== undefined) {
+      record(ctx.program.names, last.span, caseTarget(t.decl, name));
       return { decl: t.decl, caseName: name };
+    }
     const variant =
       t.kind === "Con" && t.decl?.shape === "variant"
         ? { variant: t.decl.name, cases: t.decl.cases.map((c) => c.name) }
@@ -182,5 +193,9 @@ function resolveCasePath(
     unknownCase(ctx, decl, last);
     return undefined;
   }
+  if (moduleName !== "" && path.length === 3 && scope !== undefined)
+    record(ctx.program.names, path[0]!.span, { kind: "module", file: scope.file, module: scope.name });
+  record(ctx.program.names, path[path.length - 2]!.span, typeTarget(decl));
+  record(ctx.program.names, last.span, caseTarget(decl, last.name));
   return { decl, caseName: last.name };
 }

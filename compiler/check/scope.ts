@@ -5,6 +5,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type * as S from "../parse/tree.js";
 import type { Span } from "../source.js";
 import type { CheckedGrantItem } from "./checked.js";
+import type { NameUse } from "./names.js";
 import type { Need, Param, Type, TypeDecl } from "./types.js";
 
 export interface SigParam {
@@ -48,6 +49,8 @@ export interface Program {
   readonly library: ReadonlyMap<string, ModuleScope>;
   readonly modules: ReadonlyMap<string, ModuleScope>;
   readonly diagnostics: Diagnostic[];
+  /** Where the names of the program's modules are recorded, when the caller asks for them (names.ts). */
+  readonly names?: NameUse[];
 }
 
 /** The closest of `candidates` to `name`, for "did you mean" hints. */
