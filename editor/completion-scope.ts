@@ -51,9 +51,14 @@ export interface ScopeAt {
 
 type Item = S.FunctionDef | S.TestDef | S.TypeDef;
 
-/** The scope at `offset` of `view`. */
-export function scopeAt(snapshot: Snapshot, view: ModuleView, offset: number): ScopeAt {
-  const found = enclosingItem(view, offset);
+/**
+ * The scope at `offset` of `view`. When the definition is parsed again alone,
+ * its text is taken up to `cut` (at most `offset`): the start of the word being
+ * typed or the dot before it, and `filler` put after it to finish what is
+ * being typed (`_` after `when`, so that the arm is one).
+ */
+export function scopeAt(snapshot: Snapshot, view: ModuleView, offset: number, cut = offset, filler = ""): ScopeAt {
+  const found = enclosingItem(view, offset, Math.min(cut, offset), filler);
   const names: TypeNames = { snapshot, view, params: new Map() };
   const env = new Env(
     snapshot,
@@ -88,9 +93,9 @@ interface Found {
 
 /**
  * The definition `offset` is in: from the module's tree when it parsed without
- * a problem; otherwise its text up to the line of `offset`, parsed alone.
+ * a problem; otherwise its text up to `cut`, parsed alone.
  */
-function enclosingItem(view: ModuleView, offset: number): Found | undefined {
+function enclosingItem(view: ModuleView, offset: number, cut: number, filler: string): Found | undefined {
   let lowest = 0;
   let start: number | undefined;
   for (const item of view.syntax.items) {
@@ -118,10 +123,10 @@ function enclosingItem(view: ModuleView, offset: number): Found | undefined {
       if (start < lowest) return undefined;
     }
   }
-  const head = text.slice(start, Math.max(start, lineStart));
+  const head = text.slice(start, Math.max(start, cut));
   // Enough `end`s for every block the head may leave open; an extra one is a problem outside the definition.
   const opened = (head.match(/\b(function|test|type|if|while|for|match|concurrently|otherwise)\b/g) ?? []).length;
-  const parsed = parseSource(view.file, `${head}\n${"end\n".repeat(opened + 1)}`);
+  const parsed = parseSource(view.file, `${head}${filler}\n${"end\n".repeat(opened + 1)}`);
   const item = parsed.module.items[0];
   if (item === undefined || item.kind === "Use") return undefined;
   return { item, base: start, at: head.length };
@@ -182,7 +187,8 @@ class Env {
   block(block: S.Block, at: number): void {
     for (const s of block.statements) {
       if (s.span.start > at) return;
-      if (s.span.end <= at && !opensAt(s, at)) {
+      // A statement that ends where the position is is the one being typed: its names are not yet in scope.
+      if (s.span.end < at && !opensAt(s, at)) {
         this.statementBindings(s);
         continue;
       }

@@ -20,7 +20,7 @@
 import { libraryScopes } from "../compiler/check/declare.js";
 import { METHOD_MODULES } from "../compiler/check/library.js";
 import { libraryFunctions, preludeTypes, type LibraryFunction } from "../compiler/check/library-reference.js";
-import { BUILTIN_ARITY } from "../compiler/check/types.js";
+import { BUILTIN_ARITY, resolve } from "../compiler/check/types.js";
 import { ALIASES } from "../compiler/check/library.js";
 import type * as S from "../compiler/parse/tree.js";
 import type { Span } from "../compiler/source.js";
@@ -29,7 +29,7 @@ import { capabilityMeaning } from "../vocabulary/grant-words.js";
 import { BUDGET_UNITS } from "../vocabulary/needs.js";
 import type { ModuleView, Snapshot } from "./analysis.js";
 import { contextAt, type CompletionContext } from "./completion-context.js";
-import { scopeAt, type ScopeAt } from "./completion-scope.js";
+import { scopeAt } from "./completion-scope.js";
 import {
   casesOfTy,
   fieldsOfTy,
@@ -78,10 +78,16 @@ export function completions(snapshot: Snapshot, file: string, offset: number): C
   const at = Math.max(0, Math.min(Number.isFinite(offset) ? Math.trunc(offset) : 0, view.text.length));
   const { context, wordStart } = contextAt(view.text, at);
   const span = { file, start: wordStart, end: at };
-  return { span, items: itemsFor(context, snapshot, view, at) };
+  return { span, items: itemsFor(context, snapshot, view, at, wordStart) };
 }
 
-function itemsFor(context: CompletionContext, snapshot: Snapshot, view: ModuleView, at: number): CompletionItem[] {
+function itemsFor(
+  context: CompletionContext,
+  snapshot: Snapshot,
+  view: ModuleView,
+  at: number,
+  wordStart: number,
+): CompletionItem[] {
   switch (context.kind) {
     case "none":
       return [];
@@ -94,11 +100,11 @@ function itemsFor(context: CompletionContext, snapshot: Snapshot, view: ModuleVi
     case "type":
       return typeItems(snapshot, view);
     case "member":
-      return memberItems(context.chain, context.inNeeds, snapshot, view, at);
+      return memberItems(context.chain, context.inNeeds, snapshot, view, at, view.text.lastIndexOf(".", wordStart));
     case "case":
-      return caseItems(snapshot, view, at);
+      return caseItems(snapshot, view, at, wordStart);
     case "name":
-      return nameItems(snapshot, view, at, context.statementStart);
+      return nameItems(snapshot, view, at, wordStart, context.statementStart);
   }
 }
 
@@ -138,8 +144,14 @@ const ITEM_KEYWORDS: readonly { label: string; detail: string }[] = [
   { label: "test", detail: 'test "name" ... end' },
 ];
 
-function nameItems(snapshot: Snapshot, view: ModuleView, at: number, statementStart: boolean): CompletionItem[] {
-  const scope = scopeAt(snapshot, view, at);
+function nameItems(
+  snapshot: Snapshot,
+  view: ModuleView,
+  at: number,
+  wordStart: number,
+  statementStart: boolean,
+): CompletionItem[] {
+  const scope = scopeAt(snapshot, view, at, wordStart);
   if (scope.item === undefined)
     return ITEM_KEYWORDS.map((k) => ({ label: k.label, kind: "keyword", detail: k.detail }));
   if (scope.item.kind === "TypeDef") return typeItems(snapshot, view);
@@ -268,15 +280,16 @@ function memberItems(
   snapshot: Snapshot,
   view: ModuleView,
   at: number,
+  dot: number,
 ): CompletionItem[] {
   if (inNeeds) return capabilityItems(chain);
   const head = chain[0]!;
   if (/^[A-Z]/.test(head)) {
-    const scope = scopeAt(snapshot, view, at);
+    const scope = scopeAt(snapshot, view, at, dot);
     const type = chain.length === 1 ? scope.typeOf({ kind: "UpperName", name: head, span: NOWHERE }) : undefined;
     return type === undefined ? [] : casesOfTy(type).map((c) => caseItem(c, false));
   }
-  const scope = scopeAt(snapshot, view, at);
+  const scope = scopeAt(snapshot, view, at, dot);
   const binding = [...scope.bindings].reverse().find((b) => b.name === head);
   if (binding === undefined && chain.length === 1) {
     const used = usedModule(snapshot, view, head);
@@ -306,10 +319,19 @@ function fieldItems(type: Ty): CompletionItem[] {
   }));
 }
 
+/** The functions of the type's module whose first parameter takes the type: its methods. */
 function methodItems(type: Ty): CompletionItem[] {
   const module = METHOD_MODULES.get(type.name);
   if (module === undefined) return [];
-  return (library().byModule.get(module) ?? []).map((f) => libraryFunctionItem(f, true));
+  const declared = libraryScopes().library.get(module);
+  return (library().byModule.get(module) ?? [])
+    .filter((f) => {
+      const first = declared?.functions.get(f.name)?.params[0]?.type;
+      if (first === undefined) return false;
+      const t = resolve(first);
+      return t.kind === "Param" || (t.kind === "Con" && t.name === type.name);
+    })
+    .map((f) => libraryFunctionItem(f, true));
 }
 
 function usedModuleItems(used: ModuleView): CompletionItem[] {
@@ -362,8 +384,8 @@ const SCOPE_EXAMPLES: Readonly<Record<string, string>> = {
 
 // ---- cases ----
 
-function caseItems(snapshot: Snapshot, view: ModuleView, at: number): CompletionItem[] {
-  const subject = matchSubjectAt(snapshot, view, at);
+function caseItems(snapshot: Snapshot, view: ModuleView, at: number, wordStart: number): CompletionItem[] {
+  const subject = scopeAt(snapshot, view, at, wordStart, "_").matchSubject?.();
   if (subject === undefined) return [];
   const cases = casesOfTy(subject.name === "Optional" ? (preludeType("Optional", subject.args) ?? subject) : subject);
   return cases.map((c) => caseItem(c, true));
@@ -381,12 +403,6 @@ function caseItem(c: TyCase, pattern: boolean): CompletionItem {
     ...(c.doc ? { documentation: c.doc } : {}),
     ...(c.fields.length > 0 ? { insertText: `${c.name}(${fields})${pattern ? "" : ""}`, snippet: true } : {}),
   };
-}
-
-/** The type of the value the arms around `at` match: a `match`'s subject, or the failure an `otherwise` handles. */
-function matchSubjectAt(snapshot: Snapshot, view: ModuleView, at: number): Ty | undefined {
-  const scope: ScopeAt = scopeAt(snapshot, view, at);
-  return scope.matchSubject?.();
 }
 
 // ---- types and modules ----

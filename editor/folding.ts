@@ -92,7 +92,7 @@ class Folds {
         this.expr(s.value);
         return;
       case "If": {
-        if (!s.inline) this.closed(s.span);
+        // The branches fold one by one (the first from `if` to the line before `else`, or before `end`).
         const ends = [
           ...s.branches.slice(1).map((b) => b.span.start),
           s.elseBody ? this.elseStart(s.elseBody) : s.span.end,
