@@ -58,7 +58,9 @@ for (const path of goldenFiles(folder)) {
 }
 
 test("completion documents a field of the prelude, a library function and a capability", () => {
-  const field = completeAt('function f() returns Int\n  let r be http.get("x") otherwise return 0\n  return r.|\nend\n');
+  const field = completeAt(
+    'function f() returns Int\n  let r be http.get("x") otherwise return 0\n  return r.|\nend\n',
+  );
   assert.equal(field.items.find((i) => i.label === "status")?.documentation, "The status code (200, 404, ...).");
   const fn = completeAt("function f()\n  let t be http.|\nend\n").items.find((i) => i.label === "get");
   assert.match(fn?.detail ?? "", /^http\.get\(url: Text.*\) returns Response or fails with HttpError$/);
@@ -97,5 +99,8 @@ test("completion at every position of every example never throws, and offers the
   const items = completeAt(`${weather.slice(0, at)}  |${weather.slice(at)}`).items;
   assert.equal(items.find((i) => i.label === "forecast")?.detail, "Forecast");
   assert.equal(items.find((i) => i.label === "city")?.kind, "parameter");
-  assert.equal(items.find((i) => i.label === "fetch")?.detail, "fetch(city: Text) returns Forecast or fails with AppError");
+  assert.equal(
+    items.find((i) => i.label === "fetch")?.detail,
+    "fetch(city: Text) returns Forecast or fails with AppError",
+  );
 });
