@@ -287,7 +287,7 @@ function memberItems(
   if (/^[A-Z]/.test(head)) {
     const scope = scopeAt(snapshot, view, at, dot);
     const type = chain.length === 1 ? scope.typeOf({ kind: "UpperName", name: head, span: NOWHERE }) : undefined;
-    return type === undefined ? [] : casesOfTy(type).map((c) => caseItem(c, false));
+    return type === undefined ? [] : casesOfTy(type).map(caseItem);
   }
   const scope = scopeAt(snapshot, view, at, dot);
   const binding = [...scope.bindings].reverse().find((b) => b.name === head);
@@ -388,11 +388,11 @@ function caseItems(snapshot: Snapshot, view: ModuleView, at: number, wordStart: 
   const subject = scopeAt(snapshot, view, at, wordStart, "_").matchSubject?.();
   if (subject === undefined) return [];
   const cases = casesOfTy(subject.name === "Optional" ? (preludeType("Optional", subject.args) ?? subject) : subject);
-  return cases.map((c) => caseItem(c, true));
+  return cases.map(caseItem);
 }
 
-/** A case as a pattern (`Circle(${1:radius})`) or as a value after `Type.`; its fields as placeholders. */
-function caseItem(c: TyCase, pattern: boolean): CompletionItem {
+/** A case, as a pattern after `when` or as a value after `Type.`: `Circle(radius)`, its fields as placeholders. */
+function caseItem(c: TyCase): CompletionItem {
   const fields = c.fields.map((f, i) => slot(i + 1, f.name)).join(", ");
   const written =
     c.fields.length === 0 ? c.name : `${c.name}(${c.fields.map((f) => `${f.name}: ${f.type.text}`).join(", ")})`;
@@ -401,7 +401,7 @@ function caseItem(c: TyCase, pattern: boolean): CompletionItem {
     kind: "case",
     detail: written,
     ...(c.doc ? { documentation: c.doc } : {}),
-    ...(c.fields.length > 0 ? { insertText: `${c.name}(${fields})${pattern ? "" : ""}`, snippet: true } : {}),
+    ...(c.fields.length > 0 ? { insertText: `${c.name}(${fields})`, snippet: true } : {}),
   };
 }
 
