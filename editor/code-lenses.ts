@@ -12,7 +12,7 @@ import { grantInWords } from "../vocabulary/grant-words.js";
 import { isBudgetUnit, type GrantItem, type Need } from "../vocabulary/needs.js";
 import type { ModuleView, Snapshot } from "./analysis.js";
 
-export type LensCommandName = "renyi.run" | "renyi.record" | "renyi.replay" | "renyi.test" | "renyi.refresh";
+type LensCommandName = "renyi.run" | "renyi.record" | "renyi.replay" | "renyi.test" | "renyi.refresh";
 
 export interface LensCommand {
   readonly name: LensCommandName;
@@ -43,7 +43,7 @@ export function codeLenses(snapshot: Snapshot, file: string): CodeLens[] {
 }
 
 /** Where `renyi record` is told to write the program's recording: beside the program, NAME.recording.json. */
-export function recordingFileOf(file: string): string {
+function recordingFileOf(file: string): string {
   return `${file.endsWith(".ry") ? file.slice(0, -3) : file}.recording.json`;
 }
 

@@ -23,17 +23,22 @@ export interface ContextAt {
 
 const WORD = /[A-Za-z0-9_]/;
 
+/** How much of the line before the word being typed its patterns read. */
+const SHORT_LINE = 1000;
+
 /** How far above the position a needs line or a text in triple quotes is looked for. */
 const LOOK_BACK = 4000;
 
 export function contextAt(text: string, offset: number): ContextAt {
   const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
   let wordStart = offset;
-  while (wordStart > lineStart && WORD.test(text.charAt(wordStart - 1))) wordStart--;
+  while (wordStart > lineStart && offset - wordStart < SHORT_LINE && WORD.test(text.charAt(wordStart - 1))) wordStart--;
   const none = { context: { kind: "none" } as const, wordStart };
   const line = lineState(text.slice(lineStart, offset));
   if (line !== "code" || inTripleText(text, lineStart)) return none;
-  const before = text.slice(lineStart, wordStart);
+  // What the patterns below look at: the end of the line before the word, no more than SHORT_LINE of it, so
+  // that a line of a megabyte costs what one of a hundred characters does.
+  const before = text.slice(Math.max(lineStart, wordStart - SHORT_LINE), wordStart);
   // The rest of a `purpose:` line is prose.
   if (/^\s*purpose\s*:/.test(before)) return none;
   const trimmed = before.trimEnd();

@@ -28,7 +28,7 @@ import {
   type TypeNames,
 } from "./offer-types.js";
 
-export interface Binding {
+interface Binding {
   readonly name: string;
   readonly kind: "parameter" | "local";
   /** Where it is declared, in the file. */

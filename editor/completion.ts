@@ -431,9 +431,3 @@ function useItems(snapshot: Snapshot, view: ModuleView): CompletionItem[] {
   }
   return items;
 }
-
-// The library is declared once per process; asking for it here keeps the first completion's cost off later ones.
-export function warmCompletion(): void {
-  library();
-  libraryScopes();
-}

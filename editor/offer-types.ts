@@ -194,8 +194,3 @@ function preludeDocs(decl: TypeDecl): ReadonlyMap<string, string> | undefined {
   );
   return preludeLines.get(decl.name);
 }
-
-/** The one-line description of a prelude type. */
-export function preludeTypeDoc(name: string): string | undefined {
-  return preludeTypes().find((t) => t.name === name)?.line;
-}

@@ -32,7 +32,7 @@ export interface WorkspaceSymbol {
 }
 
 /** The most symbols one workspace search answers with. */
-export const WORKSPACE_SYMBOL_LIMIT = 200;
+const WORKSPACE_SYMBOL_LIMIT = 200;
 
 export function documentSymbols(view: ModuleView): DocumentSymbol[] {
   return view.syntax.items.flatMap((item) => symbolOf(view, item));

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { analyse, type ModuleView } from "../editor/analysis.js";
 import { codeLenses } from "../editor/code-lenses.js";
+import { completions } from "../editor/completion.js";
 import { foldingRanges } from "../editor/folding.js";
 import { documentSymbols, subsequenceScore, workspaceSymbols, type DocumentSymbol } from "../editor/symbols.js";
 import { knownCapabilities } from "../vocabulary/capabilities.js";
@@ -217,4 +218,53 @@ test("every capability of the tree has its words, and a grant of each reads as a
     "may write files under out, at most 5 in the whole run; may answer requests on port 8080",
   );
   assert.equal(grantInWords([]), "reaches nothing outside itself");
+});
+
+test("every offer answers on modules cut, spliced and garbled at random, and on a line of a megabyte", () => {
+  // A fixed generator, so that a failure can be run again.
+  let seed = 20261205;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % Math.max(1, n);
+  };
+  const pieces = [
+    "end\n",
+    "when ",
+    "match x\n",
+    '"""',
+    '"{',
+    "}",
+    "--",
+    "needs ",
+    ".",
+    "(",
+    ")",
+    "if ",
+    "\n",
+    "let a be ",
+  ];
+  const sources = ["weather.ry", "assistant.ry", "pagination.ry", "status_api.ry"].map((f) => example(f).text);
+  for (let round = 0; round < 120; round++) {
+    let text = sources[next(sources.length)]!;
+    for (let edit = 0; edit < 4; edit++) {
+      const at = next(text.length);
+      text =
+        next(2) === 0
+          ? text.slice(0, at) + text.slice(at + next(200))
+          : text.slice(0, at) + pieces[next(pieces.length)]! + text.slice(at);
+    }
+    const file = "/w/garbled.ry";
+    const snapshot = analyse([{ file, text }]);
+    const view = snapshot.modules.get(file)!;
+    for (let i = 0; i < 8; i++) completions(snapshot, file, next(text.length + 2));
+    documentSymbols(view);
+    foldingRanges(view);
+    codeLenses(snapshot, file);
+    workspaceSymbols(snapshot, "a");
+  }
+  const long = `function f(a: Text) returns Text\n  return ${"a.".repeat(500_000)}\nend\n`;
+  const snapshot = analyse([{ file: "/w/long.ry", text: long }]);
+  const at = long.indexOf("\nend");
+  assert.deepEqual(completions(snapshot, "/w/long.ry", at).items, []);
+  foldingRanges(snapshot.modules.get("/w/long.ry")!);
 });
