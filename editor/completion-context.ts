@@ -107,13 +107,23 @@ function inTripleText(text: string, lineStart: number): boolean {
   return count % 2 === 1;
 }
 
-/** `a.b.c` before a dot, as names; undefined when what stands there is no chain of names. */
+/**
+ * What stands before a dot: `a.b.c` as names; an empty list for an expression
+ * that is no chain of names (`f(x).`, `items[0].`, `f(x).a.`), whose type the
+ * parsed definition tells; undefined for what has no members (`1.`, a text).
+ */
 function chainBefore(text: string): string[] | undefined {
-  const m = /([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(text);
+  const end = text.trimEnd();
+  const last = end.charAt(end.length - 1);
+  if (last === ")" || last === "]") return [];
+  const m = /([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)$/.exec(end);
   if (m === null) return undefined;
-  const start = m.index;
-  // A number (`1.`) is not a chain; neither is the end of a call or an index (`f(x).`), not followed here.
-  if (start > 0 && /[0-9)\]"]/.test(text.charAt(start - 1))) return undefined;
+  const before = end.slice(0, m.index).trimEnd();
+  const previous = before.charAt(before.length - 1);
+  // `f(x).a.`: the chain goes on from a call or an index.
+  if (previous === ".") return [];
+  // A number's digits (`1.`) or a text's end are not names.
+  if (/[0-9"]/.test(end.charAt(m.index - 1))) return undefined;
   return m[1]!.split(".").map((p) => p.trim());
 }
 

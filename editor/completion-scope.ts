@@ -47,6 +47,8 @@ export interface ScopeAt {
   readonly typeOf: (e: S.Expr) => Ty;
   /** The type of the value the innermost `match` (or `otherwise` with arms) around the position matches. */
   readonly matchSubject?: () => Ty;
+  /** The type of the expression that ends at `cut` (before a dot: `f(x)` of `f(x).`), when one does. */
+  readonly typeEndingAtCut: () => Ty | undefined;
 }
 
 type Item = S.FunctionDef | S.TestDef | S.TypeDef;
@@ -68,8 +70,14 @@ export function scopeAt(snapshot: Snapshot, view: ModuleView, offset: number, cu
     found === undefined ? undefined : checkedOf(view, found.item),
   );
   if (found === undefined || found.item.kind === "TypeDef")
-    return { ...(found ? { item: found.item } : {}), bindings: [], names, typeOf: (e) => env.infer(e) };
-  const { item, at } = found;
+    return {
+      ...(found ? { item: found.item } : {}),
+      bindings: [],
+      names,
+      typeOf: (e) => env.infer(e),
+      typeEndingAtCut: () => undefined,
+    };
+  const { item, at, cut: cutAt } = found;
   if (item.kind === "FunctionDef")
     for (const p of item.params) env.bind(p.name, "parameter", () => fromTypeExpr(p.type, env.names));
   env.block(item.body, at);
@@ -80,6 +88,10 @@ export function scopeAt(snapshot: Snapshot, view: ModuleView, offset: number, cu
     names: env.names,
     typeOf: (e) => env.infer(e),
     ...(subject ? { matchSubject: subject } : {}),
+    typeEndingAtCut: () => {
+      const e = postfixEndingAt(item, cutAt);
+      return e === undefined ? undefined : env.infer(e);
+    },
   };
 }
 
@@ -89,6 +101,8 @@ interface Found {
   readonly base: number;
   /** The position, relative to `base`. */
   readonly at: number;
+  /** The cut, relative to `base`. */
+  readonly cut: number;
 }
 
 /**
@@ -105,7 +119,7 @@ function enclosingItem(view: ModuleView, offset: number, cut: number, filler: st
       const broken = view.syntaxDiagnostics.some(
         (d) => d.span.start >= item.span.start && d.span.start <= item.span.end,
       );
-      if (!broken) return { item, base: 0, at: offset };
+      if (!broken) return { item, base: 0, at: offset, cut };
       start = item.span.start;
       break;
     }
@@ -129,7 +143,7 @@ function enclosingItem(view: ModuleView, offset: number, cut: number, filler: st
   const parsed = parseSource(view.file, `${head}${filler}\n${"end\n".repeat(opened + 1)}`);
   const item = parsed.module.items[0];
   if (item === undefined || item.kind === "Use") return undefined;
-  return { item, base: start, at: head.length };
+  return { item, base: start, at: head.length, cut: head.length };
 }
 
 /** The checked function or test of `item`, when the module checked. */
@@ -541,6 +555,38 @@ function caseFields(ty: Ty, name: string): readonly { name: string; type: Ty }[]
   if (name === "Some" || name === "None")
     return casesOfTy(preludeType("Optional", ty.args) ?? UNKNOWN).find((c) => c.name === name)?.fields ?? [];
   return [];
+}
+
+/** Expressions a `.` after them applies to whole: the operand of a member access, not a sum it ends. */
+const POSTFIX: ReadonlySet<string> = new Set([
+  "Name",
+  "UpperName",
+  "Member",
+  "Call",
+  "Index",
+  "TextLiteral",
+  "ListLiteral",
+  "MapLiteral",
+  "PairLiteral",
+]);
+
+/** The outermost postfix expression of `item` that ends at `end`: what a dot there applies to. */
+function postfixEndingAt(item: Item, end: number): S.Expr | undefined {
+  let best: S.Expr | undefined;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 200 || node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child, depth + 1);
+      return;
+    }
+    const n = node as { kind?: string; span?: { start: number; end: number } };
+    if (n.span !== undefined && (n.span.end < end || n.span.start > end)) return;
+    if (n.kind !== undefined && POSTFIX.has(n.kind) && n.span?.end === end)
+      if (best === undefined || n.span.start < best.span.start) best = n as S.Expr;
+    for (const [key, value] of Object.entries(n)) if (key !== "span") visit(value, depth + 1);
+  };
+  visit(item, 0);
+  return best;
 }
 
 /** Whether a statement is one whose block is still being written at `at` (it ends where `at` is). */

@@ -64,7 +64,16 @@ export interface CompletionItem {
   readonly insertText?: string;
   /** Whether insertText is a snippet (`${1:name}` placeholders, `$0` the end). */
   readonly snippet?: boolean;
+  /**
+   * Sorts the items in the order they are listed: locals, the latest first, then parameters, the
+   * module's definitions, its `use` aliases, the library's modules, the prelude, the keywords;
+   * fields and cases in the order they are declared.
+   */
+  readonly sortText: string;
 }
+
+/** An item before its place in the list is known. */
+type Offer = Omit<CompletionItem, "sortText">;
 
 export interface Completions {
   /** The word typed so far, which an item replaces. */
@@ -78,7 +87,8 @@ export function completions(snapshot: Snapshot, file: string, offset: number): C
   const at = Math.max(0, Math.min(Number.isFinite(offset) ? Math.trunc(offset) : 0, view.text.length));
   const { context, wordStart } = contextAt(view.text, at);
   const span = { file, start: wordStart, end: at };
-  return { span, items: itemsFor(context, snapshot, view, at, wordStart) };
+  const items = itemsFor(context, snapshot, view, at, wordStart);
+  return { span, items: items.map((item, i) => ({ ...item, sortText: String(i).padStart(6, "0") })) };
 }
 
 function itemsFor(
@@ -87,7 +97,7 @@ function itemsFor(
   view: ModuleView,
   at: number,
   wordStart: number,
-): CompletionItem[] {
+): Offer[] {
   switch (context.kind) {
     case "none":
       return [];
@@ -150,12 +160,12 @@ function nameItems(
   at: number,
   wordStart: number,
   statementStart: boolean,
-): CompletionItem[] {
+): Offer[] {
   const scope = scopeAt(snapshot, view, at, wordStart);
   if (scope.item === undefined)
     return ITEM_KEYWORDS.map((k) => ({ label: k.label, kind: "keyword", detail: k.detail }));
   if (scope.item.kind === "TypeDef") return typeItems(snapshot, view);
-  const items: CompletionItem[] = [];
+  const items: Offer[] = [];
   const seen = new Set<string>();
   // The latest binding of a name hides the others.
   for (let i = scope.bindings.length - 1; i >= 0; i--) {
@@ -193,7 +203,7 @@ function headerOf(view: ModuleView, def: S.FunctionDef): string {
   return view.text.slice(def.name.span.start, last).replace(/\s+/g, " ");
 }
 
-function functionItem(view: ModuleView, def: S.FunctionDef): CompletionItem {
+function functionItem(view: ModuleView, def: S.FunctionDef): Offer {
   return {
     label: def.name.name,
     kind: "function",
@@ -202,7 +212,7 @@ function functionItem(view: ModuleView, def: S.FunctionDef): CompletionItem {
   };
 }
 
-function typeDefItem(view: ModuleView, def: S.TypeDef): CompletionItem {
+function typeDefItem(view: ModuleView, def: S.TypeDef): Offer {
   const shape = def.body.kind === "RecordBody" ? "record" : "variant";
   return {
     label: def.name.name,
@@ -214,9 +224,7 @@ function typeDefItem(view: ModuleView, def: S.TypeDef): CompletionItem {
 
 // ---- the library ----
 
-let libraryCache:
-  | { byModule: Map<string, LibraryFunction[]>; modules: CompletionItem[]; prelude: CompletionItem[] }
-  | undefined;
+let libraryCache: { byModule: Map<string, LibraryFunction[]>; modules: Offer[]; prelude: Offer[] } | undefined;
 
 /** The library's functions by module, and the items of its modules and of the prelude, made once. */
 function library(): NonNullable<typeof libraryCache> {
@@ -224,14 +232,14 @@ function library(): NonNullable<typeof libraryCache> {
   const byModule = new Map<string, LibraryFunction[]>();
   for (const f of libraryFunctions()) byModule.set(f.module, [...(byModule.get(f.module) ?? []), f]);
   const modules = [...byModule].map(
-    ([module, functions]): CompletionItem => ({
+    ([module, functions]): Offer => ({
       label: module,
       kind: "module",
       detail: "library module",
       documentation: functions.map((f) => `- \`${f.name}\`: ${f.line}`).join("\n"),
     }),
   );
-  const prelude: CompletionItem[] = [];
+  const prelude: Offer[] = [];
   for (const t of preludeTypes())
     prelude.push({
       label: t.name,
@@ -254,15 +262,15 @@ function library(): NonNullable<typeof libraryCache> {
   return libraryCache;
 }
 
-function libraryModuleItems(): CompletionItem[] {
+function libraryModuleItems(): Offer[] {
   return library().modules;
 }
 
-function preludeItems(): CompletionItem[] {
+function preludeItems(): Offer[] {
   return library().prelude;
 }
 
-function libraryFunctionItem(f: LibraryFunction, asMethod: boolean): CompletionItem {
+function libraryFunctionItem(f: LibraryFunction, asMethod: boolean): Offer {
   const needs = f.needs === "" ? "" : `\n\nNeeds \`${f.needs}\`.`;
   return {
     label: f.name,
@@ -281,15 +289,20 @@ function memberItems(
   view: ModuleView,
   at: number,
   dot: number,
-): CompletionItem[] {
+): Offer[] {
   if (inNeeds) return capabilityItems(chain);
-  const head = chain[0]!;
+  // The end of what the dot applies to: the definition is parsed up to there when it must be parsed again.
+  let end = dot;
+  while (end > 0 && /\s/.test(view.text.charAt(end - 1))) end--;
+  const scope = scopeAt(snapshot, view, at, end);
+  const members = (type: Ty | undefined) => (type === undefined ? [] : [...fieldItems(type), ...methodItems(type)]);
+  const head = chain[0];
+  // `f(x).`, `items[0].`: the type of the expression, from the definition parsed up to it.
+  if (head === undefined) return members(scope.typeEndingAtCut());
   if (/^[A-Z]/.test(head)) {
-    const scope = scopeAt(snapshot, view, at, dot);
     const type = chain.length === 1 ? scope.typeOf({ kind: "UpperName", name: head, span: NOWHERE }) : undefined;
     return type === undefined ? [] : casesOfTy(type).map(caseItem);
   }
-  const scope = scopeAt(snapshot, view, at, dot);
   const binding = [...scope.bindings].reverse().find((b) => b.name === head);
   if (binding === undefined && chain.length === 1) {
     const used = usedModule(snapshot, view, head);
@@ -298,19 +311,19 @@ function memberItems(
     if (functions !== undefined) return functions.map((f) => libraryFunctionItem(f, false));
     return [];
   }
-  if (binding === undefined) return [];
+  if (binding === undefined) return members(scope.typeEndingAtCut());
   let type = binding.type();
   for (const field of chain.slice(1)) {
     const next = fieldsOfTy(type).find((f) => f.name === field);
-    if (next === undefined) return [];
+    if (next === undefined) return members(scope.typeEndingAtCut());
     type = next.type;
   }
-  return [...fieldItems(type), ...methodItems(type)];
+  return members(type);
 }
 
 const NOWHERE = { file: "", start: 0, end: 0 };
 
-function fieldItems(type: Ty): CompletionItem[] {
+function fieldItems(type: Ty): Offer[] {
   return fieldsOfTy(type).map((f) => ({
     label: f.name,
     kind: "field",
@@ -320,7 +333,7 @@ function fieldItems(type: Ty): CompletionItem[] {
 }
 
 /** The functions of the type's module whose first parameter takes the type: its methods. */
-function methodItems(type: Ty): CompletionItem[] {
+function methodItems(type: Ty): Offer[] {
   const module = METHOD_MODULES.get(type.name);
   if (module === undefined) return [];
   const declared = libraryScopes().library.get(module);
@@ -334,8 +347,8 @@ function methodItems(type: Ty): CompletionItem[] {
     .map((f) => libraryFunctionItem(f, true));
 }
 
-function usedModuleItems(used: ModuleView): CompletionItem[] {
-  const items: CompletionItem[] = [];
+function usedModuleItems(used: ModuleView): Offer[] {
+  const items: Offer[] = [];
   for (const item of used.syntax.items) {
     if (item.kind === "FunctionDef" && item.public) items.push(functionItem(used, item));
     if (item.kind === "TypeDef" && item.public) items.push(typeDefItem(used, item));
@@ -346,7 +359,7 @@ function usedModuleItems(used: ModuleView): CompletionItem[] {
 // ---- capabilities ----
 
 /** The capabilities directly under `parent` (the top ones for none), with their meaning and how they are scoped. */
-function capabilityItems(parent: readonly string[]): CompletionItem[] {
+function capabilityItems(parent: readonly string[]): Offer[] {
   return knownCapabilities()
     .map((name) => name.split("."))
     .filter((path) => path.length === parent.length + 1 && parent.every((p, i) => path[i] === p))
@@ -384,7 +397,7 @@ const SCOPE_EXAMPLES: Readonly<Record<string, string>> = {
 
 // ---- cases ----
 
-function caseItems(snapshot: Snapshot, view: ModuleView, at: number, wordStart: number): CompletionItem[] {
+function caseItems(snapshot: Snapshot, view: ModuleView, at: number, wordStart: number): Offer[] {
   const subject = scopeAt(snapshot, view, at, wordStart, "_").matchSubject?.();
   if (subject === undefined) return [];
   const cases = casesOfTy(subject.name === "Optional" ? (preludeType("Optional", subject.args) ?? subject) : subject);
@@ -392,7 +405,7 @@ function caseItems(snapshot: Snapshot, view: ModuleView, at: number, wordStart: 
 }
 
 /** A case, as a pattern after `when` or as a value after `Type.`: `Circle(radius)`, its fields as placeholders. */
-function caseItem(c: TyCase): CompletionItem {
+function caseItem(c: TyCase): Offer {
   const fields = c.fields.map((f, i) => slot(i + 1, f.name)).join(", ");
   const written =
     c.fields.length === 0 ? c.name : `${c.name}(${c.fields.map((f) => `${f.name}: ${f.type.text}`).join(", ")})`;
@@ -407,8 +420,8 @@ function caseItem(c: TyCase): CompletionItem {
 
 // ---- types and modules ----
 
-function typeItems(snapshot: Snapshot, view: ModuleView): CompletionItem[] {
-  const items: CompletionItem[] = [];
+function typeItems(snapshot: Snapshot, view: ModuleView): Offer[] {
+  const items: Offer[] = [];
   for (const name of BUILTIN_ARITY.keys()) items.push({ label: name, kind: "type", detail: "built-in type" });
   for (const [name, stands] of ALIASES) items.push({ label: name, kind: "type", detail: `stands for ${stands}` });
   for (const item of view.syntax.items) {
@@ -421,8 +434,8 @@ function typeItems(snapshot: Snapshot, view: ModuleView): CompletionItem[] {
 }
 
 /** Modules a `use` line may name: the other modules the snapshot holds in this module's folder and below it. */
-function useItems(snapshot: Snapshot, view: ModuleView): CompletionItem[] {
-  const items: CompletionItem[] = [];
+function useItems(snapshot: Snapshot, view: ModuleView): Offer[] {
+  const items: Offer[] = [];
   for (const other of snapshot.modules.values()) {
     if (other.file === view.file || !other.file.startsWith(view.folder) || !other.file.endsWith(".ry")) continue;
     const path = other.file.slice(view.folder.length, -3).split("/");
