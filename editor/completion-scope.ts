@@ -191,7 +191,9 @@ class Env {
       if (memo !== undefined) return memo;
       memo = UNKNOWN;
       const local = this.checkedLocal(ident.name, start);
-      memo = local !== undefined ? fromType(local.type) : guess();
+      const checked = local === undefined ? undefined : fromType(local.type);
+      // A local whose type the checker could not work out (a mistake in its value) is guessed from the syntax.
+      memo = checked !== undefined && checked.text !== "" ? checked : guess();
       return memo;
     };
     this.bindings.push({ name: ident.name, kind, start, type });
