@@ -257,8 +257,15 @@ class Env {
     switch (s.kind) {
       case "If": {
         const branch = [...s.branches].reverse().find((b) => b.span.start <= at);
-        if (s.elseBody && s.elseBody.span.start <= at && (branch === undefined || branch.span.end <= at))
-          this.block(s.elseBody, at);
+        const last = s.branches[s.branches.length - 1];
+        // Past the last branch's statements: in the else block once its `else` is behind the position.
+        const inElse =
+          s.elseBody !== undefined &&
+          branch === last &&
+          last !== undefined &&
+          last.span.end <= at &&
+          /\belse\b/.test(this.view.text.slice(this.base + last.span.end, this.base + at));
+        if (inElse) this.block(s.elseBody!, at);
         else if (branch) {
           this.expr(branch.condition, at);
           this.block(branch.body, at);
