@@ -1,7 +1,7 @@
 // The names in scope at a position, and their types: the parameters and the
 // locals declared before it in the blocks around it. Read from the syntax tree
 // of the definition the position is in. When that definition did not parse (a
-// block still open while it is typed), its text up to the line being typed is
+// line half typed, a block still open), its text up to the word being typed is
 // parsed again alone, with `end`s put after it, which costs a parse of that
 // one definition, not of the module. Types come from the checked tree when the
 // module checks, and are otherwise worked out from what the syntax says: an
