@@ -87,7 +87,9 @@ export function analyse(files: readonly TextOf[]): Snapshot {
       source: new SourceFile(file, text),
       syntax: own.syntax,
       syntaxDiagnostics: own.syntaxDiagnostics,
-      ...(checked.modules.find((m) => m.name === name) ? { checked: checked.modules.find((m) => m.name === name)! } : {}),
+      ...(checked.modules.find((m) => m.name === name)
+        ? { checked: checked.modules.find((m) => m.name === name)! }
+        : {}),
       diagnostics: checked.diagnostics.filter((d) => d.span.file === file),
     });
   }
