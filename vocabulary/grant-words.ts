@@ -102,7 +102,7 @@ export function capabilitiesInWords(): string[] {
 }
 
 /** `print to the console`, `reach api.example.com over HTTP and HTTPS`; an unknown capability by its text. */
-function needInWords(need: Need): string {
+export function needInWords(need: Need): string {
   const name = need.path.join(".");
   return Object.hasOwn(WORDS, name) ? WORDS[name]!.phrase(need.scope) : `use ${needText(need)}`;
 }
@@ -116,7 +116,7 @@ const UNIT_WORDS: Readonly<Record<Budget["unit"], string>> = {
 };
 
 /** `at most 30 a minute`, `at most 5 in the whole run`. */
-function budgetInWords(budget: Budget): string {
+export function budgetInWords(budget: Budget): string {
   return `at most ${budget.count} ${UNIT_WORDS[budget.unit]}`;
 }
 
@@ -127,7 +127,7 @@ function sinkInWords(need: Need): string {
 }
 
 /** `what comes from it may go only to the console or api.example.com`: where guarded data may go. */
-function guardInWords(sinks: readonly Need[]): string {
+export function guardInWords(sinks: readonly Need[]): string {
   return `what comes from it may go only to ${sinks.map(sinkInWords).join(" or ")}`;
 }
 
