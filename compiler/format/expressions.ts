@@ -1,10 +1,19 @@
 // Expressions, printed with the fewest parentheses that keep the tree: by the
 // precedence of spec/grammar.md section 8, and by what follows an expression
 // where its last part would take more than it should (a `with` before a comma
-// or an operator). Brackets the author broke over lines stay broken, each row
-// as the author wrote it; everything else is on one line.
+// or an operator). Brackets and queries the author broke over lines stay
+// broken where the author broke them; everything else is on one line.
 
-import type { Argument, BinaryOperator, Expr, FunctionExpr, Query, TextLiteral } from "../parse/tree.js";
+import type {
+  Argument,
+  BinaryOperator,
+  Concurrently,
+  Expr,
+  FunctionExpr,
+  Query,
+  Select,
+  TextLiteral,
+} from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
 import type { Lines } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
@@ -234,54 +243,57 @@ function functionValue(o: Lines, e: FunctionExpr): void {
   endLine(o, indent, e.body.span.end);
 }
 
-/** A query on one line, or, when the author broke it, each clause on a line of its own. */
+/** A query: its clauses on one line, but where the author broke the line between two, one step deeper. */
 function query(o: Lines, q: Query, tail: Tail): void {
-  const src = o.src;
   const parts = [...q.clauses, ...(q.concurrently ? [q.concurrently] : []), q.select];
-  const broken = parts.some((part, i) => i > 0 && breaksBetween(src, parts[i - 1]!.span.end, part.span.start));
   const indent = o.indent;
   parts.forEach((part, i) => {
     if (i > 0) {
-      if (broken) o.start(indent + 1, part.span.start);
+      if (breaksBetween(o.src, parts[i - 1]!.span.end, part.span.start)) o.start(indent + 1, part.span.start);
       else o.write(" ");
     }
-    switch (part.kind) {
-      case "FromClause":
-        o.write(`from ${patternText(src, part.pattern)} in `);
-        return expr(o, part.source, 1);
-      case "WhereClause":
-        o.write("where ");
-        return expr(o, part.condition, 1);
-      case "LetClause":
-        o.write(`let ${part.name.name} be `);
-        return expr(o, part.value, 1);
-      case "SortClause":
-        o.write("sort by ");
-        part.keys.forEach((key, k) => {
-          if (k > 0) o.write(", ");
-          expr(o, key.value, 1, k < part.keys.length - 1 && !key.descending ? "comma" : "end");
-          if (key.descending) o.write(" descending");
-        });
-        return;
-      case "GroupClause":
-        o.write("group by ");
-        expr(o, part.key, 1);
-        return o.write(` into ${part.into.name}`);
-      case "TakeClause":
-        o.write("take ");
-        return expr(o, part.count, 1);
-      case "DropClause":
-        o.write("drop ");
-        return expr(o, part.count, 1);
-      case "Concurrently":
-        o.write("concurrently");
-        if (part.limit !== undefined) o.write(` at most ${raw(src, part.limit)} at a time`);
-        return o.reach(part.span.end);
-      case "Select":
-        o.write(part.distinct ? "select distinct " : "select ");
-        return expr(o, part.value, 0, tail);
-    }
+    clause(o, part, tail);
   });
+}
+
+function clause(o: Lines, part: Query["clauses"][number] | Concurrently | Select, tail: Tail): void {
+  const src = o.src;
+  switch (part.kind) {
+    case "FromClause":
+      o.write(`from ${patternText(src, part.pattern)} in `);
+      return expr(o, part.source, 1);
+    case "WhereClause":
+      o.write("where ");
+      return expr(o, part.condition, 1);
+    case "LetClause":
+      o.write(`let ${part.name.name} be `);
+      return expr(o, part.value, 1);
+    case "SortClause":
+      o.write("sort by ");
+      part.keys.forEach((key, k) => {
+        if (k > 0) o.write(", ");
+        expr(o, key.value, 1, k < part.keys.length - 1 && !key.descending ? "comma" : "end");
+        if (key.descending) o.write(" descending");
+      });
+      return;
+    case "GroupClause":
+      o.write("group by ");
+      expr(o, part.key, 1);
+      return o.write(` into ${part.into.name}`);
+    case "TakeClause":
+      o.write("take ");
+      return expr(o, part.count, 1);
+    case "DropClause":
+      o.write("drop ");
+      return expr(o, part.count, 1);
+    case "Concurrently":
+      o.write("concurrently");
+      if (part.limit !== undefined) o.write(` at most ${raw(src, part.limit)} at a time`);
+      return o.reach(part.span.end);
+    case "Select":
+      o.write(part.distinct ? "select distinct " : "select ");
+      return expr(o, part.value, 0, tail);
+  }
 }
 
 function purposeIn(
