@@ -2,8 +2,7 @@
 // line break after the opening bracket, broken: one row per line of the
 // source, one step deeper, and the closing bracket on a line of its own.
 
-import type { Tail } from "./expressions.js";
-import type { Lines } from "./lines.js";
+import type { Lines, Tail } from "./lines.js";
 import { breaksBetween } from "./source-text.js";
 
 export function bracketed<T extends { span: { start: number; end: number } }>(

@@ -15,13 +15,10 @@ import type {
   TextLiteral,
 } from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
-import type { Lines } from "./lines.js";
+import type { Lines, Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
 import { arms, block, endLine, headerLines, leave, params } from "./statements.js";
 import { patternText, raw, typeText } from "./types.js";
-
-/** What follows an expression where it stands: nothing that could join it, a comma, or a binary operator. */
-export type Tail = "end" | "comma" | "operator";
 
 const PRECEDENCE: Record<BinaryOperator, number> = {
   or: 1,

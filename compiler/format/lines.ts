@@ -3,6 +3,9 @@
 // the current line and starts new ones; comments and blank lines are woven in
 // afterwards by where each line came from (weave.ts).
 
+/** What follows an expression where it stands: nothing that could join it, a comma, or a binary operator. */
+export type Tail = "end" | "comma" | "operator";
+
 export interface Line {
   /** In steps of two spaces. */
   readonly indent: number;

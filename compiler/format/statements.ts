@@ -5,8 +5,8 @@
 
 import type { Block, MatchArm, Needs, Param, Statement } from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
-import { expr, type Tail } from "./expressions.js";
-import type { Lines } from "./lines.js";
+import { expr } from "./expressions.js";
+import type { Lines, Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
 import { grantItemText, patternText, typeText } from "./types.js";
 
