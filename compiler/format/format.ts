@@ -26,7 +26,7 @@ export interface FormatEdit {
 }
 
 export function formatSource(file: string, text: string): Formatted {
-  const done = formatted(file, text);
+  const done = formatted(file, text, false);
   return done.woven === undefined
     ? { diagnostics: done.diagnostics }
     : { text: done.woven.text, diagnostics: done.diagnostics };
@@ -42,7 +42,7 @@ export function formatRange(
   start: number,
   end: number,
 ): { edit?: FormatEdit; diagnostics: Diagnostic[] } {
-  const done = formatted(file, text);
+  const done = formatted(file, text, true);
   if (done.woven === undefined) return { diagnostics: done.diagnostics };
   const touched = done.items.flatMap((it, i) =>
     it.span.start <= Math.max(end, start + 1) - 1 && it.span.end >= start ? [i] : [],
@@ -60,6 +60,7 @@ export function formatRange(
 function formatted(
   file: string,
   text: string,
+  withItems: boolean,
 ): { woven?: Woven; items: { span: { start: number; end: number } }[]; diagnostics: Diagnostic[] } {
   const lexed = lex(file, text);
   const parsed = parse(file, lexed.tokens, lexed.diagnostics);
@@ -70,8 +71,9 @@ function formatted(
     lines.item = i;
     item(lines, it);
   });
+  lines.finish();
   return {
-    woven: weave(text, lines.lines, lines.verbatim, lexed.comments),
+    woven: weave(text, lines.lines, lines.parts, lines.verbatim, lexed.comments, withItems),
     items: parsed.module.items,
     diagnostics,
   };

@@ -9,7 +9,12 @@ export type Tail = "end" | "comma" | "operator";
 export interface Line {
   /** In steps of two spaces. */
   readonly indent: number;
-  text: string;
+  /**
+   * The line is `parts[from]` up to, not including, `parts[to]` (of Lines.parts): its indentation, its pieces and its
+   * line break, the last part.
+   */
+  readonly from: number;
+  to: number;
   /** The offset of the source token the line starts with. */
   readonly start: number;
   /** The end of the last source printed on the line. */
@@ -31,18 +36,24 @@ export interface LineFlags {
 
 export class Lines {
   readonly lines: Line[] = [];
+  /** The text of every line, in pieces, indentation and line breaks included: joined once at the end. */
+  readonly parts: string[] = [];
   /** Source ranges printed as written (multi-line texts): comments inside them are already in the output. */
   readonly verbatim: { start: number; end: number }[] = [];
   item = -1;
   private current: Line | undefined;
+  /** The current line's text, since its indentation. */
+  private text = "";
 
   constructor(readonly src: string) {}
 
   /** Starts a new line at `indent` for the source at `start`. */
   start(indent: number, start: number, flags: LineFlags = {}): void {
+    this.finish();
     const line: Line = {
       indent,
-      text: "",
+      from: this.parts.length,
+      to: this.parts.length,
       start,
       end: start,
       opens: false,
@@ -52,6 +63,16 @@ export class Lines {
     };
     this.lines.push(line);
     this.current = line;
+    this.parts.push(pad(indent));
+  }
+
+  /** Ends the current line. */
+  finish(): void {
+    if (this.current === undefined) return;
+    this.parts.push(this.text, "\n");
+    this.text = "";
+    this.current.to = this.parts.length;
+    this.current = undefined;
   }
 
   get indent(): number {
@@ -59,7 +80,7 @@ export class Lines {
   }
 
   write(text: string): void {
-    this.current!.text += text;
+    this.text += text;
   }
 
   /** The source up to `end` is on the current line now. */
@@ -78,4 +99,12 @@ export class Lines {
     this.verbatim.push({ start, end });
     this.reach(end);
   }
+}
+
+const PADS: string[] = [];
+
+/** `indent` steps of two spaces. */
+export function pad(indent: number): string {
+  while (PADS.length <= indent) PADS.push("  ".repeat(PADS.length));
+  return PADS[indent]!;
 }
