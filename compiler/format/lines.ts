@@ -48,7 +48,7 @@ export class Lines {
   constructor(readonly src: string) {}
 
   /** Starts a new line at `indent` for the source at `start`. */
-  start(indent: number, start: number, flags: LineFlags = {}): void {
+  start(indent: number, start: number, flags?: LineFlags): void {
     this.finish();
     const line: Line = {
       indent,
@@ -57,8 +57,8 @@ export class Lines {
       start,
       end: start,
       opens: false,
-      closes: flags.closes === true,
-      arm: flags.arm === true,
+      closes: flags?.closes === true,
+      arm: flags?.arm === true,
       item: this.item,
     };
     this.lines.push(line);

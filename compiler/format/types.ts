@@ -33,7 +33,10 @@ export function typeText(src: string, type: TypeExpr, tail: TypeTail = "end"): s
 }
 
 export function path(idents: readonly Ident[]): string {
-  return idents.map((i) => i.name).join(".");
+  if (idents.length === 1) return idents[0]!.name;
+  let text = idents[0]!.name;
+  for (let i = 1; i < idents.length; i++) text += `.${idents[i]!.name}`;
+  return text;
 }
 
 export function raw(src: string, node: { span: { start: number; end: number } }): string {
