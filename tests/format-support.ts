@@ -12,7 +12,7 @@ import { formatSource } from "../compiler/format/format.js";
 import { readSections, ROOT } from "./golden.js";
 
 /** A syntax tree without its positions, as JSON: two programs with the same tree mean the same. */
-export function treeWithoutSpans(file: string, text: string): string {
+function treeWithoutSpans(file: string, text: string): string {
   const { module, diagnostics } = parseSource(file, text);
   assert.deepEqual(
     diagnostics.filter((d) => d.severity === "error").map((d) => d.code),
@@ -23,7 +23,7 @@ export function treeWithoutSpans(file: string, text: string): string {
 }
 
 /** The checked tree's dump (which leaves positions out), when the program checks cleanly; undefined otherwise. */
-export function checkedDump(file: string, text: string): string | undefined {
+function checkedDump(file: string, text: string): string | undefined {
   const checked = checkSource(file, text);
   if (checked.program === undefined) return undefined;
   return checked.modules.map((m) => dumpChecked(m)).join("\n");

@@ -25,7 +25,7 @@ export function endLine(o: Lines, indent: number, offset: number): void {
 }
 
 /** A statement, on the current line (and the lines of its blocks). */
-export function line(o: Lines, s: Statement, tail: Tail = "end"): void {
+function line(o: Lines, s: Statement, tail: Tail = "end"): void {
   const src = o.src;
   const indent = o.indent;
   switch (s.kind) {
