@@ -1,7 +1,9 @@
 // Blocks and statements: one statement a line, each block one step deeper than
 // the line that opens it, `end` back at that line's depth. The one-line forms
-// (`if c then s`, `when p then s`) stay on one line; a block `if` is written
-// without `then`, a block arm with it (`when p then` and the block under it).
+// (`if c then s`, `when p then s`) stay on one line. The `then` a block `if` or
+// a block arm may end with is kept or left out as the author wrote it: the
+// grammar allows both, and the house's programs (whose recordings name their
+// text by its hash) have both.
 
 import type { Block, MatchArm, Needs, Param, Statement } from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
@@ -58,6 +60,7 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
         if (i > 0) o.start(indent, s.branches[i - 1]!.body.span.end, { closes: true });
         o.write(i > 0 ? "else if " : "if ");
         expr(o, branch.condition);
+        if (thenAfter(src, branch.condition.span.end)) o.write(" then");
         o.open();
         block(o, branch.body, indent + 1);
       });
@@ -154,7 +157,7 @@ export function arms(o: Lines, list: readonly MatchArm[], endAt: number): void {
   for (const arm of list) {
     o.start(indent + 1, arm.span.start, { arm: true });
     o.write(`when ${patternText(o.src, arm.pattern)}`);
-    o.write(" then");
+    if (arm.inline || thenAfter(o.src, arm.pattern.span.end)) o.write(" then");
     if (arm.inline) {
       o.write(" ");
       line(o, arm.body.statements[0]!);
@@ -218,4 +221,17 @@ export function needsList(o: Lines, needs: Needs): void {
     o.write(grantItemText(o.src, item));
     o.reach(item.span.end);
   });
+}
+
+/** Whether the word `then` is the next thing after `offset` (past spaces, line breaks, comments and `)`). */
+function thenAfter(src: string, offset: number): boolean {
+  let i = offset;
+  while (i < src.length) {
+    const c = src.charCodeAt(i);
+    // A parenthesised condition or pattern ends before its `)`.
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 41) i++;
+    else if (c === 45 && src.charCodeAt(i + 1) === 45) while (i < src.length && src.charCodeAt(i) !== 10) i++;
+    else break;
+  }
+  return src.startsWith("then", i) && !/[A-Za-z0-9_]/.test(src.charAt(i + 4));
 }

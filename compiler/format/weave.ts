@@ -52,7 +52,7 @@ export function weave(
 
   // What goes in before a line is written in front of its first part, a trailing comment in front of its line
   // break: the parts are then joined once.
-  const text = parts as string[];
+  const text = parts;
   let sourceEnd = 0;
   let afterOpener = false;
   let first = true;
