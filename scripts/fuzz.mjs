@@ -1,7 +1,7 @@
 // Runs the property tests for a while: `npm run fuzz -- --minutes 10`.
 //
 // Each round runs every property test file that exists in dist/tests (the
-// compiler's, and any other whose name says property, extremes or keys) with
+// compiler's, the formatter's, and any other whose name says property, extremes or keys) with
 // many cases and a fresh seed in RENYI_FUZZ_SEED, until the time is up. It
 // reports the rounds, the cases tried and the failures (with the seed that
 // reproduces each), and exits 1 on any failure. Options:

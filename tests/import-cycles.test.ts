@@ -38,6 +38,9 @@ const GRAMMAR_RECURSION: Record<string, string[]> = {
     "queries -> expressions", // a query's clauses
   ],
   emit: [],
+  format: [
+    "expressions -> statements", // a match's arms, a function value's body
+  ],
 };
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+"\.\/([\w-]+)\.js"/g;

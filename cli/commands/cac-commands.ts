@@ -21,6 +21,8 @@ const ACTIONS: Record<string, (...args: never[]) => unknown> = {
     return runCheck(files, { json: options.json === true });
   },
   parse: (file: string) => runParse(file),
+  fmt: async (paths: string[], options: { check?: boolean }) =>
+    (await import("./fmt.js")).runFmt(paths, { check: options.check === true }),
   explain: async (code: string | undefined) => (await import("./explain.js")).runExplain(code),
   test: async (paths: string[], options: TestFlags) => {
     const { runTests } = await import("./test.js");

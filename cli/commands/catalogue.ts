@@ -40,6 +40,25 @@ const PARSE_COMMAND: CommandDeclaration = {
   ],
 };
 
+const FMT_COMMAND: CommandDeclaration = {
+  program: "renyi",
+  name: "fmt",
+  arguments: [{ name: "PATH", says: "a .ry file or a folder of them", many: true }],
+  summary: "Format .ry files and folders in place, in Renyi's one layout (default: this folder).",
+  description:
+    "A file is rewritten only when formatting changes it, and whole (spec/editor.md, section 8); a file that does not parse is left as it is and its syntax errors are printed.",
+  flags: [{ name: "--check", says: "write nothing; name each file that formatting would change" }],
+  exitCodes: [
+    { code: EXIT.finished, means: "every file is formatted (now, or already with --check)" },
+    { code: EXIT.failed, means: "with --check: at least one file is not formatted" },
+    {
+      code: EXIT.refused,
+      means:
+        "a file that does not parse or cannot be read or written, a path that is no .ry file or folder, or a wrong command line",
+    },
+  ],
+};
+
 const EXPLAIN_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "explain",
@@ -229,6 +248,7 @@ export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   RUN_COMMAND,
   CHECK_COMMAND,
   TEST_COMMAND,
+  FMT_COMMAND,
   RECORD_COMMAND,
   REPRODUCE_COMMAND,
   GRANT_COMMAND,

@@ -16,6 +16,13 @@ import { dedentTriple, readEscapes } from "./text.js";
 export interface LexResult {
   tokens: TokenList;
   diagnostics: Diagnostic[];
+  /** Every comment, in order: where it starts (at its `--`) and ends (before the line break). The formatter keeps them. */
+  comments: Comment[];
+}
+
+export interface Comment {
+  readonly start: number;
+  readonly end: number;
 }
 
 type Mode =
@@ -78,6 +85,7 @@ class Lexer {
   private newline = true;
   private readonly tokens: TokenList;
   private readonly diagnostics: Diagnostic[] = [];
+  private readonly comments: Comment[] = [];
   private readonly modes: Mode[] = [];
   /** Indices of open brackets not yet closed, for `partner`. */
   private readonly brackets: number[] = [];
@@ -109,7 +117,7 @@ class Lexer {
     }
     this.closeModesAtEnd();
     this.push("eof", "", this.pos, 0);
-    return { tokens: this.tokens, diagnostics: this.diagnostics };
+    return { tokens: this.tokens, diagnostics: this.diagnostics, comments: this.comments };
   }
 
   private span(start: number, end: number): Span {
@@ -146,7 +154,9 @@ class Lexer {
       } else if (c === 45 && src.charCodeAt(this.pos + 1) === 45) {
         // `--` starts a comment everywhere outside a text (spec/grammar.md, section 2).
         const end = src.indexOf("\n", this.pos);
-        this.pos = end < 0 ? src.length : end;
+        const stop = end < 0 ? src.length : end;
+        this.comments.push({ start: this.pos, end: stop });
+        this.pos = stop;
       } else {
         return;
       }
