@@ -1,0 +1,131 @@
+// `renyi lsp`: the language server, over standard input and output
+// (spec/editor.md). Documents are synchronised incrementally; the workspace
+// (editor/workspace.ts) keeps what an edit did not change, and the diagnostics
+// of every open document whose view changed are published, the documents
+// that use an edited module among them.
+//
+// The server reads: the documents the client sends, and the modules they use
+// that are not open, from disk (files.ts). It writes no file, opens no socket
+// and starts no process (spec/security.md, "Editor services run nothing").
+
+import {
+  createConnection,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type Position,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { SourceFile, type Span } from "../../compiler/source.js";
+import type { ModuleView, Snapshot } from "../../editor/analysis.js";
+import { Workspace } from "../../editor/workspace.js";
+import { VERSION } from "../host/version.cjs";
+import { toLspDiagnostic } from "./diagnostics.js";
+import { fileOfUri, readModule, uriOfFile } from "./files.js";
+import { Outbox } from "./outbox.js";
+import { offsetAt, rangeOf } from "./positions.js";
+import { Schedule } from "./schedule.js";
+import { capabilitiesOf, failedAnswer, SERVICES, type ServerContext } from "./services.js";
+
+export function serve(): Promise<number> {
+  const connection = createConnection(process.stdin, process.stdout);
+  startServer(connection, process.stdout);
+  connection.listen();
+  // The protocol's `exit` notification, or the end of standard input, ends the process (vscode-languageserver).
+  return new Promise<number>(() => undefined);
+}
+
+function startServer(connection: Connection, output: NodeJS.WritableStream & { writableLength: number }): void {
+  const documents = new TextDocuments(TextDocument);
+  const workspace = new Workspace(readModule);
+  const outbox = new Outbox(output, (params) => void connection.sendDiagnostics(params));
+  /** The view each open document's diagnostics were last published from. */
+  const published = new Map<string, ModuleView>();
+  let latest: Snapshot = { modules: new Map() };
+
+  const sourceOf = (file: string): SourceFile | undefined => {
+    const open = latest.modules.get(file)?.source;
+    if (open !== undefined) return open;
+    const text = workspace.textOf(file);
+    return text === undefined ? undefined : new SourceFile(file, text);
+  };
+
+  const analyse = () => {
+    try {
+      latest = workspace.snapshot();
+    } catch (e) {
+      failedAnswer("analysis", e);
+      return;
+    }
+    for (const [file, view] of latest.modules) {
+      if (published.get(file) === view) continue;
+      published.set(file, view);
+      const version = documents.get(uriOfFile(file))?.version;
+      outbox.publish({
+        uri: uriOfFile(file),
+        ...(version === undefined ? {} : { version }),
+        diagnostics: view.diagnostics.map((d) => toLspDiagnostic(d, view.source, sourceOf)),
+      });
+    }
+  };
+  const schedule = new Schedule(analyse);
+
+  const context: ServerContext = {
+    snapshot() {
+      schedule.flush();
+      return latest;
+    },
+    view: (file) => (workspace.isOpen(file) ? context.snapshot().modules.get(file) : workspace.view(file)),
+    fileOfUri,
+    uriOfFile,
+    sourceOf,
+    offsetAt: (file: string, position: Position) => {
+      const source = sourceOf(file);
+      return source === undefined ? undefined : offsetAt(source, position);
+    },
+    rangeOf: (span: Span) => {
+      const source = sourceOf(span.file);
+      return source === undefined ? undefined : rangeOf(source, span);
+    },
+    answer:
+      <P, R>(name: string, handler: (params: P) => R) =>
+      (params: P) => {
+        try {
+          return handler(params);
+        } catch (e) {
+          return failedAnswer(name, e);
+        }
+      },
+  };
+
+  connection.onInitialize(() => ({
+    capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental, ...capabilitiesOf(SERVICES) },
+    serverInfo: { name: "renyi", version: VERSION },
+  }));
+
+  const changed = (uri: string, text: string) => {
+    workspace.set(fileOfUri(uri), text);
+    schedule.changed();
+  };
+  // A notification's handler that fails is written to standard error; the server goes on.
+  documents.onDidChangeContent((e) => guard("didChange", () => changed(e.document.uri, e.document.getText())));
+  documents.onDidClose((e) =>
+    guard("didClose", () => {
+      const file = fileOfUri(e.document.uri);
+      workspace.close(file);
+      published.delete(file);
+      outbox.publish({ uri: e.document.uri, diagnostics: [] });
+      schedule.changed();
+    }),
+  );
+  for (const service of SERVICES) service.register(connection, context);
+  documents.listen(connection);
+}
+
+function guard(name: string, run: () => void): void {
+  try {
+    run();
+  } catch (e) {
+    failedAnswer(name, e);
+  }
+}
