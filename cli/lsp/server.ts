@@ -39,8 +39,12 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace(readModule);
   const outbox = new Outbox(output, (params) => void connection.sendDiagnostics(params));
-  /** The view each open document's diagnostics were last published from. */
-  const published = new Map<string, ModuleView>();
+  /**
+   * The view and version each open document's diagnostics were last published
+   * for: published again when either changed (an edit undone within one
+   * analysis gives the same view, for a new version).
+   */
+  const published = new Map<string, { view: ModuleView; version: number | undefined }>();
   let latest: Snapshot = { modules: new Map() };
 
   const sourceOf = (file: string): SourceFile | undefined => {
@@ -58,9 +62,10 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
       return;
     }
     for (const [file, view] of latest.modules) {
-      if (published.get(file) === view) continue;
-      published.set(file, view);
       const version = documents.get(uriOfFile(file))?.version;
+      const last = published.get(file);
+      if (last !== undefined && last.view === view && last.version === version) continue;
+      published.set(file, { view, version });
       outbox.publish({
         uri: uriOfFile(file),
         ...(version === undefined ? {} : { version }),
