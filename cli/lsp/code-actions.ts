@@ -5,7 +5,7 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit } from "vscode-languageserver/node";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { toLspDiagnostic } from "./diagnostics.js";
-import type { ServerContext, Service } from "./services.js";
+import type { ServerContext, Service } from "./service.js";
 
 export const quickFixes: Service = {
   name: "quick fixes",

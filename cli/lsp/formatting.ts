@@ -7,7 +7,7 @@
 
 import type { DocumentFormattingParams, DocumentRangeFormattingParams, TextEdit } from "vscode-languageserver/node";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
-import type { ServerContext, Service } from "./services.js";
+import type { ServerContext, Service } from "./service.js";
 
 /** What the formatter answers: the formatted text, or none when the text does not parse. */
 interface Formatted {

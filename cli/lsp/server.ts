@@ -25,7 +25,8 @@ import { fileOfUri, readModule, uriOfFile } from "./files.js";
 import { Outbox } from "./outbox.js";
 import { offsetAt, rangeOf } from "./positions.js";
 import { Schedule } from "./schedule.js";
-import { capabilitiesOf, failedAnswer, SERVICES, type ServerContext } from "./services.js";
+import { failedAnswer, type ServerContext } from "./service.js";
+import { capabilitiesOf, SERVICES } from "./services.js";
 
 export function serve(): Promise<number> {
   const connection = createConnection(process.stdin, process.stdout);
@@ -121,6 +122,17 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
       published.delete(file);
       outbox.publish({ uri: e.document.uri, diagnostics: [] });
       schedule.changed();
+    }),
+  );
+  // What the server has done and holds, for the benchmark (bench/editor.ts): the heap after a collection when Node
+  // was started with --expose-gc.
+  connection.onRequest(
+    "renyi/statistics",
+    context.answer("statistics", () => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      const memory = process.memoryUsage();
+      return { ...workspace.counts, rss: memory.rss, heapUsed: memory.heapUsed, collected: gc !== undefined };
     }),
   );
   for (const service of SERVICES) service.register(connection, context);

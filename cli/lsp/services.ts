@@ -1,55 +1,16 @@
 // The language server's services, a row each: what the server announces it
 // can do (its capabilities) and how it answers. Adding a service is adding a
 // row to SERVICES; each answers from the editor's pure services (editor/) and
-// the context, which gives it the analysed documents and turns positions.
+// the context (service.ts), which gives it the analysed documents and turns positions.
 
-import {
-  ResponseError,
-  ErrorCodes,
-  type Connection,
-  type Position,
-  type Range,
-  type ServerCapabilities,
-} from "vscode-languageserver/node";
-import type { ModuleView, Snapshot } from "../../editor/analysis.js";
-import type { SourceFile, Span } from "../../compiler/source.js";
+import type { ServerCapabilities } from "vscode-languageserver/node";
 import { quickFixes } from "./code-actions.js";
 import { formatting, rangeFormatting } from "./formatting.js";
-
-export interface ServerContext {
-  /** The views of the open documents, every change received so far analysed. */
-  snapshot(): Snapshot;
-  /** The view of one file, open or not (a module reached through `use`). */
-  view(file: string): ModuleView | undefined;
-  fileOfUri(uri: string): string;
-  uriOfFile(file: string): string;
-  /** The text of a file the workspace holds (open, or read for an open one), for its positions. */
-  sourceOf(file: string): SourceFile | undefined;
-  /** A position's offset in a file, clamped to its text; undefined for a file the workspace does not hold. */
-  offsetAt(file: string, position: Position): number | undefined;
-  rangeOf(span: Span): Range | undefined;
-  /**
-   * A request's handler made safe: an exception it throws is answered as the
-   * protocol's internal error and written to standard error, and the server goes on.
-   */
-  answer<P, R>(name: string, handler: (params: P) => R): (params: P) => R | ResponseError<void>;
-}
-
-export interface Service {
-  readonly name: string;
-  readonly capabilities: ServerCapabilities;
-  register(connection: Connection, context: ServerContext): void;
-}
+import type { Service } from "./service.js";
 
 /** Every service, in the order they are registered. */
 export const SERVICES: readonly Service[] = [quickFixes, ...formatting, ...rangeFormatting];
 
 export function capabilitiesOf(services: readonly Service[]): ServerCapabilities {
   return Object.assign({}, ...services.map((s) => s.capabilities)) as ServerCapabilities;
-}
-
-/** The error response for an exception, its stack written to standard error. */
-export function failedAnswer(name: string, e: unknown): ResponseError<void> {
-  process.stderr.write(`renyi lsp: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  return new ResponseError(ErrorCodes.InternalError, `renyi lsp: ${name} failed`);
 }
