@@ -74,7 +74,7 @@ export interface ParsedFile {
 }
 
 /** The most UTF-8 bytes of one module an editor analyses: as much as a command reads of a source file. */
-export const MAX_ANALYSED_BYTES = MAX_SOURCE_BYTES;
+const MAX_ANALYSED_BYTES = MAX_SOURCE_BYTES;
 
 export function parseFile(file: string, text: string): ParsedFile {
   // A UTF-16 unit is at most 3 bytes of UTF-8: the byte count is only taken when it could exceed the bound.
@@ -226,7 +226,7 @@ export function viewOf(program: readonly ProgramModule[]): ModuleView {
  * with syntax errors, a name looked up in that module and not found is not
  * reported (brokenUses): its definition may be where the syntax error is.
  */
-export function shownDiagnostics(
+function shownDiagnostics(
   syntax: Module,
   syntaxDiagnostics: readonly Diagnostic[],
   checkerDiagnostics: readonly Diagnostic[],

@@ -15,7 +15,7 @@ export const quickFixes: Service = {
   },
 };
 
-export function codeActions(context: ServerContext, params: CodeActionParams): CodeAction[] {
+function codeActions(context: ServerContext, params: CodeActionParams): CodeAction[] {
   const file = context.fileOfUri(params.textDocument.uri);
   const view = context.snapshot().modules.get(file);
   if (view === undefined) return [];

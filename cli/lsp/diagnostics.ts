@@ -15,7 +15,7 @@ import { uriOfFile } from "./files.js";
 const REFERENCE = pathToFileURL(join(PACKAGE_ROOT, "spec", "diagnostics.md")).href;
 
 /** The entry of a code in the installed spec/diagnostics.md: the same text as `renyi explain CODE`. */
-export function explanationLink(code: string): string {
+function explanationLink(code: string): string {
   return `${REFERENCE}#${code.toLowerCase()}`;
 }
 

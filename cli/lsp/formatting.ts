@@ -19,7 +19,7 @@ interface Formatted {
  * The compiler's formatter. `formatRange` answers with the whole text, only
  * the lines of [start, end) laid out again.
  */
-export interface Formatter {
+interface Formatter {
   formatSource(file: string, text: string): Formatted;
   formatRange(file: string, text: string, start: number, end: number): Formatted;
 }
@@ -73,7 +73,7 @@ function formatWith(
 }
 
 /** One edit that turns `before` into `after`: the stretch between their common start and common end. */
-export function changedStretch(context: ServerContext, file: string, before: string, after: string): TextEdit {
+function changedStretch(context: ServerContext, file: string, before: string, after: string): TextEdit {
   let start = 0;
   const shortest = Math.min(before.length, after.length);
   while (start < shortest && before.charCodeAt(start) === after.charCodeAt(start)) start++;

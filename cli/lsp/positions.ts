@@ -6,7 +6,7 @@
 import type { Position, Range } from "vscode-languageserver/node";
 import type { SourceFile, Span } from "../../compiler/source.js";
 
-export function positionAt(source: SourceFile, offset: number): Position {
+function positionAt(source: SourceFile, offset: number): Position {
   const at = source.position(offset);
   return { line: at.line - 1, character: at.column - 1 };
 }

@@ -7,7 +7,7 @@
 // analysis waiting: it always takes the latest texts, so work an edit
 // superseded is never done.
 
-export const DEBOUNCE_MS = 60;
+const DEBOUNCE_MS = 60;
 
 export class Schedule {
   private timer: NodeJS.Timeout | undefined;
