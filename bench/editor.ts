@@ -50,14 +50,14 @@ interface Document {
 /** One edit of `doc` (a digit toggled, or `grow` characters added), timed to its diagnostics. */
 async function timedEdit(client: LspClient, doc: Document, grow = false): Promise<number> {
   doc.at ??= doc.text.lastIndexOf("1.5");
-  const at = doc.at;
+  // Growing puts a digit in the first function's body: every definition after it moves by one.
+  const at = grow ? doc.text.indexOf("1.5") : doc.at;
+  if (grow) doc.at++;
   const before = doc.text.slice(0, at);
   const line = before.split("\n").length - 1;
   const character = at - before.lastIndexOf("\n") - 1;
-  // Growing puts a digit before the one toggled: what follows moves by one.
   const replacement = grow ? `1${doc.text[at]}` : doc.text[at] === "1" ? "2" : "1";
   const length = 1;
-  if (grow) doc.at = at + 1;
   doc.text = doc.text.slice(0, at) + replacement + doc.text.slice(at + length);
   doc.version++;
   const start = performance.now();
