@@ -96,6 +96,22 @@ test("10,000 changes at once are analysed a few times, the last text among them"
   assert.equal(last.diagnostics.length, plain.diagnostics.length);
 });
 
+test("a stream of changes that never pauses is still analysed as it goes", async () => {
+  const { uri } = await opened("function main()\nend\n");
+  const before = client.published.get(uri)!.length;
+  let version = 1;
+  const end = performance.now() + 1500;
+  while (performance.now() < end) {
+    client.change(uri, ++version, [
+      { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: "-- x\n" },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const during = client.published.get(uri)!.length - before;
+  await client.diagnosticsOf(uri, version);
+  assert.ok(during >= 2, `${during} publications while 20 ms apart changes came for 1.5 s`);
+});
+
 test("a request whose handler fails is answered with an error, and the server goes on", async () => {
   const { uri } = await opened("function main()\nend\n");
   await assert.rejects(

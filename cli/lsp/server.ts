@@ -47,6 +47,9 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
    */
   const published = new Map<string, { view: ModuleView; version: number | undefined }>();
   let latest: Snapshot = { modules: new Map() };
+  // Each open document's URI as its client wrote it: a client may encode a path otherwise than pathToFileURL does.
+  const clientUris = new Map<string, string>();
+  const uriOf = (file: string) => clientUris.get(file) ?? uriOfFile(file);
 
   const sourceOf = (file: string): SourceFile | undefined => {
     const open = latest.modules.get(file)?.source;
@@ -63,12 +66,12 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
       return;
     }
     for (const [file, view] of latest.modules) {
-      const version = documents.get(uriOfFile(file))?.version;
+      const version = documents.get(uriOf(file))?.version;
       const last = published.get(file);
       if (last !== undefined && last.view === view && last.version === version) continue;
       published.set(file, { view, version });
       outbox.publish({
-        uri: uriOfFile(file),
+        uri: uriOf(file),
         ...(version === undefined ? {} : { version }),
         diagnostics: view.diagnostics.map((d) => toLspDiagnostic(d, view.source, sourceOf)),
       });
@@ -83,7 +86,7 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
     },
     view: (file) => (workspace.isOpen(file) ? context.snapshot().modules.get(file) : workspace.view(file)),
     fileOfUri,
-    uriOfFile,
+    uriOfFile: uriOf,
     sourceOf,
     offsetAt: (file: string, position: Position) => {
       const source = sourceOf(file);
@@ -110,7 +113,9 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
   }));
 
   const changed = (uri: string, text: string) => {
-    workspace.set(fileOfUri(uri), text);
+    const file = fileOfUri(uri);
+    clientUris.set(file, uri);
+    workspace.set(file, text);
     schedule.changed();
   };
   // A notification's handler that fails is written to standard error; the server goes on.
@@ -120,6 +125,7 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
       const file = fileOfUri(e.document.uri);
       workspace.close(file);
       published.delete(file);
+      clientUris.delete(file);
       outbox.publish({ uri: e.document.uri, diagnostics: [] });
       schedule.changed();
     }),
