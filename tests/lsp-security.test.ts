@@ -102,7 +102,7 @@ test("the preload catches a socket opened through require or import, and the per
     'require("node:net").connect(9, "127.0.0.1")',
     'import("node:http").then((m) => m.request("http://127.0.0.1:9")).catch(() => process.exit(7))',
     'import("node:net").then(({ createServer }) => createServer()).catch(() => process.exit(7))',
-    'require("node:fs").writeFileSync("' + join(work, "written") + '", "x")',
+    `require("node:fs").writeFileSync("${join(work, "written")}", "x")`,
   ];
   for (const code of tries) {
     const run = spawnSync(
