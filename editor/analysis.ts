@@ -124,7 +124,8 @@ export function programOf(file: string, parsedOf: (file: string) => ParsedFile |
   const seen = new Set(queue);
   while (queue.length > 0) {
     const name = queue.shift()!;
-    const parsed = parsedOf(`${folder}${name}.ry`);
+    // The entry is its own file whatever its name ends with (an unsaved document's has no `.ry`).
+    const parsed = parsedOf(name === entry && modules.length === 0 ? file : `${folder}${name}.ry`);
     if (parsed === undefined) continue;
     modules.push({ name, parsed });
     for (const used of importsOf({ name, syntax: parsed.syntax }))

@@ -55,6 +55,14 @@ test("documents the parser must refuse are answered with diagnostics", async () 
   }
 });
 
+test("a document that is no .ry file, or no file at all, is analysed as its own module", async () => {
+  for (const uri of ["untitled:Untitled-1", uriOf(join(work, "notes.txt")), uriOf(join(work, "no extension"))]) {
+    client.open(uri, "use elsewhere\n\nfunction main()\n  let x be nothing_here\nend\n", 1);
+    const published = await client.diagnosticsOf(uri, 1);
+    assert.deepEqual(codes(published), ["E-NAME-MODULE", "E-NAME-UNKNOWN"], uri);
+  }
+});
+
 test("a document above 16 MiB gets one diagnostic and is not analysed", async () => {
   const text = `function main()\n  let x be 1\nend\n-- ${"é".repeat(9 * 1024 * 1024)}\n`;
   const { published } = await opened(text);
