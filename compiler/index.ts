@@ -10,10 +10,10 @@ import type { CModule, Program } from "./check/checked.js";
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import { importsOf, moduleNameOf, parseSource, sortDiagnostics } from "./frontend.js";
 import type { Module } from "./parse/tree.js";
-import { checkModules, checkProgramFrom, findModules, oneFile } from "./program.js";
+import { checkModules, checkProgramFrom, checkRecovered, findModules, oneFile } from "./program.js";
 
 export { importsOf, moduleNameOf, parseSource, sortDiagnostics };
-export { checkModules, checkProgramFrom, findModules, oneFile };
+export { checkModules, checkProgramFrom, checkRecovered, findModules, oneFile };
 export type { CheckedProgram, ParsedModule, ProgramInput, ReadModule } from "./program.js";
 export type { SyntaxResult } from "./frontend.js";
 

@@ -4,7 +4,7 @@
 // that could be checked beside the diagnostics, so that an editor can answer
 // in one file while another has an error.
 
-import { checkProgram } from "./check/checker.js";
+import { checkProgram, type CheckOptions } from "./check/checker.js";
 import type { CModule, Program } from "./check/checked.js";
 import type { SourceModule } from "./check/declare.js";
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
@@ -42,6 +42,24 @@ export function checkModules(
   return hasErrors(diagnostics)
     ? { modules: checked.program.modules, diagnostics }
     : { modules: checked.program.modules, program: checked.program, diagnostics };
+}
+
+/**
+ * Checks every module, one with syntax errors through the tree the parser recovered, for an editor, which decides
+ * which of the checker's diagnostics to show beside the syntax errors (editor/analysis.ts). `options.bodies` names the
+ * modules whose bodies are checked; the others are declared alone.
+ */
+export function checkRecovered(
+  modules: readonly Omit<ParsedModule, "text">[],
+  entry: string,
+  options: CheckOptions = {},
+): { modules: CModule[]; diagnostics: Diagnostic[] } {
+  const checked = checkProgram(
+    modules.map((m) => ({ name: m.name, file: m.file, syntax: m.syntax })),
+    entry,
+    options,
+  );
+  return { modules: checked.program.modules, diagnostics: checked.diagnostics };
 }
 
 /** Finds, parses and checks a program. */

@@ -6,7 +6,8 @@
 // - npm puts `renyi` and `renyic` on the PATH from package.json's "bin", and those
 //   commands run from a folder outside the repository, with the package unpacked
 //   outside it too: `renyi run` runs a program with its options, `renyi test` its
-//   tests, `renyi explain` reads the catalogue, `renyic build` writes a bundle;
+//   tests, `renyi explain` reads the catalogue, `renyi lsp` loads the language server's
+//   library, `renyic build` writes a bundle;
 // - the README's block on installing names these commands and the tarball's name.
 // What it does not prove: that npm fetches the dependencies. Tests talk to no
 // registry, so the unpacked package reads the repository's own node_modules (the
@@ -158,6 +159,11 @@ test("renyi run and renyi test work from a folder outside the repository", async
   const explained = await execute("renyi", ["explain", "E-RT-DIVISION"], folder);
   assert.equal(explained.status, 0, explained.stderr);
   assert.match(explained.stdout, /E-RT-DIVISION/);
+
+  // The language server loads its library from the install, and ends (1) when its input ends before `shutdown`.
+  const served = await execute("renyi", ["lsp", "--stdio"], folder);
+  assert.equal(served.status, 1, served.stderr);
+  assert.equal(served.stderr, "");
 
   const built = await execute("renyic", ["build", "greet.ry", "--out", "out"], folder);
   assert.equal(built.status, 0, built.stderr);

@@ -216,6 +216,21 @@ export const MCP_COMMAND_DECLARED: CommandDeclaration = {
   notes: `A run may take ${DEFAULT_RUN_TIMEOUT_SECONDS} seconds (RENYI_MCP_TIMEOUT=SECONDS sets another), and ${MAX_CONCURRENT_RUNS} run at once.`,
 };
 
+export const LSP_COMMAND: CommandDeclaration = {
+  program: "renyi",
+  name: "lsp",
+  arguments: [],
+  summary: "Serve the Language Server Protocol over standard input and output, for editors (spec/editor.md).",
+  description:
+    "Diagnostics as you type, quick fixes and the editor's other services, for the .ry files an editor opens and the modules they use. It reads files and answers with text: it writes no file, runs no program and opens no socket.",
+  flags: [{ name: "--stdio", says: "talk over standard input and output (the only way; editors pass it)" }],
+  exitCodes: [
+    { code: EXIT.finished, means: "the client sent shutdown, then exit" },
+    { code: 1, means: "the client exited without shutdown, or its input ended first" },
+    { code: EXIT.refused, means: "a wrong command line" },
+  ],
+};
+
 export const BUILD_COMMAND: CommandDeclaration = {
   program: "renyic",
   name: "build",
@@ -255,6 +270,7 @@ export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   EXPLAIN_COMMAND,
   PARSE_COMMAND,
   MCP_COMMAND_DECLARED,
+  LSP_COMMAND,
 ];
 
 /** The commands of `renyic`. */

@@ -40,6 +40,11 @@ export interface CheckOptions {
   readonly typeSteps?: number;
   /** Called every few thousand steps and before each definition: a caller with a deadline throws from it. */
   readonly stop?: () => void;
+  /**
+   * The modules (by name) whose bodies are checked; by default every one. The others are declared alone, for what
+   * the checked ones use of them, and their checked trees hold their types but no function or test.
+   */
+  readonly bodies?: ReadonlySet<string>;
 }
 
 export function checkProgram(sources: readonly SourceModule[], entry: string, options: CheckOptions = {}): CheckResult {
@@ -52,7 +57,7 @@ export function checkProgram(sources: readonly SourceModule[], entry: string, op
   };
   try {
     return withTypeSteps(limit, options.stop, () =>
-      numberedFromStart(() => checkDeclared(sources, entry, modules, where, options.names === true)),
+      numberedFromStart(() => checkDeclared(sources, entry, modules, where, options.names === true, options.bodies)),
     );
   } catch (e) {
     // A program whose types take more steps than its size allows (or nest deeper than the stack) is refused, not
@@ -81,6 +86,7 @@ function checkDeclared(
   modules: CModule[],
   where: Where,
   withNames: boolean,
+  bodies?: ReadonlySet<string>,
 ): CheckResult {
   const names: NameUse[] | undefined = withNames ? [] : undefined;
   const scopes = declareProgram(sources, entry, names);
@@ -91,6 +97,10 @@ function checkDeclared(
   const work = newProgramWork();
   for (const source of sources) {
     const scope = scopes.modules.get(source.name)!;
+    if (bodies !== undefined && !bodies.has(source.name)) {
+      modules.push({ name: scope.name, file: scope.file, types: [...scope.types.values()], functions: [], tests: [] });
+      continue;
+    }
     const module = checkModule(scopes, scope, source.syntax, diagnostics, bounds, work, where);
     modules.push(module);
     if (source.name === entry) {

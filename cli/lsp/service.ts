@@ -1,0 +1,44 @@
+// What a service of the language server is (services.ts lists them): what
+// it announces it can do and how it answers, from the context the server gives.
+
+import {
+  ErrorCodes,
+  ResponseError,
+  type Connection,
+  type Position,
+  type Range,
+  type ServerCapabilities,
+} from "vscode-languageserver/node";
+import type { ModuleView, Snapshot } from "../../editor/analysis.js";
+import type { SourceFile, Span } from "../../compiler/source.js";
+
+export interface ServerContext {
+  /** The views of the open documents, every change received so far analysed. */
+  snapshot(): Snapshot;
+  /** The view of one file, open or not (a module reached through `use`). */
+  view(file: string): ModuleView | undefined;
+  fileOfUri(uri: string): string;
+  uriOfFile(file: string): string;
+  /** The text of a file the workspace holds (open, or read for an open one), for its positions. */
+  sourceOf(file: string): SourceFile | undefined;
+  /** A position's offset in a file, clamped to its text; undefined for a file the workspace does not hold. */
+  offsetAt(file: string, position: Position): number | undefined;
+  rangeOf(span: Span): Range | undefined;
+  /**
+   * A request's handler made safe: an exception it throws is answered as the
+   * protocol's internal error and written to standard error, and the server goes on.
+   */
+  answer<P, R>(name: string, handler: (params: P) => R): (params: P) => R | ResponseError<void>;
+}
+
+export interface Service {
+  readonly name: string;
+  readonly capabilities: ServerCapabilities;
+  register(connection: Connection, context: ServerContext): void;
+}
+
+/** The error response for an exception, its stack written to standard error. */
+export function failedAnswer(name: string, e: unknown): ResponseError<void> {
+  process.stderr.write(`renyi lsp: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  return new ResponseError(ErrorCodes.InternalError, `renyi lsp: ${name} failed`);
+}
