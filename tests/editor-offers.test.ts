@@ -189,7 +189,7 @@ test("the lenses of main and of each test in assistant.ry: the grant in words, w
   for (const lens of lenses) if (lens.command) assert.equal(lens.command.commandLine[0], "renyi");
 });
 
-test("the lens of a main that does not check reads its grant from the needs line as written", () => {
+test("the lens of a main with a syntax error reads its grant from the needs line as written", () => {
   const text = [
     "public function main()",
     "  purpose: Fetch.",
@@ -198,7 +198,7 @@ test("the lens of a main that does not check reads its grant from the needs line
     "end",
   ].join("\n");
   const snapshot = analyse([{ file: "/w/app.ry", text }]);
-  assert.equal(snapshot.modules.get("/w/app.ry")!.checked, undefined);
+  assert.equal(snapshot.modules.get("/w/app.ry")!.syntaxDiagnostics[0]?.code, "E-SYN-EXPECTED");
   assert.equal(
     codeLenses(snapshot, "/w/app.ry")[0]!.title,
     "May print to the console; may reach public.api.bsky.app over HTTP and HTTPS, at most 30 a minute",
