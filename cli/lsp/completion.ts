@@ -1,0 +1,62 @@
+// Completion (editor/completion.ts): what may be written at the cursor, after
+// `.` or a space too (`needs `, `when `, `per `). Each item replaces the word
+// typed so far (a text edit over it); a snippet is sent as one, and its
+// documentation as markdown.
+
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type CompletionParams,
+} from "vscode-languageserver/node";
+import { completions, type CompletionKind } from "../../editor/completion.js";
+import { positionIn } from "./definition.js";
+import type { Service } from "./service.js";
+
+const KINDS: Record<CompletionKind, CompletionItemKind> = {
+  local: CompletionItemKind.Variable,
+  parameter: CompletionItemKind.Variable,
+  function: CompletionItemKind.Function,
+  type: CompletionItemKind.Struct,
+  field: CompletionItemKind.Field,
+  method: CompletionItemKind.Method,
+  module: CompletionItemKind.Module,
+  capability: CompletionItemKind.Property,
+  case: CompletionItemKind.EnumMember,
+  keyword: CompletionItemKind.Keyword,
+};
+
+export const completion: Service = {
+  name: "completion",
+  capabilities: { completionProvider: { triggerCharacters: [".", " "] } },
+  register(connection, context) {
+    connection.onCompletion(
+      context.answer("completion", (params: CompletionParams): CompletionList => {
+        const at = positionIn(context, params);
+        if (at === undefined) return { isIncomplete: false, items: [] };
+        const found = completions(at.snapshot, at.file, at.offset);
+        const range = context.rangeOf(found.span);
+        const items = found.items.map(
+          (item): CompletionItem => ({
+            label: item.label,
+            kind: KINDS[item.kind],
+            sortText: item.sortText,
+            ...(item.detail === undefined ? {} : { detail: item.detail }),
+            ...(item.documentation === undefined
+              ? {}
+              : { documentation: { kind: MarkupKind.Markdown, value: item.documentation } }),
+            ...(item.snippet === true ? { insertTextFormat: InsertTextFormat.Snippet } : {}),
+            ...(range === undefined
+              ? item.insertText === undefined
+                ? {}
+                : { insertText: item.insertText }
+              : { textEdit: { range, newText: item.insertText ?? item.label } }),
+          }),
+        );
+        return { isIncomplete: false, items };
+      }),
+    );
+  },
+};
