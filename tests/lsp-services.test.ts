@@ -88,7 +88,10 @@ async function hoversText(uri: string, text: string, places: readonly string[]):
     }
     const contents = found.contents as MarkupContent;
     assert.equal(contents.kind, "markdown");
-    out.push(`at ${JSON.stringify(place)}: ${found.range === undefined ? "no range" : at(found.range)}`, indented(contents.value));
+    out.push(
+      `at ${JSON.stringify(place)}: ${found.range === undefined ? "no range" : at(found.range)}`,
+      indented(contents.value),
+    );
   }
   return out.join("\n");
 }
