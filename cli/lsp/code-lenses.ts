@@ -3,8 +3,8 @@
 // arguments. The server runs none of them: the client decides. A lens that
 // only tells has a command with no id, which an editor shows as plain text.
 
-import type { CodeLens, CodeLensParams } from "vscode-languageserver/node";
-import { codeLenses } from "../../editor/code-lenses.js";
+import type { CodeLens, CodeLensParams, Command } from "vscode-languageserver/node";
+import { codeLenses, type LensCommand } from "../../editor/code-lenses.js";
 import type { Service } from "./service.js";
 
 export const lenses: Service = {
@@ -18,13 +18,16 @@ export const lenses: Service = {
         return codeLenses(snapshot, file).flatMap((lens) => {
           const range = context.rangeOf(lens.span);
           if (range === undefined) return [];
-          const command =
-            lens.command === undefined
-              ? { title: lens.title, command: "" }
-              : { title: lens.title, command: lens.command.name, arguments: [...lens.command.arguments] };
-          return [{ range, command }];
+          return [{ range, command: commandOf(lens.title, lens.command) }];
         });
       }),
     );
   },
 };
+
+/** The protocol's command of a lens: its title, and the editor's command with its arguments (none to only tell). */
+function commandOf(title: string, command: LensCommand | undefined): Command {
+  return command === undefined
+    ? { title, command: "" }
+    : { title, command: command.name, arguments: [...command.arguments] };
+}

@@ -10,8 +10,9 @@ import {
   type CompletionItem,
   type CompletionList,
   type CompletionParams,
+  type Range,
 } from "vscode-languageserver/node";
-import { completions, type CompletionKind } from "../../editor/completion.js";
+import { completions, type CompletionKind, type CompletionItem as Offer } from "../../editor/completion.js";
 import { positionIn } from "./definition.js";
 import type { Service } from "./service.js";
 
@@ -38,25 +39,24 @@ export const completion: Service = {
         if (at === undefined) return { isIncomplete: false, items: [] };
         const found = completions(at.snapshot, at.file, at.offset);
         const range = context.rangeOf(found.span);
-        const items = found.items.map(
-          (item): CompletionItem => ({
-            label: item.label,
-            kind: KINDS[item.kind],
-            sortText: item.sortText,
-            ...(item.detail === undefined ? {} : { detail: item.detail }),
-            ...(item.documentation === undefined
-              ? {}
-              : { documentation: { kind: MarkupKind.Markdown, value: item.documentation } }),
-            ...(item.snippet === true ? { insertTextFormat: InsertTextFormat.Snippet } : {}),
-            ...(range === undefined
-              ? item.insertText === undefined
-                ? {}
-                : { insertText: item.insertText }
-              : { textEdit: { range, newText: item.insertText ?? item.label } }),
-          }),
-        );
-        return { isIncomplete: false, items };
+        return { isIncomplete: false, items: found.items.map((item) => itemOf(item, range)) };
       }),
     );
   },
 };
+
+/** An item replaces the word typed so far (`range`): its insert text, or its label. */
+function itemOf(item: Offer, range: Range | undefined): CompletionItem {
+  const newText = item.insertText ?? item.label;
+  return {
+    label: item.label,
+    kind: KINDS[item.kind],
+    sortText: item.sortText,
+    ...(item.detail === undefined ? {} : { detail: item.detail }),
+    ...(item.documentation === undefined
+      ? {}
+      : { documentation: { kind: MarkupKind.Markdown, value: item.documentation } }),
+    ...(item.snippet === true ? { insertTextFormat: InsertTextFormat.Snippet } : {}),
+    ...(range === undefined ? { insertText: newText } : { textEdit: { range, newText } }),
+  };
+}
