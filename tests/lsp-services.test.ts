@@ -205,6 +205,13 @@ test("definition and references reach across two open modules", async () => {
     position: { line: 1000, character: 1000 },
   });
   assert.equal(past, null);
+  const far = { line: 1000, character: 1000 };
+  assert.equal(await client.request("textDocument/hover", { textDocument: { uri: app.uri }, position: far }), null);
+  const offered = await client.request<CompletionList>("textDocument/completion", {
+    textDocument: { uri: app.uri },
+    position: far,
+  });
+  assert.ok(offered.items.length > 0, "at the end of the text, where a definition may start");
   // A public function may be used by modules the server has not read: its rename is refused, with the reason.
   await assert.rejects(
     client.request("textDocument/rename", { textDocument: { uri: app.uri }, position: use, newName: "deux" }),
