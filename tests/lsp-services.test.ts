@@ -245,6 +245,15 @@ test("a rename made through its WorkspaceEdit leaves the example without problem
   const version = ++versions;
   client.change(uri, version, [{ text: renamed }]);
   assert.deepEqual((await client.diagnosticsOf(uri, version)).diagnostics, []);
+  // The check that gave the diagnostics recorded the names: a hover after the edit checks nothing again.
+  const statistics = () => client.request<{ checks: number }>("renyi/statistics", {});
+  const checks = (await statistics()).checks;
+  const described = await client.request<Hover>("textDocument/hover", {
+    textDocument: { uri },
+    position: cursorOf(renamed, "let place be |place_of(city)"),
+  });
+  assert.match((described.contents as MarkupContent).value, /function place_of\(city: Text\) returns Place/);
+  assert.equal((await statistics()).checks, checks);
   await assert.rejects(
     client.request("textDocument/rename", {
       textDocument: { uri },

@@ -13,8 +13,7 @@ import {
   type Range,
 } from "vscode-languageserver/node";
 import { completions, type CompletionKind, type CompletionItem as Offer } from "../../editor/completion.js";
-import { positionIn } from "./definition.js";
-import type { Service } from "./service.js";
+import { positionIn, type Service } from "./service.js";
 
 const KINDS: Record<CompletionKind, CompletionItemKind> = {
   local: CompletionItemKind.Variable,

@@ -5,7 +5,7 @@
 import type { Location, ReferenceParams, TextDocumentPositionParams } from "vscode-languageserver/node";
 import type { Span } from "../../compiler/source.js";
 import { definition, references } from "../../editor/definition.js";
-import type { ServerContext, Service } from "./service.js";
+import { positionIn, type ServerContext, type Service } from "./service.js";
 
 export const definitions: Service = {
   name: "definition",
@@ -36,15 +36,6 @@ export const referenceFinder: Service = {
     );
   },
 };
-
-/** The snapshot, file and offset a request names; undefined for a document that is not open. */
-export function positionIn(context: ServerContext, params: TextDocumentPositionParams) {
-  const file = context.fileOfUri(params.textDocument.uri);
-  const snapshot = context.snapshot();
-  if (!snapshot.modules.has(file)) return undefined;
-  const offset = context.offsetAt(file, params.position);
-  return offset === undefined ? undefined : { snapshot, file, offset };
-}
 
 function locationOf(context: ServerContext, span: Span): Location | undefined {
   const range = context.rangeOf(span);

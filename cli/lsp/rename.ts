@@ -17,8 +17,7 @@ import {
   type WorkspaceEdit,
 } from "vscode-languageserver/node";
 import { prepareRename, rename } from "../../editor/rename.js";
-import { positionIn } from "./definition.js";
-import type { Service } from "./service.js";
+import { positionIn, type Service } from "./service.js";
 
 export const renames: Service = {
   name: "rename",
