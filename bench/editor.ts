@@ -3,7 +3,8 @@
 // of 20 edits, for one module of 5,000 lines, one of 10,000, and a program of
 // 50 modules of 1,000 lines (the edit in one of them; each module uses the
 // next in chains of five, all 50 open); then the server's memory on that
-// program after 1,000 edits.
+// program after 1,000 edits. On the 10,000-line module, a hover and a
+// completion, the median of 20, with nothing changed and the first after an edit.
 //
 // Caveats: the server analyses a change at once when no change came in the
 // 60 ms before it (cli/lsp/schedule.ts), so each timed edit comes 100 ms after
@@ -99,6 +100,7 @@ async function oneModule(lines: number): Promise<void> {
   const burst: number[] = [];
   for (let i = 0; i < 5; i++) burst.push(await timedEdit(client, doc));
   results[`module${lines}`] = median(times);
+  if (lines === 10_000) await answers(client, doc);
   say(
     `${lines.toLocaleString("en")}-line module: ${median(times).toFixed(1)} ms median from didChange to its ` +
       `diagnostics (${EDITS} edits; min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}); ` +
@@ -107,6 +109,54 @@ async function oneModule(lines: number): Promise<void> {
   );
   await client.stop();
   rmSync(work, { recursive: true, force: true });
+}
+
+/** A request timed to its answer. */
+async function timed(client: LspClient, method: string, params: unknown): Promise<number> {
+  const start = performance.now();
+  await client.request(method, params);
+  return performance.now() - start;
+}
+
+/**
+ * A hover and a completion on `item.temperature` in the last function, the median of EDITS each: with nothing
+ * changed, then the first of each after an edit (its diagnostics received), which must check nothing again.
+ */
+async function answers(client: LspClient, doc: Document): Promise<void> {
+  const at = doc.text.lastIndexOf("item.temperature * 1.5") + "item.temperature".length;
+  const before = doc.text.slice(0, at);
+  const position = { line: before.split("\n").length - 1, character: at - before.lastIndexOf("\n") - 1 };
+  const params = { textDocument: { uri: doc.uri }, position };
+  const hover = () => timed(client, "textDocument/hover", params);
+  const completion = () => timed(client, "textDocument/completion", params);
+  const hovers: number[] = [];
+  const completions: number[] = [];
+  for (let i = 0; i < EDITS; i++) {
+    hovers.push(await hover());
+    completions.push(await completion());
+  }
+  const statistics = () => client.request<Statistics>("renyi/statistics", {});
+  const hoversAfter: number[] = [];
+  const completionsAfter: number[] = [];
+  let checksByAnswers = 0;
+  for (let i = 0; i < EDITS; i++) {
+    await sleep(100);
+    await timedEdit(client, doc);
+    const checked = (await statistics()).checks;
+    hoversAfter.push(await hover());
+    checksByAnswers += (await statistics()).checks - checked;
+    await sleep(100);
+    await timedEdit(client, doc);
+    completionsAfter.push(await completion());
+  }
+  results["hover10000"] = median(hovers);
+  results["completion10000"] = median(completions);
+  say(
+    `10,000-line module, through the protocol (${EDITS} each): hover ${median(hovers).toFixed(1)} ms median ` +
+      `(max ${Math.max(...hovers).toFixed(1)}), completion ${median(completions).toFixed(1)} ms ` +
+      `(max ${Math.max(...completions).toFixed(1)}); the first after an edit: hover ${median(hoversAfter).toFixed(1)} ms, ` +
+      `completion ${median(completionsAfter).toFixed(1)} ms, modules checked by the hovers ${checksByAnswers}`,
+  );
 }
 
 async function program(): Promise<void> {

@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { LSPErrorCodes, ResponseError } from "vscode-languageserver-protocol";
 import { ROOT } from "./golden.js";
 import { startLsp, uriOf } from "./lsp-client.js";
 
@@ -78,6 +79,10 @@ const REQUESTS: Record<string, (uri: string) => [string, unknown]> = {
     { textDocument: { uri }, position: { line: 2, character: 6 }, context: { includeDeclaration: true } },
   ],
   renameProvider: (uri) => [
+    "textDocument/prepareRename",
+    { textDocument: { uri }, position: { line: 2, character: 6 } },
+  ],
+  "renameProvider/rename": (uri) => [
     "textDocument/rename",
     { textDocument: { uri }, position: { line: 2, character: 6 }, newName: "renamed" },
   ],
@@ -89,6 +94,7 @@ const REQUESTS: Record<string, (uri: string) => [string, unknown]> = {
   foldingRangeProvider: (uri) => ["textDocument/foldingRange", { textDocument: { uri } }],
   codeLensProvider: (uri) => ["textDocument/codeLens", { textDocument: { uri } }],
   semanticTokensProvider: (uri) => ["textDocument/semanticTokens/full", { textDocument: { uri } }],
+  workspaceSymbolProvider: () => ["workspace/symbol", { query: "a" }],
 };
 
 function range(from: number, to: number) {
@@ -127,10 +133,11 @@ test("renyi lsp writes no file, starts no process or thread and opens no socket,
     .map((f) => readFileSync(join(ROOT, "examples", f), "utf8"));
   const texts = [...examples, ...specBlocks()];
   assert.ok(texts.length > 50, `${texts.length} programs`);
-  const announced = Object.keys(REQUESTS).filter(
-    (k) => (client.initialized.capabilities as Record<string, unknown>)[k] !== undefined,
-  );
-  assert.ok(announced.includes("codeActionProvider"));
+  const capabilities = client.initialized.capabilities as Record<string, unknown>;
+  const announced = Object.keys(REQUESTS).filter((k) => capabilities[k.split("/")[0]!] !== undefined);
+  assert.ok(announced.includes("codeActionProvider") && announced.includes("hoverProvider"));
+  // Every service the server announces is asked for.
+  for (const k of Object.keys(capabilities)) if (k !== "textDocumentSync") assert.ok(k in REQUESTS, k);
   let answers = 0;
   // A failure leaves no server behind to hold the test's process open.
   const killed = setTimeout(() => client.child.kill(), 600_000);
@@ -147,7 +154,10 @@ test("renyi lsp writes no file, starts no process or thread and opens no socket,
       await client.diagnosticsOf(uri, 3);
       for (const capability of announced) {
         const [method, params] = REQUESTS[capability]!(uri);
-        await client.request(method, params);
+        // A refused rename is an answer too: the protocol's RequestFailed, with the reason.
+        await client.request(method, params).catch((e: unknown) => {
+          if (!(e instanceof ResponseError && e.code === LSPErrorCodes.RequestFailed)) throw e;
+        });
         answers++;
       }
       client.close(uri);

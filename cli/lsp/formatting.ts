@@ -6,44 +6,25 @@
 // changed.
 
 import type { DocumentFormattingParams, DocumentRangeFormattingParams, TextEdit } from "vscode-languageserver/node";
-import type { Diagnostic } from "../../compiler/diagnostics.js";
+import { formatRange, formatSource } from "../../compiler/format/format.js";
 import type { ServerContext, Service } from "./service.js";
 
-/** What the formatter answers: the formatted text, or none when the text does not parse. */
-interface Formatted {
-  readonly text?: string;
-  readonly diagnostics: readonly Diagnostic[];
-}
+/** What a formatting answers: the whole formatted text, or none when the text does not parse. */
+type Formatted = { readonly text?: string };
 
-/**
- * The compiler's formatter. `formatRange` answers with the whole text, only
- * the lines of [start, end) laid out again.
- */
-interface Formatter {
-  formatSource(file: string, text: string): Formatted;
-  formatRange(file: string, text: string, start: number, end: number): Formatted;
-}
-
-/** Where compiler/format is connected; while it is not, the server announces no formatting. */
-const FORMATTER: Formatter | undefined = undefined;
-
-function serviceWhenFormatter(service: (formatter: Formatter) => Service): Service[] {
-  return FORMATTER === undefined ? [] : [service(FORMATTER)];
-}
-
-export const formatting = serviceWhenFormatter((formatter) => ({
+export const formatting: Service = {
   name: "formatting",
   capabilities: { documentFormattingProvider: true },
   register(connection, context) {
     connection.onDocumentFormatting(
       context.answer("formatting", (params: DocumentFormattingParams) =>
-        formatWith(context, params.textDocument.uri, (file, text) => formatter.formatSource(file, text)),
+        formatWith(context, params.textDocument.uri, (file, text) => formatSource(file, text)),
       ),
     );
   },
-}));
+};
 
-export const rangeFormatting = serviceWhenFormatter((formatter) => ({
+export const rangeFormatting: Service = {
   name: "range formatting",
   capabilities: { documentRangeFormattingProvider: true },
   register(connection, context) {
@@ -52,12 +33,14 @@ export const rangeFormatting = serviceWhenFormatter((formatter) => ({
         formatWith(context, params.textDocument.uri, (file, text) => {
           const start = context.offsetAt(file, params.range.start) ?? 0;
           const end = context.offsetAt(file, params.range.end) ?? text.length;
-          return formatter.formatRange(file, text, start, end);
+          // The formatter answers with the edit of the items the range touches; the whole text is that edit made.
+          const { edit } = formatRange(file, text, Math.min(start, end), Math.max(start, end));
+          return edit === undefined ? {} : { text: text.slice(0, edit.start) + edit.text + text.slice(edit.end) };
         }),
       ),
     );
   },
-}));
+};
 
 function formatWith(
   context: ServerContext,

@@ -8,6 +8,7 @@ import {
   type Position,
   type Range,
   type ServerCapabilities,
+  type TextDocumentPositionParams,
 } from "vscode-languageserver/node";
 import type { ModuleView, Snapshot } from "../../editor/analysis.js";
 import type { SourceFile, Span } from "../../compiler/source.js";
@@ -41,4 +42,13 @@ export interface Service {
 export function failedAnswer(name: string, e: unknown): ResponseError<void> {
   process.stderr.write(`renyi lsp: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   return new ResponseError(ErrorCodes.InternalError, `renyi lsp: ${name} failed`);
+}
+
+/** The snapshot, file and offset a request names; undefined for a document that is not open. */
+export function positionIn(context: ServerContext, params: TextDocumentPositionParams) {
+  const file = context.fileOfUri(params.textDocument.uri);
+  const snapshot = context.snapshot();
+  if (!snapshot.modules.has(file)) return undefined;
+  const offset = context.offsetAt(file, params.position);
+  return offset === undefined ? undefined : { snapshot, file, offset };
 }
