@@ -1,7 +1,9 @@
 // Code lenses (editor/code-lenses.ts): above `main` and each test, its grant in
-// words and the commands that run it (renyi.run, renyi.test, ...) with their
-// arguments. The server runs none of them: the client decides. A lens that
-// only tells has a command with no id, which an editor shows as plain text.
+// words and the commands that run it (renyi.run, renyi.test, ...), whose
+// arguments are the words of the command line after `renyi` (`run`, FILE), so
+// that a client runs exactly what the lens stands for with its own `renyi`.
+// The server runs none of them: the client decides. A lens that only tells has
+// a command with no id, which an editor shows as plain text.
 
 import type { CodeLens, CodeLensParams, Command } from "vscode-languageserver/node";
 import { codeLenses, type LensCommand } from "../../editor/code-lenses.js";
@@ -29,5 +31,5 @@ export const lenses: Service = {
 function commandOf(title: string, command: LensCommand | undefined): Command {
   return command === undefined
     ? { title, command: "" }
-    : { title, command: command.name, arguments: [...command.arguments] };
+    : { title, command: command.name, arguments: command.commandLine.slice(1) };
 }

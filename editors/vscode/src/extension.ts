@@ -1,21 +1,47 @@
 // The extension's client: it starts `renyi lsp` (the command and its arguments
 // from the settings renyi.server.path and renyi.server.args) and talks to it
 // over the process's standard input and output. Everything the editor shows
-// beyond highlighting comes from that server.
+// beyond highlighting comes from that server. The commands of its code lenses
+// (renyi.run, renyi.test, ...) come with the words of their command line after
+// `renyi`; the client runs them in a terminal with the same command and
+// arguments it starts the server with, and only when the person clicks.
 
-import { commands, type ExtensionContext, window, workspace } from "vscode";
+import { commands, type ExtensionContext, Uri, window, workspace } from "vscode";
 import { LanguageClient, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
 
-/** The server's command line: the settings' command and arguments, then `lsp`. */
-function serverOptions(): ServerOptions {
+/** The `renyi` command of the settings: its program and the arguments before a command's own. */
+function renyiCommand(): { command: string; args: string[] } {
   const settings = workspace.getConfiguration("renyi.server");
   const command = settings.get<string>("path", "renyi").trim() || "renyi";
   const args = settings.get<string[]>("args", []).filter((a) => typeof a === "string");
-  // No transport is named: the client would add `--stdio`, which `renyi lsp` does not take. Standard input and output
+  return { command, args };
+}
+
+/** The server's command line: the settings' command and arguments, then `lsp`. */
+function serverOptions(): ServerOptions {
+  const { command, args } = renyiCommand();
+  // No transport is named: the client would add `--stdio`, which `renyi lsp` ignores. Standard input and output
   // are its only channel.
   return { command, args: [...args, "lsp"], options: { shell: false } };
+}
+
+/** The commands of the server's code lenses. */
+const LENS_COMMANDS = ["renyi.run", "renyi.record", "renyi.replay", "renyi.test", "renyi.refresh"];
+
+/** Runs `renyi WORDS...` in a terminal of its own, in the folder of the file it names last among its words. */
+function runInTerminal(words: unknown[]): void {
+  const own = words.filter((w): w is string => typeof w === "string");
+  const { command, args } = renyiCommand();
+  const file = [...own].reverse().find((w) => w.endsWith(".ry"));
+  const terminal = window.createTerminal({
+    name: `renyi ${own[0] ?? ""}`.trim(),
+    shellPath: command,
+    shellArgs: [...args, ...own],
+    ...(file ? { cwd: Uri.file(file.slice(0, file.lastIndexOf("/") + 1) || ".") } : {}),
+  });
+  terminal.show();
 }
 
 const clientOptions: LanguageClientOptions = {
@@ -53,6 +79,7 @@ async function restart(): Promise<void> {
 export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(
     commands.registerCommand("renyi.restartServer", restart),
+    ...LENS_COMMANDS.map((name) => commands.registerCommand(name, (...words: unknown[]) => runInTerminal(words))),
     workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("renyi.server")) void restart();
     }),
