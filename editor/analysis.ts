@@ -57,7 +57,8 @@ export function fileOfModule(view: Pick<ModuleView, "folder">, moduleName: strin
   return `${view.folder}${moduleName}.ry`;
 }
 
-export function folderOf(file: string): string {
+/** The folder of a file, with its trailing `/`. */
+function folderOf(file: string): string {
   return file.slice(0, file.lastIndexOf("/") + 1);
 }
 
