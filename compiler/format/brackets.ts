@@ -2,7 +2,7 @@
 // line break after the opening bracket, broken: one row per line of the
 // source, one step deeper, and the closing bracket on a line of its own.
 
-import type { Lines, Tail } from "./lines.js";
+import { CLOSES, type Lines, type Tail } from "./lines.js";
 import { breaksBetween } from "./source-text.js";
 
 export function bracketed<T extends { span: { start: number; end: number } }>(
@@ -12,30 +12,32 @@ export function bracketed<T extends { span: { start: number; end: number } }>(
   openAt: number,
   closeAt: number,
   items: readonly T[],
-  print: (item: T, tail: Tail) => void,
+  /** Prints one item; it is given `o` rather than closing over it, so that a call makes no function. */
+  print: (o: Lines, item: T, tail: Tail) => void,
 ): void {
   o.write(open);
   const first = items[0];
   if (first === undefined || !breaksBetween(o.src, openAt + 1, first.span.start)) {
-    items.forEach((item, i) => {
+    for (let i = 0; i < items.length; i++) {
       if (i > 0) o.write(", ");
-      print(item, i < items.length - 1 ? "comma" : "end");
-    });
+      print(o, items[i]!, i < items.length - 1 ? "comma" : "end");
+    }
     o.write(close);
     return o.reach(closeAt + 1);
   }
   const indent = o.indent;
   o.open();
   o.start(indent + 1, first.span.start);
-  items.forEach((item, i) => {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     if (i > 0) {
       o.write(",");
       if (breaksBetween(o.src, items[i - 1]!.span.end, item.span.start)) o.start(indent + 1, item.span.start);
       else o.write(" ");
     }
-    print(item, i < items.length - 1 ? "comma" : "end");
-  });
-  o.start(indent, closeAt, { closes: true });
+    print(o, item, i < items.length - 1 ? "comma" : "end");
+  }
+  o.start(indent, closeAt, CLOSES);
   o.write(close);
   o.reach(closeAt + 1);
 }

@@ -17,8 +17,11 @@ import type {
 import { bracketed } from "./brackets.js";
 import type { Lines, Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
-import { arms, block, endLine, headerLines, leave, params } from "./statements.js";
-import { patternText, raw, typeText } from "./types.js";
+import { arms, block, endLine, headerLines, leave, params, signatureTail } from "./statements.js";
+import { patternText, raw, typeText, writeType } from "./types.js";
+
+/** Each operator with a space on each side, made once. */
+const SPACED = {} as Record<BinaryOperator, string>;
 
 const PRECEDENCE: Record<BinaryOperator, number> = {
   or: 1,
@@ -37,6 +40,8 @@ const PRECEDENCE: Record<BinaryOperator, number> = {
   "/": 7,
   mod: 7,
 };
+
+for (const op of Object.keys(PRECEDENCE) as BinaryOperator[]) SPACED[op] = ` ${op} `;
 
 /** Postfix forms and primaries: what a `.name`, a call or an index applies to. */
 const POSTFIX = 10;
@@ -89,12 +94,11 @@ function bare(o: Lines, e: Expr, tail: Tail): void {
       return o.write(e.name);
     case "Member":
       expr(o, e.object, POSTFIX, "operator");
-      return o.write(`.${e.name.name}`);
+      o.write(".");
+      return o.write(e.name.name);
     case "Call":
       expr(o, e.callee, POSTFIX, "operator");
-      return bracketed(o, "(", ")", findAhead(src, e.callee.span.end, "("), e.span.end - 1, e.args, (arg, t) =>
-        argument(o, arg, t),
-      );
+      return bracketed(o, "(", ")", findAhead(src, e.callee.span.end, "("), e.span.end - 1, e.args, argument);
     case "Index":
       expr(o, e.object, POSTFIX, "operator");
       o.write("[");
@@ -103,11 +107,13 @@ function bare(o: Lines, e: Expr, tail: Tail): void {
     case "With":
       expr(o, e.record, POSTFIX, "operator");
       o.write(" with ");
-      e.updates.forEach((update, i) => {
+      for (let i = 0; i < e.updates.length; i++) {
+        const update = e.updates[i]!;
         if (i > 0) o.write(", ");
-        o.write(`${update.name.name}: `);
+        o.write(update.name.name);
+        o.write(": ");
         expr(o, update.value, 1, i < e.updates.length - 1 ? "comma" : tail);
-      });
+      }
       return;
     case "Unary":
       if (e.op === "not") {
@@ -132,7 +138,7 @@ function bare(o: Lines, e: Expr, tail: Tail): void {
       const precedence = PRECEDENCE[e.op];
       // Comparisons and ranges do not chain: their left side is one step tighter too.
       expr(o, e.left, precedence === 4 || precedence === 5 ? precedence + 1 : precedence, "operator");
-      o.write(` ${e.op} `);
+      o.write(SPACED[e.op]);
       // `7 - (-2)` rather than `7 - -2`, which reads as a slip.
       if (e.op === "-" && e.right.kind === "Unary" && e.right.op === "-") {
         o.write("(");
@@ -146,17 +152,11 @@ function bare(o: Lines, e: Expr, tail: Tail): void {
       o.write(e.handler.kind === "OtherwiseArms" ? " otherwise" : " otherwise ");
       return handler(o, e.handler, tail);
     case "ListLiteral":
-      return bracketed(o, "[", "]", e.span.start, e.span.end - 1, e.items, (item, t) => expr(o, item, 0, t));
+      return bracketed(o, "[", "]", e.span.start, e.span.end - 1, e.items, listItem);
     case "MapLiteral":
-      return bracketed(o, "{", "}", e.span.start, e.span.end - 1, e.entries, (entry, t) => {
-        expr(o, entry.key, 0, "comma");
-        o.write(": ");
-        expr(o, entry.value, 0, t);
-      });
+      return bracketed(o, "{", "}", e.span.start, e.span.end - 1, e.entries, mapEntry);
     case "PairLiteral":
-      return bracketed(o, "(", ")", e.span.start, e.span.end - 1, [e.first, e.second], (item, t) =>
-        expr(o, item, 0, t),
-      );
+      return bracketed(o, "(", ")", e.span.start, e.span.end - 1, [e.first, e.second], listItem);
     case "Lambda": {
       const names = e.params.map((p) =>
         p.type === undefined ? p.name.name : `${p.name.name}: ${typeText(src, p.type)}`,
@@ -180,14 +180,27 @@ function bare(o: Lines, e: Expr, tail: Tail): void {
     case "Query":
       return query(o, e, tail);
     case "TypeArgument":
-      return o.write(typeText(src, e.type));
+      return writeType(o, e.type);
     case "ErrorExpr":
       throw new Error("a tree with a syntax error is not formatted");
   }
 }
 
+function listItem(o: Lines, item: Expr, tail: Tail): void {
+  expr(o, item, 0, tail);
+}
+
+function mapEntry(o: Lines, entry: { key: Expr; value: Expr }, tail: Tail): void {
+  expr(o, entry.key, 0, "comma");
+  o.write(": ");
+  expr(o, entry.value, 0, tail);
+}
+
 function argument(o: Lines, arg: Argument, tail: Tail): void {
-  if (arg.label !== undefined) o.write(`${arg.label.name}: `);
+  if (arg.label !== undefined) {
+    o.write(arg.label.name);
+    o.write(": ");
+  }
   expr(o, arg.value, 0, tail);
 }
 
@@ -230,8 +243,7 @@ function functionValue(o: Lines, e: FunctionExpr): void {
   const indent = o.indent;
   o.write("function ");
   params(o, findAhead(o.src, e.span.start + "function".length, "("), e.params);
-  if (e.returns !== undefined) o.write(` returns ${typeText(o.src, e.returns, e.fails ? "more" : "end")}`);
-  if (e.fails !== undefined) o.write(` or fails with ${typeText(o.src, e.fails)}`);
+  signatureTail(o, e);
   o.open();
   // A function value's `purpose:` line is read but not kept in the tree; it is kept here, as written.
   const purpose = purposeIn(o.src, e.params.at(-1)?.span.end ?? e.span.start, e.body.span.start);
@@ -242,28 +254,36 @@ function functionValue(o: Lines, e: FunctionExpr): void {
 
 /** A query: its clauses on one line, but where the author broke the line between two, one step deeper. */
 function query(o: Lines, q: Query, tail: Tail): void {
-  const parts = [...q.clauses, ...(q.concurrently ? [q.concurrently] : []), q.select];
   const indent = o.indent;
-  parts.forEach((part, i) => {
-    if (i > 0) {
-      if (breaksBetween(o.src, parts[i - 1]!.span.end, part.span.start)) o.start(indent + 1, part.span.start);
+  let previous: { span: { end: number } } | undefined;
+  const next = (part: Query["clauses"][number] | Concurrently | Select): void => {
+    if (previous !== undefined) {
+      if (breaksBetween(o.src, previous.span.end, part.span.start)) o.start(indent + 1, part.span.start);
       else o.write(" ");
     }
     clause(o, part, tail);
-  });
+    previous = part;
+  };
+  for (const part of q.clauses) next(part);
+  if (q.concurrently) next(q.concurrently);
+  next(q.select);
 }
 
 function clause(o: Lines, part: Query["clauses"][number] | Concurrently | Select, tail: Tail): void {
   const src = o.src;
   switch (part.kind) {
     case "FromClause":
-      o.write(`from ${patternText(src, part.pattern)} in `);
+      o.write("from ");
+      o.write(patternText(src, part.pattern));
+      o.write(" in ");
       return expr(o, part.source, 1);
     case "WhereClause":
       o.write("where ");
       return expr(o, part.condition, 1);
     case "LetClause":
-      o.write(`let ${part.name.name} be `);
+      o.write("let ");
+      o.write(part.name.name);
+      o.write(" be ");
       return expr(o, part.value, 1);
     case "SortClause":
       o.write("sort by ");
@@ -276,7 +296,8 @@ function clause(o: Lines, part: Query["clauses"][number] | Concurrently | Select
     case "GroupClause":
       o.write("group by ");
       expr(o, part.key, 1);
-      return o.write(` into ${part.into.name}`);
+      o.write(" into ");
+      return o.write(part.into.name);
     case "TakeClause":
       o.write("take ");
       return expr(o, part.count, 1);

@@ -73,7 +73,7 @@ function formatted(
   });
   lines.finish();
   return {
-    woven: weave(text, lines.lines, lines.parts, lines.verbatim, lexed.comments, withItems),
+    woven: weave(text, lines, lexed.comments, withItems),
     items: parsed.module.items,
     diagnostics,
   };

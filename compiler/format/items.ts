@@ -4,8 +4,8 @@
 import type { Item } from "../parse/tree.js";
 import type { Lines } from "./lines.js";
 import { findAhead } from "./source-text.js";
-import { block, endLine, headerLines, needsList, params } from "./statements.js";
-import { path, raw, typeText } from "./types.js";
+import { block, endLine, headerLines, needsList, params, signatureTail } from "./statements.js";
+import { path, raw, typeText, writeType } from "./types.js";
 
 export function item(o: Lines, it: Item): void {
   const src = o.src;
@@ -15,16 +15,23 @@ export function item(o: Lines, it: Item): void {
       o.write(`use ${path(it.path)}${it.alias ? ` as ${it.alias.name}` : ""}`);
       break;
     case "TypeDef": {
-      const kind = it.body.kind === "RecordBody" ? "record" : "variant";
-      o.write(`${it.public ? "public " : ""}type ${it.name.name}${typeParams(it.typeParams)} is ${kind}`);
+      o.write(it.public ? "public type " : "type ");
+      o.write(it.name.name);
+      if (it.typeParams.length > 0) o.write(typeParams(it.typeParams));
+      o.write(it.body.kind === "RecordBody" ? " is record" : " is variant");
       o.open();
       headerLines(o, 1, it.purpose, undefined);
       const members = it.body.kind === "RecordBody" ? it.body.fields : it.body.cases;
       for (const member of members) {
         o.start(1, member.span.start);
         if (member.kind === "FieldDecl") {
-          o.write(`${member.name.name}: ${typeText(src, member.type)}`);
-          if (member.jsonKey !== undefined) o.write(` from json ${raw(src, member.jsonKey)}`);
+          o.write(member.name.name);
+          o.write(": ");
+          writeType(o, member.type);
+          if (member.jsonKey !== undefined) {
+            o.write(" from json ");
+            o.write(raw(src, member.jsonKey));
+          }
         } else {
           const fields = member.fields.map(
             (f, i) => `${f.name.name}: ${typeText(src, f.type, i < member.fields.length - 1 ? "comma" : "end")}`,
@@ -37,10 +44,11 @@ export function item(o: Lines, it: Item): void {
       break;
     }
     case "FunctionDef":
-      o.write(`${it.public ? "public " : ""}function ${it.name.name}${typeParams(it.typeParams)}`);
+      o.write(it.public ? "public function " : "function ");
+      o.write(it.name.name);
+      if (it.typeParams.length > 0) o.write(typeParams(it.typeParams));
       params(o, findAhead(src, it.name.span.end, "("), it.params);
-      if (it.returns !== undefined) o.write(` returns ${typeText(src, it.returns, it.fails ? "more" : "end")}`);
-      if (it.fails !== undefined) o.write(` or fails with ${typeText(src, it.fails)}`);
+      signatureTail(o, it);
       o.open();
       headerLines(o, 1, it.purpose, it.needs);
       block(o, it.body, 1);

@@ -5,12 +5,12 @@
 // grammar allows both, and the house's programs (whose recordings name their
 // text by its hash) have both.
 
-import type { Block, MatchArm, Needs, Param, Statement } from "../parse/tree.js";
+import type { Block, MatchArm, Needs, Param, Statement, TypeExpr } from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
 import { expr } from "./expressions.js";
-import type { Lines, Tail } from "./lines.js";
+import { ARM, CLOSES, type Lines, type Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
-import { grantItemText, patternText, typeText } from "./types.js";
+import { grantItemText, patternText, writeType } from "./types.js";
 
 export function block(o: Lines, body: Block, indent: number): void {
   for (const statement of body.statements) {
@@ -21,7 +21,7 @@ export function block(o: Lines, body: Block, indent: number): void {
 
 /** `end` on a line of its own, at `offset` in the source. */
 export function endLine(o: Lines, indent: number, offset: number): void {
-  o.start(indent, offset, { closes: true });
+  o.start(indent, offset, CLOSES);
   o.write("end");
   o.reach(offset + 3);
 }
@@ -32,15 +32,23 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
   const indent = o.indent;
   switch (s.kind) {
     case "Let":
-      o.write(`let ${patternText(src, s.pattern)}${s.type ? `: ${typeText(src, s.type)}` : ""} be `);
+      o.write("let ");
+      o.write(patternText(src, s.pattern));
+      typed(o, s.type);
+      o.write(" be ");
       expr(o, s.value, 0, tail);
       break;
     case "Var":
-      o.write(`var ${s.name.name}${s.type ? `: ${typeText(src, s.type)}` : ""} be `);
+      o.write("var ");
+      o.write(s.name.name);
+      typed(o, s.type);
+      o.write(" be ");
       expr(o, s.value, 0, tail);
       break;
     case "Set":
-      o.write(`set ${s.name.name} to `);
+      o.write("set ");
+      o.write(s.name.name);
+      o.write(" to ");
       expr(o, s.value, 0, tail);
       break;
     case "If":
@@ -57,7 +65,7 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
         break;
       }
       s.branches.forEach((branch, i) => {
-        if (i > 0) o.start(indent, s.branches[i - 1]!.body.span.end, { closes: true });
+        if (i > 0) o.start(indent, s.branches[i - 1]!.body.span.end, CLOSES);
         o.write(i > 0 ? "else if " : "if ");
         expr(o, branch.condition);
         if (thenAfter(src, branch.condition.span.end)) o.write(" then");
@@ -65,7 +73,7 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
         block(o, branch.body, indent + 1);
       });
       if (s.elseBody !== undefined) {
-        o.start(indent, s.branches.at(-1)!.body.span.end, { closes: true });
+        o.start(indent, s.branches.at(-1)!.body.span.end, CLOSES);
         o.write("else");
         o.open();
         block(o, s.elseBody, indent + 1);
@@ -73,7 +81,9 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
       endLine(o, indent, (s.elseBody ?? s.branches.at(-1)!.body).span.end);
       break;
     case "ForEach":
-      o.write(`for each ${patternText(src, s.pattern)} in `);
+      o.write("for each ");
+      o.write(patternText(src, s.pattern));
+      o.write(" in ");
       expr(o, s.iterable);
       opened(o, s.body, indent);
       break;
@@ -106,7 +116,8 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
     case "CheckFails":
       o.write("check ");
       expr(o, s.expr);
-      o.write(` fails with ${patternText(src, s.pattern)}`);
+      o.write(" fails with ");
+      o.write(patternText(src, s.pattern));
       break;
     case "ExprStatement":
       // `if` at the start of a statement opens an `if` statement: an `if` value there keeps its parentheses.
@@ -120,6 +131,25 @@ function line(o: Lines, s: Statement, tail: Tail = "end"): void {
       break;
   }
   o.reach(s.span.end);
+}
+
+/** `: Type` after a name, when there is a type. */
+function typed(o: Lines, type: TypeExpr | undefined): void {
+  if (type === undefined) return;
+  o.write(": ");
+  writeType(o, type);
+}
+
+/** ` returns T` and ` or fails with E` after a function's parameters, those it has. */
+export function signatureTail(o: Lines, f: { returns?: TypeExpr | undefined; fails?: TypeExpr | undefined }): void {
+  if (f.returns !== undefined) {
+    o.write(" returns ");
+    writeType(o, f.returns, f.fails ? "more" : "end");
+  }
+  if (f.fails !== undefined) {
+    o.write(" or fails with ");
+    writeType(o, f.fails);
+  }
 }
 
 function opened(o: Lines, body: Block, indent: number): void {
@@ -155,8 +185,9 @@ export function arms(o: Lines, list: readonly MatchArm[], endAt: number): void {
   const indent = o.indent;
   o.open();
   for (const arm of list) {
-    o.start(indent + 1, arm.span.start, { arm: true });
-    o.write(`when ${patternText(o.src, arm.pattern)}`);
+    o.start(indent + 1, arm.span.start, ARM);
+    o.write("when ");
+    o.write(patternText(o.src, arm.pattern));
     if (arm.inline || thenAfter(o.src, arm.pattern.span.end)) o.write(" then");
     if (arm.inline) {
       o.write(" ");
@@ -172,16 +203,18 @@ export function arms(o: Lines, list: readonly MatchArm[], endAt: number): void {
 /** `(name: Type = default, ...)`, its `(` at `openAt`. */
 export function params(o: Lines, openAt: number, list: readonly Param[]): void {
   const closeAt = findAhead(o.src, list.at(-1)?.span.end ?? openAt + 1, ")");
-  bracketed(o, "(", ")", openAt, closeAt, list, (param, tail) => {
-    o.write(
-      `${param.name.name}: ${typeText(o.src, param.type, param.default === undefined && tail === "comma" ? "comma" : "end")}`,
-    );
-    if (param.default !== undefined) {
-      o.write(" = ");
-      expr(o, param.default, 0, tail);
-    }
-    o.reach(param.span.end);
-  });
+  bracketed(o, "(", ")", openAt, closeAt, list, param);
+}
+
+function param(o: Lines, p: Param, tail: Tail): void {
+  o.write(p.name.name);
+  o.write(": ");
+  writeType(o, p.type, p.default === undefined && tail === "comma" ? "comma" : "end");
+  if (p.default !== undefined) {
+    o.write(" = ");
+    expr(o, p.default, 0, tail);
+  }
+  o.reach(p.span.end);
 }
 
 /** The `purpose:` and `needs` lines under a signature, in the order written. */
@@ -191,28 +224,28 @@ export function headerLines(
   purpose: { text: string; span: { start: number; end: number } } | undefined,
   needs: Needs | undefined,
 ): void {
-  const lines: { start: number; print: () => void }[] = [];
-  if (purpose !== undefined)
-    lines.push({
-      start: purpose.span.start,
-      print: () => {
-        o.write(`purpose: ${purpose.text}`);
-        o.reach(purpose.span.end);
-      },
-    });
-  if (needs !== undefined) lines.push({ start: needs.span.start, print: () => needsList(o, needs) });
-  lines.sort((a, b) => a.start - b.start);
-  for (const header of lines) {
-    o.start(indent, header.start);
-    header.print();
+  const needsFirst = needs !== undefined && purpose !== undefined && needs.span.start < purpose.span.start;
+  if (needsFirst) needsLine(o, indent, needs);
+  if (purpose !== undefined) {
+    o.start(indent, purpose.span.start);
+    o.write("purpose: ");
+    o.write(purpose.text);
+    o.reach(purpose.span.end);
   }
+  if (needs !== undefined && !needsFirst) needsLine(o, indent, needs);
+}
+
+function needsLine(o: Lines, indent: number, needs: Needs): void {
+  o.start(indent, needs.span.start);
+  needsList(o, needs);
 }
 
 /** `needs a, b`, on the current line; items the author put on later lines go there, one step deeper. */
 export function needsList(o: Lines, needs: Needs): void {
   const indent = o.indent;
   o.write("needs ");
-  needs.items.forEach((item, i) => {
+  for (let i = 0; i < needs.items.length; i++) {
+    const item = needs.items[i]!;
     if (i > 0) {
       o.write(",");
       if (breaksBetween(o.src, needs.items[i - 1]!.span.end, item.span.start)) o.start(indent + 1, item.span.start);
@@ -220,7 +253,7 @@ export function needsList(o: Lines, needs: Needs): void {
     }
     o.write(grantItemText(o.src, item));
     o.reach(item.span.end);
-  });
+  }
 }
 
 /** Whether the word `then` is the next thing after `offset` (past spaces, line breaks, comments and `)`). */

@@ -1,6 +1,8 @@
-// Types, patterns and grant items, which always print on one line: as strings.
+// Types, patterns and grant items, which always print on one line: as strings,
+// or, for a type where it stands in a line, written piece by piece.
 
 import type { CapabilityRef, GrantItem, Ident, Pattern, TypeExpr } from "../parse/tree.js";
+import type { Lines } from "./lines.js";
 
 /**
  * What follows a type where it stands: nothing that could join it (`end`), a comma of a list, or more of
@@ -30,6 +32,24 @@ export function typeText(src: string, type: TypeExpr, tail: TypeTail = "end"): s
       return open ? `(${text})` : text;
     }
   }
+}
+
+/** Writes `typeText(o.src, type, tail)` to the current line, a named type's pieces one by one (they make no string). */
+export function writeType(o: Lines, type: TypeExpr, tail: TypeTail = "end"): void {
+  if (type.kind !== "NamedType") return o.write(typeText(o.src, type, tail));
+  const idents = type.path;
+  o.write(idents[0]!.name);
+  for (let i = 1; i < idents.length; i++) {
+    o.write(".");
+    o.write(idents[i]!.name);
+  }
+  if (type.args.length === 0) return;
+  o.write("<");
+  for (let i = 0; i < type.args.length; i++) {
+    if (i > 0) o.write(", ");
+    writeType(o, type.args[i]!, i < type.args.length - 1 ? "comma" : "end");
+  }
+  o.write(">");
 }
 
 export function path(idents: readonly Ident[]): string {
