@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { compileProgram } from "../compiler/build.js";
 import { typeStepsOfLastCompilation } from "../compiler/check/work.js";
 import { FAMILIES, parsed, type SourceText } from "../tests/adversarial-programs.js";
+import { median } from "./timing.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 /** The sizes are the families' own times this: 1 keeps them at what the property test uses. */
@@ -27,11 +28,6 @@ function compile(sources: readonly SourceText[]): { steps: number; code: number 
   const entry = modules[0]!.name;
   const result = compileProgram(modules, { runtime: "renyi/runtime", entry, file: `${entry}.mjs` });
   return { steps: typeStepsOfLastCompilation(), code: result.bundle?.code.length ?? 0 };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function timeOf(sources: readonly SourceText[]): number {

@@ -14,25 +14,12 @@ import { completions } from "../editor/completion.js";
 import { foldingRanges } from "../editor/folding.js";
 import { documentSymbols, workspaceSymbols } from "../editor/symbols.js";
 import { generateRenyi } from "./programs.js";
+import { medianTime } from "./timing.js";
 
 const LINES = Number(process.env["BENCH_LINES"] ?? 10_000);
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 21);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function measure(run: () => unknown): number {
-  run(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(times);
-}
+const measure = (run: () => unknown): number => medianTime(run, RUNS);
 
 const program = generateRenyi(LINES);
 const lines = program.split("\n").length - 1;

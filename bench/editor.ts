@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { startLsp, uriOf, type LspClient } from "../tests/lsp-client.js";
 import { checkSource } from "../compiler/index.js";
 import { generateRenyi } from "./programs.js";
+import { median } from "./timing.js";
 
 const EDITS = Number(process.env["BENCH_EDITS"] ?? 20);
 const MEMORY_EDITS = Number(process.env["BENCH_MEMORY_EDITS"] ?? 1000);
@@ -33,11 +34,6 @@ interface Statistics {
   rss: number;
   heapUsed: number;
   collected: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 interface Document {

@@ -10,15 +10,11 @@
 import { parseSource } from "../compiler/index.js";
 import { formatSource } from "../compiler/format/format.js";
 import { generateRenyi } from "./programs.js";
+import { median } from "./timing.js";
 
 const LINES = Number(process.env["BENCH_LINES"] ?? 100_000);
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 7);
 const GOAL = 200_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function time(run: () => void): number {
   const start = process.hrtime.bigint();

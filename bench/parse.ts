@@ -11,25 +11,12 @@
 import ts from "typescript";
 import { checkSource, parseSource } from "../compiler/index.js";
 import { generateRenyi, generateTypeScript } from "./programs.js";
+import { medianTime } from "./timing.js";
 
 const LINES = Number(process.env["BENCH_LINES"] ?? 100_000);
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 7);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function measure(run: () => void): number {
-  run(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(times);
-}
+const measure = (run: () => unknown): number => medianTime(run, RUNS);
 
 const renyi = generateRenyi(LINES);
 const typescript = generateTypeScript(LINES);
