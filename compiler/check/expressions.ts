@@ -17,7 +17,7 @@ import type { ValuePlace } from "../../vocabulary/problems/types.js";
 import { MATCH_STEPS, PROGRAM_MATCH_STEPS, type Context } from "./context.js";
 import { analyseMatch, StepBudget } from "./exhaustive.js";
 import { checkPattern } from "./patterns.js";
-import { caseTarget, fieldTarget, functionTarget, record as recordName, typeTarget } from "./names.js";
+import { caseTarget, fieldTarget, functionTarget, localTarget, record as recordName, typeTarget } from "./names.js";
 import { checkQuery } from "./queries.js";
 import type { FunctionSig, ModuleScope } from "./scope.js";
 import { replacing, suggest, unknownCase, unknownField, unknownModuleFunction } from "./suggest.js";
@@ -164,14 +164,7 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
   const found = ctx.lookupLocal(expr.name);
   if (found !== undefined) {
     const { local } = found;
-    recordName(ctx.program.names, expr.span, {
-      kind: "local",
-      id: local.id,
-      name: local.name,
-      declSpan: local.span,
-      mutable: local.mutable,
-      type: local.type,
-    });
+    recordName(ctx.program.names, expr.span, localTarget(local));
     checkCapture(ctx, found.local, found.depth, expr.span);
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
   }

@@ -85,6 +85,24 @@ interface Named {
   readonly syntax?: S.FunctionDef;
 }
 
+/** The target of a local's name where it is used: its id, its declaration and its type. */
+export function localTarget(local: {
+  readonly id: number;
+  readonly name: string;
+  readonly span: Span;
+  readonly mutable: boolean;
+  readonly type: Type;
+}): NameTarget {
+  return {
+    kind: "local",
+    id: local.id,
+    name: local.name,
+    declSpan: local.span,
+    mutable: local.mutable,
+    type: local.type,
+  };
+}
+
 /** The target of a function's name: the program's, or the library's. */
 export function functionTarget(sig: Named): NameTarget {
   if (sig.library) return { kind: "library", module: sig.module, name: sig.name };

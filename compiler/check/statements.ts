@@ -12,7 +12,7 @@ import { checkCondition, checkExpr, checkMatch } from "./expressions.js";
 import { failWith, wrapFailure } from "./failures.js";
 import { checkPattern } from "./patterns.js";
 import { ERROR, freshMeta, isCon, listOf, pairOf, resolve, TEXT, typeToText, unify, type Type } from "./types.js";
-import { record } from "./names.js";
+import { localTarget, record } from "./names.js";
 
 export function checkBlock(ctx: Context, block: S.Block): CBlock {
   return ctx.withScope(() => ({ statements: block.statements.map((s) => checkStatement(ctx, s)) }));
@@ -108,14 +108,7 @@ function checkSet(ctx: Context, statement: S.SetStatement): CStatement {
     return { kind: "Expr", expr: value, span: statement.span };
   }
   const local = found.local;
-  record(ctx.program.names, statement.name.span, {
-    kind: "local",
-    id: local.id,
-    name: local.name,
-    declSpan: local.span,
-    mutable: local.mutable,
-    type: local.type,
-  });
+  record(ctx.program.names, statement.name.span, localTarget(local));
   if (!local.mutable) {
     ctx.problem("E-NAME-NOT-VAR", statement.name.span, { name: local.name }, { related: [local.span] });
   } else {
