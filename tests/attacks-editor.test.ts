@@ -292,6 +292,11 @@ test("fmt held: a file name with a line break or ESC is printed on one line, as 
   const r = await fmt(dir, ["."]);
   assert.equal(r.status, 0);
   assert.equal(r.stdout, "x\u241b[31mred\u240afake.ry\n");
+  // A name that is no .ry file, passed by a glob, is refused with the name shown the same way.
+  writeFileSync(join(dir, "y\u001b[2J.txt"), "");
+  const refused = await fmt(dir, ["y\u001b[2J.txt"]);
+  assert.equal(refused.status, 3);
+  assert.match(refused.stderr, /^error: y\u241b\[2J\.txt is neither a \.ry file nor a folder$/m);
 });
 
 // Each syntax error once copied its whole line (so the cost grew with the square of a one-line file) and all of them
