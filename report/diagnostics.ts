@@ -65,20 +65,48 @@ export type Sources = ReadonlyMap<string, SourceFile>;
 // 10 MB line still renders as one readable line.
 const WINDOW = 100;
 
-/** Renders diagnostics for a terminal, in the style of Rust's and Gleam's reports. */
+// At most this many diagnostics are rendered at once, then one line says how many more there are: a file of a
+// million stray characters has a million syntax errors, which nobody reads and whose text would not fit in a string.
+export const MAX_RENDERED = 200;
+
+/**
+ * Renders diagnostics for a terminal, in the style of Rust's and Gleam's reports: the first MAX_RENDERED, then a line
+ * with the count of the rest.
+ */
 export function renderText(diagnostics: readonly Diagnostic[], sources: Sources): string {
-  return diagnostics.map((d) => renderOne(d, sources)).join("\n");
+  const shown = diagnostics.slice(0, MAX_RENDERED).map((d) => renderOne(d, sources));
+  const more = diagnostics.length - shown.length;
+  if (more > 0) shown.push(`... and ${more.toLocaleString("en")} more not shown\n`);
+  return shown.join("\n");
 }
+
+/**
+ * `text` with every character that a terminal would act on instead of showing replaced by a visible one, one
+ * character for one so that a caret under a quoted line stays aligned: C0 controls but tab become their control
+ * pictures (U+2400 + code, DEL U+2421), C1 controls and the bidirectional marks become U+FFFD. Source lines, file
+ * names and messages are the adversary's text; an ESC in them could retitle or clear the terminal, a direction mark
+ * could reorder the line it is on.
+ */
+export function showable(text: string): string {
+  return text.replace(UNSHOWABLE, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    return code === 0x7f ? "\u2421" : "\uFFFD";
+  });
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is to be replaced
+const UNSHOWABLE = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 function renderOne(d: Diagnostic, sources: Sources): string {
   const out: string[] = [];
-  out.push(`${d.severity}[${d.code}]: ${d.message}`);
+  out.push(`${d.severity}[${d.code}]: ${showable(d.message)}`);
   const source = sources.get(d.span.file);
   if (source === undefined) {
-    out.push(`  --> ${d.span.file}`);
+    out.push(`  --> ${showable(d.span.file)}`);
   } else {
     const at = source.position(d.span.start);
-    out.push(`  --> ${d.span.file}:${at.line}:${at.column}`);
+    out.push(`  --> ${showable(d.span.file)}:${at.line}:${at.column}`);
     const snippets: Label[] = [{ span: d.span, message: d.label ?? "" }, ...(d.related ?? [])];
     const lines = snippets.map((s) => source.position(s.span.start).line);
     const gutter = String(Math.max(...lines)).length;
@@ -91,19 +119,23 @@ function renderOne(d: Diagnostic, sources: Sources): string {
     out.push(`${pad} |`);
   }
   const pad = " ".repeat(source === undefined ? 1 : String(source.position(d.span.start).line).length);
-  for (const note of d.notes) out.push(`${pad} = note: ${note}`);
+  for (const note of d.notes) out.push(`${pad} = note: ${showable(note)}`);
   if (d.hint !== undefined) out.push(`${pad} = hint: ${indentContinuation(d.hint, pad.length + 9)}`);
   return `${out.join("\n")}\n`;
 }
 
 function indentContinuation(text: string, width: number): string {
-  return text.split("\n").join(`\n${" ".repeat(width)}`);
+  return text
+    .split("\n")
+    .map(showable)
+    .join(`\n${" ".repeat(width)}`);
 }
 
 function renderSnippet(source: SourceFile, label: Label, gutter: number): string[] {
   const start = source.position(label.span.start);
   const end = source.position(Math.max(label.span.start, label.span.end));
-  const full = source.lineText(start.line).replace(/\t/g, " ");
+  // The line may be megabytes long: only the window shown is copied and cleaned, once per snippet.
+  const full = source.lineText(start.line);
   // The caret covers the span on its first line, and at least one column.
   const caretStart = start.column - 1;
   const caretEnd =
@@ -114,14 +146,15 @@ function renderSnippet(source: SourceFile, label: Label, gutter: number): string
     from = Math.max(0, Math.min(caretStart - WINDOW / 2, full.length - WINDOW));
     prefix = from > 0 ? "..." : "";
   }
-  const shown = full.slice(from, from + WINDOW) + (from + WINDOW < full.length ? "..." : "");
+  const shown =
+    showable(full.slice(from, from + WINDOW).replace(/\t/g, " ")) + (from + WINDOW < full.length ? "..." : "");
   const caretWidth = Math.max(1, Math.min(caretEnd, from + WINDOW) - caretStart);
   const lineNo = String(start.line).padStart(gutter);
   const pad = " ".repeat(gutter);
   const carets = " ".repeat(prefix.length + caretStart - from) + "^".repeat(caretWidth);
   return [
     `${lineNo} | ${prefix}${shown}`.trimEnd(),
-    `${pad} | ${carets}${label.message === "" ? "" : ` ${label.message}`}`,
+    `${pad} | ${carets}${label.message === "" ? "" : ` ${showable(label.message)}`}`,
   ];
 }
 

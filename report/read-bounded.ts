@@ -43,12 +43,18 @@ function fromError(e: unknown): Unreadable {
   return { reason: "system", error: String(code ?? "unreadable") };
 }
 
-export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): Read {
+/**
+ * `noFollow`: a path that is itself a symbolic link is refused rather than followed (for a command that
+ * writes the file back, where a link would lead it to a file it was not given).
+ */
+export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES, noFollow = false): Read {
   let fd: number;
   try {
     // Without O_NONBLOCK, opening a FIFO waits for a writer, for ever if none comes.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+    fd = openSync(path, flags);
   } catch (e) {
+    if (noFollow && (e as NodeJS.ErrnoException).code === "ELOOP") return refused(SYMBOLIC_LINK);
     return refused(fromError(e));
   }
   try {
@@ -80,6 +86,8 @@ export function readBounded(path: string, maxBytes: number = MAX_SOURCE_BYTES): 
     closeSync(fd);
   }
 }
+
+const SYMBOLIC_LINK: Unreadable = { reason: "not-regular", kind: "a symbolic link" };
 
 function tooLarge(maxBytes: number): Unreadable {
   return { reason: "too-large", limitMiB: maxBytes / 1024 / 1024 };

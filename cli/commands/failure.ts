@@ -6,13 +6,15 @@
 import { EXIT } from "../../vocabulary/outcomes.js";
 import { Refusal } from "../host/refusal.cjs";
 import { runWords } from "../../vocabulary/problems/run.js";
+import { showable } from "../../report/diagnostics.js";
 
 export { Refusal };
 
 export function reportFailure(e: unknown): number {
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof Refusal) {
-    process.stderr.write(`error: ${message}\n`);
+    // A refusal may quote a path from a folder's listing (a glob), whose name the terminal must not act on.
+    process.stderr.write(`error: ${message.split("\n").map(showable).join("\n")}\n`);
   } else {
     const words = runWords("E-INTERNAL", { detail: message });
     process.stderr.write(

@@ -6,9 +6,9 @@
 // exit code says whether any would.
 
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, lstatSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { renderText, type Diagnostic } from "../../compiler/diagnostics.js";
+import { renderText, showable, type Diagnostic } from "../../compiler/diagnostics.js";
 import { formatSource } from "../../compiler/format/format.js";
 import type { SourceFile } from "../../compiler/source.js";
 import { EXIT } from "../../vocabulary/outcomes.js";
@@ -30,7 +30,7 @@ export function runFmt(paths: readonly string[], options: FmtOptions): number {
     const outcome = formatFile(file, options);
     if (outcome === "changed") {
       changed++;
-      process.stdout.write(`${file}\n`);
+      process.stdout.write(`${showable(file)}\n`);
     } else if (outcome === "refused") {
       refused++;
     }
@@ -47,7 +47,8 @@ export function runFmt(paths: readonly string[], options: FmtOptions): number {
 }
 
 function formatFile(file: string, options: FmtOptions): "same" | "changed" | "refused" {
-  const loaded = loadSource(file);
+  // A symbolic link is not followed: it could lead the rewrite to a file outside the paths given.
+  const loaded = loadSource(file, true);
   if (!loaded.ok) {
     report([loaded.diagnostic], file, loaded.source);
     return "refused";
@@ -57,12 +58,15 @@ function formatFile(file: string, options: FmtOptions): "same" | "changed" | "re
     report(result.diagnostics, file, loaded.source);
     return "refused";
   }
-  if (result.text === loaded.source.text) return "same";
+  // The text was decoded without its byte order mark, which formatting drops.
+  if (result.text === loaded.source.text && !loaded.byteOrderMark) return "same";
   if (options.check) return "changed";
   try {
     replaceFile(file, result.text);
   } catch (e) {
-    process.stderr.write(`error: ${file} could not be written (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`);
+    process.stderr.write(
+      `error: ${showable(file)} could not be written (${(e as NodeJS.ErrnoException).code ?? String(e)})\n`,
+    );
     return "refused";
   }
   return "changed";
@@ -73,16 +77,21 @@ function report(diagnostics: Diagnostic[], file: string, source: SourceFile | un
 }
 
 /**
- * Writes `text` to a new file beside `file` and renames it over `file`, keeping its permissions. A file that may not
- * be written is not replaced either.
+ * Writes `text` to a new file beside `file` and renames it over `file`, keeping its permission bits (rwx; not
+ * set-user-ID, set-group-ID or sticky). A file that may not be written is not replaced either, nor one that has
+ * become a symbolic link since it was read: the rename would replace the link, not what it leads to, but the link
+ * was not what was formatted.
  */
 function replaceFile(file: string, text: string): void {
-  const target = realpathSync(file);
-  accessSync(target, constants.W_OK);
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.fmt`);
+  const stats = lstatSync(file);
+  if (stats.isSymbolicLink()) throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
+  accessSync(file, constants.W_OK);
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.fmt`);
   try {
-    writeFileSync(temporary, text, { flag: "wx", mode: statSync(target).mode & 0o777 });
-    renameSync(temporary, target);
+    // `wx` creates the file and fails if anything, a link included, is already there.
+    writeFileSync(temporary, text, { flag: "wx", mode: stats.mode & 0o777 });
+    chmodSync(temporary, stats.mode & 0o777); // the mode given on creation was narrowed by the umask
+    renameSync(temporary, file);
   } catch (e) {
     rmSync(temporary, { force: true });
     throw e;

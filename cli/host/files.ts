@@ -6,10 +6,14 @@ import { diagnose } from "../../compiler/diagnose.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { decodeSource, SourceFile } from "../../compiler/source.js";
 
-export type Loaded = { ok: true; source: SourceFile } | { ok: false; diagnostic: Diagnostic; source?: SourceFile };
+/** `byteOrderMark`: the file began with one (the decoded text has dropped it). */
+export type Loaded =
+  | { ok: true; source: SourceFile; byteOrderMark: boolean }
+  | { ok: false; diagnostic: Diagnostic; source?: SourceFile };
 
-export function loadSource(path: string): Loaded {
-  const read = readBounded(path, MAX_SOURCE_BYTES);
+/** `noFollow`: refuse a path that is a symbolic link (see readBounded). */
+export function loadSource(path: string, noFollow = false): Loaded {
+  const read = readBounded(path, MAX_SOURCE_BYTES, noFollow);
   if (!read.ok)
     return {
       ok: false,
@@ -25,5 +29,6 @@ export function loadSource(path: string): Loaded {
       diagnostic: diagnose("E-SYN-ENCODING", { file: path, start: decoded.badOffset, end: decoded.badOffset + 1 }, {}),
     };
   }
-  return { ok: true, source };
+  const byteOrderMark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return { ok: true, source, byteOrderMark };
 }

@@ -102,7 +102,10 @@ export type Unreadable =
   | { reason: "missing" }
   | { reason: "permission" }
   | { reason: "folder" }
-  | { reason: "not-regular"; kind: "a FIFO (named pipe)" | "a device" | "a socket" | "something else" }
+  | {
+      reason: "not-regular";
+      kind: "a FIFO (named pipe)" | "a device" | "a socket" | "a symbolic link" | "something else";
+    }
   | { reason: "too-large"; limitMiB: number }
   | { reason: "system"; error: string };
 
@@ -130,7 +133,7 @@ export const SYNTAX_PROBLEMS = {
     facts: {
       path: "the path as it was given",
       reason: "`missing`, `permission`, `folder`, `not-regular`, `too-large` or `system`",
-      kind: "for `not-regular`: what the path names instead (a FIFO, a device, a socket)",
+      kind: "for `not-regular`: what the path names instead (a FIFO, a device, a socket, a symbolic link where one is not followed)",
       limitMiB: "for `too-large`: the largest file read, in MiB",
       error: "for `system`: the operating system's error code",
     },
