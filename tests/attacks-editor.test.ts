@@ -495,6 +495,11 @@ test("lsp held: a request or notification with bogus params writes one line to s
     assert.match(c.stderr(), /^renyi lsp: codeAction failed: [^\n]*'uri'[^\n]*$/m);
     assert.match(c.stderr(), /^renyi lsp: textDocument\/didOpen ignored: [^\n]*$/m);
   });
+  // RENYI_LSP_TRACE=1 asks for the stack
+  const traced = await startLsp({ cwd: dir, env: { RENYI_LSP_TRACE: "1" } });
+  await traced.request("textDocument/codeAction", {}).catch(() => undefined);
+  assert.equal(await traced.stop(), 0);
+  assert.match(traced.stderr(), /^renyi lsp: codeAction failed: TypeError: [^\n]*\n\s+at /m);
 });
 
 test("lsp held: a didOpen, didChange or didClose of the wrong shape is ignored, and every later analysis goes on", async () => {
