@@ -43,7 +43,7 @@ export function toLspDiagnostic(
 }
 
 /** The most diagnostics published for one document (spec/editor.md section 11). */
-export const DIAGNOSTICS_SHOWN = 1000;
+const DIAGNOSTICS_SHOWN = 1000;
 
 /**
  * A document's diagnostics as published: all of them, or, past DIAGNOSTICS_SHOWN, the first

@@ -18,30 +18,30 @@ import type {
 /** What the documents' store listens to (the library does not export the type by name). */
 type TextDocumentConnection = Parameters<TextDocuments<never>["listen"]>[0];
 
-type Record_ = Record<string, unknown>;
-const isRecord = (v: unknown): v is Record_ => typeof v === "object" && v !== null && !Array.isArray(v);
+type Fields = Record<string, unknown>;
+const isRecord = (v: unknown): v is Fields => typeof v === "object" && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 const isPosition = (v: unknown) => isRecord(v) && isCount(v.line) && isCount(v.character);
 const isRange = (v: unknown) => isRecord(v) && isPosition(v.start) && isPosition(v.end);
 const isChange = (v: unknown) =>
   isRecord(v) && typeof v.text === "string" && (v.range === undefined || isRange(v.range));
-const namesDocument = (p: unknown): p is { textDocument: Record_ } =>
+const namesDocument = (p: unknown): p is { textDocument: Fields } =>
   isRecord(p) && isRecord(p.textDocument) && typeof p.textDocument.uri === "string";
 
-export function isOpenParams(p: unknown): p is DidOpenTextDocumentParams {
+function isOpenParams(p: unknown): p is DidOpenTextDocumentParams {
   return namesDocument(p) && typeof p.textDocument.text === "string" && isCount(p.textDocument.version);
 }
 
-export function isChangeParams(p: unknown): p is DidChangeTextDocumentParams {
+function isChangeParams(p: unknown): p is DidChangeTextDocumentParams {
   return (
     namesDocument(p) &&
     isCount(p.textDocument.version) &&
-    Array.isArray((p as Record_).contentChanges) &&
-    ((p as Record_).contentChanges as unknown[]).every(isChange)
+    Array.isArray((p as Fields).contentChanges) &&
+    ((p as Fields).contentChanges as unknown[]).every(isChange)
   );
 }
 
-export const isDocumentParams = namesDocument;
+const isDocumentParams = namesDocument;
 
 /** The message written for a notification that is ignored: its method, and what was wrong, on one line. */
 function ignored(method: string): void {
