@@ -379,14 +379,18 @@ test("lsp held: a module that is a FIFO, /dev/zero, stdin, a folder, a link loop
   });
 });
 
-test("lsp held: a 50 MiB didOpen and a 100 MiB change are one E-FILE each, and the server stays up", async () => {
+// Sizes past the 16 MiB bound; the reviewer's 50 MiB and 100 MiB (4.5 s) when RENYI_FUZZ_CASES is set.
+const LARGE = process.env["RENYI_FUZZ_CASES"] === undefined ? [17, 20] : [50, 100];
+
+test(`lsp held: a ${LARGE[0]} MiB didOpen and a ${LARGE[1]} MiB change are one E-FILE each, and the server stays up`, async () => {
   const dir = folder();
+  const [opened = 0, changed = 0] = LARGE;
   await withServer(dir, async (c) => {
     const uri = uriOf(join(dir, "big.ry"));
-    c.open(uri, `function f() returns Int\n  return 1\nend\n${"-- ".repeat((50 * 1024 * 1024) / 3)}`);
+    c.open(uri, `function f() returns Int\n  return 1\nend\n${"-- ".repeat((opened * 1024 * 1024) / 3)}`);
     const d = await c.nextDiagnostics(uri, 60_000);
     assert.deepEqual(codes(d), ["E-FILE"]);
-    c.change(uri, 2, [{ text: "x".repeat(100 * 1024 * 1024) }]);
+    c.change(uri, 2, [{ text: "x".repeat(changed * 1024 * 1024) }]);
     assert.deepEqual(codes(await c.diagnosticsOf(uri, 2, 60_000)), ["E-FILE"]);
     c.change(uri, 3, [{ text: FORMATTED }]);
     assert.deepEqual(codes(await c.diagnosticsOf(uri, 3, 60_000)), []);
@@ -475,9 +479,10 @@ test("lsp held: every method with bogus params is answered with an error or an a
         ]);
         assert.notEqual(answered, "no answer", `${m} ${JSON.stringify(p)}`);
       }
-    // didOpen is left out here: one with a textDocument.uri and no string text stops the server's analyses (a finding below)
     for (const n of [
+      "textDocument/didOpen",
       "textDocument/didChange",
+      "textDocument/didClose",
       "textDocument/didSave",
       "$/cancelRequest",
       "workspace/didChangeWatchedFiles",
@@ -489,33 +494,65 @@ test("lsp held: every method with bogus params is answered with an error or an a
   });
 });
 
-test("lsp FOUND: a request or notification with bogus params writes a JavaScript stack trace to stderr", {
-  todo:
-    "textDocument/codeAction with params {} is answered -32603 and the server stays up (as spec/editor.md section 11 says), " +
-    "but stderr gets `TypeError: Cannot read properties of undefined (reading 'uri')` and 8 `at ...` frames; " +
-    "didOpen with text null logs `analysis failed: TypeError ... reading 'parsed'`",
-}, async () => {
+test("lsp held: a request or notification with bogus params writes one line to stderr, no JavaScript stack trace", async () => {
   const dir = folder();
   await withServer(dir, async (c) => {
-    await c.request("textDocument/codeAction", {}).catch(() => undefined);
-    assert.ok(!/\n\s+at /.test(c.stderr()), c.stderr());
-  });
-});
-
-test("lsp FOUND: one didOpen whose text is not a string stops every later analysis, of every document, until it is closed", {
-  todo:
-    "didOpen {uri: file:///x.ry, text: null} (or with no text at all) is accepted; from then on each analysis throws `TypeError: Cannot read properties " +
-    "of undefined (reading 'parsed')` in editor/analysis.js viewOf (from Workspace.snapshot), so no document opened or " +
-    "changed afterwards gets diagnostics; a buggy client's one bad message silences the server for the session",
-}, async () => {
-  const dir = folder();
-  await withServer(dir, async (c) => {
+    const failed = await c.request("textDocument/codeAction", {}).then(
+      () => undefined,
+      (e: { code?: number }) => e.code,
+    );
+    assert.equal(failed, -32603);
     await c.connection.sendNotification("textDocument/didOpen", {
       textDocument: { uri: uriOf(join(dir, "x.ry")), languageId: "renyi", version: 1, text: null },
     });
     const fresh = uriOf(join(dir, "b.ry"));
     c.open(fresh, FORMATTED);
+    await c.diagnosticsOf(fresh, 1);
+    assert.ok(!/\n\s+at /.test(c.stderr()), c.stderr());
+    assert.match(c.stderr(), /^renyi lsp: codeAction failed: [^\n]*'uri'[^\n]*$/m);
+    assert.match(c.stderr(), /^renyi lsp: textDocument\/didOpen ignored: [^\n]*$/m);
+  });
+  // RENYI_LSP_TRACE=1 asks for the stack
+  const traced = await startLsp({ cwd: dir, env: { RENYI_LSP_TRACE: "1" } });
+  await traced.request("textDocument/codeAction", {}).catch(() => undefined);
+  assert.equal(await traced.stop(), 0);
+  assert.match(traced.stderr(), /^renyi lsp: codeAction failed: TypeError: [^\n]*\n\s+at /m);
+});
+
+test("lsp held: a didOpen, didChange or didClose of the wrong shape is ignored, and every later analysis goes on", async () => {
+  const dir = folder();
+  await withServer(dir, async (c) => {
+    const x = uriOf(join(dir, "x.ry"));
+    const open = uriOf(join(dir, "open.ry"));
+    c.open(open, FORMATTED);
+    await c.diagnosticsOf(open, 1);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const bad: [string, unknown][] = [
+      ["textDocument/didOpen", { textDocument: { uri: x, languageId: "renyi", version: 1, text: null } }],
+      ["textDocument/didOpen", { textDocument: { uri: x, languageId: "renyi", version: 1 } }],
+      ["textDocument/didOpen", { textDocument: { uri: x, languageId: "renyi", version: "1", text: "" } }],
+      ["textDocument/didOpen", { textDocument: { uri: 5, languageId: "renyi", version: 1, text: "" } }],
+      ["textDocument/didChange", { textDocument: { uri: open, version: 2 }, contentChanges: { text: "x" } }],
+      ["textDocument/didChange", { textDocument: { uri: open, version: 2 }, contentChanges: [{ text: 5 }] }],
+      [
+        "textDocument/didChange",
+        { textDocument: { uri: open, version: 2 }, contentChanges: [{ range: {}, text: "x" }] },
+      ],
+      ["textDocument/didChange", { textDocument: { uri: open, version: 2 }, contentChanges: [null] }],
+      ["textDocument/didChange", { textDocument: { uri: open }, contentChanges: [{ range, text: "x" }] }],
+      ["textDocument/didClose", { textDocument: { uri: null } }],
+      ["textDocument/didClose", {}],
+    ];
+    for (const [method, params] of bad) await c.connection.sendNotification(method, params);
+    const fresh = uriOf(join(dir, "b.ry"));
+    c.open(fresh, FORMATTED);
     assert.deepEqual(codes(await c.diagnosticsOf(fresh, 1, 5_000)), []);
+    // the open document kept its text: a good change still applies to it
+    c.change(open, 3, [{ range, text: "x" }]);
+    assert.ok(codes(await c.diagnosticsOf(open, 3, 5_000)).length > 0);
+    assert.equal(c.published.get(x), undefined, "a didOpen without a text was taken");
+    assert.equal(c.stderr().match(/ ignored: /g)?.length, bad.length, c.stderr());
+    assert.ok(!/\n\s+at /.test(c.stderr()), c.stderr());
   });
 });
 
@@ -539,7 +576,8 @@ test("lsp held: NUL, lone surrogates, direction marks and look-alike letters in 
 
 test("lsp FOUND: a direction mark (Trojan Source), a lone surrogate or NUL inside a comment or a text gets no diagnostic", {
   todo:
-    "spec/editor.md section 11 lists NUL, a lone surrogate and a direction mark (U+202E, U+2066) as given the lexer's diagnostic; " +
+    "a known limit, written down in spec/editor.md section 11 (texts and comments may hold any character); " +
+    "section 11 lists NUL, a lone surrogate and a direction mark (U+202E, U+2066) as given the lexer's diagnostic; " +
     "inside texts and comments they are accepted silently by `renyi lsp` (and `renyi check`, `renyi fmt`), so " +
     "`return admin -- \\u202e } \\u2066 if true` displays reordered in the editor with no warning",
 }, async () => {
@@ -551,31 +589,34 @@ test("lsp FOUND: a direction mark (Trojan Source), a lone surrogate or NUL insid
   });
 });
 
-test("lsp FOUND: a 2.6 MB document of stray characters crashes the server (one diagnostic each, no cap)", {
-  todo:
-    "`@ ` repeated 1,300,000 times gives 1.3 million diagnostics; the publication's JSON passes V8's longest string, " +
-    "JSON.stringify throws `RangeError: Invalid string length` inside vscode-jsonrpc, the server exits 1 with a stack trace " +
-    "and the editor loses it. At 400 KB the publication is already 94 MB of JSON and 550 MB of resident memory",
-}, async () => {
+test("lsp held: a document of stray characters gets its first 1,000 diagnostics by position and a count of the rest", async () => {
+  // 100 KB here; 2.6 MB (1.3 million diagnostics) once crashed the server with a publication too long to encode
   const dir = folder();
-  const c = await startLsp({ cwd: dir });
-  const uri = uriOf(join(dir, "stray.ry"));
-  c.open(uri, "@ ".repeat(1_300_000));
-  const outcome = await Promise.race([
-    c.nextDiagnostics(uri, 120_000).then(
-      (d) => `published ${d.diagnostics.length}`,
-      () => "no publication",
-    ),
-    new Promise<string>((resolve) => c.child.on("exit", (code) => resolve(`server exited ${code}`))),
-  ]);
-  if (c.child.exitCode === null) await c.stop();
-  else c.connection.dispose();
-  assert.match(outcome, /^published/, outcome);
-  assert.ok(Number(outcome.split(" ")[1]) <= 10_000, `${outcome}: the diagnostics should be capped`);
+  await withServer(dir, async (c) => {
+    const uri = uriOf(join(dir, "stray.ry"));
+    const stray = 50_000;
+    c.open(uri, "@ ".repeat(stray));
+    const d = await c.nextDiagnostics(uri, 30_000);
+    assert.equal(d.diagnostics.length, 1001);
+    const [count, ...shown] = d.diagnostics;
+    assert.equal(count?.severity, 3); // information
+    assert.deepEqual(count?.range.start, { line: 0, character: 0 });
+    assert.match(
+      String(count?.message),
+      new RegExp(`^${stray} problems in this document: the first 1000 .* ${stray - 1000} more`),
+    );
+    assert.deepEqual(
+      shown.map((x) => x.range.start.character),
+      Array.from({ length: 1000 }, (_, i) => 2 * i),
+    );
+    assert.ok(shown.every((x) => x.code === "E-SYN-CHARACTER"));
+    c.change(uri, 2, [{ text: FORMATTED }]);
+    assert.deepEqual(codes(await c.diagnosticsOf(uri, 2)), []);
+  });
 });
 
 test.todo(
-  'lsp FOUND (cost): a 16 MB document of `"{` repeated (texts opened inside interpolations, never closed) takes 25 s and 3.1 GB ' +
+  'lsp FOUND (cost, a known limit in spec/editor.md section 11): a 16 MB document of `"{` repeated (texts opened inside interpolations, never closed) takes 25 s and 3.1 GB ' +
     "of resident memory to answer with its 2 diagnostics (8 MB: 15 s, 1.9 GB): about 200 bytes of memory per byte of text, " +
     "within the 16 MiB limit, so two such documents open at once can exhaust a machine. " +
     "Repro: didOpen of 'function f() returns Text\\n  return ' + '\"{'.repeat(8_000_000)",

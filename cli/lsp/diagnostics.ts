@@ -41,3 +41,35 @@ export function toLspDiagnostic(
     ...(related.length > 0 ? { relatedInformation: related } : {}),
   };
 }
+
+/** The most diagnostics published for one document (spec/editor.md section 11). */
+const DIAGNOSTICS_SHOWN = 1000;
+
+/**
+ * A document's diagnostics as published: all of them, or, past DIAGNOSTICS_SHOWN, the first
+ * DIAGNOSTICS_SHOWN by position and one information-level diagnostic at the document's start
+ * saying how many were left out. A file of stray characters has one diagnostic per character:
+ * a million of them would be hundreds of megabytes of JSON, more than the client or the
+ * protocol's encoding can hold.
+ */
+export function publishedDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  source: SourceFile,
+  sourceOf: (file: string) => SourceFile | undefined,
+): LspDiagnostic[] {
+  if (diagnostics.length <= DIAGNOSTICS_SHOWN) return diagnostics.map((d) => toLspDiagnostic(d, source, sourceOf));
+  // Stable: diagnostics at one place keep their order.
+  const shown = [...diagnostics].sort((a, b) => a.span.start - b.span.start).slice(0, DIAGNOSTICS_SHOWN);
+  const left = diagnostics.length - DIAGNOSTICS_SHOWN;
+  return [
+    {
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: DiagnosticSeverity.Information,
+      source: "renyi",
+      message:
+        `${diagnostics.length} problems in this document: the first ${DIAGNOSTICS_SHOWN} by position are shown, ` +
+        `${left} more are not`,
+    },
+    ...shown.map((d) => toLspDiagnostic(d, source, sourceOf)),
+  ];
+}

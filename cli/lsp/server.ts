@@ -20,11 +20,12 @@ import { SourceFile, type Span } from "../../compiler/source.js";
 import type { ModuleView, Snapshot } from "../../editor/analysis.js";
 import { Workspace } from "../../editor/workspace.js";
 import { VERSION } from "../host/version.cjs";
-import { toLspDiagnostic } from "./diagnostics.js";
+import { publishedDiagnostics } from "./diagnostics.js";
 import { fileOfUri, readModule, uriOfFile } from "./files.js";
 import { Outbox } from "./outbox.js";
 import { offsetAt, rangeOf } from "./positions.js";
 import { Schedule } from "./schedule.js";
+import { checkedDocumentSync } from "./sync-params.js";
 import { failedAnswer, type ServerContext } from "./service.js";
 import { capabilitiesOf, SERVICES } from "./services.js";
 
@@ -73,7 +74,7 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
       outbox.publish({
         uri: uriOf(file),
         ...(version === undefined ? {} : { version }),
-        diagnostics: view.diagnostics.map((d) => toLspDiagnostic(d, view.source, sourceOf)),
+        diagnostics: publishedDiagnostics(view.diagnostics, view.source, sourceOf),
       });
     }
   };
@@ -142,7 +143,7 @@ function startServer(connection: Connection, output: NodeJS.WritableStream & { w
     }),
   );
   for (const service of SERVICES) service.register(connection, context);
-  documents.listen(connection);
+  documents.listen(checkedDocumentSync(connection));
 }
 
 function guard(name: string, run: () => void): void {

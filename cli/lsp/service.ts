@@ -38,9 +38,14 @@ export interface Service {
   register(connection: Connection, context: ServerContext): void;
 }
 
-/** The error response for an exception, its stack written to standard error. */
+/**
+ * The error response for an exception, written to standard error on one line: the method and the
+ * error's kind and message; its stack only when RENYI_LSP_TRACE=1 asks for it (spec/editor.md section 11).
+ */
 export function failedAnswer(name: string, e: unknown): ResponseError<void> {
-  process.stderr.write(`renyi lsp: ${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  const trace = process.env.RENYI_LSP_TRACE === "1" && e instanceof Error ? e.stack : undefined;
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  process.stderr.write(`renyi lsp: ${name} failed: ${trace ?? message.replace(/\s+/g, " ")}\n`);
   return new ResponseError(ErrorCodes.InternalError, `renyi lsp: ${name} failed`);
 }
 
