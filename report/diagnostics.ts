@@ -67,7 +67,7 @@ const WINDOW = 100;
 
 // At most this many diagnostics are rendered at once, then one line says how many more there are: a file of a
 // million stray characters has a million syntax errors, which nobody reads and whose text would not fit in a string.
-export const MAX_RENDERED = 200;
+const MAX_RENDERED = 200;
 
 /**
  * Renders diagnostics for a terminal, in the style of Rust's and Gleam's reports: the first MAX_RENDERED, then a line
