@@ -95,12 +95,17 @@ export function showable(text: string): string {
   });
 }
 
+/** `showable` line by line: a message or a note of several lines keeps its line breaks. */
+export function showableLines(text: string): string {
+  return text.includes("\n") ? text.split("\n").map(showable).join("\n") : showable(text);
+}
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is to be replaced
 const UNSHOWABLE = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 function renderOne(d: Diagnostic, sources: Sources): string {
   const out: string[] = [];
-  out.push(`${d.severity}[${d.code}]: ${showable(d.message)}`);
+  out.push(`${d.severity}[${d.code}]: ${showableLines(d.message)}`);
   const source = sources.get(d.span.file);
   if (source === undefined) {
     out.push(`  --> ${showable(d.span.file)}`);
@@ -119,7 +124,7 @@ function renderOne(d: Diagnostic, sources: Sources): string {
     out.push(`${pad} |`);
   }
   const pad = " ".repeat(source === undefined ? 1 : String(source.position(d.span.start).line).length);
-  for (const note of d.notes) out.push(`${pad} = note: ${showable(note)}`);
+  for (const note of d.notes) out.push(`${pad} = note: ${showableLines(note)}`);
   if (d.hint !== undefined) out.push(`${pad} = hint: ${indentContinuation(d.hint, pad.length + 9)}`);
   return `${out.join("\n")}\n`;
 }
@@ -154,7 +159,7 @@ function renderSnippet(source: SourceFile, label: Label, gutter: number): string
   const carets = " ".repeat(prefix.length + caretStart - from) + "^".repeat(caretWidth);
   return [
     `${lineNo} | ${prefix}${shown}`.trimEnd(),
-    `${pad} | ${carets}${label.message === "" ? "" : ` ${showable(label.message)}`}`,
+    `${pad} | ${carets}${label.message === "" ? "" : ` ${showableLines(label.message)}`}`,
   ];
 }
 

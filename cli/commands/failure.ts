@@ -6,7 +6,7 @@
 import { EXIT } from "../../vocabulary/outcomes.js";
 import { Refusal } from "../host/refusal.cjs";
 import { runWords } from "../../vocabulary/problems/run.js";
-import { showable } from "../../report/diagnostics.js";
+import { showableLines } from "../../report/diagnostics.js";
 
 export { Refusal };
 
@@ -14,7 +14,7 @@ export function reportFailure(e: unknown): number {
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof Refusal) {
     // A refusal may quote a path from a folder's listing (a glob), whose name the terminal must not act on.
-    process.stderr.write(`error: ${message.split("\n").map(showable).join("\n")}\n`);
+    process.stderr.write(`error: ${showableLines(message)}\n`);
   } else {
     const words = runWords("E-INTERNAL", { detail: message });
     process.stderr.write(
