@@ -16,6 +16,9 @@ import type {
   TextDocumentContentChangeEvent,
 } from "vscode-languageserver-protocol";
 import { pathToFileURL } from "node:url";
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { after, before } from "node:test";
 import { RENYI } from "./support.js";
 
 export interface LspOptions {
@@ -47,10 +50,33 @@ export interface LspClient {
 
 export const uriOf = (path: string): string => pathToFileURL(path).href;
 
+/** The test process's environment without RENYI_LSP_TRACE, which a test that wants stacks gives itself. */
+function inherited(): NodeJS.ProcessEnv {
+  const { RENYI_LSP_TRACE: _, ...rest } = process.env;
+  return rest;
+}
+
+/**
+ * One server for a whole test file, started in `work` before its first test and stopped after its last, which
+ * finds that it ended with 0 and wrote nothing to standard error; `work` is removed then.
+ */
+export function oneServerPerFile(work: string, started: (client: LspClient) => void): void {
+  let client: LspClient | undefined;
+  before(async () => {
+    client = await startLsp({ cwd: work });
+    started(client);
+  });
+  after(async () => {
+    assert.equal(await client!.stop(), 0, "the server ends with 0 after shutdown and exit");
+    assert.equal(client!.stderr(), "", "the server wrote nothing to standard error");
+    rmSync(work, { recursive: true, force: true });
+  });
+}
+
 export async function startLsp(options: LspOptions = {}): Promise<LspClient> {
   const child = spawn(process.execPath, [...(options.node ?? []), RENYI, "lsp", "--stdio"], {
     cwd: options.cwd ?? process.cwd(),
-    env: { ...process.env, ...options.env },
+    env: { ...inherited(), ...options.env },
   });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -7,10 +7,10 @@
 // formatter's own output, and none for a document that does not parse.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
   ResponseError,
   type CodeLens,
@@ -32,17 +32,12 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { formatRange, formatSource } from "../compiler/format/format.js";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
-import { startLsp, uriOf, type LspClient } from "./lsp-client.js";
+import { oneServerPerFile, uriOf, type LspClient } from "./lsp-client.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-lsp-services-"));
 let client: LspClient;
-before(async () => {
-  client = await startLsp({ cwd: work });
-});
-after(async () => {
-  assert.equal(await client.stop(), 0, "the server ends with 0 after shutdown and exit");
-  assert.equal(client.stderr(), "", "the server wrote nothing to standard error");
-  rmSync(work, { recursive: true, force: true });
+oneServerPerFile(work, (started) => {
+  client = started;
 });
 
 let versions = 0;

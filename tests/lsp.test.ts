@@ -5,26 +5,21 @@
 // ones analyse gives for the same texts.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { CodeAction, Diagnostic, PublishDiagnosticsParams, Range, TextEdit } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyse } from "../editor/analysis.js";
 import { goldenFiles, readSections, ROOT, UPDATE, writeSections } from "./golden.js";
-import { startLsp, uriOf, type LspClient } from "./lsp-client.js";
+import { oneServerPerFile, uriOf, type LspClient } from "./lsp-client.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-lsp-"));
 let client: LspClient;
-before(async () => {
-  client = await startLsp({ cwd: work });
-});
-after(async () => {
-  assert.equal(await client.stop(), 0, "the server ends with 0 after shutdown and exit");
-  assert.equal(client.stderr(), "", "the server wrote nothing to standard error");
-  rmSync(work, { recursive: true, force: true });
+oneServerPerFile(work, (started) => {
+  client = started;
 });
 
 let versions = 0;
