@@ -14,6 +14,7 @@ import type {
   Select,
   TextLiteral,
 } from "../parse/tree.js";
+import { PRECEDENCE } from "../parse/expressions.js";
 import { bracketed } from "./brackets.js";
 import type { Lines, Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
@@ -22,24 +23,6 @@ import { patternText, raw, typeText, writeType } from "./types.js";
 
 /** Each operator with a space on each side, made once. */
 const SPACED = {} as Record<BinaryOperator, string>;
-
-const PRECEDENCE: Record<BinaryOperator, number> = {
-  or: 1,
-  and: 2,
-  is: 4,
-  "is not": 4,
-  "<": 4,
-  "<=": 4,
-  ">": 4,
-  ">=": 4,
-  to: 5,
-  until: 5,
-  "+": 6,
-  "-": 6,
-  "*": 7,
-  "/": 7,
-  mod: 7,
-};
 
 for (const op of Object.keys(PRECEDENCE) as BinaryOperator[]) SPACED[op] = ` ${op} `;
 

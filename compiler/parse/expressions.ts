@@ -34,11 +34,16 @@ import type {
 } from "./tree.js";
 import { parseStatement } from "./statements.js";
 
-const PRECEDENCE: Partial<Record<TokenKind, number>> = {
+/**
+ * How tightly each binary operator binds (higher binds tighter); the formatter
+ * reads the same table to know which parentheses a tree needs.
+ */
+export const PRECEDENCE: Readonly<Record<BinaryOperator, number>> = {
   or: 1,
   and: 2,
   // `not` is 3: a prefix, read in parsePrefix.
   is: 4,
+  "is not": 4, // `is` then `not`: read as `is`, its level
   "<": 4,
   "<=": 4,
   ">": 4,
@@ -155,7 +160,7 @@ function parseBinary(p: Cursor, min: number): Expr {
     let lastLevel = 0;
     while (true) {
       const token = p.pos;
-      const level = PRECEDENCE[p.kindAt(token)];
+      const level = (PRECEDENCE as Partial<Record<string, number>>)[p.kindAt(token)];
       if (level === undefined || level < min) break;
       if (p.atLineBreak && !CONTINUES_AT_LINE_START.has(p.kindAt(token))) break;
       if (lastLevel === level && NON_ASSOCIATIVE.has(level)) {
