@@ -3,7 +3,7 @@
 // lexer's gets the matching scope from editors/renyi.tmLanguage.json, on the
 // engine VS Code uses (the mapping is in tests/highlight-support.ts).
 //
-// RENYI_FUZZ_CASES sets the number of programs (150 by default, some 3 seconds),
+// RENYI_FUZZ_CASES sets the number of programs (60 by default, about a second alone),
 // RENYI_FUZZ_SEED the first seed; program i has seed SEED + i. `npm run fuzz`
 // runs this file for longer, with a fresh seed every round.
 
@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { describeDisagreement, disagreement, loadHighlighter } from "./highlight-support.js";
 import { generateProgram } from "./program-generator.js";
 
-const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 150);
+const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 60);
 const FIRST_SEED = Number(process.env["RENYI_FUZZ_SEED"] ?? 1);
 
 /** A comment in each place a comment may stand, so that comments are compared too. */
