@@ -2,7 +2,7 @@
 // them). From the syntax tree: type, function and test bodies, if and else
 // branches, matches and their arms, loops, `run concurrently`, `otherwise`
 // arms, function values, multi-line lists, maps, calls, queries and texts.
-// From the text: runs of comment lines (the lexer keeps no comments) and runs
+// From the text: runs of comment lines (lines that start with `--`) and runs
 // of `use` lines, the imports. A range that ends with `end`, `else` or the
 // next `when` stops on the line before it, so that the closing word stays in
 // sight; a block on one line folds nothing.

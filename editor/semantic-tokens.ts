@@ -1,6 +1,6 @@
 // Semantic tokens: every token of a file classified by what it is, from the
-// lexer (keywords, texts, numbers, and comments, which the lexer skips and
-// which are read from the gaps between its tokens) and the checker (each name
+// lexer (keywords, texts, numbers, and the comments it collects beside its
+// tokens) and the checker (each name
 // by what it names: name-index.ts). A name the checker could not resolve gets
 // no token, and the grammar's colouring stands.
 //
@@ -90,14 +90,17 @@ export function semanticTokenList(snapshot: Snapshot, file: string): SemanticTok
       from = to + 1;
     }
   };
-  const tokens = lex(file, view.text).tokens;
-  let gapStart = 0;
+  const { tokens, comments } = lex(file, view.text);
+  let comment = 0;
   for (let i = 0; i < tokens.count; i++) {
     const kind = tokens.kinds[i]!;
     const start = tokens.offsets[i]!;
     const end = start + tokens.lengths[i]!;
-    commentsIn(view.text, gapStart, start, (s, e) => push(s, e, "comment"));
-    gapStart = Math.max(gapStart, end);
+    // The comments before this token, in order, so that the protocol's relative positions stay increasing.
+    for (; comment < comments.length && comments[comment]!.start < start; comment++) {
+      const c = comments[comment]!;
+      push(c.start, c.end, "comment");
+    }
     if (kind === "eof") break;
     if (units.has(start)) push(start, end, "keyword");
     else if (kind === "name" || kind === "upper") {
@@ -133,17 +136,6 @@ export function semanticTokens(snapshot: Snapshot, file: string): { data: number
     character = t.character;
   }
   return { data };
-}
-
-/** `--` comments between two tokens: the lexer's gaps hold only spaces, line breaks and comments. */
-function commentsIn(text: string, from: number, to: number, each: (start: number, end: number) => void): void {
-  let at = text.indexOf("--", from);
-  while (at >= 0 && at < to) {
-    const lineEnd = text.indexOf("\n", at);
-    const end = lineEnd < 0 || lineEnd > to ? to : lineEnd;
-    each(at, end);
-    at = text.indexOf("--", end);
-  }
 }
 
 function classify(
