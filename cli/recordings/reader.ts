@@ -78,6 +78,8 @@ export function readRecording(bytes: Uint8Array, name = "the recording", key?: B
     if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
     if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
     throw e;
+  } finally {
+    needsRead.clear();
   }
 }
 
@@ -215,6 +217,18 @@ function keptScope(shown: Json | undefined, held: Json | undefined): boolean {
   return typeof need !== "string" && need.scope !== undefined;
 }
 
+/**
+ * The capabilities read so far in the recording being read, each once: most calls of a recording name one of a few
+ * capabilities, and reading each again was a large part of reading a call. Emptied when a recording has been read.
+ */
+const needsRead = new Map<string, ReturnType<typeof readNeedText>>();
+
+function needOfCapability(capability: string): ReturnType<typeof readNeedText> {
+  let need = needsRead.get(capability);
+  if (need === undefined) needsRead.set(capability, (need = readNeedText(capability)));
+  return need;
+}
+
 function callOf(value: Json, where: string): RecordedCall {
   const at = fields(
     value,
@@ -223,7 +237,7 @@ function callOf(value: Json, where: string): RecordedCall {
     ["duration_ms", "at_ms"],
   );
   const capability = text(at["capability"], `${where}.capability`);
-  const need = readNeedText(capability);
+  const need = needOfCapability(capability);
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
   const args = at["arguments"];
   if (!isObject(args)) refuse(`${where}.arguments must be an object`);
