@@ -13,6 +13,7 @@ import { formatSource } from "../compiler/format/format.js";
 import { parseSource } from "../compiler/frontend.js";
 import { CODE_FORM, codeForm, codeHash, reachedDefinitions } from "../compiler/hash/code-form.js";
 import { generateProgram } from "./program-generator.js";
+import { sha256 } from "../report/sha256.js";
 import { ROOT } from "./golden.js";
 import { seeded } from "./support.js";
 
@@ -286,7 +287,9 @@ end
 
 test("the form of hello.ry, as hashed: the form tag, the entry, then each reached definition without positions", () => {
   const text = readFileSync(join(ROOT, "examples", "hello.ry"), "utf8");
-  const form = codeForm([{ name: "hello", syntax: parseSource("hello.ry", text).module }], "hello");
+  const modules = [{ name: "hello", syntax: parseSource("hello.ry", text).module }];
+  const form = codeForm(modules, "hello");
+  assert.equal(codeHash(modules, "hello"), sha256(form), "the hash is of the form, fed a line at a time");
   assert.ok(form.startsWith(`["${CODE_FORM}","hello"]\n`));
   assert.equal(
     form,

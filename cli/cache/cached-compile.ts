@@ -28,7 +28,7 @@ export interface Compiled {
   sources: () => ReadonlyMap<string, SourceFile>;
   /** A bundle's grant, from its manifest (null: main needs nothing); a .ry program's is its own. */
   grant?: GrantItem[] | null;
-  /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
+  /** main's module name, and the code hash of main and every definition it reaches (cli/host/code-hash.ts). */
   program: string;
   code: () => string;
   /** The hash of the bundle that runs: the compiled file, or a bundle's as its manifest names it. */

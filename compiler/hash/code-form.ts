@@ -14,7 +14,7 @@
 // name (`weather.fetch(c)`, `weather.Forecast`, `w.Shape.Circle(r)`). Methods
 // (`name.upper()`) are the library's alone, and the library is the toolchain's.
 
-import { sha256 } from "../../report/sha256.js";
+import { createHash } from "node:crypto";
 import { importsOf } from "../frontend.js";
 import type { FunctionDef, Item, Module, TypeDef } from "../parse/tree.js";
 
@@ -39,16 +39,22 @@ interface ModuleScope {
   readonly imports: Map<string, string>;
 }
 
-/** One reached definition: its module and name, and its form. */
+/** One reached definition: its module and name, and its syntax tree. */
 export interface ReachedDefinition {
   readonly module: string;
   readonly name: string;
-  readonly form: string;
+  readonly definition: FunctionDef | TypeDef;
 }
 
-/** The code hash: `sha256:` of the form. */
+/**
+ * The code hash: `sha256:` of the form (codeForm), fed a line at a time, so that no more than one definition's form is
+ * held at once (a large program's form is several times its text).
+ */
 export function codeHash(modules: readonly FormModule[], entry: string): string {
-  return sha256(codeForm(modules, entry));
+  const hash = createHash("sha256");
+  hash.update(headerLine(entry));
+  for (const reached of reachedDefinitions(modules, entry)) hash.update(`\n${definitionLine(reached)}`);
+  return `sha256:${hash.digest("hex")}`;
 }
 
 /**
@@ -56,27 +62,38 @@ export function codeHash(modules: readonly FormModule[], entry: string): string 
  * the order of module and then name (code units), each the JSON of `[module, name, tree]`.
  */
 export function codeForm(modules: readonly FormModule[], entry: string): string {
-  return [JSON.stringify([CODE_FORM, entry]), ...reachedDefinitions(modules, entry).map((d) => d.form)].join("\n");
+  return [headerLine(entry), ...reachedDefinitions(modules, entry).map(definitionLine)].join("\n");
 }
 
-/** The definitions main reaches (every function and type of the entry when it has no main), sorted. */
+function headerLine(entry: string): string {
+  return JSON.stringify([CODE_FORM, entry]);
+}
+
+function definitionLine({ module, name, definition }: ReachedDefinition): string {
+  return JSON.stringify([module, name, treeForm(definition)], finiteNumbers);
+}
+
+/**
+ * The definitions main reaches (every function and type of the entry when it has no main), in the order of module and
+ * then name; a name defined twice in a module (which the checker refuses) in the order written.
+ */
 export function reachedDefinitions(modules: readonly FormModule[], entry: string): ReachedDefinition[] {
   const scopes = new Map(modules.map((m) => [m.name, scopeOf(m)]));
-  const reached = new Map<Definition, { module: string; name: string }>();
-  const queue: { module: string; definition: Definition }[] = [];
+  const reached: ReachedDefinition[] = [];
+  const seen = new Set<Definition>();
   const reach = (module: string, name: string): void => {
     for (const definition of scopes.get(module)?.definitions.get(name) ?? []) {
-      if (reached.has(definition)) continue;
-      reached.set(definition, { module, name });
-      queue.push({ module, definition });
+      if (seen.has(definition)) continue;
+      seen.add(definition);
+      reached.push({ module, name, definition });
     }
   };
   const entryScope = scopes.get(entry);
   if (entryScope?.definitions.has("main")) reach(entry, "main");
   else for (const name of entryScope?.definitions.keys() ?? []) reach(entry, name);
-  // A queue with a moving head: each definition is walked once, so the walk is linear in the program's size.
-  for (let head = 0; head < queue.length; head++) {
-    const { module, definition } = queue[head]!;
+  // `reached` is the queue too, with a moving head: each definition is walked once, linear in the program's size.
+  for (let head = 0; head < reached.length; head++) {
+    const { module, definition } = reached[head]!;
     const scope = scopes.get(module)!;
     walkReferences(definition, (path) => {
       const [first, second] = path;
@@ -85,13 +102,14 @@ export function reachedDefinitions(modules: readonly FormModule[], entry: string
       if (imported !== undefined && second !== undefined) reach(imported, second);
     });
   }
-  return [...reached]
-    .map(([definition, { module, name }]) => ({
-      module,
-      name,
-      form: JSON.stringify([module, name, treeForm(definition)], finiteNumbers),
-    }))
-    .sort((a, b) => compareText(a.module, b.module) || compareText(a.name, b.name) || compareText(a.form, b.form));
+  // A stable sort: definitions of one name keep the order their module lists them in.
+  const written = new Map(modules.flatMap((m) => m.syntax.items.map((item, i): [unknown, number] => [item, i])));
+  return reached.sort(
+    (a, b) =>
+      compareText(a.module, b.module) ||
+      compareText(a.name, b.name) ||
+      written.get(a.definition)! - written.get(b.definition)!,
+  );
 }
 
 function scopeOf(module: FormModule): ModuleScope {
