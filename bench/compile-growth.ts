@@ -11,11 +11,16 @@
 // includes Node's own 40-odd MiB. Caveat: the machine is shared and noisy; the
 // ratios are what matter, and tests/compile-bounds-property.test.ts holds the
 // bound on counted work, not on time.
+//
+// Then the code hash (compiler/hash/code-form.ts) of each family's parsed
+// program at n and at 4n: it walks each reached definition once, so 4n should
+// take about four times n's time.
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { compileProgram } from "../compiler/build.js";
 import { typeStepsOfLastCompilation } from "../compiler/check/work.js";
+import { codeHash } from "../compiler/hash/code-form.js";
 import { FAMILIES, parsed, type SourceText } from "../tests/adversarial-programs.js";
 import { median } from "./timing.js";
 
@@ -82,4 +87,28 @@ if (one >= 0) {
         `${ratio(ws.steps, wl.steps)} | ${ws.code} / ${wl.code} | ${ratio(ws.code, wl.code)} |`,
     );
   }
+  console.log("\ncode hash growth, n against 4n (median of the same runs, parsed programs)\n");
+  console.log("| family | n | characters n / 4n | time n / 4n (ms) | ×time |");
+  console.log("|---|---|---|---|---|");
+  for (const family of FAMILIES) {
+    const n = family.n * SCALE;
+    const [small, large] = [parsed(family.make(n)), parsed(family.make(4 * n))];
+    const size = (s: readonly { text: string }[]) => s.reduce((sum, m) => sum + m.text.length, 0);
+    const [ts, tl] = [hashTimeOf(small), hashTimeOf(large)];
+    console.log(
+      `| ${family.name} | ${n} | ${size(small)} / ${size(large)} | ${ts.toFixed(2)} / ${tl.toFixed(2)} | ${(tl / ts).toFixed(2)} |`,
+    );
+  }
+}
+
+function hashTimeOf(modules: ReturnType<typeof parsed>): number {
+  const entry = modules[0]!.name;
+  codeHash(modules, entry);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    codeHash(modules, entry);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
 }

@@ -47,7 +47,7 @@ export interface RunManifest {
   /** Capabilities beyond the standard library the run used (the foreign modules it called); left out when none. */
   extensions?: string[];
   source: string;
-  /** The content hash of main's module and every module it reaches. */
+  /** The code hash of main and every definition it reaches, as parsed (compiler/hash/code-form.ts). */
   code: string;
   /** The program's own command-line words; left out when none. */
   arguments?: string[];

@@ -8,7 +8,6 @@ import type { SourceMapV3 } from "../../report/source-map.js";
 import { SourceFile } from "../../report/source.js";
 import { sha256 } from "../../report/sha256.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
-import { codeHash } from "../host/code-hash.js";
 import { cachedPath } from "./cache.cjs";
 import { sealedOrCompiled } from "./sealed-or-compiled.js";
 import { readProgramMap } from "./cached-program.js";
@@ -29,7 +28,7 @@ export interface Compiled {
   sources: () => ReadonlyMap<string, SourceFile>;
   /** A bundle's grant, from its manifest (null: main needs nothing); a .ry program's is its own. */
   grant?: GrantItem[] | null;
-  /** main's module name, and the content hash of everything main reaches (code-hash.ts). */
+  /** main's module name, and the code hash of main and every definition it reaches (cli/host/code-hash.ts). */
   program: string;
   code: () => string;
   /** The hash of the bundle that runs: the compiled file, or a bundle's as its manifest names it. */
@@ -55,7 +54,7 @@ export async function compileWithCache(
       map: () => readProgramMap(path),
       sources: () => sourcesOf(indexed.modules),
       program: indexed.entry,
-      code: () => codeHash(indexed.modules),
+      code: () => indexed.code,
       bundle: () => sha256(source),
     };
   }
@@ -63,7 +62,7 @@ export async function compileWithCache(
   // program: one file, with a code cache (compile-path.ts).
   const { loadCompilePath } = await import("./code-cache.cjs");
   const compilePath = loadCompilePath();
-  const { loadProgram, compileIntoCache } = compilePath.exports as typeof import("./compile-path.js");
+  const { loadProgram, compileIntoCache, programCode } = compilePath.exports as typeof import("./compile-path.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
   const made = await sealedOrCompiled(program, { narrate, compile: compileIntoCache, ...(stop ? { stop } : {}) });
@@ -72,14 +71,16 @@ export async function compileWithCache(
   if (!made.ok) return { diagnostics: made.diagnostics, sources: program.sources };
   if (made.warnings.length > 0) process.stderr.write(renderText(made.warnings, program.sources));
   const { path, source: verified } = made;
-  writeIndex(toolchain, file, program.entry, program.modules);
+  // Made now, while the program is parsed, for the index to keep: a later run of the same texts reads it there.
+  const code = programCode(program);
+  writeIndex(toolchain, file, program.entry, program.modules, code);
   return {
     path,
     source: verified,
     map: () => readProgramMap(path),
     sources: () => program.sources,
     program: program.entry,
-    code: () => codeHash(program.modules),
+    code: () => code,
     bundle: () => sha256(verified),
   };
 }

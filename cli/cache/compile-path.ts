@@ -6,4 +6,5 @@
 // neither parses nor compiles the compiler's code again (bench/RESULTS.md).
 
 export { loadProgram } from "../host/program.js";
+export { programCode } from "../host/code-hash.js";
 export { compileIntoCache } from "./compile-into-cache.js";

@@ -9,6 +9,12 @@
 // the key names no bundle, and the run takes the slow path, which parses the
 // program again and writes the index anew. A program whose `use` names a file
 // that does not exist never compiles, so it is never in the index.
+//
+// The index keeps the program's code hash (cli/host/code-hash.ts) too, with the
+// bundle key it was made for: the hash is a function of the modules' names and
+// texts, which the key covers, so a key that is the one computed now names the
+// hash of these very texts. An index whose key is another (a module changed and
+// changed back, with the index written in between) is a miss.
 
 import { decodeSource } from "../../report/source.js";
 import { cacheDirectory, cacheKey, writeAtomically } from "./cache.cjs";
@@ -26,6 +32,9 @@ export interface IndexedModule {
 interface IndexEntry {
   readonly entry: string;
   readonly modules: readonly { name: string; file: string }[];
+  /** The bundle key of the texts `code` was made from, and the code hash. */
+  readonly key: string;
+  readonly code: string;
 }
 
 /** The parts of a bundle's cache key, in the order `renyi run` has always hashed them. */
@@ -66,9 +75,9 @@ function readIndex(name: string): IndexEntry | undefined {
   const isModule = (m: unknown) =>
     typeof m === "object" && m !== null && text((m as { name?: unknown }).name) && text((m as { file?: unknown }).file);
   if (typeof value !== "object" || value === null) return undefined;
-  const { entry, modules } = value as { entry?: unknown; modules?: unknown };
-  return text(entry) && Array.isArray(modules) && modules.every(isModule)
-    ? { entry, modules: modules as { name: string; file: string }[] }
+  const { entry, modules, key, code } = value as { entry?: unknown; modules?: unknown; key?: unknown; code?: unknown };
+  return text(entry) && Array.isArray(modules) && modules.every(isModule) && text(key) && text(code)
+    ? { entry, modules: modules as { name: string; file: string }[], key, code }
     : undefined;
 }
 
@@ -82,7 +91,7 @@ const INDEX_LIMIT = 1 << 20;
 export function lookUpByIndex(
   toolchain: readonly string[],
   entryFile: string,
-): { key: string; entry: string; modules: IndexedModule[]; source: string } | undefined {
+): { key: string; entry: string; modules: IndexedModule[]; source: string; code: string } | undefined {
   const entryText = readText(entryFile);
   if (entryText === undefined) return undefined;
   const index = readIndex(indexName(toolchain, entryFile, entryText));
@@ -94,20 +103,27 @@ export function lookUpByIndex(
     modules.push({ name, file, text });
   }
   const key = bundleKey(toolchain, index.entry, modules);
+  if (key !== index.key) return undefined;
   const source = readProgram(key);
-  return source === undefined ? undefined : { key, entry: index.entry, modules, source };
+  return source === undefined ? undefined : { key, entry: index.entry, modules, source, code: index.code };
 }
 
-/** Records which modules the entry file brings in, once its bundle is in the cache. */
+/** Records which modules the entry file brings in, and their code hash, once its bundle is in the cache. */
 export function writeIndex(
   toolchain: readonly string[],
   entryFile: string,
   entry: string,
   modules: readonly IndexedModule[],
+  code: string,
 ): void {
   const entryText = modules.find((m) => m.file === entryFile)?.text;
   if (entryText === undefined) return;
-  const index: IndexEntry = { entry, modules: modules.map(({ name, file }) => ({ name, file })) };
+  const index: IndexEntry = {
+    entry,
+    modules: modules.map(({ name, file }) => ({ name, file })),
+    key: bundleKey(toolchain, entry, modules),
+    code,
+  };
   try {
     const name = indexName(toolchain, entryFile, entryText);
     writeAtomically(join(cacheDirectory(), name), sealFor(name, JSON.stringify(index)));

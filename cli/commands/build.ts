@@ -20,7 +20,7 @@ import { loadProgram } from "../host/program.js";
 import { readPrivateKey, signManifest, showKey } from "../bundles/signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "../bundles/validate.js";
 import { VERSION } from "../host/version.cjs";
-import { codeHash } from "../host/code-hash.js";
+import { programCode } from "../host/code-hash.js";
 
 export async function buildCommand(
   file: string,
@@ -41,7 +41,7 @@ export async function buildCommand(
     process.stderr.write(checked.problems);
     return EXIT.refused;
   }
-  const { modules, program } = checked;
+  const { modules, program, code: codeOfProgram } = checked;
   const { bundleOrRefusal } = await import("../../compiler/build.js");
   const name = checked.entry;
   const bundle = bundleOrRefusal(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
@@ -59,7 +59,7 @@ export async function buildCommand(
     entry: "main",
     source: relative(dirname(file), file) || file,
     sources: modules.map((m) => ({ module: m.name, file: m.file, hash: sha256(m.text) })),
-    code: codeHash(modules),
+    code: codeOfProgram,
     bundle: sha256(code),
     map: sha256(map),
     grant: main.map((item) => grantText(grantItemOf(item))),
@@ -97,7 +97,9 @@ export async function buildCommand(
  */
 async function checkForBuild(
   file: string,
-): Promise<{ ok: true; entry: string; program: Program; modules: ModuleText[] } | { ok: false; problems: string }> {
+): Promise<
+  { ok: true; entry: string; program: Program; modules: ModuleText[]; code: string } | { ok: false; problems: string }
+> {
   const loaded = loadProgram(file);
   if (loaded.problems.length > 0) return { ok: false, problems: renderText(loaded.problems, loaded.sources) };
   // Paths in the bundle, its map and its manifest are relative to the entry's folder.
@@ -119,7 +121,9 @@ async function checkForBuild(
       ),
     };
   }
-  return { ok: true, entry: loaded.entry, program: checked.program, modules: modules.map(textOf) };
+  // The code hash reads the syntax trees, which are let go with the rest.
+  const code = programCode(loaded);
+  return { ok: true, entry: loaded.entry, program: checked.program, modules: modules.map(textOf), code };
 }
 
 function needEntry(item: CheckedGrantItem): Manifest["needs"][number] {

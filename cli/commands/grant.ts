@@ -11,7 +11,7 @@ import { readNeedText } from "../../vocabulary/grant-text.js";
 import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import type { Recording } from "../../vocabulary/recording.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
-import { codeHash } from "../host/code-hash.js";
+import { programCode } from "../host/code-hash.js";
 import { leastGrant, needsLine, type LeastGrant } from "../recordings/least-grant.js";
 import { readRecordingFile, refusalText } from "../recordings/reader.js";
 import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
@@ -87,7 +87,7 @@ async function programNeeds(file: string, recording: Recording): Promise<{ needs
   const main = checked.program.main;
   if (main === undefined)
     return { refused: `error: ${file} has no \`main\`, whose needs the recording would be compared with\n` };
-  const code = codeHash(program.modules);
+  const code = programCode(program);
   if (code !== recording.code)
     process.stderr.write(
       `warning: ${file} is not the recorded program (its code hashes to ${code}, the recording's to ${recording.code}); its needs are compared all the same\n`,

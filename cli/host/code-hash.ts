@@ -1,10 +1,14 @@
-// The content hash of a program: main's module and every module it reaches,
-// by name and text, in module order. The grant manifest of `renyic build`
-// and the run manifest of a recording write it as `code`, and `renyi
-// reproduce` refuses a program whose hash is not the recorded one.
+// The code hash of a loaded program (compiler/hash/code-form.ts): main and
+// every definition it reaches, as parsed, without comments, tests or layout.
+// The grant manifest of `renyic build` and the run manifest of a recording
+// write it as `code`, and `renyi reproduce` refuses a program whose hash is not
+// the recorded one. Made where the program is parsed: the program index keeps
+// it beside the modules (cli/cache/program-index.ts), so that an unchanged
+// program's run does not parse it again to know it.
 
-import { sha256 } from "../../report/sha256.js";
+import { codeHash } from "../../compiler/hash/code-form.js";
+import type { ParsedModule } from "../../compiler/frontend.js";
 
-export function codeHash(modules: readonly { readonly name: string; readonly text: string }[]): string {
-  return sha256(modules.map((m) => `${m.name}\n${m.text}`).join("\n"));
+export function programCode(program: { readonly entry: string; readonly modules: readonly ParsedModule[] }): string {
+  return codeHash(program.modules, program.entry);
 }

@@ -8,7 +8,7 @@ import type { TestDef } from "../../compiler/parse/tree.js";
 import { testName } from "../../compiler/lower/names.js";
 import { compileIntoCache } from "../cache/compile-into-cache.js";
 import { sealedOrCompiled } from "../cache/sealed-or-compiled.js";
-import { codeHash } from "../host/code-hash.js";
+import { programCode } from "../host/code-hash.js";
 import { loadProgram } from "../host/program.js";
 import { loadSource } from "../host/files.js";
 import { mayHoldTests } from "./files.js";
@@ -73,6 +73,6 @@ export async function compileTestFile(
     warnings: made.warnings,
     sources: program.sources,
     program: program.entry,
-    code: () => codeHash(program.modules),
+    code: () => programCode(program),
   };
 }

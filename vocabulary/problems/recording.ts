@@ -178,16 +178,18 @@ not in what it asked the world.`,
     kind: "refused",
     facts: {
       file: "the program given",
-      code: "the content hash of its main module and every module it reaches",
+      code: "the hash of main and every definition it reaches, as parsed",
       recorded: "the hash the recording holds",
     },
     render: (f) => ({
       message: `${f.file} is not the recorded program: its code hashes to ${f.code}, the recording's to ${f.recorded}`,
     }),
-    explanation: `\`renyi reproduce\` (and a resumed run) replays the recorded program itself: the content hash
-of main's module and everything it reaches must be the recording's. A program edited since is
-another program; replay it with \`renyi run --replay\` to see where it now differs, or record it again.`,
-    wrong: `${RECORDED}\n# edit weather.ry\nrenyi reproduce run.json`,
+    explanation: `\`renyi reproduce\` (and a resumed run) replays the recorded program itself: the hash of
+main and every definition it reaches must be the recording's. Comments, tests, layout and
+definitions main does not reach are not in the hash, so adding them keeps a recording; an edit
+of what main runs (a text, an operator, a call, a type's fields or cases, a \`needs\` line) makes
+another program. Replay it with \`renyi run --replay\` to see where it now differs, or record it again.`,
+    wrong: `${RECORDED}\n# change the text main prints in weather.ry\nrenyi reproduce run.json`,
     right: `${RECORDED}\nrenyi reproduce run.json`,
     described: true,
   }),
