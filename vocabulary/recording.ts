@@ -36,6 +36,11 @@ export interface RecordedCall {
   duration_ms?: number;
   /** When the call was made, in milliseconds since the run began. */
   at_ms?: number;
+  /**
+   * The number of the transaction a statement was made in, or of the transaction a `database.transaction` entry is
+   * (spec/recording.md, "Transactions").
+   */
+  transaction?: number;
 }
 
 /** The run manifest: the recording's header, and what `renyi run --manifest` prints. */

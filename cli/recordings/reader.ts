@@ -166,6 +166,7 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     last = call.sequence;
     return call;
   });
+  checkTransactions(recording.calls);
   return recording;
 }
 
@@ -179,7 +180,7 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"],
-    ["duration_ms", "at_ms"],
+    ["duration_ms", "at_ms", "transaction"],
   );
   if (at["arguments"] !== SEALED || at["outcome"] !== SEALED)
     refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
@@ -220,7 +221,7 @@ function callOf(value: Json, where: string): RecordedCall {
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome"],
-    ["duration_ms", "at_ms"],
+    ["duration_ms", "at_ms", "transaction"],
   );
   const capability = text(at["capability"], `${where}.capability`);
   const need = readNeedText(capability);
@@ -250,8 +251,67 @@ function callOf(value: Json, where: string): RecordedCall {
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  if ("transaction" in at) call.transaction = whole(at["transaction"], `${where}.transaction`, 1);
+  // A transaction that began ended as one of three: its outcome is checked here rather than as a call's answer.
+  if (transactionEnd(call, where) !== undefined) return call;
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
   if (impossible !== undefined)
     throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
   return call;
+}
+
+// ---- Transactions (spec/recording.md, "Transactions") ----
+
+const TRANSACTION = "std.database.transaction";
+const STATEMENTS = new Set(["std.database.execute", "std.database.query"]);
+
+/**
+ * How a numbered transaction's entry ended, `committed` or `rolled back`; undefined for any other entry, and for one
+ * that ended with its COMMIT's DbError, which is read as any failure of the call is. Any other outcome is refused.
+ */
+function transactionEnd(call: RecordedCall, where: string): "committed" | "rolled back" | undefined {
+  if (call.transaction === undefined || call.primitive !== TRANSACTION) return undefined;
+  if ("success" in call.outcome) {
+    if (call.outcome.success === "committed" && call.outcome.items === undefined) return "committed";
+  } else if (call.outcome.failure === "rolled back") return "rolled back";
+  else if (isObject(call.outcome.failure)) return undefined;
+  throw new AnswerRefused(
+    `${where} (${TRANSACTION}): outcome is ${JSON.stringify(call.outcome)}, but a transaction that began ends ` +
+      `{"success": "committed"}, {"failure": "rolled back"} or {"failure": DbError} (its COMMIT failed)`,
+  );
+}
+
+/**
+ * Every statement that names a transaction is an `execute` or a `query` on the database of a transaction entry of
+ * that number that comes after it (a transaction's entry is written when it ends, after its statements); no two
+ * transaction entries share a number.
+ */
+function checkTransactions(calls: readonly RecordedCall[]): void {
+  const ended = new Map<number, RecordedCall>();
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const call = calls[i]!;
+    if (call.transaction === undefined) continue;
+    const where = `calls[${i}]`;
+    if (call.primitive === TRANSACTION) {
+      if (ended.has(call.transaction))
+        refuse(`${where}.transaction is ${call.transaction}, which a later transaction entry has too`);
+      ended.set(call.transaction, call);
+      continue;
+    }
+    if (!STATEMENTS.has(call.primitive))
+      refuse(
+        `${where}.transaction: a ${call.primitive} entry is never part of a transaction; only execute and query are`,
+      );
+    const transaction = ended.get(call.transaction);
+    if (transaction === undefined)
+      refuse(
+        `${where}.transaction is ${call.transaction}, but no ${TRANSACTION} entry after it has that number: ` +
+          `a statement names the transaction it was made in, whose entry comes after it`,
+      );
+    if (transaction.capability !== call.capability)
+      refuse(
+        `${where}.transaction is ${call.transaction}, a transaction on ${transaction.capability}, but the ` +
+          `statement is on ${call.capability}`,
+      );
+  }
 }

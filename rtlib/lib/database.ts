@@ -5,6 +5,7 @@
 
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
+import type { TransactionCall } from "../primitive.js";
 import { Cancelled, Failure } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
@@ -25,8 +26,17 @@ const open_ = new Map<string, Sqlite>();
 // better-sqlite3 (a native addon) is loaded by the first open, not when every program starts.
 let SqliteClass: typeof Sqlite | undefined;
 
+/** The transaction open on each database (by the path the program gave), by its number in the run. */
+const openTransactions = new Map<string, number>();
+/** The number the last transaction of the run was given (spec/recording.md, "Transactions"). */
+let lastTransaction = 0;
+
 function primitive(name: string, path: string): Primitive {
+  // A statement made while a transaction is open on its database is part of it, whichever task made it: SQLite's
+  // connection is one.
+  const inTransaction = name === "query" || name === "execute" ? openTransactions.get(path) : undefined;
   return {
+    ...(inTransaction !== undefined ? { inTransaction } : {}),
     name: `std.database.${name}`,
     need: { path: ["filesystem", "database"], scope: path },
     denied: () => DbError.make("PermissionDenied", path),
@@ -235,23 +245,47 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
   );
 };
 
-/** `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back. */
+/**
+ * `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back, and the failure is passed on. A
+ * transaction that began is numbered, and so is each statement made in it, so that a replay can run the work again
+ * against the recorded statements (spec/recording.md, "Transactions"); how it ended is told to the gateway's observers.
+ */
 export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => unknown): Promise<unknown> => {
   const path = (db as { path: string }).path;
-  return call(grant, primitive("transaction", path), {}, async () => {
+  const state: TransactionCall = {
+    number: undefined,
+    ended: undefined,
+    replayWork: async () => work(db),
+    answeredAs: (number) => void (lastTransaction = Math.max(lastTransaction, number)),
+  };
+  return call(grant, { ...primitive("transaction", path), transaction: state }, {}, async () => {
     const sqlite = handle(db);
     try {
       sqlite.exec("BEGIN");
     } catch (e) {
       throw dbError(e);
     }
+    state.number = ++lastTransaction;
+    openTransactions.set(path, state.number);
     try {
-      const result = await work(db);
-      await whileBusy(() => sqlite.exec("COMMIT"));
+      let result: unknown;
+      try {
+        result = await work(db);
+      } catch (e) {
+        state.ended = "rolled back";
+        throw e;
+      }
+      try {
+        await whileBusy(() => sqlite.exec("COMMIT"));
+      } catch (e) {
+        state.ended = "failed";
+        throw dbError(e);
+      }
+      state.ended = "committed";
       return result;
-    } catch (e) {
+    } finally {
+      openTransactions.delete(path);
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      throw e;
     }
   });
 };
