@@ -32,11 +32,11 @@ export interface Primitive {
 }
 
 /** How a transaction ended (spec/recording.md, "Transactions"). */
-export type TransactionEnd = "committed" | "rolled back" | "failed";
+export type TransactionEnd = "committed" | "rolled back" | "BEGIN failed" | "COMMIT failed";
 
 /** A call of `database.transaction`, as the gateway and a replay see it. */
 export interface TransactionCall {
-  /** Its number in the run, once BEGIN succeeded: its statements carry it too. */
+  /** Its number in the run, in the order the transactions were begun, once it is made: its statements carry it too. */
   number: number | undefined;
   /** How it ended, once it has. */
   ended: TransactionEnd | undefined;

@@ -115,7 +115,7 @@ for (const [name, file, edit, why] of [
     "a transaction entry with an unknown outcome",
     "unknown-outcome.json",
     (calls: RecordedCall[]) => void (calls[4]!.outcome = { success: "maybe" }),
-    /calls\[4\] \(std\.database\.transaction\): outcome is \{"success":"maybe"\}, but a transaction that began ends/,
+    /calls\[4\] \(std\.database\.transaction\): outcome is \{"success":"maybe"\}, but a transaction ends/,
   ],
   [
     "a statement claiming a transaction that does not exist",
@@ -134,6 +134,24 @@ for (const [name, file, edit, why] of [
     "twice-numbered.json",
     (calls: RecordedCall[]) => void calls.splice(1, 0, { ...calls[4]!, sequence: 1.5 } as RecordedCall),
     /calls\[1\]\.transaction is 1, which a later transaction entry has too/,
+  ],
+  [
+    "a transaction's DbError that does not say where it failed",
+    "no-at.json",
+    (calls: RecordedCall[]) => void (calls[4]!.outcome = { failure: { Sql: { message: "busy" } } }),
+    /calls\[4\] \(std\.database\.transaction\): outcome is \{"failure":\{"Sql":\{"message":"busy"\}\}\}/,
+  ],
+  [
+    "`at` beside a statement's failure",
+    "at-on-statement.json",
+    (calls: RecordedCall[]) => void (calls[1]!.outcome = { failure: { Sql: { message: "busy" } }, at: "BEGIN" }),
+    /calls\[1\]\.outcome\.at is only written beside the DbError a numbered std\.database\.transaction failed with/,
+  ],
+  [
+    "a statement made in a transaction whose BEGIN failed",
+    "in-failed-begin.json",
+    (calls: RecordedCall[]) => void (calls[4]!.outcome = { failure: { Sql: { message: "nested" } }, at: "BEGIN" }),
+    /calls\[3\]\.transaction is 1, a transaction whose BEGIN failed: nothing was made in it/,
   ],
   [
     "a transaction that never began, rolled back",
@@ -158,6 +176,130 @@ for (const [name, file, edit, why] of [
     assert.doesNotMatch(ran.stderr, /\n\s+at /);
   });
 }
+
+/** A program whose transaction's work fails with the caller's failure, and so rolls back, when `--halt` is given. */
+const STOCK = `type ShopError is variant
+  Database(error: DbError)
+  Stopped(after: Int)
+end
+
+public function main(halt: Boolean = false) or fails with ShopError
+  purpose: Insert a row in a transaction whose work stops, and so rolls back, when asked to.
+  needs console, filesystem.database("stock.db")
+  let db be database.open("stock.db") otherwise fail
+  database.execute(db, "CREATE TABLE IF NOT EXISTS item (name TEXT NOT NULL)") otherwise fail
+  let added be database.transaction(db, function (d: Database) returns Int or fails with ShopError
+    needs filesystem.database("stock.db")
+    let n be database.execute(d, "INSERT INTO item (name) VALUES ('a')") otherwise fail
+    if halt then fail with ShopError.Stopped(after: n)
+    return n
+  end) otherwise
+    when ShopError.Stopped(after) then
+      console.print("stopped after {after}: rolled back")
+      return
+    when _ then fail
+  end
+  let rows be database.query(db, "SELECT count(*) AS n FROM item", as: Count) otherwise fail
+  console.print("added {added}, {rows[0].n} rows")
+end
+
+type Count is record
+  n: Int
+end
+`;
+
+/** The rows of stock.db's table, read with SQLite itself. */
+async function stockRows(): Promise<number> {
+  const Sqlite = (await import("better-sqlite3")).default;
+  const db = new Sqlite(join(work, "stock.db"));
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM item").all()[0] as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+test("a transaction whose work fails with the caller's failure rolls back, is recorded so, replayed and reproduced", async () => {
+  writeFileSync(join(work, "stock.ry"), STOCK);
+  const ran = await renyi(work, ["record", "--to", "halted.json", "stock.ry", "--halt"]);
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "stopped after 1: rolled back\n");
+  assert.equal(await stockRows(), 0);
+  assert.deepEqual(read("halted.json").calls.slice(2).map(fields), [
+    { primitive: "std.database.execute", outcome: { success: 1 }, transaction: 1 },
+    { primitive: "std.database.transaction", outcome: { failure: "rolled back" }, transaction: 1 },
+    { primitive: "std.console.print", outcome: { success: null }, transaction: undefined },
+  ]);
+  const replayed = await renyi(work, ["run", "--replay", "halted.json", "--console", "stock.ry", "--halt"]);
+  assert.equal(replayed.status, 0, replayed.stderr);
+  assert.equal(replayed.stdout, "stopped after 1: rolled back\n");
+  const reproduced = await renyi(work, ["reproduce", "halted.json"]);
+  assert.equal(reproduced.status, 0, reproduced.stderr);
+  assert.equal(await stockRows(), 0);
+});
+
+test("a replay whose transaction commits where the recording rolled back stops at the transaction", async () => {
+  const ran = await renyi(work, ["run", "--replay", "halted.json", "stock.ry"]);
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.match(ran.stderr, /error\[E-RT-REPLAY-MISMATCH\]/);
+  assert.match(ran.stderr, /outcome: committed here, rolled back in the recording/);
+  assert.match(ran.stderr, /--> stock\.ry:11:16/);
+});
+
+test("a resumed run goes live at a transaction that rolled back, and commits it", async () => {
+  const ran = await renyi(work, ["run", "--resume", "halted.json", "--to", "committed.json", "stock.ry"]);
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "added 1, 1 rows\n");
+  assert.match(ran.stderr, /2 calls answered from it, 4 made live/);
+  assert.equal(await stockRows(), 1);
+  const calls = read("committed.json").calls;
+  assert.deepEqual(calls.slice(2, 4).map(fields), [
+    { primitive: "std.database.execute", outcome: { success: 1 }, transaction: 1 },
+    { primitive: "std.database.transaction", outcome: { success: "committed" }, transaction: 1 },
+  ]);
+  const replayed = await renyi(work, ["run", "--replay", "committed.json", "stock.ry"]);
+  assert.equal(replayed.status, 0, replayed.stderr);
+});
+
+test("a transaction begun inside another's work fails at BEGIN, passed on into the work's failure, and replays", async () => {
+  writeFileSync(
+    join(work, "nested.ry"),
+    `type ShopError is variant
+  Database(error: DbError)
+end
+
+public function main() or fails with ShopError
+  purpose: Begin a transaction inside another's work.
+  needs console, filesystem.database("nested.db")
+  let db be database.open("nested.db") otherwise fail
+  let said be database.transaction(db, function (d: Database) returns Text or fails with ShopError
+    needs filesystem.database("nested.db")
+    return database.transaction(d, function (e: Database) returns Text or fails with ShopError
+      return "the inner work ran"
+    end) otherwise
+      when ShopError.Database(error) then "inner: {error}"
+    end
+  end) otherwise fail
+  console.print(said)
+end
+`,
+  );
+  const ran = await renyi(work, ["record", "nested.ry"]);
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, 'inner: DbError.Sql(message: "cannot start a transaction within a transaction")\n');
+  // The inner transaction, numbered 2, completes first; the outer, 1, after it.
+  const calls = read("nested.recording.json").calls;
+  assert.deepEqual(
+    calls.slice(1, 3).map((c) => [c.transaction, c.outcome]),
+    [
+      [2, { failure: { Sql: { message: "cannot start a transaction within a transaction" } }, at: "BEGIN" }],
+      [1, { success: "committed" }],
+    ],
+  );
+  const reproduced = await renyi(work, ["reproduce", "nested.recording.json"]);
+  assert.equal(reproduced.status, 0, reproduced.stderr);
+  assert.equal(reproduced.stdout, ran.stdout);
+});
 
 test("a recording made before transactions were numbered is read, and its transaction is not replayed", async () => {
   edited("older.json", (calls) => {

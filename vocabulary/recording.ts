@@ -22,7 +22,13 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * answered, when its form alone does not say which items they were (spec/recording.md, "Values in
  * arguments and outcomes": `Some(None)` and `None` are both `null`).
  */
-export type RecordedOutcome = { success: JsonValue; items?: number[] } | { failure: JsonValue };
+/**
+ * `at`: for a `database.transaction` that failed with a DbError of its own, whether its BEGIN or its COMMIT did
+ * (spec/recording.md, "Transactions").
+ */
+export type RecordedOutcome =
+  | { success: JsonValue; items?: number[] }
+  | { failure: JsonValue; at?: "BEGIN" | "COMMIT" };
 
 /** One primitive call, in the order the calls completed. */
 export interface RecordedCall {

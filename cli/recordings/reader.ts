@@ -228,8 +228,8 @@ function callOf(value: Json, where: string): RecordedCall {
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
   const args = at["arguments"];
   if (!isObject(args)) refuse(`${where}.arguments must be an object`);
-  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items"]);
-  const kinds = Object.keys(outcome).filter((k) => k !== "items");
+  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items", "at"]);
+  const kinds = Object.keys(outcome).filter((k) => k !== "items" && k !== "at");
   if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
   const places = outcome["items"];
   if (places !== undefined && (kinds[0] !== "success" || !Array.isArray(places)))
@@ -247,7 +247,7 @@ function callOf(value: Json, where: string): RecordedCall {
               ? { items: places.map((p, i) => whole(p, `${where}.outcome.items[${i}]`, 0)) }
               : {}),
           }
-        : { failure: outcome["failure"] as JsonValue },
+        : { failure: outcome["failure"] as JsonValue, ...transactionFailedAt(outcome["at"], where) },
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
@@ -265,19 +265,31 @@ function callOf(value: Json, where: string): RecordedCall {
 const TRANSACTION = "std.database.transaction";
 const STATEMENTS = new Set(["std.database.execute", "std.database.query"]);
 
+/** A transaction's `outcome.at`, BEGIN or COMMIT, beside its failure; checked with the entry in transactionEnd. */
+function transactionFailedAt(value: Json | undefined, where: string): { at?: "BEGIN" | "COMMIT" } {
+  if (value === undefined) return {};
+  if (value !== "BEGIN" && value !== "COMMIT") refuse(`${where}.outcome.at must be "BEGIN" or "COMMIT"`);
+  return { at: value };
+}
+
 /**
- * How a numbered transaction's entry ended, `committed` or `rolled back`; undefined for any other entry, and for one
- * that ended with its COMMIT's DbError, which is read as any failure of the call is. Any other outcome is refused.
+ * How a transaction's entry ended, `committed` or `rolled back`; undefined for any other entry, and for one that
+ * failed with a DbError of its own, which is read as any failure of the call is. Any other outcome of a numbered
+ * transaction is refused, and so is `at` anywhere but beside a numbered transaction's DbError.
  */
 function transactionEnd(call: RecordedCall, where: string): "committed" | "rolled back" | undefined {
-  if (call.transaction === undefined || call.primitive !== TRANSACTION) return undefined;
+  const at = "failure" in call.outcome ? call.outcome.at : undefined;
+  const numbered = call.transaction !== undefined && call.primitive === TRANSACTION;
+  if (at !== undefined && !(numbered && isObject((call.outcome as { failure: JsonValue }).failure)))
+    refuse(`${where}.outcome.at is only written beside the DbError a numbered ${TRANSACTION} failed with`);
+  if (!numbered) return undefined;
   if ("success" in call.outcome) {
     if (call.outcome.success === "committed" && call.outcome.items === undefined) return "committed";
   } else if (call.outcome.failure === "rolled back") return "rolled back";
-  else if (isObject(call.outcome.failure)) return undefined;
+  else if (at !== undefined) return undefined;
   throw new AnswerRefused(
-    `${where} (${TRANSACTION}): outcome is ${JSON.stringify(call.outcome)}, but a transaction that began ends ` +
-      `{"success": "committed"}, {"failure": "rolled back"} or {"failure": DbError} (its COMMIT failed)`,
+    `${where} (${TRANSACTION}): outcome is ${JSON.stringify(call.outcome)}, but a transaction ends ` +
+      `{"success": "committed"}, {"failure": "rolled back"}, or {"failure": DbError, "at": "BEGIN"} or "COMMIT"`,
   );
 }
 
@@ -308,6 +320,8 @@ function checkTransactions(calls: readonly RecordedCall[]): void {
         `${where}.transaction is ${call.transaction}, but no ${TRANSACTION} entry after it has that number: ` +
           `a statement names the transaction it was made in, whose entry comes after it`,
       );
+    if ("failure" in transaction.outcome && transaction.outcome.at === "BEGIN")
+      refuse(`${where}.transaction is ${call.transaction}, a transaction whose BEGIN failed: nothing was made in it`);
     if (transaction.capability !== call.capability)
       refuse(
         `${where}.transaction is ${call.transaction}, a transaction on ${transaction.capability}, but the ` +

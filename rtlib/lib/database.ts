@@ -6,7 +6,7 @@
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
 import type { TransactionCall } from "../primitive.js";
-import { Cancelled, Failure } from "../errors.js";
+import { Cancelled, Failure, GuardRefusal } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
@@ -175,16 +175,31 @@ function boundedRows(statement: ReturnType<Sqlite["prepare"]>, parameters: unkno
 
 export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
-    try {
-      SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
-      // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
-      if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 0 }));
-      return DatabaseRecord.desc.make([path]);
-    } catch (e) {
-      if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
-      throw dbError(e);
-    }
+    await connect(grant, path);
+    return DatabaseRecord.desc.make([path]);
   });
+
+/** Opens the connection to the database at `path`, checked as `open` checks it, unless this run has it open. */
+async function connect(grant: Grant, path: string): Promise<void> {
+  if (open_.has(path)) return;
+  try {
+    SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
+    // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
+    if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 0 }));
+  } catch (e) {
+    if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
+    throw dbError(e);
+  }
+}
+
+/**
+ * A statement or a transaction made live in a resumed run whose `open` was answered from the recording finds no
+ * connection: it opens one (the database is a file the call's grant covers, checked as `open` checks it).
+ */
+async function connected(grant: Grant, db: unknown): Promise<void> {
+  const path = (db as { path?: unknown }).path;
+  if (typeof path === "string" && !open_.has(path)) await connect(grant, path);
+}
 
 export const query = (
   grant: Grant,
@@ -203,6 +218,7 @@ export const query = (
     async () => {
       let rows: Record<string, unknown>[];
       try {
+        await connected(grant, db);
         rows = await whileBusy(() => boundedRows(prepare(db, sql), bindable(parameters)));
       } catch (e) {
         throw dbError(e);
@@ -237,6 +253,7 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
     { sql, ...(parameters.length > 0 ? { parameters } : {}) },
     async () => {
       try {
+        await connected(grant, db);
         return await whileBusy(() => prepare(db, sql).run(...bindable(parameters)).changes);
       } catch (e) {
         throw dbError(e);
@@ -247,30 +264,60 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
 
 /**
  * `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back, and the failure is passed on. A
- * transaction that began is numbered, and so is each statement made in it, so that a replay can run the work again
+ * transaction is numbered, and so is each statement made in it, so that a replay can run the work again
  * against the recorded statements (spec/recording.md, "Transactions"); how it ended is told to the gateway's observers.
  */
-export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => unknown): Promise<unknown> => {
+export const transaction = async (
+  grant: Grant,
+  db: unknown,
+  work: (db: unknown) => unknown,
+  /** How a DbError of the transaction's own becomes the work's failure type; absent when that is DbError. */
+  dbErrorInto?: (error: unknown) => unknown,
+): Promise<unknown> => {
+  // What the work failed with passes on as it is; any other failure is the transaction's own, a DbError.
+  let fromWork: unknown;
+  const runWork = async (): Promise<unknown> => {
+    try {
+      return await work(db);
+    } catch (e) {
+      fromWork = e;
+      throw e;
+    }
+  };
+  try {
+    return await transactionCall(grant, db, runWork);
+  } catch (e) {
+    if (e === fromWork || dbErrorInto === undefined || !isFailure(e)) throw e;
+    // A guard's refusal stays one, wrapped.
+    throw new (e instanceof GuardRefusal ? GuardRefusal : Failure)(dbErrorInto(e.value), e.site);
+  }
+};
+
+const transactionCall = (grant: Grant, db: unknown, work: () => Promise<unknown>): Promise<unknown> => {
   const path = (db as { path: string }).path;
   const state: TransactionCall = {
     number: undefined,
     ended: undefined,
-    replayWork: async () => work(db),
+    replayWork: work,
     answeredAs: (number) => void (lastTransaction = Math.max(lastTransaction, number)),
   };
   return call(grant, { ...primitive("transaction", path), transaction: state }, {}, async () => {
-    const sqlite = handle(db);
+    // Numbered as it is made, before BEGIN: a replay finds the recorded transactions in the order they were begun.
+    state.number = ++lastTransaction;
+    let sqlite: Sqlite;
     try {
+      await connected(grant, db);
+      sqlite = handle(db);
       sqlite.exec("BEGIN");
     } catch (e) {
+      state.ended = "BEGIN failed";
       throw dbError(e);
     }
-    state.number = ++lastTransaction;
     openTransactions.set(path, state.number);
     try {
       let result: unknown;
       try {
-        result = await work(db);
+        result = await work();
       } catch (e) {
         state.ended = "rolled back";
         throw e;
@@ -278,7 +325,7 @@ export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => un
       try {
         await whileBusy(() => sqlite.exec("COMMIT"));
       } catch (e) {
-        state.ended = "failed";
+        state.ended = "COMMIT failed";
         throw dbError(e);
       }
       state.ended = "committed";

@@ -145,14 +145,17 @@ export function encodeCall(call: CallRecord, sequence: number, atMs: number): Re
 }
 
 /**
- * A transaction that began (spec/recording.md, "Transactions"): `committed`, `rolled back` (its work failed, or
- * crashed, and a replay makes that failure again), or the DbError its COMMIT failed with. Written whatever ended it,
- * a crash included: its statements, already recorded, name it.
+ * A transaction (spec/recording.md, "Transactions"): `committed`, `rolled back` (its work failed, or crashed, and a
+ * replay makes that failure again), or the DbError its BEGIN or its COMMIT failed with, saying which. Written whatever
+ * ended it, a crash included: its statements, already recorded, name it.
  */
 function transactionOutcome(call: CallRecord): RecordedOutcome {
   if (call.ended === "committed") return { success: "committed" };
-  if (call.ended === "failed" && "failure" in call.outcome && call.outcome.failure instanceof Failure)
-    return { failure: plain(call.outcome.failure.value, DYNAMIC) as JsonValue };
+  if (call.ended !== "rolled back" && "failure" in call.outcome && call.outcome.failure instanceof Failure)
+    return {
+      failure: plain(call.outcome.failure.value, DYNAMIC) as JsonValue,
+      at: call.ended === "BEGIN failed" ? "BEGIN" : "COMMIT",
+    };
   return { failure: "rolled back" };
 }
 

@@ -13,7 +13,7 @@ import { decodeValue, shapeText } from "../json.js";
 import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
 import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../values.js";
 import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
-import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
+import { grantText, needText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
@@ -121,6 +121,7 @@ export class Replayer {
     if (options.redacted !== undefined) for (const name of options.redacted) this.redacted.add(name.toLowerCase());
     else for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
+      if (this.heldAsTransaction(call)) continue;
       const index = this.argumentsSealed(call.sequence) ? this.sealedIndex : this.index;
       const name = this.indexedAs(call);
       let at = index.get(name);
@@ -290,11 +291,23 @@ export class Replayer {
   private readonly transactions = new Map<string, number>();
   /** How many statements each recorded transaction holds, and how many of them the replay has answered. */
   private readonly statements = new Map<number, { held: number; answered: number }>();
+  /** The numbered transaction entries of each database (by capability), in the order they were begun. */
+  private readonly numbered = new Map<string, Queue>();
+  /** Whether `numbered` has been sorted by number (once, at the first transaction: entries come in completion order). */
+  private numberedInOrder = false;
+
+  /** A numbered transaction's entry: kept apart, found by its database and the order the transactions began. */
+  private heldAsTransaction(call: RecordedCall): boolean {
+    if (call.primitive !== TRANSACTION || call.transaction === undefined) return false;
+    const queue = this.numbered.get(call.capability);
+    if (queue === undefined) this.numbered.set(call.capability, { calls: [call], next: 0 });
+    else queue.calls.push(call);
+    return true;
+  }
 
   /** The name an entry is indexed under: a statement made inside a transaction is found only inside its replay. */
   private indexedAs(call: RecordedCall): string {
     if (call.transaction === undefined) return call.primitive;
-    if (call.primitive === TRANSACTION) return call.primitive;
     const counted = this.statements.get(call.transaction) ?? { held: 0, answered: 0 };
     counted.held++;
     this.statements.set(call.transaction, counted);
@@ -331,21 +344,28 @@ export class Replayer {
   }
 
   /**
-   * A call of `database.transaction`: the recorded transaction it matches is replayed by running the program's work,
-   * with no BEGIN or COMMIT, its statements answered from the recording; then how it ended is compared with how the
-   * recorded one did. One that did not begin (its BEGIN failed) fails as recorded. A resumed run holds a transaction
-   * that committed, and goes live at any other.
+   * A call of `database.transaction`: it takes the next numbered transaction of its database, in the order they were
+   * begun. One whose BEGIN failed fails as recorded; any other is replayed by running the program's work, with no BEGIN
+   * or COMMIT, its statements answered from the recording, and how it ended is compared with how the recorded one did.
+   * A resumed run holds a transaction that committed, and goes live at any other. A recording without numbers holds
+   * transactions this replay cannot run again.
    */
   private answerTransaction(
     primitive: Primitive,
     args: Readonly<Record<string, unknown>>,
-    queue: Queue | undefined,
+    unnumbered: Queue | undefined,
     guarded: boolean,
   ): unknown {
+    if (!this.numberedInOrder) {
+      for (const queue of this.numbered.values()) queue.calls.sort((a, b) => a.transaction! - b.transaction!);
+      this.numberedInOrder = true;
+    }
+    const numbered = this.numbered.get(needText(primitive.need));
+    const queue = numbered !== undefined && numbered.next < numbered.calls.length ? numbered : unnumbered;
     const entry = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
     const resume = this.options.resume;
     if (resume !== undefined) {
-      if (entry === undefined || entry.transaction === undefined || !committed(entry)) {
+      if (entry?.transaction === undefined || !committed(entry)) {
         this.live = true;
         return LIVE;
       }
@@ -358,6 +378,8 @@ export class Replayer {
       if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
       throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: "database.transaction" });
     }
+    if ("failure" in entry.outcome && entry.outcome.at === "BEGIN")
+      throw new Failure(this.decodeFailure(primitive, entry));
     return this.replayTransaction(primitive, entry, entry.transaction);
   }
 
@@ -377,13 +399,15 @@ export class Replayer {
     }
     // A crash or a cancellation in the work (a statement the recording does not hold among them) ends the run as is.
     if (failed !== undefined && !(failed.thrown instanceof Failure)) throw failed.thrown;
-    const recorded =
-      "success" in entry.outcome ? "committed" : entry.outcome.failure === ROLLED_BACK ? ROLLED_BACK : "failed";
+    const recorded = committed(entry) ? "committed" : ROLLED_BACK;
     const here = failed === undefined ? "committed" : ROLLED_BACK;
+    const commitFailed = "failure" in entry.outcome && entry.outcome.at === "COMMIT";
     const counted = this.statements.get(number) ?? { held: 0, answered: 0 };
     const differences: string[] = [];
-    if (here !== recorded && !(here === "committed" && recorded === "failed"))
-      differences.push(`outcome: ${here} here, ${recorded} in the recording`);
+    if (commitFailed ? failed !== undefined : here !== recorded)
+      differences.push(
+        `outcome: ${here} here, ${commitFailed ? "COMMIT failed after the work returned" : recorded} in the recording`,
+      );
     if (counted.answered < counted.held)
       differences.push(`statements: ${counted.answered} made here, ${counted.held} in the recording`);
     if (differences.length > 0)
@@ -395,8 +419,7 @@ export class Replayer {
       });
     this.options.resume?.onAnswered(entry);
     if (failed !== undefined) throw failed.thrown;
-    // Its work returned, and the COMMIT failed as recorded.
-    if (recorded === "failed") throw new Failure(this.decodeFailure(primitive, entry));
+    if (commitFailed) throw new Failure(this.decodeFailure(primitive, entry));
     return result;
   }
 
@@ -412,6 +435,7 @@ export class Replayer {
         at.byKey.forEach(take);
       }
     }
+    this.numbered.forEach(take);
     return left.sort((a, b) => a.sequence - b.sequence);
   }
 
