@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import type { RecordedCall, Recording } from "../vocabulary/recording.js";
+import { closeOpenTransactions } from "../cli/recordings/open-transactions.js";
+import { readRecording } from "../cli/recordings/reader.js";
 import { renyi } from "./record-support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-transaction-"));
@@ -314,4 +316,60 @@ test("a recording made before transactions were numbered is read, and its transa
     ran.stderr,
     /error\[E-RT-REPLAY-MISMATCH\]: database\.transaction runs the program's own code inside it/,
   );
+});
+
+test("a run stopped by force inside a transaction leaves a recording that closes it, rolled back, and reads back", async () => {
+  writeFileSync(
+    join(work, "slow.ry"),
+    `public function main() or fails with DbError
+  purpose: Insert a row, then run a statement longer than the run may take, in one transaction.
+  needs console, filesystem.database("slow.db")
+  let db be database.open("slow.db") otherwise fail
+  database.execute(db, "CREATE TABLE IF NOT EXISTS item (name TEXT NOT NULL)") otherwise fail
+  let n be database.transaction(db, function (d: Database) returns Int or fails with DbError
+    needs filesystem.database("slow.db")
+    database.execute(d, "INSERT INTO item (name) VALUES ('a')") otherwise fail
+    let rows be database.query(d, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 8000000) SELECT count(*) AS n FROM c", as: Count) otherwise fail
+    return rows[0].n
+  end) otherwise fail
+  console.print("{n}")
+end
+
+type Count is record
+  n: Int
+end
+`,
+  );
+  // SQLite's statement does not see the time limit: the run is stopped by force (or, on a fast machine, sees the
+  // cancellation when the statement returns); either way the transaction did not commit.
+  const ran = await renyi(work, ["record", "--timeout", "1", "slow.ry"]);
+  assert.equal(ran.status, 2, ran.stderr);
+  assert.match(ran.stderr, /E-RT-TIMEOUT/);
+  const read = readRecording(readFileSync(join(work, "slow.recording.json")));
+  assert.ok(read.ok, read.ok ? "" : read.problem);
+  assert.deepEqual(read.recording.calls.slice(2).map(fields), [
+    { primitive: "std.database.execute", outcome: { success: 1 }, transaction: 1 },
+    { primitive: "std.database.transaction", outcome: { failure: "rolled back" }, transaction: 1 },
+  ]);
+});
+
+test("an open transaction is closed, innermost first, after every call; a recording with none is left as it is", () => {
+  const statement = (sequence: number, transaction: number): RecordedCall => ({
+    sequence,
+    capability: 'filesystem.database("a.db")',
+    primitive: "std.database.execute",
+    arguments: { sql: "DELETE FROM t" },
+    outcome: { success: 0 },
+    transaction,
+  });
+  const closed = closeOpenTransactions([statement(1, 1), statement(2, 2)]);
+  assert.deepEqual(
+    closed.slice(2).map((c) => [c.sequence, c.primitive, c.transaction, c.outcome]),
+    [
+      [3, "std.database.transaction", 2, { failure: "rolled back" }],
+      [4, "std.database.transaction", 1, { failure: "rolled back" }],
+    ],
+  );
+  const whole = [...closed];
+  assert.deepEqual(closeOpenTransactions(whole), whole);
 });
