@@ -28,7 +28,7 @@ import { checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";
 import { effectNarrator, type EffectNarration } from "./narration.js";
-import type { Primitive } from "./primitive.js";
+import type { Primitive, TransactionEnd } from "./primitive.js";
 
 export type { Primitive };
 
@@ -48,6 +48,10 @@ export interface CallRecord {
   readonly guarded?: true;
   /** A guard's capability covers the call: what it gave back is guarded data (a recording for `renyi mcp` seals it). */
   readonly guardedResult?: true;
+  /** The number of the transaction the call was made in, or of the transaction it is (spec/recording.md, "Transactions"). */
+  readonly transaction?: number;
+  /** A transaction's call: how it ended. */
+  readonly ended?: TransactionEnd;
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -226,6 +230,7 @@ async function callWatched<T>(
       outcome: { success: result },
       durationMs: performance.now() - started,
       ...marks(replayed, origins, covering),
+      ...transactionMarks(primitive),
     });
     if (narrating !== undefined)
       narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
@@ -240,6 +245,7 @@ async function callWatched<T>(
       outcome: { failure: e },
       durationMs: performance.now() - started,
       ...marks(replayed, origins, covering),
+      ...transactionMarks(primitive),
     });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
     throw placed(e);
@@ -289,6 +295,13 @@ function marks(
     ...(origins?.args !== undefined && { guarded: true }),
     ...(covering !== undefined && { guardedResult: true }),
   };
+}
+
+/** What an observer is told of a transaction's call, or of a statement made inside one. */
+function transactionMarks(primitive: Primitive): Pick<CallRecord, "transaction" | "ended"> {
+  const t = primitive.transaction;
+  if (t !== undefined) return t.number === undefined ? {} : { transaction: t.number, ended: t.ended ?? "rolled back" };
+  return primitive.inTransaction === undefined ? {} : { transaction: primitive.inTransaction };
 }
 
 /**

@@ -25,4 +25,23 @@ export interface Primitive {
   readonly result?: Shape;
   /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
   readonly readsClock?: true;
+  /** `database.transaction`: the program's work inside it, which a replay runs against the recorded statements. */
+  readonly transaction?: TransactionCall;
+  /** A statement made while a transaction was open on its database: that transaction's number in the run. */
+  readonly inTransaction?: number;
+}
+
+/** How a transaction ended (spec/recording.md, "Transactions"). */
+export type TransactionEnd = "committed" | "rolled back" | "BEGIN failed" | "COMMIT failed";
+
+/** A call of `database.transaction`, as the gateway and a replay see it. */
+export interface TransactionCall {
+  /** Its number in the run, in the order the transactions were begun, once it is made: its statements carry it too. */
+  number: number | undefined;
+  /** How it ended, once it has. */
+  ended: TransactionEnd | undefined;
+  /** Runs the program's work with no BEGIN or COMMIT: a replay answers the statements inside it. */
+  readonly replayWork: () => Promise<unknown>;
+  /** A resumed run answered it with the recorded transaction `number`: live ones are numbered after it. */
+  readonly answeredAs: (number: number) => void;
 }

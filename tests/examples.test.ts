@@ -148,7 +148,7 @@ test("renyi test examples/ passes every test, each replays test answered from it
   assert.deepEqual(notPassed, [], ran.stderr);
   assert.equal(ran.status, 0, ran.stderr);
   const replayed = report.tests.filter((t) => t.recording !== undefined);
-  assert.equal(replayed.length, 14);
+  assert.equal(replayed.length, 16);
   for (const t of replayed) assert.ok(t.recording!.startsWith(FIXTURES), `${t.name}: ${t.recording}`);
   console.log(`renyi test examples/: ${report.tests.length} tests passed, ${replayed.length} of them replays tests`);
 });

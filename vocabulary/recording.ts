@@ -22,7 +22,13 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * answered, when its form alone does not say which items they were (spec/recording.md, "Values in
  * arguments and outcomes": `Some(None)` and `None` are both `null`).
  */
-export type RecordedOutcome = { success: JsonValue; items?: number[] } | { failure: JsonValue };
+/**
+ * `at`: for a `database.transaction` that failed with a DbError of its own, whether its BEGIN or its COMMIT did
+ * (spec/recording.md, "Transactions").
+ */
+export type RecordedOutcome =
+  | { success: JsonValue; items?: number[] }
+  | { failure: JsonValue; at?: "BEGIN" | "COMMIT" };
 
 /** One primitive call, in the order the calls completed. */
 export interface RecordedCall {
@@ -36,6 +42,11 @@ export interface RecordedCall {
   duration_ms?: number;
   /** When the call was made, in milliseconds since the run began. */
   at_ms?: number;
+  /**
+   * The number of the transaction a statement was made in, or of the transaction a `database.transaction` entry is
+   * (spec/recording.md, "Transactions").
+   */
+  transaction?: number;
 }
 
 /** The run manifest: the recording's header, and what `renyi run --manifest` prints. */

@@ -5,6 +5,7 @@
 // ended, however it ended (finished, failed, crashed, cancelled by Ctrl-C),
 // whole or not at all: a temporary file renamed into place.
 
+import { closeOpenTransactions } from "../recordings/open-transactions.js";
 import { basename } from "node:path";
 import { writeAtomically } from "../cache/cache.cjs";
 import { EXIT } from "../../vocabulary/outcomes.js";
@@ -92,7 +93,7 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
       },
       onEnd: (outcome, tally, exitCode) => {
         const redaction = new Redaction(redact);
-        const redacted = calls.map((c) => redaction.call(c));
+        const redacted = closeOpenTransactions(calls).map((c) => redaction.call(c));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
         const header = runManifest({

@@ -168,6 +168,7 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     last = call.sequence;
     return call;
   });
+  checkTransactions(recording.calls);
   return recording;
 }
 
@@ -181,7 +182,7 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"],
-    ["duration_ms", "at_ms"],
+    ["duration_ms", "at_ms", "transaction"],
   );
   if (at["arguments"] !== SEALED || at["outcome"] !== SEALED)
     refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
@@ -234,15 +235,15 @@ function callOf(value: Json, where: string): RecordedCall {
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome"],
-    ["duration_ms", "at_ms"],
+    ["duration_ms", "at_ms", "transaction"],
   );
   const capability = text(at["capability"], `${where}.capability`);
   const need = needOfCapability(capability);
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
   const args = at["arguments"];
   if (!isObject(args)) refuse(`${where}.arguments must be an object`);
-  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items"]);
-  const kinds = Object.keys(outcome).filter((k) => k !== "items");
+  const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items", "at"]);
+  const kinds = Object.keys(outcome).filter((k) => k !== "items" && k !== "at");
   if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
   const places = outcome["items"];
   if (places !== undefined && (kinds[0] !== "success" || !Array.isArray(places)))
@@ -260,12 +261,85 @@ function callOf(value: Json, where: string): RecordedCall {
               ? { items: places.map((p, i) => whole(p, `${where}.outcome.items[${i}]`, 0)) }
               : {}),
           }
-        : { failure: outcome["failure"] as JsonValue },
+        : { failure: outcome["failure"] as JsonValue, ...transactionFailedAt(outcome["at"], where) },
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  if ("transaction" in at) call.transaction = whole(at["transaction"], `${where}.transaction`, 1);
+  // A transaction that began ended as one of three: its outcome is checked here rather than as a call's answer.
+  if (transactionEnd(call, where) !== undefined) return call;
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
   if (impossible !== undefined)
     throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
   return call;
+}
+
+// ---- Transactions (spec/recording.md, "Transactions") ----
+
+const TRANSACTION = "std.database.transaction";
+const STATEMENTS = new Set(["std.database.execute", "std.database.query"]);
+
+/** A transaction's `outcome.at`, BEGIN or COMMIT, beside its failure; checked with the entry in transactionEnd. */
+function transactionFailedAt(value: Json | undefined, where: string): { at?: "BEGIN" | "COMMIT" } {
+  if (value === undefined) return {};
+  if (value !== "BEGIN" && value !== "COMMIT") refuse(`${where}.outcome.at must be "BEGIN" or "COMMIT"`);
+  return { at: value };
+}
+
+/**
+ * How a transaction's entry ended, `committed` or `rolled back`; undefined for any other entry, and for one that
+ * failed with a DbError of its own, which is read as any failure of the call is. Any other outcome of a numbered
+ * transaction is refused, and so is `at` anywhere but beside a numbered transaction's DbError.
+ */
+function transactionEnd(call: RecordedCall, where: string): "committed" | "rolled back" | undefined {
+  const at = "failure" in call.outcome ? call.outcome.at : undefined;
+  const numbered = call.transaction !== undefined && call.primitive === TRANSACTION;
+  if (at !== undefined && !(numbered && isObject((call.outcome as { failure: JsonValue }).failure)))
+    refuse(`${where}.outcome.at is only written beside the DbError a numbered ${TRANSACTION} failed with`);
+  if (!numbered) return undefined;
+  if ("success" in call.outcome) {
+    if (call.outcome.success === "committed" && call.outcome.items === undefined) return "committed";
+  } else if (call.outcome.failure === "rolled back") return "rolled back";
+  else if (at !== undefined) return undefined;
+  throw new AnswerRefused(
+    `${where} (${TRANSACTION}): outcome is ${JSON.stringify(call.outcome)}, but a transaction ends ` +
+      `{"success": "committed"}, {"failure": "rolled back"}, or {"failure": DbError, "at": "BEGIN"} or "COMMIT"`,
+  );
+}
+
+/**
+ * Every statement that names a transaction is an `execute` or a `query` on the database of a transaction entry of
+ * that number that comes after it (a transaction's entry is written when it ends, after its statements); no two
+ * transaction entries share a number.
+ */
+function checkTransactions(calls: readonly RecordedCall[]): void {
+  const ended = new Map<number, RecordedCall>();
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const call = calls[i]!;
+    if (call.transaction === undefined) continue;
+    const where = `calls[${i}]`;
+    if (call.primitive === TRANSACTION) {
+      if (ended.has(call.transaction))
+        refuse(`${where}.transaction is ${call.transaction}, which a later transaction entry has too`);
+      ended.set(call.transaction, call);
+      continue;
+    }
+    if (!STATEMENTS.has(call.primitive))
+      refuse(
+        `${where}.transaction: a ${call.primitive} entry is never part of a transaction; only execute and query are`,
+      );
+    const transaction = ended.get(call.transaction);
+    if (transaction === undefined)
+      refuse(
+        `${where}.transaction is ${call.transaction}, but no ${TRANSACTION} entry after it has that number: ` +
+          `a statement names the transaction it was made in, whose entry comes after it`,
+      );
+    if ("failure" in transaction.outcome && transaction.outcome.at === "BEGIN")
+      refuse(`${where}.transaction is ${call.transaction}, a transaction whose BEGIN failed: nothing was made in it`);
+    if (transaction.capability !== call.capability)
+      refuse(
+        `${where}.transaction is ${call.transaction}, a transaction on ${transaction.capability}, but the ` +
+          `statement is on ${call.capability}`,
+      );
+  }
 }

@@ -6,6 +6,7 @@
 // then the live calls, under a manifest of its own; it is never written over
 // the old one. Refused, as `renyi reproduce` is, when main is not the recorded code.
 
+import { closeOpenTransactions } from "./open-transactions.js";
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeAtomically } from "../cache/cache.cjs";
@@ -54,7 +55,7 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
     onRecorded: (call, replayed) => void (replayed ? answered : live).push(call),
     onEnd: (outcome, tally, exitCode) => {
       const redaction = new Redaction(namesRedactedIn(recording));
-      const calls = joined(answered, live).map((c) => redaction.call(c));
+      const calls = closeOpenTransactions(joined(answered, live)).map((c) => redaction.call(c));
       const argv = redaction.words(parsed.programArgs);
       const header = runManifest({
         program: compiled.program,

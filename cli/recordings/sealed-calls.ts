@@ -31,6 +31,7 @@ export interface SealedEntry {
   sealed: string;
   duration_ms?: number;
   at_ms?: number;
+  transaction?: number;
 }
 
 /** The key in `file`: 32 bytes, or why it cannot be used. */
@@ -103,6 +104,7 @@ export function sealCall(call: RecordedCall, key: Buffer, part: "arguments" | "r
     sealed: Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64"),
     ...(call.duration_ms !== undefined ? { duration_ms: call.duration_ms } : {}),
     ...(call.at_ms !== undefined ? { at_ms: call.at_ms } : {}),
+    ...(call.transaction !== undefined ? { transaction: call.transaction } : {}),
   };
 }
 

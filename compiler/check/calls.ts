@@ -15,6 +15,7 @@ import type { Places } from "../diagnostics.js";
 import { ownerText } from "../../vocabulary/problems/grants.js";
 import type { SlotFact } from "../../vocabulary/problems/types.js";
 import { canPassOn } from "./failures.js";
+import { checkTransactionFailure, TRANSACTION, workSlot } from "./transaction.js";
 import { resolveType } from "./declare.js";
 import { checkExpr, recordModule } from "./expressions.js";
 import { caseTarget, fieldTarget, functionTarget, parameterTarget, record, typeTarget } from "./names.js";
@@ -52,6 +53,8 @@ interface Slot {
   readonly type: Type;
   readonly optional: boolean;
   readonly typeArgument: boolean;
+  /** The type an argument of type `given` is held to, when it is not `type` itself (database.transaction's work). */
+  readonly heldTo?: (given: Type) => Type;
 }
 
 type Target =
@@ -335,7 +338,8 @@ function matchArguments(
       continue;
     }
     const value = checkArgumentValue(ctx, arg.value, slot.type);
-    ctx.expectType(value.type, slot.type, value.span, { of: "argument", parameter: slot.name, callee: calleeName });
+    const heldTo = slot.heldTo?.(value.type) ?? slot.type;
+    ctx.expectType(value.type, heldTo, value.span, { of: "argument", parameter: slot.name, callee: calleeName });
     args[index] = value;
   }
   const missing = slots.filter((s, i) => !given[i] && !s.optional);
@@ -373,12 +377,17 @@ function callSignature(
   expected: Type | undefined,
 ): CExpr {
   const map = new Map(sig.typeParams.map((p) => [p.id, freshMeta() as Type] as const));
-  const slots: Slot[] = sig.params.map((p) => ({
-    name: p.name,
-    type: substitute(p.type, map),
-    optional: p.default !== undefined,
-    typeArgument: p.typeArgument,
-  }));
+  const transaction = sig.library && `${sig.module}.${sig.name}` === TRANSACTION;
+  const slots: Slot[] = sig.params.map((p) => {
+    const type = substitute(p.type, map);
+    return {
+      name: p.name,
+      type,
+      optional: p.default !== undefined,
+      typeArgument: p.typeArgument,
+      ...(transaction && p.name === "work" ? { heldTo: (given: Type) => workSlot(ctx, type, given) } : {}),
+    };
+  });
   const returns = substitute(sig.returns, map);
   // The expected result helps infer type arguments before the arguments are read (`let xs: List<Int> be
   // list.range(...)`).
@@ -418,6 +427,7 @@ function callSignature(
   }
   checkNeeds(ctx, needs, qualified, call.span, sig.library);
   const fails = sig.fails === undefined ? undefined : substitute(sig.fails, map);
+  if (transaction && fails !== undefined) checkTransactionFailure(ctx, fails, args[1]?.span ?? call.span);
   if (fails !== undefined) registerFailure(ctx, call.span, fails, qualified);
   const callee: Callee = sig.library
     ? { kind: "Library", module: sig.module, name: sig.name }

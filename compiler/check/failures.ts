@@ -53,7 +53,7 @@ export function wrapFailure(ctx: Context, failure: Type, span: Span): Wrap | und
 }
 
 /** The cases of the variant `target` whose single field has the type `failure`. */
-function holdersOf(target: Type, failure: Type): string[] {
+export function holdersOf(target: Type, failure: Type): string[] {
   const t = resolve(target);
   if (t.kind !== "Con" || t.decl?.shape !== "variant") return [];
   const decl = t.decl;

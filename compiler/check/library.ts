@@ -370,8 +370,8 @@ end
 public function execute(db: Database, sql: Text, parameters: List<Json> = []) returns Int or fails with DbError
   needs filesystem.database
 end
--- Runs work in a transaction: committed if it returns, rolled back if it fails.
-public function transaction<T>(db: Database, work: function(Database) returns T) returns T or fails with DbError
+-- Runs work in a transaction: committed if it returns, rolled back if it fails, its failure passed on. A DbError of BEGIN or COMMIT is passed on into E as otherwise fail would: E is DbError, or has one case holding a DbError.
+public function transaction<T, E>(db: Database, work: function(Database) returns T or fails with E) returns T or fails with E
   needs filesystem.database
 end
 `,

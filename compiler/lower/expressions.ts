@@ -5,6 +5,7 @@
 // lowerer's sink before the statement that uses the value, and earlier
 // operands are saved in temporaries so that they still run first.
 
+import { dbErrorInto } from "./transaction.js";
 import * as t from "./js.js";
 import type { CExpr, Callee } from "../check/checked.js";
 import { resolve, isCon, type Type } from "../check/types.js";
@@ -613,6 +614,10 @@ function libraryCall(
   ) {
     const keyed = hasPrimitiveKeys(e.args[0].args[0]!.type) ? "mapGetPrimitiveOr" : "mapGetOr";
     return t.callExpression(lw.rt(keyed), [...(inner.arguments as t.Expression[]), args[1]!]);
+  }
+  if (module === "database" && name === "transaction") {
+    const into = dbErrorInto(lw, e.fails);
+    if (into !== undefined) args = [...args, into];
   }
   const primitive = libraryTakesGrant(module, name);
   if (primitive) args = [grantOf(lw), ...args];

@@ -5,7 +5,8 @@
 
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
-import { Cancelled, Failure } from "../errors.js";
+import type { TransactionCall } from "../primitive.js";
+import { Cancelled, Failure, GuardRefusal } from "../errors.js";
 import type { Grant } from "../grants.js";
 import { decodeValue } from "../json.js";
 import { Database as DatabaseRecord, DbError } from "../prelude.js";
@@ -25,8 +26,17 @@ const open_ = new Map<string, Sqlite>();
 // better-sqlite3 (a native addon) is loaded by the first open, not when every program starts.
 let SqliteClass: typeof Sqlite | undefined;
 
+/** The transaction open on each database (by the path the program gave), by its number in the run. */
+const openTransactions = new Map<string, number>();
+/** The number the last transaction of the run was given (spec/recording.md, "Transactions"). */
+let lastTransaction = 0;
+
 function primitive(name: string, path: string): Primitive {
+  // A statement made while a transaction is open on its database is part of it, whichever task made it: SQLite's
+  // connection is one.
+  const inTransaction = name === "query" || name === "execute" ? openTransactions.get(path) : undefined;
   return {
+    ...(inTransaction !== undefined ? { inTransaction } : {}),
     name: `std.database.${name}`,
     need: { path: ["filesystem", "database"], scope: path },
     denied: () => DbError.make("PermissionDenied", path),
@@ -165,16 +175,31 @@ function boundedRows(statement: ReturnType<Sqlite["prepare"]>, parameters: unkno
 
 export const open = (grant: Grant, path: string): Promise<unknown> =>
   call(grant, { ...primitive("open", path), result: record(DatabaseRecord.desc) }, { path }, async () => {
-    try {
-      SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
-      // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
-      if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 0 }));
-      return DatabaseRecord.desc.make([path]);
-    } catch (e) {
-      if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
-      throw dbError(e);
-    }
+    await connect(grant, path);
+    return DatabaseRecord.desc.make([path]);
   });
+
+/** Opens the connection to the database at `path`, checked as `open` checks it, unless this run has it open. */
+async function connect(grant: Grant, path: string): Promise<void> {
+  if (open_.has(path)) return;
+  try {
+    SqliteClass ??= (await hostImport<{ default: typeof Sqlite }>("better-sqlite3")).default;
+    // SQLite is given the file's real, absolute path: never a name it might read as a URI or `:memory:`.
+    if (!open_.has(path)) open_.set(path, new SqliteClass(await databaseFile(grant, path), { timeout: 0 }));
+  } catch (e) {
+    if (e instanceof OutOfScope) throw new Failure(DbError.make("PermissionDenied", path));
+    throw dbError(e);
+  }
+}
+
+/**
+ * A statement or a transaction made live in a resumed run whose `open` was answered from the recording finds no
+ * connection: it opens one (the database is a file the call's grant covers, checked as `open` checks it).
+ */
+async function connected(grant: Grant, db: unknown): Promise<void> {
+  const path = (db as { path?: unknown }).path;
+  if (typeof path === "string" && !open_.has(path)) await connect(grant, path);
+}
 
 export const query = (
   grant: Grant,
@@ -193,6 +218,7 @@ export const query = (
     async () => {
       let rows: Record<string, unknown>[];
       try {
+        await connected(grant, db);
         rows = await whileBusy(() => boundedRows(prepare(db, sql), bindable(parameters)));
       } catch (e) {
         throw dbError(e);
@@ -227,6 +253,7 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
     { sql, ...(parameters.length > 0 ? { parameters } : {}) },
     async () => {
       try {
+        await connected(grant, db);
         return await whileBusy(() => prepare(db, sql).run(...bindable(parameters)).changes);
       } catch (e) {
         throw dbError(e);
@@ -235,23 +262,77 @@ export const execute = (grant: Grant, db: unknown, sql: string, parameters: unkn
   );
 };
 
-/** `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back. */
-export const transaction = (grant: Grant, db: unknown, work: (db: unknown) => unknown): Promise<unknown> => {
-  const path = (db as { path: string }).path;
-  return call(grant, primitive("transaction", path), {}, async () => {
-    const sqlite = handle(db);
+/**
+ * `work` runs inside BEGIN and COMMIT; a failure or crash in it rolls back, and the failure is passed on. A
+ * transaction is numbered, and so is each statement made in it, so that a replay can run the work again
+ * against the recorded statements (spec/recording.md, "Transactions"); how it ended is told to the gateway's observers.
+ */
+export const transaction = async (
+  grant: Grant,
+  db: unknown,
+  work: (db: unknown) => unknown,
+  /** How a DbError of the transaction's own becomes the work's failure type; absent when that is DbError. */
+  dbErrorInto?: (error: unknown) => unknown,
+): Promise<unknown> => {
+  // What the work failed with passes on as it is; any other failure is the transaction's own, a DbError.
+  let fromWork: unknown;
+  const runWork = async (): Promise<unknown> => {
     try {
+      return await work(db);
+    } catch (e) {
+      fromWork = e;
+      throw e;
+    }
+  };
+  try {
+    return await transactionCall(grant, db, runWork);
+  } catch (e) {
+    if (e === fromWork || dbErrorInto === undefined || !isFailure(e)) throw e;
+    // A guard's refusal stays one, wrapped.
+    throw new (e instanceof GuardRefusal ? GuardRefusal : Failure)(dbErrorInto(e.value), e.site);
+  }
+};
+
+const transactionCall = (grant: Grant, db: unknown, work: () => Promise<unknown>): Promise<unknown> => {
+  const path = (db as { path: string }).path;
+  const state: TransactionCall = {
+    number: undefined,
+    ended: undefined,
+    replayWork: work,
+    answeredAs: (number) => void (lastTransaction = Math.max(lastTransaction, number)),
+  };
+  return call(grant, { ...primitive("transaction", path), transaction: state }, {}, async () => {
+    // Numbered as it is made, before BEGIN: a replay finds the recorded transactions in the order they were begun.
+    state.number = ++lastTransaction;
+    let sqlite: Sqlite;
+    try {
+      await connected(grant, db);
+      sqlite = handle(db);
       sqlite.exec("BEGIN");
     } catch (e) {
+      state.ended = "BEGIN failed";
       throw dbError(e);
     }
+    openTransactions.set(path, state.number);
     try {
-      const result = await work(db);
-      await whileBusy(() => sqlite.exec("COMMIT"));
+      let result: unknown;
+      try {
+        result = await work();
+      } catch (e) {
+        state.ended = "rolled back";
+        throw e;
+      }
+      try {
+        await whileBusy(() => sqlite.exec("COMMIT"));
+      } catch (e) {
+        state.ended = "COMMIT failed";
+        throw dbError(e);
+      }
+      state.ended = "committed";
       return result;
-    } catch (e) {
+    } finally {
+      openTransactions.delete(path);
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-      throw e;
     }
   });
 };

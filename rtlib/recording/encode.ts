@@ -130,7 +130,7 @@ function writtenNull(value: unknown): boolean {
 
 /** The call as an entry of the recording, numbered `sequence`; `atMs` is when it was made, since the run began. */
 export function encodeCall(call: CallRecord, sequence: number, atMs: number): RecordedCall | undefined {
-  const outcome = encodeOutcome(call);
+  const outcome = call.ended !== undefined ? transactionOutcome(call) : encodeOutcome(call);
   if (outcome === undefined) return undefined;
   return {
     sequence,
@@ -140,7 +140,23 @@ export function encodeCall(call: CallRecord, sequence: number, atMs: number): Re
     outcome,
     duration_ms: Math.round(call.durationMs),
     at_ms: Math.max(0, Math.round(atMs)),
+    ...(call.transaction !== undefined ? { transaction: call.transaction } : {}),
   };
+}
+
+/**
+ * A transaction (spec/recording.md, "Transactions"): `committed`, `rolled back` (its work failed, or crashed, and a
+ * replay makes that failure again), or the DbError its BEGIN or its COMMIT failed with, saying which. Written whatever
+ * ended it, a crash included: its statements, already recorded, name it.
+ */
+function transactionOutcome(call: CallRecord): RecordedOutcome {
+  if (call.ended === "committed") return { success: "committed" };
+  if (call.ended !== "rolled back" && "failure" in call.outcome && call.outcome.failure instanceof Failure)
+    return {
+      failure: plain(call.outcome.failure.value, DYNAMIC) as JsonValue,
+      at: call.ended === "BEGIN failed" ? "BEGIN" : "COMMIT",
+    };
+  return { failure: "rolled back" };
 }
 
 /**

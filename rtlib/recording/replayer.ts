@@ -13,7 +13,7 @@ import { decodeValue, shapeText } from "../json.js";
 import { DateRecord, JsonError, NONE, OPTIONAL, PRELUDE_VARIANTS, Some } from "../prelude.js";
 import { DYNAMIC, descOf, NOTHING, record, TEXT, variant, type Shape } from "../values.js";
 import { capabilityInfo, covers } from "../../vocabulary/capabilities.js";
-import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
+import { grantText, needText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
@@ -44,7 +44,10 @@ const RESULT_SHAPES: Readonly<Record<string, Shape>> = {
 /** Primitives whose recorded result is one of their arguments' items, found by its JSON form. */
 const FROM_ITEMS = new Set(["std.random.choice", "std.random.shuffle"]);
 
-/** Primitives that wrap program code, which a replay cannot answer with a value. */
+/**
+ * Primitives that wrap program code, which a replay cannot answer with a value: a transaction recorded before its
+ * statements were (one without a number) is one.
+ */
 const NOT_REPLAYABLE = new Set(["std.database.transaction"]);
 
 /** The output primitives `renyi reproduce` still performs, so that the console shows the run. */
@@ -118,9 +121,11 @@ export class Replayer {
     if (options.redacted !== undefined) for (const name of options.redacted) this.redacted.add(name.toLowerCase());
     else for (const call of calls) redactedNames(call.arguments, this.redacted);
     for (const call of calls) {
+      if (this.heldAsTransaction(call)) continue;
       const index = this.argumentsSealed(call.sequence) ? this.sealedIndex : this.index;
-      let at = index.get(call.primitive);
-      if (at === undefined) index.set(call.primitive, (at = { byText: new Map(), byKey: new Map() }));
+      const name = this.indexedAs(call);
+      let at = index.get(name);
+      if (at === undefined) index.set(name, (at = { byText: new Map(), byKey: new Map() }));
       let queues: Map<string, Queue>;
       let key: string;
       if (this.soleText(call.arguments)) {
@@ -219,8 +224,11 @@ export class Replayer {
    * call the recording does not hold.
    */
   readonly answer: Answerer = (primitive, args, perform, guarded) => {
+    const within = this.transactionOf(primitive);
+    if (within !== undefined) return this.answerStatement(primitive, within, args, perform, guarded);
     if (this.live) return LIVE;
     const queue = this.queueOf(primitive.name, args, guarded);
+    if (primitive.transaction !== undefined) return this.answerTransaction(primitive, args, queue, guarded);
     const resume = this.options.resume;
     if (resume !== undefined) {
       const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
@@ -277,6 +285,144 @@ export class Replayer {
     return value;
   }
 
+  // ---- Transactions (spec/recording.md, "Transactions") ----
+
+  /** The recorded transaction being replayed on each database (by its path), by its number in the recording. */
+  private readonly transactions = new Map<string, number>();
+  /** How many statements each recorded transaction holds, and how many of them the replay has answered. */
+  private readonly statements = new Map<number, { held: number; answered: number }>();
+  /** The numbered transaction entries of each database (by capability), in the order they were begun. */
+  private readonly numbered = new Map<string, Queue>();
+  /** Whether `numbered` has been sorted by number (once, at the first transaction: entries come in completion order). */
+  private numberedInOrder = false;
+
+  /** A numbered transaction's entry: kept apart, found by its database and the order the transactions began. */
+  private heldAsTransaction(call: RecordedCall): boolean {
+    if (call.primitive !== TRANSACTION || call.transaction === undefined) return false;
+    const queue = this.numbered.get(call.capability);
+    if (queue === undefined) this.numbered.set(call.capability, { calls: [call], next: 0 });
+    else queue.calls.push(call);
+    return true;
+  }
+
+  /** The name an entry is indexed under: a statement made inside a transaction is found only inside its replay. */
+  private indexedAs(call: RecordedCall): string {
+    if (call.transaction === undefined) return call.primitive;
+    const counted = this.statements.get(call.transaction) ?? { held: 0, answered: 0 };
+    counted.held++;
+    this.statements.set(call.transaction, counted);
+    return inTransaction(call.primitive, call.transaction);
+  }
+
+  /** The recorded transaction a statement is made in: one being replayed on its database. */
+  private transactionOf(primitive: Primitive): number | undefined {
+    if (this.transactions.size === 0 || primitive.transaction !== undefined) return undefined;
+    if (primitive.name !== "std.database.execute" && primitive.name !== "std.database.query") return undefined;
+    return this.transactions.get(String(primitive.need.scope));
+  }
+
+  /**
+   * A statement inside a replayed transaction: answered from the transaction's own entries, failures included, in a
+   * resumed run too (a transaction the recording holds is answered whole, never part live); one it does not hold stops
+   * the run.
+   */
+  private answerStatement(
+    primitive: Primitive,
+    transaction: number,
+    args: Readonly<Record<string, unknown>>,
+    perform: () => unknown,
+    guarded: boolean,
+  ): unknown {
+    const name = inTransaction(primitive.name, transaction);
+    const queue = this.queueOf(name, args, guarded);
+    if (queue === undefined || queue.next >= queue.calls.length)
+      throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
+    const entry = queue.calls[queue.next++]!;
+    this.statements.get(transaction)!.answered++;
+    this.options.resume?.onAnswered(entry);
+    return this.answerWith(primitive, entry, args, perform);
+  }
+
+  /**
+   * A call of `database.transaction`: it takes the next numbered transaction of its database, in the order they were
+   * begun. One whose BEGIN failed fails as recorded; any other is replayed by running the program's work, with no BEGIN
+   * or COMMIT, its statements answered from the recording, and how it ended is compared with how the recorded one did.
+   * A resumed run holds a transaction that committed, and goes live at any other. A recording without numbers holds
+   * transactions this replay cannot run again.
+   */
+  private answerTransaction(
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    unnumbered: Queue | undefined,
+    guarded: boolean,
+  ): unknown {
+    if (!this.numberedInOrder) {
+      for (const queue of this.numbered.values()) queue.calls.sort((a, b) => a.transaction! - b.transaction!);
+      this.numberedInOrder = true;
+    }
+    const numbered = this.numbered.get(needText(primitive.need));
+    const queue = numbered !== undefined && numbered.next < numbered.calls.length ? numbered : unnumbered;
+    const entry = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
+    const resume = this.options.resume;
+    if (resume !== undefined) {
+      if (entry?.transaction === undefined || !committed(entry)) {
+        this.live = true;
+        return LIVE;
+      }
+      primitive.transaction!.answeredAs(entry.transaction);
+    }
+    if (entry === undefined) throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
+    queue!.next++;
+    this.lastAnswered = entry;
+    if (entry.transaction === undefined) {
+      if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
+      throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: "database.transaction" });
+    }
+    if ("failure" in entry.outcome && entry.outcome.at === "BEGIN")
+      throw new Failure(this.decodeFailure(primitive, entry));
+    return this.replayTransaction(primitive, entry, entry.transaction);
+  }
+
+  private async replayTransaction(primitive: Primitive, entry: RecordedCall, number: number): Promise<unknown> {
+    const path = String(primitive.need.scope);
+    const outer = this.transactions.get(path);
+    this.transactions.set(path, number);
+    let result: unknown;
+    let failed: { thrown: unknown } | undefined;
+    try {
+      result = await primitive.transaction!.replayWork();
+    } catch (e) {
+      failed = { thrown: e };
+    } finally {
+      if (outer === undefined) this.transactions.delete(path);
+      else this.transactions.set(path, outer);
+    }
+    // A crash or a cancellation in the work (a statement the recording does not hold among them) ends the run as is.
+    if (failed !== undefined && !(failed.thrown instanceof Failure)) throw failed.thrown;
+    const recorded = committed(entry) ? "committed" : ROLLED_BACK;
+    const here = failed === undefined ? "committed" : ROLLED_BACK;
+    const commitFailed = "failure" in entry.outcome && entry.outcome.at === "COMMIT";
+    const counted = this.statements.get(number) ?? { held: 0, answered: 0 };
+    const differences: string[] = [];
+    if (commitFailed ? failed !== undefined : here !== recorded)
+      differences.push(
+        `outcome: ${here} here, ${commitFailed ? "COMMIT failed after the work returned" : recorded} in the recording`,
+      );
+    if (counted.answered < counted.held)
+      differences.push(`statements: ${counted.answered} made here, ${counted.held} in the recording`);
+    if (differences.length > 0)
+      throw new Crash("E-RT-REPLAY-MISMATCH", {
+        problem: "not-held",
+        call: callText(primitive.name, {}),
+        nearest: `(sequence ${entry.sequence}): ${callText(entry.primitive, entry.arguments)}`,
+        differences,
+      });
+    this.options.resume?.onAnswered(entry);
+    if (failed !== undefined) throw failed.thrown;
+    if (commitFailed) throw new Failure(this.decodeFailure(primitive, entry));
+    return result;
+  }
+
   /** The recorded calls no call of the replay was answered with, in recorded order. */
   unreached(): RecordedCall[] {
     const left: RecordedCall[] = [];
@@ -289,6 +435,7 @@ export class Replayer {
         at.byKey.forEach(take);
       }
     }
+    this.numbered.forEach(take);
     return left.sort((a, b) => a.sequence - b.sequence);
   }
 
@@ -428,6 +575,18 @@ export class Replayer {
   private shapeCrash(entry: RecordedCall, why: string): Crash {
     return new Crash("E-RT-REPLAY-SHAPE", { sequence: entry.sequence, primitive: entry.primitive, why });
   }
+}
+
+const TRANSACTION = "std.database.transaction";
+const ROLLED_BACK = "rolled back";
+
+/** The name a statement of recorded transaction `number` is indexed under. */
+function inTransaction(primitive: string, number: number): string {
+  return `${primitive} in transaction ${number}`;
+}
+
+function committed(entry: RecordedCall): boolean {
+  return "success" in entry.outcome && entry.outcome.success === "committed";
 }
 
 /**

@@ -159,7 +159,7 @@ end`,
 end`,
   }),
 
-  "E-FAIL-WRAP": problem<{ failing: string; own: string; owner: Owner; holders: string[] }>({
+  "E-FAIL-WRAP": problem<{ failing: string; own: string; owner: Owner; holders: string[]; call?: string }>({
     title: "A failure passed on that the function's failure type cannot hold",
     facts: {
       failing: "the type of the failure passed on",
@@ -167,24 +167,33 @@ end`,
       owner: "the function passing it on",
       holders:
         "the cases of the function's failure type whose single field has the failing type (none, or more than one)",
+      call: "the library call that passes its own failure on into its function's failure type (`database.transaction`)",
     },
     render: (f) => ({
       message:
-        f.holders.length === 0
-          ? `This passes on ${article(f.failing)}, but ${ownerText(f.owner)} fails with ${f.own}, which has no ` +
-            `case holding ${article(f.failing)}`
-          : `${f.own} has ${f.holders.length} cases holding ${article(f.failing)}, so it is unclear which one to ` +
-            `wrap it in`,
+        f.call !== undefined
+          ? `\`${f.call}\` passes ${article(f.failing)} of its own (BEGIN, COMMIT) on into its work's failure type ` +
+            `${f.own}, which has ${f.holders.length === 0 ? "no case" : `${f.holders.length} cases`} holding ` +
+            `${article(f.failing)}`
+          : f.holders.length === 0
+            ? `This passes on ${article(f.failing)}, but ${ownerText(f.owner)} fails with ${f.own}, which has no ` +
+              `case holding ${article(f.failing)}`
+            : `${f.own} has ${f.holders.length} cases holding ${article(f.failing)}, so it is unclear which one to ` +
+              `wrap it in`,
       label: `${f.failing} cannot become ${f.own}`,
       notes: [
         "`otherwise fail` wraps a failure into the one case of the function's failure type whose single field " +
           "has the failing type.",
       ],
       hint:
-        f.holders.length === 0
-          ? `Add a case to ${f.own}: \`${f.failing.replace(/Error$/, "") || "Wrapped"}(error: ${f.failing})\`, or ` +
-            `say which value to fail with: \`otherwise fail with ${f.own}.Case(...)\`.`
-          : `Say which: \`otherwise fail with ${f.own}.${f.holders[0]}(error)\`.`,
+        f.call !== undefined
+          ? f.holders.length === 0
+            ? `Add a case to ${f.own}: \`Database(error: ${f.failing})\`.`
+            : `Leave one case of ${f.own} holding ${article(f.failing)} (it has ${f.holders.join(", ")}), or give the work a failure type of its own with one.`
+          : f.holders.length === 0
+            ? `Add a case to ${f.own}: \`${f.failing.replace(/Error$/, "") || "Wrapped"}(error: ${f.failing})\`, or ` +
+              `say which value to fail with: \`otherwise fail with ${f.own}.Case(...)\`.`
+            : `Say which: \`otherwise fail with ${f.own}.${f.holders[0]}(error)\`.`,
     }),
     explanation: `A function fails with one declared type. Passing on a failure of another type
 (\`otherwise fail\`, or a bare \`fail\` in an \`otherwise\`'s arms) wraps it into the one case of
