@@ -209,18 +209,20 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    // A call a server's handler made is recorded with the number of its request.
+    // A call a server's handler made is recorded with the number of its request; a resumed run, whose recording
+    // joins entries of another run, records a server's calls as the run's own (spec/recording.md, "Servers").
     const record = runtime.recorder((call, guarded) => {
-      const request = runtime.loadedRequest();
+      const request = resume ? undefined : runtime.loadedRequest();
       // `request` written right after `sequence`.
       const { sequence, ...rest } = call;
       const recorded = request === undefined ? call : { sequence, request, ...rest };
       post({ recorded, ...(guarded !== undefined ? { guarded } : {}) });
     });
-    runtime.recordRequestsTo({
-      began: (incoming) => post({ incoming }),
-      answered: (request, response) => post({ answered: { request, response } }),
-    });
+    if (!resume)
+      runtime.recordRequestsTo({
+        began: (incoming) => post({ incoming }),
+        answered: (request, response) => post({ answered: { request, response } }),
+      });
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
     if (input.replay === undefined || resume)
       observers.push(
@@ -238,21 +240,15 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(log.observe);
   }
   if (input.replay !== undefined) {
-    replayer = runtime.replayerOf(
-      input.replay.calls,
-      input.replay.grant,
-      {
-        writeConsole: input.replay.writeConsole,
-        onStdout: tallyPrint,
-        ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
-        ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
-        ...(input.replay.sealedForResult !== undefined
-          ? { sealedForResult: new Set(input.replay.sealedForResult) }
-          : {}),
-        ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
-      },
-      input.replay.requests,
-    );
+    replayer = runtime.replayerOf(input.replay.calls, input.replay.grant, {
+      writeConsole: input.replay.writeConsole,
+      onStdout: tallyPrint,
+      ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+      ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
+      ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
+      ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
+      ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
+    });
   }
   return runtime.runMain(() => load(input.bundle, input.source), {
     argv: input.argv,

@@ -93,12 +93,10 @@ const started = performance.now();
 const replayer =
   input.replay === undefined
     ? undefined
-    : runtime.replayerOf(
-        input.replay.calls,
-        input.replay.grant,
-        input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {},
-        input.replay.requests,
-      );
+    : runtime.replayerOf(input.replay.calls, input.replay.grant, {
+        ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+        ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
+      });
 let narration: string | undefined;
 
 runtime

@@ -32,9 +32,9 @@ export interface RunReplayer {
 export function replayerOf(
   calls: readonly RecordedCall[],
   grant: readonly GrantItem[],
-  options: ReplayOptions = {},
-  requests: readonly RecordedRequest[] | undefined = undefined,
+  given: ReplayOptions & { readonly requests?: readonly RecordedRequest[] } = {},
 ): RunReplayer {
+  const { requests, ...options } = given;
   if (requests === undefined || requests.length === 0 || options.resume !== undefined) {
     replayRequests(undefined);
     return new Replayer(calls, grant, options);
