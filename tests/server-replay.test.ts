@@ -97,7 +97,7 @@ before(async () => {
   await listening(port);
   const paths = Array.from({ length: 20 }, (_, i) => `/r/${i + 1}`);
   const answers = await Promise.all(paths.map((p) => get(p)));
-  paths.forEach((p, i) => live.set(p, answers[i]!));
+  for (const [i, p] of paths.entries()) live.set(p, answers[i]!);
   const ran = await recorded;
   assert.equal(ran.status, 0, ran.stderr);
   assert.match(ran.stderr, /recorded 41 calls and 20 requests to served\.json/);
