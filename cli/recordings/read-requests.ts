@@ -125,7 +125,8 @@ function bodyOf(at: { [key: string]: Json }, where: string, most = MAX_REQUEST_B
   } else {
     if (typeof bytes !== "string" || !BASE64.test(bytes) || Buffer.from(bytes, "base64").toString("base64") !== bytes)
       refuse(`${where}.bytes must be base64`);
-    size = Math.floor((bytes.length * 3) / 4);
+    // Canonical base64 (checked above) is whole groups of four, padding counted off.
+    size = (bytes.length / 4) * 3 - (bytes.endsWith("==") ? 2 : bytes.endsWith("=") ? 1 : 0);
     out = { bytes };
   }
   if (size > most)
