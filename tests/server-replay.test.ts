@@ -216,3 +216,55 @@ test("renyi grant counts the calls of a server's handlers", async () => {
   assert.equal(calls.get(`network.http("${upstreamBase.replace("http://", "")}")`), 20);
   assert.equal(calls.get(`network.socket(${port})`), 1);
 });
+
+test("a server stopped by Ctrl-C, one request crashed and one body not UTF-8, replays to the same end", async () => {
+  const at = await freePort();
+  writeFileSync(
+    join(work, "forever.ry"),
+    `function answer(request: Request) returns Response
+  if request.path is "/boom" then crash with "boom"
+  return server.respond(200, "{request.bytes.length()} bytes")
+end
+
+public function main() or fails with StartError
+  purpose: Answer until stopped.
+  needs network.socket(${at})
+  server.serve(${at}, answer) otherwise fail
+end
+`,
+  );
+  let child: ReturnType<typeof import("node:child_process").spawn> | undefined;
+  const recorded = renyi(work, ["record", "--to", "forever.json", "forever.ry"], { onStarted: (c) => (child = c) });
+  await listening(at);
+  const post = (path: string, body: Buffer) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port: at, path, method: "POST", agent: false }, (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  assert.equal((await post("/boom", Buffer.from("x"))).status, 500);
+  assert.deepEqual(await post("/bin", Buffer.from([0xff, 0xfe, 0x00])), { status: 200, body: "3 bytes" });
+  child!.kill("SIGINT");
+  const ran = await recorded;
+  assert.match(ran.stderr, /recorded 0 calls and 2 requests to forever\.json \(the run cancelled\)/);
+  const saved = JSON.parse(readFileSync(join(work, "forever.json"), "utf8")) as Recording;
+  assert.deepEqual(
+    saved.requests?.map((r) => [r.path, "bytes" in r ? r.bytes : r.body, r.response?.status]),
+    [
+      ["/boom", "x", 500],
+      ["/bin", "//4A", 200],
+    ],
+  );
+  const replayed = await renyi(work, ["run", "--replay", "forever.json", "forever.ry"]);
+  assert.equal(replayed.status, 130, replayed.stderr);
+  assert.match(replayed.stderr, /error\[E-RT-CRASH\]: boom\n {2}--> [^\n]*forever\.ry:2:35/);
+  assert.match(replayed.stderr, /served 2 requests, 1 of them crashed\ncancelled: interrupted/);
+  assert.doesNotMatch(replayed.stderr, /E-RT-REPLAY/);
+  const reproduced = await renyi(work, ["reproduce", "forever.json"]);
+  assert.equal(reproduced.status, 0, reproduced.stderr);
+  assert.match(reproduced.stderr, /reproduced: the run cancelled as recorded/);
+});
