@@ -25,7 +25,7 @@ export function loadedRequest(): number | undefined {
 }
 
 /** Where a recorded run's requests go, as they come and as they are answered. */
-export interface RequestSink {
+interface RequestSink {
   began(request: RecordedRequest): void;
   answered(sequence: number, response: RecordedResponse): void;
 }
@@ -79,7 +79,7 @@ function textsOf(map: RMap): { [name: string]: string } {
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** A body as HTTP bodies are recorded (rtlib/recording/encode.ts): its text when it is UTF-8 without a BOM, else base64. */
-export function bodyOf(bytes: Uint8Array): RecordedBody {
+function bodyOf(bytes: Uint8Array): RecordedBody {
   if (!(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
     try {
       return { body: UTF8.decode(bytes) };
