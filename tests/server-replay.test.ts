@@ -67,9 +67,9 @@ async function listening(at: number): Promise<void> {
   throw new Error("the server never came up");
 }
 
-function get(path: string): Promise<{ status: number; body: string }> {
+function get(path: string, to = port): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+    const req = httpRequest({ host: "127.0.0.1", port: to, path, agent: false }, (res) => {
       let body = "";
       res.on("data", (d: Buffer) => (body += d.toString()));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
@@ -116,7 +116,7 @@ test("the recording holds each request, the calls its handler made and the respo
     assert.equal(request.method, "GET");
     assert.equal(request.headers["host"], `127.0.0.1:${port}`);
     const answered = live.get(request.path)!;
-    assert.ok(request.response !== undefined && "body" in request.response);
+    assert.ok(typeof request.response === "object" && "body" in request.response);
     assert.equal(request.response.status, answered.status);
     assert.equal(request.response.body, answered.body);
     assert.deepEqual(request.response.headers, { "content-type": "text/plain", "x-path": request.path });
@@ -253,7 +253,7 @@ end
   assert.match(ran.stderr, /recorded 0 calls and 2 requests to forever\.json \(the run cancelled\)/);
   const saved = JSON.parse(readFileSync(join(work, "forever.json"), "utf8")) as Recording;
   assert.deepEqual(
-    saved.requests?.map((r) => [r.path, "bytes" in r ? r.bytes : r.body, r.response?.status]),
+    saved.requests?.map((r) => [r.path, "bytes" in r ? r.bytes : r.body, (r.response as { status: number }).status]),
     [
       ["/boom", "x", 500],
       ["/bin", "//4A", 200],
@@ -267,4 +267,39 @@ end
   const reproduced = await renyi(work, ["reproduce", "forever.json"]);
   assert.equal(reproduced.status, 0, reproduced.stderr);
   assert.match(reproduced.stderr, /reproduced: the run cancelled as recorded/);
+});
+
+test("a sealed recording holds no response a guarded value may have gone into, and replays without comparing it", async () => {
+  const at = await freePort();
+  const secret = "the-secret-value-42";
+  writeFileSync(join(work, "seal.key"), Buffer.alloc(32, 7));
+  writeFileSync(
+    join(work, "guarded.ry"),
+    `function answer(request: Request) returns Response
+  needs environment("SERVED_SECRET")
+  let secret be environment.get("SERVED_SECRET").or_else("none")
+  return server.respond(200, "the secret is {secret}")
+end
+
+public function main() or fails with StartError
+  purpose: Tell one client the secret.
+  needs environment("SERVED_SECRET") only to network.socket(${at}), network.socket(${at})
+  server.serve(${at}, answer, requests: Some(1)) otherwise fail
+end
+`,
+  );
+  const recorded = renyi(work, ["record", "--seal-key", "seal.key", "--to", "sealed.json", "guarded.ry"], {
+    env: { SERVED_SECRET: secret },
+  });
+  await listening(at);
+  // Whatever the guard makes of the response, the recording holds none of it.
+  await get("/", at);
+  const ran = await recorded;
+  assert.equal(ran.status, 0, ran.stderr);
+  const text = readFileSync(join(work, "sealed.json"), "utf8");
+  assert.ok(!text.includes(secret), "the secret is in the sealed recording");
+  const saved = JSON.parse(text) as Recording;
+  assert.equal(saved.requests?.[0]?.response, "sealed");
+  const replayed = await renyi(work, ["run", "--replay", "sealed.json", "--seal-key", "seal.key", "guarded.ry"]);
+  assert.equal(replayed.status, 0, replayed.stderr);
 });

@@ -22,9 +22,10 @@ export type RecordedRequest = {
   at_ms?: number;
   /**
    * What the server answered: left out for a request it never answered (the server ended while its handler was
-   * running, or the run was stopped by force).
+   * running, or the run was stopped by force); `sealed` in a sealed recording (renyi mcp), where a response may carry
+   * guarded data its guards let go to the client, and is not written.
    */
-  response?: RecordedResponse;
+  response?: RecordedResponse | "sealed";
 } & RecordedBody;
 
 /**

@@ -127,6 +127,14 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
             ? scrubbed
             : {
                 ...scrubbed,
+                // A response may carry guarded data the guards let go to the client: a sealed recording does not hold it.
+                ...(scrubbed.requests !== undefined
+                  ? {
+                      requests: scrubbed.requests.map((r) =>
+                        r.response === undefined ? r : { ...r, response: "sealed" as const },
+                      ),
+                    }
+                  : {}),
                 calls: scrubbed.calls.map((c) =>
                   sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c,
                 ),

@@ -70,7 +70,8 @@ function requestOf(value: Json, where: string): RecordedRequest {
       refuse(`${where}.at_ms must be a number of milliseconds, 0 or more`);
     request.at_ms = ms;
   }
-  if ("response" in at) request.response = responseOf(at["response"], `${where}.response`);
+  if ("response" in at)
+    request.response = at["response"] === "sealed" ? "sealed" : responseOf(at["response"], `${where}.response`);
   return request;
 }
 

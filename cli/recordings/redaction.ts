@@ -83,7 +83,7 @@ export class Redaction {
     const out = { ...request };
     out.query = this.named(request.query) as RecordedRequest["query"];
     out.headers = this.named(request.headers) as RecordedRequest["headers"];
-    if (request.response !== undefined)
+    if (typeof request.response === "object")
       out.response = {
         ...request.response,
         headers: this.named(request.response.headers) as RecordedRequest["headers"],

@@ -33,7 +33,8 @@ const STOPS_REPLAY = new Set(["E-RT-REPLAY-MISMATCH", "E-RT-REPLAY-SHAPE", "E-RT
 export async function feedRecorded(requests: readonly RecordedRequest[], handling: Handling): Promise<null> {
   for (const recorded of requests) {
     const made = await handled(recorded, handling);
-    if (made === undefined || recorded.response === undefined) continue;
+    // A sealed response (a recording for renyi mcp) is not compared: whether a guess equals it is never told.
+    if (made === undefined || recorded.response === undefined || recorded.response === "sealed") continue;
     const differences = responseDifferences(made, recorded.response);
     if (differences.length > 0)
       throw placedAt(
