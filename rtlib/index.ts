@@ -112,6 +112,8 @@ export { serverLibrary as server };
 export { runIfMain } from "./entry.js";
 export { Replayer } from "./recording/replayer.js";
 export { recorder } from "./recording/encode.js";
+export { replayerOf, type RunReplayer } from "./recording/request-replayer.js";
+export { loadedRequest, recordRequestsTo } from "./recording/requests.js";
 export { grantText } from "../vocabulary/needs.js";
 export {
   runMain,

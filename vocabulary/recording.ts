@@ -3,6 +3,7 @@
 // codes of the errors a recording or a replay can end with.
 
 import type { OutcomeKind } from "./outcomes.js";
+import type { RecordedRequest } from "./recorded-requests.js";
 
 /** What `--redact NAME` writes in place of a secret, and what a replay matches against any value. */
 export const REDACTED = "<redacted>";
@@ -47,6 +48,8 @@ export interface RecordedCall {
    * (spec/recording.md, "Transactions").
    */
   transaction?: number;
+  /** A call a server's handler made: the `sequence` of the request it answered (spec/recording.md, "Servers"). */
+  request?: number;
 }
 
 /** The run manifest: the recording's header, and what `renyi run --manifest` prints. */
@@ -80,6 +83,8 @@ export interface RunManifest {
 }
 
 export interface Recording extends RunManifest {
+  /** The requests a server answered, before `calls`; left out when the run served none. */
+  requests?: RecordedRequest[];
   calls: RecordedCall[];
 }
 

@@ -10,6 +10,7 @@ import { basename } from "node:path";
 import { writeAtomically } from "../cache/cache.cjs";
 import { EXIT } from "../../vocabulary/outcomes.js";
 import type { RecordedCall, Recording } from "../../vocabulary/recording.js";
+import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
 import { readSealKey, sealCall } from "../recordings/sealed-calls.js";
 import { Redaction } from "../recordings/redaction.js";
 import { runManifest } from "../recordings/manifest.js";
@@ -85,8 +86,15 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
     if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
     const calls: RecordedCall[] = [];
     const guarded = new Map<number, "arguments" | "result">();
+    // The requests a server answered, by number: each is sent when its handler is called, its response when given.
+    const requests = new Map<number, RecordedRequest>();
     return {
       input: { record: true },
+      onIncoming: (request) => void requests.set(request.sequence, request),
+      onAnswered: (sequence, response) => {
+        const request = requests.get(sequence);
+        if (request !== undefined) request.response = response;
+      },
       onRecorded: (call, _replayed, part) => {
         calls.push(call);
         if (part !== undefined) guarded.set(call.sequence, part);
@@ -108,13 +116,26 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
           sealed: sealing,
           redacted: [...redaction.names],
         });
-        const scrubbed: Recording = redaction.scrub({ ...header, calls: redacted } as never);
+        const served = [...requests.values()].sort((a, b) => a.sequence - b.sequence).map((r) => redaction.request(r));
+        const scrubbed: Recording = redaction.scrub({
+          ...header,
+          ...(served.length > 0 ? { requests: served } : {}),
+          calls: redacted,
+        } as never);
         // Sealed last, so that redaction never reads (nor alters) what is encrypted.
         const recording =
           key === undefined
             ? scrubbed
             : {
                 ...scrubbed,
+                // A response may carry guarded data the guards let go to the client: a sealed recording does not hold it.
+                ...(scrubbed.requests !== undefined
+                  ? {
+                      requests: scrubbed.requests.map((r) =>
+                        r.response === undefined ? r : { ...r, response: "sealed" as const },
+                      ),
+                    }
+                  : {}),
                 calls: scrubbed.calls.map((c) =>
                   sealing.has(c.sequence) ? sealCall(c, key, sealing.get(c.sequence)!) : c,
                 ),
@@ -127,8 +148,12 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
           );
           return EXIT.refused;
         }
+        const answered =
+          served.length === 0
+            ? ""
+            : ` and ${served.length.toLocaleString("en")} request${served.length === 1 ? "" : "s"}`;
         process.stderr.write(
-          `recorded ${calls.length.toLocaleString("en")} call${calls.length === 1 ? "" : "s"} to ${out} (the run ${outcome.outcome})\n`,
+          `recorded ${calls.length.toLocaleString("en")} call${calls.length === 1 ? "" : "s"}${answered} to ${out} (the run ${outcome.outcome})\n`,
         );
         return exitCode;
       },

@@ -74,6 +74,7 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
           grant,
           writeConsole: true,
           ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
+          ...(recording.requests !== undefined ? { requests: recording.requests } : {}),
         },
       },
       onEnd: (outcome, tally) => {

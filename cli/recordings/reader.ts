@@ -16,6 +16,8 @@ import type { GrantItem } from "../../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../../vocabulary/grant-text.js";
 import type { OutcomeKind } from "../../vocabulary/outcomes.js";
 import { unsealBytes } from "./sealed-calls.js";
+import { checkRequestsOfCalls, requestsOf } from "./read-requests.js";
+import { MAX_SERVED_CALLS } from "../../vocabulary/recorded-requests.js";
 import {
   MANIFEST_FIELDS,
   SEALED,
@@ -114,7 +116,7 @@ interface Unsealing {
 }
 
 function recordingOf(value: Json, unsealing: Unsealing): Recording {
-  const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "calls"]);
+  const at = fields(value, "the recording", REQUIRED_FIELDS, [...MANIFEST_FIELDS, "requests", "calls"]);
   const outcome = at["outcome"];
   if (typeof outcome !== "string" || !(OUTCOMES as readonly string[]).includes(outcome))
     refuse(`\`outcome\` must be one of ${OUTCOMES.join(", ")}`);
@@ -158,7 +160,9 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     };
   }
   let last = 0;
-  recording.calls = list(at["calls"], "`calls`", DEFAULT_LIMITS.maxHostCalls).map((c, i) => {
+  // A server's handlers make calls beyond the run's own limit, each request within its own (read-requests.ts).
+  const mostCalls = "requests" in at ? MAX_SERVED_CALLS : DEFAULT_LIMITS.maxHostCalls;
+  recording.calls = list(at["calls"], "`calls`", mostCalls).map((c, i) => {
     const call = callOf(isObject(c) && "sealed" in c ? unsealed(c, `calls[${i}]`, unsealing) : c, `calls[${i}]`);
     if (call.sequence <= last)
       refuse(
@@ -169,6 +173,13 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     return call;
   });
   checkTransactions(recording.calls);
+  // The requests a server answered (spec/recording.md, "Servers"), which the calls of their handlers name.
+  if ("requests" in at) {
+    const requests = requestsOf(at["requests"]);
+    checkRequestsOfCalls(recording.calls, requests);
+    recording.requests = requests;
+  } else if (recording.calls.some((c) => c.request !== undefined))
+    refuse("`calls` names requests, but the recording has no `requests`");
   return recording;
 }
 
@@ -182,7 +193,7 @@ function unsealed(value: { [key: string]: Json }, where: string, unsealing: Unse
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome", "sealed"],
-    ["duration_ms", "at_ms", "transaction"],
+    ["duration_ms", "at_ms", "transaction", "request"],
   );
   if (at["arguments"] !== SEALED || at["outcome"] !== SEALED)
     refuse(`${where} is sealed, so its \`arguments\` and \`outcome\` must be "sealed"`);
@@ -235,7 +246,7 @@ function callOf(value: Json, where: string): RecordedCall {
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome"],
-    ["duration_ms", "at_ms", "transaction"],
+    ["duration_ms", "at_ms", "transaction", "request"],
   );
   const capability = text(at["capability"], `${where}.capability`);
   const need = needOfCapability(capability);
@@ -265,6 +276,7 @@ function callOf(value: Json, where: string): RecordedCall {
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  if ("request" in at) call.request = whole(at["request"], `${where}.request`, 1);
   if ("transaction" in at) call.transaction = whole(at["transaction"], `${where}.transaction`, 1);
   // A transaction that began ended as one of three: its outcome is checked here rather than as a call's answer.
   if (transactionEnd(call, where) !== undefined) return call;

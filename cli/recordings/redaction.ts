@@ -9,6 +9,7 @@
 
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import { formsOf } from "./redaction-forms.js";
+import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
 
 /**
  * A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found
@@ -71,6 +72,23 @@ export class Redaction {
       outcome = { success: REDACTED };
     }
     return { ...call, arguments: args, outcome };
+  }
+
+  /**
+   * A request a server answered (spec/recording.md, "Servers"), with a query parameter or a header of a redacted
+   * name, and the response's header of one, written as `<redacted>`.
+   */
+  request(request: RecordedRequest): RecordedRequest {
+    if (!this.active) return request;
+    const out = { ...request };
+    out.query = this.named(request.query) as RecordedRequest["query"];
+    out.headers = this.named(request.headers) as RecordedRequest["headers"];
+    if (typeof request.response === "object")
+      out.response = {
+        ...request.response,
+        headers: this.named(request.response.headers) as RecordedRequest["headers"],
+      };
+    return out;
   }
 
   /** The program's own words, with the value of an option of a redacted name (`--token X`, `--token=X`) redacted. */

@@ -29,6 +29,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
         ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
         ...(read.sealedForResult.size > 0 ? { sealedForResult: [...read.sealedForResult] } : {}),
+        ...(read.recording.requests !== undefined ? { requests: read.recording.requests } : {}),
       },
     });
   }
@@ -67,6 +68,9 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
   };
 };
 
+/** The codes of a replay that stopped where the program and the recording part, which said so there. */
+const STOPPED = new Set(["E-RT-REPLAY-MISMATCH", "E-RT-REPLAY-SHAPE", "E-RT-REPLAY-RESPONSE"]);
+
 /** What a replay without --console says at its end of the console lines it answered without showing them. */
 function unshownConsoleNote(lines: number): string {
   return lines === 1
@@ -90,11 +94,7 @@ export function compareWithRecording(
   tally: RunTally["tally"] | undefined,
   options: { unreachedIsDifference: boolean },
 ): "same" | "differs" | "stopped" {
-  if (
-    outcome.outcome === "refused" ||
-    (outcome.outcome === "crashed" && (outcome.code === "E-RT-REPLAY-MISMATCH" || outcome.code === "E-RT-REPLAY-SHAPE"))
-  )
-    return "stopped";
+  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && STOPPED.has(outcome.code))) return "stopped";
   const differences: string[] = [];
   if (outcome.outcome !== recording.outcome)
     differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);

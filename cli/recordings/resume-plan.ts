@@ -108,7 +108,8 @@ function joined(answered: readonly RecordedCall[], live: readonly RecordedCall[]
   let offset = 0;
   for (const c of answered) offset = Math.max(offset, (c.at_ms ?? 0) + (c.duration_ms ?? 0));
   return [
-    ...answered.map((c, i) => ({ ...c, sequence: i + 1 })),
+    // A server's calls are the run's own in a resumed recording, which holds no requests (spec/recording.md, "Servers").
+    ...answered.map(({ request: _request, ...c }, i) => ({ ...c, sequence: i + 1 })),
     ...live.map((c, i) => ({
       ...c,
       sequence: answered.length + i + 1,

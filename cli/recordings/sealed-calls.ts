@@ -23,6 +23,8 @@ const TAG_BYTES = 16;
 /** A sealed entry as the file holds it. */
 export interface SealedEntry {
   sequence: number;
+  /** A call a server's handler made: its request's number. */
+  request?: number;
   capability: string;
   primitive: string;
   arguments: typeof SEALED;
@@ -97,6 +99,7 @@ export function sealCall(call: RecordedCall, key: Buffer, part: "arguments" | "r
   const capability = part === "arguments" && typeof need !== "string" ? needText({ path: need.path }) : call.capability;
   return {
     sequence: call.sequence,
+    ...(call.request !== undefined ? { request: call.request } : {}),
     capability,
     primitive: call.primitive,
     arguments: SEALED,

@@ -4,6 +4,7 @@
 // (cli/recordings/); the run takes one as given.
 
 import type { RecordedCall } from "../../vocabulary/recording.js";
+import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorded-requests.js";
 import type { RunOptions } from "./run-options.js";
 import type { RunTally, WorkerInput, WorkerOutcome } from "./worker.cjs";
 
@@ -27,6 +28,9 @@ export interface RunSession {
    * recorded; `guarded`, what of it was guarded data.
    */
   readonly onRecorded?: (call: RecordedCall, replayed: boolean, guarded: "arguments" | "result" | undefined) => void;
+  /** A request a recorded server's handler is called with, and, later, the response it gave (spec/recording.md, "Servers"). */
+  readonly onIncoming?: (request: RecordedRequest) => void;
+  readonly onAnswered?: (request: number, response: RecordedResponse) => void;
   /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
   readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;
 }

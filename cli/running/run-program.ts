@@ -351,6 +351,14 @@ function runBundle(
         session?.onRecorded?.(message.recorded, message.replayed === true, message.guarded);
         return;
       }
+      if ("incoming" in message) {
+        session?.onIncoming?.(message.incoming);
+        return;
+      }
+      if ("answered" in message) {
+        session?.onAnswered?.(message.answered.request, message.answered.response);
+        return;
+      }
       if ("tally" in message) {
         tally = message.tally;
         return;

@@ -12,6 +12,9 @@ import { loadProgram, loadRuntime } from "../cache/code-cache.cjs";
 import type * as Runtime from "../../rtlib/index.js" with { "resolution-mode": "import" };
 import type { GrantItem, HostCallEntry, Outcome } from "../../rtlib/index.js" with { "resolution-mode": "import" };
 import type { RecordedCall } from "../../vocabulary/recording.js" with { "resolution-mode": "import" };
+import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorded-requests.js" with {
+  "resolution-mode": "import",
+};
 import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
@@ -81,6 +84,8 @@ export interface WorkerInput {
     readonly sealed?: number[];
     /** Those of them whose arguments carried no guarded data (sealed for what they gave back). */
     readonly sealedForResult?: number[];
+    /** The requests a recorded server answered: a replayed `serve` feeds them to its handler. */
+    readonly requests?: RecordedRequest[];
   };
   /**
    * Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the
@@ -96,6 +101,16 @@ export interface RecordedMessage {
   readonly replayed?: true;
   /** What of the call was guarded data: a recording made with a seal key seals it. */
   readonly guarded?: "arguments" | "result";
+}
+
+/** A request a recorded server's handler is called with (spec/recording.md, "Servers"). */
+export interface IncomingMessage {
+  readonly incoming: RecordedRequest;
+}
+
+/** The response a recorded server gave the request of that number. */
+export interface AnsweredMessage {
+  readonly answered: { readonly request: number; readonly response: RecordedResponse };
 }
 
 /**
@@ -166,13 +181,15 @@ export type WorkerMessage =
   | RequestCrash
   | ServedTotals
   | RecordedMessage
+  | IncomingMessage
+  | AnsweredMessage
   | RunTally
   | ExecutionLog
   | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
 let printed: { hash: import("node:crypto").Hash; bytes: number } | undefined;
-let replayer: Runtime.Replayer | undefined;
+let replayer: Runtime.RunReplayer | undefined;
 /** main's grant as the manifest writes it, once known. */
 let grantTexts: string[] | undefined;
 /** The run's host calls, kept under --json. */
@@ -192,9 +209,20 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    const record = runtime.recorder((recorded, guarded) =>
-      post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }),
-    );
+    // A call a server's handler made is recorded with the number of its request; a resumed run, whose recording
+    // joins entries of another run, records a server's calls as the run's own (spec/recording.md, "Servers").
+    const record = runtime.recorder((call, guarded) => {
+      const request = resume ? undefined : runtime.loadedRequest();
+      // `request` written right after `sequence`.
+      const { sequence, ...rest } = call;
+      const recorded = request === undefined ? call : { sequence, request, ...rest };
+      post({ recorded, ...(guarded !== undefined ? { guarded } : {}) });
+    });
+    if (!resume)
+      runtime.recordRequestsTo({
+        began: (incoming) => post({ incoming }),
+        answered: (request, response) => post({ answered: { request, response } }),
+      });
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
     if (input.replay === undefined || resume)
       observers.push(
@@ -212,13 +240,14 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(log.observe);
   }
   if (input.replay !== undefined) {
-    replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, {
+    replayer = runtime.replayerOf(input.replay.calls, input.replay.grant, {
       writeConsole: input.replay.writeConsole,
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
       ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
+      ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
     });
   }
   return runtime.runMain(() => load(input.bundle, input.source), {

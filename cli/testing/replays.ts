@@ -16,6 +16,7 @@ import { redactedNames } from "../../rtlib/recording/key.js";
 import { grantText, type GrantItem } from "../../vocabulary/needs.js";
 import type { OutcomeKind } from "../../vocabulary/outcomes.js";
 import { REDACTED, type RecordedCall, type Recording } from "../../vocabulary/recording.js";
+import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
 import { runWords } from "../../vocabulary/problems/run.js";
 import { GRANT_PROBLEMS } from "../../vocabulary/problems/grants.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
@@ -82,6 +83,8 @@ export type ReplayPlan =
         readonly calls: readonly RecordedCall[];
         readonly grant: readonly GrantItem[];
         readonly redacted?: readonly string[];
+        /** A server's recording: the requests its `serve` is fed (spec/recording.md, "Servers"). */
+        readonly requests?: readonly RecordedRequest[];
       };
     }
   | { readonly ok: false; readonly code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; readonly message: string };
@@ -99,6 +102,7 @@ export function planReplay(testFile: string, recording: string): ReplayPlan {
       calls: read.recording.calls,
       grant: read.grant,
       ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
+      ...(read.recording.requests !== undefined ? { requests: read.recording.requests } : {}),
     },
   };
 }

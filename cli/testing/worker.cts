@@ -12,6 +12,7 @@ import { loadProgram, loadRuntime } from "../cache/code-cache.cjs";
 import type * as Runtime from "../../rtlib/index.js" with { "resolution-mode": "import" };
 import type { Outcome } from "../../rtlib/index.js" with { "resolution-mode": "import" };
 import type { RecordedCall } from "../../vocabulary/recording.js" with { "resolution-mode": "import" };
+import type { RecordedRequest } from "../../vocabulary/recorded-requests.js" with { "resolution-mode": "import" };
 import type { GrantItem } from "../../vocabulary/needs.js" with { "resolution-mode": "import" };
 
 /** The limits beyond fuel, depth and time that a test has as a run has them. */
@@ -45,6 +46,8 @@ export interface TestWorkerInput {
     readonly calls: readonly RecordedCall[];
     readonly grant: readonly GrantItem[];
     readonly redacted?: readonly string[];
+    /** The requests a recorded server answered: a replayed `serve` feeds them to its handler. */
+    readonly requests?: readonly RecordedRequest[];
   };
   /** `--refresh`: the test runs live and each call it completes is sent as a TestRecordedCall. */
   readonly record?: boolean;
@@ -90,11 +93,10 @@ const started = performance.now();
 const replayer =
   input.replay === undefined
     ? undefined
-    : new runtime.Replayer(
-        input.replay.calls,
-        input.replay.grant,
-        input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {},
-      );
+    : runtime.replayerOf(input.replay.calls, input.replay.grant, {
+        ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+        ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
+      });
 let narration: string | undefined;
 
 runtime

@@ -20,6 +20,15 @@ import { hostImport } from "../host-import.js";
 import { holdConnections, receivingLimits, served, servingHost } from "../serving.js";
 import { MAX_SERVER_CONNECTIONS } from "../../vocabulary/limits.js";
 import { trackTasks } from "../tasks.js";
+import {
+  bindRequest,
+  recordAnswer,
+  recordIncoming,
+  requestsToReplay,
+  responseOf,
+  type IncomingFields,
+} from "../recording/requests.js";
+import { feedRecorded } from "./server-replay.js";
 
 type Handler = (request: unknown) => unknown;
 type ResponseValue = { status: number; headers: RMap; body: string; bytes: Uint8Array };
@@ -62,7 +71,8 @@ function bodyOf(req: IncomingMessage): Promise<Buffer | TooLarge> {
   });
 }
 
-async function requestOf(req: IncomingMessage): Promise<unknown> {
+/** The program's Request, and what a recorded run writes of it (recording/requests.ts). */
+async function requestOf(req: IncomingMessage): Promise<{ value: unknown; fields: IncomingFields }> {
   const bytes = await bodyOf(req);
   if (bytes instanceof TooLarge) throw bytes;
   const url = new URL(req.url ?? "/", "http://localhost");
@@ -71,15 +81,17 @@ async function requestOf(req: IncomingMessage): Promise<unknown> {
   const headers = new RMap();
   for (const [k, v] of Object.entries(req.headers))
     if (v !== undefined) headers.setInPlace(k.toLowerCase(), Array.isArray(v) ? v.join(", ") : v);
-  return RequestRecord.desc.make([
-    req.method ?? "GET",
-    url.pathname,
-    query,
-    headers,
-    bytes.toString("utf8"),
-    new Uint8Array(bytes),
-  ]);
+  const method = req.method ?? "GET";
+  const fields = { method, path: url.pathname, query, headers, bytes };
+  return { value: requestValue(method, url.pathname, query, headers, bytes), fields };
 }
+
+function requestValue(method: string, path: string, query: RMap, headers: RMap, bytes: Buffer): unknown {
+  return RequestRecord.desc.make([method, path, query, headers, bytes.toString("utf8"), new Uint8Array(bytes)]);
+}
+
+/** The headers of the server's fixed answers (reply), as a recording writes them. */
+const FIXED_HEADERS = { "content-type": "text/plain; charset=utf-8" };
 
 // RFC 9110: a field name is a token; a value has no control character but tab
 // (no CR, LF or NUL that would split the response) and is Latin-1, as Node sends it.
@@ -168,6 +180,12 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
     },
     { port },
     async () => {
+      // A replay listens to nothing: the recorded requests are fed to the handler (spec/recording.md, "Servers").
+      const recordedRequests = requestsToReplay();
+      if (recordedRequests !== undefined) {
+        await trackTasks();
+        return feedRecorded(recordedRequests, { handler, serveSite, depth, requestValue, responseProblem });
+      }
       // node:http is loaded by the first serve, not when every program starts.
       const { createServer } = await hostImport<typeof import("node:http")>("node:http");
       await trackTasks();
@@ -220,6 +238,13 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           // Answered (or given up on) once: by the handler, at the request's time limit, or at the server's end.
           let over = false;
           let timer: NodeJS.Timeout | undefined;
+          /** The request's number in a recorded run: its answer is recorded with it. */
+          let recorded: number | undefined;
+          /** A fixed answer, recorded as it goes out. */
+          const sayRecorded = (status: number, text: string) => {
+            recordAnswer(recorded, responseOf(status, FIXED_HEADERS, Buffer.from(text, "utf8")));
+            say(res, status, text);
+          };
           const giveUp = () => {
             if (over) return;
             over = true;
@@ -228,15 +253,19 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
           };
           inFlight.add(giveUp);
           try {
-            const request = await requestOf(req);
+            const incoming = await requestOf(req);
+            const request = incoming.value;
             if (over) return;
+            // Recorded once its handler is to be called, and every call on its account is recorded as its own.
+            recorded = recordIncoming(incoming.fields);
+            if (recorded !== undefined) bindRequest(account, recorded);
             // The request's time runs from the handler's call: receiving it is timed by the server (receivingLimits).
             timer = setTimeout(() => {
               if (over) return;
               over = true;
               stop(account, { milliseconds: REQUEST_LIMITS.timeoutMs });
               counted();
-              say(res, 500, "internal error\n");
+              sayRecorded(500, "internal error\n");
               crashed(withStack(new Crash("E-RT-LIMIT-TIME", { milliseconds: REQUEST_LIMITS.timeoutMs }), serveSite));
             }, REQUEST_LIMITS.timeoutMs);
             const previous = switchTo(account);
@@ -257,10 +286,13 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             const headers: Record<string, string> = {};
             for (const [k, v] of response.headers.entries()) headers[String(k)] = String(v);
             const body = response.body !== "" ? Buffer.from(response.body, "utf8") : Buffer.from(response.bytes);
+            // Recorded as the handler gave them, without the framing the server adds.
+            const given = responseOf(response.status, headers, body);
             // 204 and 304 have no body, and must not say how long it is.
             if (response.status !== 204 && response.status !== 304) headers["content-length"] = String(body.length);
             over = true;
             counted();
+            recordAnswer(recorded, given);
             if (ending) headers["connection"] = "close";
             res.writeHead(response.status, headers);
             res.end(body);
@@ -287,7 +319,7 @@ export const serve = (grant: Grant, port: number, handler: Handler, requests: un
             } else {
               counted();
               // A response refused by a guard says why (its message names no data); any other crash says nothing.
-              say(res, 500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
+              sayRecorded(500, e instanceof Crash && e.code === "E-RT-GUARD" ? `${e.message}\n` : "internal error\n");
               crashed(e);
             }
           } finally {

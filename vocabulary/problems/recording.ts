@@ -157,6 +157,39 @@ would in production.`,
     described: true,
   }),
 
+  "E-RT-REPLAY-RESPONSE": problem<{
+    request: number;
+    method: string;
+    path: string;
+    differences: readonly string[];
+  }>({
+    title: "A replayed server that answered a request differently",
+    facts: {
+      request: "the request's sequence number in the recording",
+      method: "the request's method",
+      path: "the request's path",
+      differences: "each field in which the response given and the recorded response differ",
+    },
+    render: (f) => ({
+      message: [
+        `the replay stopped at request ${f.request} (${f.method} ${f.path}): its handler answered differently`,
+        "  differences:",
+        ...f.differences.map((d) => `    ${d}`),
+      ].join("\n"),
+    }),
+    explanation: `A replay of a server feeds each recorded request to the program's handler, answers the
+handler's calls from that request's own recorded calls, and compares the response it gives with the
+recorded response: status, headers and body. The first response that differs stops the replay, at
+the \`serve\` call, showing each field that differs. Every call matched, so the handler computes
+its answer differently from the same input: a change in its logic. Record again if the new answer
+is the right one.`,
+    wrong:
+      `renyi record --to served.json server.ry   # answers GET /hello with "hello"\n` +
+      `# change the handler to answer "hi"\nrenyi run --replay served.json server.ry`,
+    right: `renyi record --to served.json server.ry\nrenyi run --replay served.json server.ry`,
+    described: true,
+  }),
+
   "E-RT-REPLAY-DIFFERS": problem<{ differences: readonly string[] }>({
     title: "A replay that ended differently from the recorded run",
     facts: {
