@@ -252,6 +252,10 @@ function parseTest(p: Cursor): TestDef {
       replays = parseTextValue(p, "the recording's path", { guide: "recording" });
       if (atWordOnLine(p, "calls")) calls = parseCallRange(p);
       if (atWordOnLine(p, "unused")) unused = parseUnusedCalls(p);
+      if (unused !== undefined && atWordOnLine(p, "calls"))
+        p.fail("a new line: `calls N to M` comes before `unused`", { guide: "recording-part" });
+    } else if (atWordOnLine(p, "calls") || atWordOnLine(p, "unused")) {
+      p.fail(`\`replays "path"\` before \`${p.textAt(p.pos)}\`, or a new line`, { guide: "recording-part" });
     }
     expectNewLine(p, replays === undefined ? "the test's name" : "the recording's path, its `calls` or `unused`");
     const body = parseBlock(p, ["end"], start);
