@@ -169,7 +169,9 @@ export function strictResult(
     return `call ${s}: ${call.primitive.replace(/^std\./, "")} ${JSON.stringify(call.arguments)}`;
   });
   if (unreached.length > LISTED) calls.push(`and ${(unreached.length - LISTED).toLocaleString("en")} more`);
-  const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls });
+  // The capabilities' names, each once: what an `unused` list that excuses these calls would write.
+  const capabilities = [...new Set(unreached.map((s) => bySequence.get(s)!.capability.replace(/\(.*$/s, "")))];
+  const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls, capabilities });
   return {
     ...result,
     status: "failed",

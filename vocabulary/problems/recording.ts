@@ -241,20 +241,21 @@ the test now declares: record it again under the test's needs, or widen the budg
     described: true,
   }),
 
-  "E-RT-REPLAY-UNUSED": problem<{ count: number; calls: readonly string[] }>({
+  "E-RT-REPLAY-UNUSED": problem<{ count: number; calls: readonly string[]; capabilities?: readonly string[] }>({
     title: "A replays test that left recorded calls unused (--strict)",
     kind: "failed",
     facts: {
       count: "how many recorded calls the test did not use",
       calls: "each unused call, with its sequence number, primitive and arguments (at most 10 are listed)",
+      capabilities: "the capabilities of the unused calls, without their scopes, each once (`console`, `environment`)",
     },
     render: (f) => ({
       message: `the test did not use ${plural(f.count, "recorded call")} of its recording`,
       notes: f.calls,
       hint:
-        "A test that exercises part of a recorded run names that part after the recording's path: " +
-        '`replays "fixtures/weather/berlin.json" calls 1 to 3` (only those calls are the test\'s), or ' +
-        "`... unused console` (the capabilities whose calls it may leave unused).",
+        "If the test leaves these calls unused on purpose, say so after its recording's path: " +
+        `\`unused ${(f.capabilities ?? ["console"]).join(", ")}\`, or name the part of the recording that is the ` +
+        "test's with `calls N to M`.",
     }),
     explanation: `With \`renyi test --strict\`, a replays test must use every entry of its recording but
 those its header excuses: an entry no call of the test was answered with means the test no
