@@ -256,22 +256,20 @@ end`,
 end`,
   }),
 
-  "E-CAP-REPLAYS-CALLS": problem<{ first: number; last: number; problem: "zero" | "backwards" | "too-large" }>({
+  "E-CAP-REPLAYS-CALLS": problem<{ first: number; last: number; problem: "zero" | "backwards" }>({
     title: "A test's `calls N to M` that names no part of a recording",
     facts: {
       first: "the first sequence number written",
       last: "the last sequence number written",
       problem:
-        "`zero` (a number below 1: a recording's calls are numbered from 1), `backwards` (the last number is " +
-        "below the first) or `too-large` (a number beyond the largest a recording may number its calls)",
+        "`zero` (a number below 1: a recording's calls are numbered from 1) or `backwards` (the last number is " +
+        "below the first)",
     },
     render: (f) => ({
       message:
         f.problem === "backwards"
           ? `\`calls ${f.first} to ${f.last}\` runs backwards: its last call comes before its first`
-          : f.problem === "zero"
-            ? `\`calls ${f.first} to ${f.last}\` names call 0, and a recording numbers its calls from 1`
-            : `\`calls ${f.first} to ${f.last}\` names a call beyond any a recording can hold`,
+          : `\`calls ${f.first} to ${f.last}\` names call 0, and a recording numbers its calls from 1`,
       label: "the first and the last call, in order",
       hint:
         "Write the first and the last sequence number of the calls that are the test's, first the smaller: " +
