@@ -1,6 +1,7 @@
 // What is being typed at a position, read from the text around it alone (the
 // module may not parse there): in a comment, in a text, after a `.` and what
 // stands before it, after `needs` (or a `,`, `or`, `only to` of a needs line),
+// after a test's `replays "PATH"` (its `calls` and `unused`, and `unused`'s capabilities),
 // after `per` of a budget, after `when`, after `use`, where a type is written,
 // at the start of a statement. Looks at the line being typed, and for a needs
 // line or a text in triple quotes a little above it; never at the whole module.
@@ -10,6 +11,7 @@ export type CompletionContext =
   | { readonly kind: "member"; readonly chain: readonly string[]; readonly inNeeds: boolean }
   | { readonly kind: "capability" }
   | { readonly kind: "budget-unit" }
+  | { readonly kind: "recording-part"; readonly words: readonly ("calls" | "unused")[] }
   | { readonly kind: "case" }
   | { readonly kind: "use" }
   | { readonly kind: "type" }
@@ -57,11 +59,29 @@ export function contextAt(text: string, offset: number): ContextAt {
       inNeedsLine(text, lineStart, lineStart + trimmed.length))
   )
     return { context: { kind: "capability" }, wordStart };
+  const part = recordingPart(trimmed);
+  if (part === "capability") return { context: { kind: "capability" }, wordStart };
+  if (part !== undefined) return { context: { kind: "recording-part", words: part }, wordStart };
   if (previous === "when" && trimmed.trim() === "when") return { context: { kind: "case" }, wordStart };
   if (previous === "use" && trimmed.trim() === "use") return { context: { kind: "use" }, wordStart };
   if (isTypePosition(trimmed)) return { context: { kind: "type" }, wordStart };
   const statementStart = firstOnLine || /\b(then|else)$/.test(trimmed);
   return { context: { kind: "name", statementStart, lineStart: firstOnLine }, wordStart };
+}
+
+/**
+ * After a test's `replays "PATH"` on its line: the words that may follow (`calls`, `unused`), or `capability` after
+ * `unused` or a comma of its list (spec/grammar.md).
+ */
+function recordingPart(trimmed: string): readonly ("calls" | "unused")[] | "capability" | undefined {
+  const after = /\breplays\s+"[^"]*"(.*)$/.exec(trimmed);
+  if (after === null) return undefined;
+  const rest = after[1]!.trim();
+  if (rest === "") return ["calls", "unused"];
+  const range = /^calls\s+\d[\d_]*\s+to\s+\d[\d_]*/.exec(rest);
+  const tail = range === null ? rest : rest.slice(range[0].length).trim();
+  if (tail === "") return range === null ? undefined : ["unused"];
+  return /^unused(\s.*,)?$/.test(tail) ? "capability" : undefined;
 }
 
 /** Whether the end of a line's text is in code, a text or a comment. */

@@ -105,6 +105,8 @@ function itemsFor(
       return capabilityItems([]);
     case "budget-unit":
       return BUDGET_UNITS.map((unit) => ({ label: unit, kind: "keyword", detail: "budget unit" }));
+    case "recording-part":
+      return RECORDING_PART.filter((k) => context.words.includes(k.label)).map((k) => ({ ...k, kind: "keyword" }));
     case "use":
       return useItems(snapshot, view);
     case "type":
@@ -144,6 +146,22 @@ const STATEMENT_KEYWORDS: readonly { label: string; insertText?: string; detail:
   { label: "run concurrently", insertText: "run concurrently\n\t$0\nend", detail: "run concurrently ... end" },
   { label: "stop", detail: "leave the loop" },
   { label: "skip", detail: "go on with the loop's next item" },
+];
+
+/** What may follow a test's `replays "PATH"` (spec/testing.md, "Part of a recording"). */
+const RECORDING_PART: readonly { label: "calls" | "unused"; detail: string; insertText: string; snippet: true }[] = [
+  {
+    label: "calls",
+    detail: "calls N to M: only these calls of the recording are the test's",
+    insertText: `calls ${slot(1, "1")} to ${slot(2, "3")}`,
+    snippet: true,
+  },
+  {
+    label: "unused",
+    detail: "unused console: capabilities whose recorded calls may stay unused (--strict)",
+    insertText: `unused ${slot(1, "console")}`,
+    snippet: true,
+  },
 ];
 
 const ITEM_KEYWORDS: readonly { label: string; detail: string }[] = [

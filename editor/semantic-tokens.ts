@@ -184,13 +184,20 @@ function guardedCapabilities(view: ModuleView): Set<number> {
   return out;
 }
 
-/** The starts of the units of budgets (`minute` of `at most 30 per minute`): words of the grammar, as keywords are. */
+/**
+ * The starts of the units of budgets (`minute` of `at most 30 per minute`), and of a test's `calls` and `unused`:
+ * words of the grammar, as keywords are.
+ */
 function budgetUnits(view: ModuleView): Set<number> {
   const out = new Set<number>();
   for (const item of view.syntax.items)
     if (item.kind === "FunctionDef" || item.kind === "TestDef")
       for (const grant of item.needs?.items ?? [])
         if (grant.budget !== undefined) out.add(grant.budget.unit.span.start);
+  // A test's `calls` and `unused` are keywords of its header only (spec/grammar.md); each clause's span starts at its word.
+  for (const item of view.syntax.items)
+    if (item.kind === "TestDef")
+      for (const clause of [item.calls, item.unused]) if (clause !== undefined) out.add(clause.span.start);
   return out;
 }
 

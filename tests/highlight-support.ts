@@ -150,6 +150,7 @@ function expectedClass(kinds: readonly TokenKind[], texts: readonly string[], i:
       if (UNITS.has(text) && kinds[i - 1] === "per") return "keyword";
       if (text === "a" && kinds[i - 1] === "at" && texts[i + 1] === "time") return "keyword";
       if (text === "time" && texts[i - 1] === "a" && kinds[i - 2] === "at") return "keyword";
+      if (isRecordingPartWord(kinds, texts, i)) return "keyword";
       return "name";
     case "upper":
       return "type";
@@ -174,6 +175,23 @@ function expectedClass(kinds: readonly TokenKind[], texts: readonly string[], i:
     return "keyword";
   }
   return "punctuation";
+}
+
+/**
+ * `calls` right after a test's recording path, and `unused` after that path or after `calls N to M`: words of a
+ * test's header (spec/grammar.md), keywords there only.
+ */
+function isRecordingPartWord(kinds: readonly TokenKind[], texts: readonly string[], i: number): boolean {
+  const text = texts[i];
+  if (text !== "calls" && text !== "unused") return false;
+  let at = i - 1;
+  if (text === "unused" && kinds[at] === "int" && kinds[at - 1] === "to" && kinds[at - 2] === "int") {
+    if (texts[at - 3] !== "calls") return false;
+    at -= 4;
+  }
+  if (kinds[at] !== "text_end") return false;
+  while (at > 0 && kinds[at] !== "text_start") at--;
+  return kinds[at - 1] === "replays";
 }
 
 /** A place where the grammar and the lexer disagree. */

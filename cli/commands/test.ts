@@ -159,7 +159,9 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
 async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTest>): Promise<TestResult> {
   const { file, test } = entry;
   const refresh = test.replays !== undefined && test.name === options.refresh;
-  const plan = test.replays === undefined ? undefined : planReplay(file, test.replays);
+  // A refresh reads the whole recording (its redacted names are kept), whatever part of it the test names.
+  const plan =
+    test.replays === undefined ? undefined : planReplay(file, test.replays, refresh ? undefined : test.calls);
   const recording = test.replays === undefined ? {} : { recording: test.replays };
   // A recording that cannot be read fails its test, unless the test is refreshed: then it is written anew.
   // One outside the test's folder is neither read nor written.
@@ -217,7 +219,16 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
       ...result,
       status: "refreshed",
       message: `recorded ${end.recorded.length.toLocaleString("en")} call${end.recorded.length === 1 ? "" : "s"} to ${test.replays}`,
+      ...(test.calls === undefined
+        ? {}
+        : {
+            note:
+              `the test names calls ${test.calls.first} to ${test.calls.last} of its recording, which now holds ` +
+              "only the test's own calls, numbered from 1: check the range",
+          }),
     };
   }
-  return options.strict === true && plan?.ok ? strictResult(result, plan.recording, end.unreached) : result;
+  return options.strict === true && plan?.ok
+    ? strictResult(result, plan.recording, end.unreached, test.unused, test.site)
+    : result;
 }

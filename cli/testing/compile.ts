@@ -4,7 +4,9 @@
 
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import type { SourceFile } from "../../compiler/source.js";
-import type { TestDef } from "../../compiler/parse/tree.js";
+import type { CapabilityRef, TestDef } from "../../compiler/parse/tree.js";
+import type { Need } from "../../vocabulary/needs.js";
+import type { CallRange } from "./replays.js";
 import { testName } from "../../compiler/lower/names.js";
 import { compileIntoCache } from "../cache/compile-into-cache.js";
 import { sealedOrCompiled } from "../cache/sealed-or-compiled.js";
@@ -20,6 +22,10 @@ export interface FoundTest {
   readonly site: string;
   /** The recording it replays, resolved against the test's own file; undefined when it replays none. */
   readonly replays?: string;
+  /** `calls N to M`: the part of its recording that is the test's. */
+  readonly calls?: CallRange;
+  /** `unused console, ...`: the capabilities whose recorded calls it may leave unused (--strict). */
+  readonly unused?: readonly Need[];
   /** The name of its function in the compiled program. */
   readonly functionName: string;
 }
@@ -37,6 +43,11 @@ export type CompiledTestFile =
       program: string;
       code: () => string;
     };
+
+/** A capability of a test's `unused` as the checker accepted it: its path, and its scope if it has one. */
+function needOf(ref: CapabilityRef): Need {
+  return { path: ref.path.map((p) => p.name), ...(ref.scope === undefined ? {} : { scope: ref.scope.value }) };
+}
 
 /** Compiles `file` when it holds tests; a file without a line that begins with `test` is not one (kind "none"). */
 /** `narrate`: compile the narrated variant (`renyi test --explain`), cached apart. */
@@ -58,6 +69,8 @@ export async function compileTestFile(
       name: block.name.value,
       site: `${file}:${at.line}:${at.column}`,
       ...(block.replays === undefined ? {} : { replays: resolveRecording(file, block.replays.value) }),
+      ...(block.calls === undefined ? {} : { calls: { first: block.calls.first.value, last: block.calls.last.value } }),
+      ...(block.unused === undefined ? {} : { unused: block.unused.items.map(needOf) }),
       functionName: testName(program.entry, index),
     };
   });

@@ -13,11 +13,13 @@ import { readRecordingFile } from "../recordings/reader.js";
 import { Redaction } from "../recordings/redaction.js";
 import { runManifest } from "../recordings/manifest.js";
 import { redactedNames } from "../../rtlib/recording/key.js";
-import { grantText, type GrantItem } from "../../vocabulary/needs.js";
+import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
 import type { OutcomeKind } from "../../vocabulary/outcomes.js";
 import { REDACTED, type RecordedCall, type Recording } from "../../vocabulary/recording.js";
 import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
-import { runWords } from "../../vocabulary/problems/run.js";
+import { runMessage, runWords } from "../../vocabulary/problems/run.js";
+import { coveredBy } from "../../vocabulary/capabilities.js";
+import { readNeedText } from "../../vocabulary/grant-text.js";
 import { GRANT_PROBLEMS } from "../../vocabulary/problems/grants.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
 import type { TestResult } from "./run-test.js";
@@ -89,17 +91,27 @@ export type ReplayPlan =
     }
   | { readonly ok: false; readonly code: "E-RT-RECORDING" | "E-CAP-REPLAYS-PATH"; readonly message: string };
 
-/** The recording of a test in `testFile`, read, when it lies beneath the test's folder. */
-export function planReplay(testFile: string, recording: string): ReplayPlan {
+/**
+ * The recording of a test in `testFile`, read, when it lies beneath the test's folder; with `calls N to M`
+ * (`part`), only those calls are the test's.
+ */
+export function planReplay(testFile: string, recording: string, part?: CallRange): ReplayPlan {
   const outside = recordingOutside(testFile, recording);
   if (outside !== undefined) return { ok: false, code: "E-CAP-REPLAYS-PATH", message: outside };
   const read = readRecordingFile(recording);
   if (!read.ok) return { ok: false, code: read.code, message: read.problem };
+  const calls = part === undefined ? read.recording.calls : callsInPart(read.recording, part);
+  if (typeof calls === "string")
+    return {
+      ok: false,
+      code: "E-RT-RECORDING",
+      message: runMessage("E-RT-RECORDING", { file: recording, problem: "part", detail: calls }),
+    };
   return {
     ok: true,
     recording: read.recording,
     replay: {
-      calls: read.recording.calls,
+      calls,
       grant: read.grant,
       ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
       ...(read.recording.requests !== undefined ? { requests: read.recording.requests } : {}),
@@ -107,31 +119,70 @@ export function planReplay(testFile: string, recording: string): ReplayPlan {
   };
 }
 
+/** `calls N to M` of a test's header: the first and the last sequence number of the calls that are the test's. */
+export interface CallRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * The calls of `recording` numbered `part.first` to `part.last`, both included, or why it holds no such part:
+ * each end must be the sequence number of one of its calls.
+ */
+function callsInPart(recording: Recording, part: CallRange): readonly RecordedCall[] | string {
+  const calls = recording.calls;
+  const held = (s: number) => calls.some((c) => c.sequence === s);
+  if (!held(part.first) || !held(part.last)) {
+    const range = `calls ${part.first} to ${part.last}`;
+    const holds =
+      calls.length === 0
+        ? "it holds no calls"
+        : `its calls are numbered ${calls[0]!.sequence} to ${calls[calls.length - 1]!.sequence}`;
+    const missing = held(part.first) ? part.last : part.first;
+    return `the test replays ${range}, and the recording holds no call ${missing}: ${holds}`;
+  }
+  return calls.filter((c) => c.sequence >= part.first && c.sequence <= part.last);
+}
+
 /** The most unused entries a --strict failure lists. */
 const LISTED = 10;
 
 /**
  * --strict: a replays test that passed but left recorded entries unused fails,
- * E-RT-REPLAY-UNUSED, listing them; any other result stands.
+ * E-RT-REPLAY-UNUSED, listing them; any other result stands. Entries of the
+ * capabilities the test's `unused` names (`unused console`) may stay unused:
+ * an entry is excused when one of them covers its capability, as a grant would.
  */
 export function strictResult(
   result: TestResult,
   recording: Recording,
-  unreached: readonly number[] | undefined,
+  unreachedAll: readonly number[] | undefined,
+  excused: readonly Need[] = [],
+  site?: string,
 ): TestResult {
-  if (result.status !== "passed" || unreached === undefined || unreached.length === 0) return result;
   const bySequence = new Map(recording.calls.map((c) => [c.sequence, c]));
+  const unreached = unreachedAll?.filter((s) => {
+    const call = bySequence.get(s);
+    if (call === undefined) return false;
+    const need = readNeedText(call.capability);
+    return typeof need === "string" || coveredBy(excused, need) === undefined;
+  });
+  if (result.status !== "passed" || unreached === undefined || unreached.length === 0) return result;
   const calls = unreached.slice(0, LISTED).map((s) => {
     const call = bySequence.get(s)!;
     return `call ${s}: ${call.primitive.replace(/^std\./, "")} ${JSON.stringify(call.arguments)}`;
   });
   if (unreached.length > LISTED) calls.push(`and ${(unreached.length - LISTED).toLocaleString("en")} more`);
-  const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls });
+  // The capabilities' names, each once: what an `unused` list that excuses these calls would write.
+  const capabilities = [...new Set(unreached.map((s) => bySequence.get(s)!.capability.replace(/\(.*$/s, "")))];
+  const words = runWords("E-RT-REPLAY-UNUSED", { count: unreached.length, calls, capabilities });
   return {
     ...result,
     status: "failed",
     code: "E-RT-REPLAY-UNUSED",
     message: [words.message, ...(words.notes ?? []).map((n) => `  ${n}`)].join("\n"),
+    ...(site === undefined ? {} : { site }),
+    ...(words.hint === undefined ? {} : { note: `hint: ${words.hint}` }),
   };
 }
 

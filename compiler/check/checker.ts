@@ -10,7 +10,7 @@ import { Bounds } from "./bounds.js";
 import { Context, newProgramWork, type NeedsEdit, type ProgramWork } from "./context.js";
 import { declareProgram, libraryScopes, type SourceModule } from "./declare.js";
 import { checkExpr } from "./expressions.js";
-import { checkNeeds } from "./grants.js";
+import { checkNeeds, checkUnusedCalls } from "./grants.js";
 import { functionTarget, record, type NameUse } from "./names.js";
 import { replaysPathLeaves } from "../../vocabulary/recording-path.js";
 import type { FunctionSig, ModuleScope, Program as Scopes } from "./scope.js";
@@ -296,6 +296,8 @@ function checkTest(
     diagnostics.push(
       diagnose("E-CAP-REPLAYS-PATH", item.replays!.span, { path: item.replays!.value, problem: leaves }),
     );
+  if (item.calls !== undefined) checkCallRange(item.calls, diagnostics);
+  if (item.unused !== undefined) checkUnusedCalls(item.unused, diagnostics, scopes.names);
   return {
     name: item.name.value,
     needs: grant,
@@ -303,6 +305,15 @@ function checkTest(
     body,
     span: item.span,
   };
+}
+
+/** `calls N to M`: a part of a recording, numbered from 1, first to last (E-CAP-REPLAYS-CALLS). */
+function checkCallRange(calls: S.CallRange, diagnostics: Diagnostic[]): void {
+  const first = calls.first.value;
+  const last = calls.last.value;
+  // The lexer keeps an Int literal within 2^53 - 1 (E-SYN-NUMBER), so both are whole numbers a recording can hold.
+  const problem = first < 1 || last < 1 ? "zero" : last < first ? "backwards" : undefined;
+  if (problem !== undefined) diagnostics.push(diagnose("E-CAP-REPLAYS-CALLS", calls.span, { first, last, problem }));
 }
 
 /** Locals whose type nothing in the function pinned down (`let items be []` never used). */

@@ -72,6 +72,21 @@ export function checkNeeds(
   return items;
 }
 
+/**
+ * A test's `unused console, environment("KEY")`: each capability checked as a `needs` line's is (E-CAP-UNKNOWN,
+ * E-CAP-SCOPE), its names recorded for the editor.
+ */
+export function checkUnusedCalls(unused: S.UnusedCalls, diagnostics: Diagnostic[], names?: NameUse[]): Need[] {
+  const needs: Need[] = [];
+  for (const ref of unused.items) {
+    const need = checkCapability(ref, diagnostics);
+    if (need === undefined) continue;
+    recordCapability(names, ref, need);
+    needs.push(need);
+  }
+  return needs;
+}
+
 /** The vocabulary's grant item a checked one stands for: what the manifest and the runtime's grant hold. */
 export function grantItemOf(item: CheckedGrantItem): GrantItem {
   const { path, scope } = item.capability;

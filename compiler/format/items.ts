@@ -4,7 +4,7 @@
 import type { Item } from "../parse/tree.js";
 import type { Lines } from "./lines.js";
 import { findAhead } from "./source-text.js";
-import { block, endLine, headerLines, needsList, params, signatureTail } from "./statements.js";
+import { block, endLine, headerLines, needsList, params, signatureTail, unusedList } from "./statements.js";
 import { path, raw, typeText, writeType } from "./types.js";
 
 export function item(o: Lines, it: Item): void {
@@ -61,6 +61,11 @@ export function item(o: Lines, it: Item): void {
         needsList(o, it.needs);
       }
       if (it.replays !== undefined) o.write(` replays ${raw(src, it.replays)}`);
+      if (it.calls !== undefined) o.write(` calls ${raw(src, it.calls.first)} to ${raw(src, it.calls.last)}`);
+      if (it.unused !== undefined) {
+        o.write(" ");
+        unusedList(o, it.unused);
+      }
       o.open();
       block(o, it.body, 1);
       endLine(o, 0, it.body.span.end);

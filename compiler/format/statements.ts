@@ -5,12 +5,12 @@
 // grammar allows both, and the house's programs (whose recordings name their
 // text by its hash) have both.
 
-import type { Block, MatchArm, Needs, Param, Statement, TypeExpr } from "../parse/tree.js";
+import type { Block, MatchArm, Needs, Param, Statement, TypeExpr, UnusedCalls } from "../parse/tree.js";
 import { bracketed } from "./brackets.js";
 import { expr } from "./expressions.js";
 import { ARM, CLOSES, type Lines, type Tail } from "./lines.js";
 import { breaksBetween, findAhead } from "./source-text.js";
-import { grantItemText, patternText, writeType } from "./types.js";
+import { capabilityText, grantItemText, patternText, writeType } from "./types.js";
 
 export function block(o: Lines, body: Block, indent: number): void {
   for (const statement of body.statements) {
@@ -252,6 +252,22 @@ export function needsList(o: Lines, needs: Needs): void {
       else o.write(" ");
     }
     o.write(grantItemText(o.src, item));
+    o.reach(item.span.end);
+  }
+}
+
+/** A test's `unused console, time`: its items broken over lines where the author broke them, as a `needs` line's. */
+export function unusedList(o: Lines, unused: UnusedCalls): void {
+  const indent = o.indent;
+  o.write("unused ");
+  for (let i = 0; i < unused.items.length; i++) {
+    const item = unused.items[i]!;
+    if (i > 0) {
+      o.write(",");
+      if (breaksBetween(o.src, unused.items[i - 1]!.span.end, item.span.start)) o.start(indent + 1, item.span.start);
+      else o.write(" ");
+    }
+    o.write(capabilityText(o.src, item));
     o.reach(item.span.end);
   }
 }

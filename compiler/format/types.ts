@@ -70,7 +70,7 @@ export function grantItemText(src: string, item: GrantItem): string {
   return text;
 }
 
-function capabilityText(src: string, capability: CapabilityRef): string {
+export function capabilityText(src: string, capability: CapabilityRef): string {
   const name = path(capability.path);
   return capability.scope === undefined ? name : `${name}(${raw(src, capability.scope)})`;
 }

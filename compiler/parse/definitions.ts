@@ -2,21 +2,24 @@
 // functions and tests.
 
 import { type Cursor, isLabelKind, ParseAbort, SyntaxFailure, type Tok } from "./cursor.js";
-import { parseNeedsClause } from "./needs.js";
+import { parseNeedsClause, parseUnusedCalls } from "./needs.js";
 import { parseBlock } from "./statements.js";
 import { expectNewLine, parseHeaderLines, parseParams, parsePurpose } from "./signatures.js";
 import { parseTextValue } from "./texts.js";
 import { parseSignatureTail, parseType } from "./types.js";
 import type {
+  CallRange,
   CaseDecl,
   FieldDecl,
   FunctionDef,
   Ident,
+  IntLiteral,
   Item,
   Module,
   TestDef,
   TextLiteralValue,
   TypeDef,
+  UnusedCalls,
   Use,
 } from "./tree.js";
 
@@ -242,11 +245,19 @@ function parseTest(p: Cursor): TestDef {
     const name = parseTextValue(p, "the test's name", { guide: "test-name" });
     const needs = p.atOnLine("needs") ? parseNeedsClause(p, "definition") : undefined;
     let replays: TextLiteralValue | undefined;
+    let calls: CallRange | undefined;
+    let unused: UnusedCalls | undefined;
     if (p.atOnLine("replays")) {
       p.advance();
       replays = parseTextValue(p, "the recording's path", { guide: "recording" });
+      if (atWordOnLine(p, "calls")) calls = parseCallRange(p);
+      if (atWordOnLine(p, "unused")) unused = parseUnusedCalls(p);
+      if (unused !== undefined && atWordOnLine(p, "calls"))
+        p.fail("a new line: `calls N to M` comes before `unused`", { guide: "recording-part" });
+    } else if (atWordOnLine(p, "calls") || atWordOnLine(p, "unused")) {
+      p.fail(`\`replays "path"\` before \`${p.textAt(p.pos)}\`, or a new line`, { guide: "recording-part" });
     }
-    expectNewLine(p, "the test's name");
+    expectNewLine(p, replays === undefined ? "the test's name" : "the recording's path, its `calls` or `unused`");
     const body = parseBlock(p, ["end"], start);
     p.advance(); // end
     return {
@@ -254,10 +265,36 @@ function parseTest(p: Cursor): TestDef {
       name,
       ...(needs ? { needs } : {}),
       ...(replays ? { replays } : {}),
+      ...(calls ? { calls } : {}),
+      ...(unused ? { unused } : {}),
       body,
       span: p.spanFrom(start),
     };
   });
+}
+
+/**
+ * `calls` and `unused` are words of a test's header only, after its recording's path, not keywords:
+ * a program may still name a variable `calls`.
+ */
+function atWordOnLine(p: Cursor, word: string): boolean {
+  return p.atOnLine("name") && p.textAt(p.pos) === word;
+}
+
+/** `calls 1 to 3`: the first and the last sequence number of the part of the recording that is the test's. */
+function parseCallRange(p: Cursor): CallRange {
+  const start = p.advance(); // calls
+  const example = { guide: "recording-part", sameLine: true } as const;
+  const first = sequenceNumber(p, "the first call's sequence number after `calls`", example);
+  p.expect("to", "`to` and the last call's sequence number", example);
+  const last = sequenceNumber(p, "the last call's sequence number after `to`", example);
+  return { kind: "CallRange", first, last, span: p.spanFrom(start) };
+}
+
+function sequenceNumber(p: Cursor, expected: string, how: { guide: "recording-part"; sameLine: true }): IntLiteral {
+  if (!p.atOnLine("int")) p.fail(expected, how);
+  const token = p.advance();
+  return { kind: "IntLiteral", value: p.valueAt(token) as number, span: p.spanOf(token) };
 }
 
 function expectNewLineOrEnd(p: Cursor): void {

@@ -3,7 +3,7 @@
 // so that their `to` and `or` never reach the expression parser.
 
 import type { Cursor, Tok } from "./cursor.js";
-import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral } from "./tree.js";
+import type { Budget, CapabilityRef, GrantItem, Guard, Ident, Needs, ScopeLiteral, UnusedCalls } from "./tree.js";
 import { parseTextValue } from "./texts.js";
 import { isBudgetUnit } from "../../vocabulary/needs.js";
 
@@ -20,6 +20,20 @@ export function parseNeedsClause(p: Cursor, context: "definition" | "type"): Nee
     items.push(parseGrantItem(p));
   } while (p.at(",") && (context === "definition" || startsCapability(p, p.pos + 1)) && p.advance() >= 0);
   return { kind: "Needs", items, span: p.spanFrom(start) };
+}
+
+/**
+ * `unused console, environment("KEY")` after a test's recording: capabilities, written as a `needs` line writes
+ * them (without budgets or guards), whose recorded entries the test may leave unused. A comma continues the list
+ * on the next line, as in a `needs` line.
+ */
+export function parseUnusedCalls(p: Cursor): UnusedCalls {
+  const start = p.advance(); // unused
+  if (p.atLineBreak) p.fail("a capability after `unused`, on its line", { guide: "recording-part" });
+  const items: CapabilityRef[] = [];
+  do items.push(parseCapabilityRef(p));
+  while (p.at(",") && p.advance() >= 0);
+  return { kind: "UnusedCalls", items, span: p.spanFrom(start) };
 }
 
 function startsCapability(p: Cursor, index: number): boolean {

@@ -105,13 +105,32 @@ export interface Param {
   readonly span: Span;
 }
 
-/** `test "name" [needs ...] [replays "path"] ... end` */
+/** `test "name" [needs ...] [replays "path" [calls N to M] [unused CAP, ...]] ... end` */
 export interface TestDef {
   readonly kind: "TestDef";
   readonly name: TextLiteralValue;
   readonly needs?: Needs;
   readonly replays?: TextLiteralValue;
+  /** `calls 1 to 3`: only these entries of the recording are the test's. */
+  readonly calls?: CallRange;
+  /** `unused console, time`: capabilities whose entries the test may leave unused under `--strict`. */
+  readonly unused?: UnusedCalls;
   readonly body: Block;
+  readonly span: Span;
+}
+
+/** `calls 1 to 3`: the first and last sequence numbers of a part of a recording. */
+export interface CallRange {
+  readonly kind: "CallRange";
+  readonly first: IntLiteral;
+  readonly last: IntLiteral;
+  readonly span: Span;
+}
+
+/** `unused console, environment("KEY")` */
+export interface UnusedCalls {
+  readonly kind: "UnusedCalls";
+  readonly items: CapabilityRef[];
   readonly span: Span;
 }
 
@@ -355,7 +374,7 @@ export type Expr =
   | TypeArgument
   | ErrorExpr;
 
-interface IntLiteral {
+export interface IntLiteral {
   readonly kind: "IntLiteral";
   readonly value: number;
   readonly span: Span;

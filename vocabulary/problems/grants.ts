@@ -80,7 +80,7 @@ end`,
   }),
 
   "E-CAP-UNKNOWN": problem<{ capability: string; known: string[]; suggestion?: string }>({
-    title: "A `needs` line names something that is not a capability",
+    title: "A `needs` line, or a test's `unused`, names something that is not a capability",
     facts: {
       capability: "the path written (`networking.http`)",
       known: "every capability of the language",
@@ -252,6 +252,39 @@ not what it holds.`,
   console.print("Berlin")
 end`,
     right: `test "the forecast is read" needs console replays "fixtures/berlin.json"
+  console.print("Berlin")
+end`,
+  }),
+
+  "E-CAP-REPLAYS-CALLS": problem<{ first: number; last: number; problem: "zero" | "backwards" }>({
+    title: "A test's `calls N to M` that names no part of a recording",
+    facts: {
+      first: "the first sequence number written",
+      last: "the last sequence number written",
+      problem:
+        "`zero` (a number below 1: a recording's calls are numbered from 1) or `backwards` (the last number is " +
+        "below the first)",
+    },
+    render: (f) => ({
+      message:
+        f.problem === "backwards"
+          ? `\`calls ${f.first} to ${f.last}\` runs backwards: its last call comes before its first`
+          : `\`calls ${f.first} to ${f.last}\` names call 0, and a recording numbers its calls from 1`,
+      label: "the first and the last call, in order",
+      hint:
+        "Write the first and the last sequence number of the calls that are the test's, first the smaller: " +
+        '`replays "fixtures/weather/berlin.json" calls 1 to 3`; one call is `calls 2 to 2`.',
+    }),
+    explanation: `\`calls N to M\` after a test's recording makes the calls numbered N to M (both
+included) the whole of what the test replays: the other entries are not the test's, neither
+answered nor counted as unused by \`renyi test --strict\`. The numbers are the recording's
+\`sequence\` numbers, which start at 1, so a range that starts below 1 or ends before it starts
+names nothing. Whether the recording holds the calls named is known when the test runs, and a
+range it does not hold fails the test (\`E-RT-RECORDING\`).`,
+    wrong: `test "the forecast is read" needs console replays "fixtures/berlin.json" calls 3 to 1
+  console.print("Berlin")
+end`,
+    right: `test "the forecast is read" needs console replays "fixtures/berlin.json" calls 1 to 3
   console.print("Berlin")
 end`,
   }),

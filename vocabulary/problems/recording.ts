@@ -10,7 +10,7 @@ const RECORDED = `renyi record --to run.json weather.ry --city Berlin`;
 export const RECORDING_PROBLEMS = {
   "E-RT-RECORDING": problem<{
     file: string;
-    problem: "unreadable" | "too-large" | "json" | "field" | "answer";
+    problem: "unreadable" | "too-large" | "json" | "field" | "answer" | "part";
     detail: string;
   }>({
     title: "A recording that cannot be read",
@@ -19,8 +19,8 @@ export const RECORDING_PROBLEMS = {
       file: "the recording's path, or how it was given",
       problem:
         "`unreadable` (the file cannot be read), `too-large`, `json` (not strict JSON), `field` (a field " +
-        "missing, of the wrong type, or out of order) or `answer` (a call's recorded outcome is one no live call " +
-        "could give)",
+        "missing, of the wrong type, or out of order), `answer` (a call's recorded outcome is one no live call " +
+        "could give), or `part` (a test's `calls N to M` names calls the recording does not hold)",
       detail:
         "what the reader found: the reason the file cannot be read, the byte limit, the JSON error, or the " +
         "entry, the field and what it should be",
@@ -35,7 +35,9 @@ export const RECORDING_PROBLEMS = {
               ? `${f.file} is not valid JSON: ${f.detail}`
               : f.problem === "answer"
                 ? `${f.file} is refused: it holds an answer no live call could give: ${f.detail}`
-                : `${f.file} is refused: ${f.detail}`,
+                : f.problem === "part"
+                  ? `${f.file} does not hold the calls the test names: ${f.detail}`
+                  : `${f.file} is refused: ${f.detail}`,
     }),
     explanation: `A recording is read as hostile input: at most 256 MiB, strict JSON (no repeated keys,
 nesting at most 64 deep), and every field of the header and of each call checked against the
@@ -46,7 +48,8 @@ could give (spec/recording.md, "What a live call can answer"): an HTTP status fr
 header names that are HTTP tokens and values without CR, LF or NUL, an exit code from 0 to 255, a
 random integer within its bounds, a failure the primitive can end with. A replay hands the
 recorded answers to the program as the world's, so an impossible one is refused before anything
-runs, not passed on.`,
+runs, not passed on. A test's \`calls N to M\` must name calls the recording holds: its first
+and its last number are each the \`sequence\` of one of its calls.`,
     wrong: `${RECORDED}\n# edit run.json: give two calls the same "sequence"\nrenyi run --replay run.json weather.ry`,
     right: `${RECORDED}\nrenyi run --replay run.json weather.ry`,
     described: true,
@@ -273,21 +276,29 @@ the test now declares: record it again under the test's needs, or widen the budg
     described: true,
   }),
 
-  "E-RT-REPLAY-UNUSED": problem<{ count: number; calls: readonly string[] }>({
+  "E-RT-REPLAY-UNUSED": problem<{ count: number; calls: readonly string[]; capabilities?: readonly string[] }>({
     title: "A replays test that left recorded calls unused (--strict)",
     kind: "failed",
     facts: {
       count: "how many recorded calls the test did not use",
       calls: "each unused call, with its sequence number, primitive and arguments (at most 10 are listed)",
+      capabilities: "the capabilities of the unused calls, without their scopes, each once (`console`, `environment`)",
     },
     render: (f) => ({
       message: `the test did not use ${plural(f.count, "recorded call")} of its recording`,
       notes: f.calls,
+      hint:
+        "If the test leaves these calls unused on purpose, say so after its recording's path: " +
+        `\`unused ${(f.capabilities ?? ["console"]).join(", ")}\`, or name the part of the recording that is the ` +
+        "test's with `calls N to M`.",
     }),
-    explanation: `With \`renyi test --strict\`, a replays test must use every entry of its recording: an
-entry no call of the test was answered with means the test no longer does what was recorded (a
-request dropped, a retry gone), or the recording holds more than the test. Remove the entries,
-or refresh the recording with \`renyi test --refresh NAME\`.`,
+    explanation: `With \`renyi test --strict\`, a replays test must use every entry of its recording but
+those its header excuses: an entry no call of the test was answered with means the test no
+longer does what was recorded (a request dropped, a retry gone), or the recording holds more
+than the test. A test that exercises part of a recorded run (its fetch, not its printing) says
+so after the recording's path: \`calls 1 to 3\` makes those calls the whole of its recording,
+\`unused console, time\` lets the calls of those capabilities stay unused. Otherwise remove the
+entries, or refresh the recording with \`renyi test --refresh NAME\`.`,
     wrong: `renyi test --strict weather.ry   # fixtures/weather/berlin.json holds a call weather.ry no longer makes`,
     right: `renyi test --refresh "the forecast for Berlin is read" weather.ry\nrenyi test --strict weather.ry`,
     described: true,

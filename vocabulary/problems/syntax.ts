@@ -26,6 +26,8 @@ const SYNTAX_GUIDES = {
   "function-name": () => "For example: `function fetch(city: Text) returns Forecast`.",
   "test-name": () => 'For example: `test "the forecast for Berlin is read"`.',
   recording: () => 'For example: `replays "fixtures/weather/berlin.json"`.',
+  "recording-part": () =>
+    'For example: `replays "fixtures/weather/berlin.json" calls 1 to 3` or `... unused console, time`.',
   otherwise: () =>
     "For example: `let n be text.to_int() otherwise 0`, `... otherwise fail`, or `otherwise` followed by `when` " +
     "arms and `end`.",
