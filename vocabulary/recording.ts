@@ -36,6 +36,11 @@ export interface RecordedCall {
   duration_ms?: number;
   /** When the call was made, in milliseconds since the run began. */
   at_ms?: number;
+  /**
+   * The places in `arguments` (each a list of keys and indexes) whose value came from a redacted name and is written
+   * with the placeholder: a replay matches any value carrying that origin there (spec/recording.md, "Redaction").
+   */
+  redacted_at?: (string | number)[][];
 }
 
 /** The run manifest: the recording's header, and what `renyi run --manifest` prints. */

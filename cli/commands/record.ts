@@ -77,22 +77,25 @@ export function parseRecordArguments(
 }
 
 function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan {
-  return (compiled, parsed) => {
+  const plan: RunPlan = (compiled, parsed) => {
     const out = to ?? `${basename(compiled.program)}.recording.json`;
     // The key is read before the run: a run whose recording could not be sealed does not start.
     const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
     if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
     const calls: RecordedCall[] = [];
     const guarded = new Map<number, "arguments" | "result">();
+    // The texts of each call's arguments that came from a redacted name, by the call's sequence number.
+    const redactedParts = new Map<number, readonly string[]>();
     return {
-      input: { record: true },
-      onRecorded: (call, _replayed, part) => {
+      input: { record: true, ...(redact.length > 0 ? { redact: [...redact] } : {}) },
+      onRecorded: (call, _replayed, part, parts) => {
         calls.push(call);
         if (part !== undefined) guarded.set(call.sequence, part);
+        if (parts !== undefined) redactedParts.set(call.sequence, parts);
       },
       onEnd: (outcome, tally, exitCode) => {
         const redaction = new Redaction(redact);
-        const redacted = calls.map((c) => redaction.call(c));
+        const redacted = calls.map((c) => redaction.call(c, redactedParts.get(c.sequence)));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
         const header = runManifest({
@@ -133,4 +136,7 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
       },
     };
   };
+  // With --redact, the program is compiled with the origin operators, so that what a redacted name gives is followed
+  // by its origin (spec/recording.md, "Redaction").
+  return Object.assign(plan, { origins: () => redact.length > 0 });
 }

@@ -220,7 +220,7 @@ function callOf(value: Json, where: string): RecordedCall {
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome"],
-    ["duration_ms", "at_ms"],
+    ["duration_ms", "at_ms", "redacted_at"],
   );
   const capability = text(at["capability"], `${where}.capability`);
   const need = readNeedText(capability);
@@ -250,8 +250,20 @@ function callOf(value: Json, where: string): RecordedCall {
   };
   if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
+  if ("redacted_at" in at) call.redacted_at = redactedPlaces(at["redacted_at"], `${where}.redacted_at`);
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
   if (impossible !== undefined)
     throw new AnswerRefused(`${where} (${call.primitive}): ${impossible.field} ${impossible.why}`);
   return call;
+}
+
+/** A call's `redacted_at`: places in its arguments, each a list of keys (texts) and indexes (whole numbers). */
+function redactedPlaces(value: Json | undefined, where: string): (string | number)[][] {
+  return list(value, where, MAX_LIST).map((place, i) => {
+    if (!Array.isArray(place)) refuse(`${where}[${i}] must be a list of keys and indexes`);
+    return place.map((step, j) => {
+      if (typeof step === "string") return step;
+      return whole(step, `${where}[${i}][${j}]`, 0);
+    });
+  });
 }

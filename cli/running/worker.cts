@@ -60,6 +60,8 @@ export interface WorkerInput {
   readonly explain?: boolean;
   /** Record every call (renyi record, renyi run --manifest): each is sent as a RecordedMessage. */
   readonly record?: boolean;
+  /** The names the recording is redacted under (renyi record --redact): what they give is followed by its origin. */
+  readonly redact?: string[];
   /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
   readonly replay?: {
     readonly calls: RecordedCall[];
@@ -74,6 +76,8 @@ export interface WorkerInput {
     readonly resume?: boolean;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
+    /** The program follows the redacted names' values by their origin: the entries' `redacted_at` marks are read. */
+    readonly originMarks?: boolean;
     /**
      * The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of
      * what it says.
@@ -96,6 +100,8 @@ export interface RecordedMessage {
   readonly replayed?: true;
   /** What of the call was guarded data: a recording made with a seal key seals it. */
   readonly guarded?: "arguments" | "result";
+  /** The texts of its arguments that came from a redacted name (renyi record --redact). */
+  readonly redactedParts?: readonly string[];
 }
 
 /**
@@ -192,8 +198,12 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    const record = runtime.recorder((recorded, guarded) =>
-      post({ recorded, ...(guarded !== undefined ? { guarded } : {}) }),
+    const record = runtime.recorder((recorded, guarded, redactedParts) =>
+      post({
+        recorded,
+        ...(guarded !== undefined ? { guarded } : {}),
+        ...(redactedParts !== undefined ? { redactedParts } : {}),
+      }),
     );
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);
     if (input.replay === undefined || resume)
@@ -216,6 +226,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
       writeConsole: input.replay.writeConsole,
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+      ...(input.replay.originMarks === true ? { originMarks: true } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
       ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
@@ -237,6 +248,9 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     atMost: input.atMost,
     ...(observers.length > 0 ? { observers } : {}),
     ...(replayer !== undefined ? { replayer } : {}),
+    ...((input.redact ?? input.replay?.redacted) !== undefined
+      ? { redact: input.redact ?? input.replay!.redacted! }
+      : {}),
     // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
     ...(input.explain === true
       ? {

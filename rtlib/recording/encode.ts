@@ -159,7 +159,7 @@ function guardedPart(call: CallRecord): GuardedPart | undefined {
  * was guarded.
  */
 export function recorder(
-  sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void,
+  sink: (call: RecordedCall, guarded: GuardedPart | undefined, redactedParts?: readonly string[]) => void,
 ): (call: CallRecord) => void {
   const began = performance.now();
   let sequence = 0;
@@ -167,6 +167,6 @@ export function recorder(
     const entry = encodeCall(call, sequence + 1, performance.now() - call.durationMs - began);
     if (entry === undefined) return;
     sequence++;
-    sink(entry, guardedPart(call));
+    sink(entry, guardedPart(call), call.redactedParts === undefined ? undefined : [...call.redactedParts]);
   };
 }

@@ -79,3 +79,86 @@ export function redactedNames(args: JsonValue, into: Set<string>): void {
     for (const v of args) redactedNames(v, into);
   }
 }
+
+// ---- places that came from a redacted name ----
+//
+// A recording made with origins followed (spec/recording.md, "Redaction") marks
+// the places of a call's arguments whose value came from a redacted name
+// (`redacted_at`). In its replay, the value at such a place is keyed as coming
+// from the redacted origin, and so is each value of the replay's call that
+// carries the origin: the two match whatever the secret was, and a value that
+// does not carry the origin (a constant written where the key was) matches no
+// marked place, nor a marked place any such value.
+
+/** What a value from a redacted name is keyed by: an object under a key no JSON text of a call can make equal. */
+export const FROM_REDACTED = "\u0000redacted";
+
+/**
+ * A value from a redacted name, in the key. A text that holds the placeholder around other text (`Bearer
+ * <redacted>`, a JSON body) is compared with that text, as the replay, given the placeholder, makes it again; one that
+ * is the placeholder alone, or holds no placeholder (a part of the secret, or a function of it, written whole as the
+ * placeholder), matches any value from the name.
+ */
+function fromRedacted(value: JsonValue, name: string): JsonValue {
+  const normal = typeof value === "string" ? placeholderNormal(value) : String(value);
+  if (normal === REDACTED || !normal.includes(REDACTED)) return { [FROM_REDACTED]: null };
+  return { [FROM_REDACTED]: name === "body" ? bodyByMeaning(normal) : normal };
+}
+
+/** A recorded call's arguments with each place its `redacted_at` names keyed as a value from a redacted name. */
+export function markedArguments(
+  args: { readonly [name: string]: JsonValue },
+  places: readonly (readonly (string | number)[])[],
+): { [name: string]: JsonValue } {
+  let out: JsonValue = args;
+  for (const place of places) out = replacedAt(out, place, 0, String(place[0]));
+  return out as { [name: string]: JsonValue };
+}
+
+function replacedAt(value: JsonValue, place: readonly (string | number)[], at: number, name: string): JsonValue {
+  if (at === place.length) return fromRedacted(value, name);
+  const step = place[at]!;
+  if (Array.isArray(value)) {
+    if (typeof step !== "number" || step >= value.length) return value;
+    return value.map((v, i) => (i === step ? replacedAt(v, place, at + 1, name) : v));
+  }
+  if (!isObject(value) || typeof step !== "string" || !(step in value)) return value;
+  return { ...value, [step]: replacedAt(value[step]!, place, at + 1, name) };
+}
+
+/**
+ * The texts a call's arguments hold where the program gave one of `parts` (the texts that came from a redacted name):
+ * each as it is, and as the URL parser writes it when it is a URL (a request's `url` is recorded so); with the
+ * placeholder's encodings made one, as in the key.
+ */
+export function redactedForms(parts: Iterable<string>): Set<string> {
+  const forms = new Set<string>();
+  for (const part of parts) {
+    forms.add(placeholderNormal(part));
+    if (/^[a-z][a-z0-9+.-]*:/i.test(part) && URL.canParse(part)) forms.add(placeholderNormal(new URL(part).href));
+  }
+  return forms;
+}
+
+/** Whether a text or number of a call's arguments is one of the forms of the texts that came from a redacted name. */
+export function isRedactedForm(value: string | number, forms: ReadonlySet<string>): boolean {
+  return forms.has(typeof value === "string" ? placeholderNormal(value) : String(value));
+}
+
+/** A replay's call's arguments (encoded) with each text or number among `parts` (it carried the origin) so keyed. */
+export function argumentsFromRedacted(
+  args: { readonly [name: string]: JsonValue },
+  parts: ReadonlySet<string>,
+): { [name: string]: JsonValue } {
+  const forms = redactedForms(parts);
+  const walk = (value: JsonValue, name: string, top: boolean): JsonValue => {
+    if (typeof value === "string" || typeof value === "number")
+      return !top && isRedactedForm(value, forms) ? fromRedacted(value, name) : value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, name, false));
+    if (!isObject(value)) return value;
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, top ? k : name, false);
+    return out;
+  };
+  return walk(args, "", true) as { [name: string]: JsonValue };
+}
