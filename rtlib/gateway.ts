@@ -22,6 +22,7 @@ import {
   realScopeOfCall,
   redactedRead,
   refusal,
+  takeRedactedTexts,
   tracking,
   type CallOrigins,
   type CallPlace,
@@ -53,6 +54,8 @@ export interface CallRecord {
   readonly guardedResult?: true;
   /** The texts of its arguments that came from a redacted name (a run that redacts: spec/recording.md, "Redaction"). */
   readonly redactedParts?: ReadonlySet<string>;
+  /** The texts the library computed from a redacted value since the call before (origins.ts, noteRedactedText). */
+  readonly redactedTexts?: readonly string[];
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -296,8 +299,10 @@ function marks(
   replayed: true | undefined,
   origins: CallOrigins | undefined,
   covering: unknown,
-): Pick<CallRecord, "replayed" | "guarded" | "guardedResult" | "redactedParts"> {
+): Pick<CallRecord, "replayed" | "guarded" | "guardedResult" | "redactedParts" | "redactedTexts"> {
+  const texts = origins !== undefined ? takeRedactedTexts() : undefined;
   return {
+    ...(texts !== undefined && { redactedTexts: texts }),
     ...(replayed && { replayed }),
     ...(guardedPart(origins?.args) !== undefined && { guarded: true }),
     ...(covering !== undefined && { guardedResult: true }),

@@ -11,6 +11,7 @@ import {
   Cell,
   CONSOLE_SINK,
   keepRedactedParts,
+  noteRedactedText,
   redacts,
   Context,
   flow,
@@ -757,6 +758,7 @@ class LibraryCall {
   result(value: unknown): unknown {
     // Whether a guarded read succeeds (a file that exists) is about the guarded data.
     this.cx.cell.add(this.carried.result);
+    if (!this.effectful && redacts(this.argsOrigins)) noteRedactedText(value);
     return tag(value, this.origins());
   }
 

@@ -507,7 +507,34 @@ let redactedNames: ReadonlySet<string> = new Set();
 export function configureRedaction(names: readonly string[]): boolean {
   if (names.length > 0 && guards.length >= MAX_GUARDS) return false;
   redactedNames = new Set(names.map((n) => n.toLowerCase()));
+  derivedTexts = [];
+  derivedCount = 0;
   return true;
+}
+
+/** The most texts computed from a redacted value that a run keeps for the recording to search for. */
+const MAX_DERIVED_TEXTS = 256;
+let derivedTexts: string[] = [];
+let derivedCount = 0;
+
+/**
+ * A text a library function computed from a redacted value (`text.slice(key, 0, 8)`, `text.upper(key)`): the
+ * recording searches for it too, so that a service that echoes it (a query's value it was sent) is kept out of the
+ * file as the value itself is. At most MAX_DERIVED_TEXTS a run, of 4 characters or more.
+ */
+export function noteRedactedText(value: unknown): void {
+  if (typeof value === "string" && value.length >= 4 && derivedCount < MAX_DERIVED_TEXTS) {
+    derivedTexts.push(value);
+    derivedCount++;
+  }
+}
+
+/** The texts noted since the last time they were taken (each call takes them to its record). */
+export function takeRedactedTexts(): string[] | undefined {
+  if (derivedTexts.length === 0) return undefined;
+  const taken = derivedTexts;
+  derivedTexts = [];
+  return taken;
 }
 
 /** Whether values of the run may carry origins: it has guards, or redacts a name. */

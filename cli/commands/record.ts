@@ -86,15 +86,19 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
     const guarded = new Map<number, "arguments" | "result">();
     // The texts of each call's arguments that came from a redacted name, by the call's sequence number.
     const redactedParts = new Map<number, readonly string[]>();
+    // The texts the program computed from a redacted value: searched for as the value is.
+    const redactedTexts: string[] = [];
     return {
       input: { record: true, ...(redact.length > 0 ? { redact: [...redact] } : {}) },
-      onRecorded: (call, _replayed, part, parts) => {
+      onRecorded: (call, _replayed, part, parts, texts) => {
         calls.push(call);
         if (part !== undefined) guarded.set(call.sequence, part);
         if (parts !== undefined) redactedParts.set(call.sequence, parts);
+        if (texts !== undefined) redactedTexts.push(...texts);
       },
       onEnd: (outcome, tally, exitCode) => {
         const redaction = new Redaction(redact);
+        redaction.searchFor(redactedTexts);
         const redacted = calls.map((c) => redaction.call(c, redactedParts.get(c.sequence)));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;

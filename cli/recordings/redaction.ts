@@ -111,6 +111,10 @@ export class Redaction {
    */
   private placed(calls: readonly RecordedCall[]): RecordedCall[] {
     this.forms = this.formsOfSecrets();
+    // A text computed from a redacted value in which the search finds a form of the value (a JSON body that holds it)
+    // needs no search of its own; one in which it finds none (a part of it, upper-cased, reversed) is searched for.
+    for (const text of this.derived) if (this.scrubText(text) === text) this.keep(text);
+    this.forms = this.formsOfSecrets();
     const wholes: string[] = [];
     const out = calls.map((call) => {
       if (call.redacted_at === undefined) return call;
@@ -134,6 +138,13 @@ export class Redaction {
       for (let at = 0; at + MIN_SECRET_LENGTH <= secret.length; at++)
         if (text.includes(secret.slice(at, at + MIN_SECRET_LENGTH))) return true;
     return false;
+  }
+
+  /** Texts computed from a redacted value (the run's origins said), searched for as the value is (see placed). */
+  private readonly derived: string[] = [];
+
+  searchFor(texts: readonly string[]): void {
+    this.derived.push(...texts);
   }
 
   /** The program's own words, with the value of an option of a redacted name (`--token X`, `--token=X`) redacted. */

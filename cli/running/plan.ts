@@ -37,6 +37,8 @@ export interface RunSession {
     guarded: "arguments" | "result" | undefined,
     /** The texts of its arguments that came from a redacted name (a run recorded with --redact). */
     redactedParts?: readonly string[],
+    /** The texts the program computed from a redacted value before the call (a run recorded with --redact). */
+    redactedTexts?: readonly string[],
   ) => void;
   /** Called once the outcome is reported, with the exit code it had; gives back the command's exit code. */
   readonly onEnd: (outcome: WorkerOutcome, tally: RunTally["tally"] | undefined, exitCode: number) => number;

@@ -349,7 +349,13 @@ function runBundle(
         return;
       }
       if ("recorded" in message) {
-        session?.onRecorded?.(message.recorded, message.replayed === true, message.guarded, message.redactedParts);
+        session?.onRecorded?.(
+          message.recorded,
+          message.replayed === true,
+          message.guarded,
+          message.redactedParts,
+          message.redactedTexts,
+        );
         return;
       }
       if ("tally" in message) {

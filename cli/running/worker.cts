@@ -102,6 +102,8 @@ export interface RecordedMessage {
   readonly guarded?: "arguments" | "result";
   /** The texts of its arguments that came from a redacted name (renyi record --redact). */
   readonly redactedParts?: readonly string[];
+  /** The texts the program computed from a redacted value before the call (renyi record --redact). */
+  readonly redactedTexts?: readonly string[];
 }
 
 /**
@@ -198,11 +200,12 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   const resume = input.replay?.resume === true;
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
-    const record = runtime.recorder((recorded, guarded, redactedParts) =>
+    const record = runtime.recorder((recorded, guarded, redacted) =>
       post({
         recorded,
         ...(guarded !== undefined ? { guarded } : {}),
-        ...(redactedParts !== undefined ? { redactedParts } : {}),
+        ...(redacted?.parts !== undefined ? { redactedParts: redacted.parts } : {}),
+        ...(redacted?.texts !== undefined ? { redactedTexts: redacted.texts } : {}),
       }),
     );
     observers.push(resume ? (call) => void (call.replayed === true || record(call)) : record);

@@ -94,16 +94,10 @@ export function redactedNames(args: JsonValue, into: Set<string>): void {
 export const FROM_REDACTED = "\u0000redacted";
 
 /**
- * A value from a redacted name, in the key. A text that holds the placeholder around other text (`Bearer
- * <redacted>`, a JSON body) is compared with that text, as the replay, given the placeholder, makes it again; one that
- * is the placeholder alone, or holds no placeholder (a part of the secret, or a function of it, written whole as the
- * placeholder), matches any value from the name.
+ * A value from a redacted name, in the key: whatever it is (`Bearer <redacted>`, the placeholder, a part of the secret
+ * written whole as the placeholder), it matches any value from the name, and no other.
  */
-function fromRedacted(value: JsonValue, name: string): JsonValue {
-  const normal = typeof value === "string" ? placeholderNormal(value) : String(value);
-  if (normal === REDACTED || !normal.includes(REDACTED)) return { [FROM_REDACTED]: null };
-  return { [FROM_REDACTED]: name === "body" ? bodyByMeaning(normal) : normal };
-}
+const FROM_REDACTED_KEY: JsonValue = { [FROM_REDACTED]: null };
 
 /** A recorded call's arguments with each place its `redacted_at` names keyed as a value from a redacted name. */
 export function markedArguments(
@@ -111,19 +105,19 @@ export function markedArguments(
   places: readonly (readonly (string | number)[])[],
 ): { [name: string]: JsonValue } {
   let out: JsonValue = args;
-  for (const place of places) out = replacedAt(out, place, 0, String(place[0]));
+  for (const place of places) out = replacedAt(out, place, 0);
   return out as { [name: string]: JsonValue };
 }
 
-function replacedAt(value: JsonValue, place: readonly (string | number)[], at: number, name: string): JsonValue {
-  if (at === place.length) return fromRedacted(value, name);
+function replacedAt(value: JsonValue, place: readonly (string | number)[], at: number): JsonValue {
+  if (at === place.length) return FROM_REDACTED_KEY;
   const step = place[at]!;
   if (Array.isArray(value)) {
     if (typeof step !== "number" || step >= value.length) return value;
-    return value.map((v, i) => (i === step ? replacedAt(v, place, at + 1, name) : v));
+    return value.map((v, i) => (i === step ? replacedAt(v, place, at + 1) : v));
   }
   if (!isObject(value) || typeof step !== "string" || !(step in value)) return value;
-  return { ...value, [step]: replacedAt(value[step]!, place, at + 1, name) };
+  return { ...value, [step]: replacedAt(value[step]!, place, at + 1) };
 }
 
 /**
@@ -151,14 +145,14 @@ export function argumentsFromRedacted(
   parts: ReadonlySet<string>,
 ): { [name: string]: JsonValue } {
   const forms = redactedForms(parts);
-  const walk = (value: JsonValue, name: string, top: boolean): JsonValue => {
+  const walk = (value: JsonValue, top: boolean): JsonValue => {
     if (typeof value === "string" || typeof value === "number")
-      return !top && isRedactedForm(value, forms) ? fromRedacted(value, name) : value;
-    if (Array.isArray(value)) return value.map((v) => walk(v, name, false));
+      return !top && isRedactedForm(value, forms) ? FROM_REDACTED_KEY : value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, false));
     if (!isObject(value)) return value;
     const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, top ? k : name, false);
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, false);
     return out;
   };
-  return walk(args, "", true) as { [name: string]: JsonValue };
+  return walk(args, true) as { [name: string]: JsonValue };
 }
