@@ -139,20 +139,28 @@ export function isRedactedForm(value: string | number, forms: ReadonlySet<string
   return forms.has(typeof value === "string" ? placeholderNormal(value) : String(value));
 }
 
-/** A replay's call's arguments (encoded) with each text or number among `parts` (it carried the origin) so keyed. */
+/**
+ * A replay's call's arguments (encoded) with each text or number among `parts` (it carried the origin) so keyed;
+ * undefined when none of them is among the arguments (a text the library wrote otherwise), which are keyed as they are.
+ */
 export function argumentsFromRedacted(
   args: { readonly [name: string]: JsonValue },
   parts: ReadonlySet<string>,
-): { [name: string]: JsonValue } {
+): { [name: string]: JsonValue } | undefined {
   const forms = redactedForms(parts);
+  let found = false;
   const walk = (value: JsonValue, top: boolean): JsonValue => {
-    if (typeof value === "string" || typeof value === "number")
-      return !top && isRedactedForm(value, forms) ? FROM_REDACTED_KEY : value;
+    if (typeof value === "string" || typeof value === "number") {
+      if (top || !isRedactedForm(value, forms)) return value;
+      found = true;
+      return FROM_REDACTED_KEY;
+    }
     if (Array.isArray(value)) return value.map((v) => walk(v, false));
     if (!isObject(value)) return value;
     const out: { [key: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(value)) out[k] = walk(v, false);
     return out;
   };
-  return walk(args, true) as { [name: string]: JsonValue };
+  const keyed = walk(args, true) as { [name: string]: JsonValue };
+  return found ? keyed : undefined;
 }

@@ -203,7 +203,9 @@ export class Replayer {
   ): Queue | undefined {
     const at = index.get(primitive);
     if (at === undefined) return undefined;
-    if (fromRedacted !== undefined) return at.byKey.get(this.keyFromRedacted(args, fromRedacted));
+    const fromName =
+      fromRedacted === undefined ? undefined : argumentsFromRedacted(encodeArguments(args), fromRedacted);
+    if (fromName !== undefined) return at.byKey.get(argumentsKey(fromName, this.redacted));
     if (this.soleText(args)) return at.byText.get(soleName)?.get(soleValue);
     return at.byKey.get(argumentsKey(encodeArguments(args), this.redacted));
   }
@@ -389,11 +391,6 @@ export class Replayer {
   /** An entry's arguments as its key is made of: its marked places keyed as from a redacted name (key.ts). */
   private keyedArguments(call: RecordedCall): { [name: string]: JsonValue } {
     return this.marked(call) ? markedArguments(call.arguments, call.redacted_at!) : call.arguments;
-  }
-
-  /** The key of a call some of whose texts carry the redacted origin: those keyed as from the name, whatever they are. */
-  private keyFromRedacted(args: Readonly<Record<string, unknown>>, parts: ReadonlySet<string>): string {
-    return argumentsKey(argumentsFromRedacted(encodeArguments(args), parts), this.redacted);
   }
 
   /** Whether the entry's arguments were sealed (they carried guarded data), not only its outcome. */
