@@ -10,6 +10,7 @@ import { Cancelled, Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
 import {
   flow,
+  guardedPart,
   guarding,
   guardsCovering,
   hostAsWritten,
@@ -19,7 +20,10 @@ import {
   mayLookUp,
   pathScoped,
   realScopeOfCall,
+  redactedRead,
   refusal,
+  takeRedactedTexts,
+  tracking,
   type CallOrigins,
   type CallPlace,
 } from "./origins.js";
@@ -52,6 +56,10 @@ export interface CallRecord {
   readonly transaction?: number;
   /** A transaction's call: how it ended. */
   readonly ended?: TransactionEnd;
+  /** The texts of its arguments that came from a redacted name (a run that redacts: spec/recording.md, "Redaction"). */
+  readonly redactedParts?: ReadonlySet<string>;
+  /** The texts the library computed from a redacted value since the call before (origins.ts, noteRedactedText). */
+  readonly redactedTexts?: readonly string[];
 }
 
 export type Observer = (call: CallRecord) => void;
@@ -84,6 +92,8 @@ export type Answerer = (
   perform: () => unknown,
   /** The call's arguments carry guarded data (origins). */
   guarded: boolean,
+  /** The texts of its arguments that came from a redacted name, in a run that redacts. */
+  redactedParts?: ReadonlySet<string>,
 ) => unknown;
 
 /** What an answerer gives back for a call it does not answer: the gateway makes it live. */
@@ -113,7 +123,7 @@ export function call<T>(
   // The common case: a live call that nothing records, replays, narrates or guards. The same
   // checks in the same order, without an async function's frame, which was the largest part of
   // a cheap call (bench/RESULTS.md, the gateway); what throws is the call's rejection, as before.
-  if (answerer === undefined && observer === undefined && narrator === undefined && !guarding()) {
+  if (answerer === undefined && observer === undefined && narrator === undefined && !tracking()) {
     try {
       admit(grant, primitive);
       if (grant !== undefined) takeBudget(grant, primitive);
@@ -141,7 +151,7 @@ function admit(grant: Grant | undefined, primitive: Primitive): void {
   if (refused !== undefined) {
     if (primitive.denied !== undefined) throw new Failure(primitive.denied(refused));
     // A scope made of guarded data is not shown: the capability alone is named.
-    const carried = guarding() && grant !== undefined ? carriedBy(grant) : undefined;
+    const carried = tracking() && grant !== undefined ? carriedBy(grant) : undefined;
     const need = carried?.args !== undefined ? needText({ path: primitive.need.path }) : needText(primitive.need);
     throw new Crash("E-RT-PERMISSION", { call: primitive.name.replace(/^std\./, ""), need, owner: refused.owner });
   }
@@ -194,10 +204,12 @@ async function callWatched<T>(
   // (for a path, where it really leads, read before the check and again for the result;
   // for a host, its addresses, resolved once per run, which the connection is then pinned to).
   const place = guarding() ? await placeOf(primitive.need, grant) : undefined;
-  const origins = guarding() ? callOrigins(grant!, primitive, place) : undefined;
+  const origins = tracking() ? callOrigins(grant!, primitive, place) : undefined;
   // A replay's answer first: the recorded outcome, or LIVE.
   const answered =
-    answerer === undefined ? LIVE : answerFromRecording(primitive, args, perform, origins?.args !== undefined);
+    answerer === undefined
+      ? LIVE
+      : answerFromRecording(primitive, args, perform, guardedPart(origins?.args) !== undefined, origins?.redactedParts);
   if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
     afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
@@ -208,6 +220,8 @@ async function callWatched<T>(
   // The guards whose capability covers the call: what it gives back (or fails with) carries them.
   const covering = origins !== undefined ? guardsCovering(primitive.need, place) : undefined;
   if (covering !== undefined) flow.read = join(flow.read, covering);
+  // A redacted name read: what it gives back carries the redacted origin (never added to what the run has read).
+  const fromRedacted = origins !== undefined ? redactedRead(primitive.need) : undefined;
   try {
     // A primitive that answers at once (environment.get, time.now) is not awaited: a promise's turn was a large part of
     // such a call.
@@ -221,7 +235,7 @@ async function callWatched<T>(
           ? rethrow()
           : await answered
     ) as T;
-    if (origins !== undefined) origins.result = join(origins.result, covering);
+    if (origins !== undefined) origins.result = join(join(origins.result, covering), fromRedacted);
     conforming(result, primitive);
     observer?.({
       primitive: primitive.name,
@@ -237,7 +251,7 @@ async function callWatched<T>(
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
-    if (origins !== undefined) origins.result = join(origins.result, covering);
+    if (origins !== undefined) origins.result = join(join(origins.result, covering), fromRedacted);
     observer?.({
       primitive: primitive.name,
       need: primitive.need,
@@ -261,10 +275,12 @@ async function callWatched<T>(
  */
 function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins): void {
   // The clock times the work the guarded data it read sized too (a text repeated as many times as a secret says).
-  if (primitive.readsClock) origins.result = join(origins.result, join(flow.decided, flow.read));
-  if (flow.decided !== undefined && budgetsOf(grant).budgeted(primitive.need)) {
-    origins.cell?.add(flow.decided);
-    origins.failing = join(origins.failing, flow.decided);
+  // The redacted origin is no guard's: the clock and a budget's count carry none of it.
+  const decided = guardedPart(flow.decided);
+  if (primitive.readsClock) origins.result = join(origins.result, guardedPart(join(decided, flow.read)));
+  if (decided !== undefined && budgetsOf(grant).budgeted(primitive.need)) {
+    origins.cell?.add(decided);
+    origins.failing = join(origins.failing, decided);
   }
 }
 
@@ -273,7 +289,7 @@ async function placeOf(need: Need, grant: Grant | undefined): Promise<CallPlace 
   if (pathScoped(need)) return { real: await realScopeOfCall(String(need.scope)) };
   if (!hostScoped(need)) return undefined;
   // A name made of guarded data is asked of no resolver unless it is a sink's (origins.ts, mayLookUp).
-  const carries = grant !== undefined && carriedBy(grant)?.args !== undefined;
+  const carries = grant !== undefined && guardedPart(carriedBy(grant)?.args) !== undefined;
   return {
     host: mayLookUp(String(need.scope), carries)
       ? await hostOfCall(String(need.scope))
@@ -289,11 +305,14 @@ function marks(
   replayed: true | undefined,
   origins: CallOrigins | undefined,
   covering: unknown,
-): Pick<CallRecord, "replayed" | "guarded" | "guardedResult"> {
+): Pick<CallRecord, "replayed" | "guarded" | "guardedResult" | "redactedParts" | "redactedTexts"> {
+  const texts = origins !== undefined ? takeRedactedTexts() : undefined;
   return {
+    ...(texts !== undefined && { redactedTexts: texts }),
     ...(replayed && { replayed }),
-    ...(origins?.args !== undefined && { guarded: true }),
+    ...(guardedPart(origins?.args) !== undefined && { guarded: true }),
     ...(covering !== undefined && { guardedResult: true }),
+    ...(origins?.redactedParts !== undefined && { redactedParts: origins.redactedParts }),
   };
 }
 
@@ -343,9 +362,10 @@ function answerFromRecording(
   args: Record<string, unknown>,
   perform: () => unknown,
   guarded: boolean,
+  redactedParts: ReadonlySet<string> | undefined,
 ): unknown {
   try {
-    return answerer!(primitive, args, perform, guarded);
+    return answerer!(primitive, args, perform, guarded, redactedParts);
   } catch (e) {
     thrownByAnswerer = e;
     return THREW;

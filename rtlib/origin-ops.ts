@@ -7,8 +7,12 @@
 // the plain operator's path.
 
 import {
+  addRedactedParts,
   Cell,
   CONSOLE_SINK,
+  keepRedactedParts,
+  noteRedactedText,
+  redacts,
   Context,
   flow,
   Guarded,
@@ -517,13 +521,18 @@ export function interp3(
 
 // ---- containers: plain items, the union on the container ----
 
+/** The texts that came from a redacted name among the items stripInPlace (or map) stripped last, if any. */
+let strippedParts: Set<string> | undefined;
+
 /** Strips the items of a fresh array in place; gives back their union. */
 function stripInPlace(items: unknown[]): Origins | undefined {
   let origins: Origins | undefined;
+  strippedParts = undefined;
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
     if (v instanceof Guarded) {
       origins = join(origins, v.origins);
+      if (redacts(v.origins)) addRedactedParts(v.value, (strippedParts ??= new Set()));
       items[i] = v.value;
     }
   }
@@ -532,32 +541,44 @@ function stripInPlace(items: unknown[]): Origins | undefined {
 
 /** A list literal: its items stripped in place, the list tagged with their union. */
 export function list(items: unknown[]): unknown {
-  return tag(items, stripInPlace(items));
+  const origins = stripInPlace(items);
+  if (strippedParts !== undefined) keepRedactedParts(items, strippedParts);
+  return tag(items, origins);
 }
 
 /** A map literal from its entries. */
 export function map(entries: [unknown, unknown][]): unknown {
   let origins: Origins | undefined;
+  let parts: Set<string> | undefined;
   for (const entry of entries) {
     for (const i of [0, 1] as const) {
       const v = entry[i];
       if (v instanceof Guarded) {
         origins = join(origins, v.origins);
+        if (redacts(v.origins)) addRedactedParts(v.value, (parts ??= new Set()));
         entry[i] = v.value;
       }
     }
   }
-  return tag(new RMap(entries), origins);
+  const made = new RMap(entries);
+  if (parts !== undefined) keepRedactedParts(made, parts);
+  return tag(made, origins);
 }
 
 export function pair(first: unknown, second: unknown): unknown {
-  return tag(new Pair(plain(first), plain(second)), join(originsOf(first), originsOf(second)));
+  const items = [first, second];
+  const origins = stripInPlace(items);
+  const made = new Pair(items[0], items[1]);
+  if (strippedParts !== undefined) keepRedactedParts(made, strippedParts);
+  return tag(made, origins);
 }
 
 /** A record or a case: built from its plain fields, tagged with their union. */
 export function make(cls: new (...fields: unknown[]) => object, fields: unknown[]): unknown {
   const origins = stripInPlace(fields);
-  return tag(new cls(...fields), origins);
+  const made = new cls(...fields);
+  if (strippedParts !== undefined) keepRedactedParts(made, strippedParts);
+  return tag(made, origins);
 }
 
 /** A field of a record that may carry origins: the field carries the record's. */
@@ -670,6 +691,8 @@ function libraryCall(
   // parse) on its arguments; an effect on them too (a guard refuses where a URL made of guarded data leads, a
   // header made of it cannot be sent), and on the decisions it is made under.
   if (fallible || effectful) cx.cell.add(call.carried.args);
+  // The texts of the arguments that came from a redacted name: the recorder redacts them (spec/recording.md).
+  if (effectful && redacts(call.argsOrigins)) call.carried.redactedParts = redactedPartsOf(args);
   // `args` is the array compiled code made for this call: its items are replaced in place.
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -695,6 +718,16 @@ function libraryCall(
       (e: unknown) => Promise.reject(call.failure(e)),
     );
   return call.result(returned);
+}
+
+/** The texts of a library call's arguments (its grant first) that came from a redacted name. */
+function redactedPartsOf(args: readonly unknown[]): Set<string> {
+  const parts = new Set<string>();
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i];
+    if (a instanceof Guarded && redacts(a.origins)) addRedactedParts(a.value, parts);
+  }
+  return parts;
 }
 
 /** One library call's origins, as it goes (a class, not closures: none is made per call). */
@@ -725,6 +758,7 @@ class LibraryCall {
   result(value: unknown): unknown {
     // Whether a guarded read succeeds (a file that exists) is about the guarded data.
     this.cx.cell.add(this.carried.result);
+    if (!this.effectful && redacts(this.argsOrigins)) noteRedactedText(value);
     return tag(value, this.origins());
   }
 

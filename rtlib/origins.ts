@@ -395,6 +395,7 @@ export function guardsOf(items: readonly GrantItem[]): Guard[] | undefined {
 /** Sets the run's guards (run-main.ts, before the program's first step; a replay derives them from the grant again). */
 export function configureGuards(runGuards: readonly Guard[]): void {
   guards = runGuards;
+  redactedNames = new Set();
   flow.cx = ROOT_CONTEXT;
   flow.decided = undefined;
   flow.read = undefined;
@@ -477,4 +478,128 @@ export interface CallOrigins {
   readonly cell?: Cell;
   /** What its failure carries besides: the decisions that decided it (a budget spent by earlier calls). */
   failing?: Origins | undefined;
+  /** The texts of its arguments that came from a redacted name (a run that redacts), when any did. */
+  redactedParts?: ReadonlySet<string>;
+}
+
+// ---- redaction: the origin of a value read from a redacted name ----
+//
+// A run recorded with `--redact NAME` (and the replay of such a recording) gives
+// what `environment.get("NAME")` returns, and main's option `--NAME`, an origin
+// of its own: the last bit of the set, which no guard of such a run may take.
+// It is no guard: it refuses nothing and is kept out of what the run has read
+// and decided (the clock and budgets carry none of it). It only tells the
+// recorder which parts of a call's arguments came from a redacted name
+// (spec/recording.md, "Redaction"), and a replay which of its values may match
+// a placeholder that stands for one.
+
+/** The bit of the redacted origin: the last of the 64. */
+const REDACTED_HI = 0x80000000;
+export const REDACTED_ORIGIN = Origins.of(0, REDACTED_HI);
+
+/** The names the run redacts, in lower case: empty when it redacts none. */
+let redactedNames: ReadonlySet<string> = new Set();
+
+/**
+ * Sets the names the run redacts (after configureGuards); false when the run has a guard at the redacted origin's bit
+ * (64 guards), which it then cannot have.
+ */
+export function configureRedaction(names: readonly string[]): boolean {
+  if (names.length > 0 && guards.length >= MAX_GUARDS) return false;
+  redactedNames = new Set(names.map((n) => n.toLowerCase()));
+  derivedTexts = [];
+  derivedCount = 0;
+  return true;
+}
+
+/** The most texts computed from a redacted value that a run keeps for the recording to search for. */
+const MAX_DERIVED_TEXTS = 256;
+let derivedTexts: string[] = [];
+let derivedCount = 0;
+
+/**
+ * A text a library function computed from a redacted value (`text.slice(key, 0, 8)`, `text.upper(key)`): the
+ * recording searches for it too, so that a service that echoes it (a query's value it was sent) is kept out of the
+ * file as the value itself is. At most MAX_DERIVED_TEXTS a run, of 4 characters or more.
+ */
+export function noteRedactedText(value: unknown): void {
+  if (typeof value === "string" && value.length >= 4 && derivedCount < MAX_DERIVED_TEXTS) {
+    derivedTexts.push(value);
+    derivedCount++;
+  }
+}
+
+/** The texts noted since the last time they were taken (each call takes them to its record). */
+export function takeRedactedTexts(): string[] | undefined {
+  if (derivedTexts.length === 0) return undefined;
+  const taken = derivedTexts;
+  derivedTexts = [];
+  return taken;
+}
+
+/** Whether values of the run may carry origins: it has guards, or redacts a name. */
+export function tracking(): boolean {
+  return guards.length > 0 || redactedNames.size > 0;
+}
+
+/** Whether a set of origins holds the redacted origin (in a run that redacts). */
+export function redacts(origins: Origins | undefined): boolean {
+  return origins !== undefined && (origins.hi & REDACTED_HI) !== 0 && redactedNames.size > 0;
+}
+
+/** The origins without the redacted one: what guards, the clock and budgets see. */
+export function guardedPart(origins: Origins | undefined): Origins | undefined {
+  if (!redacts(origins)) return origins;
+  const rest = Origins.of(origins!.lo, origins!.hi & ~REDACTED_HI);
+  return rest.lo === 0 && rest.hi === 0 ? undefined : rest;
+}
+
+/** The redacted origin, for a call that reads a redacted name (`environment.get("NAME")`); undefined otherwise. */
+export function redactedRead(need: Need): Origins | undefined {
+  if (redactedNames.size === 0 || need.path.length !== 1 || need.path[0] !== "environment") return undefined;
+  return need.scope !== undefined && redactedNames.has(String(need.scope).toLowerCase()) ? REDACTED_ORIGIN : undefined;
+}
+
+/** Whether main's option of parameter `name` (`--name`, `--na-me` for `na_me`) is redacted. */
+export function redactedOption(name: string): boolean {
+  if (redactedNames.size === 0) return false;
+  const lower = name.toLowerCase();
+  return redactedNames.has(lower) || redactedNames.has(lower.replace(/_/g, "-"));
+}
+
+// Where a redacted value went inside a container: a list, map or record literal
+// holds plain items, and carries the union of their origins on its own wrapper,
+// so the texts its items had that came from a redacted name are kept beside it
+// (when any did), and a call's arguments say which of their texts to redact
+// rather than every text of a container that holds one.
+
+const PARTS = new WeakMap<object, Set<string>>();
+
+/** Keeps, beside a container, the texts its items had that came from a redacted name (none: nothing kept). */
+export function keepRedactedParts(container: unknown, parts: Set<string> | undefined): void {
+  if (parts !== undefined && typeof container === "object" && container !== null) PARTS.set(container, parts);
+}
+
+/**
+ * Adds to `into` the texts of a value that came from a redacted name: the value
+ * itself, a text or a number; the parts kept for a container built from them;
+ * every text in any other container (made by the library: where the redacted
+ * value went inside it is not known, so all of it is taken to be).
+ */
+export function addRedactedParts(value: unknown, into: Set<string>, depth = 0): void {
+  if (typeof value === "string") into.add(value);
+  else if (typeof value === "number" || typeof value === "bigint") into.add(String(value));
+  else if (typeof value === "object" && value !== null && depth < 64 && !ArrayBuffer.isView(value)) {
+    const kept = PARTS.get(value);
+    if (kept !== undefined) for (const part of kept) into.add(part);
+    else for (const item of childrenOf(value)) addRedactedParts(item, into, depth + 1);
+  }
+}
+
+function childrenOf(value: object): Iterable<unknown> {
+  if (Array.isArray(value)) return value;
+  const o = value as { entries?: () => Iterable<[unknown, unknown]>; values?: () => Iterable<unknown> };
+  if (typeof o.entries === "function") return [...o.entries()].flat();
+  if (typeof o.values === "function") return o.values();
+  return Object.values(value);
 }

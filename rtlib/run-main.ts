@@ -23,6 +23,7 @@ import { serveWith } from "./serving.js";
 import { configureHostLookup } from "./host-addresses.js";
 import {
   configureGuards,
+  configureRedaction,
   CONSOLE_SINK,
   flow,
   guardsOf,
@@ -30,7 +31,11 @@ import {
   MAX_GUARDS,
   originsOf,
   plain,
+  REDACTED_ORIGIN,
+  redactedOption,
   refusal,
+  tag,
+  tracking,
 } from "./origins.js";
 import { recordedOverBudget } from "./recording/budget-check.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
@@ -139,6 +144,11 @@ export interface RunConfig {
   };
   /** Narrate the run (`--explain`, spec/runtime.md, "Narrated runs"): where its lines go; none by default. */
   readonly narration?: NarrationConfig;
+  /**
+   * The names a recording is redacted under (`renyi record --redact`, or the replay of such a recording): in a program
+   * compiled with the origin operators, what they give is tracked (origins.ts, "redaction").
+   */
+  readonly redact?: readonly string[];
   /** Told of the grant main runs with, once the command line has narrowed it (the run manifest lists it). */
   readonly onGrant?: (items: readonly GrantItem[]) => void;
   /** Told when the program first reads its input. */
@@ -239,13 +249,18 @@ async function runConfigured(load: Program | (() => Promise<Program>), config: R
     return { outcome: "refused", message: "main needs python, which this version of Renyi knows but does not run yet" };
   const guarded = startGuards(items ?? [], program.origins === true, "main's needs");
   if (guarded !== undefined) return guarded;
+  const redacting = startRedaction(config.redact, program.origins === true);
+  if (redacting !== undefined) return redacting;
   const grant = narrowByCommandLine(items ?? [], config.allowHosts ?? [], config.atMost ?? []);
   if (!grant.ok) return { outcome: "refused", message: grant.message };
   config.onGrant?.(grant.grant.items);
   const wider = config.replayer?.checkGrant(grant.grant.items);
   if (wider !== undefined)
     return { outcome: "refused", code: "E-RT-REPLAY-GRANT", message: runMessage("E-RT-REPLAY-GRANT", wider) };
-  await program.main(...(items === null ? [] : [grant.grant]), ...args.values);
+  const values = tracking()
+    ? args.values.map((v, i) => (redactedOption(program.mainParameters![i]!.name) ? tag(v, REDACTED_ORIGIN) : v))
+    : args.values;
+  await program.main(...(items === null ? [] : [grant.grant]), ...values);
   return { outcome: "finished", steps: stepsUsed() };
 }
 
@@ -273,6 +288,19 @@ function startGuards(items: readonly GrantItem[], compiledWithOrigins: boolean, 
     };
   configureGuards(guards);
   return undefined;
+}
+
+/**
+ * The names the run redacts, when the program was compiled with the origin operators (without them, what they give
+ * cannot be followed, and the recording's search for their values is all there is).
+ */
+function startRedaction(names: readonly string[] | undefined, compiledWithOrigins: boolean): Outcome | undefined {
+  if (names === undefined || names.length === 0 || !compiledWithOrigins) return undefined;
+  if (configureRedaction(names)) return undefined;
+  return {
+    outcome: "refused",
+    message: `main's needs declare ${MAX_GUARDS} guards (\`only to\`); a run with --redact may have at most ${MAX_GUARDS - 1}`,
+  };
 }
 
 /** One `test` block of a compiled program, as its module's test table lists it. */

@@ -50,6 +50,11 @@ export interface RecordedCall {
   transaction?: number;
   /** A call a server's handler made: the `sequence` of the request it answered (spec/recording.md, "Servers"). */
   request?: number;
+  /**
+   * The places in `arguments` (each a list of keys and indexes) whose value came from a redacted name and is written
+   * with the placeholder: a replay matches any value carrying that origin there (spec/recording.md, "Redaction").
+   */
+  redacted_at?: (string | number)[][];
 }
 
 /** The run manifest: the recording's header, and what `renyi run --manifest` prints. */

@@ -12,7 +12,7 @@ import { cachedPath } from "./cache.cjs";
 import { sealedOrCompiled } from "./sealed-or-compiled.js";
 import { readProgramMap } from "./cached-program.js";
 import { lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
-import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./toolchain.js";
+import { toolchainOf } from "./toolchain.js";
 
 /** A program ready to run: compiled by renyi run, or a bundle admitted and copied into the cache. */
 export interface Compiled {
@@ -42,8 +42,10 @@ export async function compileWithCache(
   file: string,
   narrate = false,
   stop?: () => void,
+  /** With the origin operators though no guard is declared (renyi record --redact, and its replay). */
+  origins = false,
 ): Promise<Compiled | NotCompiled> {
-  const toolchain = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
+  const toolchain = toolchainOf(narrate, origins);
   const indexed = lookUpByIndex(toolchain, file);
   if (indexed !== undefined) {
     const path = cachedPath(indexed.key);
@@ -65,7 +67,12 @@ export async function compileWithCache(
   const { loadProgram, compileIntoCache, programCode } = compilePath.exports as typeof import("./compile-path.js");
   const program = loadProgram(file);
   if (program.problems.length > 0) return { diagnostics: program.problems, sources: program.sources };
-  const made = await sealedOrCompiled(program, { narrate, compile: compileIntoCache, ...(stop ? { stop } : {}) });
+  const made = await sealedOrCompiled(program, {
+    narrate,
+    compile: compileIntoCache,
+    ...(stop ? { stop } : {}),
+    ...(origins ? { origins } : {}),
+  });
   // After a compile, when the cache that came with the build did not fit this Node: one of its own.
   if (!made.ok || made.compiled) compilePath.keep();
   if (!made.ok) return { diagnostics: made.diagnostics, sources: program.sources };

@@ -19,6 +19,8 @@ export interface CompileRequest {
   readonly runtime: string;
   readonly toolchain: readonly string[];
   readonly narrate: boolean;
+  /** Compile with the origin operators though no guard is declared (a run recorded with --redact, and its replay). */
+  readonly origins?: boolean;
   /** Called now and then while compiling: what it throws ends the compile (a run's --timeout passed). */
   readonly stop?: () => void;
 }
@@ -41,6 +43,7 @@ export async function compileIntoCache(
       format: "commonjs",
       printer: "own",
       narrate,
+      ...(request.origins === true ? { origins: true } : {}),
       moduleCache,
       ...(stop ? { stop } : {}),
     });

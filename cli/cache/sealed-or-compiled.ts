@@ -10,7 +10,7 @@ import { cachedPath } from "./cache.cjs";
 import { readProgram } from "./cached-program.js";
 import type { compileIntoCache } from "./compile-into-cache.js";
 import { bundleKey } from "./program-index.js";
-import { NARRATED_TOOLCHAIN, TOOLCHAIN } from "./toolchain.js";
+import { toolchainOf } from "./toolchain.js";
 
 export type SealedOrCompiled =
   | {
@@ -25,9 +25,14 @@ export type SealedOrCompiled =
 
 export async function sealedOrCompiled(
   program: { readonly entry: string; readonly modules: readonly ParsedModule[] },
-  options: { readonly narrate: boolean; readonly compile: typeof compileIntoCache; readonly stop?: () => void },
+  options: {
+    readonly narrate: boolean;
+    readonly compile: typeof compileIntoCache;
+    readonly stop?: () => void;
+    readonly origins?: boolean;
+  },
 ): Promise<SealedOrCompiled> {
-  const toolchain = options.narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
+  const toolchain = toolchainOf(options.narrate, options.origins === true);
   const key = bundleKey(toolchain, program.entry, program.modules);
   const path = cachedPath(key);
   // A compiled program whose seal does not match is compiled again, and written anew.
@@ -40,6 +45,7 @@ export async function sealedOrCompiled(
     runtime: RUNTIME_PATH,
     toolchain,
     narrate: options.narrate,
+    ...(options.origins === true ? { origins: true } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });
   if (!result.compiled) return { ok: false, diagnostics: result.diagnostics };

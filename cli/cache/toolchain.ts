@@ -4,6 +4,12 @@
 import { RUNTIME_PATH } from "../host/places.cjs";
 import { BUILD_ID, VERSION } from "../host/version.cjs";
 
-export const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
+const TOOLCHAIN = [VERSION, BUILD_ID, RUNTIME_PATH, "commonjs"];
 /** The narrated variant of a program (--explain) is cached under keys of its own. */
-export const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
+const NARRATED_TOOLCHAIN = [...TOOLCHAIN, "narrated"];
+
+/** The toolchain a program is compiled and cached under: narrated or not, with the origin operators or not (--redact). */
+export function toolchainOf(narrate: boolean, origins: boolean): string[] {
+  const base = narrate ? NARRATED_TOOLCHAIN : TOOLCHAIN;
+  return origins ? [...base, "origins"] : base;
+}

@@ -160,7 +160,7 @@ export const RECORD_COMMAND: CommandDeclaration = {
     {
       name: "--redact",
       value: "NAME",
-      says: "write the argument, map entry (a header), program option or environment variable NAME as <redacted>, and keep its value out of the whole file in every form it takes",
+      says: "write the argument, map entry (a header), program option or environment variable NAME as <redacted>, and keep its value, and every argument computed from it, out of the whole file in every form it takes",
       repeatable: true,
     },
   ],

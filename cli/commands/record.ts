@@ -79,7 +79,7 @@ export function parseRecordArguments(
 }
 
 function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan {
-  return (compiled, parsed) => {
+  const plan: RunPlan = (compiled, parsed) => {
     const out = to ?? `${basename(compiled.program)}.recording.json`;
     // The key is read before the run: a run whose recording could not be sealed does not start.
     const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
@@ -88,20 +88,27 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
     const guarded = new Map<number, "arguments" | "result">();
     // The requests a server answered, by number: each is sent when its handler is called, its response when given.
     const requests = new Map<number, RecordedRequest>();
+    // The texts of each call's arguments that came from a redacted name, by the call's sequence number.
+    const redactedParts = new Map<number, readonly string[]>();
+    // The texts the program computed from a redacted value: searched for as the value is.
+    const redactedTexts: string[] = [];
     return {
-      input: { record: true },
+      input: { record: true, ...(redact.length > 0 ? { redact: [...redact] } : {}) },
       onIncoming: (request) => void requests.set(request.sequence, request),
       onAnswered: (sequence, response) => {
         const request = requests.get(sequence);
         if (request !== undefined) request.response = response;
       },
-      onRecorded: (call, _replayed, part) => {
+      onRecorded: (call, _replayed, part, parts, texts) => {
         calls.push(call);
         if (part !== undefined) guarded.set(call.sequence, part);
+        if (parts !== undefined) redactedParts.set(call.sequence, parts);
+        if (texts !== undefined) redactedTexts.push(...texts);
       },
       onEnd: (outcome, tally, exitCode) => {
         const redaction = new Redaction(redact);
-        const redacted = closeOpenTransactions(calls).map((c) => redaction.call(c));
+        redaction.searchFor(redactedTexts);
+        const redacted = closeOpenTransactions(calls).map((c) => redaction.call(c, redactedParts.get(c.sequence)));
         const argv = redaction.words(parsed.programArgs);
         const sealing = key === undefined ? new Map<number, "arguments" | "result">() : guarded;
         const header = runManifest({
@@ -159,4 +166,7 @@ function recordPlan(to: string | undefined, redact: readonly string[]): RunPlan 
       },
     };
   };
+  // With --redact, the program is compiled with the origin operators, so that what a redacted name gives is followed
+  // by its origin (spec/recording.md, "Redaction").
+  return Object.assign(plan, { origins: () => redact.length > 0 });
 }

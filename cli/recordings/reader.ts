@@ -246,7 +246,7 @@ function callOf(value: Json, where: string): RecordedCall {
     value,
     where,
     ["sequence", "capability", "primitive", "arguments", "outcome"],
-    ["duration_ms", "at_ms", "transaction", "request"],
+    ["duration_ms", "at_ms", "transaction", "request", "redacted_at"],
   );
   const capability = text(at["capability"], `${where}.capability`);
   const need = needOfCapability(capability);
@@ -278,6 +278,7 @@ function callOf(value: Json, where: string): RecordedCall {
   if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
   if ("request" in at) call.request = whole(at["request"], `${where}.request`, 1);
   if ("transaction" in at) call.transaction = whole(at["transaction"], `${where}.transaction`, 1);
+  if ("redacted_at" in at) call.redacted_at = redactedPlaces(at["redacted_at"], `${where}.redacted_at`);
   // A transaction that began ended as one of three: its outcome is checked here rather than as a call's answer.
   if (transactionEnd(call, where) !== undefined) return call;
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });
@@ -354,4 +355,15 @@ function checkTransactions(calls: readonly RecordedCall[]): void {
           `statement is on ${call.capability}`,
       );
   }
+}
+
+/** A call's `redacted_at`: places in its arguments, each a list of keys (texts) and indexes (whole numbers). */
+function redactedPlaces(value: Json | undefined, where: string): (string | number)[][] {
+  return list(value, where, MAX_LIST).map((place, i) => {
+    if (!Array.isArray(place)) refuse(`${where}[${i}] must be a list of keys and indexes`);
+    return place.map((step, j) => {
+      if (typeof step === "string") return step;
+      return whole(step, `${where}[${i}][${j}]`, 0);
+    });
+  });
 }

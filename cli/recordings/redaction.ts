@@ -10,6 +10,7 @@
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import { formsOf } from "./redaction-forms.js";
 import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
+import { isRedactedForm, redactedForms } from "../../rtlib/recording/key.js";
 
 /**
  * A secret shorter than this is redacted where it is named, but not searched for elsewhere: it would be found
@@ -54,11 +55,15 @@ export class Redaction {
 
   /**
    * A call with its named values redacted: arguments and map entries of those names, and an environment variable's
-   * value.
+   * value; and the places of its arguments whose texts came from a redacted name (`redactedParts`, what the run's
+   * origins said: spec/runtime.md, section 9) marked in `redacted_at`, to be written with the placeholder by scrub.
    */
-  call(call: RecordedCall): RecordedCall {
+  call(call: RecordedCall, redactedParts?: readonly string[]): RecordedCall {
     if (!this.active) return call;
     const args = this.named(call.arguments) as { [name: string]: JsonValue };
+    const places: (string | number)[][] = [];
+    if (redactedParts !== undefined && redactedParts.length > 0)
+      this.placesFrom(args, new Set(redactedParts), redactedForms(redactedParts), [], places);
     let outcome = call.outcome;
     const variable = call.arguments["name"];
     if (
@@ -71,7 +76,76 @@ export class Redaction {
       this.keep(outcome.success);
       outcome = { success: REDACTED };
     }
-    return { ...call, arguments: args, outcome };
+    return { ...call, arguments: args, outcome, ...(places.length > 0 ? { redacted_at: places } : {}) };
+  }
+
+  /**
+   * The places of `value` (at `path`) whose text or number is one of `parts`. A key of a map made of one is not a
+   * place (a key cannot be written twice as the placeholder): it is searched for as a secret.
+   */
+  private placesFrom(
+    value: JsonValue,
+    parts: ReadonlySet<string>,
+    forms: ReadonlySet<string>,
+    path: (string | number)[],
+    into: (string | number)[][],
+  ): void {
+    if (typeof value === "string" || typeof value === "number") {
+      if (path.length > 0 && value !== REDACTED && isRedactedForm(value, forms)) into.push(path);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        this.placesFrom(v, parts, forms, [...path, i], into);
+      });
+    } else if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        if (parts.has(k)) this.keep(k);
+        this.placesFrom(v, parts, forms, [...path, k], into);
+      }
+    }
+  }
+
+  /**
+   * Each marked place of each call written with the placeholder: where a form of a secret is found in its text and
+   * nothing of a secret (4 characters of one in a row) is left once each form is replaced, the search writes it (the
+   * text around the secret kept: `Bearer <redacted>`); otherwise it is written whole as the placeholder, and its text
+   * is searched for as a secret too (a part of one, or a function of one the search cannot see, echoed elsewhere).
+   */
+  private placed(calls: readonly RecordedCall[]): RecordedCall[] {
+    this.forms = this.formsOfSecrets();
+    // A text computed from a redacted value in which the search finds a form of the value (a JSON body that holds it)
+    // needs no search of its own; one in which it finds none (a part of it, upper-cased, reversed) is searched for.
+    for (const text of this.derived) if (this.scrubText(text) === text) this.keep(text);
+    this.forms = this.formsOfSecrets();
+    const wholes: string[] = [];
+    const out = calls.map((call) => {
+      if (call.redacted_at === undefined) return call;
+      let args: JsonValue = call.arguments;
+      for (const place of call.redacted_at) {
+        const text = String(valueAt(args, place));
+        const scrubbed = this.scrubText(text);
+        if (scrubbed !== text && !this.holdsPartOfSecret(scrubbed)) continue;
+        wholes.push(text);
+        args = withValueAt(args, place, REDACTED);
+      }
+      return { ...call, arguments: args as { [name: string]: JsonValue } };
+    });
+    for (const text of wholes) this.keep(text);
+    return out;
+  }
+
+  /** Whether a text holds 4 characters in a row of a secret. */
+  private holdsPartOfSecret(text: string): boolean {
+    for (const secret of this.secrets)
+      for (let at = 0; at + MIN_SECRET_LENGTH <= secret.length; at++)
+        if (text.includes(secret.slice(at, at + MIN_SECRET_LENGTH))) return true;
+    return false;
+  }
+
+  /** Texts computed from a redacted value (the run's origins said), searched for as the value is (see placed). */
+  private readonly derived: string[] = [];
+
+  searchFor(texts: readonly string[]): void {
+    this.derived.push(...texts);
   }
 
   /**
@@ -117,14 +191,21 @@ export class Redaction {
    * inside base64, base64url and hex, each by the same form of the placeholder.
    */
   scrub<T extends JsonValue>(value: T): T {
-    if (this.secrets.size === 0) return value;
+    let document: JsonValue = value;
+    if (isObject(document) && Array.isArray(document["calls"]))
+      document = { ...document, calls: this.placed(document["calls"] as unknown as RecordedCall[]) as never };
+    if (this.secrets.size === 0) return document as T;
+    this.forms = this.formsOfSecrets();
+    return this.scrubValue(document) as T;
+  }
+
+  private formsOfSecrets(): { form: string; placeholder: string }[] {
     // A form the URL parser shortened (it drops a newline) is searched for only while it is as long as a secret must
     // be.
-    this.forms = [...this.secrets]
+    return [...this.secrets]
       .flatMap(formsOf)
       .filter((f) => f.form.length >= MIN_SECRET_LENGTH)
       .sort((a, b) => b.form.length - a.form.length);
-    return this.scrubValue(value) as T;
   }
 
   private scrubValue(value: JsonValue): JsonValue {
@@ -212,3 +293,23 @@ const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_RUN = /[0-9A-Fa-f]{8,}/g;
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The value at a place of a JSON value (a list of keys and indexes). */
+function valueAt(value: JsonValue, place: readonly (string | number)[]): JsonValue {
+  let at: JsonValue = value;
+  for (const step of place) at = (at as { [key: string]: JsonValue })[step] ?? null;
+  return at;
+}
+
+/** A copy of a JSON value with the value at a place replaced. */
+function withValueAt(value: JsonValue, place: readonly (string | number)[], replacement: JsonValue): JsonValue {
+  if (place.length === 0) return replacement;
+  const [step, ...rest] = place;
+  if (Array.isArray(value)) return value.map((v, i) => (i === step ? withValueAt(v, rest, replacement) : v));
+  const object = value as { [key: string]: JsonValue };
+  return { ...object, [step!]: withValueAt(object[step!] ?? null, rest, replacement) };
+}

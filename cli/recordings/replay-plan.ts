@@ -12,13 +12,15 @@ import { runManifest } from "./manifest.js";
 import type { RunPlan, RunSession } from "../running/plan.js";
 import type { RunTally, WorkerOutcome } from "../running/worker.cjs";
 
-export const replayPlan: RunPlan = (compiled, parsed) => {
+const plan: RunPlan = (compiled, parsed) => {
   let recording: Recording | undefined;
   const input: RunSession["input"] & { replay?: unknown } = {};
   if (parsed.options.replay !== undefined) {
     const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
     if (key !== undefined && !Buffer.isBuffer(key)) return { refused: `error: ${key.problem}\n` };
-    const read = readRecordingFile(parsed.options.replay, key);
+    const read =
+      readBefore?.path === parsed.options.replay ? readBefore.read : readRecordingFile(parsed.options.replay, key);
+    readBefore = undefined;
     if (!read.ok) return { refused: refusalText(read) };
     recording = read.recording;
     Object.assign(input, {
@@ -27,6 +29,7 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
         grant: read.grant,
         writeConsole: parsed.options.console,
         ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
+        ...(marksPlaces(read.recording) ? { originMarks: true } : {}),
         ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
         ...(read.sealedForResult.size > 0 ? { sealedForResult: [...read.sealedForResult] } : {}),
         ...(read.recording.requests !== undefined ? { requests: read.recording.requests } : {}),
@@ -70,6 +73,31 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
 
 /** The codes of a replay that stopped where the program and the recording part, which said so there. */
 const STOPPED = new Set(["E-RT-REPLAY-MISMATCH", "E-RT-REPLAY-SHAPE", "E-RT-REPLAY-RESPONSE"]);
+
+// ---- a recording whose entries mark places that came from a redacted name ----
+
+/** The recording read to decide how the program is compiled, kept for the plan, which reads it next. */
+let readBefore: { readonly path: string; readonly read: ReturnType<typeof readRecordingFile> } | undefined;
+
+/** Whether an entry of the recording marks places that came from a redacted name (spec/recording.md, "Redaction"). */
+function marksPlaces(recording: Recording): boolean {
+  return recording.redacted !== undefined && recording.calls.some((c) => c.redacted_at !== undefined);
+}
+
+/**
+ * The replay of a recording that marks such places is compiled with the origin operators, so that the replay's values
+ * carry the redacted origin where the recorded ones did, and its marked places match them.
+ */
+export const replayPlan: RunPlan = Object.assign(plan, {
+  origins: (parsed: Parameters<RunPlan>[1]): boolean => {
+    if (parsed.options.replay === undefined) return false;
+    const key = parsed.options.sealKey === undefined ? undefined : readSealKey(parsed.options.sealKey);
+    if (key !== undefined && !Buffer.isBuffer(key)) return false;
+    const read = readRecordingFile(parsed.options.replay, key);
+    readBefore = { path: parsed.options.replay, read };
+    return read.ok && marksPlaces(read.recording);
+  },
+});
 
 /** What a replay without --console says at its end of the console lines it answered without showing them. */
 function unshownConsoleNote(lines: number): string {

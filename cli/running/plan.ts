@@ -8,11 +8,16 @@ import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorde
 import type { RunOptions } from "./run-options.js";
 import type { RunTally, WorkerInput, WorkerOutcome } from "./worker.cjs";
 
-/** Given the compiled program, a plan gives what the run adds, or refuses instead. */
-export type RunPlan = (
+/**
+ * Given the compiled program, a plan gives what the run adds, or refuses instead. `origins`: whether the program is to
+ * be compiled with the origin operators though it declares no guard (a run recorded with --redact, and its replay).
+ */
+export type RunPlan = ((
   compiled: CompiledProgram,
   parsed: { options: RunOptions; file: string; programArgs: string[] },
-) => RunSession | { refused: string };
+) => RunSession | { refused: string }) & {
+  readonly origins?: (parsed: { options: RunOptions; file: string; programArgs: string[] }) => boolean;
+};
 
 /** What the plan knows of the program: its name, its file and the hash of its code. */
 interface CompiledProgram {
@@ -22,12 +27,20 @@ interface CompiledProgram {
 }
 
 export interface RunSession {
-  readonly input: Pick<WorkerInput, "record" | "replay">;
+  readonly input: Pick<WorkerInput, "record" | "replay" | "redact">;
   /**
    * Each call as recorded when it completes; `replayed` for an entry a resumed run was answered with, as it was
    * recorded; `guarded`, what of it was guarded data.
    */
-  readonly onRecorded?: (call: RecordedCall, replayed: boolean, guarded: "arguments" | "result" | undefined) => void;
+  readonly onRecorded?: (
+    call: RecordedCall,
+    replayed: boolean,
+    guarded: "arguments" | "result" | undefined,
+    /** The texts of its arguments that came from a redacted name (a run recorded with --redact). */
+    redactedParts?: readonly string[],
+    /** The texts the program computed from a redacted value before the call (a run recorded with --redact). */
+    redactedTexts?: readonly string[],
+  ) => void;
   /** A request a recorded server's handler is called with, and, later, the response it gave (spec/recording.md, "Servers"). */
   readonly onIncoming?: (request: RecordedRequest) => void;
   readonly onAnswered?: (request: number, response: RecordedResponse) => void;

@@ -77,6 +77,7 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
         parsed.file,
         parsed.options.explain,
         deadlineOf(startedAt, parsed.options.timeoutSeconds),
+        plan?.origins?.(parsed) === true,
       );
   } catch (e) {
     if (!(e instanceof CompileTimedOut)) throw e;
@@ -348,7 +349,13 @@ function runBundle(
         return;
       }
       if ("recorded" in message) {
-        session?.onRecorded?.(message.recorded, message.replayed === true, message.guarded);
+        session?.onRecorded?.(
+          message.recorded,
+          message.replayed === true,
+          message.guarded,
+          message.redactedParts,
+          message.redactedTexts,
+        );
         return;
       }
       if ("incoming" in message) {

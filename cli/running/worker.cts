@@ -63,6 +63,8 @@ export interface WorkerInput {
   readonly explain?: boolean;
   /** Record every call (renyi record, renyi run --manifest): each is sent as a RecordedMessage. */
   readonly record?: boolean;
+  /** The names the recording is redacted under (renyi record --redact): what they give is followed by its origin. */
+  readonly redact?: string[];
   /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
   readonly replay?: {
     readonly calls: RecordedCall[];
@@ -77,6 +79,8 @@ export interface WorkerInput {
     readonly resume?: boolean;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
+    /** The program follows the redacted names' values by their origin: the entries' `redacted_at` marks are read. */
+    readonly originMarks?: boolean;
     /**
      * The sequence numbers of the calls that were sealed (opened with the key): the replay keeps their values out of
      * what it says.
@@ -101,6 +105,10 @@ export interface RecordedMessage {
   readonly replayed?: true;
   /** What of the call was guarded data: a recording made with a seal key seals it. */
   readonly guarded?: "arguments" | "result";
+  /** The texts of its arguments that came from a redacted name (renyi record --redact). */
+  readonly redactedParts?: readonly string[];
+  /** The texts the program computed from a redacted value before the call (renyi record --redact). */
+  readonly redactedTexts?: readonly string[];
 }
 
 /** A request a recorded server's handler is called with (spec/recording.md, "Servers"). */
@@ -211,12 +219,17 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
     // A call a server's handler made is recorded with the number of its request; a resumed run, whose recording
     // joins entries of another run, records a server's calls as the run's own (spec/recording.md, "Servers").
-    const record = runtime.recorder((call, guarded) => {
+    const record = runtime.recorder((call, guarded, redacted) => {
       const request = resume ? undefined : runtime.loadedRequest();
       // `request` written right after `sequence`.
       const { sequence, ...rest } = call;
       const recorded = request === undefined ? call : { sequence, request, ...rest };
-      post({ recorded, ...(guarded !== undefined ? { guarded } : {}) });
+      post({
+        recorded,
+        ...(guarded !== undefined ? { guarded } : {}),
+        ...(redacted?.parts !== undefined ? { redactedParts: redacted.parts } : {}),
+        ...(redacted?.texts !== undefined ? { redactedTexts: redacted.texts } : {}),
+      });
     });
     if (!resume)
       runtime.recordRequestsTo({
@@ -244,6 +257,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
       writeConsole: input.replay.writeConsole,
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
+      ...(input.replay.originMarks === true ? { originMarks: true } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
       ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
@@ -266,6 +280,9 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     atMost: input.atMost,
     ...(observers.length > 0 ? { observers } : {}),
     ...(replayer !== undefined ? { replayer } : {}),
+    ...((input.redact ?? input.replay?.redacted) !== undefined
+      ? { redact: input.redact ?? input.replay!.redacted! }
+      : {}),
     // Narration goes to stderr directly, not through the program's own output limits: it has its own bound.
     ...(input.explain === true
       ? {

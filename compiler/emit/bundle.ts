@@ -63,6 +63,12 @@ export interface BundleOptions {
    */
   readonly narrate?: boolean;
   /**
+   * Compile with the origin operators though no entry point declares a guard:
+   * a run recorded with `--redact` (and its replay) follows what a redacted name
+   * gives by its origin (spec/runtime.md, section 9). Off by default.
+   */
+  readonly origins?: boolean;
+  /**
    * Emit fuel checks and no other limit's checks in the compiled code (no call
    * depth, no text size): for bench/limits.ts only, which measures what those
    * checks cost against fuel alone. No command compiles this way.
@@ -110,7 +116,7 @@ export function bundleProgram(
   options: BundleOptions,
   inputs?: ReadonlyMap<string, string>,
 ): BundleResult {
-  const guarded = declaresGuard(program, options.entry);
+  const guarded = options.origins === true || declaresGuard(program, options.entry);
   const borrows = borrowedParameters(program);
   const own = options.printer !== "babel";
   const mapped = own ? printOwnMapped : printMapped;
@@ -287,7 +293,8 @@ function exportsOf(program: Program, options: BundleOptions): Exported {
     if (main.purpose !== undefined) values.push({ name: "mainPurpose", value: t.stringLiteral(main.purpose) });
   }
   // Compiled with the origin operators: a run with guards refuses a program compiled without them.
-  if (declaresGuard(program, options.entry)) values.push({ name: "origins", value: t.booleanLiteral(true) });
+  if (options.origins === true || declaresGuard(program, options.entry))
+    values.push({ name: "origins", value: t.booleanLiteral(true) });
   const testLists = program.modules.filter((m) => m.tests.length > 0).map((m) => t.identifier(testTableName(m.name)));
   values.push({ name: "tests", value: t.arrayExpression(testLists.map((l) => t.spreadElement(l))) });
   return main === undefined ? { values } : { main: t.identifier(functionName(main.module, main.name)), values };

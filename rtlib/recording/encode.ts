@@ -175,7 +175,11 @@ function guardedPart(call: CallRecord): GuardedPart | undefined {
  * was guarded.
  */
 export function recorder(
-  sink: (call: RecordedCall, guarded: GuardedPart | undefined) => void,
+  sink: (
+    call: RecordedCall,
+    guarded: GuardedPart | undefined,
+    redacted?: { readonly parts?: readonly string[]; readonly texts?: readonly string[] },
+  ) => void,
 ): (call: CallRecord) => void {
   const began = performance.now();
   let sequence = 0;
@@ -183,6 +187,15 @@ export function recorder(
     const entry = encodeCall(call, sequence + 1, performance.now() - call.durationMs - began);
     if (entry === undefined) return;
     sequence++;
-    sink(entry, guardedPart(call));
+    sink(
+      entry,
+      guardedPart(call),
+      call.redactedParts === undefined && call.redactedTexts === undefined
+        ? undefined
+        : {
+            ...(call.redactedParts !== undefined ? { parts: [...call.redactedParts] } : {}),
+            ...(call.redactedTexts !== undefined ? { texts: call.redactedTexts } : {}),
+          },
+    );
   };
 }

@@ -18,7 +18,15 @@ import { readNeedText } from "../../vocabulary/grant-text.js";
 import { REDACTED, type JsonValue, type RecordedCall } from "../../vocabulary/recording.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 import { encodeArguments, isHttpPrimitive } from "./encode.js";
-import { argumentsKey, redactedNames } from "./key.js";
+import {
+  argumentsFromRedacted,
+  argumentsKey,
+  FROM_REDACTED,
+  isRedactedForm,
+  markedArguments,
+  redactedForms,
+  redactedNames,
+} from "./key.js";
 import { callText, differences, nearest } from "./difference.js";
 
 /**
@@ -88,6 +96,12 @@ export interface ReplayOptions {
    * stands under in the recorded arguments.
    */
   readonly redacted?: readonly string[];
+  /**
+   * The run follows what a redacted name gives by its origin (spec/recording.md, "Redaction"): a place an entry marks
+   * in `redacted_at` matches a value of the call that carries the origin, and no other. Without it (a program compiled
+   * without the origin operators), marks are not read, and the placeholder matches as in a recording without them.
+   */
+  readonly originMarks?: boolean;
 }
 
 /**
@@ -128,12 +142,12 @@ export class Replayer {
       if (at === undefined) index.set(name, (at = { byText: new Map(), byKey: new Map() }));
       let queues: Map<string, Queue>;
       let key: string;
-      if (this.soleText(call.arguments)) {
+      if (!this.marked(call) && this.soleText(call.arguments)) {
         queues = at.byText.get(soleName) ?? at.byText.set(soleName, new Map()).get(soleName)!;
         key = soleValue;
       } else {
         queues = at.byKey;
-        key = argumentsKey(call.arguments, this.redacted);
+        key = argumentsKey(this.keyedArguments(call), this.redacted);
       }
       const queue = queues.get(key);
       if (queue === undefined) queues.set(key, { calls: [call], next: 0 });
@@ -171,23 +185,32 @@ export class Replayer {
    * were sealed first, then with the others, and that comparison is a decision on their data, whichever guard's it is
    * (spec/runtime.md, "Decisions on guarded data").
    */
-  private queueOf(primitive: string, args: Readonly<Record<string, unknown>>, guarded: boolean): Queue | undefined {
+  private queueOf(
+    primitive: string,
+    args: Readonly<Record<string, unknown>>,
+    guarded: boolean,
+    fromRedacted?: ReadonlySet<string>,
+  ): Queue | undefined {
     if (guarded && this.sealedIndex.has(primitive)) {
       decideOnEveryGuard();
-      const sealed = this.queueIn(this.sealedIndex, primitive, args);
+      const sealed = this.queueIn(this.sealedIndex, primitive, args, fromRedacted);
       if (sealed !== undefined && sealed.next < sealed.calls.length) return sealed;
-      return this.queueIn(this.index, primitive, args) ?? sealed;
+      return this.queueIn(this.index, primitive, args, fromRedacted) ?? sealed;
     }
-    return this.queueIn(this.index, primitive, args);
+    return this.queueIn(this.index, primitive, args, fromRedacted);
   }
 
   private queueIn(
     index: ReadonlyMap<string, PrimitiveIndex>,
     primitive: string,
     args: Readonly<Record<string, unknown>>,
+    fromRedacted?: ReadonlySet<string>,
   ): Queue | undefined {
     const at = index.get(primitive);
     if (at === undefined) return undefined;
+    const fromName =
+      fromRedacted === undefined ? undefined : argumentsFromRedacted(encodeArguments(args), fromRedacted);
+    if (fromName !== undefined) return at.byKey.get(argumentsKey(fromName, this.redacted));
     if (this.soleText(args)) return at.byText.get(soleName)?.get(soleValue);
     return at.byKey.get(argumentsKey(encodeArguments(args), this.redacted));
   }
@@ -223,11 +246,12 @@ export class Replayer {
    * The gateway's answerer: the recorded outcome of the call, decoded as the primitive's type, or a crash at the first
    * call the recording does not hold.
    */
-  readonly answer: Answerer = (primitive, args, perform, guarded) => {
+  readonly answer: Answerer = (primitive, args, perform, guarded, redactedParts) => {
+    this.fromRedacted = this.options.originMarks === true ? redactedParts : undefined;
     const within = this.transactionOf(primitive);
     if (within !== undefined) return this.answerStatement(primitive, within, args, perform, guarded);
     if (this.live) return LIVE;
-    const queue = this.queueOf(primitive.name, args, guarded);
+    const queue = this.queueOf(primitive.name, args, guarded, this.fromRedacted);
     if (primitive.transaction !== undefined) return this.answerTransaction(primitive, args, queue, guarded);
     const resume = this.options.resume;
     if (resume !== undefined) {
@@ -466,6 +490,7 @@ export class Replayer {
     if (near.primitive !== primitive) diff.push(`primitive: ${primitive} here, ${near.primitive} in the recording`);
     const hidden = sealed?.has(near.sequence) === true;
     if (!hidden) differences(args, near.arguments, "arguments", diff);
+    if (!hidden && this.marked(near)) this.originDifferences(args, near, diff);
     else {
       diff.push("arguments: not shown, the recorded call's are sealed");
       if (!guarded && this.argumentsSealed(near.sequence))
@@ -479,6 +504,40 @@ export class Replayer {
         `${hidden ? `${near.primitive} (sealed)` : callText(near.primitive, near.arguments)}`,
       differences: diff,
     });
+  }
+
+  // ---- places that came from a redacted name (spec/recording.md, "Redaction") ----
+
+  /** The texts of the call being answered that came from a redacted name (a replay that reads the marks). */
+  private fromRedacted: ReadonlySet<string> | undefined;
+
+  /** Each place the entry marks as from a redacted name where the call's value does not come from one, or the reverse. */
+  private originDifferences(args: { [name: string]: JsonValue }, near: RecordedCall, out: string[]): void {
+    const forms = redactedForms(this.fromRedacted ?? []);
+    const marked = markedArguments(near.arguments, near.redacted_at!);
+    const walk = (made: JsonValue | undefined, recorded: JsonValue | undefined, at: string): void => {
+      const markedHere = typeof recorded === "object" && recorded !== null && FROM_REDACTED in recorded;
+      if (typeof made === "string" || typeof made === "number") {
+        const fromName = isRedactedForm(made, forms);
+        if (markedHere && !fromName)
+          out.push(`${at}: the recording's came from a redacted name (--redact), and this call's does not`);
+        else if (!markedHere && fromName && recorded !== undefined)
+          out.push(`${at}: this call's comes from a redacted name (--redact), and the recording's did not`);
+      } else if (typeof made === "object" && made !== null && typeof recorded === "object" && recorded !== null)
+        for (const k of Object.keys(made))
+          walk((made as Record<string, JsonValue>)[k], (recorded as Record<string, JsonValue>)[k], `${at}.${k}`);
+    };
+    walk(args, marked, "arguments");
+  }
+
+  /** Whether the entry marks places of its arguments as from a redacted name, and the replay reads the marks. */
+  private marked(call: RecordedCall): boolean {
+    return this.options.originMarks === true && call.redacted_at !== undefined && call.redacted_at.length > 0;
+  }
+
+  /** An entry's arguments as its key is made of: its marked places keyed as from a redacted name (key.ts). */
+  private keyedArguments(call: RecordedCall): { [name: string]: JsonValue } {
+    return this.marked(call) ? markedArguments(call.arguments, call.redacted_at!) : call.arguments;
   }
 
   /** Whether the entry's arguments were sealed (they carried guarded data), not only its outcome. */
