@@ -72,6 +72,8 @@ export interface WorkerInput {
      * RecordedMessage marked replayed.
      */
     readonly resume?: boolean;
+    /** With resume: the recorded call from which the run goes live (renyi run --resume --from N). */
+    readonly resumeFrom?: number;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
     /**
@@ -218,7 +220,14 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
-      ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
+      ...(resume
+        ? {
+            resume: {
+              onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }),
+              ...(input.replay.resumeFrom !== undefined ? { from: input.replay.resumeFrom } : {}),
+            },
+          }
+        : {}),
     });
   }
   return runtime.runMain(() => load(input.bundle, input.source), {

@@ -65,7 +65,11 @@ export interface ReplayOptions {
    * hold, or holds as a failure, goes live instead of stopping the run, and so
    * does every call after it. Told of each entry answered, in matching order.
    */
-  readonly resume?: { readonly onAnswered: (entry: RecordedCall) => void };
+  readonly resume?: {
+    readonly onAnswered: (entry: RecordedCall) => void;
+    /** `--from N`: a call matched to an entry of sequence N or later goes live too (a success the run failed on). */
+    readonly from?: number;
+  };
   /**
    * The sequence numbers of the recording's sealed calls (spec/recording.md,
    * "Sealed calls"), opened with the key: the program must keep the
@@ -224,7 +228,12 @@ export class Replayer {
     const resume = this.options.resume;
     if (resume !== undefined) {
       const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
-      if (held === undefined || "failure" in held.outcome || NOT_REPLAYABLE.has(primitive.name)) {
+      if (
+        held === undefined ||
+        "failure" in held.outcome ||
+        NOT_REPLAYABLE.has(primitive.name) ||
+        (resume.from !== undefined && held.sequence >= resume.from)
+      ) {
         this.live = true;
         return LIVE;
       }
