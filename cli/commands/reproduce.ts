@@ -73,6 +73,7 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
           calls: recording.calls,
           grant,
           writeConsole: true,
+          consoleDiffers: true,
           ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
         },
       },

@@ -74,6 +74,8 @@ export interface WorkerInput {
     readonly resume?: boolean;
     /** With resume: the recorded call from which the run goes live (renyi run --resume --from N). */
     readonly resumeFrom?: number;
+    /** A console line the recording does not hold is listed at the end rather than stopping the replay (--replay, reproduce). */
+    readonly consoleDiffers?: boolean;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
     /**
@@ -112,6 +114,8 @@ export interface RunTally {
     readonly grant?: string[];
     /** The console lines a replay answered from the recording without showing them (no --console). */
     readonly unshownConsole?: number;
+    /** The console lines of a replay the recording did not hold: the first of them, and how many in all. */
+    readonly consoleDiffered?: { readonly shown: Runtime.ConsoleDifference[]; readonly total: number };
   };
 }
 
@@ -216,6 +220,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   if (input.replay !== undefined) {
     replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, {
       writeConsole: input.replay.writeConsole,
+      ...(input.replay.consoleDiffers === true ? { consoleDiffers: true } : {}),
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
@@ -293,6 +298,9 @@ function finish(outcome: WorkerOutcome): void {
         ...(unreached !== undefined ? { unreached } : {}),
         ...(grantTexts !== undefined ? { grant: grantTexts } : {}),
         ...(replayer !== undefined && replayer.unshownConsole > 0 ? { unshownConsole: replayer.unshownConsole } : {}),
+        ...(replayer !== undefined && replayer.consoleDiffered > 0
+          ? { consoleDiffered: { shown: replayer.consoleDifferences, total: replayer.consoleDiffered } }
+          : {}),
       },
     } satisfies RunTally);
   }

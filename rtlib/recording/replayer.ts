@@ -50,6 +50,9 @@ const NOT_REPLAYABLE = new Set(["std.database.transaction"]);
 /** The output primitives `renyi reproduce` still performs, so that the console shows the run. */
 const CONSOLE = new Set(["std.console.print", "std.console.error"]);
 
+/** The console lines that differ a replay keeps to list at its end; the rest are counted. */
+const MAX_CONSOLE_DIFFERENCES = 10;
+
 interface Queue {
   readonly calls: RecordedCall[];
   next: number;
@@ -89,6 +92,20 @@ export interface ReplayOptions {
    * stands under in the recorded arguments.
    */
   readonly redacted?: readonly string[];
+  /**
+   * A console line the recording does not hold does not stop the replay (renyi run --replay, renyi reproduce): it is
+   * shown, takes the recorded console line in its place when that is the next entry, and is listed at the end.
+   */
+  readonly consoleDiffers?: boolean;
+}
+
+/** A console line of a replay that the recording does not hold, beside the recorded line it took the place of. */
+export interface ConsoleDifference {
+  readonly primitive: string;
+  /** The line the program wrote now. */
+  readonly now: string;
+  /** The recorded line it took the place of: its sequence, and its text unless the entry was sealed. */
+  readonly recorded?: { readonly sequence: number; readonly text?: string };
 }
 
 /**
@@ -244,8 +261,11 @@ export class Replayer {
         return perform();
       return this.answerWith(primitive, held, args, perform);
     }
-    if (queue === undefined || queue.next >= queue.calls.length)
+    if (queue === undefined || queue.next >= queue.calls.length) {
+      if (this.options.consoleDiffers === true && CONSOLE.has(primitive.name))
+        return this.differentLine(primitive, args, perform);
       throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
+    }
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
@@ -284,6 +304,73 @@ export class Replayer {
       else this.unshownConsole++;
     }
     return value;
+  }
+
+  // Console lines that differ (spec/recording.md, "When a call differs"). The program reads nothing back from a line it
+  // writes, so a line the recording does not hold changes nothing the replay answers after it: the replay goes on.
+
+  /** The first console lines that differed, at most MAX_CONSOLE_DIFFERENCES of them. */
+  readonly consoleDifferences: ConsoleDifference[] = [];
+  /** How many console lines differed in all. */
+  consoleDiffered = 0;
+  /** Where each entry stands in its queue, made at the first line that differs. */
+  private places: Map<RecordedCall, { readonly queue: Queue; readonly at: number }> | undefined;
+  /** The index in `calls` before which every entry has been answered. */
+  private firstOpen = 0;
+
+  /** A console line the recording does not hold (or holds fewer times): written, taking the next entry when it is a line. */
+  private differentLine(
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    perform: () => unknown,
+  ): unknown {
+    const now = String(args["text"]);
+    const taken = this.takeNextLine(primitive.name);
+    if (taken !== undefined) this.lastAnswered = taken;
+    this.consoleDiffered++;
+    if (this.consoleDifferences.length < MAX_CONSOLE_DIFFERENCES) {
+      const sealed = taken !== undefined && this.options.sealed?.has(taken.sequence) === true;
+      const text = taken?.arguments["text"];
+      this.consoleDifferences.push({
+        primitive: primitive.name,
+        now,
+        ...(taken !== undefined
+          ? { recorded: { sequence: taken.sequence, ...(!sealed && typeof text === "string" ? { text } : {}) } }
+          : {}),
+      });
+    }
+    if (primitive.name === "std.console.print") this.options.onStdout?.(`${now}\n`);
+    if (this.options.writeConsole === true) perform();
+    else this.unshownConsole++;
+    return decodeValue(null, primitive.result ?? RESULT_SHAPES[primitive.name] ?? NOTHING);
+  }
+
+  /**
+   * The recorded entry that comes next (the first, in recorded order, not yet answered), taken as answered when it is a
+   * line of the same primitive: so that a line written otherwise leaves no entry unreached, and a line added takes none.
+   */
+  private takeNextLine(primitive: string): RecordedCall | undefined {
+    if (this.places === undefined) {
+      this.places = new Map();
+      for (const index of [this.index, this.sealedIndex])
+        for (const at of index.values()) {
+          const place = (queue: Queue) => queue.calls.forEach((c, i) => this.places!.set(c, { queue, at: i }));
+          for (const queues of at.byText.values()) queues.forEach(place);
+          at.byKey.forEach(place);
+        }
+    }
+    while (this.firstOpen < this.calls.length) {
+      const place = this.places.get(this.calls[this.firstOpen]!)!;
+      if (place.queue.next <= place.at) break;
+      this.firstOpen++;
+    }
+    const next = this.calls[this.firstOpen];
+    if (next === undefined || next.primitive !== primitive) return undefined;
+    const place = this.places.get(next)!;
+    if (place.queue.next !== place.at) return undefined;
+    place.queue.next++;
+    this.firstOpen++;
+    return next;
   }
 
   /** The recorded calls no call of the replay was answered with, in recorded order. */
