@@ -9,6 +9,7 @@ import { runWords } from "../../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { readSealKey } from "./sealed-calls.js";
 import { runManifest } from "./manifest.js";
+import { recordAgainCommand } from "./record-again.js";
 import type { RunPlan, RunSession } from "../running/plan.js";
 import type { RunTally, WorkerOutcome } from "../running/worker.cjs";
 
@@ -39,6 +40,9 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     onRecorded: (call) => void calls.push(call),
     onEnd: (outcome, tally, exitCode) => {
       let code = exitCode;
+      // A sealed recording is renyi mcp's, whose run tool records again: the command would name its folder.
+      if (recording !== undefined && parsed.options.sealKey === undefined)
+        process.stderr.write(recordAgainHint(outcome, recording, parsed.options.replay!, parsed.file));
       if (
         recording !== undefined &&
         compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs"
@@ -67,6 +71,15 @@ export const replayPlan: RunPlan = (compiled, parsed) => {
     },
   };
 };
+
+/**
+ * The hint under a replay refused because the recording's grant is wider than the program's needs (E-RT-REPLAY-GRANT):
+ * the command that records the run again under the needs it has now. Nothing for any other end.
+ */
+export function recordAgainHint(outcome: WorkerOutcome, recording: Recording, rec: string, file: string): string {
+  if (outcome.outcome !== "refused" || outcome.code !== "E-RT-REPLAY-GRANT") return "";
+  return `  = hint: record the run again under the program's needs to replay it: ${recordAgainCommand(recording, rec, file)}\n`;
+}
 
 /** What a replay without --console says at its end of the console lines it answered without showing them. */
 function unshownConsoleNote(lines: number): string {

@@ -15,6 +15,7 @@ import { redactedNames } from "../../rtlib/recording/key.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { Redaction } from "./redaction.js";
 import { runManifest } from "./manifest.js";
+import { commandLine } from "./record-again.js";
 import type { RunPlan } from "../running/plan.js";
 import type { WorkerOutcome } from "../running/worker.cjs";
 import { EXIT } from "../../vocabulary/outcomes.js";
@@ -149,7 +150,7 @@ function failedAgainNote(entry: RecordedCall, grant: readonly string[], command:
   return (
     `note: the run failed where the recording did, after call ${entry.sequence} ` +
     `(${guarded ? `${entry.primitive}, answered from the recording` : answeredText(entry)}); ` +
-    `to make it again live: ${command.map(shellWord).join(" ")}\n`
+    `to make it again live: ${commandLine(command)}\n`
   );
 }
 
@@ -163,11 +164,6 @@ function answeredText(entry: RecordedCall): string {
       ? ` ${success["status"]}`
       : "";
   return `${entry.primitive}${JSON.stringify(shown).slice(1, -1)} answered${status} from the recording`;
-}
-
-/** A word of a command line as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /**
