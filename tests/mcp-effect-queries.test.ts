@@ -118,6 +118,9 @@ end
   if (result.effects.some((e) => e.startsWith("[not shown")))
     assert.fail(`the run was concealed, so the guarded call was not tested: ${JSON.stringify(result.effects)}`);
   // The call that carried the key is named by its operation alone; the public page shows its query.
-  assert.ok(result.effects.some((e) => /^std\.http\.get: ok \(/.test(e)), JSON.stringify(result.effects));
+  assert.ok(
+    result.effects.some((e) => /^std\.http\.get: ok \(/.test(e)),
+    JSON.stringify(result.effects),
+  );
   assert.ok(result.effects.some((e) => e.startsWith(`std.http.get 127.0.0.1:${port}/public?page=7: ok`)));
 });

@@ -17,7 +17,10 @@ const MAX_QUERY_SHOWN = 300;
  * recording `file` in `folder`; undefined for a call without one, or that the recording does not show. A recording that
  * cannot be read gives none.
  */
-export function recordedQueries(folder: string, file: string): (operation: string, target: string) => string | undefined {
+export function recordedQueries(
+  folder: string,
+  file: string,
+): (operation: string, target: string) => string | undefined {
   const key = readSealKey(sealKeyOf(folder));
   const read = readRecordingFile(file, Buffer.isBuffer(key) ? key : undefined);
   if (!read.ok) return () => undefined;
