@@ -351,13 +351,16 @@ export class Replayer {
    */
   private takeNextLine(primitive: string): RecordedCall | undefined {
     if (this.places === undefined) {
-      this.places = new Map();
+      const places = new Map<RecordedCall, { readonly queue: Queue; readonly at: number }>();
+      const place = (queue: Queue) => {
+        for (let at = 0; at < queue.calls.length; at++) places.set(queue.calls[at]!, { queue, at });
+      };
       for (const index of [this.index, this.sealedIndex])
         for (const at of index.values()) {
-          const place = (queue: Queue) => queue.calls.forEach((c, i) => this.places!.set(c, { queue, at: i }));
           for (const queues of at.byText.values()) queues.forEach(place);
           at.byKey.forEach(place);
         }
+      this.places = places;
     }
     while (this.firstOpen < this.calls.length) {
       const place = this.places.get(this.calls[this.firstOpen]!)!;
