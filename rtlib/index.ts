@@ -110,7 +110,7 @@ import * as serverFunctions from "./lib/server.js";
 const serverLibrary = Object.freeze({ ...serverFunctions });
 export { serverLibrary as server };
 export { runIfMain } from "./entry.js";
-export { Replayer } from "./recording/replayer.js";
+export { Replayer, type ConsoleDifference } from "./recording/replayer.js";
 export { recorder } from "./recording/encode.js";
 export { replayerOf, type RunReplayer } from "./recording/request-replayer.js";
 export { loadedRequest, recordRequestsTo } from "./recording/requests.js";

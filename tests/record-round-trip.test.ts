@@ -200,16 +200,34 @@ test("renyi reproduce refuses a program whose code is not the recorded code", as
 });
 
 test("a call that differs stops the replay at its .ry line, with the nearest recorded call and the fields that differ", async () => {
-  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "glue.ry", "--label", "other"]);
+  writeFileSync(join(work, "moved.ry"), program(base).replace("/bin", "/binary"));
+  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "moved.ry", "--label", "live"]);
   assert.equal(ran.status, 2);
   assert.match(
     ran.stderr,
     /^error\[E-RT-REPLAY-MISMATCH\]: the replay stopped at a call the recording does not hold\n/,
   );
-  assert.match(ran.stderr, /call made: std\.console\.print \{"text":"7 other"\}/);
-  assert.match(ran.stderr, /nearest recorded call \(sequence \d+\): std\.console\.print \{"text":"7 live"\}/);
-  assert.match(ran.stderr, /arguments\.text: "7 other" here, "7 live" in the recording/);
-  assert.match(ran.stderr, /--> glue\.ry:24:3/);
+  assert.match(ran.stderr, /call made: std\.http\.get \{"url":"http:\/\/127\.0\.0\.1:\d+\/binary"\}/);
+  assert.match(
+    ran.stderr,
+    /nearest recorded call \(sequence \d+\): std\.http\.get \{"url":"http:\/\/127\.0\.0\.1:\d+\/bin"\}/,
+  );
+  assert.match(
+    ran.stderr,
+    /arguments\.url: "http:\/\/127\.0\.0\.1:\d+\/binary" here, "http:\/\/127\.0\.0\.1:\d+\/bin" in the recording/,
+  );
+  assert.match(ran.stderr, /--> moved\.ry:20:14/);
+});
+
+test("a console line that differs does not stop the replay: it is listed at the end against the recorded line", async () => {
+  const ran = await renyi(work, ["run", "--replay", "glue.recording.json", "glue.ry", "--label", "other"]);
+  assert.equal(ran.status, 2);
+  assert.doesNotMatch(ran.stderr, /E-RT-REPLAY-MISMATCH/);
+  assert.match(ran.stderr, /^error\[E-RT-REPLAY-DIFFERS\]: the replay ended differently from the recorded run\n/);
+  assert.match(
+    ran.stderr,
+    /1 console line differs from the recording:\n {6}console\.print \(call \d+\): "7 live" in the recording, "7 other" now\n/,
+  );
 });
 
 /** The recording with `edit` applied to its calls, written as `name`. */

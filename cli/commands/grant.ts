@@ -14,6 +14,7 @@ import { runMessage } from "../../vocabulary/problems/run.js";
 import { programCode } from "../host/code-hash.js";
 import { leastGrant, needsLine, type LeastGrant } from "../recordings/least-grant.js";
 import { readRecordingFile, refusalText } from "../recordings/reader.js";
+import { recordAgainCommand } from "../recordings/record-again.js";
 import { splitFlag, unknownFlagProblem, usageText } from "../host/command-declaration.js";
 import { GRANT_COMMAND } from "./catalogue.js";
 
@@ -61,6 +62,8 @@ export async function grantCommand(argv: readonly string[]): Promise<number> {
   process.stdout.write(
     json ? `${JSON.stringify(jsonReport(least, against, recording), null, 2)}\n` : textReport(least, against, main),
   );
+  const again = recordAgainNote(header, main, least, words[0]!, words[1], recording);
+  if (!json && again !== undefined) process.stdout.write(again);
   return least.uncovered.length > 0 ? EXIT.failed : EXIT.finished;
 }
 
@@ -114,6 +117,35 @@ function textReport(least: LeastGrant, against: string, main: readonly GrantItem
     if (least.uncovered.length > 10) lines.push(`  and ${(least.uncovered.length - 10).toLocaleString("en")} more`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A replay checks the recording's grant header against the program's needs (spec/recording.md, "The grant"): once
+ * main's needs are narrowed to the least grant, a recording made under the wider grant is refused. Said when that is
+ * so, with the command that records the run again; or when FILE.ry's needs already do not cover the header.
+ */
+function recordAgainNote(
+  header: readonly GrantItem[],
+  main: readonly GrantItem[],
+  least: LeastGrant,
+  rec: string,
+  file: string | undefined,
+  recording: Recording,
+): string | undefined {
+  const beyond = (needs: readonly GrantItem[]) => header.find((h) => !needs.some((g) => covers(g, h)));
+  const again = `record the run again: ${recordAgainCommand(recording, rec, file ?? recording.source)}`;
+  const refusedNow = file === undefined ? undefined : beyond(main);
+  if (refusedNow !== undefined)
+    return (
+      `\nnote: ${rec} was recorded under a wider grant than ${file} needs (\`${grantText(refusedNow)}\`): a replay of ` +
+      `it is refused (E-RT-REPLAY-GRANT); ${again}\n`
+    );
+  const refusedOnceNarrowed = beyond(least.items.map((l) => l.item));
+  if (refusedOnceNarrowed === undefined) return undefined;
+  return (
+    `\nnote: once main's needs are narrowed to this line, ${rec}, recorded under the wider grant ` +
+    `(\`${grantText(refusedOnceNarrowed)}\`), is refused by a replay (E-RT-REPLAY-GRANT); then ${again}\n`
+  );
 }
 
 function jsonReport(least: LeastGrant, against: string, recording: Recording): unknown {

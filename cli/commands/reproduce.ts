@@ -8,7 +8,7 @@
 import { EXIT } from "../../vocabulary/outcomes.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "../recordings/reader.js";
-import { compareWithRecording } from "../recordings/replay-plan.js";
+import { compareWithRecording, recordAgainHint } from "../recordings/replay-plan.js";
 import { extensionsOf, TOOLCHAIN } from "../recordings/manifest.js";
 import { runCommand } from "./run.js";
 import { startWorker } from "../running/spawn.cjs";
@@ -73,11 +73,13 @@ export async function reproduceCommand(argv: readonly string[]): Promise<number>
           calls: recording.calls,
           grant,
           writeConsole: true,
+          consoleDiffers: true,
           ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
           ...(recording.requests !== undefined ? { requests: recording.requests } : {}),
         },
       },
       onEnd: (outcome, tally) => {
+        process.stderr.write(recordAgainHint(outcome, recording, argv[0]!, file));
         const compared = compareWithRecording(recording, outcome, tally, { unreachedIsDifference: true });
         if (compared === "stopped") return outcome.outcome === "refused" ? EXIT.refused : EXIT.crashed;
         if (compared === "differs") return EXIT.crashed;

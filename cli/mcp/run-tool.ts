@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { cacheDirectory, makeFolders } from "../cache/cache.cjs";
 import { sealKeyOf } from "../recordings/sealed-calls.js";
+import { recordedQueries } from "./effect-queries.js";
 import { ceilingKey, type McpOptions } from "./ceiling.js";
 import { CONCEALED, PENDING } from "./work.js";
 import { RENYI_COMMAND } from "../host/places.cjs";
@@ -139,12 +140,16 @@ export async function runProgram(request: RunRequest): Promise<RunResult> {
     killAfter: timeout + 15,
     signal: request.signal,
   });
-  const result = resultOf(ran, timeout, "renyi record");
   // A run that decided on guarded data: which calls it made, and how many, are data of those decisions
   // (mcp-resources.ts).
   // Failing closed: a run whose execution record cannot be read (it crashed, was killed) is concealed too.
   const record = splitRecord(ran).record;
-  placeRecording(request.recordings, id, record === undefined || typeof record.steps !== "number");
+  const concealed = record === undefined || typeof record.steps !== "number";
+  placeRecording(request.recordings, id, concealed);
+  // The query of each HTTP call, from the recording, which tells apart requests to one path (effect-queries.ts).
+  const file = join(request.recordings, `${id}.recording.json`);
+  const queries = concealed || !existsSync(file) ? undefined : recordedQueries(request.recordings, file);
+  const result = resultOf(ran, timeout, "renyi record", queries);
   return { ...result, recording: id, timeoutSeconds: timeout };
 }
 
@@ -517,9 +522,21 @@ function cut(buffer: Buffer, bytes: number): { text: string; truncated: boolean 
   return { text, truncated: bytes > MAX_RESULT_TEXT };
 }
 
-function effectLine(call: HostCall): string {
+/** Gives an HTTP call's query (`?page=2`) by its operation and target, in the order the calls completed. */
+type Queries = (operation: string, target: string) => string | undefined;
+
+/** A call the recording holds: one that gave back a value or failed with one, not a crash or a cancelled call. */
+function recorded(call: HostCall): boolean {
+  return call.outcome !== "cancelled" && !call.outcome.startsWith("E-");
+}
+
+function effectLine(call: HostCall, queries: Queries | undefined): string {
+  const query =
+    queries !== undefined && call.target !== undefined && call.operation.startsWith("std.http.") && recorded(call)
+      ? (queries(call.operation, call.target) ?? "")
+      : "";
   return (
-    `${call.operation}${call.target !== undefined ? ` ${call.target}` : ""}: ${call.outcome} (${call.ms} ` +
+    `${call.operation}${call.target !== undefined ? ` ${call.target}${query}` : ""}: ${call.outcome} (${call.ms} ` +
     `ms)${call.replayed ? " replayed" : ""}`
   );
 }
@@ -528,6 +545,7 @@ function resultOf(
   ran: Spawned,
   timeoutSeconds: number,
   command: string,
+  queries?: Queries,
 ): Omit<RunResult, "recording" | "timeoutSeconds"> {
   const { record, outputBytes } = splitRecord(ran);
   const output = cut(ran.head, outputBytes);
@@ -543,7 +561,7 @@ function resultOf(
   const calls = concealed ? [] : (record?.hostCalls ?? []);
   const effects = concealed
     ? ["[not shown: the run decided on guarded data that its guards keep from the console]"]
-    : calls.slice(0, MAX_EFFECT_LINES).map(effectLine);
+    : calls.slice(0, MAX_EFFECT_LINES).map((call) => effectLine(call, queries));
   if (calls.length > MAX_EFFECT_LINES)
     effects.push(`[and ${(calls.length - MAX_EFFECT_LINES).toLocaleString("en")} more]`);
   // A command killed past its time is a run at its time limit, stopped by force (E-RT-TIMEOUT); only the client's cancellation is `cancelled`.

@@ -9,6 +9,7 @@ import { runWords } from "../../vocabulary/problems/run.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { readSealKey } from "./sealed-calls.js";
 import { runManifest } from "./manifest.js";
+import { recordAgainCommand } from "./record-again.js";
 import type { RunPlan, RunSession } from "../running/plan.js";
 import type { RunTally, WorkerOutcome } from "../running/worker.cjs";
 
@@ -28,6 +29,7 @@ const plan: RunPlan = (compiled, parsed) => {
         calls: read.recording.calls,
         grant: read.grant,
         writeConsole: parsed.options.console,
+        consoleDiffers: true,
         ...(read.recording.redacted !== undefined ? { redacted: read.recording.redacted } : {}),
         ...(marksPlaces(read.recording) ? { originMarks: true } : {}),
         ...(read.sealed.size > 0 ? { sealed: [...read.sealed] } : {}),
@@ -42,6 +44,9 @@ const plan: RunPlan = (compiled, parsed) => {
     onRecorded: (call) => void calls.push(call),
     onEnd: (outcome, tally, exitCode) => {
       let code = exitCode;
+      // A sealed recording is renyi mcp's, whose run tool records again: the command would name its folder.
+      if (recording !== undefined && parsed.options.sealKey === undefined)
+        process.stderr.write(recordAgainHint(outcome, recording, parsed.options.replay!, parsed.file));
       if (
         recording !== undefined &&
         compareWithRecording(recording, outcome, tally, { unreachedIsDifference: false }) === "differs"
@@ -99,6 +104,15 @@ export const replayPlan: RunPlan = Object.assign(plan, {
   },
 });
 
+/**
+ * The hint under a replay refused because the recording's grant is wider than the program's needs (E-RT-REPLAY-GRANT):
+ * the command that records the run again under the needs it has now. Nothing for any other end.
+ */
+export function recordAgainHint(outcome: WorkerOutcome, recording: Recording, rec: string, file: string): string {
+  if (outcome.outcome !== "refused" || outcome.code !== "E-RT-REPLAY-GRANT") return "";
+  return `  = hint: record the run again under the program's needs to replay it: ${recordAgainCommand(recording, rec, file)}\n`;
+}
+
 /** What a replay without --console says at its end of the console lines it answered without showing them. */
 function unshownConsoleNote(lines: number): string {
   return lines === 1
@@ -122,7 +136,12 @@ export function compareWithRecording(
   tally: RunTally["tally"] | undefined,
   options: { unreachedIsDifference: boolean },
 ): "same" | "differs" | "stopped" {
-  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && STOPPED.has(outcome.code))) return "stopped";
+  if (outcome.outcome === "refused" || (outcome.outcome === "crashed" && STOPPED.has(outcome.code))) {
+    // The console lines that differed before the call the replay stopped at.
+    const lines = outcome.outcome === "refused" ? undefined : consoleLinesText(tally, outcome);
+    if (lines !== undefined) process.stderr.write(`note: before the replay stopped, ${lines}\n`);
+    return "stopped";
+  }
   const differences: string[] = [];
   if (outcome.outcome !== recording.outcome)
     differences.push(`the run ${outcome.outcome}; the recorded run ${recording.outcome}`);
@@ -135,6 +154,8 @@ export function compareWithRecording(
       `the output is ${tally.bytes.toLocaleString("en")} bytes, ${tally.stdout}; the recorded output ${recording.output.bytes.toLocaleString("en")} bytes, ${recording.output.stdout}`,
     );
   }
+  const lines = consoleLinesText(tally, outcome);
+  if (lines !== undefined) differences.push(lines);
   const unreached = tally?.unreached ?? [];
   const unreachedText =
     unreached.length === 0
@@ -155,6 +176,35 @@ export function compareWithRecording(
   );
   if (unreachedText !== undefined && !options.unreachedIsDifference) process.stderr.write(`note: ${unreachedText}\n`);
   return "differs";
+}
+
+/** The most characters of a console line a difference shows. */
+const MAX_LINE_SHOWN = 200;
+
+/**
+ * The console lines of the replay that the recording did not hold (spec/recording.md, "When the run ends"): each
+ * beside the recorded line it took the place of, the first few of them, then how many more. None of them is shown when
+ * the run decided on guarded data its guards keep from the console: which lines matched is data of those decisions.
+ */
+function consoleLinesText(tally: RunTally["tally"] | undefined, outcome: WorkerOutcome): string | undefined {
+  const differed = tally?.consoleDiffered;
+  if (differed === undefined || differed.total === 0) return undefined;
+  if (concealed(outcome))
+    return "console lines differ from the recording; which are not shown: the run decided on guarded data its guards keep from the console";
+  const quoted = (text: string) =>
+    JSON.stringify(text.length > MAX_LINE_SHOWN ? `${text.slice(0, MAX_LINE_SHOWN)}…` : text);
+  const shown = differed.shown.map((d) => {
+    const what = d.primitive.replace(/^std\./, "");
+    if (d.recorded === undefined) return `${what}: ${quoted(d.now)} now, no line in the recording`;
+    const recorded = d.recorded.text === undefined ? "a sealed line" : quoted(d.recorded.text);
+    return `${what} (call ${d.recorded.sequence}): ${recorded} in the recording, ${quoted(d.now)} now`;
+  });
+  const more = differed.total - shown.length;
+  return [
+    `${differed.total.toLocaleString("en")} console line${differed.total === 1 ? " differs" : "s differ"} from the recording:`,
+    ...shown,
+    ...(more > 0 ? [`and ${more.toLocaleString("en")} more`] : []),
+  ].join("\n      ");
 }
 
 /** The run read or decided on guarded data its guards keep from the console (rtlib/run-main.ts). */

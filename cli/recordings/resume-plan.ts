@@ -16,7 +16,9 @@ import { redactedNames } from "../../rtlib/recording/key.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { Redaction } from "./redaction.js";
 import { runManifest } from "./manifest.js";
+import { commandLine } from "./record-again.js";
 import type { RunPlan } from "../running/plan.js";
+import type { WorkerOutcome } from "../running/worker.cjs";
 import { EXIT } from "../../vocabulary/outcomes.js";
 
 export const resumePlan: RunPlan = (compiled, parsed) => {
@@ -39,8 +41,18 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
   // The live calls are made once: a recording that could not be written would lose them.
   if (!existsSync(dirname(resolve(out))))
     return { refused: `error: --to ${out}: there is no folder ${dirname(out)} to write the new recording in\n` };
+  const goLiveFrom = parsed.options.from;
+  const last = recording.calls.at(-1)?.sequence ?? 0;
+  if (goLiveFrom !== undefined && goLiveFrom > last)
+    return {
+      refused:
+        `error: --from ${goLiveFrom}: ${from} holds ${last === 0 ? "no call" : `calls 1 to ${last.toLocaleString("en")}`}; ` +
+        `give the sequence of a recorded call, from which the run goes live\n`,
+    };
   const answered: RecordedCall[] = [];
   const live: RecordedCall[] = [];
+  /** The last call other than the console's to complete, and whether it was answered from the recording. */
+  let lastEffect: { call: RecordedCall; replayed: boolean } | undefined;
   return {
     input: {
       record: true,
@@ -49,10 +61,14 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
         grant,
         writeConsole: true,
         resume: true,
+        ...(goLiveFrom !== undefined ? { resumeFrom: goLiveFrom } : {}),
         ...(recording.redacted !== undefined ? { redacted: recording.redacted } : {}),
       },
     },
-    onRecorded: (call, replayed) => void (replayed ? answered : live).push(call),
+    onRecorded: (call, replayed) => {
+      (replayed ? answered : live).push(call);
+      if (!CONSOLE_OUTPUT.has(call.primitive)) lastEffect = { call, replayed };
+    },
     onEnd: (outcome, tally, exitCode) => {
       const redaction = new Redaction(namesRedactedIn(recording));
       const calls = closeOpenTransactions(joined(answered, live)).map((c) => redaction.call(c));
@@ -82,10 +98,74 @@ export const resumePlan: RunPlan = (compiled, parsed) => {
         `resumed ${from}: ${n(answered.length)} call${answered.length === 1 ? "" : "s"} answered from it, ` +
           `${n(live.length)} made live; recorded to ${out} (the run ${outcome.outcome})\n`,
       );
+      const again = failedAgain(recording, outcome, live.length, lastEffect);
+      if (again !== undefined)
+        process.stderr.write(
+          failedAgainNote(again, tally?.grant ?? [], [
+            "renyi",
+            "run",
+            "--resume",
+            from,
+            "--from",
+            String(again.sequence),
+            parsed.file,
+            ...parsed.programArgs,
+          ]),
+        );
       return exitCode;
     },
   };
 };
+
+/** The calls that write to the console: the program reads nothing from them, so a run does not fail on one. */
+const CONSOLE_OUTPUT = new Set(["std.console.print", "std.console.error"]);
+
+/**
+ * The entry a resumed run failed after, when it failed where the recording did: the same outcome having made no call
+ * live, or failing right after the entry the recording itself failed after (its last call other than the console's),
+ * answered from the recording. Either way the run was given the answer it failed on again; `--from` makes that call live.
+ * Nothing when the run decided on guarded data its guards keep from the console.
+ */
+function failedAgain(
+  recording: Recording,
+  outcome: WorkerOutcome,
+  liveCalls: number,
+  lastEffect: { call: RecordedCall; replayed: boolean } | undefined,
+): RecordedCall | undefined {
+  if (outcome.outcome !== "failed" && outcome.outcome !== "crashed") return undefined;
+  if ("concealed" in outcome && outcome.concealed === true) return undefined;
+  if (lastEffect === undefined || !lastEffect.replayed) return undefined;
+  if (liveCalls === 0 && outcome.outcome === recording.outcome) return lastEffect.call;
+  let recordedLast: RecordedCall | undefined;
+  for (const c of recording.calls) if (!CONSOLE_OUTPUT.has(c.primitive)) recordedLast = c;
+  return recordedLast?.sequence === lastEffect.call.sequence ? lastEffect.call : undefined;
+}
+
+/**
+ * The note of a run that failed where the recording did: the call, and the command that makes it again live. The
+ * call's target and answer are shown only when the run has no guards: in a recording written without a seal key they
+ * may be guarded data, which the guards keep from the console.
+ */
+function failedAgainNote(entry: RecordedCall, grant: readonly string[], command: readonly string[]): string {
+  const guarded = grant.some((item) => item.includes(" only to "));
+  return (
+    `note: the run failed where the recording did, after call ${entry.sequence} ` +
+    `(${guarded ? `${entry.primitive}, answered from the recording` : answeredText(entry)}); ` +
+    `to make it again live: ${commandLine(command)}\n`
+  );
+}
+
+/** `std.http.get http://… answered 503 from the recording`: the call's one text argument and, for HTTP, the status. */
+function answeredText(entry: RecordedCall): string {
+  const target = Object.values(entry.arguments).find((v): v is string => typeof v === "string");
+  const shown = target === undefined ? "" : ` ${target.length > 120 ? `${target.slice(0, 120)}…` : target}`;
+  const success = "success" in entry.outcome ? entry.outcome.success : undefined;
+  const status =
+    typeof success === "object" && success !== null && !Array.isArray(success) && typeof success["status"] === "number"
+      ? ` ${success["status"]}`
+      : "";
+  return `${entry.primitive}${JSON.stringify(shown).slice(1, -1)} answered${status} from the recording`;
+}
 
 /**
  * `NAME.resumed.json` beside `NAME.json`, or `NAME.resumed-2.json` and on when that is taken: no file is written over.

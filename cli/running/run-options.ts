@@ -47,6 +47,8 @@ export interface RunOptions extends MoreLimits {
   resume?: string;
   /** Where --resume writes the new recording. */
   to?: string;
+  /** With --resume: the recorded call from which the run goes live (spec/recording.md, "Resuming a run"). */
+  from?: number;
   /** Print the run manifest on standard error when the run ends. */
   manifest: boolean;
   /** Run the whole command in a process of its own under the operating system's limits (cli/running/isolate.ts). */
@@ -68,7 +70,8 @@ type Numeric =
   | "requestFuel"
   | "requestTimeoutSeconds"
   | keyof MoreLimits
-  | HeapOption;
+  | HeapOption
+  | "from";
 type Repeated = "allowHosts" | "atMost" | "trust";
 
 interface RunFlag extends FlagDeclaration {
@@ -208,6 +211,12 @@ const RUN_FLAGS: readonly RunFlag[] = [
     default: "beside REC, NAME.resumed.json",
   },
   {
+    name: "--from",
+    value: "N",
+    into: { numeric: "from" },
+    says: "with --resume: go live from the recorded call N (its sequence): a call answered by an entry of sequence N or later is made live, and every call after it; for a run that failed on a success it was given (a status 503 is a success of http.get)",
+  },
+  {
     name: "--manifest",
     into: { flag: "manifest" },
     says: "print the run manifest (the header renyi record writes) on standard error when the run ends; no file is written",
@@ -261,6 +270,8 @@ export const RUN_COMMAND: CommandDeclaration = {
 export function conflictingOptions(options: RunOptions): string | undefined {
   if (options.to !== undefined && options.resume === undefined)
     return "--to names the recording --resume writes; give --resume REC too";
+  if (options.from !== undefined && options.resume === undefined)
+    return "--from says where a resumed run goes live; give --resume REC too";
   if (options.resume !== undefined && options.replay !== undefined)
     return "--resume goes live where the recording ends, --replay never does: give one of them";
   if (options.console && options.replay === undefined)

@@ -77,6 +77,10 @@ export interface WorkerInput {
      * RecordedMessage marked replayed.
      */
     readonly resume?: boolean;
+    /** With resume: the recorded call from which the run goes live (renyi run --resume --from N). */
+    readonly resumeFrom?: number;
+    /** A console line the recording does not hold is listed at the end rather than stopping the replay (--replay, reproduce). */
+    readonly consoleDiffers?: boolean;
     /** The names the recording is redacted under, when its header says (older recordings: found in its calls). */
     readonly redacted?: string[];
     /** The program follows the redacted names' values by their origin: the entries' `redacted_at` marks are read. */
@@ -133,6 +137,8 @@ export interface RunTally {
     readonly grant?: string[];
     /** The console lines a replay answered from the recording without showing them (no --console). */
     readonly unshownConsole?: number;
+    /** The console lines of a replay the recording did not hold: the first of them, and how many in all. */
+    readonly consoleDiffered?: { readonly shown: Runtime.ConsoleDifference[]; readonly total: number };
   };
 }
 
@@ -255,12 +261,20 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   if (input.replay !== undefined) {
     replayer = runtime.replayerOf(input.replay.calls, input.replay.grant, {
       writeConsole: input.replay.writeConsole,
+      ...(input.replay.consoleDiffers === true ? { consoleDiffers: true } : {}),
       onStdout: tallyPrint,
       ...(input.replay.redacted !== undefined ? { redacted: input.replay.redacted } : {}),
       ...(input.replay.originMarks === true ? { originMarks: true } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
-      ...(resume ? { resume: { onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }) } } : {}),
+      ...(resume
+        ? {
+            resume: {
+              onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }),
+              ...(input.replay.resumeFrom !== undefined ? { from: input.replay.resumeFrom } : {}),
+            },
+          }
+        : {}),
       ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
     });
   }
@@ -330,6 +344,9 @@ function finish(outcome: WorkerOutcome): void {
         ...(unreached !== undefined ? { unreached } : {}),
         ...(grantTexts !== undefined ? { grant: grantTexts } : {}),
         ...(replayer !== undefined && replayer.unshownConsole > 0 ? { unshownConsole: replayer.unshownConsole } : {}),
+        ...(replayer !== undefined && replayer.consoleDiffered > 0
+          ? { consoleDiffered: { shown: [...replayer.consoleDifferences], total: replayer.consoleDiffered } }
+          : {}),
       },
     } satisfies RunTally);
   }

@@ -61,6 +61,9 @@ const NOT_REPLAYABLE = new Set(["std.database.transaction"]);
 /** The output primitives `renyi reproduce` still performs, so that the console shows the run. */
 const CONSOLE = new Set(["std.console.print", "std.console.error"]);
 
+/** The console lines that differ a replay keeps to list at its end; the rest are counted. */
+const MAX_CONSOLE_DIFFERENCES = 10;
+
 interface Queue {
   readonly calls: RecordedCall[];
   next: number;
@@ -76,7 +79,11 @@ export interface ReplayOptions {
    * hold, or holds as a failure, goes live instead of stopping the run, and so
    * does every call after it. Told of each entry answered, in matching order.
    */
-  readonly resume?: { readonly onAnswered: (entry: RecordedCall) => void };
+  readonly resume?: {
+    readonly onAnswered: (entry: RecordedCall) => void;
+    /** `--from N`: a call matched to an entry of sequence N or later goes live too (a success the run failed on). */
+    readonly from?: number;
+  };
   /**
    * The sequence numbers of the recording's sealed calls (spec/recording.md,
    * "Sealed calls"), opened with the key: the program must keep the
@@ -102,6 +109,20 @@ export interface ReplayOptions {
    * without the origin operators), marks are not read, and the placeholder matches as in a recording without them.
    */
   readonly originMarks?: boolean;
+  /**
+   * A console line the recording does not hold does not stop the replay (renyi run --replay, renyi reproduce): it is
+   * shown, takes the recorded console line in its place when that is the next entry, and is listed at the end.
+   */
+  readonly consoleDiffers?: boolean;
+}
+
+/** A console line of a replay that the recording does not hold, beside the recorded line it took the place of. */
+export interface ConsoleDifference {
+  readonly primitive: string;
+  /** The line the program wrote now. */
+  readonly now: string;
+  /** The recorded line it took the place of: its sequence, and its text unless the entry was sealed. */
+  readonly recorded?: { readonly sequence: number; readonly text?: string };
 }
 
 /**
@@ -256,7 +277,12 @@ export class Replayer {
     const resume = this.options.resume;
     if (resume !== undefined) {
       const held = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
-      if (held === undefined || "failure" in held.outcome || NOT_REPLAYABLE.has(primitive.name)) {
+      if (
+        held === undefined ||
+        "failure" in held.outcome ||
+        NOT_REPLAYABLE.has(primitive.name) ||
+        (resume.from !== undefined && held.sequence >= resume.from)
+      ) {
         this.live = true;
         return LIVE;
       }
@@ -267,8 +293,11 @@ export class Replayer {
         return perform();
       return this.answerWith(primitive, held, args, perform);
     }
-    if (queue === undefined || queue.next >= queue.calls.length)
+    if (queue === undefined || queue.next >= queue.calls.length) {
+      if (this.options.consoleDiffers === true && CONSOLE.has(primitive.name))
+        return this.differentLine(primitive, args, perform);
       throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
+    }
     return this.answerWith(primitive, queue.calls[queue.next++]!, args, perform);
   };
 
@@ -445,6 +474,76 @@ export class Replayer {
     if (failed !== undefined) throw failed.thrown;
     if (commitFailed) throw new Failure(this.decodeFailure(primitive, entry));
     return result;
+  }
+
+  // Console lines that differ (spec/recording.md, "When a call differs"). The program reads nothing back from a line it
+  // writes, so a line the recording does not hold changes nothing the replay answers after it: the replay goes on.
+
+  /** The first console lines that differed, at most MAX_CONSOLE_DIFFERENCES of them. */
+  readonly consoleDifferences: ConsoleDifference[] = [];
+  /** How many console lines differed in all. */
+  consoleDiffered = 0;
+  /** Where each entry stands in its queue, made at the first line that differs. */
+  private places: Map<RecordedCall, { readonly queue: Queue; readonly at: number }> | undefined;
+  /** The index in `calls` before which every entry has been answered. */
+  private firstOpen = 0;
+
+  /** A console line the recording does not hold (or holds fewer times): written, taking the next entry when it is a line. */
+  private differentLine(
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    perform: () => unknown,
+  ): unknown {
+    const now = String(args["text"]);
+    const taken = this.takeNextLine(primitive.name);
+    if (taken !== undefined) this.lastAnswered = taken;
+    this.consoleDiffered++;
+    if (this.consoleDifferences.length < MAX_CONSOLE_DIFFERENCES) {
+      const sealed = taken !== undefined && this.options.sealed?.has(taken.sequence) === true;
+      const text = taken?.arguments["text"];
+      this.consoleDifferences.push({
+        primitive: primitive.name,
+        now,
+        ...(taken !== undefined
+          ? { recorded: { sequence: taken.sequence, ...(!sealed && typeof text === "string" ? { text } : {}) } }
+          : {}),
+      });
+    }
+    if (primitive.name === "std.console.print") this.options.onStdout?.(`${now}\n`);
+    if (this.options.writeConsole === true) perform();
+    else this.unshownConsole++;
+    return decodeValue(null, primitive.result ?? RESULT_SHAPES[primitive.name] ?? NOTHING);
+  }
+
+  /**
+   * The recorded entry that comes next (the first, in recorded order, not yet answered), taken as answered when it is a
+   * line of the same primitive: so that a line written otherwise leaves no entry unreached, and a line added takes none.
+   */
+  private takeNextLine(primitive: string): RecordedCall | undefined {
+    if (this.places === undefined) {
+      const places = new Map<RecordedCall, { readonly queue: Queue; readonly at: number }>();
+      const place = (queue: Queue) => {
+        for (let at = 0; at < queue.calls.length; at++) places.set(queue.calls[at]!, { queue, at });
+      };
+      for (const index of [this.index, this.sealedIndex])
+        for (const at of index.values()) {
+          for (const queues of at.byText.values()) queues.forEach(place);
+          at.byKey.forEach(place);
+        }
+      this.places = places;
+    }
+    while (this.firstOpen < this.calls.length) {
+      const place = this.places.get(this.calls[this.firstOpen]!)!;
+      if (place.queue.next <= place.at) break;
+      this.firstOpen++;
+    }
+    const next = this.calls[this.firstOpen];
+    if (next === undefined || next.primitive !== primitive) return undefined;
+    const place = this.places.get(next)!;
+    if (place.queue.next !== place.at) return undefined;
+    place.queue.next++;
+    this.firstOpen++;
+    return next;
   }
 
   /** The recorded calls no call of the replay was answered with, in recorded order. */

@@ -12,7 +12,7 @@ import type { GrantItem } from "../../vocabulary/needs.js";
 import type { RecordedCall } from "../../vocabulary/recording.js";
 import type { RecordedRequest } from "../../vocabulary/recorded-requests.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
-import { Replayer, type ReplayOptions } from "./replayer.js";
+import { Replayer, type ConsoleDifference, type ReplayOptions } from "./replayer.js";
 import { loadedRequest, replayRequests, RequestNotAnswered } from "./requests.js";
 
 /** What a run's configuration takes as its replayer (rtlib/run-main.ts), and what the workers read of it after. */
@@ -22,6 +22,9 @@ export interface RunReplayer {
   readonly offline: boolean;
   readonly lastAnswered: RecordedCall | undefined;
   readonly unshownConsole: number;
+  /** How many console lines differed from the recording, and the first of them (replayer.ts, consoleDiffers). */
+  readonly consoleDiffered: number;
+  readonly consoleDifferences: readonly ConsoleDifference[];
   unreached(): RecordedCall[];
 }
 
@@ -96,6 +99,16 @@ class ServerReplayer implements RunReplayer {
     return n;
   }
 
+  get consoleDiffered(): number {
+    let n = this.run.consoleDiffered;
+    for (const r of this.replayers.values()) n += r.consoleDiffered;
+    return n;
+  }
+
+  get consoleDifferences(): readonly ConsoleDifference[] {
+    return [this.run, ...this.replayers.values()].flatMap((r) => r.consoleDifferences);
+  }
+
   unreached(): RecordedCall[] {
     const left = this.run.unreached();
     for (const [sequence, calls] of this.byRequest) {
@@ -114,25 +127,25 @@ class ServerReplayer implements RunReplayer {
     return replayer;
   }
 
-  readonly answer: Answerer = (primitive, args, perform, guarded) => {
+  readonly answer: Answerer = (primitive, args, perform, guarded, redactedParts) => {
     const request = loadedRequest();
     if (request !== undefined) {
       const replayer = this.replayerFor(request);
       this.last = replayer;
       if (this.unanswered.has(request)) {
         try {
-          return replayer.answer(primitive, args, perform, guarded);
+          return replayer.answer(primitive, args, perform, guarded, redactedParts);
         } catch (e) {
           // The recorded handler stopped before this call: the server ended while it ran.
           if (isMismatch(e)) throw new RequestNotAnswered();
           throw e;
         }
       }
-      return replayer.answer(primitive, args, perform, guarded);
+      return replayer.answer(primitive, args, perform, guarded, redactedParts);
     }
     this.last = this.run;
     if (primitive.name === "std.server.serve" && !this.fed) return this.serve(primitive, args, perform, guarded);
-    return this.run.answer(primitive, args, perform, guarded);
+    return this.run.answer(primitive, args, perform, guarded, redactedParts);
   };
 
   /**
