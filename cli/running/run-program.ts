@@ -21,6 +21,8 @@ import { compileWithCache, type Compiled, type NotCompiled } from "../cache/cach
 import { RUNTIME_URL } from "../host/places.cjs";
 // The execution record's module loads only under --json.
 import type { RecordSubject } from "./execution-record.js";
+// So does tracing's, under --trace, --trace-endpoint or --log.
+import type { RunTrace } from "../tracing/run-trace.js";
 import { onCtrlC } from "./interrupts.js";
 import type { RunPlan, RunSession } from "./plan.js";
 import type { RunOptions } from "./run-options.js";
@@ -62,6 +64,32 @@ export interface ParsedRun {
 
 /** Runs the program `parsed` names with the held worker, under `plan` when a command brings one; returns the exit code. */
 export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunPlan | undefined): Promise<number> {
+  const options = parsed.options;
+  if (options.trace === undefined && options.traceEndpoint === undefined && !options.log)
+    return runWatched(held, parsed, plan, undefined);
+  const tracing = await import("../tracing/run-trace.js");
+  // A trace that could not be written or sent is refused before the run, not found out after it.
+  const problem = tracing.traceRefusal(options);
+  if (problem !== undefined) {
+    process.stderr.write(`error: ${problem}\n`);
+    if (options.json) {
+      const { RecordSubject, writeRecord } = await import("./execution-record.js");
+      writeRecord(new RecordSubject(parsed.file).refusedWith(`error: ${problem}`, EXIT.refused), true);
+    }
+    return EXIT.refused;
+  }
+  const trace = new tracing.RunTrace(options, parsed.file);
+  const exit = await runWatched(held, parsed, plan, trace);
+  await trace.finish(exit);
+  return exit;
+}
+
+async function runWatched(
+  held: HeldWorker,
+  parsed: ParsedRun,
+  plan: RunPlan | undefined,
+  trace: RunTrace | undefined,
+): Promise<number> {
   // The run's time starts before its compile: a program that takes minutes to compile takes minutes to run.
   const startedAt = Date.now();
   const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
@@ -75,7 +103,8 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     else
       compiled = await compileWithCache(
         parsed.file,
-        parsed.options.explain,
+        // A traced run hears of its definitions' calls through the narration's hook (rtlib/narration.ts).
+        parsed.options.explain || trace?.workerInput().trace !== undefined,
         deadlineOf(startedAt, parsed.options.timeoutSeconds),
       );
   } catch (e) {
@@ -89,6 +118,7 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     return EXIT.refused;
   }
   subject?.compiled(compiled.program, compiled.code, compiled.bundle);
+  trace?.compiled(compiled.program, compiled.code());
   let session: RunSession | undefined;
   if (plan !== undefined) {
     const planned = plan({ program: compiled.program, file: parsed.file, code: compiled.code }, parsed);
@@ -111,6 +141,7 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     subject,
     compiled.source,
     startedAt,
+    trace,
   );
 }
 
@@ -207,6 +238,7 @@ function runBundle(
   subject?: RecordSubject,
   source?: string,
   startedAt = Date.now(),
+  trace?: RunTrace,
 ): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
@@ -234,6 +266,7 @@ function runBundle(
     ...(options.explain ? { explain: true } : {}),
     ...session?.input,
     ...(subject !== undefined ? { log: true } : {}),
+    ...trace?.workerInput(),
   };
   // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
   if (options.explain && path.endsWith(".mjs"))
@@ -316,6 +349,7 @@ function runBundle(
           steps: 0,
         };
         if (served !== undefined) process.stderr.write(servedText(served));
+        trace?.ended(final);
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);
         if (subject !== undefined)
@@ -357,6 +391,10 @@ function runBundle(
       }
       if ("log" in message) {
         log = message.log;
+        return;
+      }
+      if ("span" in message) {
+        trace?.add(message.span);
         return;
       }
       outcome ??= message;

@@ -13,6 +13,8 @@ import type * as Runtime from "../../rtlib/index.js" with { "resolution-mode": "
 import type { GrantItem, HostCallEntry, Outcome } from "../../rtlib/index.js" with { "resolution-mode": "import" };
 import type { RecordedCall } from "../../vocabulary/recording.js" with { "resolution-mode": "import" };
 import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
+import { gatherSpans, type TraceInput, type TraceSpan } from "../tracing/gatherer.cjs";
+import { failedCallLog } from "../tracing/log-lines.cjs";
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
@@ -87,6 +89,15 @@ export interface WorkerInput {
    * outcome.
    */
   readonly log?: boolean;
+  /** Gather the run's spans (renyi run --trace, --trace-endpoint): each is sent as a TracedSpan as it ends. */
+  readonly trace?: TraceInput;
+  /** Write a log line on stderr for each host call that failed (renyi run --log). */
+  readonly logLines?: boolean;
+}
+
+/** A span of a traced run, sent as it ends (cli/tracing/gatherer.cts). */
+export interface TracedSpan {
+  readonly span: TraceSpan;
 }
 
 /** A call the run has completed, as the recording writes it. */
@@ -168,6 +179,7 @@ export type WorkerMessage =
   | RecordedMessage
   | RunTally
   | ExecutionLog
+  | TracedSpan
   | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
@@ -211,6 +223,12 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     log = runtime.hostCallLog();
     observers.push(log.observe);
   }
+  if (input.trace !== undefined) {
+    const traced = gatherSpans(input.trace, runtime, (span) => post({ span }));
+    runtime.watchDefinitions(traced.watcher);
+    observers.push(traced.observer);
+  }
+  if (input.logLines === true) observers.push(failedCallLog(runtime, (line) => void process.stderr.write(line)));
   if (input.replay !== undefined) {
     replayer = new runtime.Replayer(input.replay.calls, input.replay.grant, {
       writeConsole: input.replay.writeConsole,
