@@ -46,7 +46,7 @@ export function nowNs(): string {
 }
 
 /** A time in milliseconds since the epoch (with its fraction) in nanoseconds, as a decimal text, without losing digits. */
-export function nsOf(ms: number): string {
+function nsOf(ms: number): string {
   const whole = Math.floor(ms);
   return (BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1_000_000))).toString();
 }

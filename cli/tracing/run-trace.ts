@@ -9,22 +9,23 @@ import { randomBytes } from "node:crypto";
 import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { VERSION } from "../host/version.cjs";
-import type { RunOptions } from "../running/run-options.js";
-import type { WorkerInput, WorkerOutcome } from "../running/worker.cjs";
-import { newSpanId, nowNs, type TraceSpan } from "./gatherer.cjs";
+import type { Outcome } from "../../rtlib/index.js";
+import { newSpanId, nowNs, type TraceInput, type TraceSpan } from "./gatherer.cjs";
 import { logLine } from "./log-lines.cjs";
 import { otlpLine, type TraceSource } from "./otlp-json.js";
 
 /** The spans a trace keeps, the run's own aside; past them a span is counted (renyi.dropped_spans), not kept. */
 const MAX_SPANS = 100_000;
 
-/** Whether the run is traced or logged at all. */
-export function watched(options: RunOptions): boolean {
-  return options.trace !== undefined || options.traceEndpoint !== undefined || options.log;
+/** The run's options this room reads (cli/running/run-options.ts). */
+interface TraceOptions {
+  readonly trace?: string;
+  readonly traceEndpoint?: string;
+  readonly log: boolean;
 }
 
 /** Why the command line's --trace or --trace-endpoint cannot be honoured, before the run starts; or undefined. */
-export function traceRefusal(options: RunOptions): string | undefined {
+export function traceRefusal(options: TraceOptions): string | undefined {
   if (options.trace !== undefined) {
     const folder = dirname(resolve(options.trace));
     if (!isFolder(folder))
@@ -61,17 +62,17 @@ export class RunTrace {
   private dropped = 0;
   private program: string | undefined;
   private code: string | undefined;
-  private outcome: WorkerOutcome | undefined;
+  private outcome: Outcome | undefined;
 
   constructor(
-    private readonly options: RunOptions,
+    private readonly options: TraceOptions,
     private readonly file: string,
   ) {
     if (options.log) process.stderr.write(logLine("info", "run.start", { file, pid: process.pid }));
   }
 
   /** What the worker is told: the run's span, the parent of its own; whether it logs its failed calls. */
-  workerInput(): Pick<WorkerInput, "trace" | "logLines"> {
+  workerInput(): { trace?: TraceInput; logLines?: true } {
     const traced = this.options.trace !== undefined || this.options.traceEndpoint !== undefined;
     return {
       ...(traced ? { trace: { runSpanId: this.runSpanId } } : {}),
@@ -89,7 +90,7 @@ export class RunTrace {
     else this.dropped++;
   }
 
-  ended(outcome: WorkerOutcome): void {
+  ended(outcome: Outcome): void {
     this.outcome = outcome;
   }
 
