@@ -331,3 +331,47 @@ end
   assert.deepEqual([lines[3]!["outcome"], lines[3]!["exit_code"], lines[3]!["program"]], ["crashed", 2, "logged"]);
   assert.ok(!ran.stderr.includes(SECRET));
 });
+
+test("renyi test --trace: a span per test under the command's, each test's purpose calls under its own", async () => {
+  const file = write(
+    "tested.ry",
+    `function double(n: Int) returns Int\n  purpose: Double a number.\n  return n * 2\nend\n\n` +
+      `test "doubles"\n  check double(2) is 4\nend\n\ntest "fails"\n  check double(2) is 5\nend\n`,
+  );
+  const ran = await renyiIn(work, ["test", "--trace", "tests.json", file], env, cache);
+  assert.equal(ran.status, 1, ran.stdout + ran.stderr);
+  const spans = readTrace(join(work, "tests.json"));
+  const root = spans.find((s) => s.parentSpanId === undefined)!;
+  assert.equal(root.name, "renyi test");
+  assert.equal(root.attrs["renyi.exit_code"], "1");
+  const tests = spans.filter((s) => s.parentSpanId === root.spanId);
+  assert.deepEqual(tests.map((t) => [t.name, t.attrs["renyi.outcome"]]).sort(), [
+    ["test doubles", "passed"],
+    ["test fails", "failed"],
+  ]);
+  assert.equal(tests.find((t) => t.name === "test fails")!.status.code, 2);
+  const doubles = spans.filter((s) => s.name === "tested.double");
+  assert.deepEqual(doubles.map((d) => d.parentSpanId).sort(), tests.map((t) => t.spanId).sort());
+
+  const refused = await renyiIn(work, ["test", "--trace", "missing/tests.json", file], env, cache);
+  assert.equal(refused.status, 3);
+  assert.match(refused.stderr, /--trace missing\/tests\.json: the folder .* does not exist/);
+  assert.equal(refused.stdout, "", "no test ran");
+});
+
+test("renyi record --trace writes the recording and the trace", async () => {
+  const file = write(
+    "recorded.ry",
+    `public function main()\n  purpose: Print.\n  needs console\n  console.print("hi")\nend\n`,
+  );
+  const ran = await renyiIn(
+    work,
+    ["record", "--to", "recorded.rec.json", "--trace", "recorded.json", file],
+    env,
+    cache,
+  );
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.ok(existsSync(join(work, "recorded.rec.json")));
+  const spans = readTrace(join(work, "recorded.json"));
+  assert.deepEqual(spans.map((s) => s.name).sort(), ["main", "run recorded", "std.console.print"]);
+});

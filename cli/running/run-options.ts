@@ -214,6 +214,23 @@ const RUN_FLAGS: readonly RunFlag[] = [
     default: "beside REC, NAME.resumed.json",
   },
   {
+    name: "--trace",
+    value: "FILE",
+    into: { file: "trace" },
+    says: "write the run as OpenTelemetry spans to FILE, in the OTLP JSON file format, whole when the run ends, however it ends: the run, each call to a definition with a purpose, each effect (spec/tracing.md)",
+  },
+  {
+    name: "--trace-endpoint",
+    value: "URL",
+    into: { file: "traceEndpoint" },
+    says: "send the same spans to the OpenTelemetry collector at URL (http or https, such as http://localhost:4318/v1/traces) over OTLP/HTTP when the run ends",
+  },
+  {
+    name: "--log",
+    into: { flag: "log" },
+    says: "a line of JSON on standard error when the run starts, when it ends, and for each effect that failed; never a value, nor a target made of guarded data",
+  },
+  {
     name: "--manifest",
     into: { flag: "manifest" },
     says: "print the run manifest (the header renyi record writes) on standard error when the run ends; no file is written",
@@ -232,23 +249,6 @@ const RUN_FLAGS: readonly RunFlag[] = [
     name: "--json",
     into: { flag: "json" },
     says: "print the execution record, one line of JSON, as the last line of standard output when the run ends (even when it was refused)",
-  },
-  {
-    name: "--trace",
-    value: "FILE",
-    into: { file: "trace" },
-    says: "write the run as OpenTelemetry spans to FILE, in the OTLP JSON file format, whole when the run ends, however it ends: the run, each call to a definition with a purpose, each effect (spec/tracing.md)",
-  },
-  {
-    name: "--trace-endpoint",
-    value: "URL",
-    into: { file: "traceEndpoint" },
-    says: "send the same spans to the OpenTelemetry collector at URL (http or https, such as http://localhost:4318/v1/traces) over OTLP/HTTP when the run ends",
-  },
-  {
-    name: "--log",
-    into: { flag: "log" },
-    says: "a line of JSON on standard error when the run starts, when it ends, and for each effect that failed; never a value, nor a target made of guarded data",
   },
 ];
 

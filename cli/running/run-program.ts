@@ -393,8 +393,8 @@ function runBundle(
         log = message.log;
         return;
       }
-      if ("span" in message) {
-        trace?.add(message.span);
+      if ("spans" in message) {
+        trace?.add(message.spans);
         return;
       }
       outcome ??= message;

@@ -95,9 +95,9 @@ export interface WorkerInput {
   readonly logLines?: boolean;
 }
 
-/** A span of a traced run, sent as it ends (cli/tracing/gatherer.cts). */
-export interface TracedSpan {
-  readonly span: TraceSpan;
+/** Spans of a traced run, sent a batch at a time as they end (cli/tracing/gatherer.cts). */
+export interface TracedSpans {
+  readonly spans: TraceSpan[];
 }
 
 /** A call the run has completed, as the recording writes it. */
@@ -179,7 +179,7 @@ export type WorkerMessage =
   | RecordedMessage
   | RunTally
   | ExecutionLog
-  | TracedSpan
+  | TracedSpans
   | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
@@ -189,6 +189,8 @@ let replayer: Runtime.Replayer | undefined;
 let grantTexts: string[] | undefined;
 /** The run's host calls, kept under --json. */
 let log: Runtime.HostCallLog | undefined;
+/** Sends the spans a traced run still holds. */
+let flushSpans: (() => void) | undefined;
 
 function tallyPrint(text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -224,7 +226,8 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     observers.push(log.observe);
   }
   if (input.trace !== undefined) {
-    const traced = gatherSpans(input.trace, runtime, (span) => post({ span }));
+    const traced = gatherSpans(input.trace, runtime, (spans) => post({ spans }));
+    flushSpans = traced.flush;
     runtime.watchDefinitions(traced.watcher);
     observers.push(traced.observer);
   }
@@ -305,6 +308,7 @@ function finish(outcome: WorkerOutcome): void {
       },
     } satisfies RunTally);
   }
+  flushSpans?.();
   if (log !== undefined)
     parentPort!.postMessage({
       log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() },

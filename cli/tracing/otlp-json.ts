@@ -3,6 +3,9 @@
 // messages: trace and span ids as hex, times as decimal texts of unix
 // nanoseconds, enums as numbers, attributes as key and typed value.
 
+import { randomBytes } from "node:crypto";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { TraceSpan } from "./gatherer.cjs";
 
 type AttributeValue = string | number | boolean;
@@ -54,4 +57,16 @@ export function otlpLine(traceId: string, source: TraceSource, spans: readonly T
     ],
   };
   return `${JSON.stringify(request)}\n`;
+}
+
+/** A trace file, whole or not at all: written beside `file`, then renamed over it; a warning on stderr when it cannot be. */
+export function writeWhole(file: string, text: string): void {
+  const temporary = `${resolve(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flag: "wx" });
+    renameSync(temporary, file);
+  } catch (e) {
+    rmSync(temporary, { force: true });
+    process.stderr.write(`warning: the trace could not be written to ${file}: ${(e as Error).message}\n`);
+  }
 }

@@ -6,19 +6,19 @@
 // the three is given.
 
 import { randomBytes } from "node:crypto";
-import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { VERSION } from "../host/version.cjs";
 import type { Outcome } from "../../rtlib/index.js";
 import { newSpanId, nowNs, type TraceInput, type TraceSpan } from "./gatherer.cjs";
 import { logLine } from "./log-lines.cjs";
-import { otlpLine, type TraceSource } from "./otlp-json.js";
+import { otlpLine, writeWhole, type TraceSource } from "./otlp-json.js";
 
 /** The spans a trace keeps, the run's own aside; past them a span is counted (renyi.dropped_spans), not kept. */
 const MAX_SPANS = 100_000;
 
 /** The run's options this room reads (cli/running/run-options.ts). */
-interface TraceOptions {
+export interface TraceOptions {
   readonly trace?: string;
   readonly traceEndpoint?: string;
   readonly log: boolean;
@@ -85,9 +85,11 @@ export class RunTrace {
     this.code = code;
   }
 
-  add(span: TraceSpan): void {
-    if (this.spans.length < MAX_SPANS) this.spans.push(span);
-    else this.dropped++;
+  add(spans: readonly TraceSpan[]): void {
+    for (const span of spans) {
+      if (this.spans.length < MAX_SPANS) this.spans.push(span);
+      else this.dropped++;
+    }
   }
 
   ended(outcome: Outcome): void {
@@ -104,7 +106,7 @@ export class RunTrace {
         resource: { "service.name": this.program ?? basename(this.file), "service.version": VERSION },
         scope: { name: "renyi", version: VERSION },
       };
-      if (this.options.trace !== undefined) this.writeFile(this.options.trace, otlpLine(this.traceId, source, spans));
+      if (this.options.trace !== undefined) writeWhole(this.options.trace, otlpLine(this.traceId, source, spans));
       if (this.options.traceEndpoint !== undefined) {
         const { sendSpans } = await import("./endpoint.js");
         const problem = await sendSpans(this.options.traceEndpoint, this.traceId, source, spans);
@@ -145,17 +147,5 @@ export class RunTrace {
       attributes,
       ...(outcome === "finished" ? {} : { error: errorCode ?? outcome }),
     };
-  }
-
-  /** Whole or not at all: written beside the file, then renamed over it. */
-  private writeFile(file: string, text: string): void {
-    const temporary = `${resolve(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      writeFileSync(temporary, text, { flag: "wx" });
-      renameSync(temporary, file);
-    } catch (e) {
-      rmSync(temporary, { force: true });
-      process.stderr.write(`warning: the trace could not be written to ${file}: ${(e as Error).message}\n`);
-    }
   }
 }
