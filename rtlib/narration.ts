@@ -13,7 +13,7 @@
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { S } from "./limits.js";
 import { quote, toTextUncharged } from "./text.js";
-import { plain } from "./origins.js";
+import { CONSOLE_SINK, flow, join, plain, refusal } from "./origins.js";
 import type { Primitive } from "./primitive.js";
 import type { Need } from "../vocabulary/needs.js";
 
@@ -234,7 +234,9 @@ const effectNarration: EffectNarration = {
 /**
  * Who else hears of the calls to definitions with a `purpose:` (a traced run, `renyi run --trace`): each such call
  * opens a span, the definition's body runs `within` it (so that what its task does, however interleaved with
- * other tasks, is known to happen inside it), and the span ends with the call.
+ * other tasks, is known to happen inside it), and the span ends with the call. Once the run has read or decided on
+ * guarded data its guards keep from the console, it hears of no more: how many calls there were, and when, would
+ * tell of that data, as the execution record's steps would (spec/tracing.md).
  */
 export interface DefinitionWatcher {
   enter(purpose: string, name: string): unknown;
@@ -254,6 +256,9 @@ type Handle = number | { readonly depth: number; readonly span: unknown };
 
 const depthOf = (handle: Handle): number => (typeof handle === "number" ? handle : handle.depth);
 
+/** The run has read or decided on guarded data its guards keep from the console (run-main.ts conceals its steps). */
+const concealing = (): boolean => refusal(join(flow.read, flow.decided), CONSOLE_SINK) !== undefined;
+
 /**
  * What a program compiled with narration calls around each named function:
  * `enter` when it is called (gives back the depth it was called at), then
@@ -264,7 +269,7 @@ export const narration = {
   enter(purpose: string | null, name: string, names: readonly string[], values: readonly unknown[]): Handle {
     const depth = S.depth;
     const handle: Handle =
-      watcher === undefined || purpose === null ? depth : { depth, span: watcher.enter(purpose, name) };
+      watcher === undefined || purpose === null || concealing() ? depth : { depth, span: watcher.enter(purpose, name) };
     if (narrator === undefined) return handle;
     const args = names.map((n, i) => `${n}: ${shown(values[i])}`).join(", ");
     narrator.line(

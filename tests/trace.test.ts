@@ -375,3 +375,20 @@ test("renyi record --trace writes the recording and the trace", async () => {
   const spans = readTrace(join(work, "recorded.json"));
   assert.deepEqual(spans.map((s) => s.name).sort(), ["main", "run recorded", "std.console.print"]);
 });
+
+test("once the run has read guarded data, purpose calls have no spans: their number would tell of it", async () => {
+  const file = write(
+    "counted.ry",
+    `function step(n: Int) returns Int\n  purpose: One step.\n  return n + 1\nend\n\n` +
+      `public function main()\n  purpose: Count the secret's characters where nobody sees.\n` +
+      `  needs console, environment("TRACE_SECRET") only to network.http("127.0.0.1:${port}")\n` +
+      `  console.print("{step(0)}")\n` +
+      `  let key be environment.get("TRACE_SECRET").or_else("")\n` +
+      `  var n be 0\n  for each i in 1 to text.length(key)\n    set n to step(n)\n  end\nend\n`,
+  );
+  const ran = await renyiIn(work, ["run", "--trace", "counted.json", file], env, cache);
+  assert.equal(ran.status, 0, ran.stderr);
+  const spans = readTrace(join(work, "counted.json"));
+  assert.equal(spans.filter((s) => s.name === "counted.step").length, 1, "the step before the secret was read");
+  assert.ok(spans.some((s) => s.name === "main"));
+});
