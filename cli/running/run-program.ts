@@ -79,9 +79,14 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     return EXIT.refused;
   }
   const trace = new tracing.RunTrace(options, parsed.file);
-  const exit = await runWatched(held, parsed, plan, trace);
-  await trace.finish(exit);
-  return exit;
+  // Refused, should anything throw: the trace is written however the command ends.
+  let exit: number = EXIT.refused;
+  try {
+    exit = await runWatched(held, parsed, plan, trace);
+    return exit;
+  } finally {
+    await trace.finish(exit);
+  }
 }
 
 async function runWatched(
@@ -109,7 +114,7 @@ async function runWatched(
       );
   } catch (e) {
     if (!(e instanceof CompileTimedOut)) throw e;
-    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject);
+    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject, trace);
   }
   if ("diagnostics" in compiled) {
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -157,8 +162,14 @@ function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
 }
 
 /** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT), at no place in it. */
-function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
+function compileTimedOut(
+  file: string,
+  timeoutSeconds: number,
+  subject: RecordSubject | undefined,
+  trace: RunTrace | undefined,
+): number {
   const outcome = timeoutOutcome(timeoutSeconds, "compiling");
+  trace?.ended(outcome);
   const at = {
     path: file,
     map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }),
