@@ -56,7 +56,8 @@ export function hostCallLog(): HostCallLog {
   return { observe, calls, handlerCalls: () => handlerCalls };
 }
 
-function targetOf(call: CallRecord): string | undefined {
+/** Whom a call reached as the execution record names it; undefined when its scope may be made of guarded data. */
+export function targetOf(call: CallRecord): string | undefined {
   const scope = call.need.scope;
   // A call that carried guarded data may have a scope made of it: the record goes to standard output.
   if (scope === undefined || call.guarded === true) return undefined;
@@ -72,7 +73,8 @@ function targetOf(call: CallRecord): string | undefined {
   return String(scope);
 }
 
-function outcomeOf(outcome: CallRecord["outcome"]): string {
+/** How a call ended in a word: `ok`, a failure's case, a crash's code, or `cancelled`; never a value. */
+export function outcomeOf(outcome: CallRecord["outcome"]): string {
   if ("success" in outcome) return "ok";
   const thrown = outcome.failure;
   if (thrown instanceof Failure) return descOf(thrown.value)?.written ?? "failure";

@@ -41,8 +41,20 @@ export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { tadd, tinterp } from "./limits-collections.js";
 export { call as gatewayCall, observeWith, type Observer, type CallRecord } from "./gateway.js";
-export { narration, configureNarration, type NarrationConfig } from "./narration.js";
-export { hostCallLog, type HostCallEntry, type HostCallLog } from "./host-call-log.js";
+export {
+  narration,
+  configureNarration,
+  watchDefinitions,
+  type DefinitionWatcher,
+  type NarrationConfig,
+} from "./narration.js";
+export {
+  hostCallLog,
+  outcomeOf as hostCallOutcome,
+  targetOf as hostCallTarget,
+  type HostCallEntry,
+  type HostCallLog,
+} from "./host-call-log.js";
 export { outputState, errorState, outputLimits, configureInput } from "./output.js";
 export { configureChildren, stopChildren } from "./children.js";
 

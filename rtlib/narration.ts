@@ -13,7 +13,7 @@
 import { Cancelled, Crash, Failure } from "./errors.js";
 import { S } from "./limits.js";
 import { quote, toTextUncharged } from "./text.js";
-import { plain } from "./origins.js";
+import { CONSOLE_SINK, flow, join, plain, refusal } from "./origins.js";
 import type { Primitive } from "./primitive.js";
 import type { Need } from "../vocabulary/needs.js";
 
@@ -232,31 +232,67 @@ const effectNarration: EffectNarration = {
 };
 
 /**
+ * Who else hears of the calls to definitions with a `purpose:` (a traced run, `renyi run --trace`): each such call
+ * opens a span, the definition's body runs `within` it (so that what its task does, however interleaved with
+ * other tasks, is known to happen inside it), and the span ends with the call. Once the run has read or decided on
+ * guarded data its guards keep from the console, it hears of no more: how many calls there were, and when, would
+ * tell of that data, as the execution record's steps would (spec/tracing.md).
+ */
+export interface DefinitionWatcher {
+  enter(purpose: string, name: string): unknown;
+  within<T>(span: unknown, body: () => T): T;
+  leave(span: unknown, failure: unknown): void;
+}
+
+let watcher: DefinitionWatcher | undefined;
+
+/** Tells `watch` of every call to a definition with a purpose from now on (undefined: nobody). */
+export function watchDefinitions(watch: DefinitionWatcher | undefined): void {
+  watcher = watch;
+}
+
+/** What `enter` gives back: the depth, or, for a call the watcher heard of, the depth with the watcher's span. */
+type Handle = number | { readonly depth: number; readonly span: unknown };
+
+const depthOf = (handle: Handle): number => (typeof handle === "number" ? handle : handle.depth);
+
+/** The run has read or decided on guarded data its guards keep from the console (run-main.ts conceals its steps). */
+const concealing = (): boolean => refusal(join(flow.read, flow.decided), CONSOLE_SINK) !== undefined;
+
+/**
  * What a program compiled with narration calls around each named function:
  * `enter` when it is called (gives back the depth it was called at), then
  * `leave` with its result or `fail` with what it threw; `caught` where an
  * `otherwise` catches a failure. Each does nothing when the run is not narrated.
  */
 export const narration = {
-  enter(purpose: string | null, name: string, names: readonly string[], values: readonly unknown[]): number {
+  enter(purpose: string | null, name: string, names: readonly string[], values: readonly unknown[]): Handle {
     const depth = S.depth;
-    if (narrator === undefined) return depth;
+    const handle: Handle =
+      watcher === undefined || purpose === null || concealing() ? depth : { depth, span: watcher.enter(purpose, name) };
+    if (narrator === undefined) return handle;
     const args = names.map((n, i) => `${n}: ${shown(values[i])}`).join(", ");
     narrator.line(
       depth,
       purpose === null ? `${name}(${args})` : `${purpose} (${name}${args === "" ? "" : `, ${args}`})`,
     );
-    return depth;
+    return handle;
   },
-  leave(depth: number, value: unknown): void {
+  /** The definition's body, run inside its span when there is one. */
+  within<T>(handle: Handle, body: () => T): T {
+    return typeof handle === "number" || watcher === undefined ? body() : watcher.within(handle.span, body);
+  },
+  leave(handle: Handle, value: unknown): void {
+    if (typeof handle !== "number") watcher?.leave(handle.span, undefined);
     // A function that gives back nothing has no result line.
     if (narrator === undefined || value === null || value === undefined) return;
-    narrator.line(depth + 1, `-> ${shown(value)}`);
+    narrator.line(depthOf(handle) + 1, `-> ${shown(value)}`);
   },
-  fail(depth: number, e: unknown): void {
+  fail(handle: Handle, e: unknown): void {
+    if (typeof handle !== "number") watcher?.leave(handle.span, e);
     if (narrator === undefined || e instanceof Cancelled) return;
     const text = failureText(e);
-    if (text !== undefined) narrator.failed(depth + 1, text, e);
+    if (text !== undefined) narrator.failed(depthOf(handle) + 1, text, e);
   },
   caught(e: unknown, where: string): void {
     narrator?.caught(e, where);

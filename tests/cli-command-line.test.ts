@@ -122,7 +122,7 @@ test("renyi run's usage, its refusal and its reader come from one table: every o
   const { parseRunArguments, runUsage } = await import("../cli/running/run-options.js");
   const RUN_USAGE = runUsage();
   const listed = [...RUN_USAGE.matchAll(/^ {2}(--[a-z-]+) (\S+)/gm)].map((m) => [m[1]!, m[2]!] as const);
-  assert.equal(listed.length, 19);
+  assert.equal(listed.length, 21);
   const refusal = parseRunArguments(["--nope", "x.ry"]);
   // A flag takes no value: the usage lists it alone.
   const flag = parseRunArguments(["--manifest", "x.ry"]);

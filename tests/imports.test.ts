@@ -30,6 +30,7 @@ const ROOM_ROWS = [
     "the trusted base for bundles: the validator, the manifest's checks, signatures, a bundle's own grant",
   ],
   ["cli/cache", "the compile cache: compiled programs and modules, the program index, the V8 code caches"],
+  ["cli/tracing", "a run's traces and log lines: the spans its worker gathers, the OTLP JSON file, the collector"],
   ["cli/running", "a program's run: its options, the worker thread, isolation, interrupts, the execution record"],
   [
     "cli/recordings",

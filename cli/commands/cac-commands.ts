@@ -30,12 +30,15 @@ const ACTIONS: Record<string, (...args: never[]) => unknown> = {
     if (options.refresh === true || options.refresh === "")
       throw new Refusal("--refresh needs the name of a replays test");
     const refresh = options.refresh === undefined ? {} : { refresh: String(options.refresh) };
+    if (options.trace === true || options.trace === "") throw new Refusal("--trace needs a file");
+    const trace = options.trace === undefined ? {} : { trace: String(options.trace) };
     return runTests(paths, {
       json: options.json === true,
       strict: options.strict === true,
       explain: options.explain === true,
       ...filter,
       ...refresh,
+      ...trace,
       fuel: wholeNumber("--fuel", options.fuel, DEFAULT_LIMITS.fuel),
       maxDepth: wholeNumber("--max-depth", options.maxDepth, DEFAULT_LIMITS.maxDepth),
       timeoutSeconds: wholeNumber("--timeout", options.timeout, TEST_TIMEOUT_SECONDS),
@@ -61,6 +64,7 @@ interface TestFlags {
   strict?: boolean;
   explain?: boolean;
   refresh?: unknown;
+  trace?: unknown;
   fuel?: unknown;
   maxDepth?: unknown;
   timeout?: unknown;

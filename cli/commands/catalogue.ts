@@ -85,6 +85,11 @@ const TEST_COMMAND: CommandDeclaration = {
       says: 'narrate each test\'s run under its line (spec/runtime.md, "Narrated runs")',
     },
     {
+      name: "--trace",
+      value: "FILE",
+      says: "write the tests' runs as OpenTelemetry spans to FILE in the OTLP JSON file format: a span per test, under it its purpose calls and effects (spec/tracing.md)",
+    },
+    {
       name: "--refresh",
       value: "NAME",
       says: "record the replays test NAME again, running its body live (exit 4)",

@@ -17,6 +17,9 @@ import { findTestFiles } from "../testing/files.js";
 import { planReplay, recordingPath, strictResult, writeRefreshed } from "../testing/replays.js";
 import { countResults, fileLine, jsonReport, resultText, summaryLine } from "../testing/report.js";
 import { resultOf, startTest, type RunningTest, type TestLimits, type TestResult } from "../testing/run-test.js";
+import type { TraceSpan } from "../tracing/gatherer.cjs";
+// Tracing's module loads only under --trace.
+import type { TestTrace } from "../tracing/test-trace.js";
 
 export interface TestOptions extends TestLimits {
   readonly json: boolean;
@@ -28,6 +31,8 @@ export interface TestOptions extends TestLimits {
   readonly explain?: boolean;
   /** The name of the replays test whose recording is made again from a live run of its body. */
   readonly refresh?: string;
+  /** Write the tests' runs as OpenTelemetry spans to this file (spec/tracing.md). */
+  readonly trace?: string;
 }
 
 /** One test to run in a thread of its own. */
@@ -43,12 +48,14 @@ type Entry = {
 
 export async function runTests(paths: readonly string[], options: TestOptions): Promise<number> {
   const began = performance.now();
+  const trace = options.trace === undefined ? undefined : await testTrace(options.trace);
   const found = findTestFiles(paths.length === 0 ? ["."] : paths);
   if (!found.ok) throw new Refusal(found.problem);
   const entries: Entry[] = [];
   const refused: { file: string; diagnostics: Diagnostic[]; sources: ReadonlyMap<string, SourceFile> }[] = [];
   for (const file of found.files) {
-    const compiled = await compileTestFile(file, recordingPath, options.explain === true);
+    // A traced test hears of its definitions' calls through the narration's hook (rtlib/narration.ts).
+    const compiled = await compileTestFile(file, recordingPath, options.explain === true || trace !== undefined);
     if (compiled.kind === "none") continue;
     if (compiled.kind === "refused") {
       refused.push({ file, diagnostics: compiled.diagnostics, sources: compiled.sources });
@@ -116,7 +123,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
       const entry = entries[index]!;
       results[index] = interrupted
         ? { file: entry.file, name: entry.test.name, status: "cancelled", ms: 0, message: "not run: interrupted" }
-        : await runOne(entry, options, running);
+        : await runOne(entry, options, running, trace);
       show();
     }
   };
@@ -137,6 +144,7 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
             ? TEST_EXIT.refreshed
             : TEST_EXIT.passed;
   const ms = performance.now() - began;
+  trace?.finish(code);
   if (options.json) {
     process.stdout.write(
       jsonReport(
@@ -156,7 +164,38 @@ export async function runTests(paths: readonly string[], options: TestOptions): 
   return code;
 }
 
-async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTest>): Promise<TestResult> {
+/** The trace --trace writes, refused before any test runs when its file cannot be written. */
+async function testTrace(file: string): Promise<TestTrace> {
+  const { TestTrace, traceRefusal } = await import("../tracing/test-trace.js");
+  const problem = traceRefusal({ trace: file, log: false });
+  if (problem !== undefined) throw new Refusal(problem);
+  return new TestTrace(file);
+}
+
+async function runOne(
+  entry: Entry,
+  options: TestOptions,
+  running: Set<RunningTest>,
+  trace: TestTrace | undefined,
+): Promise<TestResult> {
+  const begun = trace?.begin();
+  const gathered: { spans?: readonly TraceSpan[] } = {};
+  const result = await runTraced(entry, options, running, begun?.spanId, gathered);
+  trace?.add(
+    begun!,
+    { file: entry.file, name: entry.test.name, status: result.status, code: result.code },
+    gathered.spans ?? [],
+  );
+  return result;
+}
+
+async function runTraced(
+  entry: Entry,
+  options: TestOptions,
+  running: Set<RunningTest>,
+  spanId: string | undefined,
+  gathered: { spans?: readonly TraceSpan[] },
+): Promise<TestResult> {
   const { file, test } = entry;
   const refresh = test.replays !== undefined && test.name === options.refresh;
   // A refresh reads the whole recording (its redacted names are kept), whatever part of it the test names.
@@ -187,11 +226,13 @@ async function runOne(entry: Entry, options: TestOptions, running: Set<RunningTe
       ...replay,
       ...(refresh ? { record: true } : {}),
       ...(options.explain === true ? { explain: true } : {}),
+      ...(spanId !== undefined ? { trace: { runSpanId: spanId } } : {}),
     },
     options,
   );
   running.add(started);
   const end = await started.result;
+  gathered.spans = end.spans;
   running.delete(started);
   const located = { path: entry.bundle, map: () => readProgramMap(entry.bundle), sources: () => entry.sources };
   const result = {

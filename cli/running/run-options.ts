@@ -61,6 +61,12 @@ export interface RunOptions extends MoreLimits {
   console: boolean;
   /** The key the recording's sealed calls are opened with (--replay), or sealed with (renyi record). */
   sealKey?: string;
+  /** Write the run's spans to this file, in the OTLP JSON file format (spec/tracing.md). */
+  trace?: string;
+  /** Send the run's spans to this collector over OTLP/HTTP. */
+  traceEndpoint?: string;
+  /** A log line on stderr when the run starts, when it ends, and for each host call that failed. */
+  log: boolean;
 }
 
 type Numeric =
@@ -79,8 +85,8 @@ interface RunFlag extends FlagDeclaration {
   readonly into:
     | { numeric: Numeric }
     | { repeated: Repeated }
-    | { file: "replay" | "resume" | "to" | "sealKey" }
-    | { flag: "manifest" | "isolate" | "explain" | "json" | "console" };
+    | { file: "replay" | "resume" | "to" | "sealKey" | "trace" | "traceEndpoint" }
+    | { flag: "manifest" | "isolate" | "explain" | "json" | "console" | "log" };
 }
 
 const n = grouped;
@@ -217,6 +223,23 @@ const RUN_FLAGS: readonly RunFlag[] = [
     says: "with --resume: go live from the recorded call N (its sequence): a call answered by an entry of sequence N or later is made live, and every call after it; for a run that failed on a success it was given (a status 503 is a success of http.get)",
   },
   {
+    name: "--trace",
+    value: "FILE",
+    into: { file: "trace" },
+    says: "write the run as OpenTelemetry spans to FILE, in the OTLP JSON file format, whole when the run ends, however it ends: the run, each call to a definition with a purpose, each effect (spec/tracing.md)",
+  },
+  {
+    name: "--trace-endpoint",
+    value: "URL",
+    into: { file: "traceEndpoint" },
+    says: "send the same spans to the OpenTelemetry collector at URL (http or https, such as http://localhost:4318/v1/traces) over OTLP/HTTP when the run ends",
+  },
+  {
+    name: "--log",
+    into: { flag: "log" },
+    says: "a line of JSON on standard error when the run starts, when it ends, and for each effect that failed; never a value, nor a target made of guarded data",
+  },
+  {
     name: "--manifest",
     into: { flag: "manifest" },
     says: "print the run manifest (the header renyi record writes) on standard error when the run ends; no file is written",
@@ -302,6 +325,7 @@ export function parseRunArguments(
     explain: false,
     json: false,
     console: false,
+    log: false,
   };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {

@@ -21,6 +21,8 @@ import { compileWithCache, type Compiled, type NotCompiled } from "../cache/cach
 import { RUNTIME_URL } from "../host/places.cjs";
 // The execution record's module loads only under --json.
 import type { RecordSubject } from "./execution-record.js";
+// So does tracing's, under --trace, --trace-endpoint or --log.
+import type { RunTrace } from "../tracing/run-trace.js";
 import { onCtrlC } from "./interrupts.js";
 import type { RunPlan, RunSession } from "./plan.js";
 import type { RunOptions } from "./run-options.js";
@@ -62,6 +64,37 @@ export interface ParsedRun {
 
 /** Runs the program `parsed` names with the held worker, under `plan` when a command brings one; returns the exit code. */
 export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunPlan | undefined): Promise<number> {
+  const options = parsed.options;
+  if (options.trace === undefined && options.traceEndpoint === undefined && !options.log)
+    return runWatched(held, parsed, plan, undefined);
+  const tracing = await import("../tracing/run-trace.js");
+  // A trace that could not be written or sent is refused before the run, not found out after it.
+  const problem = tracing.traceRefusal(options);
+  if (problem !== undefined) {
+    process.stderr.write(`error: ${problem}\n`);
+    if (options.json) {
+      const { RecordSubject, writeRecord } = await import("./execution-record.js");
+      writeRecord(new RecordSubject(parsed.file).refusedWith(`error: ${problem}`, EXIT.refused), true);
+    }
+    return EXIT.refused;
+  }
+  const trace = new tracing.RunTrace(options, parsed.file);
+  // Refused, should anything throw: the trace is written however the command ends.
+  let exit: number = EXIT.refused;
+  try {
+    exit = await runWatched(held, parsed, plan, trace);
+    return exit;
+  } finally {
+    await trace.finish(exit);
+  }
+}
+
+async function runWatched(
+  held: HeldWorker,
+  parsed: ParsedRun,
+  plan: RunPlan | undefined,
+  trace: RunTrace | undefined,
+): Promise<number> {
   // The run's time starts before its compile: a program that takes minutes to compile takes minutes to run.
   const startedAt = Date.now();
   const recording = parsed.options.json ? await import("./execution-record.js") : undefined;
@@ -75,13 +108,14 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     else
       compiled = await compileWithCache(
         parsed.file,
-        parsed.options.explain,
+        // A traced run hears of its definitions' calls through the narration's hook (rtlib/narration.ts).
+        parsed.options.explain || trace?.workerInput().trace !== undefined,
         deadlineOf(startedAt, parsed.options.timeoutSeconds),
         plan?.origins?.(parsed) === true,
       );
   } catch (e) {
     if (!(e instanceof CompileTimedOut)) throw e;
-    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject);
+    return compileTimedOut(parsed.file, parsed.options.timeoutSeconds, subject, trace);
   }
   if ("diagnostics" in compiled) {
     process.stderr.write(renderText(compiled.diagnostics, compiled.sources));
@@ -90,6 +124,7 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     return EXIT.refused;
   }
   subject?.compiled(compiled.program, compiled.code, compiled.bundle);
+  trace?.compiled(compiled.program, compiled.code());
   let session: RunSession | undefined;
   if (plan !== undefined) {
     const planned = plan({ program: compiled.program, file: parsed.file, code: compiled.code }, parsed);
@@ -112,6 +147,7 @@ export async function runProgram(held: HeldWorker, parsed: ParsedRun, plan: RunP
     subject,
     compiled.source,
     startedAt,
+    trace,
   );
 }
 
@@ -127,8 +163,14 @@ function deadlineOf(startedAt: number, timeoutSeconds: number): () => void {
 }
 
 /** A run whose time ran out while its program was compiled: it ends as a run at its time limit does (E-RT-TIMEOUT), at no place in it. */
-function compileTimedOut(file: string, timeoutSeconds: number, subject: RecordSubject | undefined): number {
+function compileTimedOut(
+  file: string,
+  timeoutSeconds: number,
+  subject: RecordSubject | undefined,
+  trace: RunTrace | undefined,
+): number {
   const outcome = timeoutOutcome(timeoutSeconds, "compiling");
+  trace?.ended(outcome);
   const at = {
     path: file,
     map: (): SourceMapV3 => ({ version: 3, sources: [], names: [], mappings: "" }),
@@ -208,6 +250,7 @@ function runBundle(
   subject?: RecordSubject,
   source?: string,
   startedAt = Date.now(),
+  trace?: RunTrace,
 ): Promise<number> {
   const { worker } = early;
   const flag = new Int32Array(early.cancel);
@@ -235,6 +278,7 @@ function runBundle(
     ...(options.explain ? { explain: true } : {}),
     ...session?.input,
     ...(subject !== undefined ? { log: true } : {}),
+    ...trace?.workerInput(),
   };
   // A bundle is compiled without narration: only its effects can be narrated (spec/runtime.md, "Narrated runs").
   if (options.explain && path.endsWith(".mjs"))
@@ -317,6 +361,7 @@ function runBundle(
           steps: 0,
         };
         if (served !== undefined) process.stderr.write(servedText(served));
+        trace?.ended(final);
         const code = reportOutcome(final, path, map, sources);
         const exit = session === undefined ? code : session.onEnd(final, tally, code);
         if (subject !== undefined)
@@ -372,6 +417,10 @@ function runBundle(
       }
       if ("log" in message) {
         log = message.log;
+        return;
+      }
+      if ("spans" in message) {
+        trace?.add(message.spans);
         return;
       }
       outcome ??= message;

@@ -16,6 +16,8 @@ import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorde
   "resolution-mode": "import",
 };
 import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
+import { gatherSpans, type TraceInput, type TraceSpan } from "../tracing/gatherer.cjs";
+import { failedCallLog } from "../tracing/log-lines.cjs";
 
 // The runtime as one file (scripts/bundle.mjs), the module compiled
 // programs require, and the one `renyi/runtime` re-exports: one instance of
@@ -100,6 +102,15 @@ export interface WorkerInput {
    * outcome.
    */
   readonly log?: boolean;
+  /** Gather the run's spans (renyi run --trace, --trace-endpoint): each is sent as a TracedSpan as it ends. */
+  readonly trace?: TraceInput;
+  /** Write a log line on stderr for each host call that failed (renyi run --log). */
+  readonly logLines?: boolean;
+}
+
+/** Spans of a traced run, sent a batch at a time as they end (cli/tracing/gatherer.cts). */
+export interface TracedSpans {
+  readonly spans: TraceSpan[];
 }
 
 /** A call the run has completed, as the recording writes it. */
@@ -199,6 +210,7 @@ export type WorkerMessage =
   | AnsweredMessage
   | RunTally
   | ExecutionLog
+  | TracedSpans
   | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
@@ -208,6 +220,8 @@ let replayer: Runtime.RunReplayer | undefined;
 let grantTexts: string[] | undefined;
 /** The run's host calls, kept under --json. */
 let log: Runtime.HostCallLog | undefined;
+/** Sends the spans a traced run still holds. */
+let flushSpans: (() => void) | undefined;
 
 function tallyPrint(text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -258,6 +272,13 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     log = runtime.hostCallLog();
     observers.push(log.observe);
   }
+  if (input.trace !== undefined) {
+    const traced = gatherSpans(input.trace, runtime, (spans) => post({ spans }));
+    flushSpans = traced.flush;
+    runtime.watchDefinitions(traced.watcher);
+    observers.push(traced.observer);
+  }
+  if (input.logLines === true) observers.push(failedCallLog(runtime, (line) => void process.stderr.write(line)));
   if (input.replay !== undefined) {
     replayer = runtime.replayerOf(input.replay.calls, input.replay.grant, {
       writeConsole: input.replay.writeConsole,
@@ -350,6 +371,7 @@ function finish(outcome: WorkerOutcome): void {
       },
     } satisfies RunTally);
   }
+  flushSpans?.();
   if (log !== undefined)
     parentPort!.postMessage({
       log: { grant: grantTexts ?? null, calls: log.calls, handlerCalls: log.handlerCalls() },

@@ -12,6 +12,7 @@ import type { RecordedCall } from "../../vocabulary/recording.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
 import { TEST_WORKER } from "../host/places.cjs";
+import type { TraceSpan } from "../tracing/gatherer.cjs";
 
 /** How long a test stuck where it cannot read its cancel flag gets before its thread is ended. */
 const GRACE_MS = 2000;
@@ -71,6 +72,8 @@ export interface TestJob {
   readonly record?: boolean;
   /** Narrate the test's run (--explain). */
   readonly explain?: boolean;
+  /** Gather the test's spans under this one (--trace). */
+  readonly trace?: TestWorkerInput["trace"];
 }
 
 /** How a test's run ended, with what a replay left unused and what a live run recorded. */
@@ -84,6 +87,8 @@ export interface TestRunEnd {
   readonly grant?: readonly GrantItem[];
   /** The narration of the test's run (--explain). */
   readonly narration?: string;
+  /** The spans the test's thread gathered (--trace). */
+  readonly spans: readonly TraceSpan[];
 }
 
 /** A running test: its result, and a way to interrupt it (Ctrl-C). */
@@ -110,6 +115,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
     ...(job.replay ? { replay: job.replay } : {}),
     ...(job.record ? { record: true } : {}),
     ...(job.explain ? { explain: true } : {}),
+    ...(job.trace !== undefined ? { trace: job.trace } : {}),
   };
   const started = performance.now();
   const worker = new Worker(TEST_WORKER, {
@@ -151,6 +157,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
   const deadline = setTimeout(() => stop(2), limits.timeoutSeconds * 1000);
   const children = new Set<number>();
   const recorded: RecordedCall[] = [];
+  const spans: TraceSpan[] = [];
   const result = new Promise<TestRunEnd>((resolve) => {
     let outcome: Outcome | undefined;
     let ms: number | undefined;
@@ -164,6 +171,10 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
       }
       if ("recorded" in message) {
         recorded.push(message.recorded);
+        return;
+      }
+      if ("spans" in message) {
+        spans.push(...message.spans);
         return;
       }
       if ("child" in message) {
@@ -215,6 +226,7 @@ export function startTest(job: TestJob, limits: TestLimits): RunningTest {
         ms: ms ?? performance.now() - started,
         output,
         recorded,
+        spans,
         ...(unreached !== undefined ? { unreached } : {}),
         ...(grant !== undefined ? { grant } : {}),
         ...(narration !== undefined ? { narration } : {}),

@@ -14,6 +14,7 @@ import type { Outcome } from "../../rtlib/index.js" with { "resolution-mode": "i
 import type { RecordedCall } from "../../vocabulary/recording.js" with { "resolution-mode": "import" };
 import type { RecordedRequest } from "../../vocabulary/recorded-requests.js" with { "resolution-mode": "import" };
 import type { GrantItem } from "../../vocabulary/needs.js" with { "resolution-mode": "import" };
+import { gatherSpans, type TraceInput, type TraceSpan } from "../tracing/gatherer.cjs";
 
 /** The limits beyond fuel, depth and time that a test has as a run has them. */
 export interface TestMoreLimits {
@@ -53,6 +54,13 @@ export interface TestWorkerInput {
   readonly record?: boolean;
   /** `--explain`: the test's run is narrated, and the narration sent with its result. */
   readonly explain?: boolean;
+  /** `--trace`: the test's spans are gathered, each sent as a TestSpan as it ends (cli/tracing/gatherer.cts). */
+  readonly trace?: TraceInput;
+}
+
+/** Spans of a traced test, a batch at a time. */
+export interface TestSpans {
+  readonly spans: TraceSpan[];
 }
 
 /** The grant the test runs with, sent when it is recorded (--refresh): the recording's header lists it. */
@@ -84,7 +92,7 @@ export interface TestWorkerResult {
   readonly narration?: string;
 }
 
-export type TestWorkerMessage = TestChildReport | TestGrantReport | TestRecordedCall | TestWorkerResult;
+export type TestWorkerMessage = TestChildReport | TestGrantReport | TestRecordedCall | TestSpans | TestWorkerResult;
 
 const input = workerData as TestWorkerInput;
 const post = (message: TestWorkerMessage) => parentPort!.postMessage(message);
@@ -98,6 +106,15 @@ const replayer =
         ...(input.replay.requests !== undefined ? { requests: input.replay.requests } : {}),
       });
 let narration: string | undefined;
+const observers: Runtime.Observer[] = [];
+let flushSpans: (() => void) | undefined;
+if (input.record === true) observers.push(runtime.recorder((recorded) => post({ recorded })));
+if (input.trace !== undefined) {
+  const traced = gatherSpans(input.trace, runtime, (spans) => post({ spans }));
+  flushSpans = traced.flush;
+  runtime.watchDefinitions(traced.watcher);
+  observers.push(traced.observer);
+}
 
 runtime
   .runTest(
@@ -116,11 +133,9 @@ runtime
           }
         : {}),
       ...(replayer !== undefined ? { replayer, recorded: input.replay!.calls } : {}),
+      ...(observers.length > 0 ? { observers } : {}),
       ...(input.record === true
-        ? {
-            observers: [runtime.recorder((recorded) => post({ recorded }))],
-            onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }),
-          }
+        ? { onGrant: (items: readonly GrantItem[]) => post({ grant: items.map((item) => ({ ...item })) }) }
         : {}),
     },
   )
@@ -132,6 +147,7 @@ function finish(outcome: Outcome): void {
   process.stdout.end();
   process.stderr.end();
   const unreached = replayer?.unreached().map((c) => c.sequence);
+  flushSpans?.();
   post({
     outcome,
     ms,

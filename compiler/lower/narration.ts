@@ -30,7 +30,7 @@ export function caughtHere(lw: Lowerer, caught: t.Identifier, span: Span): t.Sta
  * (returns and all), between the narrator's `enter` and its `leave` or `fail`:
  *
  *   const $n = $narration.enter(PURPOSE, NAME, [names], [values]);
- *   try { const $r = await (async () => { BODY })(); $narration.leave($n, $r); return $r; }
+ *   try { const $r = await $narration.within($n, async () => { BODY }); $narration.leave($n, $r); return $r; }
  *   catch ($x) { $narration.fail($n, $x); throw $x; }
  */
 export function narratedBody(lw: Lowerer, f: CFunction, shown: string, body: t.Statement[]): t.Statement[] {
@@ -40,7 +40,8 @@ export function narratedBody(lw: Lowerer, f: CFunction, shown: string, body: t.S
   const names = t.arrayExpression(f.params.map((p) => t.stringLiteral(p.local.name)));
   const values = t.arrayExpression(f.params.map((p) => lw.local(p.local)));
   const purpose = f.purpose === undefined ? t.nullLiteral() : t.stringLiteral(f.purpose);
-  const inner = t.callExpression(t.arrowFunctionExpression([], t.blockStatement(body), lw.async), []);
+  // `within` runs the body inside the call's span in a traced run (`--trace`), and just runs it otherwise.
+  const inner = narrationCall(lw, "within", [handle, t.arrowFunctionExpression([], t.blockStatement(body), lw.async)]);
   return [
     t.variableDeclaration("const", [
       t.variableDeclarator(handle, narrationCall(lw, "enter", [purpose, t.stringLiteral(shown), names, values])),
