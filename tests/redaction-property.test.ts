@@ -18,6 +18,9 @@ import fc from "fast-check";
 import { formsIn } from "./secret-forms.js";
 import { renyiIn } from "./support.js";
 
+/** How many random flows of the key are recorded and replayed: 8 in npm test, RENYI_FUZZ_CASES under npm run fuzz. */
+const FLOWS = Number(process.env["RENYI_FUZZ_CASES"] ?? 8);
+
 const work = mkdtempSync(join(tmpdir(), "renyi-redaction-property-"));
 let echo: Server;
 let port = 0;
@@ -251,6 +254,6 @@ test("redaction follows the key's origin through computations: no flow of it int
         }
       },
     ),
-    { numRuns: 16, endOnFailure: true, verbose: 2 },
+    { numRuns: FLOWS, endOnFailure: true, verbose: 2 },
   );
 });

@@ -28,7 +28,7 @@ import {
   responseOf,
   type IncomingFields,
 } from "../recording/requests.js";
-import { feedRecorded } from "./server-replay.js";
+import { feedRecorded } from "../recording/feed-requests.js";
 
 type Handler = (request: unknown) => unknown;
 type ResponseValue = { status: number; headers: RMap; body: string; bytes: Uint8Array };

@@ -10,7 +10,7 @@ import { Cancelled, Crash, DataCrash } from "../errors.js";
 import { cancellationAsked, requestAccount, S, switchTo } from "../limits.js";
 import { served, servingHost } from "../serving.js";
 import { RMap } from "../values.js";
-import { bindRequest, bytesOf, RequestNotAnswered, responseDifferences, responseOf } from "../recording/requests.js";
+import { bindRequest, bytesOf, RequestNotAnswered, responseDifferences, responseOf } from "./requests.js";
 import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorded-requests.js";
 import type { RunFacts } from "../../vocabulary/problems/run.js";
 
