@@ -7,7 +7,7 @@
 // never throws. A sample of the accepted programs also runs for real, and ends
 // the way Renyi programs end, never with an internal error or a JavaScript stack.
 //
-// RENYI_FUZZ_CASES sets the number of programs (2,000 by default), RENYI_FUZZ_SEED
+// RENYI_FUZZ_CASES sets the number of programs (1,000 by default), RENYI_FUZZ_SEED
 // the first seed; program i has seed SEED + i, so a failing case is reproduced
 // with RENYI_FUZZ_SEED=<its seed> RENYI_FUZZ_CASES=1. `npm run fuzz` runs this
 // file for longer, with a fresh seed every round.
@@ -26,9 +26,9 @@ import { validateBundle } from "../cli/bundles/validate.js";
 import { ROOT } from "./golden.js";
 import { generateProgram, type GeneratedProgram, type GeneratorOptions } from "./program-generator.js";
 
-// Compiling both forms and validating both is most of the time: 2,000 programs keep this file
-// near 30 s on two cores, the runs included; `npm run fuzz` runs many more.
-const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 2000);
+// Compiling both forms and validating both is most of the time: 1,000 programs keep this file
+// near 15 s on two cores, the runs included; `npm run fuzz` runs many more.
+const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 1000);
 const FIRST_SEED = Number(process.env["RENYI_FUZZ_SEED"] ?? 1);
 /** How many accepted programs run as child processes. */
 const RUNS = Math.min(Number(process.env["RENYI_FUZZ_RUNS"] ?? 10), CASES);

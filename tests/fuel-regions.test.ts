@@ -20,7 +20,7 @@ import { parseSource } from "../compiler/index.js";
 import { ROOT } from "./golden.js";
 import { seeded } from "./support.js";
 
-const CASES = 30;
+const CASES = Number(process.env["RENYI_FUZZ_CASES"] ?? 15);
 const DIR = join(ROOT, "dist", "tests-fuel-regions");
 
 interface Gen {

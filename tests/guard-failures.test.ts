@@ -455,7 +455,10 @@ test("generated programs: a refused call reaches its Guarded arm in every exhaus
       assert.ok(!existsSync(join(work, "elsewhere", "leak.txt")), shown);
       assert.ok(!(ran.stdout + ran.stderr).includes(SECRET), shown);
     }),
-    { numRuns: 40, seed: Number(process.env["RENYI_PROPERTY_SEED"] ?? Date.now() % 2 ** 31) },
+    {
+      numRuns: Number(process.env["RENYI_FUZZ_CASES"] ?? 20),
+      seed: Number(process.env["RENYI_PROPERTY_SEED"] ?? Date.now() % 2 ** 31),
+    },
   );
   console.log(`guard failures: ${cases} generated programs, ${refused} refused`);
   assert.ok(refused > 0 && refused < cases, "both refused and allowed calls were generated");
