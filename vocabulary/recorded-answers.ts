@@ -406,7 +406,7 @@ const ANSWERS: { readonly [primitive: string]: LiveAnswers } = {
   },
 };
 
-/** `std.http.get`, `std.http.purge`: every method is a primitive of its own, all answered alike. */
+/** `std.http.get`, `std.http.request` (any method outside the named ones): all answered alike. */
 function answersOf(primitive: string): LiveAnswers | undefined {
   if (Object.hasOwn(ANSWERS, primitive)) return ANSWERS[primitive];
   const method = /^std\.http\.([a-z_]+)$/.exec(primitive)?.[1];

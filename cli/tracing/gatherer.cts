@@ -139,7 +139,12 @@ export function gatherSpans(
     send({
       spanId: newSpanId(),
       parentSpanId: parent(),
-      name: http ? call.primitive.slice("std.http.".length).toUpperCase() : call.primitive,
+      name:
+        http && call.primitive !== "std.http.request"
+          ? call.primitive.slice("std.http.".length).toUpperCase()
+          : http
+            ? "HTTP"
+            : call.primitive,
       kind: http || call.primitive.startsWith("std.database.") ? "client" : "internal",
       startNs: nsOf(endMs - call.durationMs),
       endNs: nsOf(endMs),
@@ -169,7 +174,13 @@ function callAttributes(
   if (call.replayed === true) attributes["renyi.replayed"] = true;
   if (call.guarded === true) attributes["renyi.guarded"] = true;
   if (call.primitive.startsWith("std.http.")) {
-    attributes["http.request.method"] = call.primitive.slice("std.http.".length).toUpperCase();
+    // A method outside the named ones is an argument of std.http.request: "_OTHER", as the conventions write it, and
+    // the method itself only where the call's target is shown (its arguments carried no guarded data).
+    const original = call.arguments["method"];
+    if (call.primitive === "std.http.request") {
+      attributes["http.request.method"] = "_OTHER";
+      if (target !== undefined && typeof original === "string") attributes["http.request.method_original"] = original;
+    } else attributes["http.request.method"] = call.primitive.slice("std.http.".length).toUpperCase();
     const url = call.arguments["url"];
     if (target !== undefined && typeof url === "string") Object.assign(attributes, urlAttributes(url));
     // A call a guard covers gives back guarded data: its status too is left out.

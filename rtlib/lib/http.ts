@@ -73,10 +73,18 @@ function resolved(location: string, base: URL): string {
   }
 }
 
+/**
+ * The methods that name a primitive of their own (`std.http.get`). Any other method a program gives `http.request` is
+ * the primitive `std.http.request`, with the method among its arguments: a method made of the program's data (a
+ * secret, guarded or redacted) is then an argument like any other, which a recording redacts or seals and an execution
+ * record, a trace or a log line leaves out, and never the name of an operation.
+ */
+const NAMED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 function primitive(method: string, url: URL): Primitive {
   const host = hostOf(url);
   return {
-    name: `std.http.${method.toLowerCase()}`,
+    name: NAMED_METHODS.has(method) ? `std.http.${method.toLowerCase()}` : "std.http.request",
     need: { path: ["network", "http"], scope: host },
     // A grant that names other hosts refuses this one; a grant without the capability refuses it altogether.
     denied: (refused) =>
@@ -239,6 +247,8 @@ async function perform(
   body: string | undefined,
   given: RMap,
   timeout: unknown,
+  /** The method as the program wrote it: what a call of std.http.request records, so that redaction finds it as read. */
+  methodAsGiven: string = method,
 ): Promise<unknown> {
   const timeoutMs =
     timeout instanceof Some
@@ -249,7 +259,9 @@ async function perform(
   let currentMethod = method;
   let currentBody = body;
   for (let hop = 0; ; hop++) {
-    const args: Record<string, unknown> = { url: url.href };
+    const args: Record<string, unknown> = NAMED_METHODS.has(currentMethod)
+      ? { url: url.href }
+      : { method: currentMethod === method ? methodAsGiven : currentMethod, url: url.href };
     if (currentBody !== undefined && currentBody !== "") args["body"] = currentBody;
     if (headers.size > 0) args["headers"] = headers;
     const result = await call(grant, primitive(currentMethod, url), args, () =>
@@ -292,4 +304,5 @@ export const request = (
   body = "",
   headers: RMap = NO_HEADERS,
   timeout: unknown = undefined,
-): Promise<unknown> => perform(grant, method.toUpperCase(), url, body === "" ? undefined : body, headers, timeout);
+): Promise<unknown> =>
+  perform(grant, method.toUpperCase(), url, body === "" ? undefined : body, headers, timeout, method);
