@@ -418,11 +418,14 @@ export class Replayer {
     const entry = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
     const resume = this.options.resume;
     if (resume !== undefined) {
-      if (entry?.transaction === undefined || !committed(entry)) {
+      // A transaction begun inside the work of one the recording holds is answered from the recording too, whatever
+      // it ended as: going live there would begin it on a database the held transaction never opened.
+      const insideHeld = this.transactions.size > 0;
+      if (!insideHeld && (entry?.transaction === undefined || !committed(entry))) {
         this.live = true;
         return LIVE;
       }
-      primitive.transaction!.answeredAs(entry.transaction);
+      if (entry?.transaction !== undefined) primitive.transaction!.answeredAs(entry.transaction);
     }
     if (entry === undefined) throw this.mismatch(primitive.name, encodeArguments(args), queue, guarded);
     queue!.next++;
@@ -431,8 +434,10 @@ export class Replayer {
       if ("failure" in entry.outcome) throw new Failure(this.decodeFailure(primitive, entry));
       throw new Crash("E-RT-REPLAY-MISMATCH", { problem: "not-replayable", call: "database.transaction" });
     }
-    if ("failure" in entry.outcome && entry.outcome.at === "BEGIN")
+    if ("failure" in entry.outcome && entry.outcome.at === "BEGIN") {
+      this.options.resume?.onAnswered(entry);
       throw new Failure(this.decodeFailure(primitive, entry));
+    }
     return this.replayTransaction(primitive, entry, entry.transaction);
   }
 
