@@ -197,13 +197,15 @@ is the right one.`,
     title: "A replay that ended differently from the recorded run",
     facts: {
       differences:
-        "each way the replay's end differs: its outcome, its output's hash and length, the recorded calls not reached",
+        "each way the replay's end differs: its outcome, its output's hash and length, the console lines written otherwise, the recorded calls not reached",
     },
     render: (f) => ({ message: "the replay ended differently from the recorded run", notes: f.differences }),
-    explanation: `Every call matched the recording, yet the run ended another way: another outcome
-(finished against failed), other output, or (for \`renyi reproduce\`) recorded calls the replay
-never reached. The program computes differently from the same answers: a change in its logic,
-not in what it asked the world.`,
+    explanation: `Every call the program reads an answer from matched the recording, yet the run ended
+another way: another outcome (finished against failed), other output, console lines written
+otherwise than recorded (each listed, recorded against now: a console line answers nothing the
+program reads, so a line that differs does not stop the replay), or (for \`renyi reproduce\`)
+recorded calls the replay never reached. The program computes differently from the same answers:
+a change in its logic, not in what it asked the world.`,
     wrong: `${RECORDED}\n# change how weather.ry prints the temperature\nrenyi reproduce run.json`,
     right: `${RECORDED}\nrenyi reproduce run.json`,
     described: true,
