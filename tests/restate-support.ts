@@ -1,0 +1,204 @@
+// A real Restate server for the tests of durable runs (spec/durable.md): the
+// binary the @restatedev/restate-server package ships, started from
+// node_modules on ports of 127.0.0.1 found free, with a data folder of its own,
+// and the few calls of its admin API and ingress the tests make. Retries come
+// quickly (100 ms, at most 500 ms apart), so that an endpoint started again is
+// invoked again at once.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { freePort } from "./support.js";
+
+/**
+ * The binary itself, not the package's `bin` (a node script that starts it): a SIGKILL must reach the server, not a
+ * wrapper that would leave it running.
+ */
+export const RESTATE_SERVER = createRequire(import.meta.url).resolve(
+  `@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`,
+);
+
+/** How long a server may take to answer its health check after it starts. */
+const START_TIMEOUT_MS = 60_000;
+
+export interface RestateOptions {
+  /** Environment variables of its configuration (`RESTATE_…`), beside the ones set here. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface Invoked {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Headers;
+}
+
+/** One restate-server process; `stop()` ends it (and removes its data unless `keepData`). */
+export class RestateServer {
+  private process: ChildProcess | undefined;
+  private log = "";
+
+  private constructor(
+    readonly dataDir: string,
+    readonly adminPort: number,
+    readonly ingressPort: number,
+    readonly fabricPort: number,
+    private readonly options: RestateOptions,
+  ) {}
+
+  /** Starts a server on free ports with a fresh data folder, and waits until it answers. */
+  static async start(options: RestateOptions = {}): Promise<RestateServer> {
+    const dataDir = mkdtempSync(join(tmpdir(), "renyi-restate-"));
+    const server = new RestateServer(dataDir, await freePort(), await freePort(), await freePort(), options);
+    await server.boot();
+    return server;
+  }
+
+  get adminUrl(): string {
+    return `http://127.0.0.1:${this.adminPort}`;
+  }
+
+  get ingressUrl(): string {
+    return `http://127.0.0.1:${this.ingressPort}`;
+  }
+
+  /** What the server wrote on its standard output and error, for a failing test's message. */
+  output(): string {
+    return this.log;
+  }
+
+  /** Starts the process again on the same ports and data (after `kill()`): a restart of the server. */
+  async boot(): Promise<void> {
+    const env = {
+      ...process.env,
+      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${this.adminPort}`,
+      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${this.ingressPort}`,
+      RESTATE_BIND_ADDRESS: `127.0.0.1:${this.fabricPort}`,
+      RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${this.fabricPort}/`,
+      RESTATE_LISTEN_MODE: "tcp",
+      RESTATE_DISABLE_TELEMETRY: "true",
+      RESTATE_ADMIN__DISABLE_WEB_UI: "true",
+      RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
+      RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+      RESTATE_LOG_FILTER: "warn",
+      ...this.options.env,
+    };
+    const child = spawn(RESTATE_SERVER, ["--base-dir", this.dataDir, "--node-name", "n1", "--no-logo"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.process = child;
+    const keep = (d: Buffer) => {
+      this.log = (this.log + d.toString()).slice(-64 * 1024);
+    };
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`restate-server exited with ${child.exitCode}:\n${this.log}`);
+      try {
+        const health = await fetch(`${this.adminUrl}/health`);
+        const ingress = await fetch(`${this.ingressUrl}/restate/health`);
+        // The partitions are led a little after the health checks answer: a query of them is the sign.
+        if (health.ok && ingress.ok && (await this.partitionsReady())) return;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`restate-server did not answer within ${START_TIMEOUT_MS} ms:\n${this.log}`);
+  }
+
+  private async partitionsReady(): Promise<boolean> {
+    try {
+      await this.query("SELECT count(*) AS n FROM sys_invocation");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends the process with SIGKILL, keeping its data (a crash); `boot()` starts it again. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await gone;
+  }
+
+  /** Ends the process and removes its data. */
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Registers (again, forcing) the endpoint at `uri` (`http://127.0.0.1:PORT`); gives the admin API's answer. */
+  async register(uri: string): Promise<{ status: number; body: string }> {
+    const response = await fetch(`${this.adminUrl}/deployments`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uri, force: true }),
+    });
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** `POST /SERVICE/HANDLER` through the ingress, waiting for the result (`send`: in the background). */
+  async invoke(path: string, body: unknown, options: { idempotencyKey?: string; raw?: string } = {}): Promise<Invoked> {
+    const response = await fetch(`${this.ingressUrl}/${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(options.idempotencyKey !== undefined ? { "idempotency-key": options.idempotencyKey } : {}),
+      },
+      body: options.raw ?? JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.text(), headers: response.headers };
+  }
+
+  /** Starts `SERVICE/run` in the background; gives its invocation id. */
+  async send(service: string, body: unknown, idempotencyKey?: string): Promise<string> {
+    const answer = await this.invoke(
+      `${service}/run/send`,
+      body,
+      idempotencyKey !== undefined ? { idempotencyKey } : {},
+    );
+    if (answer.status >= 300) throw new Error(`send to ${service} answered ${answer.status}: ${answer.body}`);
+    return (JSON.parse(answer.body) as { invocationId: string }).invocationId;
+  }
+
+  /** Waits for the invocation's result (`GET /restate/invocation/ID/output`). */
+  async waitFor(id: string, timeoutMs = 60_000): Promise<Invoked> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const controller = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+      try {
+        const response = await fetch(`${this.ingressUrl}/restate/invocation/${id}/attach`, { signal: controller });
+        return { status: response.status, body: await response.text(), headers: response.headers };
+      } catch (e) {
+        if (Date.now() >= deadline) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  /** Cancels the invocation through the admin API. */
+  async cancel(id: string): Promise<number> {
+    const response = await fetch(`${this.adminUrl}/invocations/${id}/cancel`, { method: "PATCH" });
+    await response.text();
+    return response.status;
+  }
+
+  /** An SQL query of the admin API (`sys_journal`, `sys_invocation`…): its rows. */
+  async query(sql: string): Promise<Record<string, unknown>[]> {
+    const response = await fetch(`${this.adminUrl}/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: sql }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
+    return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
+  }
+}
