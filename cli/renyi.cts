@@ -40,6 +40,8 @@ async function renyi(): Promise<number> {
   if (process.argv[2] === "grant") return (await import("./commands/grant.js")).grantCommand(process.argv.slice(3));
   // The protocol's SDK is loaded by this command alone.
   if (process.argv[2] === "mcp") return (await import("./commands/mcp.js")).mcpCommand(process.argv.slice(3));
+  // The Restate SDK is loaded by this command alone.
+  if (process.argv[2] === "serve") return (await import("./commands/serve.js")).serveCommand(process.argv.slice(3));
   // The language server's library is loaded by this command alone.
   if (process.argv[2] === "lsp") return (await import("./commands/lsp.js")).lspCommand(process.argv.slice(3));
   const { main } = (await import(COMMANDS_BUNDLED)) as typeof import("./commands/cac-commands.js");

@@ -3,7 +3,7 @@
 // the manifest's: a bundle whose own grant is not the one its manifest shows a
 // reviewer is refused, even when the run would use the manifest's.
 
-type Node = { type: string; [key: string]: unknown };
+export type Node = { type: string; [key: string]: unknown };
 
 /**
  * The value of `mainGrant` (null when main needs nothing; not declared when the bundle has no main), or why it cannot
@@ -40,10 +40,10 @@ export function bundleGrant(
     : { ok: true, declared: true, value };
 }
 
-const NOT_LITERAL = Symbol("not a literal");
+export const NOT_LITERAL = Symbol("not a literal");
 
 /** Arrays, objects, texts, numbers and null written out: anything computed is refused. */
-function literal(node: Node): unknown {
+export function literal(node: Node): unknown {
   switch (node.type) {
     case "Literal": {
       const value = node["value"];

@@ -76,7 +76,7 @@ interface TestFlags {
 
 const cli = cac("renyi");
 
-// Every command is listed for `renyi --help`; renyi.cts reads `run`, `record`, `reproduce`, `grant`, `mcp` and `lsp` itself.
+// Every command is listed for `renyi --help`; renyi.cts reads `run`, `record`, `reproduce`, `grant`, `mcp`, `serve` and `lsp` itself.
 for (const command of RENYI_COMMANDS) {
   const registered = declare(cli, command);
   const action = ACTIONS[command.name];

@@ -11,6 +11,7 @@ import { grouped as n } from "../../vocabulary/numbers.js";
 import { EXIT, TEST_EXIT } from "../../vocabulary/outcomes.js";
 import type { CommandDeclaration } from "../host/command-declaration.js";
 import { MCP_COMMAND } from "../mcp/flags.js";
+import { SERVE_COMMAND } from "../durable/serve-flags.js";
 import { DEFAULT_RUN_TIMEOUT_SECONDS, MAX_CONCURRENT_RUNS } from "../mcp/run-tool.js";
 import { RUN_COMMAND } from "../running/run-options.js";
 import { TEST_TIMEOUT_SECONDS } from "../testing/limits.js";
@@ -275,6 +276,7 @@ export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   EXPLAIN_COMMAND,
   PARSE_COMMAND,
   MCP_COMMAND_DECLARED,
+  SERVE_COMMAND,
   LSP_COMMAND,
 ];
 

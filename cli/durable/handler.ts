@@ -1,0 +1,114 @@
+// The handler `run` of a program's service (spec/durable.md, "The journal of
+// one invocation"): the input read as main's options (refused before anything
+// is journaled when it is not), the header, the awakeable through which a
+// cancellation comes, the read loop, then the run's attempt served through the
+// journal queue, its end journaled, and the answer.
+
+import "./polyfill.js";
+import type * as restate from "@restatedev/restate-sdk";
+import {
+  DURABLE_FORM,
+  JOURNAL_RUN_NAME,
+  type FromDurableRun,
+  type JournalHeader,
+  type SharedBudget,
+} from "../../vocabulary/durable.js";
+import { runMessage } from "../../vocabulary/problems/run.js";
+import { startAttempt } from "./attempt-process.js";
+import { readJournal, PendingSleeps } from "./journal-read.js";
+import { JournalQueue } from "./journal-queue.js";
+import { readInput } from "./options-input.js";
+import type { Registered } from "./registration.js";
+import { endedBefore, outputDigest, refused, responseOf, splitOutput, type DurableResponse } from "./response.js";
+
+/** What every run of the endpoint is given besides its program. */
+export interface Serving {
+  /** The limit flags, and --trust for bundles, as renyi serve was given them. */
+  readonly limits: readonly string[];
+  readonly trust: readonly string[];
+  readonly shared: readonly SharedBudget[];
+  readonly redacted: readonly string[];
+}
+
+/** The header with the options the invocation was given, as the design's first entry holds them. */
+type Header = JournalHeader & { readonly options: Record<string, unknown> };
+
+export function runHandler(program: Registered, serving: Serving) {
+  return async (ctx: restate.Context, body: Uint8Array): Promise<DurableResponse> => {
+    const input = readInput(body, program.parameters);
+    if (!input.ok) return refused(input.message);
+    const header = (await ctx.run(
+      JOURNAL_RUN_NAME,
+      (): Header => ({
+        renyi: DURABLE_FORM,
+        program: program.name,
+        code: program.code,
+        grant: program.grant,
+        arguments: input.argv,
+        options: input.options,
+        redacted: [...serving.redacted],
+        started_ms: Date.now(),
+      }),
+    )) as Header;
+    if (header.code !== program.code)
+      return refused(
+        runMessage("E-RT-REPLAY-CODE", { file: program.file, code: program.code, recorded: String(header.code) }),
+        "E-RT-REPLAY-CODE",
+      );
+    let cancelled = false;
+    let interrupt = (): void => undefined;
+    ctx.awakeable().promise.then(
+      () => undefined,
+      () => {
+        cancelled = true;
+        interrupt();
+      },
+    );
+    const sleeps = new PendingSleeps();
+    const journal = await readJournal(ctx, sleeps);
+    if (journal.ended !== undefined) return endedBefore(journal.ended.outcome);
+    if (cancelled) return { ...refused("the invocation was cancelled before its run began"), outcome: "cancelled" };
+    const argv = [
+      ...serving.limits,
+      ...program.narrowing,
+      ...(program.bundle ? serving.trust.flatMap((key) => ["--trust", key]) : []),
+      program.file,
+      ...header.arguments,
+    ];
+    let queue: JournalQueue | undefined;
+    const attempt = startAttempt(argv, (message: FromDurableRun) => heard(queue!, message));
+    queue = new JournalQueue(ctx, attempt.send, sleeps, serving.shared);
+    interrupt = attempt.interrupt;
+    if (cancelled) attempt.interrupt();
+    // The attempt over (a suspension, the server gone): its run goes no further; the next attempt resumes it.
+    const signal = ctx.request().attemptCompletedSignal;
+    const stop = () => attempt.kill();
+    signal.addEventListener("abort", stop, { once: true });
+    attempt.send({
+      start: {
+        journaled: journal.calls,
+        code: program.code,
+        shared: [...serving.shared],
+        redacted: [...serving.redacted],
+      },
+    });
+    const ended = await attempt.ended;
+    signal.removeEventListener("abort", stop);
+    // Killed with its attempt: what it left is no end of the run's, and nothing more can be journaled.
+    if (signal.aborted) throw new Error("the attempt ended before its run did");
+    await queue.drained();
+    if (queue.failure !== undefined) throw queue.failure;
+    const response = responseOf(ended);
+    const digest = outputDigest(splitOutput(ended.stdout).output);
+    await ctx.run(JOURNAL_RUN_NAME, () => ({ ended: { outcome: response.outcome, ...digest } }));
+    return response;
+  };
+}
+
+/** A message of the run's, passed to the queue when it is one the run may send. */
+function heard(queue: JournalQueue, message: FromDurableRun): void {
+  if (typeof message !== "object" || message === null) return;
+  if ("keep" in message && Array.isArray(message.keep?.calls)) queue.keep(message.keep.id, message.keep.calls);
+  else if ("sleep" in message && Number.isFinite(message.sleep?.ms)) queue.sleep(message.sleep.id, message.sleep.ms);
+  else if ("take" in message && Array.isArray(message.take?.keys)) queue.take(message.take.id, message.take.keys);
+}
