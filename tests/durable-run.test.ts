@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import type { RecordedCall } from "../vocabulary/recording.js";
 import { durableAttempt, type EndpointSide } from "./durable-parent.js";
 import { renyiIn, seeded } from "./support.js";
 
@@ -339,4 +340,100 @@ end
   assert.equal(again.status, 0, again.stderr);
   assert.equal(count(`/secret?k=sk-live-12345&t=tok-98765`), 1);
   assert.deepEqual(again.kept, []);
+});
+
+test("answered calls count under the run's own budgets, and are never refused by them", async () => {
+  const file = program(
+    "budgeted",
+    `function page(port: Int, n: Int) returns Text
+  needs network.http("127.0.0.1")
+  let response be http.get("http://127.0.0.1:{port}/budgeted/{n}") otherwise
+    when HttpError.OverBudget(host) then return "over"
+    when _ then return "failed"
+  end
+  return response.body
+end
+
+public function main(port: Int)
+  purpose: Fetch three pages under a budget of two.
+  needs console, network.http("127.0.0.1") at most 2 per run
+  console.print("{page(port, 1)} {page(port, 2)} {page(port, 3)}")
+end
+`,
+  );
+  const code = await codeOf(file);
+  const first = await durableAttempt(work, cache, file, { code }, { after: ["--port", String(port)] }).done;
+  assert.equal(first.output, "page /budgeted/1 page /budgeted/2 over\n", first.stderr);
+  const fetches = first.journal.filter((c) => c.primitive === "std.http.get");
+  assert.equal(fetches.length, 2);
+  // The two calls answered from the journal spent the budget: the third is refused again, as it was live.
+  const second = await durableAttempt(
+    work,
+    cache,
+    file,
+    { code, journaled: fetches },
+    { after: ["--port", String(port)] },
+  ).done;
+  assert.equal(second.output, "page /budgeted/1 page /budgeted/2 over\n", second.stderr);
+  assert.deepEqual(
+    [1, 2, 3].map((n) => count(`/budgeted/${n}`)),
+    [1, 1, 0],
+  );
+  // A journal that holds more calls than the budget allows is answered whole: answered calls are never refused.
+  const third = {
+    ...fetches[1]!,
+    sequence: 3,
+    arguments: { ...fetches[1]!.arguments, url: `http://127.0.0.1:${port}/budgeted/3` },
+  };
+  const whole = await durableAttempt(
+    work,
+    cache,
+    file,
+    { code, journaled: [...fetches, third] },
+    { after: ["--port", String(port)] },
+  ).done;
+  assert.equal(whole.output, "page /budgeted/1 page /budgeted/2 page /budgeted/2\n", whole.stderr);
+  assert.deepEqual(
+    [1, 2, 3].map((n) => count(`/budgeted/${n}`)),
+    [1, 1, 0],
+  );
+});
+
+test("the durable rule: each call is answered while its key's queue lasts, failures too, and never goes live for good", async () => {
+  const { Replayer } = await import("../rtlib/recording/replayer.js");
+  const { LIVE } = await import("../rtlib/gateway.js");
+  const { Failure } = await import("../rtlib/errors.js");
+  const read = (path: string) => ({
+    name: "std.filesystem.read_text",
+    need: { path: ["filesystem", "read"], scope: path },
+  });
+  const entry = (sequence: number, path: string, outcome: RecordedCall["outcome"]): RecordedCall => ({
+    sequence,
+    capability: `filesystem.read("${path}")`,
+    primitive: "std.filesystem.read_text",
+    arguments: { path },
+    outcome,
+  });
+  const journal = [
+    entry(1, "a", { failure: { NotFound: { path: "a" } } }),
+    entry(2, "b", { success: "b once" }),
+    entry(3, "a", { success: "a twice" }),
+  ];
+  const replayer = new Replayer(journal, [], { durable: true });
+  const ask = (path: string): unknown => {
+    try {
+      return replayer.answer(read(path) as never, { path }, () => "performed", false);
+    } catch (e) {
+      return e instanceof Failure ? "failed" : e;
+    }
+  };
+  // A failure the journal holds is answered as it was, and the call after it is still answered (no going live for good).
+  assert.equal(ask("a"), "failed");
+  assert.equal(ask("c"), LIVE, "a call the journal does not hold is made live");
+  assert.equal(ask("b"), "b once", "answered after a live call");
+  assert.equal(ask("a"), "a twice");
+  assert.equal(ask("a"), LIVE, "its queue spent");
+  assert.equal(ask("b"), LIVE);
+  assert.equal(replayer.offline, false, "a durable run looks host names up, as a live run does");
+  assert.deepEqual(replayer.unreached(), []);
 });
