@@ -69,6 +69,7 @@ export class DurableAttempt {
       if (id === undefined || CONSOLE.has(primitive)) return undefined;
       return this.awaited(id).then(() => undefined);
     },
+    budgeted: (need: Need) => this.shared.some((b) => covers(b.need, need)),
     sleep: (ms: number) => {
       const id = this.nextId++;
       const woke = this.awaited(id);

@@ -120,6 +120,8 @@ export interface DurableHooks {
   readonly kept: (primitive: string) => Promise<void> | undefined;
   /** `time.sleep` of `ms` on the endpoint's durable timer. */
   readonly sleep: (ms: number) => Promise<void>;
+  /** Whether a shared budget covers the need (whether it refuses depends on how many calls were made before it). */
+  readonly budgeted: (need: Need) => boolean;
 }
 
 let durable: DurableHooks | undefined;
@@ -330,7 +332,10 @@ function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins
   // The redacted origin is no guard's: the clock and a budget's count carry none of it.
   const decided = guardedPart(flow.decided);
   if (primitive.readsClock) origins.result = join(origins.result, guardedPart(join(decided, flow.read)));
-  if (decided !== undefined && budgetsOf(grant).budgeted(primitive.need)) {
+  if (
+    decided !== undefined &&
+    (budgetsOf(grant).budgeted(primitive.need) || durable?.budgeted(primitive.need) === true)
+  ) {
     origins.cell?.add(decided);
     origins.failing = join(origins.failing, decided);
   }

@@ -330,13 +330,16 @@ function runBundle(
     // A durable run's time asleep on its endpoint's timer is not counted: the deadline is paused while it sleeps.
     let deadlineAt = startedAt + options.timeoutSeconds * 1000;
     let pausedWithMs: number | undefined;
+    // A server's run without --timeout has no deadline left to pause.
+    let timed = true;
     const stopRelay = session?.durable?.attach(
       (reply) => worker.postMessage(reply),
       (sleeping) => {
-        if (sleeping && pausedWithMs === undefined && !over) {
+        if (!timed || over) return;
+        if (sleeping && pausedWithMs === undefined) {
           pausedWithMs = deadlineAt - Date.now();
           deadline.clear();
-        } else if (!sleeping && pausedWithMs !== undefined && !over) {
+        } else if (!sleeping && pausedWithMs !== undefined) {
           deadlineAt = Date.now() + pausedWithMs;
           deadline = longTimeout(() => cancelRun(2), pausedWithMs);
           pausedWithMs = undefined;
@@ -399,7 +402,10 @@ function runBundle(
       }
       // A server runs until it is stopped: only a --timeout given on the command line stops it.
       if ("serving" in message) {
-        if (!options.timeoutGiven) deadline.clear();
+        if (!options.timeoutGiven) {
+          deadline.clear();
+          timed = false;
+        }
         return;
       }
       if ("requestCrash" in message) {
