@@ -59,13 +59,16 @@ export function startAttempt(argv: readonly string[], heard: (message: FromDurab
   });
   child.on("message", (message) => heard(message as FromDurableRun));
   child.on("error", () => undefined);
-  const ended = new Promise<Ended>((resolve) =>
-    child.on("close", (exit, signal) => {
-      running.delete(child);
-      for (const timer of timers) clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exit, signal, ...(stopped ? { stopped } : {}) });
-    }),
+  // Every message the run sent has come once its channel is closed, as well as its output.
+  const disconnected = new Promise<void>((resolve) => child.once("disconnect", resolve));
+  const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on("close", (exit, signal) => resolve([exit, signal])),
   );
+  const ended = Promise.all([closed, disconnected]).then(([[exit, signal]]) => {
+    running.delete(child);
+    for (const timer of timers) clearTimeout(timer);
+    return { stdout: Buffer.concat(out), stderr: Buffer.concat(err), exit, signal, ...(stopped ? { stopped } : {}) };
+  });
   return {
     ended,
     send: (message) => {

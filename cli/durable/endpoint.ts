@@ -28,7 +28,10 @@ export async function serveEndpoint(options: ServeOptions, programs: readonly Re
     restate.service({
       name: program.name,
       handlers: {
-        run: restate.handlers.handler({ input: restate.serde.binary }, runHandler(program, serving)),
+        run: restate.handlers.handler(
+          { input: restate.serde.binary, accept: "application/json" },
+          runHandler(program, serving),
+        ),
       },
     }),
   );

@@ -16,6 +16,7 @@ import {
 import { runMessage } from "../../vocabulary/problems/run.js";
 import { startAttempt } from "./attempt-process.js";
 import { readJournal, PendingSleeps } from "./journal-read.js";
+import { Settler } from "./settle.js";
 import { JournalQueue } from "./journal-queue.js";
 import { readInput } from "./options-input.js";
 import type { Registered } from "./registration.js";
@@ -35,39 +36,36 @@ type Header = JournalHeader & { readonly options: Record<string, unknown> };
 
 export function runHandler(program: Registered, serving: Serving) {
   return async (ctx: restate.Context, body: Uint8Array): Promise<DurableResponse> => {
-    const input = readInput(body, program.parameters);
+    const input = readInput(body ?? new Uint8Array(), program.parameters);
     if (!input.ok) return refused(input.message);
-    const header = (await ctx.run(
-      JOURNAL_RUN_NAME,
-      (): Header => ({
-        renyi: DURABLE_FORM,
-        program: program.name,
-        code: program.code,
-        grant: program.grant,
-        arguments: input.argv,
-        options: input.options,
-        redacted: [...serving.redacted],
-        started_ms: Date.now(),
-      }),
+    const settler = new Settler();
+    const header = (await settler.settle(
+      ctx.run(
+        JOURNAL_RUN_NAME,
+        (): Header => ({
+          renyi: DURABLE_FORM,
+          program: program.name,
+          code: program.code,
+          grant: program.grant,
+          arguments: input.argv,
+          options: input.options,
+          redacted: [...serving.redacted],
+          started_ms: Date.now(),
+        }),
+      ),
     )) as Header;
     if (header.code !== program.code)
       return refused(
         runMessage("E-RT-REPLAY-CODE", { file: program.file, code: program.code, recorded: String(header.code) }),
         "E-RT-REPLAY-CODE",
       );
-    let cancelled = false;
-    let interrupt = (): void => undefined;
-    ctx.awakeable().promise.then(
-      () => undefined,
-      () => {
-        cancelled = true;
-        interrupt();
-      },
-    );
+    // Never resolved: a cancellation rejects it (or whatever is awaited when it comes, settle.ts).
+    const cancellation = ctx.awakeable().promise;
     const sleeps = new PendingSleeps();
-    const journal = await readJournal(ctx, sleeps);
+    const journal = await readJournal(ctx, settler, sleeps);
     if (journal.ended !== undefined) return endedBefore(journal.ended.outcome);
-    if (cancelled) return { ...refused("the invocation was cancelled before its run began"), outcome: "cancelled" };
+    if (settler.cancelled)
+      return { ...refused("the invocation was cancelled before its run began"), outcome: "cancelled" };
     const argv = [
       ...serving.limits,
       ...program.narrowing,
@@ -77,9 +75,8 @@ export function runHandler(program: Registered, serving: Serving) {
     ];
     let queue: JournalQueue | undefined;
     const attempt = startAttempt(argv, (message: FromDurableRun) => heard(queue!, message));
-    queue = new JournalQueue(ctx, attempt.send, sleeps, serving.shared);
-    interrupt = attempt.interrupt;
-    if (cancelled) attempt.interrupt();
+    queue = new JournalQueue(ctx, settler, attempt.send, sleeps, serving.shared, cancellation);
+    settler.onCancel = attempt.interrupt;
     // The attempt over (a suspension, the server gone): its run goes no further; the next attempt resumes it.
     const signal = ctx.request().attemptCompletedSignal;
     const stop = () => attempt.kill();
@@ -92,16 +89,19 @@ export function runHandler(program: Registered, serving: Serving) {
         redacted: [...serving.redacted],
       },
     });
-    const ended = await attempt.ended;
-    signal.removeEventListener("abort", stop);
-    // Killed with its attempt: what it left is no end of the run's, and nothing more can be journaled.
-    if (signal.aborted) throw new Error("the attempt ended before its run did");
-    await queue.drained();
-    if (queue.failure !== undefined) throw queue.failure;
-    const response = responseOf(ended);
-    const digest = outputDigest(splitOutput(ended.stdout).output);
-    await ctx.run(JOURNAL_RUN_NAME, () => ({ ended: { outcome: response.outcome, ...digest } }));
-    return response;
+    let response: DurableResponse | undefined;
+    void attempt.ended.then((ended) => {
+      response = responseOf(ended);
+      const digest = outputDigest(splitOutput(ended.stdout).output);
+      queue!.end({ ended: { outcome: response.outcome, ...digest } });
+    });
+    try {
+      await queue.serve();
+    } finally {
+      signal.removeEventListener("abort", stop);
+      attempt.kill();
+    }
+    return response!;
   };
 }
 

@@ -2,96 +2,170 @@
 // endpoint is journaled one step at a time, in order, so that a later
 // attempt's read loop can issue the same commands in the same order. A step
 // is one `ctx.run`: a batch of every `keep` waiting (each answered `kept` once
-// the batch is in the journal, never before), or the marker of a sleep or a
-// shared budget followed at once by its Sleep or its call of the budget object.
+// the batch is in the journal, never before), the marker of a sleep or of a
+// shared budget (followed at once by its Sleep or its call of the budget
+// object), or the run's end.
+//
+// The SDK follows one awaited promise at a time (settle.ts), so the queue is
+// one loop awaiting one race: the next step's `ctx.run` (whose closure waits
+// for the run to ask something), the timers and budget calls not yet answered,
+// and the awakeable a cancellation rejects.
 
 import "./polyfill.js";
-import type * as restate from "@restatedev/restate-sdk";
-import { JOURNAL_RUN_NAME, type SharedBudget, type ToDurableRun } from "../../vocabulary/durable.js";
+import * as restate from "@restatedev/restate-sdk";
+import {
+  JOURNAL_RUN_NAME,
+  type BudgetRequest,
+  type JournalEnd,
+  type SharedBudget,
+  type ToDurableRun,
+} from "../../vocabulary/durable.js";
 import type { RecordedCall } from "../../vocabulary/recording.js";
 import { budgetCall, durableSleep, type PendingSleeps } from "./journal-read.js";
+import type { Settler } from "./settle.js";
+
+type Step =
+  | { kind: "keep"; id: number; calls: RecordedCall[] }
+  | { kind: "sleep"; id: number; ms: number }
+  | { kind: "budget"; take: Take; key: string; request: BudgetRequest }
+  | { kind: "end"; entry: JournalEnd };
+
+/** A `take` of several budgets: answered once each has answered, ok when every one allowed the call. */
+interface Take {
+  readonly id: number;
+  left: number;
+  ok: boolean;
+}
+
+type Settled = { readonly tag: string; readonly value?: unknown; readonly failure?: unknown };
 
 export class JournalQueue {
-  private chain: Promise<void> = Promise.resolve();
-  private waiting: { id: number; calls: RecordedCall[] }[] = [];
-  private batching = false;
-  /** The first step that failed (the attempt ended under it): the handler rethrows it. */
-  failure: unknown;
+  private readonly steps: Step[] = [];
+  private wake: (() => void) | undefined;
+  /** The steps the `ctx.run` running now is journaling. */
+  private current: Step[] = [];
+  /** What is awaited beside the next step, by tag, each with what to do when it settles. */
+  private readonly others = new Map<string, { promise: restate.RestatePromise<Settled>; then: (s: Settled) => void }>();
+  private tags = 0;
 
   constructor(
     private readonly ctx: restate.Context,
+    private readonly settler: Settler,
     private readonly answer: (message: ToDurableRun) => void,
     private readonly sleeps: PendingSleeps,
     private readonly shared: readonly SharedBudget[],
-  ) {}
+    cancellation: restate.RestatePromise<unknown>,
+  ) {
+    this.await(cancellation, () => this.settler.noteCancel());
+  }
 
   /** Live calls the run completed: journaled in the next batch, then answered. */
   keep(id: number, calls: RecordedCall[]): void {
-    this.waiting.push({ id, calls });
-    if (this.batching) return;
-    this.batching = true;
-    this.step(async () => {
-      this.batching = false;
-      const batch = this.waiting.splice(0);
-      const all = batch.flatMap((b) => b.calls);
-      await this.ctx.run(JOURNAL_RUN_NAME, () => ({ calls: all }));
-      for (const b of batch) this.answer({ kept: b.id });
-    });
+    this.push({ kind: "keep", id, calls });
   }
 
   /** A durable timer: an earlier attempt's of the same length if one is pending, else a new one journaled. */
   sleep(id: number, ms: number): void {
-    const woke = () => this.answer({ woke: id });
     const earlier = this.sleeps.take(ms);
-    if (earlier !== undefined) {
-      earlier.then(woke, () => undefined);
-      return;
-    }
-    this.step(async () => {
-      const entry = await this.ctx.run(JOURNAL_RUN_NAME, () => ({ sleep: { ms, until: Date.now() + ms } }));
-      durableSleep(this.ctx, entry.sleep.until).then(woke, () => undefined);
-    });
+    if (earlier === undefined) this.push({ kind: "sleep", id, ms });
+    else this.await(earlier, () => this.answer({ woke: id }));
   }
 
-  /** One of each shared budget named, taken from the budget object: ok when every one allowed it. */
+  /** One of each shared budget named, taken from the budget object. A key the run was never given allows nothing. */
   take(id: number, keys: readonly string[]): void {
     const budgets = keys.map((key) => this.shared.find((b) => b.key === key));
-    this.step(async () => {
-      const answers: Promise<{ ok: boolean }>[] = [];
-      for (const budget of budgets) {
-        // A key the endpoint never gave the run allows nothing.
-        if (budget === undefined) {
-          answers.push(Promise.resolve({ ok: false }));
-          continue;
-        }
-        const request = { count: budget.count, unit: budget.unit };
-        await this.ctx.run(JOURNAL_RUN_NAME, () => ({ budget: { key: budget.key, request } }));
-        answers.push(budgetCall(this.ctx, budget.key, request));
-      }
-      Promise.all(answers).then(
-        (all) => this.answer({ taken: id, ok: all.every((a) => a.ok === true) }),
-        () => undefined,
-      );
-    });
+    if (budgets.length === 0 || budgets.some((b) => b === undefined)) {
+      this.answer({ taken: id, ok: false });
+      return;
+    }
+    const take: Take = { id, left: budgets.length, ok: true };
+    for (const b of budgets as SharedBudget[])
+      this.push({ kind: "budget", take, key: b.key, request: { count: b.count, unit: b.unit } });
   }
 
-  /** Once every step asked for so far is done. */
-  async drained(): Promise<void> {
+  /** The run has ended: its end is the last step. */
+  end(entry: JournalEnd): void {
+    this.push({ kind: "end", entry });
+  }
+
+  /** Journals every step until the end's; rethrows what ends the attempt. */
+  async serve(): Promise<void> {
+    let next = this.nextStep();
     for (;;) {
-      const chain = this.chain;
-      await chain;
-      if (chain === this.chain) return;
+      const waiting = [next, ...[...this.others.values()].map((o) => o.promise)];
+      const settled = await this.settler.settle(restate.RestatePromise.race(waiting));
+      if (settled.tag !== "step") {
+        const other = this.others.get(settled.tag);
+        this.others.delete(settled.tag);
+        other?.then(settled);
+        continue;
+      }
+      if (settled.failure !== undefined) throw settled.failure;
+      const steps = this.current;
+      for (const step of steps) this.done(step, settled.value);
+      if (steps.some((s) => s.kind === "end")) return;
+      next = this.nextStep();
     }
   }
 
-  private step(work: () => Promise<void>): void {
-    this.chain = this.chain.then(async () => {
-      if (this.failure !== undefined) return;
-      try {
-        await work();
-      } catch (e) {
-        this.failure = e;
+  /** What follows a step once it is in the journal, at once, before the next step. */
+  private done(step: Step, entry: unknown): void {
+    switch (step.kind) {
+      case "keep":
+        this.answer({ kept: step.id });
+        return;
+      case "sleep": {
+        const until = (entry as { sleep: { until: number } }).sleep.until;
+        this.await(durableSleep(this.ctx, until), () => this.answer({ woke: step.id }));
+        return;
       }
-    });
+      case "budget":
+        this.await(budgetCall(this.ctx, step.key, step.request), (s) => {
+          const ok = (s.value as { ok?: unknown } | undefined)?.ok === true;
+          step.take.ok &&= ok;
+          if (--step.take.left === 0) this.answer({ taken: step.take.id, ok: step.take.ok });
+        });
+        return;
+      case "end":
+        return;
+    }
+  }
+
+  /** The next step's `ctx.run`: its closure waits for a step, and journals it (every keep waiting, as one batch). */
+  private nextStep(): restate.RestatePromise<Settled> {
+    return this.ctx
+      .run(JOURNAL_RUN_NAME, async () => {
+        while (this.steps.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+        const first = this.steps[0]!;
+        if (first.kind === "keep") {
+          const keeps = this.steps.filter((s) => s.kind === "keep");
+          this.steps.splice(0, this.steps.length, ...this.steps.filter((s) => s.kind !== "keep"));
+          this.current = keeps;
+          return { calls: keeps.flatMap((k) => k.calls) };
+        }
+        this.steps.shift();
+        this.current = [first];
+        switch (first.kind) {
+          case "sleep":
+            return { sleep: { ms: first.ms, until: Date.now() + first.ms } };
+          case "budget":
+            return { budget: { key: first.key, request: first.request } };
+          case "end":
+            return first.entry;
+        }
+      })
+      .map((value, failure) => ({ tag: "step", value, failure }));
+  }
+
+  private await(promise: restate.RestatePromise<unknown>, then: (s: Settled) => void): void {
+    const tag = `t${++this.tags}`;
+    this.others.set(tag, { promise: promise.map((value, failure) => ({ tag, value, failure })), then });
+  }
+
+  private push(step: Step): void {
+    this.steps.push(step);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 }

@@ -11,20 +11,19 @@ import { JOURNAL_RUN_NAME, type BudgetRequest } from "../../vocabulary/durable.j
 import type { RecordedCall } from "../../vocabulary/recording.js";
 import type { BudgetObject } from "./budget-object.js";
 import { budgetObject } from "./budget-object.js";
+import type { Settler } from "./settle.js";
 
 /** A durable timer an earlier attempt started: a `sleep` of the same length asked again waits on it. */
 interface PendingSleep {
   readonly ms: number;
-  readonly fired: Promise<void>;
+  readonly fired: restate.RestatePromise<void>;
 }
 
 /** The timers started and not yet spent by a `std.time.sleep` call the journal holds. */
 export class PendingSleeps {
   private readonly pending: PendingSleep[] = [];
 
-  add(ms: number, fired: Promise<void>): void {
-    // A timer the invocation leaves behind rejects when it ends; nothing waits on it then.
-    fired.catch(() => undefined);
+  add(ms: number, fired: restate.RestatePromise<void>): void {
     this.pending.push({ ms, fired });
   }
 
@@ -34,7 +33,7 @@ export class PendingSleeps {
   }
 
   /** The timer of an earlier attempt for a sleep of `ms`, taken, or undefined. */
-  take(ms: number): Promise<void> | undefined {
+  take(ms: number): restate.RestatePromise<void> | undefined {
     const at = this.pending.findIndex((p) => p.ms === ms);
     if (at < 0) return undefined;
     return this.pending.splice(at, 1)[0]!.fired;
@@ -51,24 +50,30 @@ export interface JournalRead {
 }
 
 /** A Sleep command issued again as it was first: it matches the journal's. */
-export function durableSleep(ctx: restate.Context, until: number): Promise<void> {
+export function durableSleep(ctx: restate.Context, until: number): restate.RestatePromise<void> {
   return ctx.sleep(Math.max(0, until - Date.now()));
 }
 
 /** The call of the budget object a marker names, issued again as it was first. */
-export function budgetCall(ctx: restate.Context, key: string, request: BudgetRequest): Promise<{ ok: boolean }> {
+export function budgetCall(
+  ctx: restate.Context,
+  key: string,
+  request: BudgetRequest,
+): restate.RestatePromise<{ ok: boolean }> {
   return ctx.objectClient<BudgetObject>(budgetObject, key).take(request);
 }
 
-export async function readJournal(ctx: restate.Context, sleeps: PendingSleeps): Promise<JournalRead> {
+export async function readJournal(ctx: restate.Context, settler: Settler, sleeps: PendingSleeps): Promise<JournalRead> {
   const calls: RecordedCall[] = [];
   let attempt = 0;
   for (;;) {
     let fresh = false;
-    const entry = (await ctx.run(JOURNAL_RUN_NAME, () => {
-      fresh = true;
-      return { attempt: attempt + 1 };
-    })) as Record<string, unknown>;
+    const entry = (await settler.settle(
+      ctx.run(JOURNAL_RUN_NAME, () => {
+        fresh = true;
+        return { attempt: attempt + 1 };
+      }),
+    )) as Record<string, unknown>;
     if (fresh) return { calls, attempt: attempt + 1 };
     if (Array.isArray(entry["calls"])) {
       for (const call of entry["calls"] as RecordedCall[]) {
@@ -80,7 +85,8 @@ export async function readJournal(ctx: restate.Context, sleeps: PendingSleeps): 
       sleeps.add(ms, durableSleep(ctx, until));
     } else if (isObject(entry["budget"])) {
       const { key, request } = entry["budget"] as { key: string; request: BudgetRequest };
-      budgetCall(ctx, key, request).catch(() => undefined);
+      // Issued, never awaited: its answer was for an earlier attempt.
+      budgetCall(ctx, key, request);
     } else if (typeof entry["attempt"] === "number") {
       attempt = entry["attempt"];
     } else if (isObject(entry["ended"])) {
