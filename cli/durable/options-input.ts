@@ -26,7 +26,10 @@ export function readInput(body: Uint8Array, parameters: readonly MainParameter[]
     try {
       value = JSON.parse(text);
     } catch {
-      return { ok: false, message: `the input is not JSON: main's options are given as one JSON object${usage(parameters)}` };
+      return {
+        ok: false,
+        message: `the input is not JSON: main's options are given as one JSON object${usage(parameters)}`,
+      };
     }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return {
@@ -56,7 +59,10 @@ export function readInput(body: Uint8Array, parameters: readonly MainParameter[]
   }
   for (const p of parameters)
     if (!p.words && !p.optional && !p.hasDefault && !(p.name in options) && !(optionName(p.name) in options))
-      return { ok: false, message: `the program needs the option ${JSON.stringify(p.name)} (${p.type})${usage(parameters)}` };
+      return {
+        ok: false,
+        message: `the program needs the option ${JSON.stringify(p.name)} (${p.type})${usage(parameters)}`,
+      };
   if (words.length > 0) argv.push("--", ...words);
   return { ok: true, options, argv };
 }

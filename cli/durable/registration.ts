@@ -85,7 +85,8 @@ async function programOf(given: string): Promise<Read> {
   const loaded = loadProgram(file);
   const checked = checkModules(loaded.modules, loaded.entry);
   const main = checked.program?.main;
-  if (main === undefined) return { problem: `error: ${given}: the program has no main, so there is nothing to serve\n` };
+  if (main === undefined)
+    return { problem: `error: ${given}: the program has no main, so there is nothing to serve\n` };
   const items = main.needs.map(grantItemOf);
   return {
     name: compiled.program,
@@ -122,8 +123,9 @@ async function bundleOf(given: string, trust: readonly string[]): Promise<Read> 
 
 /** What the compiler writes for main's parameters (an array of records), read as data. */
 function plainParameters(expression: unknown): MainParameter[] {
-  const elements = (expression as { elements: { properties: { key: { name: string }; value: { value: unknown } }[] }[] })
-    .elements;
+  const elements = (
+    expression as { elements: { properties: { key: { name: string }; value: { value: unknown } }[] }[] }
+  ).elements;
   return elements.map(
     (element) =>
       Object.fromEntries(element.properties.map((p) => [p.key.name, p.value.value])) as unknown as MainParameter,

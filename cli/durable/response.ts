@@ -23,7 +23,13 @@ export interface DurableResponse {
 
 interface RecordLine {
   outcome: string;
-  error: { code: string | null; message: string; file: string | null; line: number | null; column: number | null } | null;
+  error: {
+    code: string | null;
+    message: string;
+    file: string | null;
+    line: number | null;
+    column: number | null;
+  } | null;
 }
 
 /** What a run's process left: its standard output and errors, and how it ended. */
@@ -82,7 +88,9 @@ export function responseOf(ended: Ended): DurableResponse {
     return { outcome: "crashed", message, output: printed, errors, record: null };
   }
   const error = record.error;
-  const outcome = (["finished", "failed", "crashed", "refused", "cancelled"] as const).find((o) => o === record.outcome);
+  const outcome = (["finished", "failed", "crashed", "refused", "cancelled"] as const).find(
+    (o) => o === record.outcome,
+  );
   return {
     outcome: outcome ?? "crashed",
     ...(outcome === "failed" && error !== null ? { failure: failureOf(error.message) } : {}),
@@ -121,7 +129,9 @@ function failureOf(message: string): unknown {
 function cut(buffer: Buffer, most: number, what: string): string {
   if (buffer.length <= most) return buffer.toString("utf8");
   // A character cut in two is dropped whole.
-  const text = buffer.subarray(0, most).toString("utf8").replace(/\uFFFD$/, "");
+  const text = buffer
+    .subarray(0, most)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return `${text}\n[${what} cut at ${most / 1024} KiB of ${buffer.length.toLocaleString("en")} bytes]`;
 }
-

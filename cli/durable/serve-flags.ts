@@ -67,13 +67,16 @@ const SERVE_FLAGS: readonly FlagDeclaration[] = [
 export const SERVE_COMMAND: CommandDeclaration = {
   program: "renyi",
   name: "serve",
-  arguments: [{ name: "PROGRAM", says: "a program, FILE.ry, or a bundle built by renyic build, DIR/NAME.mjs", many: true }],
-  summary: "Serve programs as durable Restate services: every call journaled, runs resumed where they stopped (spec/durable.md).",
+  arguments: [
+    { name: "PROGRAM", says: "a program, FILE.ry, or a bundle built by renyic build, DIR/NAME.mjs", many: true },
+  ],
+  summary:
+    "Serve programs as durable Restate services: every call journaled, runs resumed where they stopped (spec/durable.md).",
   description:
     "Each program is checked when the command starts (compiled or admitted, its grant within the ceiling, one program per name) and served as the service NAME with the handler run, whose input is main's options as a JSON object. Each invocation runs in a process of its own under the limits below; every call it makes is kept in Restate's journal before the program sees it, and a run that stops is resumed by its next attempt from the journal.",
   flags: SERVE_FLAGS,
   notes:
-    "Register the endpoint with the Restate server's admin API: curl -X POST http://127.0.0.1:9070/deployments -d '{\"uri\": \"http://127.0.0.1:9080\"}'.",
+    'Register the endpoint with the Restate server\'s admin API: curl -X POST http://127.0.0.1:9070/deployments -d \'{"uri": "http://127.0.0.1:9080"}\'.',
   exitCodes: [
     { code: EXIT.finished, means: "stopped by SIGINT or SIGTERM" },
     { code: EXIT.refused, means: "a wrong command line, or a program refused at registration; nothing was served" },

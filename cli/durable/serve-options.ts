@@ -62,7 +62,9 @@ export function parseServeArguments(argv: readonly string[]): ServeOptions | { p
     } else if (name === "--port") {
       const m = /^(?:(\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):)?(\d{1,5})$/.exec(value);
       if (m === null || Number(m[2]) > 65535)
-        return { problem: `--port takes a port, such as 9080, or HOST:PORT, such as 0.0.0.0:9080; not ${JSON.stringify(value)}` };
+        return {
+          problem: `--port takes a port, such as 9080, or HOST:PORT, such as 0.0.0.0:9080; not ${JSON.stringify(value)}`,
+        };
       if (m[1] !== undefined) host = m[1].replace(/^\[|\]$/g, "");
       port = Number(m[2]);
     }
