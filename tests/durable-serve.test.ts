@@ -219,6 +219,13 @@ test("a program is invoked through the ingress, and answers with its outcome, ou
   assert.equal(hello.record?.outcome, "finished");
   assert.equal(hello.record?.program, "hello");
   assert.equal((await invoke("hello", {})).output, "Hello, world!\n");
+  // As `curl -d` sends it: the body is read as JSON whatever its content type says.
+  const form = await fetch(`${restate.ingressUrl}/hello/run`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: '{"name": "curl"}',
+  });
+  assert.equal(((await form.json()) as Answer).output, "Hello, curl!\n");
 });
 
 test("main's options are a JSON object, each of its parameter's type", async () => {

@@ -29,7 +29,8 @@ export async function serveEndpoint(options: ServeOptions, programs: readonly Re
       name: program.name,
       handlers: {
         run: restate.handlers.handler(
-          { input: restate.serde.binary, accept: "application/json" },
+          // Any content type: the bytes are read as JSON by the handler, whatever the client called them (curl -d).
+          { input: restate.serde.binary, accept: "*/*" },
           runHandler(program, serving),
         ),
       },
