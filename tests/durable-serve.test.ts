@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { ROOT } from "./golden.js";
 import { RestateServer } from "./restate-support.js";
-import { RENYI } from "./support.js";
+import { freePort, RENYI } from "./support.js";
 
 const RENYIC = join(ROOT, "dist", "cli", "renyic.js");
 const work = mkdtempSync(join(tmpdir(), "renyi-serve-"));
@@ -381,6 +381,60 @@ test("an invocation cancelled through the admin API ends its run as cancelled", 
   const body = JSON.parse(answer.body) as Answer;
   assert.equal(body.outcome, "cancelled");
   assert.equal(body.output, "asleep\n");
+});
+
+const RESUMED = (p: number) => `public function main()
+  purpose: Fetch a page, sleep, fetch another.
+  needs console, time, network.http("127.0.0.1:${p}")
+  let first be http.get("http://127.0.0.1:${p}/resumed/1") otherwise return
+  console.print(first.body)
+  time.sleep(time.seconds(2))
+  let second be http.get("http://127.0.0.1:${p}/resumed/2") otherwise return
+  console.print(second.body)
+end
+`;
+
+test("an endpoint killed while its run sleeps is started again, and the run resumes without a call made twice", async () => {
+  const file = program("resumed", RESUMED(port));
+  const at = await freePort();
+  const args = [
+    "--restate",
+    "--port",
+    String(at),
+    "--allow",
+    "console",
+    "--allow",
+    "time",
+    "--allow-host",
+    `127.0.0.1:${port}`,
+    file,
+  ];
+  const first = serve(args);
+  const uri = await first.listening;
+  assert.equal(uri, `http://127.0.0.1:${at}`);
+  assert.ok((await restate.register(uri)).status < 300);
+  const id = await restate.send("resumed", {});
+  const deadline = Date.now() + 20_000;
+  while (
+    (await restate.query(`SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`))
+      .length === 0
+  ) {
+    assert.ok(Date.now() < deadline, "the run never slept");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  first.child.kill("SIGKILL");
+  await first.done;
+  const again = serve(args);
+  assert.equal(await again.listening, uri);
+  const answer = JSON.parse((await restate.waitFor(id, 30_000)).body) as Answer;
+  assert.equal(answer.outcome, "finished", answer.errors);
+  assert.equal(answer.output, "page /resumed/1\npage /resumed/2\n");
+  assert.equal(seen.get("/resumed/1"), 1, "the call the journal held was not made again");
+  assert.equal(seen.get("/resumed/2"), 1);
+  const attempts = (await journaled(id)).filter((e) => "attempt" in e);
+  assert.ok(attempts.length >= 2, `${attempts.length} attempts`);
+  again.child.kill("SIGTERM");
+  assert.equal((await again.done).status, 0, "SIGTERM ends renyi serve with exit 0");
 });
 
 test("programs that must not be served are refused when renyi serve starts, and nothing listens", async () => {

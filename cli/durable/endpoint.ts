@@ -6,7 +6,7 @@
 // which end the runs going on (each invocation's next attempt resumes it).
 
 import "./polyfill.js";
-import { createServer } from "node:http2";
+import { createServer, type ServerHttp2Session } from "node:http2";
 import * as restate from "@restatedev/restate-sdk";
 import { EXIT } from "../../vocabulary/outcomes.js";
 import type { SharedBudget } from "../../vocabulary/durable.js";
@@ -37,6 +37,12 @@ export async function serveEndpoint(options: ServeOptions, programs: readonly Re
     }),
   );
   const server = createServer(restate.createEndpointHandler({ services: [...services, budgetObject] }));
+  // Restate keeps its connections open: they are closed when the endpoint ends, or it would not.
+  const sessions = new Set<ServerHttp2Session>();
+  server.on("session", (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
   const port = await new Promise<number | string>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -61,8 +67,7 @@ export async function serveEndpoint(options: ServeOptions, programs: readonly Re
       process.off("SIGTERM", end);
       killAll();
       server.close(() => resolve(EXIT.finished));
-      // Restate keeps its connections open: they are closed with the server.
-      setTimeout(() => resolve(EXIT.finished), 1000).unref();
+      for (const session of sessions) session.destroy();
     };
     process.on("SIGINT", end);
     process.on("SIGTERM", end);

@@ -9,7 +9,9 @@
 // The SDK follows one awaited promise at a time (settle.ts), so the queue is
 // one loop awaiting one race: the next step's `ctx.run` (whose closure waits
 // for the run to ask something), the timers and budget calls not yet answered,
-// and the awakeable a cancellation rejects.
+// and the awakeable a cancellation rejects. A race is fixed once awaited, so
+// whatever it must hear of is in it from the start, or added right after a
+// step (which settles it).
 
 import "./polyfill.js";
 import * as restate from "@restatedev/restate-sdk";
@@ -57,6 +59,12 @@ export class JournalQueue {
     cancellation: restate.RestatePromise<unknown>,
   ) {
     this.await(cancellation, () => this.settler.noteCancel());
+    // Awaited from the start: what the loop awaits is fixed until something in it settles.
+    for (const timer of sleeps.pending)
+      this.await(timer.fired, () => {
+        timer.done = true;
+        if (timer.waiter !== undefined) this.answer({ woke: timer.waiter });
+      });
   }
 
   /** Live calls the run completed: journaled in the next batch, then answered. */
@@ -68,7 +76,10 @@ export class JournalQueue {
   sleep(id: number, ms: number): void {
     const earlier = this.sleeps.take(ms);
     if (earlier === undefined) this.push({ kind: "sleep", id, ms });
-    else this.await(earlier, () => this.answer({ woke: id }));
+    else {
+      earlier.waiter = id;
+      if (earlier.done) this.answer({ woke: id });
+    }
   }
 
   /** One of each shared budget named, taken from the budget object. A key the run was never given allows nothing. */

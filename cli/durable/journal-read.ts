@@ -14,17 +14,21 @@ import { budgetObject } from "./budget-object.js";
 import type { Settler } from "./settle.js";
 
 /** A durable timer an earlier attempt started: a `sleep` of the same length asked again waits on it. */
-interface PendingSleep {
+export interface PendingSleep {
   readonly ms: number;
   readonly fired: restate.RestatePromise<void>;
+  /** Whether it has fired. */
+  done: boolean;
+  /** The id of the `sleep` of this attempt that waits on it. */
+  waiter?: number;
 }
 
 /** The timers started and not yet spent by a `std.time.sleep` call the journal holds. */
 export class PendingSleeps {
-  private readonly pending: PendingSleep[] = [];
+  readonly pending: PendingSleep[] = [];
 
   add(ms: number, fired: restate.RestatePromise<void>): void {
-    this.pending.push({ ms, fired });
+    this.pending.push({ ms, fired, done: false });
   }
 
   /** A sleep call is in the journal: the oldest timer was its. */
@@ -32,11 +36,9 @@ export class PendingSleeps {
     this.pending.shift();
   }
 
-  /** The timer of an earlier attempt for a sleep of `ms`, taken, or undefined. */
-  take(ms: number): restate.RestatePromise<void> | undefined {
-    const at = this.pending.findIndex((p) => p.ms === ms);
-    if (at < 0) return undefined;
-    return this.pending.splice(at, 1)[0]!.fired;
+  /** The timer of an earlier attempt for a sleep of `ms` no `sleep` of this attempt waits on yet, or undefined. */
+  take(ms: number): PendingSleep | undefined {
+    return this.pending.find((p) => p.ms === ms && p.waiter === undefined);
   }
 }
 
