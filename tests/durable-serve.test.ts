@@ -190,7 +190,10 @@ before(async () => {
         "network.http=2/minute",
         "--fuel",
         "5000",
+        "--redact",
+        "name",
         program("spin", SPIN),
+        program("greet", HELLO),
         program("budgeted", COUNTED(port)),
       ]);
     })(),
@@ -322,6 +325,17 @@ test("the journal holds the header, the attempt's marker, every call the run mad
   assert.equal(end.ended.outcome, "finished");
   assert.equal(end.ended.bytes, Buffer.byteLength("page /journal\n"));
   assert.match(end.ended.stdout, /^sha256:[0-9a-f]{64}$/);
+});
+
+test("under --redact, a program option's value is kept out of the journal, header and calls alike", async () => {
+  const answer = await restate.invoke("greet/run", { name: "s3cret-value" });
+  assert.equal(answer.status, 200, answer.body);
+  assert.equal((JSON.parse(answer.body) as Answer).output, "Hello, s3cret-value!\n", "the program sees the value");
+  const entries = await journaled(answer.headers.get("x-restate-id")!);
+  assert.ok(entries.length >= 4);
+  assert.deepEqual((entries[0] as { options: unknown }).options, { name: "<redacted>" });
+  assert.deepEqual((entries[0] as { redacted: unknown }).redacted, ["name"]);
+  assert.doesNotMatch(JSON.stringify(entries), /s3cret/);
 });
 
 test("an idempotency key runs the program once: the stand-in is called once for two requests", async () => {

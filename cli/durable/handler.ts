@@ -47,8 +47,8 @@ export function runHandler(program: Registered, serving: Serving) {
           program: program.name,
           code: program.code,
           grant: program.grant,
-          arguments: input.argv,
-          options: input.options,
+          arguments: redactedWords(input.argv, serving.redacted),
+          options: redactedOptions(input.options, serving.redacted),
           redacted: [...serving.redacted],
           started_ms: Date.now(),
         }),
@@ -71,7 +71,8 @@ export function runHandler(program: Registered, serving: Serving) {
       ...program.narrowing,
       ...(program.bundle ? serving.trust.flatMap((key) => ["--trust", key]) : []),
       program.file,
-      ...header.arguments,
+      // From the input, which Restate keeps: the header's may be redacted.
+      ...input.argv,
     ];
     let queue: JournalQueue | undefined;
     const attempt = startAttempt(argv, (message: FromDurableRun) => heard(queue!, message));
@@ -103,6 +104,24 @@ export function runHandler(program: Registered, serving: Serving) {
     }
     return response!;
   };
+}
+
+const REDACTED = "<redacted>";
+const sameName = (a: string, b: string): boolean => a.replace(/-/g, "_") === b.replace(/-/g, "_");
+
+/** The input as the header journals it: the values of options of redacted names written `<redacted>`. */
+function redactedOptions(options: Record<string, unknown>, redacted: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(options).map(([key, value]) => [key, redacted.some((r) => sameName(r, key)) ? REDACTED : value]),
+  );
+}
+
+/** The run's program options as the header journals them, redacted as the input is. */
+function redactedWords(argv: readonly string[], redacted: readonly string[]): string[] {
+  return argv.map((word) => {
+    const m = /^--([^=]+)=/.exec(word);
+    return m !== null && redacted.some((r) => sameName(r, m[1]!)) ? `--${m[1]}=${REDACTED}` : word;
+  });
 }
 
 /** A message of the run's, passed to the queue when it is one the run may send. */
