@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import { durableAttempt, type EndpointSide } from "./durable-parent.js";
-import { renyiIn, seeded } from "./support.js";
+import { freePort, renyiIn, seeded } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-durable-run-"));
 const cache = join(work, "cache");
@@ -127,6 +127,40 @@ test("a live call is kept before the program goes on; a changed program is refus
   assert.match(refused.stderr, /E-RT-REPLAY-CODE/);
   assert.equal(refused.record.outcome, "refused");
   assert.equal(count("/two/1"), 1);
+});
+
+test("a live call that failed is kept before the program sees the failure", async () => {
+  const closed = await freePort();
+  const file = program(
+    "failing",
+    `function fetch(url: Text) returns Text
+  needs network.http("127.0.0.1")
+  let response be http.get(url) otherwise return "failed"
+  return response.body
+end
+
+public function main(port: Int, closed: Int)
+  purpose: Fetch from a port nothing listens on, then from the stand-in.
+  needs console, network.http("127.0.0.1")
+  console.print(fetch("http://127.0.0.1:{closed}/"))
+  console.print(fetch("http://127.0.0.1:{port}/after-failure"))
+end
+`,
+  );
+  const code = await codeOf(file);
+  let failureKeptAt: number | undefined;
+  const began = Date.now();
+  const end = await durableAttempt(
+    work,
+    cache,
+    file,
+    { code, keptAfterMs: 400, answered: (_id, at) => void (failureKeptAt ??= at) },
+    { after: ["--port", String(port), "--closed", String(closed)] },
+  ).done;
+  assert.equal(end.output, "failed\npage /after-failure\n", end.stderr);
+  assert.ok("failure" in end.kept[0]!.outcome, JSON.stringify(end.kept[0]));
+  const secondAt = seen.get("/after-failure")![0]! - began;
+  assert.ok(failureKeptAt !== undefined && secondAt >= failureKeptAt, `${secondAt} ms, kept at ${failureKeptAt} ms`);
 });
 
 test("a second attempt makes none of the calls the journal holds, and the rest live", async () => {
@@ -340,6 +374,21 @@ end
   assert.equal(again.status, 0, again.stderr);
   assert.equal(count(`/secret?k=sk-live-12345&t=tok-98765`), 1);
   assert.deepEqual(again.kept, []);
+  // An attempt given only the variable's read (journaled as the placeholder) reads it again, and the live call after it,
+  // whose answer echoes the secret, is kept without it.
+  const read = end.journal.filter((c) => c.primitive === "std.environment.get");
+  assert.equal(read.length, 1);
+  const partly = await durableAttempt(
+    work,
+    cache,
+    file,
+    { ...side, journaled: read },
+    { after: ["--port", String(port), "--token", "tok-98765"], env: { API_KEY: "sk-live-12345" } },
+  ).done;
+  assert.equal(partly.status, 0, partly.stderr);
+  assert.equal(count(`/secret?k=sk-live-12345&t=tok-98765`), 2);
+  assert.ok(partly.kept.some((c) => c.primitive === "std.http.get"));
+  assert.doesNotMatch(JSON.stringify(partly.kept), /sk-live-12345|tok-98765/);
 });
 
 test("answered calls count under the run's own budgets, and are never refused by them", async () => {
