@@ -287,6 +287,31 @@ test("Ctrl-C ends a run asleep on the endpoint's timer at once", async () => {
   assert.ok(Date.now() - asked < 1500, "ended at once");
 });
 
+test("the endpoint gone (its channel closed), the attempt ends as at Ctrl-C", async () => {
+  const file = program("sleeper", SLEEPER);
+  const code = await codeOf(file);
+  let attempt: ReturnType<typeof durableAttempt> | undefined;
+  await new Promise<void>((resolve) => {
+    attempt = durableAttempt(work, cache, file, {
+      code,
+      wokeAfterMs: 60_000,
+      heard: (m) => void ("sleep" in m && resolve()),
+    });
+  });
+  const closed = Date.now();
+  attempt!.disconnect();
+  const end = await attempt!.done;
+  assert.equal(end.record.outcome, "cancelled", end.stderr);
+  assert.ok(Date.now() - closed < 1500, "ended at once");
+  // Closed right after `start`: the attempt ends all the same, having printed nothing, whether the channel closed before
+  // it read `start` (refused) or while its program was compiled (cancelled).
+  for (let i = 0; i < 3; i++) {
+    const early = await durableAttempt(work, cache, file, { code, closeAfterStart: true }).done;
+    assert.ok(["refused", "cancelled"].includes(early.record.outcome), early.stderr);
+    assert.equal(early.output, "");
+  }
+});
+
 test("a shared budget that refuses gives OverBudget as a value the program matches", async () => {
   const file = program(
     "shared",

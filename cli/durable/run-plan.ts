@@ -83,6 +83,8 @@ function relay(start: DurableStart["start"], redaction: Redaction): DurableRelay
       const onGone = () => void process.kill(process.pid, "SIGINT");
       process.on("message", onMessage);
       process.on("disconnect", onGone);
+      // Closed while the program was compiled: no event comes for it.
+      if (!process.connected) onGone();
       return () => {
         process.off("message", onMessage);
         process.off("disconnect", onGone);
