@@ -360,6 +360,48 @@ end
   assert.equal(count("/shared"), 1);
 });
 
+test("a shared budget spent by calls a decision on a guarded secret counted: what it refuses after is not printed", async () => {
+  const SECRET = "abcde";
+  const source = (guarded: boolean) => `public function main(port: Int)
+  purpose: Spend a shared budget by the secret's length, then count what is left.
+  needs console, environment("SECRET")${guarded ? ` only to network.http("127.0.0.1:${port}")` : ""}, network.http("127.0.0.1:${port}")
+  let s be environment.get("SECRET").or_else("")
+  for each i in 1 to s.length()
+    let r be http.get("http://127.0.0.1:{port}/tick?{s}") otherwise crash with "no tick"
+  end
+  var left be 0
+  for each j in 1 to 20
+    let r be http.get("http://127.0.0.1:{port}/probe") otherwise skip
+    set left to left + 1
+  end
+  console.print("left {left}")
+end
+`;
+  const budget = {
+    key: `network.http("127.0.0.1:${port}")=20/run`,
+    need: { path: ["network", "http"], scope: `127.0.0.1:${port}` },
+    count: 20,
+    unit: "run" as const,
+  };
+  for (const guarded of [false, true]) {
+    const file = program(guarded ? "shared-guarded" : "shared-plain", source(guarded));
+    const code = await codeOf(file);
+    let taken = 0;
+    const end = await durableAttempt(
+      work,
+      cache,
+      file,
+      { code, shared: [budget], take: () => ++taken <= budget.count },
+      { after: ["--port", String(port)], env: { SECRET } },
+    ).done;
+    if (!guarded) assert.equal(end.output, `left ${20 - SECRET.length}\n`, end.stderr);
+    else {
+      assert.equal(end.output, "", "the count of refusals got out");
+      assert.match(end.stderr, /E-RT-GUARD/);
+    }
+  }
+});
+
 test("--redact: what is kept never holds the secret", async () => {
   const file = program(
     "secret",
