@@ -4,7 +4,9 @@
 // guards (what the arguments carry may go where the call goes, origins.ts); the budget; the call itself (live,
 // or answered by the run's replayer, which takes no budget: spec/recording.md);
 // then the observers (recording), which the run's configuration lists
-// (run-main.ts), and the narrator of a narrated run (narration.ts).
+// (run-main.ts), and the narrator of a narrated run (narration.ts). A durable
+// run (durable.ts) takes its shared budgets before a live call, and waits for
+// the call's entry to be kept before the program sees how it ended.
 
 import { Cancelled, Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
@@ -242,11 +244,8 @@ async function callWatched<T>(
       : answerFromRecording(primitive, args, perform, guardedPart(origins?.args) !== undefined, origins?.redactedParts);
   if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
     afterDecisions(grant!, primitive, origins);
-  if (grant !== undefined && answered === LIVE)
-    takeBudget(grant, primitive); // refusing() has proved it a Grant
-  // A durable run: an answered call counts under the run's own budgets, and a live one takes the shared budgets too.
-  else if (grant !== undefined && durable !== undefined) budgetsOf(grant).count(primitive.need);
-  if (durable !== undefined && answered === LIVE) await takeShared(durable, primitive);
+  if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
+  if (durable !== undefined) await durableBudgets(durable, grant, primitive, answered === LIVE);
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
@@ -312,8 +311,20 @@ async function callWatched<T>(
   }
 }
 
-/** The shared budgets of a durable run that cover a live call, taken before it; refused as the run's own budget refuses. */
-async function takeShared(hooks: DurableHooks, primitive: Primitive): Promise<void> {
+/**
+ * A durable run's budgets: a call answered from the journal counts under the run's own budgets, never refused (it was
+ * live in an attempt before); a live one takes the shared budgets that cover it, refused as the run's own budget refuses.
+ */
+async function durableBudgets(
+  hooks: DurableHooks,
+  grant: Grant | undefined,
+  primitive: Primitive,
+  live: boolean,
+): Promise<void> {
+  if (!live) {
+    if (grant !== undefined) budgetsOf(grant).count(primitive.need);
+    return;
+  }
   const asked = hooks.take(primitive.need);
   if (asked === undefined || (await cancellableAwait(asked.answer))) return;
   if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());

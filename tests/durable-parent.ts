@@ -23,6 +23,8 @@ export interface EndpointSide {
   readonly take?: (keys: readonly string[]) => boolean;
   /** Told of every message the run sends, as it comes, with the time it came (ms since the start). */
   readonly heard?: (message: FromDurableRun, atMs: number) => void;
+  /** Close the channel right after `start`, as an endpoint that dies then. */
+  readonly closeAfterStart?: boolean;
   /** Told when `kept` is sent for the message of this id. */
   readonly answered?: (id: number, atMs: number) => void;
 }
@@ -48,7 +50,7 @@ export function durableAttempt(
   file: string,
   side: EndpointSide,
   options: { before?: readonly string[]; after?: readonly string[]; env?: Record<string, string> } = {},
-): { readonly done: Promise<AttemptEnd>; readonly interrupt: () => void } {
+): { readonly done: Promise<AttemptEnd>; readonly interrupt: () => void; readonly disconnect: () => void } {
   const began = Date.now();
   const child = spawn(
     process.execPath,
@@ -100,8 +102,16 @@ export function durableAttempt(
     },
   };
   child.send(start);
+  if (side.closeAfterStart === true) child.disconnect();
+  const streamEnd = (stream: NodeJS.ReadableStream) => new Promise<void>((resolve) => stream.once("end", resolve));
+  const ended = Promise.all([
+    new Promise<number | null>((resolve) => child.once("exit", (status) => resolve(status))),
+    streamEnd(child.stdout!),
+    streamEnd(child.stderr!),
+  ]).then(([status]) => status);
   const done = new Promise<AttemptEnd>((resolve) =>
-    child.on("close", async (status) => {
+    // Not "close": a child whose channel the parent closed never gives it, though it exits and its output ends.
+    ended.then(async (status) => {
       for (const timer of timers) clearTimeout(timer);
       await Promise.all(keeping);
       const lines = stdout.trimEnd().split("\n");
@@ -123,5 +133,5 @@ export function durableAttempt(
       });
     }),
   );
-  return { done, interrupt: () => void child.kill("SIGINT") };
+  return { done, interrupt: () => void child.kill("SIGINT"), disconnect: () => child.disconnect() };
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { RecordedCall } from "../vocabulary/recording.js";
 import { durableAttempt, type EndpointSide } from "./durable-parent.js";
-import { renyiIn, seeded } from "./support.js";
+import { freePort, renyiIn, seeded } from "./support.js";
 
 const work = mkdtempSync(join(tmpdir(), "renyi-durable-run-"));
 const cache = join(work, "cache");
@@ -127,6 +127,40 @@ test("a live call is kept before the program goes on; a changed program is refus
   assert.match(refused.stderr, /E-RT-REPLAY-CODE/);
   assert.equal(refused.record.outcome, "refused");
   assert.equal(count("/two/1"), 1);
+});
+
+test("a live call that failed is kept before the program sees the failure", async () => {
+  const closed = await freePort();
+  const file = program(
+    "failing",
+    `function fetch(url: Text) returns Text
+  needs network.http("127.0.0.1")
+  let response be http.get(url) otherwise return "failed"
+  return response.body
+end
+
+public function main(port: Int, closed: Int)
+  purpose: Fetch from a port nothing listens on, then from the stand-in.
+  needs console, network.http("127.0.0.1")
+  console.print(fetch("http://127.0.0.1:{closed}/"))
+  console.print(fetch("http://127.0.0.1:{port}/after-failure"))
+end
+`,
+  );
+  const code = await codeOf(file);
+  let failureKeptAt: number | undefined;
+  const began = Date.now();
+  const end = await durableAttempt(
+    work,
+    cache,
+    file,
+    { code, keptAfterMs: 400, answered: (_id, at) => void (failureKeptAt ??= at) },
+    { after: ["--port", String(port), "--closed", String(closed)] },
+  ).done;
+  assert.equal(end.output, "failed\npage /after-failure\n", end.stderr);
+  assert.ok("failure" in end.kept[0]!.outcome, JSON.stringify(end.kept[0]));
+  const secondAt = seen.get("/after-failure")![0]! - began;
+  assert.ok(failureKeptAt !== undefined && secondAt >= failureKeptAt, `${secondAt} ms, kept at ${failureKeptAt} ms`);
 });
 
 test("a second attempt makes none of the calls the journal holds, and the rest live", async () => {
@@ -253,6 +287,31 @@ test("Ctrl-C ends a run asleep on the endpoint's timer at once", async () => {
   assert.ok(Date.now() - asked < 1500, "ended at once");
 });
 
+test("the endpoint gone (its channel closed), the attempt ends as at Ctrl-C", async () => {
+  const file = program("sleeper", SLEEPER);
+  const code = await codeOf(file);
+  let attempt: ReturnType<typeof durableAttempt> | undefined;
+  await new Promise<void>((resolve) => {
+    attempt = durableAttempt(work, cache, file, {
+      code,
+      wokeAfterMs: 60_000,
+      heard: (m) => void ("sleep" in m && resolve()),
+    });
+  });
+  const closed = Date.now();
+  attempt!.disconnect();
+  const end = await attempt!.done;
+  assert.equal(end.record.outcome, "cancelled", end.stderr);
+  assert.ok(Date.now() - closed < 1500, "ended at once");
+  // Closed right after `start`: the attempt ends all the same, having printed nothing, whether the channel closed before
+  // it read `start` (refused) or while its program was compiled (cancelled).
+  for (let i = 0; i < 3; i++) {
+    const early = await durableAttempt(work, cache, file, { code, closeAfterStart: true }).done;
+    assert.ok(["refused", "cancelled"].includes(early.record.outcome), early.stderr);
+    assert.equal(early.output, "");
+  }
+});
+
 test("a shared budget that refuses gives OverBudget as a value the program matches", async () => {
   const file = program(
     "shared",
@@ -301,6 +360,48 @@ end
   assert.equal(count("/shared"), 1);
 });
 
+test("a shared budget spent by calls a decision on a guarded secret counted: what it refuses after is not printed", async () => {
+  const SECRET = "abcde";
+  const source = (guarded: boolean) => `public function main(port: Int)
+  purpose: Spend a shared budget by the secret's length, then count what is left.
+  needs console, environment("SECRET")${guarded ? ` only to network.http("127.0.0.1:${port}")` : ""}, network.http("127.0.0.1:${port}")
+  let s be environment.get("SECRET").or_else("")
+  for each i in 1 to s.length()
+    let r be http.get("http://127.0.0.1:{port}/tick?{s}") otherwise crash with "no tick"
+  end
+  var left be 0
+  for each j in 1 to 20
+    let r be http.get("http://127.0.0.1:{port}/probe") otherwise skip
+    set left to left + 1
+  end
+  console.print("left {left}")
+end
+`;
+  const budget = {
+    key: `network.http("127.0.0.1:${port}")=20/run`,
+    need: { path: ["network", "http"], scope: `127.0.0.1:${port}` },
+    count: 20,
+    unit: "run" as const,
+  };
+  for (const guarded of [false, true]) {
+    const file = program(guarded ? "shared-guarded" : "shared-plain", source(guarded));
+    const code = await codeOf(file);
+    let taken = 0;
+    const end = await durableAttempt(
+      work,
+      cache,
+      file,
+      { code, shared: [budget], take: () => ++taken <= budget.count },
+      { after: ["--port", String(port)], env: { SECRET } },
+    ).done;
+    if (!guarded) assert.equal(end.output, `left ${20 - SECRET.length}\n`, end.stderr);
+    else {
+      assert.equal(end.output, "", "the count of refusals got out");
+      assert.match(end.stderr, /E-RT-GUARD/);
+    }
+  }
+});
+
 test("--redact: what is kept never holds the secret", async () => {
   const file = program(
     "secret",
@@ -340,6 +441,21 @@ end
   assert.equal(again.status, 0, again.stderr);
   assert.equal(count(`/secret?k=sk-live-12345&t=tok-98765`), 1);
   assert.deepEqual(again.kept, []);
+  // An attempt given only the variable's read (journaled as the placeholder) reads it again, and the live call after it,
+  // whose answer echoes the secret, is kept without it.
+  const read = end.journal.filter((c) => c.primitive === "std.environment.get");
+  assert.equal(read.length, 1);
+  const partly = await durableAttempt(
+    work,
+    cache,
+    file,
+    { ...side, journaled: read },
+    { after: ["--port", String(port), "--token", "tok-98765"], env: { API_KEY: "sk-live-12345" } },
+  ).done;
+  assert.equal(partly.status, 0, partly.stderr);
+  assert.equal(count(`/secret?k=sk-live-12345&t=tok-98765`), 2);
+  assert.ok(partly.kept.some((c) => c.primitive === "std.http.get"));
+  assert.doesNotMatch(JSON.stringify(partly.kept), /sk-live-12345|tok-98765/);
 });
 
 test("answered calls count under the run's own budgets, and are never refused by them", async () => {

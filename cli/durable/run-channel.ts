@@ -35,6 +35,8 @@ export function startMessage(): Promise<DurableStart["start"] | { problem: strin
     };
     process.on("message", onMessage);
     process.on("disconnect", onDisconnect);
+    // A channel closed before the run listened gives no event at all.
+    if (!process.connected) onDisconnect();
   });
 }
 

@@ -30,8 +30,12 @@ export async function durablePlan(): Promise<RunPlan | { problem: string }> {
           `${runMessage("E-RT-REPLAY-CODE", { file: parsed.file, code, recorded: start.code })}\n`,
       };
     const redaction = new Redaction(start.redacted);
-    // The values of the program's options of redacted names are secrets from the start.
+    // The values of the program's options of redacted names are secrets from the start, and so are those of the
+    // redacted variables the journal holds reads of (as the placeholder: the run reads them again).
     redaction.words(parsed.programArgs);
+    for (const read of start.journaled)
+      if (read.primitive === "std.environment.get" && typeof read.arguments["name"] === "string")
+        redaction.call({ ...read, outcome: { success: process.env[read.arguments["name"]] ?? null } });
     const redacting = start.redacted.length > 0;
     return {
       input: {
@@ -79,6 +83,8 @@ function relay(start: DurableStart["start"], redaction: Redaction): DurableRelay
       const onGone = () => void process.kill(process.pid, "SIGINT");
       process.on("message", onMessage);
       process.on("disconnect", onGone);
+      // Closed while the program was compiled: no event comes for it.
+      if (!process.connected) onGone();
       return () => {
         process.off("message", onMessage);
         process.off("disconnect", onGone);
