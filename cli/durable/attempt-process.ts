@@ -5,6 +5,7 @@
 // kept, up to a bound past which it is stopped.
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { DURABLE_ENV, type FromDurableRun, type ToDurableRun } from "../../vocabulary/durable.js";
 import { cacheDirectory } from "../cache/cache.cjs";
 import { RENYI_COMMAND } from "../host/places.cjs";
@@ -16,6 +17,25 @@ const MAX_STDOUT_BYTES = 64 * 1024 * 1024;
 const MAX_STDERR_BYTES = 1024 * 1024;
 /** How long a run interrupted has to end on its own before it is killed. */
 const INTERRUPT_GRACE_MS = 5000;
+
+/** Runs at once on one endpoint: an invocation past them waits its turn before its process starts. */
+const MAX_RUNNING = Math.max(4, availableParallelism() * 4);
+let started = 0;
+const waiting: (() => void)[] = [];
+
+/** A place among the runs going on, once one is free; the function gives it back. */
+export async function turn(): Promise<() => void> {
+  if (started >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  else started++;
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else started--;
+  };
+}
 
 /** Every run going on, for the endpoint to end when it ends. */
 const running = new Set<ChildProcess>();

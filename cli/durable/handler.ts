@@ -14,7 +14,7 @@ import {
   type SharedBudget,
 } from "../../vocabulary/durable.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
-import { startAttempt } from "./attempt-process.js";
+import { startAttempt, turn } from "./attempt-process.js";
 import { readJournal, PendingSleeps } from "./journal-read.js";
 import { Settler } from "./settle.js";
 import { JournalQueue } from "./journal-queue.js";
@@ -74,6 +74,7 @@ export function runHandler(program: Registered, serving: Serving) {
       // From the input, which Restate keeps: the header's may be redacted.
       ...input.argv,
     ];
+    const done = await turn();
     let queue: JournalQueue | undefined;
     const attempt = startAttempt(argv, (message: FromDurableRun) => heard(queue!, message));
     queue = new JournalQueue(ctx, settler, attempt.send, sleeps, serving.shared, cancellation);
@@ -101,6 +102,7 @@ export function runHandler(program: Registered, serving: Serving) {
     } finally {
       signal.removeEventListener("abort", stop);
       attempt.kill();
+      done();
     }
     return response!;
   };
