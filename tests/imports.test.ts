@@ -38,7 +38,10 @@ const ROOM_ROWS = [
   ],
   ["cli/testing", "`renyi test`: finding tests, compiling them, running each in a thread, replays tests, the report"],
   ["cli/mcp", "`renyi mcp`: the tool server, its ceiling, its worker pool, its audit log"],
-  ["cli/durable", "durable runs on Restate: a durable run's plan and its channel to the endpoint"],
+  [
+    "cli/durable",
+    "durable runs on Restate: `renyi serve --restate`, its journal and budget object; a durable run's plan and channel",
+  ],
   ["cli/lsp", "`renyi lsp`: the language server over stdio, its documents, its answers in the protocol's types"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],
 ] as const;
