@@ -143,6 +143,18 @@ const SPIN = `public function main()
 end
 `;
 
+const keys = join(work, "keys");
+
+/** `renyic build` of a greeting named `name`, signed with the key `sign`: the bundle's path. */
+function build(name: string, out: string, sign: string): string {
+  const file = program(name, HELLO.replace("Hello", name), join(work, "src"));
+  const built = spawnSync(process.execPath, [RENYIC, "build", file, "--out", out, "--sign", sign], {
+    env: { ...process.env, RENYI_CACHE_DIR: cache },
+  });
+  assert.equal(built.status, 0, built.stderr.toString());
+  return join(out, `${name}.mjs`);
+}
+
 let endpoint: Serving;
 let limited: Serving;
 
@@ -155,6 +167,10 @@ before(async () => {
   });
   await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
   port = (standIn.address() as { port: number }).port;
+  mkdirSync(keys, { recursive: true });
+  for (const who of ["alice", "mallory"])
+    assert.equal(spawnSync(process.execPath, [RENYIC, "keygen", "--out", join(keys, who)]).status, 0);
+  const bundled = build("bundled", join(work, "b0"), join(keys, "alice.key"));
   const files = [
     program("hello", HELLO),
     program("options", OPTIONS),
@@ -192,6 +208,9 @@ before(async () => {
         "5000",
         "--redact",
         "name",
+        "--trust",
+        join(keys, "alice.pub"),
+        bundled,
         program("spin", SPIN),
         program("greet", HELLO),
         program("budgeted", COUNTED(port)),
@@ -229,6 +248,13 @@ test("a program is invoked through the ingress, and answers with its outcome, ou
     body: '{"name": "curl"}',
   });
   assert.equal(((await form.json()) as Answer).output, "Hello, curl!\n");
+});
+
+test("a bundle signed by a trusted key is served as the program it was built from", async () => {
+  const answer = await invoke("bundled", { name: "Lin" });
+  assert.equal(answer.outcome, "finished", answer.errors);
+  assert.equal(answer.output, "bundled, Lin!\n");
+  assert.equal(answer.record?.program, "bundled");
 });
 
 test("main's options are a JSON object, each of its parameter's type", async () => {
@@ -451,21 +477,38 @@ test("an endpoint killed while its run sleeps is started again, and the run resu
   assert.equal((await again.done).status, 0, "SIGTERM ends renyi serve with exit 0");
 });
 
+test("an invocation whose program was changed before its next attempt is refused with E-RT-REPLAY-CODE", async () => {
+  const file = program("changed", SLEEPER.replace("Sleep long", "Sleep long, then change"));
+  const at = await freePort();
+  const args = ["--restate", "--port", String(at), "--allow", "console", "--allow", "time", file];
+  const first = serve(args);
+  const uri = (await first.listening) as string;
+  assert.ok((await restate.register(uri)).status < 300);
+  const id = await restate.send("changed", {});
+  const deadline = Date.now() + 20_000;
+  while (
+    (await restate.query(`SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`))
+      .length === 0
+  ) {
+    assert.ok(Date.now() < deadline, "the run never slept");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  first.child.kill("SIGKILL");
+  await first.done;
+  writeFileSync(file, readFileSync(file, "utf8").replace('"awake"', '"changed"'));
+  const again = serve(args);
+  assert.equal(await again.listening, uri);
+  const answer = JSON.parse((await restate.waitFor(id, 30_000)).body) as Answer;
+  assert.equal(answer.outcome, "refused");
+  assert.equal(answer.code, "E-RT-REPLAY-CODE");
+  assert.equal(answer.record, null, "nothing ran");
+  again.child.kill("SIGTERM");
+  await again.done;
+});
+
 test("programs that must not be served are refused when renyi serve starts, and nothing listens", async () => {
   const outside = program("outside", COUNTED(port));
   // A bundle changed after it was built, and one signed by a key not trusted.
-  const keys = join(work, "keys");
-  mkdirSync(keys, { recursive: true });
-  for (const who of ["alice", "mallory"])
-    assert.equal(spawnSync(process.execPath, [RENYIC, "keygen", "--out", join(keys, who)]).status, 0);
-  const build = (name: string, out: string, sign: string) => {
-    const file = program(name, HELLO.replace("Hello", name), join(work, "src"));
-    const built = spawnSync(process.execPath, [RENYIC, "build", file, "--out", out, "--sign", sign], {
-      env: { ...process.env, RENYI_CACHE_DIR: cache },
-    });
-    assert.equal(built.status, 0, built.stderr.toString());
-    return join(out, `${name}.mjs`);
-  };
   const tampered = build("tampered", join(work, "b1"), join(keys, "alice.key"));
   writeFileSync(tampered, readFileSync(tampered, "utf8").replace("tampered", "Tampered"));
   const untrusted = build("untrusted", join(work, "b2"), join(keys, "mallory.key"));

@@ -54,16 +54,18 @@ export function runHandler(program: Registered, serving: Serving) {
         }),
       ),
     )) as Header;
-    if (header.code !== program.code)
-      return refused(
-        runMessage("E-RT-REPLAY-CODE", { file: program.file, code: program.code, recorded: String(header.code) }),
-        "E-RT-REPLAY-CODE",
-      );
     // Never resolved: a cancellation rejects it (or whatever is awaited when it comes, settle.ts).
     const cancellation = ctx.awakeable().promise;
     const sleeps = new PendingSleeps();
     const journal = await readJournal(ctx, settler, sleeps);
     if (journal.ended !== undefined) return endedBefore(journal.ended.outcome);
+    // Refused once the journal is read back whole: Restate lets an attempt end only past its last entry.
+    if (header.code !== program.code)
+      return refused(
+        runMessage("E-RT-REPLAY-CODE", { file: program.file, code: program.code, recorded: String(header.code) }),
+        "E-RT-REPLAY-CODE",
+      );
+
     if (settler.cancelled)
       return { ...refused("the invocation was cancelled before its run began"), outcome: "cancelled" };
     const argv = [
