@@ -63,6 +63,11 @@ export class RestateServer {
     return `http://127.0.0.1:${this.ingressPort}`;
   }
 
+  /** The server's process id while it runs (for its CPU time). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   /** What the server wrote on its standard output and error, for a failing test's message. */
   output(): string {
     return this.log;
