@@ -49,10 +49,17 @@ export function recordingOfJournal(rows: readonly JournalRow[]): JournalRecordin
   }
 }
 
-/** The value of each `ctx.run` the journal completed, in journal order, with the index of its command. */
-function valuesOf(rows: readonly JournalRow[]): { index: number; value: Json }[] {
+/** A step the journal completed: the index of its command, its value, and when its value was journaled. */
+interface Step {
+  readonly index: number;
+  readonly value: Json;
+  readonly at: string | undefined;
+}
+
+/** The value of each `ctx.run` the journal completed, in journal order. */
+function valuesOf(rows: readonly JournalRow[]): Step[] {
   const commands: { index: number; id: number }[] = [];
-  const results = new Map<number, { index: number; result: Json }>();
+  const results = new Map<number, { index: number; result: Json; at: string | undefined }>();
   for (const row of rows) {
     const entry = parsed(row.entryJson, `entry ${row.index}`, 8);
     if (row.entryType === "Command: Run") {
@@ -70,11 +77,11 @@ function valuesOf(rows: readonly JournalRow[]): { index: number; value: Json }[]
       const id = run["completion_id"];
       if (typeof id !== "number" || !("result" in run)) refuse(`entry ${row.index}, a Run's result, is incomplete`);
       if (results.has(id)) refuse(`entry ${row.index} completes the step ${id} a second time`);
-      results.set(id, { index: row.index, result: run["result"]! });
+      results.set(id, { index: row.index, result: run["result"]!, at: row.appendedAt });
     }
     // Every other entry (the input, the awakeable, a Sleep, a call to the budget object) is Restate's own.
   }
-  const values: { index: number; value: Json }[] = [];
+  const values: Step[] = [];
   for (const command of commands) {
     const completed = results.get(command.id);
     // A step begun when the endpoint stopped, never completed: not journaled (spec/durable.md).
@@ -82,7 +89,7 @@ function valuesOf(rows: readonly JournalRow[]): { index: number; value: Json }[]
     const result = completed.result;
     if (!isObject(result) || !Array.isArray(result["Success"]))
       refuse(`entry ${completed.index} is a step that did not succeed (${short(result)}); renyi serve's steps do`);
-    values.push({ index: command.index, value: stepValue(result["Success"], completed.index) });
+    values.push({ index: command.index, value: stepValue(result["Success"], completed.index), at: completed.at });
   }
   return values;
 }
@@ -108,15 +115,16 @@ function at(entry: Json, path: readonly string[], index: number): JsonObject {
   return here;
 }
 
-function made(values: readonly { index: number; value: Json }[]): JournalRecording {
+function made(values: readonly Step[]): JournalRecording {
   const first = values[0];
   if (first === undefined) refuse("it holds no step of renyi serve's, not even the header");
   const header = headerOf(first.value, first.index);
   let end: JournalEnd["ended"] | undefined;
   let endIndex = 0;
+  let endedAt: Date | undefined;
   const calls: RecordedCall[] = [];
   const entryOfCall: number[] = [];
-  for (const { index, value } of values.slice(1)) {
+  for (const { index, value, at: journaled } of values.slice(1)) {
     if (!isObject(value) || Object.keys(value).length !== 1) refuse(`entry ${index} is not an entry of the journal`);
     const [kind] = Object.keys(value) as [string];
     if (end !== undefined) refuse(`entry ${index} (${kind}) comes after the run's end, entry ${endIndex}`);
@@ -132,6 +140,7 @@ function made(values: readonly { index: number; value: Json }[]): JournalRecordi
     } else if (kind === "ended") {
       end = endOf(value["ended"], index);
       endIndex = index;
+      endedAt = journaled === undefined || Number.isNaN(Date.parse(journaled)) ? undefined : new Date(journaled);
     } else if (kind === "renyi") refuse(`entry ${index} is a second header`);
     else if (!MARKERS.includes(kind)) refuse(`entry ${index} is ${JSON.stringify(kind)}, not an entry of the journal`);
   }
@@ -146,11 +155,13 @@ function made(values: readonly { index: number; value: Json }[]): JournalRecordi
     ...(end !== undefined ? { output: { stdout: end.stdout, bytes: end.bytes } } : {}),
     calls,
     redacted: header.redacted,
+    // When the end was journaled: the run ended then.
+    ...(endedAt !== undefined ? { recordedAt: endedAt } : {}),
   });
   // What the manifest reads from this machine (the revision of its folder, its foreign modules) is not production's.
   delete manifest.revision;
   delete manifest.extensions;
-  if (end === undefined) delete manifest.recorded_at;
+  if (endedAt === undefined) delete manifest.recorded_at;
   manifest.grant = [...header.grant];
   return { ok: true, recording: { ...manifest, calls }, ended: end !== undefined, entryOfCall };
 }
