@@ -27,7 +27,7 @@ export interface JournalRow {
   readonly appendedAt: string | undefined;
 }
 
-export interface Journal {
+interface Journal {
   readonly rows: JournalRow[];
   /** The invocation's status in `sys_invocation` (`completed`, `running`, `backing-off`…), when it has a row. */
   readonly status: string | undefined;

@@ -25,7 +25,7 @@ export type JournalRecording =
   | { ok: false; detail: string };
 
 /** How a run that has not ended is written: the outcome of a run stopped from outside (spec/recording.md). */
-export const NOT_ENDED: OutcomeKind = "cancelled";
+const NOT_ENDED: OutcomeKind = "cancelled";
 
 const OUTCOMES: readonly string[] = ["finished", "failed", "crashed", "refused", "cancelled"];
 const HASH = /^sha256:[0-9a-f]{64}$/;
