@@ -126,6 +126,7 @@ function adminBase(admin: string): URL | string {
     return "it does not parse as a URL (http://HOST:9070)";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return `its scheme is ${url.protocol}, not http or https`;
+  if (url.username !== "" || url.password !== "") return "it holds a user name or a password; give the address alone";
   if (url.search !== "" || url.hash !== "") return "it has a query or a fragment; give the admin API's address alone";
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return url;

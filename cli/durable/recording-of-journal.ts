@@ -60,7 +60,10 @@ interface Step {
 function valuesOf(rows: readonly JournalRow[]): Step[] {
   const commands: { index: number; id: number }[] = [];
   const results = new Map<number, { index: number; result: Json; at: string | undefined }>();
+  const begun = new Set<number>();
   for (const row of rows) {
+    // Every other entry (the input, the awakeable, a Sleep, a call to the budget object) is Restate's own, not read.
+    if (row.entryType !== "Command: Run" && row.entryType !== "Notification: Run") continue;
     const entry = parsed(row.entryJson, `entry ${row.index}`, 8);
     if (row.entryType === "Command: Run") {
       const run = at(entry, ["Command", "Run"], row.index);
@@ -71,15 +74,16 @@ function valuesOf(rows: readonly JournalRow[]): Step[] {
         refuse(
           `entry ${row.index} is a step named ${JSON.stringify(name)}; renyi serve names each ${JOURNAL_RUN_NAME}`,
         );
+      if (begun.has(id)) refuse(`entry ${row.index} begins the step ${id} a second time`);
+      begun.add(id);
       commands.push({ index: row.index, id });
-    } else if (row.entryType === "Notification: Run") {
+    } else {
       const run = at(entry, ["Notification", "Completion", "Run"], row.index);
       const id = run["completion_id"];
       if (typeof id !== "number" || !("result" in run)) refuse(`entry ${row.index}, a Run's result, is incomplete`);
       if (results.has(id)) refuse(`entry ${row.index} completes the step ${id} a second time`);
       results.set(id, { index: row.index, result: run["result"]!, at: row.appendedAt });
     }
-    // Every other entry (the input, the awakeable, a Sleep, a call to the budget object) is Restate's own.
   }
   const values: Step[] = [];
   for (const command of commands) {
