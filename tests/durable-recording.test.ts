@@ -332,6 +332,11 @@ const HOSTILE: readonly { name: string; answer: (query: string) => { status: num
       says: /does not make a recording that reads back: call 2 \(in entry 3\)\.outcome has a field "nothing"/,
     },
     {
+      name: "a step begun twice",
+      answer: journalAnswer([...rowsOf([HEADER]), { ...rowsOf([HEADER])[0]!, index: 3 }]),
+      says: /entry 3 begins the step 1 a second time/,
+    },
+    {
       name: "a step's value that is not bytes",
       answer: journalAnswer([
         ...rowsOf([HEADER]),
@@ -380,6 +385,7 @@ test("an admin URL that is no http URL, or where nothing listens, is refused", a
   for (const [url, says] of [
     ["file:///etc/passwd", /is not the URL of a Restate admin API: its scheme is file:/],
     ["not a url", /does not parse as a URL/],
+    ["http://admin:secret@127.0.0.1:9070", /holds a user name or a password/],
     [`http://127.0.0.1:${nothing}`, /the admin API at http:\/\/127\.0\.0\.1:\d+ did not answer: ECONNREFUSED/],
   ] as const) {
     const answer = await renyi(["fetch-recording", "--restate", url, ID]);
