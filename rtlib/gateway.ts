@@ -4,7 +4,9 @@
 // guards (what the arguments carry may go where the call goes, origins.ts); the budget; the call itself (live,
 // or answered by the run's replayer, which takes no budget: spec/recording.md);
 // then the observers (recording), which the run's configuration lists
-// (run-main.ts), and the narrator of a narrated run (narration.ts).
+// (run-main.ts), and the narrator of a narrated run (narration.ts). A durable
+// run (durable.ts) takes its shared budgets before a live call, and waits for
+// the call's entry to be kept before the program sees how it ended.
 
 import { Cancelled, Crash, Failure, GuardRefusal } from "./errors.js";
 import { budgetsOf, carriedBy, needText, refusing, type Grant } from "./grants.js";
@@ -28,7 +30,7 @@ import {
   type CallPlace,
 } from "./origins.js";
 import type { Need } from "../vocabulary/needs.js";
-import { checkCancelled, checkTask, S } from "./limits.js";
+import { cancellableAwait, checkCancelled, checkTask, S } from "./limits.js";
 import { conforms } from "./conforms.js";
 import { shapeText } from "./json.js";
 import { effectNarrator, type EffectNarration } from "./narration.js";
@@ -104,6 +106,36 @@ let answerer: Answerer | undefined;
 /** Every call from now on is answered by `answer` instead of performed (undefined: live again). */
 export function answerWith(answer: Answerer | undefined): void {
   answerer = answer;
+}
+
+/**
+ * A durable run's hooks (spec/durable.md, "The run side"), set before it starts; undefined in any other run, which
+ * pays one test of a variable for them, on the watched path alone.
+ */
+export interface DurableHooks {
+  /**
+   * Before a live call: the shared budgets that cover it, as the refusal names them, and the endpoint's answer (false:
+   * one of them is spent); undefined when none covers it.
+   */
+  readonly take: (need: Need) => { readonly budget: string; readonly answer: Promise<boolean> } | undefined;
+  /** After a live call is observed: what to await before the program sees how it ended (its entry journaled), if anything. */
+  readonly kept: (primitive: string) => Promise<void> | undefined;
+  /** `time.sleep` of `ms` on the endpoint's durable timer. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Whether a shared budget covers the need (whether it refuses depends on how many calls were made before it). */
+  readonly budgeted: (need: Need) => boolean;
+}
+
+let durable: DurableHooks | undefined;
+
+/** The run from now on is one attempt of a durable invocation (undefined: it is not). */
+export function durableWith(hooks: DurableHooks | undefined): void {
+  durable = hooks;
+}
+
+/** A durable run's sleep of `ms` (cancellation ends it), or undefined in any other run, which sleeps on its own timer. */
+export function durableSleep(ms: number): Promise<void> | undefined {
+  return durable === undefined || !(ms > 0) ? undefined : cancellableAwait(durable.sleep(ms));
 }
 
 /** The narrator of a narrated run (`--explain`), set before the run starts; undefined otherwise. */
@@ -213,6 +245,7 @@ async function callWatched<T>(
   if (origins !== undefined && (flow.decided !== undefined || flow.read !== undefined))
     afterDecisions(grant!, primitive, origins);
   if (grant !== undefined && answered === LIVE) takeBudget(grant, primitive); // refusing() has proved it a Grant
+  if (durable !== undefined) await durableBudgets(durable, grant, primitive, answered === LIVE);
   const replayed = answered === LIVE ? undefined : true;
   // Narration reads the depth where the call is made, and a replay's recorded duration, before anything else runs.
   const narrating = narrator === undefined ? undefined : narrator.begin(replayed === true);
@@ -248,6 +281,11 @@ async function callWatched<T>(
     });
     if (narrating !== undefined)
       narrator!.end(narrating, primitive, args, { success: result }, performance.now() - started);
+    if (durable !== undefined && answered === LIVE) {
+      // Returned, not awaited: what the wait throws (a cancellation) is not the call's failure.
+      const keeping = durable.kept(primitive.name);
+      if (keeping !== undefined) return cancellableAwait(keeping).then(() => result);
+    }
     return result;
   } catch (e) {
     // A failure's value (a response's status and body) came through the capability too.
@@ -262,8 +300,35 @@ async function callWatched<T>(
       ...transactionMarks(primitive),
     });
     if (narrating !== undefined) narrator!.end(narrating, primitive, args, { failure: e }, performance.now() - started);
+    if (durable !== undefined && answered === LIVE) {
+      const keeping = durable.kept(primitive.name);
+      if (keeping !== undefined)
+        return cancellableAwait(keeping).then(() => {
+          throw placed(e);
+        });
+    }
     throw placed(e);
   }
+}
+
+/**
+ * A durable run's budgets: a call answered from the journal counts under the run's own budgets, never refused (it was
+ * live in an attempt before); a live one takes the shared budgets that cover it, refused as the run's own budget refuses.
+ */
+async function durableBudgets(
+  hooks: DurableHooks,
+  grant: Grant | undefined,
+  primitive: Primitive,
+  live: boolean,
+): Promise<void> {
+  if (!live) {
+    if (grant !== undefined) budgetsOf(grant).count(primitive.need);
+    return;
+  }
+  const asked = hooks.take(primitive.need);
+  if (asked === undefined || (await cancellableAwait(asked.answer))) return;
+  if (primitive.overBudget !== undefined) throw new Failure(primitive.overBudget());
+  throw new Crash("E-RT-BUDGET", { call: primitive.name.replace(/^std\./, ""), budget: asked.budget });
 }
 
 /**
@@ -278,7 +343,10 @@ function afterDecisions(grant: Grant, primitive: Primitive, origins: CallOrigins
   // The redacted origin is no guard's: the clock and a budget's count carry none of it.
   const decided = guardedPart(flow.decided);
   if (primitive.readsClock) origins.result = join(origins.result, guardedPart(join(decided, flow.read)));
-  if (decided !== undefined && budgetsOf(grant).budgeted(primitive.need)) {
+  if (
+    decided !== undefined &&
+    (budgetsOf(grant).budgeted(primitive.need) || durable?.budgeted(primitive.need) === true)
+  ) {
     origins.cell?.add(decided);
     origins.failing = join(origins.failing, decided);
   }

@@ -211,6 +211,20 @@ export class Budgets {
     }
     return OK;
   }
+
+  /**
+   * Counts a call under every budget that covers it, spent or not: a call a durable run was answered from its journal
+   * was a live call of the same run in an attempt before, and a live call after it sees the budget spent by it.
+   */
+  count(need: Need): void {
+    if (this.counters.length === 0) return;
+    const now = this.clock();
+    for (const c of this.counters) {
+      if (!covers(c.item, need)) continue;
+      if (c.unit === "run") c.used++;
+      else c.times.push(now);
+    }
+  }
 }
 
 const OK = { ok: true } as const;

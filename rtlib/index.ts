@@ -40,7 +40,14 @@ export { mapGetOr, mapGetPrimitiveOr, mapPutPrimitive } from "./values.js";
 export { query, groupBy, sortRows, mapConcurrent, distinct } from "./query.js";
 export { checkInt } from "./ints.js";
 export { tadd, tinterp } from "./limits-collections.js";
-export { call as gatewayCall, observeWith, type Observer, type CallRecord } from "./gateway.js";
+export {
+  call as gatewayCall,
+  observeWith,
+  durableWith,
+  type Observer,
+  type CallRecord,
+  type DurableHooks,
+} from "./gateway.js";
 export {
   narration,
   configureNarration,
@@ -124,6 +131,7 @@ export { serverLibrary as server };
 export { runIfMain } from "./entry.js";
 export { Replayer, type ConsoleDifference } from "./recording/replayer.js";
 export { recorder } from "./recording/encode.js";
+export { DurableAttempt, type DurableAsk } from "./durable.js";
 export { replayerOf, type RunReplayer } from "./recording/request-replayer.js";
 export { loadedRequest, recordRequestsTo } from "./recording/requests.js";
 export { grantText } from "../vocabulary/needs.js";

@@ -265,6 +265,25 @@ export function cancellableWait(ms: number): Promise<void> {
   });
 }
 
+/** What `promise` gives, or the run's cancellation, thrown as soon as it is asked for (a durable run's waits on its endpoint). */
+export function cancellableAwait<T>(promise: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const asked = cancellationAsked();
+    if (asked !== undefined) return reject(asked);
+    const stopWatching = watchCancellation(reject);
+    promise.then(
+      (value) => {
+        stopWatching();
+        resolve(value);
+      },
+      (e: unknown) => {
+        stopWatching();
+        reject(e);
+      },
+    );
+  });
+}
+
 /** Before every effect: the running task's account is not stopped nor past its time. */
 export function checkTask(): void {
   checkStopped();

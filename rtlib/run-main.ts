@@ -11,7 +11,15 @@ import type { GrantItem } from "./grants.js";
 import { narrowByCommandLine } from "./command-line-grant.js";
 import { NONE, some } from "./prelude.js";
 import { toTextUncharged } from "./text.js";
-import { answerWith, narrateEffects, observeWith, type Answerer, type Observer } from "./gateway.js";
+import {
+  answerWith,
+  durableWith,
+  narrateEffects,
+  observeWith,
+  type Answerer,
+  type DurableHooks,
+  type Observer,
+} from "./gateway.js";
 import { configureNarration, finishNarration, type NarrationConfig } from "./narration.js";
 import { configureInput, configureOutput, writeOut } from "./output.js";
 import { configureCollections } from "./limits-collections.js";
@@ -144,6 +152,8 @@ export interface RunConfig {
   };
   /** Narrate the run (`--explain`, spec/runtime.md, "Narrated runs"): where its lines go; none by default. */
   readonly narration?: NarrationConfig;
+  /** One attempt of a durable run (`renyi run --durable`, spec/durable.md): the gateway's hooks to its endpoint. */
+  readonly durable?: DurableHooks;
   /**
    * The names a recording is redacted under (`renyi record --redact`, or the replay of such a recording): in a program
    * compiled with the origin operators, what they give is tracked (origins.ts, "redaction").
@@ -222,6 +232,7 @@ function configure(config: Omit<RunConfig, "argv">): void {
   configureNarration(config.narration);
   narrateEffects();
   answerWith(config.replayer?.answer);
+  durableWith(config.durable);
   configureHostLookup(config.replayer?.offline === true ? "offline" : "live");
   if (config.onInput !== undefined) configureInput(config.onInput);
   if (config.onChild !== undefined) configureChildren(config.onChild);

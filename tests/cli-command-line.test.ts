@@ -133,7 +133,7 @@ test("renyi run's usage, its refusal and its reader come from one table: every o
   assert.ok(
     "problem" in refusal &&
       /--manifest(,| and)/.test(refusal.problem) &&
-      /--isolate, --explain and --json, before the file$/.test(refusal.problem),
+      /--isolate, --explain, --json and --durable, before the file$/.test(refusal.problem),
     "problem" in refusal ? refusal.problem : "",
   );
   const json = parseRunArguments(["--json", "x.ry"]);

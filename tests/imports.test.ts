@@ -38,6 +38,7 @@ const ROOM_ROWS = [
   ],
   ["cli/testing", "`renyi test`: finding tests, compiling them, running each in a thread, replays tests, the report"],
   ["cli/mcp", "`renyi mcp`: the tool server, its ceiling, its worker pool, its audit log"],
+  ["cli/durable", "durable runs on Restate: a durable run's plan and its channel to the endpoint"],
   ["cli/lsp", "`renyi lsp`: the language server over stdio, its documents, its answers in the protocol's types"],
   ["cli/durable", "durable runs on Restate: the endpoint, the journal, recordings fetched from it"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],

@@ -170,7 +170,7 @@ export const RECORD_COMMAND: CommandDeclaration = {
     },
   ],
   flagsWhere: "before the file",
-  alsoTakes: { command: "run", except: ["--replay", "--resume", "--from", "--console", "--manifest"] },
+  alsoTakes: { command: "run", except: ["--replay", "--resume", "--from", "--console", "--manifest", "--durable"] },
   notes:
     'With the run option --seal-key FILE (renyi mcp gives it), every call that carried guarded data is sealed: encrypted under the key in FILE, "sealed" in its place.',
   exitCodes: [

@@ -27,7 +27,9 @@ export async function runCommand(
     if ("problem" in parsed || problem !== undefined) return await refuse(argv, problem!);
     // Under --isolate the whole command runs again in a process of its own, with the operating system's limits.
     if (parsed.options.isolate) return await (await import("../running/isolate.js")).runIsolated(parsed.options);
-    return await runProgram(held, parsed, given ?? (await planOf(parsed.options)));
+    const plan = given ?? (await planOf(parsed.options));
+    if (plan !== undefined && "problem" in plan) return await refuse(argv, plan.problem);
+    return await runProgram(held, parsed, plan);
   } finally {
     held.release();
   }
@@ -44,8 +46,9 @@ async function refuse(argv: readonly string[], problem: string): Promise<number>
   return EXIT.refused;
 }
 
-/** Replaying, resuming and the manifest load their code only when asked for. */
-async function planOf(options: RunOptions): Promise<RunPlan | undefined> {
+/** Replaying, resuming, the manifest and a durable run load their code only when asked for. */
+async function planOf(options: RunOptions): Promise<RunPlan | { problem: string } | undefined> {
+  if (options.durable) return (await import("../durable/run-plan.js")).durablePlan();
   if (options.resume !== undefined) return (await import("../recordings/resume-plan.js")).resumePlan;
   if (options.replay !== undefined || options.manifest)
     return (await import("../recordings/replay-plan.js")).replayPlan;

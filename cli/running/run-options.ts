@@ -67,6 +67,8 @@ export interface RunOptions extends MoreLimits {
   traceEndpoint?: string;
   /** A log line on stderr when the run starts, when it ends, and for each host call that failed. */
   log: boolean;
+  /** One attempt of a durable invocation of `renyi serve --restate`, over the IPC channel the run was started with. */
+  durable: boolean;
 }
 
 type Numeric =
@@ -86,7 +88,7 @@ interface RunFlag extends FlagDeclaration {
     | { numeric: Numeric }
     | { repeated: Repeated }
     | { file: "replay" | "resume" | "to" | "sealKey" | "trace" | "traceEndpoint" }
-    | { flag: "manifest" | "isolate" | "explain" | "json" | "console" | "log" };
+    | { flag: "manifest" | "isolate" | "explain" | "json" | "console" | "log" | "durable" };
 }
 
 const n = grouped;
@@ -259,6 +261,11 @@ const RUN_FLAGS: readonly RunFlag[] = [
     into: { flag: "json" },
     says: "print the execution record, one line of JSON, as the last line of standard output when the run ends (even when it was refused)",
   },
+  {
+    name: "--durable",
+    into: { flag: "durable" },
+    says: "run as one attempt of a durable invocation of renyi serve --restate, over the IPC channel it was started with",
+  },
 ];
 
 /** `renyi run`, declared: its usage, its refusal of an unknown flag and its section of spec/cli.md come from here. */
@@ -301,6 +308,16 @@ export function conflictingOptions(options: RunOptions): string | undefined {
     return "--console performs the console calls a replay answers; give --replay REC too";
   if (options.sealKey !== undefined && options.replay === undefined)
     return "--seal-key opens the sealed calls of the recording --replay reads; give --replay REC too";
+  if (options.durable) {
+    const other = [
+      options.replay !== undefined && "--replay",
+      options.resume !== undefined && "--resume",
+      options.manifest && "--manifest",
+      options.isolate && "--isolate",
+    ].find((o) => o !== false);
+    if (other !== undefined)
+      return `--durable answers calls from the journal renyi serve --restate keeps; it does not go with ${other}`;
+  }
   return undefined;
 }
 
@@ -326,6 +343,7 @@ export function parseRunArguments(
     json: false,
     console: false,
     log: false,
+    durable: false,
   };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {

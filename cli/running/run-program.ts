@@ -326,7 +326,26 @@ function runBundle(
     );
     // A chain of timers: one timer holds at most about 24.8 days (rtlib/waits.ts).
     // What the compile took of the run's time is not given again.
-    const deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000 - (Date.now() - startedAt));
+    let deadline = longTimeout(() => cancelRun(2), options.timeoutSeconds * 1000 - (Date.now() - startedAt));
+    // A durable run's time asleep on its endpoint's timer is not counted: the deadline is paused while it sleeps.
+    let deadlineAt = startedAt + options.timeoutSeconds * 1000;
+    let pausedWithMs: number | undefined;
+    // A server's run without --timeout has no deadline left to pause.
+    let timed = true;
+    const stopRelay = session?.durable?.attach(
+      (reply) => worker.postMessage(reply),
+      (sleeping) => {
+        if (!timed || over) return;
+        if (sleeping && pausedWithMs === undefined) {
+          pausedWithMs = deadlineAt - Date.now();
+          deadline.clear();
+        } else if (!sleeping && pausedWithMs !== undefined) {
+          deadlineAt = Date.now() + pausedWithMs;
+          deadline = longTimeout(() => cancelRun(2), pausedWithMs);
+          pausedWithMs = undefined;
+        }
+      },
+    );
     // The run is over at its outcome (or, without one, when the thread stops); it is
     // reported once the program's output has come through, without waiting for the
     // thread to tear down: the worker ends its output streams before it sends the outcome.
@@ -350,6 +369,7 @@ function runBundle(
       }
       ctrlC.off();
       deadline.clear();
+      stopRelay?.();
       clearTimeout(forced);
       void drained.then(() => {
         // The thread no longer keeps the process alive: it is stopping, or stopped.
@@ -382,7 +402,10 @@ function runBundle(
       }
       // A server runs until it is stopped: only a --timeout given on the command line stops it.
       if ("serving" in message) {
-        if (!options.timeoutGiven) deadline.clear();
+        if (!options.timeoutGiven) {
+          deadline.clear();
+          timed = false;
+        }
         return;
       }
       if ("requestCrash" in message) {
@@ -391,6 +414,14 @@ function runBundle(
       }
       if ("served" in message) {
         served = message.served;
+        return;
+      }
+      if ("durable" in message) {
+        session?.durable?.ask(message);
+        return;
+      }
+      if ("recorded" in message && message.keep !== undefined) {
+        session?.durable?.keep({ ...message, keep: message.keep });
         return;
       }
       if ("recorded" in message) {

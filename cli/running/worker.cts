@@ -16,6 +16,7 @@ import type { RecordedRequest, RecordedResponse } from "../../vocabulary/recorde
   "resolution-mode": "import",
 };
 import type { MoreLimits } from "./run-options.js" with { "resolution-mode": "import" };
+import type { SharedBudget, ToDurableRun } from "../../vocabulary/durable.js" with { "resolution-mode": "import" };
 import { gatherSpans, type TraceInput, type TraceSpan } from "../tracing/gatherer.cjs";
 import { failedCallLog } from "../tracing/log-lines.cjs";
 
@@ -96,7 +97,15 @@ export interface WorkerInput {
     readonly sealedForResult?: number[];
     /** The requests a recorded server answered: a replayed `serve` feeds them to its handler. */
     readonly requests?: RecordedRequest[];
+    /** One attempt of a durable run: the journal's calls, answered while their keys' queues last (replayer.ts). */
+    readonly durable?: true;
   };
+  /**
+   * One attempt of a durable run (renyi run --durable, spec/durable.md): each live call is sent as a RecordedMessage
+   * with the id it is kept under, and the program waits for it; sleeps and shared budgets are asked of the endpoint as
+   * DurableRequests, answered with DurableReplies.
+   */
+  readonly durable?: { readonly shared: SharedBudget[] };
   /**
    * Keep the run's host calls and grant for its execution record (renyi run --json): sent as an ExecutionLog before the
    * outcome.
@@ -124,6 +133,18 @@ export interface RecordedMessage {
   readonly redactedParts?: readonly string[];
   /** The texts the program computed from a redacted value before the call (renyi record --redact). */
   readonly redactedTexts?: readonly string[];
+  /** A durable run's live call: the id it is to be kept under (spec/durable.md). */
+  readonly keep?: number;
+}
+
+/** What a durable run's program asks of its endpoint, through the main thread. */
+export interface DurableRequest {
+  readonly durable: Runtime.DurableAsk;
+}
+
+/** The endpoint's answer, sent on by the main thread to a durable run's program. */
+export interface DurableReply {
+  readonly durable: Exclude<ToDurableRun, { start: unknown }>;
 }
 
 /** A request a recorded server's handler is called with (spec/recording.md, "Servers"). */
@@ -211,6 +232,7 @@ export type WorkerMessage =
   | RunTally
   | ExecutionLog
   | TracedSpans
+  | DurableRequest
   | WorkerOutcome;
 
 /** The SHA-256 and length of what the run printed, kept only when the run is recorded or replayed. */
@@ -234,7 +256,9 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   if (input.record === true || input.replay !== undefined)
     printed = { hash: (require("node:crypto") as typeof import("node:crypto")).createHash("sha256"), bytes: 0 };
   const observers: Runtime.Observer[] = [];
-  const resume = input.replay?.resume === true;
+  // A durable run records as a resumed run does: the calls it makes live, numbered apart from those it was answered.
+  const resume = input.replay?.resume === true || input.replay?.durable === true;
+  const attempt = input.durable === undefined ? undefined : durableAttempt(input.durable.shared, post);
   if (input.record === true) {
     // A resumed run records the calls it makes live; the entries it was answered with are sent as they were recorded.
     // A call a server's handler made is recorded with the number of its request; a resumed run, whose recording
@@ -249,6 +273,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
         ...(guarded !== undefined ? { guarded } : {}),
         ...(redacted?.parts !== undefined ? { redactedParts: redacted.parts } : {}),
         ...(redacted?.texts !== undefined ? { redactedTexts: redacted.texts } : {}),
+        ...(attempt !== undefined ? { keep: attempt.keepId() } : {}),
       });
     });
     if (!resume)
@@ -288,7 +313,8 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
       ...(input.replay.originMarks === true ? { originMarks: true } : {}),
       ...(input.replay.sealed !== undefined ? { sealed: new Set(input.replay.sealed) } : {}),
       ...(input.replay.sealedForResult !== undefined ? { sealedForResult: new Set(input.replay.sealedForResult) } : {}),
-      ...(resume
+      ...(input.replay.durable === true ? { durable: true as const } : {}),
+      ...(input.replay.resume === true
         ? {
             resume: {
               onAnswered: (recorded: RecordedCall) => post({ recorded, replayed: true }),
@@ -315,6 +341,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     atMost: input.atMost,
     ...(observers.length > 0 ? { observers } : {}),
     ...(replayer !== undefined ? { replayer } : {}),
+    ...(attempt !== undefined ? { durable: attempt.hooks } : {}),
     ...((input.redact ?? input.replay?.redacted) !== undefined
       ? { redact: input.redact ?? input.replay!.redacted! }
       : {}),
@@ -335,6 +362,18 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
     onListening: () => post({ serving: true }),
     onRequestCrash: (outcome) => post({ requestCrash: outcome }),
   });
+}
+
+/** A durable run's attempt: its questions go to the main thread, and the endpoint's answers come back from it. */
+function durableAttempt(
+  shared: readonly SharedBudget[],
+  post: (message: WorkerMessage) => void,
+): Runtime.DurableAttempt {
+  const attempt = new runtime.DurableAttempt(shared, (durable) => post({ durable }));
+  parentPort!.on("message", (message: DurableReply) => {
+    if (typeof message === "object" && message !== null && "durable" in message) attempt.answer(message.durable);
+  });
+  return attempt;
 }
 
 // After the outcome, the thread ends, whatever the program left open (a timer, a socket).

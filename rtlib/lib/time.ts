@@ -1,6 +1,6 @@
 // The `time` module. now, today and sleep are effects; durations are plain values.
 
-import { call } from "../gateway.js";
+import { call, durableSleep } from "../gateway.js";
 import type { Grant } from "../grants.js";
 import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
@@ -24,10 +24,12 @@ export const today = (grant: Grant): Promise<unknown> =>
   });
 /**
  * A sleep longer than a timer can hold is a chain of timers (waits.ts): a long sleep is long; a cancellation ends it.
+ * A durable run sleeps on its endpoint's durable timer instead (spec/durable.md).
  */
 export const sleep = (grant: Grant, duration: unknown): Promise<null> =>
   call(grant, { name: "std.time.sleep", need: TIME }, { duration }, async () => {
-    await cancellableWait((duration as Rec)["milliseconds"]!);
+    const ms = (duration as Rec)["milliseconds"]!;
+    await (durableSleep(ms) ?? cancellableWait(ms));
     return null;
   });
 

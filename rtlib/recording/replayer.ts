@@ -85,6 +85,12 @@ export interface ReplayOptions {
     readonly from?: number;
   };
   /**
+   * One attempt of a durable run (spec/durable.md, "The run side"): every call is answered from the journal while its
+   * key's queue has an entry left, successes and failures alike, and any other is made live; no call ever makes the
+   * run live for good, as a resumed run's does.
+   */
+  readonly durable?: true;
+  /**
    * The sequence numbers of the recording's sealed calls (spec/recording.md,
    * "Sealed calls"), opened with the key: the program must keep the
    * recording's guards to be replayed against them, and what the replay says
@@ -243,6 +249,9 @@ export class Replayer {
    * the header too).
    */
   checkGrant(program: readonly GrantItem[]): RunFacts<"E-RT-REPLAY-GRANT"> | undefined {
+    // A durable run's journal has no grant header: it was made by this code, and each call it answers is checked against
+    // the program's grant at the gateway first, as a live call is.
+    if (this.options.durable === true) return undefined;
     const needs = programText(program);
     for (const item of this.grant) {
       if (!program.some((g) => covers(g, item)))
@@ -271,6 +280,7 @@ export class Replayer {
     this.fromRedacted = this.options.originMarks === true ? redactedParts : undefined;
     const within = this.transactionOf(primitive);
     if (within !== undefined) return this.answerStatement(primitive, within, args, perform, guarded);
+    if (this.options.durable === true) return this.answerDurable(primitive, args, perform, guarded);
     if (this.live) return LIVE;
     const queue = this.queueOf(primitive.name, args, guarded, this.fromRedacted);
     if (primitive.transaction !== undefined) return this.answerTransaction(primitive, args, queue, guarded);
@@ -302,11 +312,34 @@ export class Replayer {
   };
 
   /**
-   * Every call is answered from the recording (not a resumed run, which goes live): the run looks no host name up
-   * (spec/runtime.md, section 9).
+   * Every call is answered from the recording (not a resumed run nor a durable one, which go live): the run looks no
+   * host name up (spec/runtime.md, section 9).
    */
   get offline(): boolean {
-    return this.options.resume === undefined;
+    return this.options.resume === undefined && this.options.durable === undefined;
+  }
+
+  // ---- A durable run (spec/durable.md, "The run side") ----
+
+  /**
+   * A call of a durable run: the next entry of its key's queue, whatever any call before it was, or live when the queue
+   * is spent. Every call the journal holds was made by this same invocation with this same code, so no call it holds
+   * is made again, whatever order concurrent tasks reach the gateway in.
+   */
+  private answerDurable(
+    primitive: Primitive,
+    args: Readonly<Record<string, unknown>>,
+    perform: () => unknown,
+    guarded: boolean,
+  ): unknown {
+    const queue = this.queueOf(primitive.name, args, guarded, this.fromRedacted);
+    if (primitive.transaction !== undefined) return this.answerTransaction(primitive, args, queue, guarded);
+    if (queue === undefined || queue.next >= queue.calls.length || NOT_REPLAYABLE.has(primitive.name)) return LIVE;
+    const held = queue.calls[queue.next++]!;
+    // A redacted variable: the program is given its value, read now, not the placeholder.
+    if (primitive.name === "std.environment.get" && "success" in held.outcome && held.outcome.success === REDACTED)
+      return perform();
+    return this.answerWith(primitive, held, args, perform);
   }
 
   /** The entry the last call was answered with: a narrated replay shows its recorded duration. */
@@ -416,6 +449,11 @@ export class Replayer {
     const numbered = this.numbered.get(needText(primitive.need));
     const queue = numbered !== undefined && numbered.next < numbered.calls.length ? numbered : unnumbered;
     const entry = queue !== undefined && queue.next < queue.calls.length ? queue.calls[queue.next]! : undefined;
+    // A durable run: a transaction the journal holds is answered from it, as any call is; another is made live.
+    if (this.options.durable === true) {
+      if (entry?.transaction === undefined) return LIVE;
+      primitive.transaction!.answeredAs(entry.transaction);
+    }
     const resume = this.options.resume;
     if (resume !== undefined) {
       // A transaction begun inside the work of one the recording holds is answered from the recording too, whatever
