@@ -38,6 +38,8 @@ async function renyi(): Promise<number> {
   if (process.argv[2] === "reproduce")
     return (await import("./commands/reproduce.js")).reproduceCommand(process.argv.slice(3));
   if (process.argv[2] === "grant") return (await import("./commands/grant.js")).grantCommand(process.argv.slice(3));
+  if (process.argv[2] === "fetch-recording")
+    return (await import("./commands/fetch-recording.js")).fetchRecordingCommand(process.argv.slice(3));
   // The protocol's SDK is loaded by this command alone.
   if (process.argv[2] === "mcp") return (await import("./commands/mcp.js")).mcpCommand(process.argv.slice(3));
   // The Restate SDK is loaded by this command alone.

@@ -1,7 +1,8 @@
 // Runs the property tests for a while: `npm run fuzz -- --minutes 10`.
 //
 // Each round runs every property test file that exists in dist/tests (the
-// compiler's, the formatter's, and any other whose name says property, extremes or keys) with
+// compiler's, the formatter's, any other whose name says property, extremes or keys, and the guards'
+// and implicit flows' controls, which npm test samples) with
 // many cases and a fresh seed in RENYI_FUZZ_SEED, until the time is up. It
 // reports the rounds, the cases tried and the failures (with the seed that
 // reproduces each), and exits 1 on any failure. Options:
@@ -34,7 +35,7 @@ let seed = Math.floor(option("seed", randomInt(1, 2 ** 31)));
 
 const files = existsSync(testsDir)
   ? readdirSync(testsDir)
-      .filter((name) => name.endsWith(".test.js") && /property|extremes|keys/.test(name))
+      .filter((name) => name.endsWith(".test.js") && /property|extremes|keys|^guards\.test|^implicit-flows/.test(name))
       .sort()
   : [];
 if (!files.includes("compile-property.test.js")) {

@@ -241,6 +241,14 @@ const ALLOWED: Record<string, { body: string; heard?: (h: Heard) => boolean; std
 };
 
 /** Runs cases a few at a time. */
+/**
+ * The controls (the same attack without the guard gets out) for every other attack, and for all of them under
+ * RENYI_FUZZ_CASES (`npm run fuzz`): an attack is checked as real whenever it changes, not at every test run.
+ */
+function controlSample<T>(items: readonly T[]): readonly T[] {
+  return process.env["RENYI_FUZZ_CASES"] === undefined ? items.filter((_, i) => i % 2 === 0) : items;
+}
+
 async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
@@ -295,7 +303,7 @@ test("every way out of the program is stopped, with nothing leaving: from the en
 test("without the guard, the same programs do get the secret out: each attack above is a real one", async () => {
   const evilBefore = evil.heard.length;
   let leaks = 0;
-  await inBatches(Object.entries(ATTACKS), 4, async ([name, body]) => {
+  await inBatches(controlSample(Object.entries(ATTACKS)), 4, async ([name, body]) => {
     rmSync(join(work, "out"), { recursive: true, force: true });
     mkdirSync(join(work, "out"), { recursive: true });
     const heard = evil.heard.length;

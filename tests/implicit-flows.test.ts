@@ -289,7 +289,9 @@ test("at least thirty programs copy a secret by decisions alone", () => {
 
 test("without a guard, each program gets the secret out: each flow is a real one", async () => {
   const problems: string[] = [];
-  await inBatches(Object.keys(FLOWS), 4, async (name) => {
+  // Every other flow's control, and all of them under RENYI_FUZZ_CASES (`npm run fuzz`).
+  const names = Object.keys(FLOWS).filter((_, i) => process.env["RENYI_FUZZ_CASES"] !== undefined || i % 2 === 0);
+  await inBatches(names, 4, async (name) => {
     const dir = join(work, `plain-${Object.keys(FLOWS).indexOf(name)}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "flow.ry"), program(name, false));

@@ -43,6 +43,7 @@ const ROOM_ROWS = [
     "durable runs on Restate: `renyi serve --restate`, its journal and budget object; a durable run's plan and channel",
   ],
   ["cli/lsp", "`renyi lsp`: the language server over stdio, its documents, its answers in the protocol's types"],
+  ["cli/durable", "durable runs on Restate: the endpoint, the journal, recordings fetched from it"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],
 ] as const;
 const ROOMS = ROOM_ROWS.map(([room]) => room);

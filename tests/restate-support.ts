@@ -63,6 +63,11 @@ export class RestateServer {
     return `http://127.0.0.1:${this.ingressPort}`;
   }
 
+  /** The server's process id while it runs (for its CPU time). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   /** What the server wrote on its standard output and error, for a failing test's message. */
   output(): string {
     return this.log;
@@ -200,5 +205,125 @@ export class RestateServer {
     const text = await response.text();
     if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
     return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
+  }
+}
+
+// ---- A cluster of servers (spec/durable.md, "Several machines") ----
+
+/** One node of a RestateCluster: its ports and data folder, and its process while it runs. */
+export interface ClusterNode {
+  readonly name: string;
+  readonly adminUrl: string;
+  readonly ingressUrl: string;
+  readonly fabricPort: number;
+  readonly dataDir: string;
+  process: ChildProcess | undefined;
+  log: string;
+}
+
+/**
+ * Several restate-server processes on this machine forming one cluster: one metadata store replicated across all of
+ * them (each lists every node's fabric address), the first node alone provisioning the cluster, and the log and the
+ * partitions replicated on `replication` nodes.
+ */
+export class RestateCluster {
+  private constructor(readonly nodes: ClusterNode[]) {}
+
+  static async start(size = 3, replication = 2): Promise<RestateCluster> {
+    const nodes: ClusterNode[] = [];
+    for (let i = 1; i <= size; i++) {
+      const [admin, ingress, fabric] = [await freePort(), await freePort(), await freePort()];
+      nodes.push({
+        name: `n${i}`,
+        adminUrl: `http://127.0.0.1:${admin}`,
+        ingressUrl: `http://127.0.0.1:${ingress}`,
+        fabricPort: fabric,
+        dataDir: mkdtempSync(join(tmpdir(), `renyi-restate-${i}-`)),
+        process: undefined,
+        log: "",
+      });
+    }
+    const cluster = new RestateCluster(nodes);
+    const addresses = `[${nodes.map((n) => `"http://127.0.0.1:${n.fabricPort}/"`).join(",")}]`;
+    for (const [i, node] of nodes.entries()) {
+      const env = {
+        ...process.env,
+        RESTATE_ADMIN__BIND_ADDRESS: node.adminUrl.slice("http://".length),
+        RESTATE_INGRESS__BIND_ADDRESS: node.ingressUrl.slice("http://".length),
+        RESTATE_BIND_ADDRESS: `127.0.0.1:${node.fabricPort}`,
+        RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node.fabricPort}/`,
+        RESTATE_LISTEN_MODE: "tcp",
+        RESTATE_DISABLE_TELEMETRY: "true",
+        RESTATE_ADMIN__DISABLE_WEB_UI: "true",
+        RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
+        RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+        RESTATE_LOG_FILTER: "warn",
+        RESTATE_CLUSTER_NAME: "renyi-test",
+        RESTATE_AUTO_PROVISION: i === 0 ? "true" : "false",
+        RESTATE_DEFAULT_REPLICATION: String(replication),
+        RESTATE_METADATA_CLIENT__ADDRESSES: addresses,
+      };
+      const child = spawn(RESTATE_SERVER, ["--base-dir", node.dataDir, "--node-name", node.name, "--no-logo"], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      node.process = child;
+      const keep = (d: Buffer) => {
+        node.log = (node.log + d.toString()).slice(-64 * 1024);
+      };
+      child.stdout!.on("data", keep);
+      child.stderr!.on("data", keep);
+    }
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (const node of nodes) {
+      while (!(await cluster.ready(node))) {
+        if (node.process!.exitCode !== null) throw new Error(`${node.name} exited:\n${node.log}`);
+        if (Date.now() > deadline) throw new Error(`${node.name} did not answer in time:\n${node.log}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    return cluster;
+  }
+
+  /** Whether the node answers its health checks and a query of every partition. */
+  private async ready(node: ClusterNode): Promise<boolean> {
+    try {
+      const health = await fetch(`${node.adminUrl}/health`);
+      const ingress = await fetch(`${node.ingressUrl}/restate/health`);
+      if (!health.ok || !ingress.ok) return false;
+      await this.query(node, "SELECT count(*) AS n FROM sys_invocation");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** An SQL query of a node's admin API: its rows. */
+  async query(node: ClusterNode, sql: string): Promise<Record<string, unknown>[]> {
+    const response = await fetch(`${node.adminUrl}/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: sql }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
+    return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
+  }
+
+  /** Ends one node with SIGKILL (a machine lost), keeping its data. */
+  async kill(node: ClusterNode): Promise<void> {
+    const child = node.process;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    child.kill("SIGKILL");
+    await gone;
+  }
+
+  /** Ends every node and removes their data. */
+  async stop(): Promise<void> {
+    for (const node of this.nodes) {
+      await this.kill(node);
+      rmSync(node.dataDir, { recursive: true, force: true });
+    }
   }
 }

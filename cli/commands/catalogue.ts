@@ -264,6 +264,24 @@ export const KEYGEN_COMMAND: CommandDeclaration = {
   flags: [{ name: "--out", value: "NAME", says: "the key pair's name, without .key or .pub (needed)" }],
 };
 
+export const FETCH_RECORDING_COMMAND: CommandDeclaration = {
+  program: "renyi",
+  name: "fetch-recording",
+  arguments: [{ name: "INVOCATION_ID", says: "the invocation of a program renyi serve --restate serves: inv_…" }],
+  summary: "Write the journal of a durable run as a recording (spec/durable.md).",
+  description:
+    "Reads the journal Restate keeps of one invocation through the cluster's admin API and writes it as a recording (spec/recording.md) that renyi reproduce, renyi run --replay and renyi run --resume take: the manifest from the journal's header and end, the calls in journal order. An invocation that has not ended gives the run so far. Restate keeps a journal for default-journal-retention (1 day by default) after its invocation ends.",
+  flags: [
+    { name: "--restate", value: "ADMIN_URL", says: "the admin API of the Restate cluster (needed): http://HOST:9070" },
+    {
+      name: "--to",
+      value: "OUT",
+      says: "where to write the recording, over a file of that name if there is one; without it, an existing file is never written over",
+      default: "INVOCATION_ID.json",
+    },
+  ],
+};
+
 /** The commands of `renyi`, in the order its help lists them. */
 export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   RUN_COMMAND,
@@ -273,6 +291,7 @@ export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   RECORD_COMMAND,
   REPRODUCE_COMMAND,
   GRANT_COMMAND,
+  FETCH_RECORDING_COMMAND,
   EXPLAIN_COMMAND,
   PARSE_COMMAND,
   MCP_COMMAND_DECLARED,

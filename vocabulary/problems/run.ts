@@ -5,6 +5,7 @@
 
 import { problem, plural, type FactsOf, type Rendered } from "./entry.js";
 import { RECORDING_PROBLEMS } from "./recording.js";
+import { JOURNAL_PROBLEMS } from "./journal.js";
 import { MAX_ELEMENTS, MAX_TEXT } from "../limits.js";
 
 /** `1,000`: counts in run-time messages are written with thousands separators. */
@@ -733,6 +734,8 @@ renyi run build/weather.mjs`,
   }),
 
   ...RECORDING_PROBLEMS,
+
+  ...JOURNAL_PROBLEMS,
 
   "E-RT-INTERNAL": problem<
     | { problem: "thrown"; detail: string }
