@@ -6,6 +6,11 @@
 // Budgets). Restate runs one `take` of a key at a time, on whichever endpoint,
 // so the budget holds across every run of the cluster. Time is Restate's
 // (`ctx.date.now()`), journaled, so a retried `take` decides as it did.
+//
+// The object is private to the ingress: only a run's handler calls it, never
+// anyone who can reach the ingress. And a budget is its key: the count and
+// the unit are read from the key's text, whatever the request says, so that
+// no caller can take with a wider window or a larger count than the budget's.
 
 import "./polyfill.js";
 import * as restate from "@restatedev/restate-sdk";
@@ -25,14 +30,23 @@ export interface BudgetAnswer {
   readonly ok: boolean;
 }
 
+/** The count and window a budget's key says (`…=N/UNIT`), or undefined for a key of another form. */
+export function budgetOfKey(key: string): { count: number; window: number } | undefined {
+  const m = /=([1-9][0-9]{0,14})\/(second|minute|hour|day)$/.exec(key);
+  if (m === null) return undefined;
+  return { count: Number(m[1]), window: WINDOW_MS[m[2]!]! };
+}
+
 export const budgetObject = restate.object({
   name: BUDGET_OBJECT,
+  options: { ingressPrivate: true },
   handlers: {
-    take: async (ctx: restate.ObjectContext, request: BudgetRequest): Promise<BudgetAnswer> => {
-      const window = WINDOW_MS[String(request?.unit)];
-      const count = request?.count;
-      // A request of another shape (none of renyi's) is refused, never counted.
-      if (window === undefined || !Number.isSafeInteger(count) || count < 1) return { ok: false };
+    // The request is journaled as the run's handler sent it; the budget is the key's (above).
+    take: async (ctx: restate.ObjectContext, _request: BudgetRequest): Promise<BudgetAnswer> => {
+      const budget = budgetOfKey(ctx.key);
+      // A key of another form (none of renyi's) is refused, never counted.
+      if (budget === undefined) return { ok: false };
+      const { count, window } = budget;
       const now = await ctx.date.now();
       const times = ((await ctx.get<number[]>(TIMES)) ?? []).filter((t) => t > now - window);
       const ok = times.length < count;

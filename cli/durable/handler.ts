@@ -122,7 +122,11 @@ function redactedOptions(options: Record<string, unknown>, redacted: readonly st
 
 /** The run's program options as the header journals them, redacted as the input is. */
 function redactedWords(argv: readonly string[], redacted: readonly string[]): string[] {
-  return argv.map((word) => {
+  const end = argv.indexOf("--");
+  // The words after `--` are main's `words` option's, whatever its name: all redacted when any name is.
+  const wordsRedacted = redacted.length > 0;
+  return argv.map((word, i) => {
+    if (end !== -1 && i > end) return wordsRedacted ? REDACTED : word;
     const m = /^--([^=]+)=/.exec(word);
     return m !== null && redacted.some((r) => sameName(r, m[1]!)) ? `--${m[1]}=${REDACTED}` : word;
   });

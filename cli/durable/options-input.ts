@@ -58,7 +58,13 @@ export function readInput(body: Uint8Array, parameters: readonly MainParameter[]
     argv.push(`--${optionName(parameter.name)}=${converted}`);
   }
   for (const p of parameters)
-    if (!p.words && !p.optional && !p.hasDefault && !(p.name in options) && !(optionName(p.name) in options))
+    if (
+      !p.words &&
+      !p.optional &&
+      !p.hasDefault &&
+      !Object.hasOwn(options, p.name) &&
+      !Object.hasOwn(options, optionName(p.name))
+    )
       return {
         ok: false,
         message: `the program needs the option ${JSON.stringify(p.name)} (${p.type})${usage(parameters)}`,
