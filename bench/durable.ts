@@ -12,7 +12,7 @@
 // noisy, the ratios are what matter. The targets are 2x for hello and 1.3x for
 // the 5-call program.
 
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
@@ -74,18 +74,26 @@ function accepts(port: number): Promise<boolean> {
 }
 
 async function serve(port: number, files: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [RENYI, "serve", "--restate", "--port", String(port), ...files], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [RENYI, "serve", "--restate", "--port", String(port), "--allow", "console", "--allow-host", "127.0.0.1", ...files],
+    {
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   while (!(await accepts(port))) await new Promise((r) => setTimeout(r, 50));
   return child;
 }
 
-function runOnce(file: string, args: string[]): number {
+/** `renyi run FILE ARGS` to its end, in a process of its own (not spawnSync: the stand-in answers from this thread). */
+async function runOnce(file: string, args: string[]): Promise<number> {
   const start = performance.now();
-  const ran = spawnSync(process.execPath, [RENYI, "run", file, ...args], { env, encoding: "utf8" });
-  if (ran.status !== 0) throw new Error(`renyi run ${file}: ${ran.stderr}`);
+  const child = spawn(process.execPath, [RENYI, "run", file, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (status !== 0) throw new Error(`renyi run ${file}: ${stderr}`);
   return performance.now() - start;
 }
 
@@ -113,8 +121,8 @@ async function main(): Promise<void> {
     await restate.register(`http://127.0.0.1:${port}`);
     // Warm both ways: the compile cache, the endpoint's first runs, the server's partitions.
     for (let i = 0; i < 3; i++) {
-      runOnce(hello, []);
-      runOnce(five, ["--base", base]);
+      await runOnce(hello, []);
+      await runOnce(five, ["--base", base]);
       await invokeOnce(restate, "hello", {});
       await invokeOnce(restate, "five", { base });
     }
@@ -125,9 +133,9 @@ async function main(): Promise<void> {
       durableFive: [] as number[],
     };
     for (let round = 0; round < ROUNDS; round++) {
-      times.runHello.push(runOnce(hello, []));
+      times.runHello.push(await runOnce(hello, []));
       times.durableHello.push(await invokeOnce(restate, "hello", {}));
-      times.runFive.push(runOnce(five, ["--base", base]));
+      times.runFive.push(await runOnce(five, ["--base", base]));
       times.durableFive.push(await invokeOnce(restate, "five", { base }));
     }
     const row = (what: string, run: number[], durable: number[], target: number) => {
