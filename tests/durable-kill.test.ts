@@ -7,7 +7,7 @@
 // after a second sleep.
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
@@ -51,6 +51,15 @@ const PAGES = `public function main(base: Text)
 end
 `;
 
+const LONG_SLEEPER = `public function main()
+  purpose: Sleep six seconds between two lines.
+  needs console, time
+  console.print("before")
+  time.sleep(time.seconds(6))
+  console.print("after")
+end
+`;
+
 const SLEEPER = `public function main()
   purpose: Sleep three seconds between two lines.
   needs console, time
@@ -66,6 +75,7 @@ before(async () => {
   writeFileSync(join(work, "sequential.ry"), SEQUENTIAL);
   writeFileSync(join(work, "pages.ry"), PAGES);
   writeFileSync(join(work, "sleeper.ry"), SLEEPER);
+  writeFileSync(join(work, "long_sleeper.ry"), LONG_SLEEPER);
   standIn = createServer((req, res) => {
     const path = req.url ?? "";
     received.set(path, (received.get(path) ?? 0) + 1);
@@ -283,5 +293,37 @@ end
     assert.equal(outcomes.filter((o) => o.output === "over budget\n").length, 15);
   } finally {
     for (const e of endpoints) await kill(e);
+  }
+});
+
+test("a run asleep for 6 seconds holds no process while it sleeps, and takes up where it slept when its timer fires", async () => {
+  const port = await freePort();
+  const endpoint = await serve(port, ["long_sleeper.ry"]);
+  try {
+    await restate.register(`http://127.0.0.1:${port}`);
+    const started = Date.now();
+    const id = await restate.send("long_sleeper", {});
+    // Once its timer is journaled, the run's process is given up.
+    let runs = -1;
+    while (Date.now() - started < 5000) {
+      await new Promise((r) => setTimeout(r, 200));
+      const timers = await restate.query(
+        `SELECT id FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`,
+      );
+      if (timers.length === 0) continue;
+      await new Promise((r) => setTimeout(r, 500));
+      runs = spawnSync("ps", ["-o", "pid=", "--ppid", String(endpoint.child.pid)])
+        .stdout.toString()
+        .trim().length;
+      break;
+    }
+    assert.equal(runs, 0, "a process was still running while the run slept");
+    const ended = await outcomeOf(id);
+    const took = Date.now() - started;
+    assert.equal(ended.outcome, "finished", JSON.stringify(ended));
+    assert.equal(ended.output, "before\nafter\n");
+    assert.ok(took >= 6000 && took < 9000, `it ended after ${took} ms`);
+  } finally {
+    await kill(endpoint);
   }
 });

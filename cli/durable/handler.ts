@@ -12,9 +12,10 @@ import {
   type FromDurableRun,
   type JournalHeader,
   type SharedBudget,
+  type ToDurableRun,
 } from "../../vocabulary/durable.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
-import { startAttempt, turn } from "./attempt-process.js";
+import { startAttempt, turn, type Attempt } from "./attempt-process.js";
 import { readJournal, PendingSleeps } from "./journal-read.js";
 import { Settler } from "./settle.js";
 import { JournalQueue } from "./journal-queue.js";
@@ -30,6 +31,9 @@ export interface Serving {
   readonly shared: readonly SharedBudget[];
   readonly redacted: readonly string[];
 }
+
+/** How long a durable timer must be for its run to give up its process while it waits (spec/durable.md). */
+export const PARK_AFTER_MS = 5000;
 
 /** The header with the options the invocation was given, as the design's first entry holds them. */
 type Header = JournalHeader & { readonly options: Record<string, unknown> };
@@ -76,35 +80,81 @@ export function runHandler(program: Registered, serving: Serving) {
       // From the input, which Restate keeps: the header's may be redacted.
       ...input.argv,
     ];
-    const done = await turn();
-    let queue: JournalQueue | undefined;
-    const attempt = startAttempt(argv, (message: FromDurableRun) => heard(queue!, message));
-    queue = new JournalQueue(ctx, settler, attempt.send, sleeps, serving.shared, cancellation);
-    settler.onCancel = attempt.interrupt;
+    let release = await turn();
+    let response: DurableResponse | undefined;
+    let current: Attempt | undefined;
+    /** The process given up while the run sleeps (its output so far), or undefined while a process runs. */
+    let parked: Attempt | undefined;
+    const queue: JournalQueue = new JournalQueue(
+      ctx,
+      settler,
+      (message) => (parked !== undefined ? wakeFromPark(message) : current!.send(message)),
+      sleeps,
+      serving.shared,
+      cancellation,
+      journal.calls,
+    );
+    const begin = () => {
+      const attempt = startAttempt(argv, (message: FromDurableRun) => {
+        if (attempt === current) heard(queue, message);
+      });
+      current = attempt;
+      queue.begun();
+      settler.onCancel = attempt.interrupt;
+      attempt.send({
+        start: {
+          journaled: [...queue.journaled],
+          code: program.code,
+          shared: [...serving.shared],
+          redacted: [...serving.redacted],
+        },
+      });
+      void attempt.ended.then((ended) => {
+        // A process given up while its run slept does not end the run.
+        if (attempt !== current || parked !== undefined) return;
+        endWith(responseOf(ended), splitOutput(ended.stdout).output);
+      });
+    };
+    const endWith = (answer: DurableResponse, output: Buffer) => {
+      response = answer;
+      queue.end({ ended: { outcome: answer.outcome, ...outputDigest(output) } });
+    };
+    // A run asleep on a durable timer of PARK_AFTER_MS or more gives up its process and its place among the runs:
+    // when the timer fires, a process starts again from the journal (which holds every call it made), and its sleep
+    // is answered at once by the timer that fired.
+    queue.onTimer = (ms) => {
+      if (ms < PARK_AFTER_MS || parked !== undefined || current === undefined) return;
+      parked = current;
+      current = undefined;
+      parked.kill();
+      release();
+      settler.onCancel = () => {
+        const given = parked!;
+        void given.ended.then((ended) => {
+          const output = splitOutput(ended.stdout).output;
+          endWith({ ...responseOf(ended), outcome: "cancelled", message: "the invocation was cancelled" }, output);
+        });
+      };
+    };
+    const wakeFromPark = (message: ToDurableRun) => {
+      if (!("woke" in message) || settler.cancelled) return;
+      parked = undefined;
+      void turn().then((given) => {
+        release = given;
+        if (!settler.cancelled) begin();
+      });
+    };
+    begin();
     // The attempt over (a suspension, the server gone): its run goes no further; the next attempt resumes it.
     const signal = ctx.request().attemptCompletedSignal;
-    const stop = () => attempt.kill();
+    const stop = () => current?.kill();
     signal.addEventListener("abort", stop, { once: true });
-    attempt.send({
-      start: {
-        journaled: journal.calls,
-        code: program.code,
-        shared: [...serving.shared],
-        redacted: [...serving.redacted],
-      },
-    });
-    let response: DurableResponse | undefined;
-    void attempt.ended.then((ended) => {
-      response = responseOf(ended);
-      const digest = outputDigest(splitOutput(ended.stdout).output);
-      queue!.end({ ended: { outcome: response.outcome, ...digest } });
-    });
     try {
       await queue.serve();
     } finally {
       signal.removeEventListener("abort", stop);
-      attempt.kill();
-      done();
+      current?.kill();
+      release();
     }
     return response!;
   };

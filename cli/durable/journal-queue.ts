@@ -42,6 +42,10 @@ interface Take {
 type Settled = { readonly tag: string; readonly value?: unknown; readonly failure?: unknown };
 
 export class JournalQueue {
+  /** Every call the journal holds so far, in journal order: what a run started again is given. */
+  readonly journaled: RecordedCall[];
+  /** Told when a timer of `ms` the run waits on is journaled and running (the handler may give up the run's process). */
+  onTimer: ((ms: number) => void) | undefined;
   private readonly steps: Step[] = [];
   private wake: (() => void) | undefined;
   /** The steps the `ctx.run` running now is journaling. */
@@ -57,7 +61,9 @@ export class JournalQueue {
     private readonly sleeps: PendingSleeps,
     private readonly shared: readonly SharedBudget[],
     cancellation: restate.RestatePromise<unknown>,
+    journaled: readonly RecordedCall[],
   ) {
+    this.journaled = [...journaled];
     this.await(cancellation, () => this.settler.noteCancel());
     // Awaited from the start: what the loop awaits is fixed until something in it settles.
     for (const timer of sleeps.pending)
@@ -79,6 +85,7 @@ export class JournalQueue {
     else {
       earlier.waiter = id;
       if (earlier.done) this.answer({ woke: id });
+      else this.onTimer?.(ms);
     }
   }
 
@@ -92,6 +99,11 @@ export class JournalQueue {
     const take: Take = { id, left: budgets.length, ok: true };
     for (const b of budgets as SharedBudget[])
       this.push({ kind: "budget", take, key: b.key, request: { count: b.count, unit: b.unit } });
+  }
+
+  /** A run (started again after its process was given up) begins: timers no run waits on now may be taken by its sleeps. */
+  begun(): void {
+    for (const timer of this.sleeps.pending) delete timer.waiter;
   }
 
   /** The run has ended: its end is the last step. */
@@ -123,11 +135,22 @@ export class JournalQueue {
   private done(step: Step, entry: unknown): void {
     switch (step.kind) {
       case "keep":
+        this.journaled.push(...step.calls);
+        // A sleep call in the journal has spent its timer, as the read loop counts it.
+        for (const call of step.calls) if (call.primitive === "std.time.sleep") this.sleeps.spend();
         this.answer({ kept: step.id });
         return;
       case "sleep": {
         const until = (entry as { sleep: { until: number } }).sleep.until;
-        this.await(durableSleep(this.ctx, until), () => this.answer({ woke: step.id }));
+        const fired = durableSleep(this.ctx, until);
+        // Kept among the pending timers, so that a run started again while it runs waits on it rather than a new one.
+        const timer = this.sleeps.add(step.ms, fired);
+        timer.waiter = step.id;
+        this.await(fired, () => {
+          timer.done = true;
+          if (timer.waiter !== undefined) this.answer({ woke: timer.waiter });
+        });
+        this.onTimer?.(step.ms);
         return;
       }
       case "budget":

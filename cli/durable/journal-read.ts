@@ -27,8 +27,10 @@ export interface PendingSleep {
 export class PendingSleeps {
   readonly pending: PendingSleep[] = [];
 
-  add(ms: number, fired: restate.RestatePromise<void>): void {
-    this.pending.push({ ms, fired, done: false });
+  add(ms: number, fired: restate.RestatePromise<void>): PendingSleep {
+    const timer: PendingSleep = { ms, fired, done: false };
+    this.pending.push(timer);
+    return timer;
   }
 
   /** A sleep call is in the journal: the oldest timer was its. */
