@@ -16,7 +16,7 @@ import { freePort } from "./support.js";
  * The binary itself, not the package's `bin` (a node script that starts it): a SIGKILL must reach the server, not a
  * wrapper that would leave it running.
  */
-export const RESTATE_SERVER = createRequire(import.meta.url).resolve(
+const RESTATE_SERVER = createRequire(import.meta.url).resolve(
   `@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`,
 );
 

@@ -31,7 +31,7 @@ export interface BudgetAnswer {
 }
 
 /** The count and window a budget's key says (`…=N/UNIT`), or undefined for a key of another form. */
-export function budgetOfKey(key: string): { count: number; window: number } | undefined {
+function budgetOfKey(key: string): { count: number; window: number } | undefined {
   const m = /=([1-9][0-9]{0,14})\/(second|minute|hour|day)$/.exec(key);
   if (m === null) return undefined;
   return { count: Number(m[1]), window: WINDOW_MS[m[2]!]! };

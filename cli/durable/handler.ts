@@ -33,7 +33,7 @@ export interface Serving {
 }
 
 /** How long a durable timer must be for its run to give up its process while it waits (spec/durable.md). */
-export const PARK_AFTER_MS = 5000;
+const PARK_AFTER_MS = 5000;
 
 /** The header with the options the invocation was given, as the design's first entry holds them. */
 type Header = JournalHeader & { readonly options: Record<string, unknown> };
