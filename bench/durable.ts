@@ -15,10 +15,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RestateServer } from "../tests/restate-support.js";
+import { RestateServer, startEndpoint } from "../tests/restate-support.js";
 import { freePort } from "../tests/support.js";
 import { median } from "./timing.js";
 
@@ -62,28 +61,9 @@ function cpuTicks(pid: number | undefined): { own: number; children: number } {
   }
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
 async function serve(port: number, files: string[]): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [RENYI, "serve", "--restate", "--port", String(port), "--allow", "console", "--allow-host", "127.0.0.1", ...files],
-    {
-      env,
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
-  while (!(await accepts(port))) await new Promise((r) => setTimeout(r, 50));
-  return child;
+  const ceiling = ["--allow", "console", "--allow-host", "127.0.0.1"];
+  return (await startEndpoint(port, [...ceiling, ...files], { env })).child;
 }
 
 /** `renyi run FILE ARGS` to its end, in a process of its own (not spawnSync: the stand-in answers from this thread). */

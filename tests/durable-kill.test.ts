@@ -7,15 +7,14 @@
 // after a second sleep.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { RestateServer } from "./restate-support.js";
-import { freePort, RENYI, seeded } from "./support.js";
+import { RestateServer, startEndpoint, type Endpoint } from "./restate-support.js";
+import { freePort, seeded } from "./support.js";
 
 const SEED = Number(process.env["RENYI_FUZZ_SEED"] ?? 20261206);
 /** Rounds of kills; each kills the endpoint once while every invocation of the round is part way. */
@@ -94,42 +93,14 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-interface Endpoint {
-  readonly child: ChildProcess;
-  readonly port: number;
-  stderr: string;
-}
-
 /** What every program here is allowed: the console, time, and HTTP to the stand-in. */
 const CEILING = ["--allow", "console", "--allow", "time", "--allow-host", "127.0.0.1"];
 
 /** `renyi serve --restate --port PORT [the ceiling] FILES…`, once it accepts connections. */
-async function serve(port: number, files: readonly string[], flags: readonly string[] = []): Promise<Endpoint> {
-  const child = spawn(
-    process.execPath,
-    [RENYI, "serve", "--restate", "--port", String(port), ...CEILING, ...flags, ...files.map((f) => join(work, f))],
-    { cwd: work, env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const endpoint: Endpoint = { child, port, stderr: "" };
-  child.stderr!.on("data", (d: Buffer) => (endpoint.stderr += d.toString()));
-  child.stdout!.resume();
-  const deadline = Date.now() + 30_000;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null) throw new Error(`renyi serve exited with ${child.exitCode}: ${endpoint.stderr}`);
-    if (Date.now() > deadline) throw new Error(`renyi serve did not listen: ${endpoint.stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return endpoint;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
+function serve(port: number, files: readonly string[], flags: readonly string[] = []): Promise<Endpoint> {
+  return startEndpoint(port, [...CEILING, ...flags, ...files.map((f) => join(work, f))], {
+    cwd: work,
+    env: { ...process.env, RENYI_CACHE_DIR: join(work, "cache") },
   });
 }
 

@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { freePort } from "./support.js";
+import { connect } from "node:net";
+import { freePort, RENYI } from "./support.js";
 
 /**
  * The binary itself, not the package's `bin` (a node script that starts it): a SIGKILL must reach the server, not a
@@ -32,6 +33,38 @@ export interface Invoked {
   readonly status: number;
   readonly body: string;
   readonly headers: Headers;
+}
+
+/**
+ * Starts one restate-server node on its ports of 127.0.0.1, quick to retry, with `more` of its configuration; what it
+ * writes is given to `log`.
+ */
+function startNode(
+  node: { name: string; dataDir: string; admin: string; ingress: string; fabricPort: number },
+  more: Readonly<Record<string, string>>,
+  log: (text: string) => void,
+): ChildProcess {
+  const env = {
+    ...process.env,
+    RESTATE_ADMIN__BIND_ADDRESS: node.admin,
+    RESTATE_INGRESS__BIND_ADDRESS: node.ingress,
+    RESTATE_BIND_ADDRESS: `127.0.0.1:${node.fabricPort}`,
+    RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node.fabricPort}/`,
+    RESTATE_LISTEN_MODE: "tcp",
+    RESTATE_DISABLE_TELEMETRY: "true",
+    RESTATE_ADMIN__DISABLE_WEB_UI: "true",
+    RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
+    RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+    RESTATE_LOG_FILTER: "warn",
+    ...more,
+  };
+  const child = spawn(RESTATE_SERVER, ["--base-dir", node.dataDir, "--node-name", node.name, "--no-logo"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d: Buffer) => log(d.toString()));
+  child.stderr!.on("data", (d: Buffer) => log(d.toString()));
+  return child;
 }
 
 /** One restate-server process; `stop()` ends it (and removes its data unless `keepData`). */
@@ -75,30 +108,20 @@ export class RestateServer {
 
   /** Starts the process again on the same ports and data (after `kill()`): a restart of the server. */
   async boot(): Promise<void> {
-    const env = {
-      ...process.env,
-      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${this.adminPort}`,
-      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${this.ingressPort}`,
-      RESTATE_BIND_ADDRESS: `127.0.0.1:${this.fabricPort}`,
-      RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${this.fabricPort}/`,
-      RESTATE_LISTEN_MODE: "tcp",
-      RESTATE_DISABLE_TELEMETRY: "true",
-      RESTATE_ADMIN__DISABLE_WEB_UI: "true",
-      RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
-      RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
-      RESTATE_LOG_FILTER: "warn",
-      ...this.options.env,
-    };
-    const child = spawn(RESTATE_SERVER, ["--base-dir", this.dataDir, "--node-name", "n1", "--no-logo"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = startNode(
+      {
+        name: "n1",
+        dataDir: this.dataDir,
+        admin: `127.0.0.1:${this.adminPort}`,
+        ingress: `127.0.0.1:${this.ingressPort}`,
+        fabricPort: this.fabricPort,
+      },
+      this.options.env ?? {},
+      (text) => {
+        this.log = (this.log + text).slice(-64 * 1024);
+      },
+    );
     this.process = child;
-    const keep = (d: Buffer) => {
-      this.log = (this.log + d.toString()).slice(-64 * 1024);
-    };
-    child.stdout!.on("data", keep);
-    child.stderr!.on("data", keep);
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`restate-server exited with ${child.exitCode}:\n${this.log}`);
@@ -246,33 +269,24 @@ export class RestateCluster {
     const cluster = new RestateCluster(nodes);
     const addresses = `[${nodes.map((n) => `"http://127.0.0.1:${n.fabricPort}/"`).join(",")}]`;
     for (const [i, node] of nodes.entries()) {
-      const env = {
-        ...process.env,
-        RESTATE_ADMIN__BIND_ADDRESS: node.adminUrl.slice("http://".length),
-        RESTATE_INGRESS__BIND_ADDRESS: node.ingressUrl.slice("http://".length),
-        RESTATE_BIND_ADDRESS: `127.0.0.1:${node.fabricPort}`,
-        RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node.fabricPort}/`,
-        RESTATE_LISTEN_MODE: "tcp",
-        RESTATE_DISABLE_TELEMETRY: "true",
-        RESTATE_ADMIN__DISABLE_WEB_UI: "true",
-        RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
-        RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
-        RESTATE_LOG_FILTER: "warn",
-        RESTATE_CLUSTER_NAME: "renyi-test",
-        RESTATE_AUTO_PROVISION: i === 0 ? "true" : "false",
-        RESTATE_DEFAULT_REPLICATION: String(replication),
-        RESTATE_METADATA_CLIENT__ADDRESSES: addresses,
-      };
-      const child = spawn(RESTATE_SERVER, ["--base-dir", node.dataDir, "--node-name", node.name, "--no-logo"], {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      node.process = child;
-      const keep = (d: Buffer) => {
-        node.log = (node.log + d.toString()).slice(-64 * 1024);
-      };
-      child.stdout!.on("data", keep);
-      child.stderr!.on("data", keep);
+      node.process = startNode(
+        {
+          name: node.name,
+          dataDir: node.dataDir,
+          admin: node.adminUrl.slice("http://".length),
+          ingress: node.ingressUrl.slice("http://".length),
+          fabricPort: node.fabricPort,
+        },
+        {
+          RESTATE_CLUSTER_NAME: "renyi-test",
+          RESTATE_AUTO_PROVISION: i === 0 ? "true" : "false",
+          RESTATE_DEFAULT_REPLICATION: String(replication),
+          RESTATE_METADATA_CLIENT__ADDRESSES: addresses,
+        },
+        (text) => {
+          node.log = (node.log + text).slice(-64 * 1024);
+        },
+      );
     }
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (const node of nodes) {
@@ -326,4 +340,45 @@ export class RestateCluster {
       rmSync(node.dataDir, { recursive: true, force: true });
     }
   }
+}
+
+/** A `renyi serve --restate` process and what it wrote on standard error. */
+export interface Endpoint {
+  readonly child: ChildProcess;
+  readonly port: number;
+  stderr: string;
+}
+
+/** `renyi serve --restate --port PORT ARGS…` (flags, then programs) in `cwd`, once it accepts connections. */
+export async function startEndpoint(
+  port: number,
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv },
+): Promise<Endpoint> {
+  const child = spawn(process.execPath, [RENYI, "serve", "--restate", "--port", String(port), ...args], {
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const endpoint: Endpoint = { child, port, stderr: "" };
+  child.stderr!.on("data", (d: Buffer) => (endpoint.stderr += d.toString()));
+  child.stdout!.resume();
+  const deadline = Date.now() + 30_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null) throw new Error(`renyi serve exited with ${child.exitCode}: ${endpoint.stderr}`);
+    if (Date.now() > deadline) throw new Error(`renyi serve did not listen: ${endpoint.stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return endpoint;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }
