@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { RestateServer, startEndpoint, type Endpoint } from "./restate-support.js";
+import { killHard, RestateServer, startEndpoint, type Endpoint } from "./restate-support.js";
 import { freePort, seeded } from "./support.js";
 
 const SEED = Number(process.env["RENYI_FUZZ_SEED"] ?? 20261206);
@@ -104,11 +104,8 @@ function serve(port: number, files: readonly string[], flags: readonly string[] 
   });
 }
 
-async function kill(endpoint: Endpoint): Promise<void> {
-  if (endpoint.child.exitCode !== null) return;
-  const gone = new Promise((r) => endpoint.child.once("exit", r));
-  endpoint.child.kill("SIGKILL");
-  await gone;
+function kill(endpoint: Endpoint): Promise<void> {
+  return killHard(endpoint.child);
 }
 
 /** The paths of the calls the invocation's journal holds (the `calls` batches its `renyi` runs journaled). */

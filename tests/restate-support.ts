@@ -56,8 +56,6 @@ function startNode(
     RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
     RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
     RESTATE_LOG_FILTER: "warn",
-    // 4 partitions rather than 24: a server starts in a third of the CPU time, which the tests share.
-    RESTATE_DEFAULT_NUM_PARTITIONS: "4",
     ...more,
   };
   const child = spawn(RESTATE_SERVER, ["--base-dir", node.dataDir, "--node-name", node.name, "--no-logo"], {
@@ -118,7 +116,9 @@ export class RestateServer {
         ingress: `127.0.0.1:${this.ingressPort}`,
         fabricPort: this.fabricPort,
       },
-      this.options.env ?? {},
+      // 4 partitions rather than 24: a single node starts in a third of the CPU time, which the tests share. (A
+      // cluster keeps 24, so that each of its nodes leads some.)
+      { RESTATE_DEFAULT_NUM_PARTITIONS: "4", ...this.options.env },
       (text) => {
         this.log = (this.log + text).slice(-64 * 1024);
       },
@@ -151,11 +151,7 @@ export class RestateServer {
 
   /** Ends the process with SIGKILL, keeping its data (a crash); `boot()` starts it again. */
   async kill(): Promise<void> {
-    const child = this.process;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await gone;
+    await killHard(this.process);
   }
 
   /** Ends the process and removes its data. */
@@ -328,11 +324,7 @@ export class RestateCluster {
 
   /** Ends one node with SIGKILL (a machine lost), keeping its data. */
   async kill(node: ClusterNode): Promise<void> {
-    const child = node.process;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await gone;
+    await killHard(node.process);
   }
 
   /** Ends every node and removes their data. */
@@ -383,4 +375,12 @@ function accepts(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
+}
+
+/** Ends a process with SIGKILL (a crash, a machine lost) and waits until it is gone; one already gone is left. */
+export async function killHard(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once("exit", r));
+  child.kill("SIGKILL");
+  await gone;
 }
