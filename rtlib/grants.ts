@@ -204,11 +204,7 @@ export class Budgets {
       }
       if (c.times.length - c.head >= c.count) return { ok: false, budget: describe(c) };
     }
-    for (const c of counters) {
-      if (!covers(c.item, need)) continue;
-      if (c.unit === "run") c.used++;
-      else c.times.push(now);
-    }
+    this.countAt(need, now);
     return OK;
   }
 
@@ -217,8 +213,11 @@ export class Budgets {
    * was a live call of the same run in an attempt before, and a live call after it sees the budget spent by it.
    */
   count(need: Need): void {
-    if (this.counters.length === 0) return;
-    const now = this.clock();
+    if (this.counters.length > 0) this.countAt(need, this.clock());
+  }
+
+  /** One call at `now` under every budget that covers it. */
+  private countAt(need: Need, now: number): void {
     for (const c of this.counters) {
       if (!covers(c.item, need)) continue;
       if (c.unit === "run") c.used++;
