@@ -13,7 +13,7 @@ import type { BundleOptions } from "../compiler/emit/bundle.js";
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 /** Fuel enough that no program here meets it. */
-const env = { ...process.env, RENYI_FUEL: "1000000000000" };
+const env = { ...process.env, RENYI_FUEL: "1000000000000", RENYI_MAX_HOST_CALLS: "1000000000" };
 
 /** Compiles `text` (module `name`) into `dir/name.variant.mjs`; gives back its path. */
 export function buildBundle(

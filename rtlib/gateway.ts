@@ -161,7 +161,7 @@ export function call<T>(
       if (grant !== undefined) takeBudget(grant, primitive);
       const live = perform();
       if (live instanceof Promise) return settled(live, primitive);
-      return Promise.resolve(conforming(live, primitive));
+      return Promise.resolve(primitive.madeConforming ? live : conforming(live, primitive));
     } catch (e) {
       return Promise.reject(e);
     }

@@ -105,11 +105,29 @@ export function rootGrant(items: readonly GrantItem[], owner: string, budgets = 
 export function refusing(grant: Grant | undefined, need: Need): Grant | undefined {
   // No grant, or something that is not one (compiled code cannot make a Grant): nothing is allowed.
   if (!(grant instanceof Grant)) return new Grant([], undefined, "this program", new Budgets());
+  const memo = LAST_ANSWER.get(need);
+  if (memo !== undefined && memo.grant === grant) return memo.refused;
+  let refused: Grant | undefined;
   for (let g: Grant | undefined = grant; g !== undefined; g = g.parent) {
-    if (!anyCovers(g.items, need)) return g;
+    if (!anyCovers(g.items, need)) {
+      refused = g;
+      break;
+    }
   }
-  return undefined;
+  if (memo !== undefined) {
+    memo.grant = grant;
+    memo.refused = refused;
+  } else LAST_ANSWER.set(need, { grant, refused });
+  return refused;
 }
+
+/**
+ * The last answer for a need, by the need's identity: a primitive made once (environment.get of a
+ * name, time.now) asks the same question of the same grant call after call, and the walk over the
+ * grants and their items was a large part of a cheap call. A grant and its items are frozen, and a
+ * need is never changed once made, so the answer cannot go stale.
+ */
+const LAST_ANSWER = new WeakMap<Need, { grant: Grant; refused: Grant | undefined }>();
 
 function anyCovers(items: readonly GrantItem[], need: Need): boolean {
   for (let i = 0; i < items.length; i++) if (covers(items[i]!, need)) return true;

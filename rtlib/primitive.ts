@@ -23,6 +23,12 @@ export interface Primitive {
   readonly refusedByGuard?: (origin: string, sink: string) => unknown;
   /** The primitive's declared result type; what the call gives back is checked against it. */
   readonly result?: Shape;
+  /**
+   * The live call's result is made by the runtime itself in the declared shape (environment.get's text or
+   * nothing, from a host value whose type it tests): the live path does not check it again. An answer read
+   * from a recording is checked all the same.
+   */
+  readonly madeConforming?: true;
   /** It reads the clock (time.now, time.today): how long the run took to get here is data of what it decided on. */
   readonly readsClock?: true;
   /** `database.transaction`: the program's work inside it, which a replay runs against the recorded statements. */

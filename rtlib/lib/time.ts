@@ -2,6 +2,7 @@
 
 import { call, durableSleep } from "../gateway.js";
 import type { Grant } from "../grants.js";
+import type { Primitive } from "../primitive.js";
 import { DateRecord, Duration, Instant } from "../prelude.js";
 import { checkInt, iadd, imul } from "../ints.js";
 import { record } from "../values.js";
@@ -10,11 +11,23 @@ import { cancellableWait } from "../limits.js";
 
 type Rec = Record<string, number>;
 
-const TIME = { path: ["time"] };
+const TIME = Object.freeze({ path: Object.freeze(["time"]) });
 
+/** time.now as the gateway sees it, made once (its shape made per call was part of a cheap call's cost). */
+let NOW: Primitive | undefined;
+const nowInstant = () => Instant.desc.make([Date.now()]);
 export const now = (grant: Grant): Promise<unknown> =>
-  call(grant, { name: "std.time.now", need: TIME, result: record(Instant.desc), readsClock: true }, {}, () =>
-    Instant.desc.make([Date.now()]),
+  call(
+    grant,
+    (NOW ??= {
+      name: "std.time.now",
+      need: TIME,
+      result: record(Instant.desc),
+      readsClock: true,
+      madeConforming: true,
+    }),
+    {},
+    nowInstant,
   );
 /** Today's date in UTC, so that a run does not depend on the machine's time zone. */
 export const today = (grant: Grant): Promise<unknown> =>
