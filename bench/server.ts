@@ -114,19 +114,32 @@ plain.child.kill("SIGINT");
 const exited = await new Promise<number | null>((resolve) => renyi.child.on("exit", resolve));
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
-console.log(`${fmt(N)} requests, ${C} at a time, median of ${ROUNDS} rounds`);
-console.log(
-  `renyi server:      ${fmt(median(rates.renyi))} requests/s (${rates.renyi.map(fmt).join(" / ")}), ` +
-    `${errors.renyi} errors`,
-);
-console.log(
-  `node:http server:  ${fmt(median(rates.plain))} requests/s (${rates.plain.map(fmt).join(" / ")}), ` +
-    `${errors.plain} errors`,
-);
-console.log(`ratio renyi / node:http: ${(median(rates.renyi) / median(rates.plain)).toFixed(2)} (throughput)`);
-console.log(
-  `server CPU per request: renyi ${median(cpu.renyi).toFixed(0)} µs, node:http ${median(cpu.plain).toFixed(0)} ` +
-    `µs, ratio ${(median(cpu.renyi) / median(cpu.plain)).toFixed(2)}`,
-);
-console.log(`renyi run ended with exit code ${exited}; its report: ${renyi.stderr().trim().split("\n").join(" | ")}`);
+if (process.argv.includes("--json"))
+  // For bench/table.ts: the medians, on one line.
+  console.log(
+    JSON.stringify({
+      renyiPerSecond: median(rates.renyi),
+      plainPerSecond: median(rates.plain),
+      renyiCpuMicros: median(cpu.renyi),
+      plainCpuMicros: median(cpu.plain),
+      errors: errors.renyi + errors.plain,
+    }),
+  );
+else {
+  console.log(`${fmt(N)} requests, ${C} at a time, median of ${ROUNDS} rounds`);
+  console.log(
+    `renyi server:      ${fmt(median(rates.renyi))} requests/s (${rates.renyi.map(fmt).join(" / ")}), ` +
+      `${errors.renyi} errors`,
+  );
+  console.log(
+    `node:http server:  ${fmt(median(rates.plain))} requests/s (${rates.plain.map(fmt).join(" / ")}), ` +
+      `${errors.plain} errors`,
+  );
+  console.log(`ratio renyi / node:http: ${(median(rates.renyi) / median(rates.plain)).toFixed(2)} (throughput)`);
+  console.log(
+    `server CPU per request: renyi ${median(cpu.renyi).toFixed(0)} µs, node:http ${median(cpu.plain).toFixed(0)} ` +
+      `µs, ratio ${(median(cpu.renyi) / median(cpu.plain)).toFixed(2)}`,
+  );
+  console.log(`renyi run ended with exit code ${exited}; its report: ${renyi.stderr().trim().split("\n").join(" | ")}`);
+}
 if (errors.renyi + errors.plain > 0) process.exitCode = 1;

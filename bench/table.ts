@@ -10,7 +10,7 @@
 // wall time of the command. Memory is the process's peak resident set above
 // the same program's with one item, both sides alike. Figures move by 10 to
 // 20% between runs on this machine; the goals are ratios for that reason.
-// `BENCH_ONLY=values,compute,startup,compiler,formatter,gateway,lsp` (any of
+// `BENCH_ONLY=values,compute,startup,compiler,formatter,gateway,server,lsp` (any of
 // them) runs those sections alone.
 
 import { spawnSync } from "node:child_process";
@@ -431,6 +431,26 @@ if (section("gateway")) {
       met: g.timeNow - g.timeNowDirect <= 500,
     });
   }
+}
+
+// ---- a Renyi server ----
+if (section("server")) {
+  // CPU per request of the two servers at their own pace, from /proc (bench/server.ts, in a process of its own).
+  const measured = spawnSync(process.execPath, [join(ROOT, "dist", "bench", "server.js"), "--json"], {
+    encoding: "utf8",
+    env: { ...process.env, BENCH_REQUESTS: process.env["BENCH_REQUESTS"] ?? "20000" },
+  });
+  if (measured.status !== 0) throw new Error(`bench/server failed: ${measured.stderr}`);
+  const m = JSON.parse(measured.stdout) as Record<string, number>;
+  const ratio = m["renyiCpuMicros"]! / m["plainCpuMicros"]!;
+  row({
+    what: "a Renyi HTTP server's CPU per request, 50 connections",
+    renyi: `${m["renyiCpuMicros"]!.toFixed(0)} µs at ${Math.round(m["renyiPerSecond"]!)} requests/s`,
+    anchor: `node:http ${m["plainCpuMicros"]!.toFixed(0)} µs at ${Math.round(m["plainPerSecond"]!)} requests/s`,
+    figure: ratio,
+    goal: "at most 1.1",
+    met: ratio <= 1.1,
+  });
 }
 
 // ---- the language server ----
