@@ -224,8 +224,8 @@ if (section("compute")) {
     renyi: computeWhole.map((r) => r.toFixed(2)).join(" "),
     anchor: "node",
     figure: geomean(computeWhole),
-    goal: "reported beside the in-process figure",
-    met: true,
+    goal: "at most 1.35",
+    met: geomean(computeWhole) <= 1.35,
   });
 }
 
@@ -331,10 +331,10 @@ if (section("compiler")) {
     row({
       what: "`renyic build`'s peak memory on the same",
       renyi: `${median(peaks).toFixed(0)} MiB`,
-      anchor: "300 MiB",
-      figure: median(peaks) / 300,
+      anchor: "250 MiB",
+      figure: median(peaks) / 250,
       goal: "at most 1",
-      met: median(peaks) <= 300,
+      met: median(peaks) <= 250,
     });
     // The compiler in process, for the record: what the pipeline costs without Node's start-up.
     const compile = () => {
