@@ -13,7 +13,13 @@ import type { BundleOptions } from "../compiler/emit/bundle.js";
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 /** Fuel enough that no program here meets it. */
-const env = { ...process.env, RENYI_FUEL: "1000000000000", RENYI_MAX_HOST_CALLS: "1000000000" };
+// The variable bench/effects reads is set, as bench/gateway sets it.
+const env = {
+  ...process.env,
+  RENYI_FUEL: "1000000000000",
+  RENYI_MAX_HOST_CALLS: "1000000000",
+  RENYI_BENCH_VARIABLE: "value",
+};
 
 /** Compiles `text` (module `name`) into `dir/name.variant.mjs`; gives back its path. */
 export function buildBundle(

@@ -12,7 +12,10 @@
 // the median of each is taken. Throughput on a loaded machine swings by 3x
 // from round to round, so the bench also reads each server process's CPU time
 // (user + system, from /proc, on Linux) over the same requests: CPU per
-// request is the steadier figure of what a server costs.
+// request is the steadier figure of what a server costs. BENCH_RATE=N sends N
+// requests a second to each instead, so that both serve the same load: a
+// server run flat out batches more requests a turn of its loop, and its CPU
+// per request falls with that.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../tests/support.js";
@@ -26,6 +29,8 @@ const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
 const N = Number(process.env["BENCH_REQUESTS"] ?? 40_000);
 const C = Number(process.env["BENCH_CONCURRENCY"] ?? 50);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+/** Requests a second sent to each server (0: as fast as it answers). Below either server's most, CPU per request compares like with like. */
+const RATE = Number(process.env["BENCH_RATE"] ?? 0);
 const env = { ...process.env, RENYI_CACHE_DIR: mkdtempSync(join(tmpdir(), "renyi-bench-server-")) };
 
 async function startServer(args: string[]): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
@@ -71,9 +76,15 @@ async function load(
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: C, pipelining: 1 });
   let sent = 0;
   let errors = 0;
+  const started = performance.now();
   const worker = async () => {
     while (sent < count) {
       const i = sent++;
+      // At a fixed rate, request i leaves at its own time: both servers then do the same work a second.
+      if (RATE > 0) {
+        const wait = started + (i * 1000) / RATE - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
       try {
         const { statusCode, body } = await pool.request({ path: `/greet?name=n${i}`, method: "GET" });
         const text = await body.text();
