@@ -12,8 +12,7 @@ import type { BundleOptions } from "../compiler/emit/bundle.js";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
-/** Fuel enough that no program here meets it. */
-// The variable bench/effects reads is set, as bench/gateway sets it.
+/** Fuel and host calls enough that no program here meets them; the variable bench/effects reads set, as bench/gateway sets it. */
 const env = {
   ...process.env,
   RENYI_FUEL: "1000000000000",
