@@ -19,6 +19,7 @@ import * as environment from "../rtlib/lib/environment.js";
 import { Replayer } from "../rtlib/recording/replayer.js";
 import { readRecording } from "../cli/recordings/reader.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
+import { measureWholeCommand } from "./replay-command.js";
 
 configureLimits({ fuel: 1e15 });
 
@@ -159,4 +160,10 @@ const megabytes = http.length / 1e6;
 console.log(
   `reading ${megabytes.toFixed(1)} MB: the reader ${(megabytes / (median(reads) / 1000)).toFixed(0)} MB/s, ` +
     `JSON.parse ${(megabytes / (median(parses) / 1000)).toFixed(0)} MB/s (the reader ×${(median(reads) / median(parses)).toFixed(2)} of JSON.parse)`,
+);
+
+// The whole command, from file to exit, against the same program live (bench/replay-command.ts).
+await measureWholeCommand(
+  (process.env.WHOLE_SIZES ?? "10000,90000").split(",").map(Number),
+  Number(process.env.ROUNDS ?? 3),
 );

@@ -257,11 +257,21 @@ export class Replayer {
       if (!program.some((g) => covers(g, item)))
         return { problem: "header", grant: grantText(item), needs, sequence: 0, capability: "" };
     }
+    // Most calls of a recording name one of a few capabilities: each text is read and held to the grants once.
+    const checked = new Map<string, "call-beyond-header" | "call" | undefined>();
     for (const call of this.calls) {
-      const need = readNeedText(call.capability) as Need; // the reader has checked it
-      const at = { grant: "", needs, sequence: call.sequence, capability: call.capability };
-      if (!this.grant.some((g) => covers(g, need))) return { problem: "call-beyond-header", ...at };
-      if (!program.some((g) => covers(g, need))) return { problem: "call", ...at };
+      let problem = checked.get(call.capability);
+      if (problem === undefined && !checked.has(call.capability)) {
+        const need = readNeedText(call.capability) as Need; // the reader has checked it
+        problem = !this.grant.some((g) => covers(g, need))
+          ? "call-beyond-header"
+          : !program.some((g) => covers(g, need))
+            ? "call"
+            : undefined;
+        checked.set(call.capability, problem);
+      }
+      if (problem !== undefined)
+        return { problem, grant: "", needs, sequence: call.sequence, capability: call.capability };
     }
     if ((this.options.sealed?.size ?? 0) > 0) {
       for (const item of this.grant) {
