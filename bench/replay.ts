@@ -11,6 +11,8 @@
 // Then reading: the recording reader (strict JSON, every field checked) against JSON.parse of the same bytes, on a
 // recording of 30,000 HTTP calls written as `renyi record` writes it (indented, JSON bodies), in CPU time (the machine
 // is shared: CPU time is less moved by the other work on it than the clock), interleaved, median of 7.
+// Last, the whole command from file to exit against the same program live (bench/replay-command.ts), at
+// WHOLE_SIZES calls (10,000 and 90,000 unless told), ROUNDS rounds (3 unless told).
 
 import { configureLimits, S } from "../rtlib/limits.js";
 import { answerWith } from "../rtlib/gateway.js";
