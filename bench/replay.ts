@@ -11,6 +11,8 @@
 // Then reading: the recording reader (strict JSON, every field checked) against JSON.parse of the same bytes, on a
 // recording of 30,000 HTTP calls written as `renyi record` writes it (indented, JSON bodies), in CPU time (the machine
 // is shared: CPU time is less moved by the other work on it than the clock), interleaved, median of 7.
+// Last, the whole command from file to exit against the same program live (bench/replay-command.ts), at
+// WHOLE_SIZES calls (10,000 and 90,000 unless told), ROUNDS rounds (3 unless told).
 
 import { configureLimits, S } from "../rtlib/limits.js";
 import { answerWith } from "../rtlib/gateway.js";
@@ -19,6 +21,7 @@ import * as environment from "../rtlib/lib/environment.js";
 import { Replayer } from "../rtlib/recording/replayer.js";
 import { readRecording } from "../cli/recordings/reader.js";
 import type { RecordedCall } from "../vocabulary/recording.js";
+import { measureWholeCommand } from "./replay-command.js";
 
 configureLimits({ fuel: 1e15 });
 
@@ -159,4 +162,10 @@ const megabytes = http.length / 1e6;
 console.log(
   `reading ${megabytes.toFixed(1)} MB: the reader ${(megabytes / (median(reads) / 1000)).toFixed(0)} MB/s, ` +
     `JSON.parse ${(megabytes / (median(parses) / 1000)).toFixed(0)} MB/s (the reader ×${(median(reads) / median(parses)).toFixed(2)} of JSON.parse)`,
+);
+
+// The whole command, from file to exit, against the same program live (bench/replay-command.ts).
+await measureWholeCommand(
+  (process.env.WHOLE_SIZES ?? "10000,90000").split(",").map(Number),
+  Number(process.env.ROUNDS ?? 3),
 );

@@ -471,3 +471,14 @@ function hex4(text: string, at: number): number {
   }
   return unit;
 }
+
+/**
+ * The value of bytes readStrictJson has accepted, read again where the value it gave is not at hand (the program's
+ * worker thread, sent the bytes rather than a copy of the value): JSON.parse, then no prototypes, as readStrictJson
+ * gives it. Only for bytes that reader accepted: nothing here checks them again.
+ */
+export function readCheckedJson(bytes: Uint8Array): Json {
+  const value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")) as Json;
+  withoutPrototypes(value);
+  return value;
+}

@@ -133,6 +133,7 @@ export { Replayer, type ConsoleDifference } from "./recording/replayer.js";
 export { recorder } from "./recording/encode.js";
 export { DurableAttempt, type DurableAsk } from "./durable.js";
 export { replayerOf, type RunReplayer } from "./recording/request-replayer.js";
+export { callsOfChecked, type CheckedRecording } from "./recording/checked-recording.js";
 export { loadedRequest, recordRequestsTo } from "./recording/requests.js";
 export { grantText } from "../vocabulary/needs.js";
 export {

@@ -33,11 +33,51 @@ function needAt(text: string): { need: Need; length: number } | string {
 
 /** A need as needText writes it, or why the text is not one. */
 export function readNeedText(text: string): Need | string {
+  const quick = quickNeed(text);
+  if (quick !== undefined) return quick;
   const read = needAt(text);
   if (typeof read === "string") return read;
   if (read.length !== text.length || needText(read.need) !== text)
     return `${JSON.stringify(text)} is not a capability as a \`needs\` line writes it`;
+  const open = text.indexOf('("');
+  if (open !== -1 && typeof read.need.scope === "string") textScoped.set(text.slice(0, open), read.need.path);
+  if (read.need.scope === undefined) unscoped.set(text, read.need.path);
   return read.need;
+}
+
+/**
+ * The capabilities that take a text scope, by their name as a `needs` line writes it, each added when a text of it was
+ * first read the long way: a recording's calls name a few capabilities with many scopes (a variable's name, a host),
+ * each read once a call. At most one entry a capability of the closed catalogue.
+ */
+const textScoped = new Map<string, readonly string[]>();
+/** The capabilities read the long way without a scope (`console`), likewise. */
+const unscoped = new Map<string, readonly string[]>();
+
+/** A scope needText writes as it is between quotes: not empty; no quote, backslash, control character or surrogate. */
+function plainScope(scope: string): boolean {
+  if (scope === "") return false;
+  for (let i = 0; i < scope.length; i++) {
+    const c = scope.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/**
+ * `console`, or `environment("HOME")`, read without the long way's pattern, when its capability is one readNeedText has read with a
+ * text scope before and its scope is written as it is: the need the long way reads, or undefined to take that way.
+ */
+function quickNeed(text: string): Need | undefined {
+  const whole = unscoped.get(text);
+  if (whole !== undefined) return { path: [...whole] };
+  const open = text.indexOf('("');
+  if (open === -1 || !text.endsWith('")')) return undefined;
+  const path = textScoped.get(text.slice(0, open));
+  if (path === undefined) return undefined;
+  const scope = text.slice(open + 2, -2);
+  if (!plainScope(scope)) return undefined;
+  return { path: [...path], scope };
 }
 
 /**

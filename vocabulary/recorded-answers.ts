@@ -92,6 +92,8 @@ function isRecord(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
 
 /** An object with exactly these fields (those marked optional may be left out). */
 function fields(checks: { readonly [name: string]: Check }, optionalFields: readonly string[] = []): Check {
+  // Listed once, not at each answer checked: a recording's every entry is checked with them.
+  const named = Object.entries(checks);
   return (v, at, args) => {
     if (!isRecord(v))
       fail(
@@ -103,7 +105,7 @@ function fields(checks: { readonly [name: string]: Check }, optionalFields: read
       );
     for (const key of Object.keys(v))
       if (!Object.hasOwn(checks, key)) fail(`${at}.${key}`, v[key], "no live answer has that field");
-    for (const [key, check] of Object.entries(checks)) {
+    for (const [key, check] of named) {
       if (!Object.hasOwn(v, key)) {
         if (!optionalFields.includes(key)) fail(`${at}.${key}`, undefined, "every live answer has it");
         continue;

@@ -11,6 +11,7 @@ import { readBounded } from "../../report/read-bounded.js";
 import { readStrictJson, type Json } from "../../report/strict-json.js";
 import { fieldsOf, isObject, list, refuse, ShapeRefused, text } from "../../report/json-shape.js";
 import { impossibleAnswer } from "../../vocabulary/recorded-answers.js";
+import { checkedCallOf } from "../../vocabulary/checked-call.js";
 import { DEFAULT_LIMITS } from "../../vocabulary/limits.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
 import { readGrantText, readNeedText } from "../../vocabulary/grant-text.js";
@@ -45,6 +46,8 @@ export type ReadRecording =
       grant: GrantItem[];
       sealed: ReadonlySet<number>;
       sealedForResult: ReadonlySet<number>;
+      /** The bytes read, which the program's worker is given to read its calls from (replay-plan.ts). */
+      bytes: Uint8Array;
     }
   | { ok: false; code: "E-RT-RECORDING"; facts: RunFacts<"E-RT-RECORDING">; problem: string };
 
@@ -75,13 +78,11 @@ export function readRecording(bytes: Uint8Array, name = "the recording", key?: B
       if (typeof item === "string") refuse(`grant[${i}]: ${item}`);
       return item;
     });
-    return { ok: true, recording, grant, sealed, sealedForResult };
+    return { ok: true, recording, grant, sealed, sealedForResult, bytes };
   } catch (e) {
     if (e instanceof AnswerRefused) return refused({ file: name, problem: "answer", detail: e.message });
     if (e instanceof ShapeRefused) return refused({ file: name, problem: "field", detail: e.message });
     throw e;
-  } finally {
-    needsRead.clear();
   }
 }
 
@@ -139,13 +140,17 @@ function recordingOf(value: Json, unsealing: Unsealing): Recording {
     });
   }
   if ("environment" in at) {
-    const environment = fields(at["environment"], "`environment`", [], Object.keys(at["environment"] ?? {}));
-    recording.environment = {};
-    for (const [name, hash] of Object.entries(environment)) {
+    // Any names, each once (the strict JSON refuses a name twice): the object read, kept once its every value is
+    // checked, as a plain object whose own keys are the names (`__proto__` among them).
+    const environment = at["environment"];
+    if (!isObject(environment)) refuse("`environment` must be an object");
+    const names = Object.keys(environment);
+    for (let i = 0; i < names.length; i++) {
+      const hash = environment[names[i]!]!;
       if (hash !== null && (typeof hash !== "string" || !(HASH.test(hash) || hash === "<redacted>" || hash === SEALED)))
-        refuse(`environment.${name} must be a sha256: hash, "<redacted>", "sealed" or null`);
-      recording.environment[name] = hash;
+        refuse(`environment.${names[i]} must be a sha256: hash, "<redacted>", "sealed" or null`);
     }
+    recording.environment = Object.setPrototypeOf(environment, Object.prototype) as { [name: string]: string | null };
   }
   if ("redacted" in at)
     recording.redacted = list(at["redacted"], "`redacted`", MAX_LIST).map((n, i) =>
@@ -229,18 +234,6 @@ function keptScope(shown: Json | undefined, held: Json | undefined): boolean {
   return typeof need !== "string" && need.scope !== undefined;
 }
 
-/**
- * The capabilities read so far in the recording being read, each once: most calls of a recording name one of a few
- * capabilities, and reading each again was a large part of reading a call. Emptied when a recording has been read.
- */
-const needsRead = new Map<string, ReturnType<typeof readNeedText>>();
-
-function needOfCapability(capability: string): ReturnType<typeof readNeedText> {
-  let need = needsRead.get(capability);
-  if (need === undefined) needsRead.set(capability, (need = readNeedText(capability)));
-  return need;
-}
-
 function callOf(value: Json, where: string): RecordedCall {
   const at = fields(
     value,
@@ -249,36 +242,27 @@ function callOf(value: Json, where: string): RecordedCall {
     ["duration_ms", "at_ms", "transaction", "request", "redacted_at"],
   );
   const capability = text(at["capability"], `${where}.capability`);
-  const need = needOfCapability(capability);
+  // Read once a call: readNeedText reads a capability it has read before without its pattern (grant-text.ts).
+  const need = readNeedText(capability);
   if (typeof need === "string") refuse(`${where}.capability: ${need}`);
-  const args = at["arguments"];
-  if (!isObject(args)) refuse(`${where}.arguments must be an object`);
+  if (!isObject(at["arguments"])) refuse(`${where}.arguments must be an object`);
   const outcome = fields(at["outcome"], `${where}.outcome`, [], ["success", "failure", "items", "at"]);
   const kinds = Object.keys(outcome).filter((k) => k !== "items" && k !== "at");
   if (kinds.length !== 1) refuse(`${where}.outcome must have exactly one of \`success\` and \`failure\``);
   const places = outcome["items"];
   if (places !== undefined && (kinds[0] !== "success" || !Array.isArray(places)))
     refuse(`${where}.outcome.items must be a list of places in arguments.items, beside \`success\``);
-  const call: RecordedCall = {
-    sequence: whole(at["sequence"], `${where}.sequence`, 1),
-    capability,
-    primitive: text(at["primitive"], `${where}.primitive`, PRIMITIVE),
-    arguments: args as { [name: string]: JsonValue },
-    outcome:
-      kinds[0] === "success"
-        ? {
-            success: outcome["success"] as JsonValue,
-            ...(places !== undefined
-              ? { items: places.map((p, i) => whole(p, `${where}.outcome.items[${i}]`, 0)) }
-              : {}),
-          }
-        : { failure: outcome["failure"] as JsonValue, ...transactionFailedAt(outcome["at"], where) },
-  };
-  if ("duration_ms" in at) call.duration_ms = milliseconds(at["duration_ms"], `${where}.duration_ms`);
-  if ("at_ms" in at) call.at_ms = milliseconds(at["at_ms"], `${where}.at_ms`);
-  if ("request" in at) call.request = whole(at["request"], `${where}.request`, 1);
-  if ("transaction" in at) call.transaction = whole(at["transaction"], `${where}.transaction`, 1);
-  if ("redacted_at" in at) call.redacted_at = redactedPlaces(at["redacted_at"], `${where}.redacted_at`);
+  // Each field checked in the order of the entry's fields; then the entry is made of them (vocabulary/checked-call.ts).
+  whole(at["sequence"], `${where}.sequence`, 1);
+  text(at["primitive"], `${where}.primitive`, PRIMITIVE);
+  if (kinds[0] === "success") places?.forEach((p, i) => void whole(p, `${where}.outcome.items[${i}]`, 0));
+  else transactionFailedAt(outcome["at"], where);
+  if ("duration_ms" in at) milliseconds(at["duration_ms"], `${where}.duration_ms`);
+  if ("at_ms" in at) milliseconds(at["at_ms"], `${where}.at_ms`);
+  if ("request" in at) whole(at["request"], `${where}.request`, 1);
+  if ("transaction" in at) whole(at["transaction"], `${where}.transaction`, 1);
+  if ("redacted_at" in at) redactedPlaces(at["redacted_at"], `${where}.redacted_at`);
+  const call = checkedCallOf(at as { [key: string]: JsonValue });
   // A transaction that began ended as one of three: its outcome is checked here rather than as a call's answer.
   if (transactionEnd(call, where) !== undefined) return call;
   const impossible = impossibleAnswer({ ...call, capability: need.path.join(".") });

@@ -11,6 +11,7 @@ import { readSealKey } from "./sealed-calls.js";
 import { runManifest } from "./manifest.js";
 import { recordAgainCommand } from "./record-again.js";
 import type { RunPlan, RunSession } from "../running/plan.js";
+import type { CheckedRecording } from "../../rtlib/recording/checked-recording.js";
 import type { RunTally, WorkerOutcome } from "../running/worker.cjs";
 
 const plan: RunPlan = (compiled, parsed) => {
@@ -26,7 +27,7 @@ const plan: RunPlan = (compiled, parsed) => {
     recording = read.recording;
     Object.assign(input, {
       replay: {
-        calls: read.recording.calls,
+        calls: checkedRecording(read),
         grant: read.grant,
         writeConsole: parsed.options.console,
         consoleDiffers: true,
@@ -75,6 +76,18 @@ const plan: RunPlan = (compiled, parsed) => {
     },
   };
 };
+
+/**
+ * The recording's calls as the program's worker is sent them: the checked bytes, in a buffer of their own that the
+ * message moves rather than copies (cli/running/transfers.ts), and the sealed calls as the reader opened them.
+ */
+function checkedRecording(read: Extract<ReturnType<typeof readRecordingFile>, { ok: true }>): CheckedRecording {
+  const opened =
+    read.sealed.size === 0
+      ? []
+      : read.recording.calls.flatMap((call, i) => (read.sealed.has(call.sequence) ? [[i, call] as const] : []));
+  return { checked: new Uint8Array(read.bytes), opened };
+}
 
 /** The codes of a replay that stopped where the program and the recording part, which said so there. */
 const STOPPED = new Set(["E-RT-REPLAY-MISMATCH", "E-RT-REPLAY-SHAPE", "E-RT-REPLAY-RESPONSE"]);

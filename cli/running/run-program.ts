@@ -27,6 +27,7 @@ import { onCtrlC } from "./interrupts.js";
 import type { RunPlan, RunSession } from "./plan.js";
 import type { RunOptions } from "./run-options.js";
 import { startWorker, type EarlyWorker } from "./spawn.cjs";
+import { transferredOf } from "./transfers.js";
 import type { ExecutionLog, RunTally, WorkerInput, WorkerMessage, WorkerOutcome } from "./worker.cjs";
 
 /**
@@ -285,7 +286,7 @@ function runBundle(
     process.stderr.write(
       "(a bundle built by renyic build is compiled without narration: only its effects are narrated)\n",
     );
-  worker.postMessage(input);
+  worker.postMessage(input, transferredOf(input));
   // The program reads the terminal's input (console.read_line) through its own stream, which
   // the terminal's input is piped into when the program first reads (InputRequest).
   let reading = false;

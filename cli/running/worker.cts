@@ -68,9 +68,12 @@ export interface WorkerInput {
   readonly record?: boolean;
   /** The names the recording is redacted under (renyi record --redact): what they give is followed by its origin. */
   readonly redact?: string[];
-  /** Answer every call from these recorded calls (renyi run --replay, renyi reproduce). */
+  /**
+   * Answer every call from these recorded calls (renyi run --replay, renyi reproduce): given as they are, or as the
+   * checked recording's bytes to read them from (recordedCalls).
+   */
   readonly replay?: {
-    readonly calls: RecordedCall[];
+    readonly calls: RecordedCall[] | Runtime.CheckedRecording;
     /** The recording's grant header, read back. */
     readonly grant: GrantItem[];
     /** Perform console.print and console.error too (renyi reproduce, renyi run --resume). */
@@ -305,7 +308,7 @@ function run(input: WorkerInput): Promise<WorkerOutcome> {
   }
   if (input.logLines === true) observers.push(failedCallLog(runtime, (line) => void process.stderr.write(line)));
   if (input.replay !== undefined) {
-    replayer = runtime.replayerOf(input.replay.calls, input.replay.grant, {
+    replayer = runtime.replayerOf(recordedCalls(input.replay.calls), input.replay.grant, {
       writeConsole: input.replay.writeConsole,
       ...(input.replay.consoleDiffers === true ? { consoleDiffers: true } : {}),
       onStdout: tallyPrint,
@@ -377,6 +380,11 @@ function durableAttempt(
 }
 
 // After the outcome, the thread ends, whatever the program left open (a timer, a socket).
+/** A replay's recorded calls: as they were sent, or read from the checked recording's bytes transferred here. */
+function recordedCalls(calls: RecordedCall[] | Runtime.CheckedRecording): RecordedCall[] {
+  return Array.isArray(calls) ? calls : runtime.callsOfChecked(calls);
+}
+
 parentPort!.once("message", (input: WorkerInput) => void start(input));
 
 function start(input: WorkerInput): void {

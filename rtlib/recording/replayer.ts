@@ -61,6 +61,9 @@ const NOT_REPLAYABLE = new Set(["std.database.transaction"]);
 /** The output primitives `renyi reproduce` still performs, so that the console shows the run. */
 const CONSOLE = new Set(["std.console.print", "std.console.error"]);
 
+/** How many capability texts checkGrant keeps the verdict of. */
+const CAPABILITIES_KEPT = 64;
+
 /** The console lines that differ a replay keeps to list at its end; the rest are counted. */
 const MAX_CONSOLE_DIFFERENCES = 10;
 
@@ -257,11 +260,22 @@ export class Replayer {
       if (!program.some((g) => covers(g, item)))
         return { problem: "header", grant: grantText(item), needs, sequence: 0, capability: "" };
     }
+    // Most calls of a recording name one of a few capabilities: each of the first few texts is read and held to the
+    // grants once. Past those (a variable's name or a path a call), a Map of them all would cost more than it saves.
+    const checked = new Map<string, "call-beyond-header" | "call" | undefined>();
     for (const call of this.calls) {
-      const need = readNeedText(call.capability) as Need; // the reader has checked it
-      const at = { grant: "", needs, sequence: call.sequence, capability: call.capability };
-      if (!this.grant.some((g) => covers(g, need))) return { problem: "call-beyond-header", ...at };
-      if (!program.some((g) => covers(g, need))) return { problem: "call", ...at };
+      let problem = checked.get(call.capability);
+      if (problem === undefined && !checked.has(call.capability)) {
+        const need = readNeedText(call.capability) as Need; // the reader has checked it
+        problem = !this.grant.some((g) => covers(g, need))
+          ? "call-beyond-header"
+          : !program.some((g) => covers(g, need))
+            ? "call"
+            : undefined;
+        if (checked.size < CAPABILITIES_KEPT) checked.set(call.capability, problem);
+      }
+      if (problem !== undefined)
+        return { problem, grant: "", needs, sequence: call.sequence, capability: call.capability };
     }
     if ((this.options.sealed?.size ?? 0) > 0) {
       for (const item of this.grant) {
