@@ -57,7 +57,16 @@ function timed(work: string, args: readonly string[]): Promise<number> {
   );
 }
 
-export async function measureWholeCommand(sizes: readonly number[], rounds: number): Promise<void> {
+/** One program at one size: the medians of its live runs and of its replays. */
+export interface WholeCommandFigure {
+  readonly calls: number;
+  readonly kind: string;
+  readonly liveMs: number;
+  readonly replayedMs: number;
+  readonly megabytes: number;
+}
+
+export async function measureWholeCommand(sizes: readonly number[], rounds: number): Promise<WholeCommandFigure[]> {
   const work = mkdtempSync(join(tmpdir(), "renyi-bench-replay-"));
   const server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
@@ -84,15 +93,18 @@ export async function measureWholeCommand(sizes: readonly number[], rounds: numb
         replayed[i]!.push(await timed(work, ["run", "--replay", c.recording, c.kind.file, ...c.kind.args(c.n)]));
       }
     }
+    const figures: WholeCommandFigure[] = [];
     for (const [i, c] of cases.entries()) {
       const megabytes = statSync(join(work, c.recording)).size / 1e6;
       const [l, r] = [median(live[i]!), median(replayed[i]!)];
+      figures.push({ calls: c.n, kind: c.kind.name, liveMs: l, replayedMs: r, megabytes });
       console.log(
         `${c.n.toLocaleString("en").padStart(6)} calls of ${c.kind.name} (recording ${megabytes.toFixed(1)} MB): ` +
           `live ${l.toFixed(0)} ms, replayed ${r.toFixed(0)} ms, the replay ×${(r / l).toFixed(2)} of live ` +
           `(${((r * 1000) / c.n).toFixed(1)} µs a replayed call, start-up included)`,
       );
     }
+    return figures;
   } finally {
     server.closeAllConnections();
     server.close();

@@ -10,7 +10,7 @@
 // wall time of the command. Memory is the process's peak resident set above
 // the same program's with one item, both sides alike. Figures move by 10 to
 // 20% between runs on this machine; the goals are ratios for that reason.
-// `BENCH_ONLY=values,compute,held-out,startup,compiler,formatter,gateway,server,lsp` (any of
+// `BENCH_ONLY=values,compute,held-out,startup,compiler,formatter,gateway,replay,server,lsp` (any of
 // them) runs those sections alone.
 
 import { spawnSync } from "node:child_process";
@@ -22,6 +22,7 @@ import { parseSource } from "../compiler/index.js";
 import { buildBundle, geomean, median, ROOT, timeInProcess } from "./bundles.js";
 import type { measureGateway } from "./gateway.js";
 import { generateRenyi } from "./programs.js";
+import { measureWholeCommand } from "./replay-command.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 5);
 const RENYI = join(ROOT, "dist", "cli", "renyi.cjs");
@@ -471,6 +472,22 @@ if (section("gateway")) {
       met: g.timeNow - g.timeNowDirect <= 500,
     });
   }
+}
+
+// ---- replay: the whole command against the same program live ----
+if (section("replay")) {
+  // Two programs: 10,000 and 90,000 http.get calls to a stand-in on 127.0.0.1, and as many
+  // environment.get calls (a call the host answers in microseconds: reading and answering are
+  // then the whole of the replay's cost above the program's own).
+  for (const f of await measureWholeCommand([10_000, 90_000], 3))
+    row({
+      what: `\`renyi run --replay\` of ${f.calls.toLocaleString("en")} ${f.kind} calls (${f.megabytes.toFixed(1)} MB), whole command`,
+      renyi: fmt(f.replayedMs),
+      anchor: `live ${fmt(f.liveMs)}`,
+      figure: f.replayedMs / f.liveMs,
+      goal: "at most 1.5",
+      met: f.replayedMs / f.liveMs <= 1.5,
+    });
 }
 
 // ---- a Renyi server ----
