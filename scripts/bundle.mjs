@@ -62,12 +62,10 @@ await build({
   logLevel: "warning",
 });
 
-// `renyi run`'s own code and what it loads to compile a program it has not seen
-// (the parser, the checker, the lowering, the printer, the validator) as a few
-// files beside dist/cli/commands/run.js: dist/cli/run-bundled.js, which the `renyi`
-// command imports for `run`, and the chunks it imports when it compiles; the
-// same for the other commands (`check`, `test`, `explain`...):
-// dist/cli/commands-bundled.js, sharing the chunks. The
+// The commands other than `run` (`check`, `test`, `explain`...) and what they
+// load (the parser, the checker, the lowering, the printer, the validator) as a
+// few files beside dist/cli/commands/run.js: dist/cli/commands-bundled.js, and
+// the chunks it imports when it needs them. The
 // compiler's 100 or so ES modules took about 85 ms to load in a fresh process,
 // against about 38 ms as one file. Every file is written to dist/cli itself,
 // so that `import.meta.url` names the folder run.ts's own does (it finds the
@@ -89,7 +87,6 @@ for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) r
 await build({
   // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks.
   entryPoints: {
-    "run-bundled": `${dist}cli/commands/run.js`,
     "commands-bundled": `${dist}cli/commands/cac-commands.js`,
     "mcp-worker-bundled": `${dist}cli/mcp/worker.js`,
   },
@@ -107,6 +104,53 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// `renyi run`'s own code on the main thread as one CommonJS file,
+// dist/cli/run-bundled.cjs, which the `renyi` command requires for `run`: with
+// no ES module on the path, the main thread does without Node's ES module
+// loader (its resolving, its reads through fs/promises, the lexer that finds a
+// CommonJS module's names): about half of the time it took to load `run` as
+// ES module chunks, and CPU time the booting worker thread would otherwise
+// share two cores with (bench/RESULTS.md, start-up). What only some runs
+// need (a replay, a trace, --json) is in the file too, evaluated only when
+// imported. The .cjs modules stay shared, as above, but for code-cache.cjs,
+// which keeps no state and would otherwise be import()ed through that loader;
+// the packages stay in node_modules.
+const shareCjsButTheCodeCache = {
+  name: "cjs-external-but-code-cache",
+  setup(build) {
+    build.onResolve({ filter: /\.cjs$/ }, (args) => {
+      const target = resolvePath(args.resolveDir, args.path);
+      if (target === `${dist}cli/cache/code-cache.cjs`) return undefined;
+      const path = relativePath(`${dist}cli`, target);
+      return { path: path.startsWith(".") ? path : `./${path}`, external: true };
+    });
+  },
+};
+for (const old of ["run-bundled.js", "run-bundled.js.map"]) rmSync(`${dist}cli/${old}`, { force: true });
+const runBundled = await build({
+  entryPoints: [`${dist}cli/commands/run.js`],
+  outfile: `${dist}cli/run-bundled.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  plugins: [shareCjsButTheCodeCache],
+  define: { "import.meta.url": "__runBundledUrl" },
+  banner: { js: 'const __runBundledUrl = require("node:url").pathToFileURL(__filename).href;' },
+  keepNames: true,
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  metafile: true,
+});
+// A module of the project import()ed from there would load through the ES module loader, a second instance of it.
+const importedFiles = Object.values(runBundled.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.kind === "dynamic-import" && i.path.startsWith(".")),
+);
+if (importedFiles.length > 0)
+  throw new Error(`run-bundled.cjs imports ${importedFiles.map((i) => i.path).join(", ")} at run time`);
 
 // `renyi run`'s compile path (cli/cache/compile-path.ts: reading a program's modules,
 // the compiler, the validator and acorn) as one CommonJS file, which
