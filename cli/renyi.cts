@@ -23,16 +23,17 @@ process.stderr.on("error", () => undefined);
 
 let early: EarlyWorker | undefined;
 
-/** run.js as one CommonJS file, and commands.js and the compiler it loads as a few ES modules (scripts/bundle.mjs). */
-const RUN_BUNDLED = "./run-bundled.cjs";
+/** commands.js and the compiler it loads as a few ES modules; run.js is one CommonJS file (scripts/bundle.mjs). */
 const COMMANDS_BUNDLED = "./commands-bundled.js";
 
 async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
     early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
-    // Required, not imported: the main thread of a run loads no ES module (scripts/bundle.mjs).
-    const { runCommand } = require(RUN_BUNDLED) as typeof import("./commands/run.js");
+    // Required, not imported: the main thread of a run loads no ES module (scripts/bundle.mjs);
+    // with the code cache the build made for it (code-cache.cts).
+    const { loadRunCommand } = require("./cache/code-cache.cjs") as typeof import("./cache/code-cache.cjs");
+    const { runCommand } = loadRunCommand() as typeof import("./commands/run.js");
     return runCommand(process.argv.slice(3), early);
   }
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.
