@@ -113,20 +113,7 @@ await build({
 // ES module chunks, and CPU time the booting worker thread would otherwise
 // share two cores with (bench/RESULTS.md, start-up). What only some runs
 // need (a replay, a trace, --json) is in the file too, evaluated only when
-// imported. The .cjs modules stay shared, as above, but for code-cache.cjs,
-// which keeps no state and would otherwise be import()ed through that loader;
-// the packages stay in node_modules.
-const shareCjsButTheCodeCache = {
-  name: "cjs-external-but-code-cache",
-  setup(build) {
-    build.onResolve({ filter: /\.cjs$/ }, (args) => {
-      const target = resolvePath(args.resolveDir, args.path);
-      if (target === `${dist}cli/cache/code-cache.cjs`) return undefined;
-      const path = relativePath(`${dist}cli`, target);
-      return { path: path.startsWith(".") ? path : `./${path}`, external: true };
-    });
-  },
-};
+// imported. The .cjs modules stay shared, as above; the packages stay in node_modules.
 for (const old of ["run-bundled.js", "run-bundled.js.map"]) rmSync(`${dist}cli/${old}`, { force: true });
 const runBundled = await build({
   entryPoints: [`${dist}cli/commands/run.js`],
@@ -136,7 +123,10 @@ const runBundled = await build({
   platform: "node",
   target: "node20",
   packages: "external",
-  plugins: [shareCjsButTheCodeCache],
+  plugins: [cjsAsTheirOwnFiles],
+  // Loaded with a code cache (code-cache.cts), whose code cannot import(): the packages a
+  // trace sends with are required (each has a CommonJS build).
+  supported: { "dynamic-import": false },
   define: { "import.meta.url": "__runBundledUrl" },
   banner: { js: 'const __runBundledUrl = require("node:url").pathToFileURL(__filename).href;' },
   keepNames: true,
@@ -145,12 +135,11 @@ const runBundled = await build({
   logLevel: "warning",
   metafile: true,
 });
-// A module of the project import()ed from there would load through the ES module loader, a second instance of it.
-const importedFiles = Object.values(runBundled.metafile.outputs).flatMap((o) =>
-  o.imports.filter((i) => i.kind === "dynamic-import" && i.path.startsWith(".")),
+const imported = Object.values(runBundled.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.kind === "dynamic-import"),
 );
-if (importedFiles.length > 0)
-  throw new Error(`run-bundled.cjs imports ${importedFiles.map((i) => i.path).join(", ")} at run time`);
+if (imported.length > 0)
+  throw new Error(`run-bundled.cjs imports ${imported.map((i) => i.path).join(", ")} at run time`);
 
 // `renyi run`'s compile path (cli/cache/compile-path.ts: reading a program's modules,
 // the compiler, the validator and acorn) as one CommonJS file, which
