@@ -1,6 +1,6 @@
-// Makes dist/cli/compile-bundled.cjs.v8cache (and, below, run-bundled.cjs.v8cache): the V8 code cache of `renyi run`'s
-// compile path (cli/cache/compile-path.ts), made after compiling the examples with it,
-// so that it holds the code of every function a compile runs and not only the
+// Makes dist/cli/compile-bundled.cjs.v8cache (and, below, run-bundled.cjs.v8cache):
+// the V8 code cache of `renyi run`'s compile path (cli/cache/compile-path.ts),
+// made after compiling the examples with it, so that it holds the code of every function a compile runs and not only the
 // module's top level. cli/cache/code-cache.cts loads the compile path with it; a Node
 // that rejects it (another version, other V8 flags) compiles as usual and keeps
 // a cache of its own in the cache folder. Loaded and made the way code-cache.cts
@@ -46,6 +46,8 @@ try {
   writeFileSync(`${file}.v8cache`, sealCodeCache(loaded.script.createCachedData(), sourceKey(source)));
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+  // The key that sealed what was compiled there is kept beside the folder (cli/cache/sealing-key.cts).
+  rmSync(`${scratch}.key`, { force: true });
 }
 
 // Makes dist/cli/run-bundled.cjs.v8cache the same way: the code cache of `renyi run`'s own
@@ -77,4 +79,5 @@ try {
   if (made.status !== 0) throw new Error(`the code cache of run-bundled.cjs was not made: ${made.stderr}`);
 } finally {
   rmSync(runScratch, { recursive: true, force: true });
+  rmSync(`${runScratch}.key`, { force: true });
 }
