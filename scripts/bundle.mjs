@@ -13,6 +13,7 @@
 // module loader, about 5 ms more of every run's start-up (bench/RESULTS.md).
 // dist/rtlib stays for the tests of its parts.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { relative as relativePath, resolve as resolvePath } from "node:path";
 import { build } from "esbuild";
 
@@ -135,11 +136,16 @@ const runBundled = await build({
   logLevel: "warning",
   metafile: true,
 });
-const imported = Object.values(runBundled.metafile.outputs).flatMap((o) =>
-  o.imports.filter((i) => i.kind === "dynamic-import"),
-);
-if (imported.length > 0)
-  throw new Error(`run-bundled.cjs imports ${imported.map((i) => i.path).join(", ")} at run time`);
+// So every package it reaches must have a CommonJS entry: one that has none is refused here, not at a run.
+const requireFromRunBundled = createRequire(`${dist}cli/run-bundled.cjs`);
+for (const { path } of Object.values(runBundled.metafile.outputs).flatMap((o) => o.imports)) {
+  if (path.startsWith("node:") || path.startsWith(".")) continue;
+  try {
+    requireFromRunBundled.resolve(path);
+  } catch (e) {
+    throw new Error(`run-bundled.cjs requires ${path}, which has no CommonJS entry: ${e.message}`);
+  }
+}
 
 // `renyi run`'s compile path (cli/cache/compile-path.ts: reading a program's modules,
 // the compiler, the validator and acorn) as one CommonJS file, which
