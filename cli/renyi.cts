@@ -7,7 +7,8 @@
 // Why CommonJS: Node reaches the first line of a CommonJS entry about 4 ms
 // sooner than that of an ES module entry, and every millisecond before the
 // worker starts is on the path of every run (bench/RESULTS.md, start-up). The
-// rest of the command is ES modules, imported from here.
+// rest of the command is ES modules, imported from here, but for `run`, whose
+// main thread loads CommonJS alone (scripts/bundle.mjs).
 
 import { holdInterrupts } from "./running/early-interrupt.cjs";
 import { startWorker, type EarlyWorker } from "./running/spawn.cjs";
@@ -22,15 +23,17 @@ process.stderr.on("error", () => undefined);
 
 let early: EarlyWorker | undefined;
 
-/** run.js, commands.js and the compiler they load, joined into a few files by scripts/bundle.mjs. */
-const RUN_BUNDLED = "./run-bundled.js";
+/** commands.js and the compiler it loads as a few ES modules; run.js is one CommonJS file (scripts/bundle.mjs). */
 const COMMANDS_BUNDLED = "./commands-bundled.js";
 
 async function renyi(): Promise<number> {
   if (process.argv[2] === "run") {
     early = startWorker();
     // Everything after the program's file belongs to the program, so `run` reads its own arguments.
-    const { runCommand } = (await import(RUN_BUNDLED)) as typeof import("./commands/run.js");
+    // Required, not imported: the main thread of a run loads no ES module (scripts/bundle.mjs);
+    // with the code cache the build made for it (code-cache.cts).
+    const { loadRunCommand } = require("./cache/code-cache.cjs") as typeof import("./cache/code-cache.cjs");
+    const { runCommand } = loadRunCommand() as typeof import("./commands/run.js");
     return runCommand(process.argv.slice(3), early);
   }
   // `record` and `reproduce` run a program as `run` does, whose words after the file are the program's.

@@ -13,6 +13,7 @@
 // module loader, about 5 ms more of every run's start-up (bench/RESULTS.md).
 // dist/rtlib stays for the tests of its parts.
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { relative as relativePath, resolve as resolvePath } from "node:path";
 import { build } from "esbuild";
 
@@ -62,12 +63,10 @@ await build({
   logLevel: "warning",
 });
 
-// `renyi run`'s own code and what it loads to compile a program it has not seen
-// (the parser, the checker, the lowering, the printer, the validator) as a few
-// files beside dist/cli/commands/run.js: dist/cli/run-bundled.js, which the `renyi`
-// command imports for `run`, and the chunks it imports when it compiles; the
-// same for the other commands (`check`, `test`, `explain`...):
-// dist/cli/commands-bundled.js, sharing the chunks. The
+// The commands other than `run` (`check`, `test`, `explain`...) and what they
+// load (the parser, the checker, the lowering, the printer, the validator) as a
+// few files beside dist/cli/commands/run.js: dist/cli/commands-bundled.js, and
+// the chunks it imports when it needs them. The
 // compiler's 100 or so ES modules took about 85 ms to load in a fresh process,
 // against about 38 ms as one file. Every file is written to dist/cli itself,
 // so that `import.meta.url` names the folder run.ts's own does (it finds the
@@ -89,7 +88,6 @@ for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) r
 await build({
   // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks.
   entryPoints: {
-    "run-bundled": `${dist}cli/commands/run.js`,
     "commands-bundled": `${dist}cli/commands/cac-commands.js`,
     "mcp-worker-bundled": `${dist}cli/mcp/worker.js`,
   },
@@ -107,6 +105,47 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// `renyi run`'s own code on the main thread as one CommonJS file,
+// dist/cli/run-bundled.cjs, which the `renyi` command requires for `run`: with
+// no ES module on the path, the main thread does without Node's ES module
+// loader (its resolving, its reads through fs/promises, the lexer that finds a
+// CommonJS module's names): about half of the time it took to load `run` as
+// ES module chunks, and CPU time the booting worker thread would otherwise
+// share two cores with (bench/RESULTS.md, start-up). What only some runs
+// need (a replay, a trace, --json) is in the file too, evaluated only when
+// imported. The .cjs modules stay shared, as above; the packages stay in node_modules.
+for (const old of ["run-bundled.js", "run-bundled.js.map"]) rmSync(`${dist}cli/${old}`, { force: true });
+const runBundled = await build({
+  entryPoints: [`${dist}cli/commands/run.js`],
+  outfile: `${dist}cli/run-bundled.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  plugins: [cjsAsTheirOwnFiles],
+  // Loaded with a code cache (code-cache.cts), whose code cannot import(): the packages a
+  // trace sends with are required (each has a CommonJS build).
+  supported: { "dynamic-import": false },
+  define: { "import.meta.url": "__runBundledUrl" },
+  banner: { js: 'const __runBundledUrl = require("node:url").pathToFileURL(__filename).href;' },
+  keepNames: true,
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  metafile: true,
+});
+// So every package it reaches must have a CommonJS entry: one that has none is refused here, not at a run.
+const requireFromRunBundled = createRequire(`${dist}cli/run-bundled.cjs`);
+for (const { path } of Object.values(runBundled.metafile.outputs).flatMap((o) => o.imports)) {
+  if (path.startsWith("node:") || path.startsWith(".")) continue;
+  try {
+    requireFromRunBundled.resolve(path);
+  } catch (e) {
+    throw new Error(`run-bundled.cjs requires ${path}, which has no CommonJS entry: ${e.message}`);
+  }
+}
 
 // `renyi run`'s compile path (cli/cache/compile-path.ts: reading a program's modules,
 // the compiler, the validator and acorn) as one CommonJS file, which

@@ -9,6 +9,8 @@ import { SourceFile } from "../../report/source.js";
 import { sha256 } from "../../report/sha256.js";
 import type { GrantItem } from "../../vocabulary/needs.js";
 import { cachedPath } from "./cache.cjs";
+// Loaded already on the path of a run: the `renyi` command loads run.ts's own code with it.
+import { loadCompilePath } from "./code-cache.cjs";
 import { sealedOrCompiled } from "./sealed-or-compiled.js";
 import { readProgramMap } from "./cached-program.js";
 import { lookUpByIndex, writeIndex, type IndexedModule } from "./program-index.js";
@@ -62,7 +64,6 @@ export async function compileWithCache(
   }
   // The parser, the compiler and the validator are loaded only when the index does not know the
   // program: one file, with a code cache (compile-path.ts).
-  const { loadCompilePath } = await import("./code-cache.cjs");
   const compilePath = loadCompilePath();
   const { loadProgram, compileIntoCache, programCode } = compilePath.exports as typeof import("./compile-path.js");
   const program = loadProgram(file);

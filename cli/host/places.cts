@@ -28,6 +28,8 @@ export const RENYI_COMMAND = join(DIST, "cli", "renyi.cjs");
 export const PROGRAM_WORKER = join(DIST, "cli", "worker-thread.cjs");
 /** The thread one test runs in (cli/testing/worker.cts). */
 export const TEST_WORKER = join(DIST, "cli", "testing", "worker.cjs");
+/** `renyi run`'s own code on the main thread as one file, loaded with its code cache (cli/cache/code-cache.cts). */
+export const RUN_BUNDLED = join(DIST, "cli", "run-bundled.cjs");
 /** `renyi run`'s compile path as one file, loaded with its code cache (cli/cache/code-cache.cts). */
 export const COMPILE_PATH = join(DIST, "cli", "compile-bundled.cjs");
 /** The worker thread of `renyi mcp`: bundled when the build made the bundle, else as its own module. */
