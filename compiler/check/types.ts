@@ -101,8 +101,16 @@ export const listOf = (item: Type): Con => con("List", [item]);
 export const mapOf = (key: Type, value: Type): Con => con("Map", [key, value]);
 export const pairOf = (first: Type, second: Type): Con => con("Pair", [first, second]);
 
+const NO_TYPES: readonly Type[] = [];
+
+/** A declared type without arguments is made once, and shared: a program's tree holds it at every use. */
+const plainDeclared = new WeakMap<TypeDecl, Con>();
+
 export function declared(decl: TypeDecl, args: readonly Type[]): Con {
-  return { kind: "Con", name: decl.name, args, decl };
+  if (args.length > 0) return { kind: "Con", name: decl.name, args, decl };
+  let plain = plainDeclared.get(decl);
+  if (plain === undefined) plainDeclared.set(decl, (plain = { kind: "Con", name: decl.name, args: NO_TYPES, decl }));
+  return plain;
 }
 
 /** The built-in type constructors and how many arguments each takes. */
@@ -120,8 +128,14 @@ export const BUILTIN_ARITY: ReadonlyMap<string, number> = new Map([
   ["Pair", 2],
 ]);
 
+/** The built-in types without arguments, each one object. */
+const PLAIN_BUILTINS = new Map<string, Con>();
+
 export function builtin(name: string, args: readonly Type[]): Con {
-  return con(name, args);
+  if (args.length > 0) return con(name, args);
+  let plain = PLAIN_BUILTINS.get(name);
+  if (plain === undefined) PLAIN_BUILTINS.set(name, (plain = con(name)));
+  return plain;
 }
 
 // Ids of type variables. Each compilation numbers its own from the same start
