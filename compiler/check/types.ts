@@ -101,16 +101,8 @@ export const listOf = (item: Type): Con => con("List", [item]);
 export const mapOf = (key: Type, value: Type): Con => con("Map", [key, value]);
 export const pairOf = (first: Type, second: Type): Con => con("Pair", [first, second]);
 
-const NO_TYPES: readonly Type[] = [];
-
-/** A declared type without arguments is made once, and shared: a program's tree holds it at every use. */
-const plainDeclared = new WeakMap<TypeDecl, Con>();
-
 export function declared(decl: TypeDecl, args: readonly Type[]): Con {
-  if (args.length > 0) return { kind: "Con", name: decl.name, args, decl };
-  let plain = plainDeclared.get(decl);
-  if (plain === undefined) plainDeclared.set(decl, (plain = { kind: "Con", name: decl.name, args: NO_TYPES, decl }));
-  return plain;
+  return { kind: "Con", name: decl.name, args, decl };
 }
 
 /** The built-in type constructors and how many arguments each takes. */
@@ -128,14 +120,8 @@ export const BUILTIN_ARITY: ReadonlyMap<string, number> = new Map([
   ["Pair", 2],
 ]);
 
-/** The built-in types without arguments, each one object. */
-const PLAIN_BUILTINS = new Map<string, Con>();
-
 export function builtin(name: string, args: readonly Type[]): Con {
-  if (args.length > 0) return con(name, args);
-  let plain = PLAIN_BUILTINS.get(name);
-  if (plain === undefined) PLAIN_BUILTINS.set(name, (plain = con(name)));
-  return plain;
+  return con(name, args);
 }
 
 // Ids of type variables. Each compilation numbers its own from the same start
@@ -521,9 +507,19 @@ export function fieldsOf(
   decl: TypeDecl,
   args: readonly Type[],
   fields: readonly FieldInfo[] = decl.fields,
-): FieldInfo[] {
+): readonly FieldInfo[] {
+  // A type without parameters has its fields as declared: no copies (a copy of each at every field read was much of
+  // checking's garbage).
+  if (decl.params.length === 0) return fields;
   const map = new Map(decl.params.map((p, i) => [p.id, args[i]!] as const));
   return fields.map((f) => ({ ...f, type: substitute(f.type, map) }));
+}
+
+/** The field `name` of a record for the given type arguments (the first of that name): fieldsOf's, found first. */
+export function fieldNamed(decl: TypeDecl, args: readonly Type[], name: string): FieldInfo | undefined {
+  const field = decl.fields.find((f) => f.name === name);
+  if (field === undefined || decl.params.length === 0) return field;
+  return fieldsOf(decl, args, [field])[0];
 }
 
 // ---- looking up a case or a field by its name ----

@@ -146,6 +146,7 @@ class Walker {
       case "SequenceExpression":
         return this.list(n.expressions);
       case "TemplateLiteral":
+        this.list(n.quasis);
         return this.list(n.expressions);
       default:
         return this.children(n);
