@@ -31,6 +31,7 @@ import { replacing, suggest, unknownCase, unknownModuleFunction } from "./sugges
 import {
   declared,
   ERROR,
+  fieldNamed,
   fieldsOf,
   freshMeta,
   JSON_TYPE,
@@ -225,9 +226,9 @@ function method(ctx: Context, receiver: CExpr, name: S.Ident): Target {
   const type = resolve(receiver.type);
   if (type.kind === "Error") return { kind: "invalid" };
   if (type.kind === "Con" && type.decl?.shape === "record") {
-    const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
+    const field = fieldNamed(type.decl, type.args, name.name);
     if (field !== undefined) {
-      record(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
+      if (ctx.program.names !== undefined) record(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
       return {
         kind: "value",
         expr: {
@@ -284,7 +285,7 @@ function matchArguments(
   if (receiver !== undefined) {
     ctx.expectType(receiver.type, slots[0]!.type, receiver.span, {
       of: "receiver",
-      method: calleeName.split(".").pop()!,
+      method: calleeName.slice(calleeName.lastIndexOf(".") + 1),
     });
     args[0] = receiver;
     given[0] = true;
@@ -557,7 +558,8 @@ function construct(
   const { args, names } = matchArguments(ctx, slots, call, undefined, written);
   for (const arg of call.args)
     if (arg.label !== undefined && fields.some((f) => f.name === arg.label!.name))
-      record(ctx.program.names, arg.label.span, fieldTarget(decl, arg.label.name, caseName));
+      if (ctx.program.names !== undefined)
+        record(ctx.program.names, arg.label.span, fieldTarget(decl, arg.label.name, caseName));
   const callee: Callee = caseName === undefined ? { kind: "Record", decl } : { kind: "Case", decl, caseName };
   return { kind: "Call", callee, args, argNames: names, needs: [], type, span: call.span };
 }

@@ -26,6 +26,7 @@ import {
   BOOLEAN,
   declared,
   ERROR,
+  fieldNamed,
   fieldsOf,
   FLOAT,
   freshMeta,
@@ -164,7 +165,7 @@ function checkName(ctx: Context, expr: S.Name): CExpr {
   const found = ctx.lookupLocal(expr.name);
   if (found !== undefined) {
     const { local } = found;
-    recordName(ctx.program.names, expr.span, localTarget(local));
+    if (ctx.program.names !== undefined) recordName(ctx.program.names, expr.span, localTarget(local));
     checkCapture(ctx, found.local, found.depth, expr.span);
     return { kind: "Local", local: found.local, type: found.local.type, span: expr.span };
   }
@@ -290,8 +291,9 @@ function fieldOf(ctx: Context, value: CExpr, name: S.Ident, span: Span): CExpr {
     return { kind: "Field", object: value, name: name.name, type: type.args[name.name === "first" ? 0 : 1]!, span };
   }
   if (type.kind === "Con" && type.decl?.shape === "record") {
-    const field = fieldsOf(type.decl, type.args).find((f) => f.name === name.name);
-    if (field !== undefined) recordName(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
+    const field = fieldNamed(type.decl, type.args, name.name);
+    if (field !== undefined && ctx.program.names !== undefined)
+      recordName(ctx.program.names, name.span, fieldTarget(type.decl, name.name));
     if (field !== undefined) return { kind: "Field", object: value, name: name.name, type: field.type, span };
     unknownField(
       ctx,

@@ -113,7 +113,7 @@ function checkQueryClauses(ctx: Context, query: S.Query): CExpr {
           const key = pure(ctx, "group", clause.span, () => checkExpr(ctx, clause.key));
           requireAbility(ctx, key.type, "hash", key.span);
           // After `group by`, only the group is in scope: the earlier names were per row.
-          ctx.scopes[ctx.scopes.length - 1]!.clear();
+          ctx.innermost().clear();
           const groupType = declared(ctx.program.prelude.types.get("Group")!, [key.type, row]);
           const into = ctx.declare(clause.into.name, groupType, false, clause.into.span);
           row = groupType;

@@ -244,7 +244,7 @@ function checkRunConcurrently(ctx: Context, statement: S.RunConcurrently): CStat
       ctx.frame.loops = saved.loops;
     }
   }
-  for (const [name, local] of bound) ctx.scopes[ctx.scopes.length - 1]!.set(name, local);
+  for (const [name, local] of bound) ctx.innermost().set(name, local);
   return { kind: "RunConcurrently", tasks, bound: [...bound.values()], span: statement.span };
 }
 

@@ -507,9 +507,19 @@ export function fieldsOf(
   decl: TypeDecl,
   args: readonly Type[],
   fields: readonly FieldInfo[] = decl.fields,
-): FieldInfo[] {
+): readonly FieldInfo[] {
+  // A type without parameters has its fields as declared: no copies (a copy of each at every field read was much of
+  // checking's garbage).
+  if (decl.params.length === 0) return fields;
   const map = new Map(decl.params.map((p, i) => [p.id, args[i]!] as const));
   return fields.map((f) => ({ ...f, type: substitute(f.type, map) }));
+}
+
+/** The field `name` of a record for the given type arguments (the first of that name): fieldsOf's, found first. */
+export function fieldNamed(decl: TypeDecl, args: readonly Type[], name: string): FieldInfo | undefined {
+  const field = decl.fields.find((f) => f.name === name);
+  if (field === undefined || decl.params.length === 0) return field;
+  return fieldsOf(decl, args, [field])[0];
 }
 
 // ---- looking up a case or a field by its name ----

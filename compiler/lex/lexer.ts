@@ -65,11 +65,19 @@ const FOREIGN_OPERATORS: Record<string, { kinds: TokenKind[]; write: string }> =
   "!": { kinds: ["not"], write: "not" },
 };
 
+/**
+ * The hash of a name's characters, one more: kept to 30 bits, so that it is always a small integer to the engine (a
+ * hash of 31 or 32 bits was a number allocated for each name, and a slower lookup).
+ */
+function nextHash(hash: number, c: number): number {
+  return (Math.imul(hash, 31) + c) & 0x3fffffff;
+}
+
 /** Keywords by the hash scanName computes; the tests check that no two collide. */
 export const KEYWORD_BY_HASH: ReadonlyMap<number, Keyword> = new Map(
   KEYWORDS.map((keyword) => {
     let hash = keyword.charCodeAt(0);
-    for (let i = 1; i < keyword.length; i++) hash = (hash * 31 + keyword.charCodeAt(i)) | 0;
+    for (let i = 1; i < keyword.length; i++) hash = nextHash(hash, keyword.charCodeAt(i));
     return [hash, keyword];
   }),
 );
@@ -100,8 +108,10 @@ class Lexer {
 
   run(): LexResult {
     const src = this.src;
+    const modes = this.modes;
     while (true) {
-      const mode = this.modes[this.modes.length - 1];
+      // Outside every text the stack is empty, and reading its element -1 is a slow lookup of a property named "-1".
+      const mode = modes.length === 0 ? undefined : modes[modes.length - 1];
       if (mode !== undefined && mode.kind === "text") {
         this.scanTextBody(mode);
         continue;
@@ -117,6 +127,7 @@ class Lexer {
     }
     this.closeModesAtEnd();
     this.push("eof", "", this.pos, 0);
+    this.tokens.finish();
     return { tokens: this.tokens, diagnostics: this.diagnostics, comments: this.comments };
   }
 
@@ -285,7 +296,7 @@ class Lexer {
     while (end < src.length) {
       const c = src.charCodeAt(end);
       if (!isNameChar(c)) break;
-      hash = (hash * 31 + c) | 0;
+      hash = nextHash(hash, c);
       end++;
     }
     this.pos = end;

@@ -147,8 +147,8 @@ export interface Token {
  */
 export class TokenList {
   count = 0;
-  kinds: TokenKind[] = [];
-  values: (string | number)[] = [];
+  kinds: TokenKind[];
+  values: (string | number)[];
   offsets: Int32Array;
   lengths: Int32Array;
   lines: Int32Array;
@@ -161,6 +161,10 @@ export class TokenList {
     readonly source: string,
     capacity = 1024,
   ) {
+    // Made at their full size and filled in place: pushing grew them by copies, which cost more than the lexing.
+    // `finish` cuts them to the tokens there are.
+    this.kinds = new Array<TokenKind>(capacity);
+    this.values = new Array<string | number>(capacity);
     this.offsets = new Int32Array(capacity);
     this.lengths = new Int32Array(capacity);
     this.lines = new Int32Array(capacity);
@@ -180,8 +184,8 @@ export class TokenList {
   ): number {
     const i = this.count;
     if (i === this.offsets.length) this.grow();
-    this.kinds.push(kind);
-    this.values.push(value);
+    this.kinds[i] = kind;
+    this.values[i] = value;
     this.offsets[i] = offset;
     this.lengths[i] = length;
     this.lines[i] = line;
@@ -190,6 +194,12 @@ export class TokenList {
     this.newlines[i] = newline ? 1 : 0;
     this.count = i + 1;
     return i;
+  }
+
+  /** Cuts the lists of kinds and values to the tokens pushed (the lexer calls it once, after the last). */
+  finish(): void {
+    this.kinds.length = this.count;
+    this.values.length = this.count;
   }
 
   private grow(): void {
