@@ -21,6 +21,7 @@ import { readPrivateKey, signManifest, showKey } from "../bundles/signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "../bundles/validate.js";
 import { VERSION } from "../host/version.cjs";
 import { programCode } from "../host/code-hash.js";
+import { collectGarbage } from "../host/collect.js";
 
 export async function buildCommand(
   file: string,
@@ -42,6 +43,10 @@ export async function buildCommand(
     return EXIT.refused;
   }
   const { modules, program, code: codeOfProgram } = checked;
+  // The syntax trees let go of above are half of a large program's memory: collected now, before the
+  // bundle is made, rather than whenever the engine's heuristics next collect the whole heap (which,
+  // with little garbage made since, was sometimes never: a peak half as large again).
+  collectGarbage();
   const { bundleOrRefusal } = await import("../../compiler/build.js");
   const name = checked.entry;
   const bundle = bundleOrRefusal(program, modules, { runtime: RUNTIME_SPECIFIER, entry: name, file: `${name}.mjs` });
