@@ -30,9 +30,9 @@ before(async () => {
       run: async (ctx: restate.Context, input: { n: number }) => {
         attempts.set(input.n, (attempts.get(input.n) ?? 0) + 1);
         let value = await ctx.run("first", () => input.n * 2);
-        await ctx.sleep(300);
+        await ctx.sleep(1000);
         value = await ctx.run("second", () => value + 1);
-        await ctx.sleep(300);
+        await ctx.sleep(1000);
         return ctx.run("last", () => {
           lastSteps.set(input.n, (lastSteps.get(input.n) ?? 0) + 1);
           return value + 1;
@@ -102,7 +102,11 @@ test("a node of three SIGKILLed while invocations run: every invocation ends onc
   const numbers = Array.from({ length: INVOCATIONS }, (_, i) => i + 1);
   // Sent through two nodes' ingresses, as a load balancer in front of them would.
   const ids = await Promise.all(numbers.map((n) => send((n % 2 === 0 ? first : second).ingressUrl, n)));
-  await new Promise((r) => setTimeout(r, 250));
+  // Killed once every invocation has begun (each then sleeps two seconds): on a loaded machine a
+  // fixed wait could kill the node before any invocation had reached it.
+  const begun = Date.now() + 60_000;
+  while (attempts.size < INVOCATIONS && Date.now() < begun) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(attempts.size, INVOCATIONS, "every invocation begins within a minute");
   const killedAt = Date.now();
   await cluster.kill(third);
   const results = await Promise.all(ids.map((id) => output(first.ingressUrl, id)));
