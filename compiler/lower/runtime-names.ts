@@ -31,6 +31,7 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   "slow",
   "fuelRoom",
   "fuelLeft",
+  "fuelBack",
   "tooDeep",
   "resume",
   // failures and crashes
