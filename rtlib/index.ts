@@ -9,6 +9,7 @@ export {
   fuelLeft,
   fuelBack,
   tooDeep,
+  leave,
   resume,
   configureLimits,
   stepsUsed,

@@ -354,6 +354,15 @@ function checkDeadline(): void {
 }
 
 /**
+ * `return $leave(value)` in a synchronous function: the depth it raised on entry given back, once the value
+ * returned is made (the calls that made it ran one deeper).
+ */
+export function leave<T>(value: T): T {
+  S.depth--;
+  return value;
+}
+
+/**
  * `$resume(await x, $depth)`: the awaited value, with the depth set back to the
  * awaiting function's, which other tasks may have moved while it waited.
  */

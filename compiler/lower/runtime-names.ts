@@ -33,6 +33,7 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   "fuelLeft",
   "fuelBack",
   "tooDeep",
+  "leave",
   "resume",
   // failures and crashes
   "Failure",
