@@ -4,7 +4,8 @@
 // raised until the `otherwise` that catches it sets it back. Random programs
 // recurse directly, mutually, through a function value, through a lambda that
 // `list.fold` calls, across modules, and through failures caught again and
-// again in a loop, calls made one after another in a loop, each to a depth chosen at random; the deepest needs a depth
+// again in a loop, calls made one after another in a loop, and concurrent tasks
+// that interleave at their awaits, each to a depth chosen at random; the deepest needs a depth
 // known from the program's text. Under exactly that limit the run finishes
 // with the output it must print, and one below it stops with E-RT-DEPTH at a
 // place in the program: a depth given back too often would let it finish, one
@@ -84,6 +85,22 @@ function after(n: Int, times: Int) returns Int
   return caught(n, times) + down(n)
 end
 
+function task(n: Int) returns Int
+  needs time
+  time.sleep(time.milliseconds(1))
+  return caught(n, 3) + down(n)
+end
+
+function together(n: Int, m: Int) returns Int
+  needs time
+  run concurrently
+    let a be task(n)
+    let b be task(m)
+  end
+  let more be from x in [m, n] concurrently select task(x)
+  return a + b + more[0] + more[1]
+end
+
 function again(n: Int, times: Int) returns Int
   var t be 0
   for each i in 1 to times
@@ -109,6 +126,11 @@ const PROBES: ((k: number, times: number) => Probe)[] = [
   (k) => ({ call: `hop(${k})`, frames: 2 * k + 1, value: k }),
   (k, times) => ({ call: `after(${k}, ${times})`, frames: k + 3, value: times + k }),
   (k, times) => ({ call: `again(${k}, ${times})`, frames: 1 + 2 * (k + 1), value: times * k }),
+  // Tasks that interleave at their sleeps, each counting its own calls from the depth it started at.
+  (k, times) => {
+    const m = times % 40;
+    return { call: `together(${k}, ${m})`, frames: Math.max(k, m) + 4, value: 12 + 2 * k + 2 * m };
+  },
 ];
 
 function program(seed: number): { text: string; needed: number; printed: string } {
@@ -118,7 +140,7 @@ function program(seed: number): { text: string; needed: number; printed: string 
   const main = [
     "public function main()",
     "  purpose: Recursion of every kind, each to its own depth.",
-    "  needs console",
+    "  needs console, time",
     ...probes.map((p) => `  console.print("{${p.call}}")`),
     "end",
   ];
