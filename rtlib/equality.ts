@@ -30,7 +30,7 @@ export function equals(a: unknown, b: unknown): boolean {
   while (pending.length > 0) {
     const y = pending.pop();
     const x = pending.pop();
-    if ((S.fuel -= 1) < S.check) slow();
+    if ((S.room -= 1) < 0) slow();
     if (x === y) {
       if (typeof x === "string") chargeWork(x.length);
       continue;
@@ -143,7 +143,7 @@ export function compare(a: unknown, b: unknown): number {
       c = x.order;
       continue;
     }
-    if ((S.fuel -= 1) < S.check) slow();
+    if ((S.room -= 1) < 0) slow();
     if (x === y) {
       if (typeof x === "string") chargeWork(x.length);
       continue;

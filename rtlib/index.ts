@@ -2,7 +2,19 @@
 // (`renyi/runtime`). Everything a program does beyond plain computation goes
 // through these names.
 
-export { S, slow, fuelRoom, fuelLeft, tooDeep, resume, configureLimits, stepsUsed, checkCancelled } from "./limits.js";
+export {
+  S,
+  slow,
+  fuelRoom,
+  fuelLeft,
+  fuelBack,
+  tooDeep,
+  leave,
+  resume,
+  configureLimits,
+  stepsUsed,
+  checkCancelled,
+} from "./limits.js";
 export { served, serveWith, type ServingHost } from "./serving.js";
 export { Failure, Crash, Cancelled, crash, noArmFits, isFailure, checkFailed, engineLimit } from "./errors.js";
 export { iadd, isub, imul, idiv, imod, fmod, index } from "./ints.js";

@@ -92,7 +92,7 @@ function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number
     const item = shape.k === "list" ? shape.item : DYNAMIC;
     const out = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
-      if (charged && (S.fuel -= 1) < S.check) slow();
+      if (charged && (S.room -= 1) < 0) slow();
       out[i] = plainNear(value[i], item, charged, next);
     }
     return out;
@@ -117,7 +117,7 @@ function plainNear(value: unknown, shape: Shape, charged: boolean, depth: number
   const fields: Record<string, unknown> = {};
   const v = value as Record<string, unknown>;
   for (const f of desc.fields) {
-    if (charged && (S.fuel -= 1) < S.check) slow();
+    if (charged && (S.room -= 1) < 0) slow();
     const part = plainNear(v[f.prop], args.length === 0 ? f.shape : instantiate(f.shape, args), charged, next);
     if (f.inherited)
       Object.defineProperty(fields, f.json, { value: part, enumerable: true, writable: true, configurable: true });

@@ -1,8 +1,12 @@
 // Fuel, call depth and cancellation (spec/runtime.md, section 3). Compiled code
 // charges each straight-line block's exact step count at its entry:
 //
-//   if ((S.fuel -= 7) < S.check) slow();
+//   if ((S.room -= 7) < 0) slow();
 //
+// The fuel left is `check + room`: `room`, the steps left before the slow path,
+// is a small integer (at most 16,384, -1 for a task to stop) that the engine
+// keeps as one, where the fuel itself (billions) would be a float kept in a box,
+// read with `check` at every charge. `S.fuel` reads and writes the sum.
 // `check` sits at most 16,384 steps below the fuel left, so the slow path runs
 // at least every 16,384 steps (16 µs of loops at the measured rates): it stops the run when the fuel is gone and
 // polls the cancellation flag the main thread sets, and reads the thread's
@@ -19,7 +23,10 @@ import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import { longTimeout } from "./waits.js";
 
 export interface LimitState {
+  /** The fuel left: `check + room`; written, it sets `room` (and `check`, should `room` leave its bounds). */
   fuel: number;
+  /** Steps left before the slow path: 0 to POLL_EVERY, or -1 for a task that takes it at its next step. */
+  room: number;
   check: number;
   depth: number;
   maxDepth: number;
@@ -48,15 +55,27 @@ export interface Account {
 
 const POLL_EVERY = 16384;
 
-export const S: LimitState = {
-  fuel: DEFAULT_LIMITS.fuel,
-  check: DEFAULT_LIMITS.fuel - POLL_EVERY,
-  depth: 0,
-  maxDepth: DEFAULT_LIMITS.maxDepth,
-  limit: DEFAULT_LIMITS.fuel,
-  hostCalls: 0,
-  maxHostCalls: DEFAULT_LIMITS.maxHostCalls,
-};
+/**
+ * The counters, in an instance of a class: `fuel`, an accessor, lies on its prototype, so that the object keeps
+ * fields the engine reads at fixed offsets (an accessor of its own made it a dictionary, every charge a lookup).
+ */
+class Counters implements LimitState {
+  room = POLL_EVERY;
+  check = DEFAULT_LIMITS.fuel - POLL_EVERY;
+  depth = 0;
+  maxDepth = DEFAULT_LIMITS.maxDepth;
+  limit = DEFAULT_LIMITS.fuel;
+  hostCalls = 0;
+  maxHostCalls = DEFAULT_LIMITS.maxHostCalls;
+  get fuel(): number {
+    return this.check + this.room;
+  }
+  set fuel(fuel: number) {
+    setFuel(fuel);
+  }
+}
+
+export const S: LimitState = new Counters();
 
 /** The limits of each request to a server (spec/runtime.md); set by the host. */
 export const REQUEST_LIMITS: { fuel: number; timeoutMs: number } = {
@@ -109,14 +128,40 @@ export function runTimeLimitMs(): number | undefined {
 }
 
 function load(a: Account): void {
-  S.fuel = a.fuel;
   S.limit = a.limit;
   S.hostCalls = a.hostCalls;
   S.maxHostCalls = a.maxHostCalls;
-  // A stopped task takes the slow path at its very next step: its threshold is
-  // above the fuel left (finite, so that `check + room` in a loop keeping its
-  // fuel in a local stays a number).
-  S.check = a.stopped !== undefined ? a.fuel + 1 : Math.max(0, a.fuel - POLL_EVERY);
+  // A stopped task takes the slow path at its very next step.
+  if (a.stopped !== undefined) takeSlowPathNext(a.fuel);
+  else setThreshold(a.fuel);
+}
+
+/**
+ * Sets the fuel left, `check` unmoved while `room` stays within its bounds (a
+ * charge from the runtime, `S.fuel -= n`, is then `S.room -= n`, and the
+ * comparison with `S.check` after it holds as it did).
+ * Past them, `check` moves so that `room` stays a small integer: below 0, the
+ * slow path is taken at the next step (and `fuel < check` still holds).
+ */
+function setFuel(fuel: number): void {
+  const room = fuel - S.check;
+  // `| 0`: stored as a small integer, never a float of integral value, which would make every `room` of `S` a float.
+  if (room >= 0 && room <= POLL_EVERY) S.room = room | 0;
+  else if (room < 0) takeSlowPathNext(fuel);
+  else setThreshold(fuel);
+}
+
+/** The fuel left `fuel`, the slow path at most POLL_EVERY steps away (at once, when it is below 0). */
+function setThreshold(fuel: number): void {
+  if (fuel < 0) return takeSlowPathNext(fuel);
+  S.check = Math.max(0, fuel - POLL_EVERY);
+  S.room = (fuel - S.check) | 0;
+}
+
+/** The fuel left `fuel`, and the slow path taken at the next step. */
+function takeSlowPathNext(fuel: number): void {
+  S.check = fuel + 1;
+  S.room = -1;
 }
 
 /** Makes `next` the account charged from now on; gives back the one that was. */
@@ -164,7 +209,7 @@ class ServerEnded extends Error {
 /** Stops the task of `a` at its next step or effect (a request past its time, or whose server ended). */
 export function stop(a: Account, why: NonNullable<Account["stopped"]>): void {
   a.stopped ??= why;
-  if (a === loaded) S.check = S.fuel + 1;
+  if (a === loaded) takeSlowPathNext(S.fuel);
 }
 
 /** Steps the run's own code used (a request's steps are the request's). */
@@ -175,25 +220,26 @@ export function stepsUsed(): number {
 
 /** The fuel check's slow path. */
 export function slow(): void {
+  const fuel = S.fuel;
+  // The fuel left stays exact (the steps used are read from it), and the next step takes the slow path again.
+  takeSlowPathNext(fuel);
   checkStopped();
-  if (S.fuel < 0) {
+  if (fuel < 0) {
     throw new Crash("E-RT-FUEL", { owner: loaded.owner, limit: S.limit });
   }
   checkCancelled();
   checkDeadline();
-  pollMemory(S.fuel);
-  S.check = Math.max(0, S.fuel - POLL_EVERY);
+  pollMemory(fuel);
+  setThreshold(fuel);
 }
 
 /**
  * The room left before the slow path, for a loop that keeps its fuel in a local
- * (compiler/lower/fuel-regions.ts): at most POLL_EVERY, and -1 for a stopped
- * task, so a small integer, which the engine keeps in a register.
+ * (compiler/lower/fuel-regions.ts): `S.room`, a small integer the engine keeps
+ * in a register.
  */
 export function fuelRoom(): number {
-  // Read again after a charging call that ended the run, it may be far below 0: exact all the same.
-  const room = S.fuel - S.check;
-  return (room | 0) === room ? room | 0 : room;
+  return S.room;
 }
 
 /**
@@ -202,20 +248,22 @@ export function fuelRoom(): number {
  * room. One function for every charge, which the engine inlines: its one call of
  * the slow path has been made before the loop's code is optimized, where a call
  * of its own at each charge would throw the optimized code away the first time
- * it ran.
+ * it ran (measured: `if (($room -= 7) < 0) ...` took twice as long in a prime count).
  */
 export function fuelLeft(room: number): number {
   if (room >= 0) return room;
   S.fuel = S.check + room;
-  try {
-    slow();
-  } catch (e) {
-    // The loop writes back `check + room` as it ends: a slow path that stopped the task (a
-    // request past its time) moved the threshold, so it is set where that gives the fuel left.
-    S.check = S.fuel - room;
-    throw e;
-  }
-  return (S.fuel - S.check) | 0;
+  slow();
+  return S.room;
+}
+
+/**
+ * The loop's room written back as it ends, `$fuelBack($room)`, however it ends.
+ * Below 0 only when a charge's slow path ended it (`fuelLeft` threw), which
+ * wrote the fuel back itself.
+ */
+export function fuelBack(room: number): void {
+  if (room >= 0) S.room = room | 0;
 }
 
 export function checkCancelled(): void {
@@ -306,6 +354,15 @@ function checkDeadline(): void {
 }
 
 /**
+ * `return $leave(value)` in a synchronous function: the depth it raised on entry given back, once the value
+ * returned is made (the calls that made it ran one deeper).
+ */
+export function leave<T>(value: T): T {
+  S.depth--;
+  return value;
+}
+
+/**
  * `$resume(await x, $depth)`: the awaited value, with the depth set back to the
  * awaiting function's, which other tasks may have moved while it waited.
  */
@@ -368,7 +425,12 @@ export function tooDeep(): void {
  * plentiful, the slow path (which ends the run with E-RT-FUEL) otherwise.
  */
 export function chargeWork(steps: number): void {
-  if ((S.fuel -= steps) < S.check) slow();
+  const room = S.room - steps;
+  if (room >= 0) S.room = room | 0;
+  else {
+    S.fuel = S.check + room;
+    slow();
+  }
 }
 
 /** The charge of sorting n items: n times the bits of n - 1 (⌈log₂ n⌉), an exact integer on every machine. */

@@ -3,7 +3,7 @@
 import * as t from "./js.js";
 import type { CExpr, CPattern } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
-import { depthBack } from "./depth.js";
+import { depthAround } from "./depth.js";
 import { lowerExpr, spillOrder, textOf } from "./expressions.js";
 import { allOf, lowerPattern } from "./patterns.js";
 import { site } from "./site.js";
@@ -84,8 +84,9 @@ export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern, sta
     ),
   );
   const code = lowerPattern(lw, pattern, t.memberExpression(caught, t.identifier("value")));
+  const depth = depthAround(lw);
   const handler = [
-    ...depthBack(lw),
+    ...depth.back,
     t.ifStatement(
       t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))),
       t.throwStatement(caught),
@@ -106,5 +107,6 @@ export function lowerCheckFails(lw: Lowerer, expr: CExpr, pattern: CPattern, sta
     ),
   ];
   // The check's own failure must not be caught as the expression's: it is a Crash, not a Failure.
+  for (const before of depth.before) lw.emit(before);
   lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
 }

@@ -45,6 +45,11 @@ export class Lowerer {
    */
   depth: t.Identifier | undefined;
   /**
+   * In a synchronous function that counts its depth with no `finally`: its `return`s
+   * give the depth back (`return $leave(VALUE)`), and its end does (functions.ts).
+   */
+  leavesDepth = false;
+  /**
    * With guards, the local holding the context the code runs under (the origins of
    * the decisions it is inside; compiler/lower/decisions.ts). Undefined at a module's
    * top level and without guards.

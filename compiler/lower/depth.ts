@@ -12,6 +12,23 @@ export function awaited(lw: Lowerer, value: t.Expression): t.Expression {
 }
 
 /**
+ * Around a `try` that catches failures (`otherwise`, `check ... fails`): what goes before it, and what starts its
+ * `catch`, so that the code after a caught failure runs at the depth it ran at before. An async function sets back
+ * the depth it keeps (`depthBack`); a synchronous one reads the depth before the `try`
+ * (`const $d = $S.depth;`) and sets it back in the `catch`, since the calls the failure left gave none back.
+ */
+export function depthAround(lw: Lowerer): { before: t.Statement[]; back: t.Statement[] } {
+  if (lw.async) return { before: [], back: depthBack(lw) };
+  if (lw.onlyFuel) return { before: [], back: [] };
+  const mark = lw.temp("d");
+  const depth = t.memberExpression(lw.rt("S"), t.identifier("depth"));
+  return {
+    before: [t.variableDeclaration("const", [t.variableDeclarator(mark, depth)])],
+    back: [t.expressionStatement(t.assignmentExpression("=", depth, mark))],
+  };
+}
+
+/**
  * `$S.depth = $depth;` where code resumes other than after an await (a catch, a task's start); nothing in synchronous
  * code.
  */

@@ -4,7 +4,7 @@ import { construct } from "./guarded.js";
 import * as t from "./js.js";
 import type { CExpr, CHandler, CStatement, Wrap } from "../check/checked.js";
 import type { Lowerer } from "./context.js";
-import { depthBack } from "./depth.js";
+import { depthAround } from "./depth.js";
 import { lowerExpr } from "./expressions.js";
 import { chargeStatement, handlerSteps } from "./fuel.js";
 import { lowerArms } from "./match.js";
@@ -62,8 +62,9 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     value = lowerExpr(lw, e.expr);
   });
   tryStatements.push(t.expressionStatement(t.assignmentExpression("=", result, value!)));
+  const depth = depthAround(lw);
   const handler = lw.collect(() => {
-    for (const back of depthBack(lw)) lw.emit(back);
+    for (const back of depth.back) lw.emit(back);
     lw.emit(
       t.ifStatement(
         t.unaryExpression("!", t.binaryExpression("instanceof", caught, lw.rt("Failure"))),
@@ -90,6 +91,7 @@ export function lowerOtherwise(lw: Lowerer, e: Extract<CExpr, { kind: "Otherwise
     lowerHandler(lw, e.handler, result, caught, e.span);
   });
   lw.emit(t.variableDeclaration("let", [t.variableDeclarator(result)]));
+  for (const before of depth.before) lw.emit(before);
   lw.emit(t.tryStatement(t.blockStatement(tryStatements), t.catchClause(caught, t.blockStatement(handler))));
   if (scope !== undefined) settle(lw, scope, e, result);
   return result;

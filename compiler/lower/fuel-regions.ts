@@ -1,7 +1,7 @@
 // Fuel kept in locals through a loop that calls nothing that reads it
-// (spec/runtime.md, "Fuel"). A charge on the shared counters,
-// `if (($S.fuel -= n) < $S.check) $slow();`, costs a tight loop two loads and a
-// store a turn, and each charge's own call of the slow path, never made before
+// (spec/runtime.md, "Fuel"). A charge on the shared counter,
+// `if (($S.room -= n) < 0) $slow();`, costs a tight loop a load and a store a
+// turn, and each charge's own call of the slow path, never made before
 // the loop is optimized, throws the optimized code away the first time it runs.
 // A loop whose turns call only runtime helpers that never look at the fuel
 // (arithmetic, comparisons, texts, single-item pushes, the library's functions
@@ -10,10 +10,10 @@
 //
 //   { let $room1 = $fuelRoom();
 //     try { for (...) { $room1 = $fuelLeft($room1 -= n); ... } }
-//     finally { $S.fuel = $S.check + $room1; } }
+//     finally { $fuelBack($room1); } }
 //
 // The room is at most 16,384 steps, a small integer the engine keeps in a
-// register (the fuel itself, billions, would be a float boxed on every turn);
+// register;
 // `fuelLeft` is one function for every charge, inlined, its one call of the slow
 // path made long before. The count is the same step for step: every charge
 // subtracts what it did, the slow path runs at the same steps (`fuelLeft` writes
@@ -244,8 +244,6 @@ function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.F
   const room = lw.temp("room");
   const copy = { ...loop };
   rewriteCharges(copy, { room, fuelLeft: lw.rt("fuelLeft"), fuelRoom: lw.rt("fuelRoom"), S: lw.rt("S") });
-  const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
-  const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
   // What the rewrite adds is the loop's, in the source map.
   const at = <N extends t.Node>(node: N): N => Object.assign(node, { loc: loop.loc });
   const block = t.blockStatement([
@@ -254,9 +252,7 @@ function becomeRegion(lw: Lowerer, loop: t.ForStatement | t.WhileStatement | t.F
       t.tryStatement(
         t.blockStatement([copy]),
         null,
-        t.blockStatement([
-          at(t.expressionStatement(t.assignmentExpression("=", fuel, t.binaryExpression("+", check, room)))),
-        ]),
+        t.blockStatement([at(t.expressionStatement(t.callExpression(lw.rt("fuelBack"), [room])))]),
       ),
     ),
   ]);
@@ -276,7 +272,7 @@ interface Names {
 /**
  * Each charge in `node` (outside the functions it makes) made to count in the
  * local, `$room = $fuelLeft($room -= n)`; each charging call made with the
- * shared counters, `{ $S.fuel = $S.check + $room; try { CALL } finally { $room = $fuelRoom(); } }`.
+ * shared counters, `{ $S.room = $room; try { CALL } finally { $room = $fuelRoom(); } }`.
  */
 function rewriteCharges(node: t.Node, names: Names): void {
   const n = node as unknown as Record<string, unknown>;
@@ -306,11 +302,13 @@ function rewriteCharges(node: t.Node, names: Names): void {
   }
 }
 
-/** `{ $S.fuel = $S.check + $room; try { STATEMENT } finally { $room = $fuelRoom(); } }` */
+/**
+ * `{ $S.room = $room; try { STATEMENT } finally { $room = $fuelRoom(); } }`: the room is 0 or more here (every charge
+ * before it in the turn gave it back so), or the -1 of a stopped task that `$S.room` holds already.
+ */
 function synced(statement: t.Statement, { room, fuelRoom, S }: Names): t.Statement {
-  const shared = (name: string) => t.memberExpression(S, t.identifier(name));
   const writeBack = t.expressionStatement(
-    t.assignmentExpression("=", shared("fuel"), t.binaryExpression("+", shared("check"), room)),
+    t.assignmentExpression("=", t.memberExpression(S, t.identifier("room")), room),
   );
   // Read again however the call ends: a crash in it (its charge ran out) leaves the fuel it charged for the loop to
   // write back.

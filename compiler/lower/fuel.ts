@@ -102,7 +102,7 @@ export function handlerSteps(handler: CHandler): number {
 }
 
 /**
- * `if (($S.fuel -= n) < $S.check) $slow();`, or `n * times` when the steps are
+ * `if (($S.room -= n) < 0) $slow();`, or `n * times` when the steps are
  * taken once for each of `times` (a sort's keys, for every row), at `span`: a
  * run out of fuel here is reported at the code about to run.
  */
@@ -119,17 +119,18 @@ export function chargeStatement(
   );
 }
 
-/** `($S.fuel -= n) < $S.check && $slow()`, for inside an expression. */
+/** `($S.room -= n) < 0 && $slow()`, for inside an expression. */
 export function chargeExpression(lw: Lowerer, steps: number): t.Expression {
   return t.logicalExpression("&&", chargeTest(lw, steps), t.callExpression(lw.rt("slow"), []));
 }
 
+// The room, steps left before the slow path, is a small integer (rtlib/limits.ts): one field read and written, and
+// compared with 0, where the fuel left and its threshold, billions, were two floats read at every charge.
 function chargeTest(lw: Lowerer, steps: number, times?: t.Expression): t.Expression {
-  const fuel = t.memberExpression(lw.rt("S"), t.identifier("fuel"));
-  const check = t.memberExpression(lw.rt("S"), t.identifier("check"));
+  const room = t.memberExpression(lw.rt("S"), t.identifier("room"));
   const amount =
     times === undefined ? t.numericLiteral(steps) : t.binaryExpression("*", t.numericLiteral(steps), times);
-  return t.binaryExpression("<", t.assignmentExpression("-=", fuel, amount), check);
+  return t.binaryExpression("<", t.assignmentExpression("-=", room, amount), t.numericLiteral(0));
 }
 
 /** What `chargeStatement` or `chargeExpression` made `node` from, if it is a charge. */
@@ -158,22 +159,30 @@ const isSlowCall = (n: t.Node): boolean =>
   n.callee.name === "$slow" &&
   n.arguments.length === 0;
 
-/** The `n` of `($S.fuel -= n) < $S.check`. */
+/** The `n` of `($S.room -= n) < 0`. */
 function amountOf(test: t.Node): t.Expression | undefined {
-  if (test.type !== "BinaryExpression" || test.operator !== "<" || !counter(test.right, "check")) return undefined;
+  if (
+    test.type !== "BinaryExpression" ||
+    test.operator !== "<" ||
+    test.right.type !== "NumericLiteral" ||
+    test.right.value !== 0
+  )
+    return undefined;
   const spend = test.left;
-  return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "fuel")
+  return spend.type === "AssignmentExpression" && spend.operator === "-=" && counter(spend.left, "room")
     ? spend.right
     : undefined;
 }
 
-/** `$S.fuel` or `$S.check` (`name`: that one), the counters a charge reads. */
-export function counter(n: t.Node, name?: "fuel" | "check"): boolean {
+const COUNTERS: ReadonlySet<string> = new Set(["fuel", "room", "check"]);
+
+/** `$S.fuel`, `$S.room` or `$S.check` (`name`: that one), the counters a charge reads. */
+export function counter(n: t.Node, name?: "fuel" | "room" | "check"): boolean {
   return (
     n.type === "MemberExpression" &&
     n.object.type === "Identifier" &&
     n.object.name === "$S" &&
     n.property.type === "Identifier" &&
-    (name === undefined ? n.property.name === "fuel" || n.property.name === "check" : n.property.name === name)
+    (name === undefined ? COUNTERS.has(n.property.name) : n.property.name === name)
   );
 }

@@ -31,7 +31,9 @@ export const PROGRAM_RUNTIME: ReadonlySet<string> = new Set([
   "slow",
   "fuelRoom",
   "fuelLeft",
+  "fuelBack",
   "tooDeep",
+  "leave",
   "resume",
   // failures and crashes
   "Failure",

@@ -63,9 +63,14 @@ function lowerStatementInner(lw: Lowerer, s: CStatement): void {
       return lw.emit(t.breakStatement());
     case "Skip":
       return lw.emit(t.continueStatement());
-    case "Return":
+    case "Return": {
       // With guards, what is returned carries the decisions it was returned under.
-      return lw.emit(t.returnStatement(s.value === undefined ? null : withContext(lw, lowerExpr(lw, s.value))));
+      const value = s.value === undefined ? undefined : withContext(lw, lowerExpr(lw, s.value));
+      // A synchronous function gives its depth back as it returns, once the value is made (functions.ts).
+      if (lw.leavesDepth)
+        return lw.emit(t.returnStatement(t.callExpression(lw.rt("leave"), value === undefined ? [] : [value])));
+      return lw.emit(t.returnStatement(value ?? null));
+    }
     case "Fail":
       return lowerFail(lw, s);
     case "Crash": {
