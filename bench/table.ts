@@ -180,27 +180,59 @@ if (section("values")) {
 }
 
 // ---- compute: in process and whole process ----
-if (section("compute")) {
-  const computeIn: number[] = [];
-  const computeWhole: number[] = [];
-  for (const name of ["primes", "recursion", "loops", "records", "text", "json"]) {
-    const bundle = bundleOf("compute", name);
-    const js = join(ROOT, "bench", "compute", `${name}.js`);
+
+/**
+ * Programs of a folder of bench/ beside their JavaScript: each one's in-process figure (given to
+ * `each` as well), then rows for the geometric means in process and whole process.
+ */
+function computeRows(
+  dir: string,
+  names: readonly string[],
+  what: string,
+  each: (name: string, m: { renyi: number; js: number }) => void = () => {},
+): void {
+  const inside: number[] = [];
+  const whole: number[] = [];
+  for (const name of names) {
+    const bundle = bundleOf(dir, name);
+    const js = join(ROOT, "bench", dir, `${name}.js`);
     const m = inProcess(bundle, js);
-    computeIn.push(m.renyi / m.js);
-    const whole: number[] = [];
-    const wholeJs: number[] = [];
+    inside.push(m.renyi / m.js);
+    each(name, m);
+    const renyiMs: number[] = [];
+    const jsMs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      whole.push(
-        wall([RENYI, "run", join(ROOT, "bench", "compute", `${name}.ry`)], {
-          ...process.env,
-          RENYI_CACHE_DIR: join(work, "cache"),
-        }).ms,
-      );
-      wholeJs.push(wall([js]).ms);
+      const env = { ...process.env, RENYI_CACHE_DIR: join(work, "cache") };
+      renyiMs.push(wall([RENYI, "run", join(ROOT, "bench", dir, `${name}.ry`)], env).ms);
+      jsMs.push(wall([js]).ms);
     }
-    computeWhole.push(median(whole) / median(wholeJs));
-    if (name === "primes" || name === "recursion") {
+    whole.push(median(renyiMs) / median(jsMs));
+  }
+  row({
+    what: `${what}, geometric mean in process`,
+    renyi: inside.map((r) => r.toFixed(2)).join(" "),
+    anchor: "JavaScript",
+    figure: geomean(inside),
+    goal: "at most 1.25",
+    met: geomean(inside) <= 1.25,
+  });
+  row({
+    what: "the same, whole process (`renyi run` against `node`)",
+    renyi: whole.map((r) => r.toFixed(2)).join(" "),
+    anchor: "node",
+    figure: geomean(whole),
+    goal: "at most 1.35",
+    met: geomean(whole) <= 1.35,
+  });
+}
+
+if (section("compute"))
+  computeRows(
+    "compute",
+    ["primes", "recursion", "loops", "records", "text", "json"],
+    "bench/compute's six programs",
+    (name, m) => {
+      if (name !== "primes" && name !== "recursion") return;
       const label = name === "primes" ? "loops and arithmetic (a trial-division prime count)" : "recursion (fib(32))";
       row({
         what: `${label}, in process`,
@@ -210,65 +242,12 @@ if (section("compute")) {
         goal: "at most 1.3",
         met: m.renyi / m.js <= 1.3,
       });
-    }
-  }
-  row({
-    what: "bench/compute's six programs, geometric mean in process",
-    renyi: computeIn.map((r) => r.toFixed(2)).join(" "),
-    anchor: "JavaScript",
-    figure: geomean(computeIn),
-    goal: "at most 1.25",
-    met: geomean(computeIn) <= 1.25,
-  });
-  row({
-    what: "the same, whole process (`renyi run` against `node`)",
-    renyi: computeWhole.map((r) => r.toFixed(2)).join(" "),
-    anchor: "node",
-    figure: geomean(computeWhole),
-    goal: "at most 1.35",
-    met: geomean(computeWhole) <= 1.35,
-  });
-}
+    },
+  );
 
 // ---- held-out compute: programs written after the compiler's tuning, and never tuned for ----
-if (section("held-out")) {
-  const heldIn: number[] = [];
-  const heldWhole: number[] = [];
-  for (const name of ["collatz", "tak", "words", "matrix", "particles"]) {
-    const bundle = bundleOf("held-out", name);
-    const js = join(ROOT, "bench", "held-out", `${name}.js`);
-    const m = inProcess(bundle, js);
-    heldIn.push(m.renyi / m.js);
-    const whole: number[] = [];
-    const wholeJs: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      whole.push(
-        wall([RENYI, "run", join(ROOT, "bench", "held-out", `${name}.ry`)], {
-          ...process.env,
-          RENYI_CACHE_DIR: join(work, "cache"),
-        }).ms,
-      );
-      wholeJs.push(wall([js]).ms);
-    }
-    heldWhole.push(median(whole) / median(wholeJs));
-  }
-  row({
-    what: "bench/held-out's five programs, geometric mean in process",
-    renyi: heldIn.map((r) => r.toFixed(2)).join(" "),
-    anchor: "JavaScript",
-    figure: geomean(heldIn),
-    goal: "at most 1.25",
-    met: geomean(heldIn) <= 1.25,
-  });
-  row({
-    what: "the same, whole process (`renyi run` against `node`)",
-    renyi: heldWhole.map((r) => r.toFixed(2)).join(" "),
-    anchor: "node",
-    figure: geomean(heldWhole),
-    goal: "at most 1.35",
-    met: geomean(heldWhole) <= 1.35,
-  });
-}
+if (section("held-out"))
+  computeRows("held-out", ["collatz", "tak", "words", "matrix", "particles"], "bench/held-out's five programs");
 
 // ---- start-up and first runs ----
 if (section("startup")) {

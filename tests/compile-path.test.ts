@@ -24,6 +24,7 @@ import { writeCached } from "../cli/cache/cache.cjs";
 import { Refusal } from "../cli/host/refusal.cjs";
 import { requireWithCaches, sealCodeCache, sourceKey } from "../cli/cache/code-cache.cjs";
 import { ROOT } from "./golden.js";
+import { damagedCaches } from "./support.js";
 
 const FILE = fileURLToPath(new URL("../cli/compile-bundled.cjs", import.meta.url));
 const SHIPPED = `${FILE}.v8cache`;
@@ -65,15 +66,7 @@ test("a damaged, cut or foreign cache of the compile path costs a compile, never
   const folder = mkdtempSync(join(tmpdir(), "renyi-compile-path-"));
   try {
     const good = readFileSync(SHIPPED);
-    const flipped = Buffer.from(good);
-    for (let i = 100; i < flipped.length; i += 997) flipped[i]! ^= 0x5a;
-    const damaged: [string, Buffer][] = [
-      ["bytes changed through the cache", flipped],
-      ["cut in half", good.subarray(0, good.length >> 1)],
-      ["its seal alone", good.subarray(0, 32)],
-      ["empty", Buffer.alloc(0)],
-      ["not a cache", Buffer.from("renyi ".repeat(2000))],
-    ];
+    const damaged = damagedCaches(good);
     for (const [what, bytes] of damaged) {
       const shipped = join(folder, "shipped.v8cache");
       const own = join(folder, `own-${damaged.findIndex(([w]) => w === what)}.v8cache`);
@@ -88,7 +81,7 @@ test("a damaged, cut or foreign cache of the compile path costs a compile, never
       assert.equal(again.stale, false, `${what}: the kept cache fits`);
       assert.equal(await compileWith(again.exports as CompilePath, folder), true);
       // A kept cache damaged in turn is refused the same way.
-      writeFileSync(own, flipped);
+      writeFileSync(own, damaged[0]![1]);
       assert.equal(
         requireWithCaches(FILE, shipped, own).stale,
         true,

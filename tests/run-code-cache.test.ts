@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { requireWithCaches, sealCodeCache, sourceKey } from "../cli/cache/code-cache.cjs";
+import { damagedCaches } from "./support.js";
 
 const FILE = fileURLToPath(new URL("../cli/run-bundled.cjs", import.meta.url));
 const SHIPPED = `${FILE}.v8cache`;
@@ -27,19 +28,10 @@ test("a damaged, cut, foreign or other source's cache of renyi run's own code is
   const folder = mkdtempSync(join(tmpdir(), "renyi-run-cache-"));
   try {
     const good = readFileSync(SHIPPED);
-    const flipped = Buffer.from(good);
-    for (let i = 100; i < flipped.length; i += 997) flipped[i]! ^= 0x5a;
     // A cache sealed as the build seals one, but for another source: V8 would take it (same length), the seal does not.
     const source = readFileSync(FILE, "utf8");
     const otherSource = sealCodeCache(good.subarray(32), sourceKey(`${source.slice(0, -1)} `));
-    const damaged: [string, Buffer][] = [
-      ["bytes changed through the cache", flipped],
-      ["cut in half", good.subarray(0, good.length >> 1)],
-      ["its seal alone", good.subarray(0, 32)],
-      ["empty", Buffer.alloc(0)],
-      ["not a cache", Buffer.from("renyi ".repeat(2000))],
-      ["sealed for another source", otherSource],
-    ];
+    const damaged: [string, Buffer][] = [...damagedCaches(good), ["sealed for another source", otherSource]];
     for (const [what, bytes] of damaged) {
       const shipped = join(folder, "shipped.v8cache");
       writeFileSync(shipped, bytes);

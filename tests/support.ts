@@ -165,3 +165,16 @@ export function renyiTimed(
     });
   });
 }
+
+/** A code cache spoilt in each way a cache on disk can be, changed bytes first: changed, cut short, its seal alone, empty, not a cache. */
+export function damagedCaches(good: Buffer): [string, Buffer][] {
+  const flipped = Buffer.from(good);
+  for (let i = 100; i < flipped.length; i += 997) flipped[i]! ^= 0x5a;
+  return [
+    ["bytes changed through the cache", flipped],
+    ["cut in half", good.subarray(0, good.length >> 1)],
+    ["its seal alone", good.subarray(0, 32)],
+    ["empty", Buffer.alloc(0)],
+    ["not a cache", Buffer.from("renyi ".repeat(2000))],
+  ];
+}
