@@ -11,8 +11,8 @@
 // collection finds dead byte buffers, whose memory is given back when the next
 // one starts), and only what is still live after that ends the run.
 
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { getHeapStatistics } from "node:v8";
+import { collectGarbage } from "./collect-garbage.js";
 import { Crash } from "./errors.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 
@@ -79,8 +79,8 @@ export function checkMemoryBeforeEffect(): void {
 /** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
 function checkMemory(): void {
   if (reading() <= limitBytes) return;
-  collect();
-  collect();
+  collectGarbage();
+  collectGarbage();
   const live = reading();
   if (live > limitBytes)
     throw new Crash("E-RT-LIMIT-MEMORY", {
@@ -88,21 +88,4 @@ function checkMemory(): void {
       limit: limitMib,
       live: Math.ceil(live / MIB),
     });
-}
-
-let gc: (() => void) | undefined;
-
-/**
- * A full collection. The engine offers it to code only behind a flag; the flag
- * is set the first time it is needed (a run that stays below its limit never
- * sets it), and the function is taken from a fresh context, since flags set
- * after start-up apply to contexts made after them. The program cannot reach
- * it: compiled code has no access to globals (the validator).
- */
-function collect(): void {
-  if (gc === undefined) {
-    setFlagsFromString("--expose-gc");
-    gc = runInNewContext("gc") as () => void;
-  }
-  gc();
 }

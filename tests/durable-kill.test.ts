@@ -50,23 +50,17 @@ const PAGES = `public function main(base: Text)
 end
 `;
 
-const LONG_SLEEPER = `public function main()
-  purpose: Sleep six seconds between two lines.
+/** A program that sleeps `words` (`three`) seconds, `seconds` of them, between two lines. */
+const sleeper = (words: string, seconds: number) => `public function main()
+  purpose: Sleep ${words} seconds between two lines.
   needs console, time
   console.print("before")
-  time.sleep(time.seconds(6))
+  time.sleep(time.seconds(${seconds}))
   console.print("after")
 end
 `;
-
-const SLEEPER = `public function main()
-  purpose: Sleep three seconds between two lines.
-  needs console, time
-  console.print("before")
-  time.sleep(time.seconds(3))
-  console.print("after")
-end
-`;
+const LONG_SLEEPER = sleeper("six", 6);
+const SLEEPER = sleeper("three", 3);
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), "renyi-durable-kill-"));
@@ -273,19 +267,11 @@ test("a run asleep for 6 seconds holds no process while it sleeps, and takes up 
     const started = Date.now();
     const id = await restate.send("long_sleeper", {});
     // Once its timer is journaled, the run's process is given up.
-    let runs = -1;
-    while (Date.now() - started < 5000) {
-      await new Promise((r) => setTimeout(r, 200));
-      const timers = await restate.query(
-        `SELECT id FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`,
-      );
-      if (timers.length === 0) continue;
-      await new Promise((r) => setTimeout(r, 500));
-      runs = spawnSync("ps", ["-o", "pid=", "--ppid", String(endpoint.child.pid)])
-        .stdout.toString()
-        .trim().length;
-      break;
-    }
+    await restate.untilSlept(id, 5000);
+    await new Promise((r) => setTimeout(r, 500));
+    const runs = spawnSync("ps", ["-o", "pid=", "--ppid", String(endpoint.child.pid)])
+      .stdout.toString()
+      .trim().length;
     assert.equal(runs, 0, "a process was still running while the run slept");
     const ended = await outcomeOf(id);
     const took = Date.now() - started;

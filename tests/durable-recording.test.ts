@@ -156,13 +156,7 @@ test("a finished durable run's journal is fetched as a recording that renyi repr
 test("an invocation that never ended gives the run so far, written as cancelled and without output, which --resume finishes", async () => {
   const id = await invoke("halfway", { recording: recorded, halfway: true });
   // The first batch is in the journal once the invocation waits on its timer.
-  for (let i = 0; i < 100; i++) {
-    const rows = await server.query(
-      `SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`,
-    );
-    if (rows.length > 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await server.untilSlept(id);
   const fetched = await renyi(["fetch-recording", "--restate", server.adminUrl, "--to", "half.json", id]);
   assert.equal(fetched.status, 0, fetched.stderr);
   assert.match(

@@ -406,15 +406,7 @@ test("a limit of renyi serve holds for each invocation", async () => {
 test("an invocation cancelled through the admin API ends its run as cancelled", async () => {
   const id = await restate.send("sleeper", {});
   // Cancelled once its run sleeps: the sleep's marker is in the journal.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const rows = await restate.query(
-      `SELECT name FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`,
-    );
-    if (rows.length > 0) break;
-    assert.ok(Date.now() < deadline, "the run never slept");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await restate.untilSlept(id);
   assert.ok((await restate.cancel(id)) < 300);
   const answer = await restate.waitFor(id, 20_000);
   assert.equal(answer.status, 200, answer.body);
@@ -454,14 +446,7 @@ test("an endpoint killed while its run sleeps is started again, and the run resu
   assert.equal(uri, `http://127.0.0.1:${at}`);
   assert.ok((await restate.register(uri)).status < 300);
   const id = await restate.send("resumed", {});
-  const deadline = Date.now() + 20_000;
-  while (
-    (await restate.query(`SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`))
-      .length === 0
-  ) {
-    assert.ok(Date.now() < deadline, "the run never slept");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await restate.untilSlept(id);
   first.child.kill("SIGKILL");
   await first.done;
   const again = serve(args);
@@ -485,14 +470,7 @@ test("an invocation whose program was changed before its next attempt is refused
   const uri = (await first.listening) as string;
   assert.ok((await restate.register(uri)).status < 300);
   const id = await restate.send("changed", {});
-  const deadline = Date.now() + 20_000;
-  while (
-    (await restate.query(`SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`))
-      .length === 0
-  ) {
-    assert.ok(Date.now() < deadline, "the run never slept");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await restate.untilSlept(id);
   first.child.kill("SIGKILL");
   await first.done;
   writeFileSync(file, readFileSync(file, "utf8").replace('"awake"', '"changed"'));

@@ -217,16 +217,33 @@ export class RestateServer {
   }
 
   /** An SQL query of the admin API (`sys_journal`, `sys_invocation`…): its rows. */
-  async query(sql: string): Promise<Record<string, unknown>[]> {
-    const response = await fetch(`${this.adminUrl}/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query: sql }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
+  query(sql: string): Promise<Record<string, unknown>[]> {
+    return queryAdmin(this.adminUrl, sql);
   }
+
+  /** Waits until the invocation's journal holds a timer (its run sleeps), failing after `timeoutMs`. */
+  async untilSlept(id: string, timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (
+      (await this.query(`SELECT index FROM sys_journal WHERE id = '${id}' AND entry_type = 'Command: Sleep'`))
+        .length === 0
+    ) {
+      if (Date.now() >= deadline) throw new Error(`invocation ${id} never slept within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** A SQL query of a node's admin API (its `sys_*` tables): the rows. */
+async function queryAdmin(adminUrl: string, sql: string): Promise<Record<string, unknown>[]> {
+  const response = await fetch(`${adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query: sql }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
+  return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
 }
 
 // ---- A cluster of servers (spec/durable.md, "Several machines") ----
@@ -311,15 +328,8 @@ export class RestateCluster {
   }
 
   /** An SQL query of a node's admin API: its rows. */
-  async query(node: ClusterNode, sql: string): Promise<Record<string, unknown>[]> {
-    const response = await fetch(`${node.adminUrl}/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query: sql }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`query answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { rows: Record<string, unknown>[] }).rows;
+  query(node: ClusterNode, sql: string): Promise<Record<string, unknown>[]> {
+    return queryAdmin(node.adminUrl, sql);
   }
 
   /** Ends one node with SIGKILL (a machine lost), keeping its data. */

@@ -21,7 +21,7 @@ import { readPrivateKey, signManifest, showKey } from "../bundles/signing.js";
 import { RUNTIME_SPECIFIER, sha256 } from "../bundles/validate.js";
 import { VERSION } from "../host/version.cjs";
 import { programCode } from "../host/code-hash.js";
-import { collectGarbage } from "../host/collect.js";
+import { collectGarbage } from "../../rtlib/collect-garbage.js";
 
 export async function buildCommand(
   file: string,
