@@ -99,7 +99,7 @@ for (const [folder, allowed] of Object.entries(GRAMMAR_RECURSION)) {
  */
 function projectGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of ["vocabulary", "report", "compiler", "rtlib", "cli"].flatMap(sourceFiles)) {
+  for (const file of ["vocabulary", "report", "compiler", "editor", "rtlib", "view", "cli"].flatMap(sourceFiles)) {
     const targets = new Set<string>();
     for (const i of importsOf(file, readFileSync(join(ROOT, file), "utf8"))) {
       const target = targetOf(i);

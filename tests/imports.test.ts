@@ -4,7 +4,8 @@
 // runtime or the command line; the runtime nothing of the compiler or the
 // command line; the command line's rooms (cli/*/) each only the rooms below
 // it, in the order of ROOMS, and the commands and the two entry points
-// (cli/renyi.cts, cli/renyic.ts) anything. Read from the sources themselves,
+// (cli/renyi.cts, cli/renyic.ts) anything; the page of `renyi view` (view/) anything but the
+// command line. Read from the sources themselves,
 // every import, export-from, import(), require() and the runtime's
 // hostImport() (rtlib/host-import.ts), whose relative specifiers are resolved
 // from the root: in the runtime's one file they are resolved beside
@@ -17,7 +18,7 @@ import { join } from "node:path";
 import { ROOT } from "./golden.js";
 import { importsOf, sourceFiles, targetOf, type Import } from "./source-imports.js";
 
-const FOLDERS = ["vocabulary", "report", "compiler", "editor", "rtlib", "cli"] as const;
+const FOLDERS = ["vocabulary", "report", "compiler", "editor", "rtlib", "view", "cli"] as const;
 
 /**
  * The rooms of the command line, a row each, each over the ones before it: a
@@ -43,7 +44,7 @@ const ROOM_ROWS = [
     "durable runs on Restate: `renyi serve --restate`, its journal and budget object; a durable run's plan and channel",
   ],
   ["cli/lsp", "`renyi lsp`: the language server over stdio, its documents, its answers in the protocol's types"],
-  ["cli/durable", "durable runs on Restate: the endpoint, the journal, recordings fetched from it"],
+  ["cli/view", "`renyi view`: the page's server, its token and refusals, what it reads of programs and recordings"],
   ["cli/commands", "one file per command: read the command line, call what does the work, present the result"],
 ] as const;
 const ROOMS = ROOM_ROWS.map(([room]) => room);
@@ -62,6 +63,9 @@ const FORBIDDEN: Record<Place, readonly string[]> = {
   // The editor's services read text and the compiler's trees; like the compiler they run in a browser too.
   editor: ["rtlib", "cli", ...OUTSIDE],
   rtlib: ["compiler", "editor", "cli", ...OUTSIDE],
+  // The page of `renyi view` and its playground's worker run in a browser: the compiler, the editor's
+  // services and the runtime, never the command line.
+  view: ["cli", ...OUTSIDE],
   [ENTRY]: OUTSIDE,
   ...(Object.fromEntries(ROOMS.map((room, i) => [room, [ENTRY, ...ROOMS.slice(i + 1), ...OUTSIDE]])) as Record<
     Room,
