@@ -25,5 +25,10 @@ const common = {
   define: { "process.env.NODE_ENV": '"production"' },
 };
 await build({ ...common, entryPoints: [`${root}view/app.ts`], outfile: `${out}app.js`, format: "esm" });
-await build({ ...common, entryPoints: [`${root}view/playground/worker.ts`], outfile: `${out}worker.js`, format: "iife" });
+await build({
+  ...common,
+  entryPoints: [`${root}view/playground/worker.ts`],
+  outfile: `${out}worker.js`,
+  format: "iife",
+});
 for (const file of ["index.html", "style.css"]) copyFileSync(`${root}view/${file}`, `${out}${file}`);
