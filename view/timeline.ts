@@ -167,7 +167,8 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
     const x = Math.round(xOf(t)) + 0.5;
     g.moveTo(x, AXIS_HEIGHT - 4);
     g.lineTo(x, cssHeight);
-    g.fillText(label(t), x + 3, AXIS_HEIGHT / 2);
+    const text = label(t);
+    if (x + 3 + g.measureText(text).width <= cssWidth) g.fillText(text, x + 3, AXIS_HEIGHT / 2);
   }
   g.stroke();
   // The lanes: a band every other one, the name in the gutter (cut to fit).
@@ -203,7 +204,8 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
       const w = Math.max(1, (Math.max(0, finite(call.durationMs)) / scale.span) * scale.width);
       if (w <= 1 && Math.floor(x) === lastPixel) continue;
       lastPixel = Math.floor(x);
-      g.fillRect(x, y, w, h);
+      // A pixel's gap at the end of a wide bar, so calls one after another stay apart.
+      g.fillRect(x, y, w > 3 ? w - 1 : w, h);
     }
     g.fillStyle = bad;
     for (let k = 0; k < member.length; k++) {

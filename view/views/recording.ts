@@ -139,17 +139,19 @@ function manifestList(recording: RecordingView): HTMLElement {
   if (m.codeHash !== undefined) rows.push(["code", el("code", {}, m.codeHash)]);
   rows.push(["outcome", m.outcome]);
   if (m.outputHash !== undefined) rows.push(["output", el("code", {}, m.outputHash)]);
-  rows.push([
-    "grant",
+  for (const [name, value] of m.fields) rows.push([name, value]);
+  return el(
+    "div",
+    { class: "manifest-row" },
+    el("dl", { class: "manifest" }, ...rows.flatMap(([name, value]) => [el("dt", {}, name), el("dd", {}, value)])),
     el(
       "div",
-      {},
+      { class: "manifest-grant" },
+      el("h3", {}, "Grant"),
       el("pre", { class: "grant-text" }, m.grant),
       lines(m.grantWords, "It may reach nothing.", "words grant-words"),
     ),
-  ]);
-  for (const [name, value] of m.fields) rows.push([name, value]);
-  return el("dl", { class: "manifest" }, ...rows.flatMap(([name, value]) => [el("dt", {}, name), el("dd", {}, value)]));
+  );
 }
 
 /** The lanes in text: a row each with its calls and failures (what the canvas shows, for readers and tests). */
