@@ -92,11 +92,11 @@ export function budgetPlot(
     svg("line", { x1: LEFT, y1: TOP + plotHeight, x2: LEFT + plotWidth, y2: TOP + plotHeight, class: "axis" }),
     svg("line", { x1: LEFT, y1: TOP, x2: LEFT, y2: TOP + plotHeight, class: "axis" }),
     svg("text", { x: LEFT - 4, y: TOP + plotHeight, class: "tick", "text-anchor": "end" }, "0"),
-    svg("text", { x: LEFT - 4, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "start" }, "0 ms"),
+    svg("text", { x: LEFT, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "start" }, `${Math.round(start)} ms`),
     svg(
       "text",
       { x: LEFT + plotWidth, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "end" },
-      `${Math.round(span)} ms`,
+      `${Math.round(start + span)} ms`,
     ),
   );
   // The counts as a step line: a point where a column's count changes.
@@ -120,7 +120,8 @@ export function budgetPlot(
       svg("text", { x: LEFT - 4, y: y + 4, class: "tick limit-label", "text-anchor": "end" }, String(limit)),
     );
   }
-  if (most > 0 && most !== limit)
+  // The most, where it does not sit on the figures of the axis or the limit.
+  if (most > 0 && Math.abs(yOf(most) - yOf(0)) >= 12 && Math.abs(yOf(most) - yOf(limit)) >= 12)
     root.append(svg("text", { x: LEFT - 4, y: yOf(most) + 4, class: "tick", "text-anchor": "end" }, String(most)));
   return { element: root, most };
 }
