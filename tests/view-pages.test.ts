@@ -64,7 +64,10 @@ function hostileFolder(): string {
       { success: { status: 200, headers: { "content-type": HOSTILE }, body: HOSTILE } },
     );
   writeFileSync(join(dir, "<img src=x onerror=window.pwned=1>.json"), recording(HOSTILE, grant, [evil(1), evil(2)]));
-  writeFileSync(join(dir, "javascript:alert(1).json"), recording("plain", grant, [evil(1), evil(2), evil(3)], "crashed"));
+  writeFileSync(
+    join(dir, "javascript:alert(1).json"),
+    recording("plain", grant, [evil(1), evil(2), evil(3)], "crashed"),
+  );
   writeFileSync(
     join(dir, "<svg onload=window.pwned=1>.ry"),
     `-- ${HOSTILE}\n\npublic function shout(text: Text) returns Text\n  purpose: ${HOSTILE}\n  return "${HOSTILE.replaceAll('"', "'")}"\nend\n\nfunction main()\n  needs console\n  console.print(shout("hi"))\nend\n`,
@@ -86,7 +89,12 @@ function hostileFolder(): string {
   const manyGrant = [0, 1, 2, 3, 4].map((h) => `network.http("h${h}.example.com") at most 100 per minute`);
   writeFileSync(join(dir, "many.json"), recording("many", manyGrant, many));
   // One call whose body is 64 MiB.
-  const big = httpCall(1, 0, { url: "https://api.example.com/big" }, { success: { status: 200, headers: {}, body: "x".repeat(64 * 1024 * 1024) } });
+  const big = httpCall(
+    1,
+    0,
+    { url: "https://api.example.com/big" },
+    { success: { status: 200, headers: {}, body: "x".repeat(64 * 1024 * 1024) } },
+  );
   writeFileSync(join(dir, "big-body.json"), recording("big", grant, [big]));
   // A recording's head, then not JSON.
   writeFileSync(join(dir, "broken.json"), `{"program": "broken", "toolchain": "renyi 0.1.0", "calls": [ {"sequence": `);
@@ -100,7 +108,8 @@ async function ready(page: Page, url: string): Promise<void> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS !== undefined) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: name !== "recording" });
+  if (SCREENSHOTS !== undefined)
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: name !== "recording" });
 }
 
 /** What no page should ever hold: the hostile markup as elements, or a script that ran. */
@@ -132,10 +141,18 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
       const spawned = performance.now();
       const examples = await startView(ROOT, ["examples"]);
       views.push(examples);
+      const asked = performance.now();
       await ready(page, examples.url);
       await page.waitForSelector("main li.recording", { timeout: 5_000 });
-      const firstPaint = performance.now() - spawned;
-      console.log(`first paint of #/ on examples/: ${firstPaint.toFixed(0)} ms from the spawn (address printed at ${examples.startedMs.toFixed(0)} ms)`);
+      // The page marks when its items are in the DOM; its clock starts at the navigation.
+      const shown = await page.evaluate(() => performance.getEntriesByName("renyi-items-shown")[0]?.startTime ?? -1);
+      assert.ok(shown > 0, "the items view marks when it has shown the items");
+      const firstPaint = asked - spawned + shown;
+      console.log(
+        `first paint of #/ on examples/: ${firstPaint.toFixed(0)} ms from the spawn: the server printed its address at ${examples.startedMs.toFixed(0)} ms, the page showed the items ${shown.toFixed(0)} ms after it was asked for`,
+      );
+      // The page's part, from its address asked for to its items shown (the server's start is its own).
+      assert.ok(shown < 300, `the page took ${shown.toFixed(0)} ms`);
 
       await t.test("the items list the examples' programs and recordings, grouped by folder", async () => {
         const items = await page.evaluate(() => ({
@@ -144,9 +161,14 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           folders: [...document.querySelectorAll("section.folder h2")].map((h) => h.textContent),
           outcomes: [...document.querySelectorAll("li.recording .outcome")].map((o) => o.textContent),
         }));
-        for (const name of ["hello.ry", "assistant.ry", "weather.ry", "bookmarks.ry"]) assert.ok(items.programs.includes(name), name);
-        for (const name of ["capital.json", "berlin.json", "three_requests.json"]) assert.ok(items.recordings.includes(name), name);
-        assert.ok(items.folders.some((f) => f?.endsWith("fixtures/assistant")), items.folders.join(", "));
+        for (const name of ["hello.ry", "assistant.ry", "weather.ry", "bookmarks.ry"])
+          assert.ok(items.programs.includes(name), name);
+        for (const name of ["capital.json", "berlin.json", "three_requests.json"])
+          assert.ok(items.recordings.includes(name), name);
+        assert.ok(
+          items.folders.some((f) => f?.endsWith("fixtures/assistant")),
+          items.folders.join(", "),
+        );
         assert.ok(items.outcomes.includes("finished"));
         await shot(page, "items");
       });
@@ -157,60 +179,87 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           keywords: document.querySelectorAll(".code .t-keyword").length,
           lines: document.querySelectorAll(".code .line").length,
           text: document.querySelector(".code")?.textContent ?? "",
-          mainWords: [...document.querySelectorAll('.grant[data-grant="main"] .grant-words li')].map((li) => li.textContent ?? ""),
+          mainWords: [...document.querySelectorAll('.grant[data-grant="main"] .grant-words li')].map(
+            (li) => li.textContent ?? "",
+          ),
           purposes: [...document.querySelectorAll("table.definitions td.purpose")].map((td) => td.textContent ?? ""),
-          reachHttp: [...document.querySelectorAll('ul.reach-tree li.fn')].filter((li) =>
-            [...li.children].some((c) => c.tagName === "UL" && c.querySelector(':scope > li.capability[data-capability^="network.http"]')),
-          ).map((li) => li.getAttribute("data-function")),
+          reachHttp: [...document.querySelectorAll("ul.reach-tree li.fn")]
+            .filter((li) =>
+              [...li.children].some(
+                (c) => c.tagName === "UL" && c.querySelector(':scope > li.capability[data-capability^="network.http"]'),
+              ),
+            )
+            .map((li) => li.getAttribute("data-function")),
         }));
         assert.ok(program.keywords > 10, `keywords highlighted: ${program.keywords}`);
         assert.ok(program.lines >= 90, `lines: ${program.lines}`);
         assert.match(program.text, /public function ask\(/);
         assert.ok(program.mainWords.length >= 3, program.mainWords.join(" | "));
-        assert.ok(program.mainWords.some((w) => /api\.openai\.com/.test(w) && /20/.test(w)), program.mainWords.join(" | "));
-        assert.ok(program.purposes.some((p) => /chat-completion/.test(p)), program.purposes.join(" | "));
+        assert.ok(
+          program.mainWords.some((w) => /api\.openai\.com/.test(w) && /20/.test(w)),
+          program.mainWords.join(" | "),
+        );
+        assert.ok(
+          program.purposes.some((p) => /chat-completion/.test(p)),
+          program.purposes.join(" | "),
+        );
         assert.ok(program.reachHttp.length > 0, "a function of the tree reaches network.http");
         await shot(page, "program");
       });
 
-      await t.test("a recording shows its calls on the timeline, lanes, budgets, least grant, and a call on selection", async () => {
-        await ready(page, `${examples.url}#/recording/${encodeURIComponent("0/fixtures/assistant/capital.json")}`);
-        const file = JSON.parse(readFileSync(join(ROOT, "examples/fixtures/assistant/capital.json"), "utf8")) as { calls: unknown[] };
-        const seen = await page.evaluate(() => {
-          const figure = document.querySelector<HTMLElement>("figure.timeline-figure")!;
-          return {
-            callsDrawn: figure.dataset["callsDrawn"],
-            lanes: figure.dataset["lanes"],
-            laneRows: [...document.querySelectorAll("table.lanes tbody tr")].map((tr) => tr.getAttribute("data-lane")),
-            budgets: [...document.querySelectorAll("figure.budget")].map((f) => [f.getAttribute("data-limit"), f.querySelector("line.limit") !== null]),
-            declared: document.querySelector("pre.declared")?.textContent ?? "",
-            least: document.querySelector("pre.least")?.textContent ?? "",
+      await t.test(
+        "a recording shows its calls on the timeline, lanes, budgets, least grant, and a call on selection",
+        async () => {
+          await ready(page, `${examples.url}#/recording/${encodeURIComponent("0/fixtures/assistant/capital.json")}`);
+          const file = JSON.parse(readFileSync(join(ROOT, "examples/fixtures/assistant/capital.json"), "utf8")) as {
+            calls: unknown[];
           };
-        });
-        assert.equal(Number(seen.callsDrawn), file.calls.length);
-        assert.equal(Number(seen.lanes), seen.laneRows.length);
-        assert.ok(seen.laneRows.length >= 2, `lanes: ${seen.laneRows.join(", ")}`);
-        assert.ok(seen.budgets.some(([limit, line]) => limit === "20" && line === true), JSON.stringify(seen.budgets));
-        assert.match(seen.declared, /at most 20 per minute/);
-        assert.ok(seen.least.length > 0);
-        // The first call, by the keyboard; then another by a click on its bar.
-        await page.focus("canvas.timeline");
-        await page.keyboard.press("ArrowRight");
-        await page.waitForSelector(".call-detail pre.arguments");
-        const detail = await page.textContent(".call-detail");
-        assert.match(detail ?? "", /Arguments/);
-        const first = await page.getAttribute(".call-detail", "data-index");
-        // The lanes below, one by one, until the call with the redacted header.
-        let redacted = false;
-        for (let lane = 0; lane < seen.laneRows.length && !redacted; lane++) {
-          await page.keyboard.press("ArrowDown");
-          await page.waitForFunction(() => !document.querySelector(".call-detail")?.textContent?.includes("reading the call"));
-          redacted = (await page.locator(".call-detail .redacted").count()) > 0;
-        }
-        assert.ok(redacted, "a call's <redacted> header marked as such");
-        assert.notEqual(await page.getAttribute(".call-detail", "data-index"), first);
-        await shot(page, "recording");
-      });
+          const seen = await page.evaluate(() => {
+            const figure = document.querySelector<HTMLElement>("figure.timeline-figure")!;
+            return {
+              callsDrawn: figure.dataset["callsDrawn"],
+              lanes: figure.dataset["lanes"],
+              laneRows: [...document.querySelectorAll("table.lanes tbody tr")].map((tr) =>
+                tr.getAttribute("data-lane"),
+              ),
+              budgets: [...document.querySelectorAll("figure.budget")].map((f) => [
+                f.getAttribute("data-limit"),
+                f.querySelector("line.limit") !== null,
+              ]),
+              declared: document.querySelector("pre.declared")?.textContent ?? "",
+              least: document.querySelector("pre.least")?.textContent ?? "",
+            };
+          });
+          assert.equal(Number(seen.callsDrawn), file.calls.length);
+          assert.equal(Number(seen.lanes), seen.laneRows.length);
+          assert.ok(seen.laneRows.length >= 2, `lanes: ${seen.laneRows.join(", ")}`);
+          assert.ok(
+            seen.budgets.some(([limit, line]) => limit === "20" && line === true),
+            JSON.stringify(seen.budgets),
+          );
+          assert.match(seen.declared, /at most 20 per minute/);
+          assert.ok(seen.least.length > 0);
+          // The first call, by the keyboard; then another by a click on its bar.
+          await page.focus("canvas.timeline");
+          await page.keyboard.press("ArrowRight");
+          await page.waitForSelector(".call-detail pre.arguments");
+          const detail = await page.textContent(".call-detail");
+          assert.match(detail ?? "", /Arguments/);
+          const first = await page.getAttribute(".call-detail", "data-index");
+          // The lanes below, one by one, until the call with the redacted header.
+          let redacted = false;
+          for (let lane = 0; lane < seen.laneRows.length && !redacted; lane++) {
+            await page.keyboard.press("ArrowDown");
+            await page.waitForFunction(
+              () => !document.querySelector(".call-detail")?.textContent?.includes("reading the call"),
+            );
+            redacted = (await page.locator(".call-detail .redacted").count()) > 0;
+          }
+          assert.ok(redacted, "a call's <redacted> header marked as such");
+          assert.notEqual(await page.getAttribute(".call-detail", "data-index"), first);
+          await shot(page, "recording");
+        },
+      );
 
       await t.test("two recordings compared show the calls that differ", async () => {
         const a = encodeURIComponent("0/fixtures/currency_tool/eur_to_usd.json");
@@ -256,13 +305,19 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
         assert.ok(((await page.textContent("main")) ?? "").includes("<svg onload=window.pwned=1></svg>"));
         await assertInert(page, "program");
 
-        await ready(page, `${evil.url}#/compare/${id("<img src=x onerror=window.pwned=1>.json")}/${id("javascript:alert(1).json")}`);
+        await ready(
+          page,
+          `${evil.url}#/compare/${id("<img src=x onerror=window.pwned=1>.json")}/${id("javascript:alert(1).json")}`,
+        );
         await assertInert(page, "compare");
       });
 
       await t.test("50,000 calls are drawn within a second of their arrival", async () => {
         await ready(page, `${evil.url}#/recording/${id("many.json")}`);
-        const drawn = await page.evaluate(() => ({ ...document.querySelector<HTMLElement>("figure.timeline-figure")!.dataset }) as Record<string, string>);
+        const drawn = await page.evaluate(
+          () =>
+            ({ ...document.querySelector<HTMLElement>("figure.timeline-figure")!.dataset }) as Record<string, string>,
+        );
         console.log(`50,000 calls: laid out and drawn in ${drawn.totalMs} ms (the drawing alone ${drawn.renderMs} ms)`);
         assert.equal(drawn.callsDrawn, "50000");
         assert.equal(drawn.lanes, "5");
@@ -281,7 +336,9 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
         await page.click("ol.near li:first-child button");
         await page.waitForSelector(".call-detail pre.outcome-text", { timeout: 20_000 });
         assert.equal(await page.locator(".call-detail [data-cut=true]").count(), 1);
-        const length = await page.evaluate(() => document.querySelector(".call-detail pre.outcome-text")!.textContent!.length);
+        const length = await page.evaluate(
+          () => document.querySelector(".call-detail pre.outcome-text")!.textContent!.length,
+        );
         assert.ok(length < 1024 * 1024, `${length} characters shown`);
       });
 
@@ -294,7 +351,10 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
 
       await t.test("the page asked nothing of any server but its own", () => {
         assert.deepEqual(outsideRequests(outsideRequests(requests, examples.url), evil.url), []);
-        assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), []);
+        assert.deepEqual(
+          errors.filter((e) => !/Failed to load resource/.test(e)),
+          [],
+        );
       });
     });
   } finally {

@@ -92,7 +92,11 @@ export function budgetPlot(
     svg("line", { x1: LEFT, y1: TOP + plotHeight, x2: LEFT + plotWidth, y2: TOP + plotHeight, class: "axis" }),
     svg("line", { x1: LEFT, y1: TOP, x2: LEFT, y2: TOP + plotHeight, class: "axis" }),
     svg("text", { x: LEFT - 4, y: TOP + plotHeight, class: "tick", "text-anchor": "end" }, "0"),
-    svg("text", { x: LEFT, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "start" }, `${Math.round(start)} ms`),
+    svg(
+      "text",
+      { x: LEFT, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "start" },
+      `${Math.round(start)} ms`,
+    ),
     svg(
       "text",
       { x: LEFT + plotWidth, y: TOP + plotHeight + 15, class: "tick", "text-anchor": "end" },

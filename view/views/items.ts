@@ -24,8 +24,21 @@ function folderName(folder: string, roots: readonly string[]): string {
   return under === "" ? root : `${root.replace(/\/+$/, "")}/${under}`;
 }
 
+/**
+ * The items, from the answer index.html asked for while the page's script loaded (a preload:
+ * the request made here is the same, so the browser hands over that answer) when there is one.
+ * A refusal is asked again through `api`, which throws it with its code and message.
+ */
+async function items(): Promise<ItemList> {
+  try {
+    const response = await fetch("api/items");
+    if (response.ok) return (await response.json()) as ItemList;
+  } catch {}
+  return await api<ItemList>("items");
+}
+
 export async function showItems(main: HTMLElement, _parts: string[], _query: URLSearchParams): Promise<void> {
-  const list = await api<ItemList>("items");
+  const list = await items();
   title("programs and recordings");
   const programs = list.items.filter((item) => item.kind === "program").length;
   const recordings = list.items.length - programs;
@@ -91,6 +104,7 @@ export async function showItems(main: HTMLElement, _parts: string[], _query: URL
     );
   }
   if (list.items.length === 0) main.append(el("p", { class: "muted" }, "No program (.ry) or recording (.json) found."));
+  performance.mark("renyi-items-shown");
   if (list.skipped.length > 0)
     main.append(
       section(
