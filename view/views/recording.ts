@@ -13,6 +13,8 @@ import { lines, milliseconds, routeId, section, title, withRedactions } from "./
 
 /** Calls listed near the one picked, each side. */
 const NEAR = 6;
+/** Failed calls listed, from the first. */
+const FAILED = 20;
 
 export async function showRecording(main: HTMLElement, parts: string[], _query: URLSearchParams): Promise<void> {
   const id = routeId(parts, 0, "recording");
@@ -23,13 +25,15 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     el("h1", {}, "Recording ", el("code", {}, id)),
     el(
       "p",
-      {},
+      { class: "summary" },
       el("span", { class: `outcome ${manifest.outcome === "finished" ? "good" : "bad"}` }, manifest.outcome),
       ` ${recording.calls.length} call${recording.calls.length === 1 ? "" : "s"}`,
+      manifest.program !== undefined ? ` of ${manifest.program}` : "",
+      manifest.fields.find(([name]) => name === "recorded_at") !== undefined
+        ? `, recorded ${manifest.fields.find(([name]) => name === "recorded_at")![1]}`
+        : "",
     ),
-    section("Manifest", manifestList(recording)),
   );
-
   // The timeline and its summary; the call picked below them.
   const started = performance.now();
   const timeline = layOut(recording.calls);
@@ -50,11 +54,17 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     ),
   );
   const near = el("ol", { class: "near" });
+  const failedList = el("div", {});
   main.append(
     section(
       "Timeline",
       el("div", { class: "timeline-row" }, figure, laneSummary(timeline)),
-      el("div", { class: "call-row" }, el("div", { class: "near-box" }, el("h3", {}, "Calls near"), near), detail),
+      el(
+        "div",
+        { class: "call-row" },
+        el("div", { class: "near-box" }, el("h3", {}, "Calls near"), near, failedList),
+        detail,
+      ),
     ),
   );
   let selected: number | undefined;
@@ -114,6 +124,7 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
   figure.dataset.failures = String(timeline.failures);
   // From the data's arrival to the timeline drawn, laid out and summarised.
   figure.dataset.totalMs = (performance.now() - started).toFixed(1);
+  failedList.append(...failedCalls(timeline, (p) => void pick(p)));
   if (recording.calls.length > 0)
     nearList(near, timeline, nearest(timeline, 0, timeline.start, Number.POSITIVE_INFINITY) ?? 0, (p) => void pick(p));
   let width = canvas.clientWidth;
@@ -124,7 +135,11 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     }
   }).observe(canvas);
 
-  main.append(section("Budgets", budgets(recording.budgets, timeline)), section("Least grant", leastGrant(recording)));
+  main.append(
+    section("Budgets", budgets(recording.budgets, timeline)),
+    section("Least grant", leastGrant(recording)),
+    section("Manifest", manifestList(recording)),
+  );
   if (recording.narration !== undefined && recording.narration.length > 0)
     main.append(
       section("Narration", el("ol", { class: "narration" }, ...recording.narration.map((line) => el("li", {}, line)))),
@@ -139,7 +154,7 @@ function manifestList(recording: RecordingView): HTMLElement {
   if (m.codeHash !== undefined) rows.push(["code", el("code", {}, m.codeHash)]);
   rows.push(["outcome", m.outcome]);
   if (m.outputHash !== undefined) rows.push(["output", el("code", {}, m.outputHash)]);
-  for (const [name, value] of m.fields) rows.push([name, value]);
+  for (const [name, value] of m.fields) rows.push([name, el("span", {}, ...withRedactions(value))]);
   return el(
     "div",
     { class: "manifest-row" },
@@ -202,6 +217,31 @@ function nearList(list: HTMLElement, timeline: Timeline, position: number, pick:
     items.push(el("li", {}, button));
   }
   list.replaceChildren(...items);
+}
+
+/** The first failed calls, a button each, to go to them. */
+function failedCalls(timeline: Timeline, pick: (p: number) => void): HTMLElement[] {
+  if (timeline.failures === 0) return [];
+  const items: HTMLElement[] = [];
+  for (let p = 0; p < timeline.calls.length && items.length < FAILED; p++) {
+    const call = timeline.calls[p]!;
+    if (!call.failed) continue;
+    const button = el(
+      "button",
+      { type: "button", class: "bad", "data-index": String(call.index) },
+      `#${call.index} ${call.primitive} at ${milliseconds(call.atMs)}${call.failure ? `: ${call.failure}` : ""}`,
+    );
+    button.addEventListener("click", () => pick(p));
+    items.push(el("li", {}, button));
+  }
+  return [
+    el(
+      "h3",
+      {},
+      timeline.failures > FAILED ? `Failed calls (the first ${FAILED} of ${timeline.failures})` : "Failed calls",
+    ),
+    el("ol", { class: "near failed" }, ...items),
+  ];
 }
 
 function callHead(call: CallSummary): HTMLElement {
