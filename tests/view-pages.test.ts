@@ -239,7 +239,7 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           );
           assert.match(seen.declared, /at most 20 per minute/);
           assert.ok(seen.least.length > 0);
-          // The first call, by the keyboard; then another by a click on its bar.
+          // The first call, by the keyboard; then the lanes below it.
           await page.focus("canvas.timeline");
           await page.keyboard.press("ArrowRight");
           await page.waitForSelector(".call-detail pre.arguments");
@@ -257,6 +257,16 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           }
           assert.ok(redacted, "a call's <redacted> header marked as such");
           assert.notEqual(await page.getAttribute(".call-detail", "data-index"), first);
+
+          // A recording with a failure: marked, listed, and picked from the list.
+          await ready(
+            page,
+            `${examples.url}#/recording/${encodeURIComponent("0/fixtures/concurrent_fetch/board.json")}`,
+          );
+          assert.equal(await page.getAttribute("figure.timeline-figure", "data-failures"), "1");
+          await page.click("ol.failed li:first-child button");
+          await page.waitForSelector(".call-detail pre.outcome-text");
+          assert.match((await page.textContent(".call-detail pre.outcome-text")) ?? "", /Unreachable/);
           await shot(page, "recording");
         },
       );
