@@ -171,6 +171,13 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
         );
         assert.ok(items.outcomes.includes("finished"));
         await shot(page, "items");
+        // Two recordings picked, then compared.
+        await page.check('input[data-id="0/fixtures/currency_tool/eur_to_usd.json"]');
+        assert.equal(await page.isDisabled("button.compare-button"), true);
+        await page.check('input[data-id="0/fixtures/currency_tool/unknown_currency.json"]');
+        await page.click("button.compare-button");
+        await page.waitForSelector("body[data-view=compare][data-ready=true]");
+        assert.equal(await page.locator(".side").count(), 2);
       });
 
       await t.test("a program shows its highlighted text, grants in words, purposes and reach", async () => {

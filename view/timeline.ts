@@ -132,6 +132,24 @@ function label(ms: number): string {
   return `${Math.round(ms * 100) / 100} ms`;
 }
 
+/**
+ * A lane's name cut in its middle to fit `width` pixels: its start and its end stay (the host and
+ * the port of `network.http("127.0.0.1:8802")`). A long name is cut to 60 characters before it is
+ * measured, so the measuring is bounded.
+ */
+function fitted(g: CanvasRenderingContext2D, name: string, width: number): string {
+  if (g.measureText(name).width <= width) return name;
+  let head = Math.min(30, Math.ceil(name.length / 2));
+  let tail = Math.min(30, name.length - head);
+  let text = `${name.slice(0, head)}…${name.slice(name.length - tail)}`;
+  while (head + tail > 2 && g.measureText(text).width > width) {
+    if (head >= tail) head--;
+    else tail--;
+    text = `${name.slice(0, head)}…${tail > 0 ? name.slice(name.length - tail) : ""}`;
+  }
+  return text;
+}
+
 /** Draws the timeline on `canvas` (sized here to its box's width); returns the number of calls drawn. */
 export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: number | undefined): number {
   const cssWidth = Math.max(300, canvas.clientWidth || canvas.parentElement?.clientWidth || 900);
@@ -179,12 +197,7 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
       g.fillRect(0, y, cssWidth, LANE_HEIGHT);
     }
     g.fillStyle = ink;
-    let text = name;
-    if (g.measureText(text).width > GUTTER - 12) {
-      while (text.length > 1 && g.measureText(`${text}…`).width > GUTTER - 12) text = text.slice(0, -1);
-      text = `${text}…`;
-    }
-    g.fillText(text, 6, y + LANE_HEIGHT / 2);
+    g.fillText(fitted(g, name, GUTTER - 12), 6, y + LANE_HEIGHT / 2);
   });
   // The calls: every bar of a lane in one colour, then its failures over them; a bar narrower
   // than a pixel that falls on the pixel of the one before it is not drawn again.

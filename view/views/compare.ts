@@ -22,8 +22,12 @@ export async function showCompare(main: HTMLElement, parts: string[], _query: UR
       "div",
       { class: "side", "data-side": label },
       el("h3", {}, `${label}: `, routeLink(which.id, "recording", which.id)),
-      el("p", {}, el("span", { class: `outcome ${which.outcome === "finished" ? "good" : "bad"}` }, which.outcome)),
-      el("p", {}, `${which.calls} call${which.calls === 1 ? "" : "s"}`),
+      el(
+        "p",
+        {},
+        `${which.calls} call${which.calls === 1 ? "" : "s"}, `,
+        el("span", { class: `outcome ${which.outcome === "finished" ? "good" : "bad"}` }, which.outcome),
+      ),
     );
   main.append(
     el("h1", {}, "Two recordings"),
@@ -60,7 +64,7 @@ export async function showCompare(main: HTMLElement, parts: string[], _query: UR
             el(
               "tr",
               { "data-index": String(d.index), "data-field": d.field },
-              el("td", { class: "number" }, `#${d.index}`),
+              el("td", { class: "number" }, d.index < 0 ? "the run" : `#${d.index}`),
               el("td", {}, el("code", {}, d.primitive)),
               el("td", {}, el("code", {}, d.field)),
               el("td", {}, el("pre", { class: "json" }, ...withRedactions(d.a))),
