@@ -103,6 +103,10 @@ function hostileFolder(): string {
 }
 
 async function ready(page: Page, url: string): Promise<void> {
+  // A new fragment on the same page is no new document: the view shown before is not the one waited for.
+  await page.evaluate(() => {
+    if (document.body !== null) document.body.dataset.ready = "false";
+  });
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 20_000 });
 }
