@@ -113,7 +113,10 @@ async function ready(page: Page, url: string): Promise<void> {
 
 async function shot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS !== undefined)
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: name !== "recording" });
+    await page.screenshot({
+      path: join(SCREENSHOTS, `${name}.png`),
+      fullPage: name !== "recording" && !name.startsWith("many"),
+    });
 }
 
 /** What no page should ever hold: the hostile markup as elements, or a script that ran. */
@@ -279,6 +282,7 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           await page.waitForSelector(".call-detail pre.outcome-text");
           assert.match((await page.textContent(".call-detail pre.outcome-text")) ?? "", /Unreachable/);
           await shot(page, "recording");
+          await shot(page, "recording-full");
         },
       );
 
@@ -350,6 +354,20 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
         await page.mouse.click(box.x + box.width / 2, box.y + 22 + 10);
         await page.waitForSelector(".call-detail pre.arguments");
         assert.match((await page.textContent(".call-detail")) ?? "", /h\d\.example\.com/);
+        // Zoomed in around the call picked (its bar stays in view), then all of it again.
+        await page.keyboard.press("+");
+        await page.keyboard.press("+");
+        await page.keyboard.press("+");
+        const zoomed = await page.evaluate(
+          () =>
+            ({ ...document.querySelector<HTMLElement>("figure.timeline-figure")!.dataset }) as Record<string, string>,
+        );
+        assert.equal(zoomed.zoomed, "true");
+        assert.ok(Number(zoomed.callsDrawn) < 50_000 && Number(zoomed.callsDrawn) > 0, zoomed.callsDrawn);
+        await shot(page, "many-zoomed");
+        await page.keyboard.press("0");
+        assert.equal(await page.getAttribute("figure.timeline-figure", "data-calls-drawn"), "50000");
+        await shot(page, "many");
       });
 
       await t.test("a 64 MiB body is cut in the call's detail", async () => {
@@ -361,6 +379,7 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           () => document.querySelector(".call-detail pre.outcome-text")!.textContent!.length,
         );
         assert.ok(length < 1024 * 1024, `${length} characters shown`);
+        await shot(page, "big-body");
       });
 
       await t.test("a recording that is not JSON is refused with a message", async () => {

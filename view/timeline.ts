@@ -10,7 +10,7 @@ import type { CallSummary } from "./api.js";
 const MAX_LANES = 60;
 const LANE_HEIGHT = 20;
 const AXIS_HEIGHT = 22;
-const GUTTER = 170;
+const GUTTER = 190;
 const RIGHT_PAD = 12;
 
 export interface Timeline {
@@ -110,13 +110,49 @@ interface Scale {
   readonly span: number;
 }
 
-function scaleOf(timeline: Timeline, cssWidth: number): Scale {
+/** The part of the time shown: all of it, or less when zoomed. */
+export interface Window {
+  readonly start: number;
+  readonly end: number;
+}
+
+function scaleOf(view: Window, cssWidth: number): Scale {
   return {
     x0: GUTTER,
     width: Math.max(10, cssWidth - GUTTER - RIGHT_PAD),
-    start: timeline.start,
-    span: timeline.end - timeline.start,
+    start: view.start,
+    span: Math.max(1e-6, view.end - view.start),
   };
+}
+
+/** The time under a point of the canvas (CSS pixels) for a view. */
+export function timeAt(canvas: HTMLCanvasElement, view: Window, x: number): number {
+  const scale = scaleOf(view, canvas.clientWidth || 900);
+  return scale.start + ((x - scale.x0) / scale.width) * scale.span;
+}
+
+/** Milliseconds per CSS pixel of a view. */
+export function msPerPixel(canvas: HTMLCanvasElement, view: Window): number {
+  const scale = scaleOf(view, canvas.clientWidth || 900);
+  return scale.span / scale.width;
+}
+
+/**
+ * The view zoomed by `factor` (below 1 in, above 1 out) around the time `at`, kept inside the
+ * recording's span and no narrower than a millisecond.
+ */
+export function zoomed(timeline: Timeline, view: Window, at: number, factor: number): Window {
+  const whole = timeline.end - timeline.start;
+  const span = Math.min(whole, Math.max(Math.min(1, whole), (view.end - view.start) * factor));
+  const ratio = (at - view.start) / Math.max(1e-6, view.end - view.start);
+  return panned(timeline, { start: at - ratio * span, end: at - ratio * span + span }, 0);
+}
+
+/** The view moved by `ms`, kept inside the recording's span. */
+export function panned(timeline: Timeline, view: Window, ms: number): Window {
+  const span = view.end - view.start;
+  const start = Math.min(timeline.end - span, Math.max(timeline.start, view.start + ms));
+  return { start, end: start + span };
 }
 
 /** A round step for the time axis: about `count` ticks over `span` milliseconds. */
@@ -143,7 +179,8 @@ function fitted(g: CanvasRenderingContext2D, name: string, width: number): strin
   let tail = Math.min(30, name.length - head);
   let text = `${name.slice(0, head)}…${name.slice(name.length - tail)}`;
   while (head + tail > 2 && g.measureText(text).width > width) {
-    if (head >= tail) head--;
+    // The start goes first, down to a few letters: the end says which of a kind (a host, a port).
+    if (head > 8 || tail <= 8) head--;
     else tail--;
     text = `${name.slice(0, head)}…${tail > 0 ? name.slice(name.length - tail) : ""}`;
   }
@@ -151,7 +188,12 @@ function fitted(g: CanvasRenderingContext2D, name: string, width: number): strin
 }
 
 /** Draws the timeline on `canvas` (sized here to its box's width); returns the number of calls drawn. */
-export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: number | undefined): number {
+export function draw(
+  canvas: HTMLCanvasElement,
+  timeline: Timeline,
+  view: Window,
+  selected: number | undefined,
+): number {
   const cssWidth = Math.max(300, canvas.clientWidth || canvas.parentElement?.clientWidth || 900);
   const cssHeight = heightOf(timeline);
   const ratio = window.devicePixelRatio || 1;
@@ -169,7 +211,7 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
   const ok = colour("--call", "#2563eb");
   const bad = colour("--bad", "#dc2626");
   const band = colour("--band", "rgba(127,127,127,0.07)");
-  const scale = scaleOf(timeline, cssWidth);
+  const scale = scaleOf(view, cssWidth);
   const xOf = (ms: number) => scale.x0 + ((ms - scale.start) / scale.span) * scale.width;
 
   g.clearRect(0, 0, cssWidth, cssHeight);
@@ -180,8 +222,9 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
   g.fillStyle = muted;
   g.strokeStyle = line;
   g.lineWidth = 1;
+  const right = scale.x0 + scale.width;
   g.beginPath();
-  for (let t = Math.ceil(scale.start / step) * step; t <= timeline.end; t += step) {
+  for (let t = Math.ceil(scale.start / step) * step; t <= view.end; t += step) {
     const x = Math.round(xOf(t)) + 0.5;
     g.moveTo(x, AXIS_HEIGHT - 4);
     g.lineTo(x, cssHeight);
@@ -200,7 +243,12 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
     g.fillText(fitted(g, name, GUTTER - 12), 6, y + LANE_HEIGHT / 2);
   });
   // The calls: every bar of a lane in one colour, then its failures over them; a bar narrower
-  // than a pixel that falls on the pixel of the one before it is not drawn again.
+  // than a pixel that falls on the pixel of the one before it is not drawn again, nor one outside
+  // the view (zoomed), which is not counted as drawn either.
+  g.save();
+  g.beginPath();
+  g.rect(scale.x0 - 1, 0, scale.width + 2 + RIGHT_PAD / 2, cssHeight);
+  g.clip();
   let drawn = 0;
   const calls = timeline.calls;
   for (let lane = 0; lane < timeline.members.length; lane++) {
@@ -211,10 +259,11 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
     let lastPixel = -1;
     for (let k = 0; k < member.length; k++) {
       const call = calls[member[k]!]!;
-      drawn++;
-      if (call.failed) continue;
       const x = xOf(finite(call.atMs));
       const w = Math.max(1, (Math.max(0, finite(call.durationMs)) / scale.span) * scale.width);
+      if (x > right + 1 || x + w < scale.x0 - 1) continue;
+      drawn++;
+      if (call.failed) continue;
       if (w <= 1 && Math.floor(x) === lastPixel) continue;
       lastPixel = Math.floor(x);
       // A pixel's gap at the end of a wide bar, so calls one after another stay apart.
@@ -226,6 +275,7 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
       if (!call.failed) continue;
       const x = xOf(finite(call.atMs));
       const w = Math.max(2, (Math.max(0, finite(call.durationMs)) / scale.span) * scale.width);
+      if (x > right + 1 || x + w < scale.x0 - 1) continue;
       g.fillRect(x, y - 3, w, h + 6);
     }
   }
@@ -238,6 +288,7 @@ export function draw(canvas: HTMLCanvasElement, timeline: Timeline, selected: nu
     g.lineWidth = 2;
     g.strokeRect(x - 2, AXIS_HEIGHT + lane * LANE_HEIGHT + 1, w + 4, LANE_HEIGHT - 2);
   }
+  g.restore();
   return drawn;
 }
 
@@ -254,13 +305,16 @@ function lastAtOrBefore(starts: Float64Array, ms: number): number {
 }
 
 /** The call under a point of the canvas (CSS pixels), or the nearest within a few pixels; undefined when none. */
-export function hit(canvas: HTMLCanvasElement, timeline: Timeline, x: number, y: number): number | undefined {
+export function hit(
+  canvas: HTMLCanvasElement,
+  timeline: Timeline,
+  view: Window,
+  x: number,
+  y: number,
+): number | undefined {
   const lane = Math.floor((y - AXIS_HEIGHT) / LANE_HEIGHT);
-  if (lane < 0 || lane >= timeline.members.length) return undefined;
-  const scale = scaleOf(timeline, canvas.clientWidth || 900);
-  const msPerPixel = scale.span / scale.width;
-  const ms = scale.start + (x - scale.x0) * msPerPixel;
-  return nearest(timeline, lane, ms, 5 * msPerPixel);
+  if (lane < 0 || lane >= timeline.members.length || x < GUTTER) return undefined;
+  return nearest(timeline, lane, timeAt(canvas, view, x), 5 * msPerPixel(canvas, view));
 }
 
 /** The call of `lane` nearest `ms`: one that covers it, else the closest start within `tolerance`. */

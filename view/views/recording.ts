@@ -8,7 +8,20 @@ import type { BudgetView, CallDetail, CallSummary, RecordingView } from "../api.
 import { budgetPlot } from "../budget-plot.js";
 import { el } from "../dom.js";
 import { api } from "../fetch-api.js";
-import { changeLane, draw, hit, layOut, nearest, step, type Timeline } from "../timeline.js";
+import {
+  changeLane,
+  draw,
+  hit,
+  layOut,
+  msPerPixel,
+  nearest,
+  panned,
+  step,
+  type Timeline,
+  timeAt,
+  type Window,
+  zoomed,
+} from "../timeline.js";
 import { lines, milliseconds, routeId, section, title, withRedactions } from "./parts.js";
 
 /** Calls listed near the one picked, each side. */
@@ -41,7 +54,7 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     class: "timeline",
     tabindex: "0",
     role: "img",
-    "aria-label": `timeline of ${recording.calls.length} calls in ${timeline.lanes.length} lanes; arrow keys pick a call`,
+    "aria-label": `timeline of ${recording.calls.length} calls in ${timeline.lanes.length} lanes; arrow keys pick a call, + and - zoom, 0 shows all`,
   });
   const figure = el("figure", { class: "timeline-figure" }, canvas);
   const detail = el(
@@ -50,7 +63,7 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     el(
       "p",
       { class: "muted" },
-      "Pick a call on the timeline (click, or focus it and use the arrow keys) to see its arguments and outcome.",
+      "Pick a call on the timeline (click it, or focus the timeline and use the arrow keys; the wheel or + and - zoom, a drag pans, 0 shows all) to see its arguments and outcome.",
     ),
   );
   const near = el("ol", { class: "near" });
@@ -69,15 +82,21 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
   );
   let selected: number | undefined;
   let asked = 0;
+  let view: Window = { start: timeline.start, end: timeline.end };
   const redraw = () => {
     const t0 = performance.now();
-    const drawn = draw(canvas, timeline, selected);
+    const drawn = draw(canvas, timeline, view, selected);
+    figure.dataset.zoomed = String(view.start > timeline.start || view.end < timeline.end);
     figure.dataset.renderMs = (performance.now() - t0).toFixed(1);
     figure.dataset.callsDrawn = String(drawn);
   };
   const pick = async (position: number | undefined) => {
     if (position === undefined) return;
     selected = position;
+    // A call picked outside the view (by the keyboard, from a list) is brought into it.
+    const at = recording.calls[position]!.atMs;
+    if (Number.isFinite(at) && (at < view.start || at > view.end))
+      view = panned(timeline, view, at - (view.start + view.end) / 2);
     redraw();
     nearList(near, timeline, position, (p) => void pick(p));
     const call = recording.calls[position]!;
@@ -98,10 +117,37 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     }
     detail.dataset.index = String(call.index);
   };
-  canvas.addEventListener("click", (event) => {
-    const box = canvas.getBoundingClientRect();
-    void pick(hit(canvas, timeline, event.clientX - box.left, event.clientY - box.top));
+  // A click picks the call under it; a drag pans a zoomed view; the wheel zooms around the pointer.
+  let dragged: { x: number; view: Window; moved: boolean } | undefined;
+  canvas.addEventListener("pointerdown", (event) => {
+    dragged = { x: event.clientX, view, moved: false };
   });
+  canvas.addEventListener("pointermove", (event) => {
+    if (dragged === undefined || (event.buttons & 1) === 0) return;
+    const dx = event.clientX - dragged.x;
+    if (Math.abs(dx) < 3 && !dragged.moved) return;
+    dragged.moved = true;
+    view = panned(timeline, dragged.view, -dx * msPerPixel(canvas, dragged.view));
+    redraw();
+  });
+  canvas.addEventListener("click", (event) => {
+    const wasDrag = dragged?.moved === true;
+    dragged = undefined;
+    if (wasDrag) return;
+    const box = canvas.getBoundingClientRect();
+    void pick(hit(canvas, timeline, view, event.clientX - box.left, event.clientY - box.top));
+  });
+  canvas.addEventListener(
+    "wheel",
+    (event) => {
+      event.preventDefault();
+      const box = canvas.getBoundingClientRect();
+      const at = timeAt(canvas, view, event.clientX - box.left);
+      view = zoomed(timeline, view, Math.min(view.end, Math.max(view.start, at)), Math.exp(event.deltaY * 0.002));
+      redraw();
+    },
+    { passive: false },
+  );
   canvas.addEventListener("keydown", (event) => {
     if (recording.calls.length === 0) return;
     const from = selected ?? nearest(timeline, 0, timeline.start, Number.POSITIVE_INFINITY) ?? 0;
@@ -113,6 +159,18 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
       Home: () => step(timeline, from, -recording.calls.length),
       End: () => step(timeline, from, recording.calls.length),
     };
+    const zoom: Record<string, number> = { "+": 0.5, "=": 0.5, "-": 2 };
+    const factor = zoom[event.key];
+    if (factor !== undefined || event.key === "0") {
+      event.preventDefault();
+      const middle = selected !== undefined ? recording.calls[selected]!.atMs : (view.start + view.end) / 2;
+      view =
+        factor === undefined
+          ? { start: timeline.start, end: timeline.end }
+          : zoomed(timeline, view, Math.min(view.end, Math.max(view.start, middle)), factor);
+      redraw();
+      return;
+    }
     const move = moves[event.key];
     if (move === undefined) return;
     event.preventDefault();
