@@ -23,7 +23,7 @@ function svg<K extends keyof SVGElementTagNameMap>(
 }
 
 /** The most calls the window held in each of `columns` equal parts of [start, end]. */
-export function windowCounts(
+function windowCounts(
   counted: readonly number[],
   windowMs: number,
   start: number,

@@ -99,7 +99,7 @@ export function layOut(calls: readonly CallSummary[]): Timeline {
 }
 
 /** The canvas's height in CSS pixels for a timeline's lanes. */
-export function heightOf(timeline: Timeline): number {
+function heightOf(timeline: Timeline): number {
   return AXIS_HEIGHT + Math.max(1, timeline.lanes.length) * LANE_HEIGHT + 4;
 }
 

@@ -81,7 +81,7 @@ function editWords(edit: EditView): HTMLElement {
 }
 
 /** A diagnostic's message, code, notes and edits, shown under its line. */
-export function diagnosticBlock(diagnostic: DiagnosticView): HTMLElement {
+function diagnosticBlock(diagnostic: DiagnosticView): HTMLElement {
   return el(
     "div",
     { class: `diagnostic ${diagnostic.severity}`, role: "note", "data-code": diagnostic.code },
