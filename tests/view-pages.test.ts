@@ -98,7 +98,12 @@ function hostileFolder(): string {
   writeFileSync(join(dir, "big-body.json"), recording("big", grant, [big]));
   // A recording's head, then not JSON.
   writeFileSync(join(dir, "broken.json"), `{"program": "broken", "toolchain": "renyi 0.1.0", "calls": [ {"sequence": `);
+  // A program with two errors, one with a suggested edit.
   mkdirSync(join(dir, "deeper"));
+  writeFileSync(
+    join(dir, "deeper", "typo.ry"),
+    'function main()\n  needs console\n  let total be 1 + "a"\n  console.print(totl)\nend\n',
+  );
   return dir;
 }
 
@@ -136,6 +141,28 @@ async function assertInert(page: Page, where: string): Promise<void> {
   assert.equal(found.javascript, 0, `${where}: a javascript: link`);
   for (const href of found.hrefs) assert.match(href, /^#\//, `${where}: a link not to the page's own routes: ${href}`);
 }
+
+test("no view of the page sets markup: every text is put in as text", () => {
+  const sources = [
+    "views/items.ts",
+    "views/program.ts",
+    "views/recording.ts",
+    "views/compare.ts",
+    "views/code.ts",
+    "views/parts.ts",
+    "timeline.ts",
+    "budget-plot.ts",
+    "dom.ts",
+  ];
+  for (const source of sources) {
+    const text = readFileSync(join(ROOT, "view", source), "utf8");
+    assert.doesNotMatch(
+      text,
+      /\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|createContextualFragment/,
+      source,
+    );
+  }
+});
 
 test("the page's views on the examples and on hostile files, in chromium", { timeout: 120_000 }, async (t) => {
   const hostile = hostileFolder();
@@ -335,6 +362,30 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
           `${evil.url}#/compare/${id("<img src=x onerror=window.pwned=1>.json")}/${id("javascript:alert(1).json")}`,
         );
         await assertInert(page, "compare");
+      });
+
+      await t.test("a program's diagnostics are in place, with their suggested edits in words", async () => {
+        await ready(page, `${evil.url}#/program/${id("deeper/typo.ry")}`);
+        const found = await page.evaluate(() => ({
+          marked: [...document.querySelectorAll(".line .mark-error")].map((m) => [
+            m.closest(".line")!.getAttribute("data-line"),
+            m.textContent,
+          ]),
+          codes: [...document.querySelectorAll(".diagnostic")].map((d) => d.getAttribute("data-code")),
+          edit: document.querySelector('.diagnostic[data-code="E-NAME-UNKNOWN"] .edit')?.textContent ?? "",
+          after: document
+            .querySelector('.diagnostic[data-code="E-NAME-UNKNOWN"]')
+            ?.previousElementSibling?.getAttribute("data-line"),
+        }));
+        assert.deepEqual(found.codes, ["E-TYPE-OPERATOR", "E-NAME-UNKNOWN"]);
+        assert.ok(
+          found.marked.some(([line, text]) => line === "4" && text === "totl"),
+          JSON.stringify(found.marked),
+        );
+        assert.match(found.edit, /Replace `totl` with `total`/);
+        assert.match(found.edit, /replace line 4, columns 17-21 with\s*total/);
+        assert.equal(found.after, "4", "the diagnostic is shown under its line");
+        await shot(page, "diagnostics");
       });
 
       await t.test("50,000 calls are drawn within a second of their arrival", async () => {
