@@ -356,6 +356,7 @@ test("the page's views on the examples and on hostile files, in chromium", { tim
         await ready(page, `${evil.url}#/program/${id("<svg onload=window.pwned=1>.ry")}`);
         assert.ok(((await page.textContent("main")) ?? "").includes("<svg onload=window.pwned=1></svg>"));
         await assertInert(page, "program");
+        await shot(page, "hostile-program");
 
         await ready(
           page,
