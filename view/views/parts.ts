@@ -39,7 +39,7 @@ export function lines(items: readonly string[], empty = "(none)", className = "w
 /** A number of milliseconds, for people. */
 export function milliseconds(ms: number): string {
   if (!Number.isFinite(ms)) return "?";
-  if (Math.abs(ms) >= 10_000) return `${(ms / 1000).toFixed(3)} s`;
+  if (Math.abs(ms) >= 10_000) return `${Number((ms / 1000).toFixed(3))} s`;
   return `${Math.round(ms * 10) / 10} ms`;
 }
 
