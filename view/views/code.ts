@@ -105,14 +105,29 @@ export function moduleText(module: ModuleView, diagnostics: readonly DiagnosticV
   const textLines = module.text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   // Tokens by line: one pass over them (they come in order), so the work is the text's size.
   const tokensByLine = new Map<number, Mark[]>();
+  const mark = (line: number, start: number, end: number, className: string) => {
+    let marks = tokensByLine.get(line);
+    if (marks === undefined) tokensByLine.set(line, (marks = []));
+    marks.push({ start, end, className });
+  };
+  // Tokens do not overlap, so their lines add up to the text's: a bound on the steps all the same.
+  let steps = 2 * module.text.length + module.tokens.length;
   for (const token of module.tokens) {
     if (!Number.isInteger(token.line) || token.line < 1 || token.line > textLines.length) continue;
-    const start = Math.max(0, token.column - 1);
-    const end = Math.min(textLines[token.line - 1]!.length, start + Math.max(0, token.length));
-    if (end <= start) continue;
-    let marks = tokensByLine.get(token.line);
-    if (marks === undefined) tokensByLine.set(token.line, (marks = []));
-    marks.push({ start, end, className: kindClass(token.kind) });
+    const className = kindClass(token.kind);
+    // A token longer than its line (a text over several lines) goes on over the next ones, its
+    // length counting each line's end as one character.
+    let line = token.line;
+    let start = Math.max(0, token.column - 1);
+    let left = Math.max(0, Math.min(token.length, module.text.length));
+    while (left > 0 && line <= textLines.length && steps-- > 0) {
+      const length = textLines[line - 1]!.length;
+      const end = Math.min(length, start + left);
+      if (end > start) mark(line, start, end, className);
+      left -= Math.max(0, end - start) + 1;
+      line++;
+      start = 0;
+    }
   }
   const spans = diagnostics.map((d) => ({ ...d, className: `mark-${d.severity}` }));
   const after = new Map<number, DiagnosticView[]>();
