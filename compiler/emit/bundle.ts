@@ -2,7 +2,6 @@
 // module's types, every module's code, then the entry's exports; joined with
 // magic-string, under one source map whose mappings point into the .ry files.
 
-import type generateModule from "@babel/generator";
 import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { CheckedGrantItem, Program } from "../check/checked.js";
@@ -29,8 +28,18 @@ import { borrowedParameters } from "../borrow/index.js";
  */
 export interface ReferencePrinter {
   readonly name: "babel";
-  readonly generate: typeof generateModule;
+  readonly generate: ReferenceGenerate;
 }
+
+/** The part of @babel/generator's API the bundle uses (compiler/lower/babel-generator.d.ts declares the rest). */
+export type ReferenceGenerate = (
+  ast: t.Node,
+  options: { sourceMaps?: boolean; sourceFileName?: string; comments?: boolean },
+  code?: Record<string, string>,
+) => {
+  code: string;
+  decodedMap?: { mappings: [number, number, number, number, number?][][] };
+};
 
 export interface BundleOptions {
   /** The module specifier the bundle imports the runtime from. */
@@ -348,7 +357,7 @@ function chunksOf(parts: readonly PrintedPart[], file: string): Chunk[] {
 }
 
 const printMapped =
-  (generate: typeof generateModule) =>
+  (generate: ReferenceGenerate) =>
   (statements: t.Statement[], source: SourceFile): PrintedPart => {
     const result = generate(
       t.program(statements),
