@@ -102,7 +102,8 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
   writeTo(write, write);
   const { limits } = message;
   const outcome = await runtime.runMain(program, {
-    argv: [],
+    // main is run with the arguments the recorded run had, as `renyi reproduce` runs it; with none without a recording.
+    argv: recording?.recording.arguments ?? [],
     limits: {
       fuel: limits.fuel,
       maxDepth: limits.depth,
