@@ -68,6 +68,8 @@ test("the pure SHA-256 agrees on several MiB, and the seam's two sides on the fi
     const native = sha256Hasher().update(input).digestHex();
     const nativeMs = performance.now() - started;
     assert.equal(pure, native);
-    console.log(`sha256 of ${size.toLocaleString("en")} bytes: pure ${pureMs.toFixed(2)} ms, node:crypto ${nativeMs.toFixed(2)} ms`);
+    console.log(
+      `sha256 of ${size.toLocaleString("en")} bytes: pure ${pureMs.toFixed(2)} ms, node:crypto ${nativeMs.toFixed(2)} ms`,
+    );
   }
 });

@@ -17,7 +17,9 @@ import { compileForComparison, type Compared, type Program } from "./view-browse
 
 function programs(): Program[] {
   const out: Program[] = [];
-  for (const file of readdirSync(join(ROOT, "examples")).filter((f) => f.endsWith(".ry")).sort())
+  for (const file of readdirSync(join(ROOT, "examples"))
+    .filter((f) => f.endsWith(".ry"))
+    .sort())
     out.push({ file, text: readFileSync(join(ROOT, "examples", file), "utf8") });
   for (const folder of ["emit", "run", "check"])
     for (const path of goldenFiles(join(ROOT, "fixtures", folder))) {

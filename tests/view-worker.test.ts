@@ -59,7 +59,10 @@ function run(page: Page, source: string, more: Partial<ToWorker> = {}): Promise<
 const output = (ran: Ran) => ran.batches.join("");
 
 test("the playground's worker compiles and runs programs in chromium under the runtime's limits", async () => {
-  const served = await serveView({ "test.html": ["text/html", TEST_PAGE], "test.js": ["text/javascript", await testScript()] });
+  const served = await serveView({
+    "test.html": ["text/html", TEST_PAGE],
+    "test.js": ["text/javascript", await testScript()],
+  });
   try {
     await withBrowser(async ({ newPage, requests, errors }) => {
       const page = await newPage();
@@ -90,7 +93,7 @@ test("the playground's worker compiles and runs programs in chromium under the r
       // Deep recursion: E-RT-DEPTH at the depth limit.
       const deep = await run(
         page,
-        "function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\nfunction main()\n  needs console\n  console.print(\"{down(0)}\")\nend\n",
+        'function down(n: Int) returns Int\n  return down(n + 1) + 1\nend\n\nfunction main()\n  needs console\n  console.print("{down(0)}")\nend\n',
         { limits: { ...LIMITS, depth: 50 } },
       );
       assert.equal(deep.ended.code, "E-RT-DEPTH");
@@ -110,9 +113,13 @@ test("the playground's worker compiles and runs programs in chromium under the r
       assert.ok(printer.batches.length < 20, `${printer.batches.length} output messages`);
 
       // Time: a loop under enough fuel stops at its time limit with E-RT-TIMEOUT.
-      const slow = await run(page, "function main()\n  needs console\n  var n be 0\n  while true\n    set n to n + 1\n  end\nend\n", {
-        limits: { ...LIMITS, fuel: 1_000_000_000_000, timeMs: 300 },
-      });
+      const slow = await run(
+        page,
+        "function main()\n  needs console\n  var n be 0\n  while true\n    set n to n + 1\n  end\nend\n",
+        {
+          limits: { ...LIMITS, fuel: 1_000_000_000_000, timeMs: 300 },
+        },
+      );
       assert.equal(slow.ended.code, "E-RT-TIMEOUT");
 
       // A program that needs network.http runs from a recording, and prints what the recorded run printed.
@@ -137,7 +144,10 @@ test("the playground's worker compiles and runs programs in chromium under the r
       // Hostile recordings: invalid JSON, prototype keys, deep nesting: refused with E-RT-RECORDING and what is wrong.
       for (const [hostile, why] of [
         ["{not json", /JSON|json/],
-        [recording.replace('"program": "pagination",', '"__proto__": {"polluted": 1}, "program": "pagination",'), /__proto__/],
+        [
+          recording.replace('"program": "pagination",', '"__proto__": {"polluted": 1}, "program": "pagination",'),
+          /__proto__/,
+        ],
         [`${"[".repeat(5000)}${"]".repeat(5000)}`, /deep|nest/],
       ] as const) {
         const refused = await run(page, example("pagination.ry"), { file: "pagination.ry", recording: hostile });

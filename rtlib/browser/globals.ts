@@ -17,13 +17,18 @@ export function writeTo(stdout: Write, stderr: Write): void {
   err = stderr;
 }
 
+function written(write: Write, text: string): true {
+  write(text);
+  return true;
+}
+
 function refused(what: string): never {
   throw new Error(`${what} is not available in a browser`);
 }
 
 export const process = {
-  stdout: { write: (text: string) => (out(text), true), end: () => {} },
-  stderr: { write: (text: string) => (err(text), true), end: () => {} },
+  stdout: { write: (text: string) => written(out, text), end: () => {} },
+  stderr: { write: (text: string) => written(err, text), end: () => {} },
   stdin: undefined,
   env: Object.freeze(Object.create(null) as Record<string, string | undefined>),
   argv: [] as string[],

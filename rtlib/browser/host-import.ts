@@ -39,5 +39,7 @@ const MODULES: Readonly<Record<string, unknown>> = {
 export function hostImport<T>(specifier: string): Promise<T> {
   const module = MODULES[specifier];
   if (module !== undefined) return Promise.resolve(module as T);
-  return Promise.reject(new Error(`${specifier} is not available in a browser: a run there is live for console, time and random alone`));
+  return Promise.reject(
+    new Error(`${specifier} is not available in a browser: a run there is live for console, time and random alone`),
+  );
 }

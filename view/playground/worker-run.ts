@@ -72,7 +72,9 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
       kind: "ended",
       outcome: "refused",
       exit: 3,
-      ...(first !== undefined ? { code: first.code, message: first.message } : { message: "the program does not compile" }),
+      ...(first !== undefined
+        ? { code: first.code, message: first.message }
+        : { message: "the program does not compile" }),
       ...(at !== undefined ? { line: at.line, column: at.column } : {}),
     };
   }
@@ -112,7 +114,13 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
       timeoutAt: performance.now() + limits.timeMs,
     },
     ...(replayer !== undefined
-      ? { replayer: { answer: liveOrReplayed(replayer.answer), checkGrant: (g) => replayer.checkGrant(g), offline: true } }
+      ? {
+          replayer: {
+            answer: liveOrReplayed(replayer.answer),
+            checkGrant: (g) => replayer.checkGrant(g),
+            offline: true,
+          },
+        }
       : { replayer: { answer: liveOrRefused, checkGrant: () => undefined, offline: true } }),
   });
   return endedOf(outcome, compiled.bundle.map, source);
@@ -123,7 +131,10 @@ function readRecordingText(text: string) {
   return readRecordingBytes(new TextEncoder().encode(text), "the recording");
 }
 
-function marksPlaces(recording: { redacted?: readonly string[]; calls: readonly { redacted_at?: unknown }[] }): boolean {
+function marksPlaces(recording: {
+  redacted?: readonly string[];
+  calls: readonly { redacted_at?: unknown }[];
+}): boolean {
   return recording.redacted !== undefined && recording.calls.some((c) => c.redacted_at !== undefined);
 }
 
@@ -143,6 +154,10 @@ const liveOrRefused: Answerer = (primitive) => {
   });
 };
 
+/** Eval called indirectly: the code it is given sees the worker's global scope, never this module's. */
+// biome-ignore lint/security/noGlobalEval: the compiled program runs here, in a worker whose policy allows eval and connects nowhere
+const globalEval: (code: string) => unknown = globalThis.eval;
+
 /** The compiled program (CommonJS), evaluated with the runtime as the one module it may require. */
 function evaluate(code: string): runtime.Program {
   const exports: Record<string, unknown> = {};
@@ -152,7 +167,7 @@ function evaluate(code: string): runtime.Program {
   };
   // Indirect eval: the program's own scope is the function's, and its first line is the bundle's first line, so the
   // frames of its stack count lines as the source map does.
-  const made = (0, eval)(`(function (require, exports) {${code}\n})\n//# sourceURL=${PROGRAM_URL}`) as (
+  const made = globalEval(`(function (require, exports) {${code}\n})\n//# sourceURL=${PROGRAM_URL}`) as (
     r: typeof require,
     e: typeof exports,
   ) => void;
