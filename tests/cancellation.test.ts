@@ -309,8 +309,9 @@ end
 `;
 
 test("a program stuck where it cannot notice its time limit is stopped by force, and says its place is not known", async () => {
-  const ran = await startProgram(work, ONE_LONG_SORT, { before: ["--timeout", "1", "--fuel", "1000000000000", "--json"] })
-    .done;
+  const ran = await startProgram(work, ONE_LONG_SORT, {
+    before: ["--timeout", "1", "--fuel", "1000000000000", "--json"],
+  }).done;
   assert.equal(ran.status, 2, ran.stderr);
   assert.equal(
     ran.stderr,

@@ -31,6 +31,7 @@ export async function api<T>(path: string): Promise<T> {
 /** GET `api/<path>` as text. */
 export async function apiText(path: string): Promise<string> {
   const response = await fetch(`api/${path}`, { credentials: "omit", cache: "no-store" });
-  if (!response.ok) throw new ApiRefusal(response.status, { code: `HTTP-${response.status}`, message: await response.text() });
+  if (!response.ok)
+    throw new ApiRefusal(response.status, { code: `HTTP-${response.status}`, message: await response.text() });
   return await response.text();
 }

@@ -24,6 +24,10 @@ const ACTIONS: Record<string, (...args: never[]) => unknown> = {
   fmt: async (paths: string[], options: { check?: boolean }) =>
     (await import("./fmt.js")).runFmt(paths, { check: options.check === true }),
   explain: async (code: string | undefined) => (await import("./explain.js")).runExplain(code),
+  view: async (paths: string[], options: { port?: unknown }) =>
+    (await import("./view.js")).runView(paths, {
+      port: options.port === undefined ? 0 : portNumber(String(options.port)),
+    }),
   test: async (paths: string[], options: TestFlags) => {
     const { runTests } = await import("./test.js");
     const filter = options.filter === undefined ? {} : { filter: String(options.filter) };
@@ -91,6 +95,13 @@ function wholeNumber(name: string, value: unknown, fallback: number, highest?: n
   const read = readWholeNumber(name, String(value), highest);
   if (typeof read === "string") throw new Refusal(read);
   return read;
+}
+
+/** A port: a whole number from 0 (the system chooses) to 65535. */
+function portNumber(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535)
+    throw new Refusal(`--port needs a port from 0 to 65535, not \`${text}\`: \`renyi view --port 8080\``);
+  return Number(text);
 }
 
 /** Runs the command `argv` (process.argv) names and returns its exit code. */

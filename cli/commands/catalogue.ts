@@ -237,6 +237,20 @@ export const LSP_COMMAND: CommandDeclaration = {
   ],
 };
 
+const VIEW_COMMAND: CommandDeclaration = {
+  program: "renyi",
+  name: "view",
+  arguments: [{ name: "PATH", says: "a folder, a .ry program or a recording (default: this folder)", many: true }],
+  summary: "Serve a page on this machine that reviews programs and recordings, with a playground (spec/view.md).",
+  description:
+    "Prints the page's address, http://127.0.0.1:PORT/TOKEN/, and serves it until Ctrl-C: to this machine alone, to a browser that holds the token, from the folders and files given and nothing else. It runs no program itself; the playground runs one inside the page.",
+  flags: [{ name: "--port", value: "P", says: "the port to serve on; 0 lets the system choose one", default: "0" }],
+  exitCodes: [
+    { code: EXIT.finished, means: "stopped by Ctrl-C" },
+    { code: EXIT.refused, means: "a path that cannot be read, a port that cannot be used, or a wrong command line" },
+  ],
+};
+
 export const BUILD_COMMAND: CommandDeclaration = {
   program: "renyic",
   name: "build",
@@ -297,6 +311,7 @@ export const RENYI_COMMANDS: readonly CommandDeclaration[] = [
   MCP_COMMAND_DECLARED,
   SERVE_COMMAND,
   LSP_COMMAND,
+  VIEW_COMMAND,
 ];
 
 /** The commands of `renyic`. */

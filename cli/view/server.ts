@@ -1,0 +1,118 @@
+// `renyi view`'s server (spec/view.md, section 2): node:http on 127.0.0.1, answering only a
+// request that holds the token as its path's first part, names this server as its host (a
+// page of another site that rebinds a name to 127.0.0.1 does not) and, when it says its
+// origin, comes from the page itself. The page's files are read once, at the start, from
+// dist/view; no part of a request's path is ever a file name: the API names files by the ids
+// of what was found under the roots (api.ts).
+
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { isToken, newToken } from "./token.js";
+import { type ApiAnswer, refusalAnswer } from "./answers.js";
+import { answerApi, type ViewContext } from "./api.js";
+
+/** The page's policy: its own scripts and styles, requests to its own server, nothing else. */
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The playground's worker evaluates the program it compiled, and can reach nothing. */
+const WORKER_POLICY = "default-src 'none'; script-src 'self' 'unsafe-eval'; connect-src 'none'";
+
+const ASSETS: Record<string, string> = {
+  "": "text/html; charset=utf-8",
+  "app.js": "text/javascript; charset=utf-8",
+  "worker.js": "text/javascript; charset=utf-8",
+  "style.css": "text/css; charset=utf-8",
+};
+
+export interface ViewServer {
+  /** `http://127.0.0.1:PORT/TOKEN/` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the server on 127.0.0.1:`port` (0: one the system chooses) for the roots, with the page from `assets`. */
+export async function startViewServer(options: {
+  readonly roots: readonly string[];
+  readonly port: number;
+  /** The folder of the built page (dist/view). */
+  readonly assets: string;
+}): Promise<ViewServer> {
+  const token = newToken();
+  const files = new Map<string, Buffer>();
+  for (const name of Object.keys(ASSETS)) files.set(name, readFileSync(join(options.assets, name || "index.html")));
+  const context: ViewContext = { roots: options.roots };
+  let port = options.port;
+  const server = createServer((request, response) => {
+    void answer(request, response).catch((error: unknown) => {
+      send(response, refusalAnswer(500, "E-VIEW-INTERNAL", String(error)));
+    });
+  });
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refused = refusal(request, token, port);
+    if (refused !== undefined) return send(response, refused);
+    const url = new URL(request.url ?? "/", `http://127.0.0.1:${port}`);
+    const rest = url.pathname.slice(token.length + 2);
+    const type = ASSETS[rest];
+    if (type !== undefined)
+      return send(response, {
+        status: 200,
+        type,
+        body: files.get(rest)!,
+        ...(rest === "worker.js" ? { policy: WORKER_POLICY } : {}),
+      });
+    if (rest.startsWith("api/")) return send(response, await answerApi(rest.slice(4), url.searchParams, context));
+    send(response, refusalAnswer(404, "E-VIEW-NOT-FOUND", "nothing is served at this address"));
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/${token}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Why a request is not answered: a method other than GET or HEAD, a host or origin not this server's, no token. */
+function refusal(request: IncomingMessage, token: string, port: number): ApiAnswer | undefined {
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return refusalAnswer(405, "E-VIEW-METHOD", "the page's server answers GET and HEAD alone");
+  const ownHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (!ownHosts.includes(request.headers.host ?? ""))
+    return forbidden("the request names another host than this server's");
+  const origin = request.headers.origin;
+  if (origin !== undefined && !ownHosts.some((host) => origin === `http://${host}`))
+    return forbidden("the request comes from another origin");
+  const site = request.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none")
+    return forbidden("the request comes from another site");
+  const path = (request.url ?? "").split("?", 1)[0]!;
+  const first = /^\/([^/]*)\//.exec(path)?.[1];
+  if (first === undefined || !isToken(token, first)) return forbidden("the address does not hold this server's token");
+  return undefined;
+}
+
+function forbidden(message: string): ApiAnswer {
+  return refusalAnswer(403, "E-VIEW-FORBIDDEN", message);
+}
+
+function send(response: ServerResponse, answer: ApiAnswer & { policy?: string }): void {
+  response.writeHead(answer.status, {
+    "Content-Type": answer.type,
+    "Content-Security-Policy": answer.policy ?? PAGE_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+  });
+  response.end(answer.body);
+}
