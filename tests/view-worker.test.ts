@@ -38,7 +38,11 @@ async function testScript(): Promise<string> {
         'import { runInWorker } from "./view/playground/run-in-worker.ts";\n' +
         "window.run = async (message) => { const batches = [];\n" +
         '  const ended = await runInWorker(new Worker("worker.js"), message, (text) => batches.push(text));\n' +
-        "  return { ended, batches }; };\n",
+        "  return { ended, batches }; };\n" +
+        "window.runStopped = (message) => { const stop = new AbortController();\n" +
+        '  const worker = new Worker("worker.js");\n' +
+        "  const ended = runInWorker(worker, message, () => stop.abort(), stop.signal);\n" +
+        "  return ended; };\n",
       resolveDir: ROOT,
       loader: "ts",
     },
@@ -125,6 +129,20 @@ test("the playground's worker compiles and runs programs in chromium under the r
         },
       );
       assert.equal(slow.ended.code, "E-RT-TIMEOUT");
+
+      // A run the page stops (through its signal, here at its first output) ends at once, its worker terminated.
+      const stopped = await page.evaluate(
+        (m) => (window as unknown as { runStopped: (m: ToWorker) => Promise<Ended> }).runStopped(m),
+        {
+          kind: "run",
+          file: "main.ry",
+          source:
+            'function main()\n  needs console\n  console.print("on")\n  var n be 0\n  while true\n    set n to n + 1\n  end\nend\n',
+          limits: { ...LIMITS, fuel: 1_000_000_000_000, timeMs: 60_000 },
+        } satisfies ToWorker,
+      );
+      assert.equal(stopped.code, "E-RT-TIMEOUT");
+      assert.match(stopped.message ?? "", /stopped/);
 
       // A program that needs network.http runs from a recording, and prints what the recorded run printed.
       const recording = readFileSync(join(ROOT, "examples/fixtures/pagination/bsky_app.json"), "utf8");

@@ -32,7 +32,7 @@ export interface ReferencePrinter {
 }
 
 /** The part of @babel/generator's API the bundle uses (compiler/lower/babel-generator.d.ts declares the rest). */
-export type ReferenceGenerate = (
+type ReferenceGenerate = (
   ast: t.Node,
   options: { sourceMaps?: boolean; sourceFileName?: string; comments?: boolean },
   code?: Record<string, string>,

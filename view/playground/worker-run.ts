@@ -251,12 +251,20 @@ function safeFile(name: string): string {
   return /^[a-z_][a-z0-9_]*\.ry$/.test(base) ? base : "main.ry";
 }
 
-/** Output gathered and sent in batches, so that a program that prints much sends few messages. */
+/**
+ * Output gathered and sent in batches, so that a program that prints much sends few messages: a write is sent at once
+ * when nothing was sent in the last BATCH_MS, and held otherwise, until BATCH_CHARACTERS are held, the next write past
+ * BATCH_MS, a timer (which runs when the program waits: a sleep, a replayed call) or the end of the run. A program that
+ * computes without waiting after a held write shows it at its next write or its end.
+ */
 function batched(send: (text: string) => void): { write: (text: string) => void; flush: () => void } {
   let held: string[] = [];
   let size = 0;
-  let sentAt = performance.now();
+  let sentAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     if (size === 0) return;
     send(held.join(""));
     held = [];
@@ -268,6 +276,7 @@ function batched(send: (text: string) => void): { write: (text: string) => void;
       held.push(text);
       size += text.length;
       if (size >= BATCH_CHARACTERS || performance.now() - sentAt >= BATCH_MS) flush();
+      else timer ??= setTimeout(flush, BATCH_MS);
     },
     flush,
   };
