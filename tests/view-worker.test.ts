@@ -88,6 +88,14 @@ test("the playground's worker compiles and runs programs in chromium under the r
       assert.match(broken.ended.code ?? "", /^E-/);
       assert.equal(broken.ended.line, 3);
 
+      // The language names no global: a program that tries is refused by the checker, and nothing of it runs.
+      for (const escape of ["globalThis", 'eval("1")', 'Function("return this")()', "self.postMessage(1)"]) {
+        const tried = await run(page, `function main()\n  needs console\n  console.print("{${escape}}")\nend\n`);
+        assert.equal(tried.ended.outcome, "refused", `${escape}: ${JSON.stringify(tried.ended)}`);
+        assert.match(tried.ended.code ?? "", /^E-/);
+        assert.equal(output(tried), "");
+      }
+
       // An endless loop stops at its fuel with E-RT-FUEL, at its line.
       const endless = await run(
         page,
