@@ -89,9 +89,9 @@ test("the playground's worker compiles and runs programs in chromium under the r
       assert.equal(broken.ended.line, 3);
 
       // The language names no global: a program that tries is refused by the checker, and nothing of it runs.
-      for (const escape of ["globalThis", 'eval("1")', 'Function("return this")()', "self.postMessage(1)"]) {
-        const tried = await run(page, `function main()\n  needs console\n  console.print("{${escape}}")\nend\n`);
-        assert.equal(tried.ended.outcome, "refused", `${escape}: ${JSON.stringify(tried.ended)}`);
+      for (const attempt of ["globalThis", 'eval("1")', 'Function("return this")()', "self.postMessage(1)"]) {
+        const tried = await run(page, `function main()\n  needs console\n  console.print("{${attempt}}")\nend\n`);
+        assert.equal(tried.ended.outcome, "refused", `${attempt}: ${JSON.stringify(tried.ended)}`);
         assert.match(tried.ended.code ?? "", /^E-/);
         assert.equal(output(tried), "");
       }
