@@ -15,7 +15,7 @@ import { decodeMappings, type SourceMapV3 } from "../../report/source-map.js";
 import * as runtime from "../../rtlib/index.js";
 import { LIVE, type Answerer } from "../../rtlib/gateway.js";
 import { writeTo } from "../../rtlib/browser/globals.js";
-import type { GrantItem } from "../../vocabulary/needs.js";
+import { needText } from "../../vocabulary/needs.js";
 import { runMessage } from "../../vocabulary/problems/run.js";
 import type { FromWorker, ToWorker } from "../api.js";
 
@@ -78,32 +78,31 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
       ...(at !== undefined ? { line: at.line, column: at.column } : {}),
     };
   }
-  const program = evaluate(compiled.bundle.code);
-  const grant = (program.mainGrant ?? []) as readonly GrantItem[];
-  if (recording === undefined) {
-    const replayed = grant.find((item) => !LIVE_CAPABILITIES.has(item.path[0]!));
-    if (replayed !== undefined)
-      return {
-        kind: "ended",
-        outcome: "refused",
-        exit: 3,
-        message:
-          `main needs ${runtime.grantText(replayed)}, which the playground does not reach: only console, time and ` +
-          `random are live in a browser. Choose a recording to answer ${replayed.path.join(".")} from.`,
-      };
-  }
+  // main's needs, as checked: without a recording, one beyond the live capabilities refuses the run before it starts.
+  const main = compiled.program?.modules.find((m) => m.name === entry)?.functions.find((f) => f.name === "main");
+  const replayed = main?.needs.find((item) => !LIVE_CAPABILITIES.has(item.capability.path[0]!));
+  if (recording === undefined && replayed !== undefined)
+    return {
+      kind: "ended",
+      outcome: "refused",
+      exit: 3,
+      message:
+        `main needs ${needText(replayed.capability)}, which the playground does not reach: only console, time and ` +
+        `random are live in a browser. Choose a recording to answer ${replayed.capability.path.join(".")} from.`,
+    };
   const replayer =
     recording === undefined
       ? undefined
       : runtime.replayerOf(recording.recording.calls, recording.grant, {
-          consoleDiffers: true,
           ...(recording.recording.redacted !== undefined ? { redacted: recording.recording.redacted } : {}),
           ...(marksPlaces(recording.recording) ? { originMarks: true } : {}),
           ...(recording.recording.requests !== undefined ? { requests: recording.recording.requests } : {}),
         });
   writeTo(write, write);
   const { limits } = message;
-  const outcome = await runtime.runMain(program, {
+  const code = compiled.bundle.code;
+  // Evaluated once the limits are set: what the program's top level computes is counted as main's steps are.
+  const outcome = await runtime.runMain(async () => evaluate(code), {
     // main is run with the arguments the recorded run had, as `renyi reproduce` runs it; with none without a recording.
     argv: recording?.recording.arguments ?? [],
     limits: {
