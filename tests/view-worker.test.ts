@@ -6,6 +6,7 @@
 // recording does not hold; hostile recordings are refused with a clear message.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -82,6 +83,15 @@ test("the playground's worker compiles and runs programs in chromium under the r
       assert.equal(hello.ended.outcome, "finished");
       assert.equal(hello.ended.exit, 0);
 
+      // console, time and random are live: the browser's clock, timer and generator.
+      const live = await run(
+        page,
+        "function main()\n  needs console, time, random\n  let n be random.integer(1, 6)\n  let id be random.uuid()\n" +
+          "  time.sleep(time.milliseconds(20))\n  let year be time.now().to_iso().slice(0, 2)\n" +
+          '  console.print("{n >= 1 and n <= 6} {id.length()} {year}")\nend\n',
+      );
+      assert.equal(output(live), "true 36 20\n", JSON.stringify(live.ended));
+
       // A program with an error is refused with the first error's code and place.
       const broken = await run(page, "function main()\n  needs console\n  console.print(1 +)\nend\n");
       assert.equal(broken.ended.outcome, "refused");
@@ -157,6 +167,18 @@ test("the playground's worker compiles and runs programs in chromium under the r
       const replayed = await run(page, example("pagination.ry"), { file: "pagination.ry", recording });
       assert.equal(replayed.ended.outcome, "finished", JSON.stringify(replayed.ended));
       assert.match(output(replayed), /7 posts on 3 pages/);
+      // What it printed is what the recorded run printed: the recording's hash of its output.
+      for (const [program, fixture] of [
+        ["pagination.ry", "pagination/bsky_app.json"],
+        ["currency_tool.ry", "currency_tool/eur_to_usd.json"],
+      ] as const) {
+        const text = readFileSync(join(ROOT, "examples/fixtures", fixture), "utf8");
+        const again = await run(page, example(program), { file: program, recording: text });
+        const recorded = (JSON.parse(text) as { output: { stdout: string; bytes: number } }).output;
+        assert.equal(again.ended.outcome, "finished", `${fixture}: ${JSON.stringify(again.ended)}`);
+        assert.equal(`sha256:${createHash("sha256").update(output(again)).digest("hex")}`, recorded.stdout, fixture);
+        assert.equal(Buffer.byteLength(output(again)), recorded.bytes, fixture);
+      }
 
       // Without a recording it is refused, naming the capability and saying to choose a recording.
       const unrecorded = await run(page, example("pagination.ry"), { file: "pagination.ry" });
