@@ -43,7 +43,12 @@ async function testScript(): Promise<string> {
         "window.runStopped = (message) => { const stop = new AbortController();\n" +
         '  const worker = new Worker("worker.js");\n' +
         "  const ended = runInWorker(worker, message, () => stop.abort(), stop.signal);\n" +
-        "  return ended; };\n",
+        "  return ended; };\n" +
+        // A worker that never answers (a run stuck where no step is counted): the page terminates it past its grace.
+        "window.runSilent = async (message) => { let terminated = false;\n" +
+        "  const silent = { postMessage() {}, terminate() { terminated = true; } };\n" +
+        "  const ended = await runInWorker(silent, message, () => {});\n" +
+        "  return { ended, terminated }; };\n",
       resolveDir: ROOT,
       loader: "ts",
     },
@@ -161,6 +166,18 @@ test("the playground's worker compiles and runs programs in chromium under the r
       );
       assert.equal(stopped.code, "E-RT-TIMEOUT");
       assert.match(stopped.message ?? "", /stopped/);
+
+      // A worker stuck past its time limit and the grace is terminated, and the run ends with E-RT-TIMEOUT.
+      const silent = await page.evaluate(
+        (m) =>
+          (
+            window as unknown as { runSilent: (m: ToWorker) => Promise<{ ended: Ended; terminated: boolean }> }
+          ).runSilent(m),
+        { kind: "run", file: "main.ry", source: "", limits: { ...LIMITS, timeMs: 100 } } satisfies ToWorker,
+      );
+      assert.equal(silent.terminated, true);
+      assert.equal(silent.ended.code, "E-RT-TIMEOUT");
+      assert.match(silent.ended.message ?? "", /longer than its 100 ms and was stopped by force 1,000 ms later/);
 
       // A program that needs network.http runs from a recording, and prints what the recorded run printed.
       const recording = readFileSync(join(ROOT, "examples/fixtures/pagination/bsky_app.json"), "utf8");
