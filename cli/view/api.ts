@@ -1,14 +1,99 @@
 // `renyi view`'s API (spec/view.md, section 3): what the page asks its server for, answered as
-// JSON in the shapes of view/api.ts.
+// JSON in the shapes of view/api.ts. Every file is named by an id that found.ts resolves
+// against its root, or refuses; every answer is bounded (the sizes are said where each is made).
 
+import { readBounded } from "../../report/read-bounded.js";
 import { type ApiAnswer, refusalAnswer } from "./answers.js";
+import { type Found, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
+import { programView } from "./program-view.js";
+import { callDetail, compareView, readFound, recordingView } from "./recording-view.js";
 
 export interface ViewContext {
-  /** The folders and files given on the command line, resolved. */
-  readonly roots: readonly string[];
+  /** The folders and files given on the command line, resolved, with their real paths. */
+  readonly roots: readonly Root[];
+}
+
+/** The most bytes `api/text` answers: a program is at most 16 MiB; a recording the playground replays, this. */
+const MAX_TEXT_BYTES = 32 * 1024 * 1024;
+
+/** JSON whose `<`, `>` and `&` (and the two line separators) are escaped: text from a file stays text anywhere. */
+export function jsonAnswer(value: unknown): ApiAnswer {
+  const body = JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return { status: 200, type: "application/json; charset=utf-8", body };
+}
+
+function notFound(refused: NotFound): ApiAnswer {
+  return refusalAnswer(404, refused.code, refused.message);
+}
+
+function found(context: ViewContext, query: URLSearchParams, name: string, kind?: Kind): Found | ApiAnswer {
+  const id = query.getAll(name);
+  if (id.length > 1) return refusalAnswer(400, "E-VIEW-BAD-ID", `the request names ${name} more than once`);
+  const resolved = resolveId(context.roots, id[0] ?? null, kind);
+  return "path" in resolved ? resolved : notFound(resolved);
+}
+
+function isAnswer(value: Found | ApiAnswer): value is ApiAnswer {
+  return "status" in value;
+}
+
+/** A recording named by the query's `name`, read, or the refusal to send. */
+function recordingOf(context: ViewContext, query: URLSearchParams, name: string) {
+  const file = found(context, query, name, "recording");
+  if (isAnswer(file)) return file;
+  const read = readFound(file);
+  if (!read.ok) return refusalAnswer(422, read.code, read.message);
+  return { id: file.id, recording: read.recording, grant: read.grant };
 }
 
 /** The answer to `api/NAME?query`. */
-export async function answerApi(name: string, _query: URLSearchParams, _context: ViewContext): Promise<ApiAnswer> {
-  return refusalAnswer(404, "E-VIEW-NOT-FOUND", `no api/${name}`);
+export async function answerApi(name: string, query: URLSearchParams, context: ViewContext): Promise<ApiAnswer> {
+  switch (name) {
+    case "items":
+      return jsonAnswer(walkRoots(context.roots));
+    case "program": {
+      const file = found(context, query, "id", "program");
+      return isAnswer(file) ? file : jsonAnswer(programView(file.id, file.path));
+    }
+    case "recording": {
+      const read = recordingOf(context, query, "id");
+      return "status" in read ? read : jsonAnswer(recordingView(read.id, read.recording, read.grant));
+    }
+    case "call": {
+      const read = recordingOf(context, query, "id");
+      if ("status" in read) return read;
+      const index = query.get("index") ?? "";
+      if (!/^(0|[1-9][0-9]{0,8})$/.test(index) || Number(index) >= read.recording.calls.length)
+        return refusalAnswer(
+          404,
+          "E-VIEW-NO-CALL",
+          `the recording has ${read.recording.calls.length.toLocaleString("en")} calls, numbered from 0: there is no call ${JSON.stringify(index.slice(0, 40))}`,
+        );
+      return jsonAnswer(callDetail(read.recording, Number(index)));
+    }
+    case "compare": {
+      const a = recordingOf(context, query, "a");
+      if ("status" in a) return a;
+      const b = recordingOf(context, query, "b");
+      if ("status" in b) return b;
+      return jsonAnswer(compareView(a, b));
+    }
+    case "text": {
+      const file = found(context, query, "id");
+      if (isAnswer(file)) return file;
+      const read = readBounded(file.path, MAX_TEXT_BYTES);
+      if (!read.ok)
+        return refusalAnswer(
+          file.bytes > MAX_TEXT_BYTES ? 413 : 404,
+          "E-VIEW-TEXT",
+          `${file.id} cannot be sent as text: ${read.why}`,
+        );
+      return { status: 200, type: "text/plain; charset=utf-8", body: read.bytes };
+    }
+    default:
+      return refusalAnswer(404, "E-VIEW-NOT-FOUND", `no api/${name.slice(0, 40)}`);
+  }
 }

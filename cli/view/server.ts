@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { isToken, newToken } from "./token.js";
 import { type ApiAnswer, refusalAnswer } from "./answers.js";
 import { answerApi, type ViewContext } from "./api.js";
+import { rootOf } from "./found.js";
 
 /** The page's policy: its own scripts and styles, requests to its own server, nothing else. */
 const PAGE_POLICY =
@@ -43,11 +44,12 @@ export async function startViewServer(options: {
   const token = newToken();
   const files = new Map<string, Buffer>();
   for (const name of Object.keys(ASSETS)) files.set(name, readFileSync(join(options.assets, name || "index.html")));
-  const context: ViewContext = { roots: options.roots };
+  const context: ViewContext = { roots: options.roots.map(rootOf) };
   let port = options.port;
   const server = createServer((request, response) => {
     void answer(request, response).catch((error: unknown) => {
-      send(response, refusalAnswer(500, "E-VIEW-INTERNAL", String(error)));
+      // The message alone: a stack trace says nothing to the page, and much about this machine.
+      send(response, refusalAnswer(500, "E-VIEW-INTERNAL", `the server failed to answer: ${messageOf(error)}`));
     });
   });
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -98,6 +100,10 @@ function refusal(request: IncomingMessage, token: string, port: number): ApiAnsw
   const first = /^\/([^/]*)\//.exec(path)?.[1];
   if (first === undefined || !isToken(token, first)) return forbidden("the address does not hold this server's token");
   return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n", 1)[0]!.slice(0, 300) : "unknown";
 }
 
 function forbidden(message: string): ApiAnswer {
