@@ -158,10 +158,12 @@ test("renyi view serves no file an id does not name under its root", async () =>
     symlinkSync("/etc/passwd", join(folder, "sub", "passwd.json"));
     symlinkSync("/etc", join(folder, "etc"));
     symlinkSync(join(folder, "hello.ry"), join(folder, "sub", "inside.ry"));
+    symlinkSync(join(folder, ".hidden", "secret.ry"), join(folder, "sub", "hidden.ry"));
+    writeFileSync(join(folder, "user.ry"), "use passwd\n\npublic function main()\n  purpose: Read a module.\nend\n");
     const view = await startView(folder, [folder]);
     try {
       const items = await api<ItemList>(view, "items");
-      assert.deepEqual(items.items.map((i) => i.id).sort(), ["0/hello.ry", "0/sub/inside.ry"]);
+      assert.deepEqual(items.items.map((i) => i.id).sort(), ["0/hello.ry", "0/sub/inside.ry", "0/user.ry"]);
       assert.ok(items.skipped.some((s) => s.id === "0/passwd.ry" && /leaves its root/.test(s.message)));
       assert.equal(items.truncated, false);
       const bad = [
@@ -183,6 +185,7 @@ test("renyi view serves no file an id does not name under its root", async () =>
         "0/etc/hostname.ry",
         "0/.hidden/secret.ry",
         "0/node_modules/dep.ry",
+        "0/sub/hidden.ry",
         "1/hello.ry",
         "99999999/hello.ry",
         "-1/hello.ry",
@@ -199,6 +202,14 @@ test("renyi view serves no file an id does not name under its root", async () =>
         }
       }
       assert.equal((await refused(view, "program?id=0/hello.ry&id=0/hello.ry", 400)).code, "E-VIEW-BAD-ID");
+      // A module a program uses that leads out of the root is not read: its `use` is reported, not its text shown.
+      const user = await api<ProgramView>(view, "program?id=0/user.ry");
+      assert.deepEqual(
+        user.modules.map((m) => m.file),
+        ["user.ry"],
+      );
+      assert.ok(user.diagnostics.some((d) => d.code === "E-FILE"), JSON.stringify(user.diagnostics));
+      assert.doesNotMatch(JSON.stringify(user), /root:x:0:0/);
       await refused(view, "recording?id=0/hello.ry", 404);
       await refused(view, "nothing", 404);
       // A symbolic link that stays under its root is served as the file it leads to.

@@ -4,7 +4,7 @@
 
 import { readBounded } from "../../report/read-bounded.js";
 import { type ApiAnswer, refusalAnswer } from "./answers.js";
-import { type Found, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
+import { type Found, isServed, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
 import { programView } from "./program-view.js";
 import { callDetail, compareView, readFound, recordingView } from "./recording-view.js";
 
@@ -56,7 +56,9 @@ export async function answerApi(name: string, query: URLSearchParams, context: V
       return jsonAnswer(walkRoots(context.roots));
     case "program": {
       const file = found(context, query, "id", "program");
-      return isAnswer(file) ? file : jsonAnswer(programView(file.id, file.path));
+      if (isAnswer(file)) return file;
+      const root = context.roots[Number(file.id.split("/", 1)[0])]!;
+      return jsonAnswer(programView(file.id, file.path, (real) => isServed(root, real)));
     }
     case "recording": {
       const read = recordingOf(context, query, "id");

@@ -5,7 +5,7 @@
 // under that root as the walk would find it. No other part of a request names a file.
 
 import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
-import { basename, join, sep } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import type { Item, ItemList } from "../../view/api.js";
 
 /** The most entries (files and folders) a walk looks at, and how deep it goes under a root. */
@@ -93,6 +93,16 @@ export function recordingHead(path: string): { program?: string; outcome?: strin
   return out;
 }
 
+/**
+ * Whether a real path is one the root serves: the root itself when it is a file (and, for the modules a program
+ * uses, a program beside it); else a path under it that passes through no dot folder or node_modules.
+ */
+export function isServed(root: Root, real: string): boolean {
+  if (!root.folder) return real === root.real || (dirname(real) === dirname(root.real) && real.endsWith(".ry"));
+  if (!within(root.real, real) || real === root.real) return false;
+  return !real.slice(root.real.length).split(sep).some((part) => part !== "" && passedOver(part));
+}
+
 /** What the walk saw: the items, what it skipped and why, whether it stopped at a bound. */
 export function walkRoots(roots: readonly Root[]): ItemList {
   const items: Item[] = [];
@@ -151,8 +161,11 @@ export function walkRoots(roots: readonly Root[]): ItemList {
             skipped.push({ id: `${index}/${childRel}`, message: "a symbolic link to nothing" });
             continue;
           }
-          if (!within(root.real, real)) {
-            skipped.push({ id: `${index}/${childRel}`, message: "a symbolic link that leaves its root: not followed" });
+          if (!isServed(root, real)) {
+            skipped.push({
+              id: `${index}/${childRel}`,
+              message: "a symbolic link that leaves its root (or leads into a dot folder or node_modules): not followed",
+            });
             continue;
           }
           const stat = statSync(real, { throwIfNoEntry: false });
@@ -207,8 +220,7 @@ export function resolveId(roots: readonly Root[], id: string | null, want?: Kind
     } catch {
       return { code: NOT_FOUND, message: `no file ${rel} under root ${index}` };
     }
-    if (!within(root.real, path) || path === root.real)
-      return { code: NOT_FOUND, message: `${rel} leads out of root ${index}` };
+    if (!isServed(root, path)) return { code: NOT_FOUND, message: `${rel} leads out of root ${index}` };
   } else {
     if (rel !== basename(root.given)) return { code: NOT_FOUND, message: `root ${index} is one file, ${basename(root.given)}` };
     path = root.real;

@@ -24,7 +24,11 @@ import type {
   Span,
   TokenView,
 } from "../../view/api.js";
-import { loadProgram } from "../host/program.js";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { findModules, moduleNameOf } from "../../compiler/frontend.js";
+import { diagnose } from "../../compiler/diagnose.js";
+import { loadSource } from "../host/files.js";
 
 /** The most diagnostics sent: a file of stray characters has one for each. */
 const MAX_DIAGNOSTICS = 1_000;
@@ -33,9 +37,44 @@ const MAX_TOKENS = 200_000;
 
 const TOKEN_KINDS: Record<string, string> = { macro: "capability", enumMember: "case" };
 
-/** The program whose entry is `path` (a real path under a root), its id `id`, its files named under `folder`. */
-export function programView(id: string, path: string): ProgramView {
-  const program = loadProgram(path);
+/**
+ * A program's modules read as `renyi check` reads them (cli/host/program.ts), but each only when its real path is
+ * under `inside`: a module that is a symbolic link out of the served folder is reported as unreadable, not read.
+ */
+function loadInside(entryFile: string, inside: (real: string) => boolean) {
+  const folder = dirname(entryFile);
+  const entry = moduleNameOf(entryFile);
+  const sources = new Map<string, SourceFile>();
+  const problems: Diagnostic[] = [];
+  const read = (name: string): { file: string; text: string } | undefined => {
+    const file = name === entry ? entryFile : join(folder, `${name}.ry`);
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      return undefined;
+    }
+    if (!inside(real)) {
+      problems.push(
+        diagnose("E-FILE", { file, start: 0, end: 0 }, { path: file, reason: "not-regular", kind: "a symbolic link" }),
+      );
+      return undefined;
+    }
+    const loaded = loadSource(real);
+    if (loaded.source !== undefined) sources.set(file, loaded.source);
+    if (!loaded.ok) {
+      if (name === entry || loaded.source !== undefined) problems.push(loaded.diagnostic);
+      return undefined;
+    }
+    return { file, text: loaded.source.text };
+  };
+  const modules = findModules({ entry, read });
+  return { entry, modules, sources, problems };
+}
+
+/** The program whose entry is `path` (a real path under a root), its id `id`; its modules only from under the root. */
+export function programView(id: string, path: string, inside: (real: string) => boolean): ProgramView {
+  const program = loadInside(path, inside);
   const folder = dirname(path);
   const nameOf = new Map(program.modules.map((m) => [m.file, m.name]));
   const fileName = (file: string) => relative(folder, file).split(sep).join("/") || basename(file);
