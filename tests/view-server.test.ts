@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -159,13 +159,17 @@ test("renyi view serves no file an id does not name under its root", async () =>
     symlinkSync("/etc", join(folder, "etc"));
     symlinkSync(join(folder, "hello.ry"), join(folder, "sub", "inside.ry"));
     symlinkSync(join(folder, ".hidden", "secret.ry"), join(folder, "sub", "hidden.ry"));
+    writeFileSync(join(folder, "broken.ry"), 'public function main()\n  needs console\n  console.print("<b>" +\nend\n');
+    let deep = folder;
+    for (let i = 0; i < 14; i++) mkdirSync((deep = join(deep, `d${i}`)));
+    writeFileSync(join(deep, "deep.ry"), "-- too deep to be found\n");
     writeFileSync(join(folder, "user.ry"), "use passwd\n\npublic function main()\n  purpose: Read a module.\nend\n");
     const view = await startView(folder, [folder]);
     try {
       const items = await api<ItemList>(view, "items");
-      assert.deepEqual(items.items.map((i) => i.id).sort(), ["0/hello.ry", "0/sub/inside.ry", "0/user.ry"]);
+      assert.deepEqual(items.items.map((i) => i.id).sort(), ["0/broken.ry", "0/hello.ry", "0/sub/inside.ry", "0/user.ry"]);
       assert.ok(items.skipped.some((s) => s.id === "0/passwd.ry" && /leaves its root/.test(s.message)));
-      assert.equal(items.truncated, false);
+      assert.equal(items.truncated, true, "the walk stops at its depth");
       const bad = [
         "0/../hello.ry",
         "0/%2e%2e/hello.ry",
@@ -210,6 +214,12 @@ test("renyi view serves no file an id does not name under its root", async () =>
       );
       assert.ok(user.diagnostics.some((d) => d.code === "E-FILE"), JSON.stringify(user.diagnostics));
       assert.doesNotMatch(JSON.stringify(user), /root:x:0:0/);
+      // A program that does not parse still shows its text and its diagnostics.
+      const broken = await api<ProgramView>(view, "program?id=0/broken.ry");
+      assert.match(broken.modules[0]!.text, /console\.print\("<b>" \+/);
+      assert.ok(broken.diagnostics.some((d) => d.severity === "error" && d.line === 4 && /^E-SYN-/.test(d.code)));
+      assert.deepEqual(broken.grants[0]?.words, ["may print to the console"]);
+      await refused(view, `program?id=0/${Array.from({ length: 14 }, (_, i) => `d${i}`).join("/")}/deep.ry`, 404);
       await refused(view, "recording?id=0/hello.ry", 404);
       await refused(view, "nothing", 404);
       // A symbolic link that stays under its root is served as the file it leads to.
@@ -332,6 +342,9 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
     writeFileSync(join(folder, "many.json"), recordingText("many", many, ['network.http("api.example.com") at most 10 per second']));
     const big = "x".repeat(64 * 1024 * 1024);
     writeFileSync(join(folder, "big.json"), recordingText("big", [httpCall(1, 0, big)]));
+    // Past the reader's limit (a sparse file: its size costs no disk).
+    writeFileSync(join(folder, "huge.json"), '{"program":"huge","toolchain":"renyi 0.1.0",');
+    truncateSync(join(folder, "huge.json"), 257 * 1024 * 1024);
     writeFileSync(join(folder, "invalid.json"), `${recordingText("invalid", []).slice(0, -20)} , ,`);
     writeFileSync(
       join(folder, "proto.json"),
@@ -350,6 +363,7 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
       assert.deepEqual(items.items.map((i) => i.id).sort(), [
         "0/<script>alert(1).json",
         "0/big.json",
+        "0/huge.json",
         "0/invalid.json",
         "0/many.json",
         "0/proto.json",
@@ -386,8 +400,15 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
 
       const invalid = await refused(view, "recording?id=0/invalid.json", 422);
       assert.equal(invalid.code, "E-RT-RECORDING");
-      assert.match(invalid.message, /line|offset|position|byte/i);
+      assert.match(invalid.message, /not valid JSON: .* at line 1, column \d+/);
       assert.doesNotMatch(invalid.message, new RegExp(folder.replaceAll("/", "\\/")), "the message names the id, not the path");
+
+      started = performance.now();
+      const huge = await refused(view, "recording?id=0/huge.json", 422);
+      assert.equal(huge.code, "E-RT-RECORDING");
+      assert.match(huge.message, /larger than the 256 MiB/);
+      assert.ok(performance.now() - started < 2_000, "refused by its size, unread");
+      assert.equal((await refused(view, "text?id=0/huge.json", 413)).code, "E-VIEW-TEXT");
 
       const proto = await ask(view, `/${view.token}/api/call?id=0/proto.json&index=0`);
       if (proto.status === 200) {
