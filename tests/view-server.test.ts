@@ -12,14 +12,7 @@ import { join } from "node:path";
 import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
 import { startView, type Viewing } from "./browser-support.js";
-import type {
-  CallDetail,
-  CompareView,
-  ItemList,
-  ProgramView,
-  RecordingView,
-  Refusal,
-} from "../view/api.js";
+import type { CallDetail, CompareView, ItemList, ProgramView, RecordingView, Refusal } from "../view/api.js";
 
 interface Answer {
   readonly status: number;
@@ -134,7 +127,10 @@ test("renyi view refuses requests without its token, from another host, origin o
 
 test("renyi view refuses a bad --port with exit 3", () => {
   for (const port of ["abc", "70000", "65536", "1.5", "-1", "80 80"]) {
-    const run = spawnSync(process.execPath, [RENYI, "view", "--port", port, EXAMPLES], { encoding: "utf8", timeout: 10_000 });
+    const run = spawnSync(process.execPath, [RENYI, "view", "--port", port, EXAMPLES], {
+      encoding: "utf8",
+      timeout: 10_000,
+    });
     assert.equal(run.status, 3, `--port ${port}: ${run.stdout}${run.stderr}`);
     assert.equal(run.stdout, "", `--port ${port}`);
   }
@@ -167,7 +163,12 @@ test("renyi view serves no file an id does not name under its root", async () =>
     const view = await startView(folder, [folder]);
     try {
       const items = await api<ItemList>(view, "items");
-      assert.deepEqual(items.items.map((i) => i.id).sort(), ["0/broken.ry", "0/hello.ry", "0/sub/inside.ry", "0/user.ry"]);
+      assert.deepEqual(items.items.map((i) => i.id).sort(), [
+        "0/broken.ry",
+        "0/hello.ry",
+        "0/sub/inside.ry",
+        "0/user.ry",
+      ]);
       assert.ok(items.skipped.some((s) => s.id === "0/passwd.ry" && /leaves its root/.test(s.message)));
       assert.equal(items.truncated, true, "the walk stops at its depth");
       const bad = [
@@ -212,7 +213,10 @@ test("renyi view serves no file an id does not name under its root", async () =>
         user.modules.map((m) => m.file),
         ["user.ry"],
       );
-      assert.ok(user.diagnostics.some((d) => d.code === "E-FILE"), JSON.stringify(user.diagnostics));
+      assert.ok(
+        user.diagnostics.some((d) => d.code === "E-FILE"),
+        JSON.stringify(user.diagnostics),
+      );
       assert.doesNotMatch(JSON.stringify(user), /root:x:0:0/);
       // A program that does not parse still shows its text and its diagnostics.
       const broken = await api<ProgramView>(view, "program?id=0/broken.ry");
@@ -339,7 +343,10 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
   const folder = mkdtempSync(join(tmpdir(), "renyi-view-hostile-"));
   try {
     const many = Array.from({ length: 50_000 }, (_, i) => httpCall(i + 1, i, "ok"));
-    writeFileSync(join(folder, "many.json"), recordingText("many", many, ['network.http("api.example.com") at most 10 per second']));
+    writeFileSync(
+      join(folder, "many.json"),
+      recordingText("many", many, ['network.http("api.example.com") at most 10 per second']),
+    );
     const big = "x".repeat(64 * 1024 * 1024);
     writeFileSync(join(folder, "big.json"), recordingText("big", [httpCall(1, 0, big)]));
     // Past the reader's limit (a sparse file: its size costs no disk).
@@ -360,14 +367,17 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
     const view = await startView(folder, [folder]);
     try {
       const items = await api<ItemList>(view, "items");
-      assert.deepEqual(items.items.map((i) => i.id).sort(), [
-        "0/<script>alert(1).json",
-        "0/big.json",
-        "0/huge.json",
-        "0/invalid.json",
-        "0/many.json",
-        "0/proto.json",
-      ].sort());
+      assert.deepEqual(
+        items.items.map((i) => i.id).sort(),
+        [
+          "0/<script>alert(1).json",
+          "0/big.json",
+          "0/huge.json",
+          "0/invalid.json",
+          "0/many.json",
+          "0/proto.json",
+        ].sort(),
+      );
 
       let started = performance.now();
       const manyView = await api<RecordingView>(view, "recording?id=0/many.json");
@@ -394,14 +404,20 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
       assert.equal(bigCall.cut, true);
       assert.ok(bigCall.outcome.length < 300 * 1024);
       assert.match(bigCall.outcome, /more bytes not shown$/);
-      console.log(`renyi view: a recording with a 64 MiB body in ${bigMs.toFixed(0)} ms; its call cut to ${bigCall.outcome.length} characters`);
+      console.log(
+        `renyi view: a recording with a 64 MiB body in ${bigMs.toFixed(0)} ms; its call cut to ${bigCall.outcome.length} characters`,
+      );
       // The server still answers while and after it reads it.
       assert.equal((await ask(view, `/${view.token}/api/items`)).status, 200);
 
       const invalid = await refused(view, "recording?id=0/invalid.json", 422);
       assert.equal(invalid.code, "E-RT-RECORDING");
       assert.match(invalid.message, /not valid JSON: .* at line 1, column \d+/);
-      assert.doesNotMatch(invalid.message, new RegExp(folder.replaceAll("/", "\\/")), "the message names the id, not the path");
+      assert.doesNotMatch(
+        invalid.message,
+        new RegExp(folder.replaceAll("/", "\\/")),
+        "the message names the id, not the path",
+      );
 
       started = performance.now();
       const huge = await refused(view, "recording?id=0/huge.json", 422);

@@ -17,7 +17,7 @@ export interface ViewContext {
 const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 
 /** JSON whose `<`, `>` and `&` (and the two line separators) are escaped: text from a file stays text anywhere. */
-export function jsonAnswer(value: unknown): ApiAnswer {
+function jsonAnswer(value: unknown): ApiAnswer {
   const body = JSON.stringify(value).replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,

@@ -9,8 +9,8 @@ import { basename, dirname, join, sep } from "node:path";
 import type { Item, ItemList } from "../../view/api.js";
 
 /** The most entries (files and folders) a walk looks at, and how deep it goes under a root. */
-export const MAX_SEEN = 20_000;
-export const MAX_DEPTH = 12;
+const MAX_SEEN = 20_000;
+const MAX_DEPTH = 12;
 /** The bytes of a `.json` file read to tell whether it is a recording, and to find its program and outcome. */
 const HEAD_BYTES = 4096;
 
@@ -67,7 +67,7 @@ function within(root: string, path: string): boolean {
  * manifest first, spec/recording.md), and a `toolchain`. Returns undefined for a file that is not one, else
  * the program and outcome when the head shows them.
  */
-export function recordingHead(path: string): { program?: string; outcome?: string } | undefined {
+function recordingHead(path: string): { program?: string; outcome?: string } | undefined {
   let head: string;
   let fd: number | undefined;
   try {
@@ -100,7 +100,10 @@ export function recordingHead(path: string): { program?: string; outcome?: strin
 export function isServed(root: Root, real: string): boolean {
   if (!root.folder) return real === root.real || (dirname(real) === dirname(root.real) && real.endsWith(".ry"));
   if (!within(root.real, real) || real === root.real) return false;
-  return !real.slice(root.real.length).split(sep).some((part) => part !== "" && passedOver(part));
+  return !real
+    .slice(root.real.length)
+    .split(sep)
+    .some((part) => part !== "" && passedOver(part));
 }
 
 /** What the walk saw: the items, what it skipped and why, whether it stopped at a bound. */
@@ -164,7 +167,8 @@ export function walkRoots(roots: readonly Root[]): ItemList {
           if (!isServed(root, real)) {
             skipped.push({
               id: `${index}/${childRel}`,
-              message: "a symbolic link that leaves its root (or leads into a dot folder or node_modules): not followed",
+              message:
+                "a symbolic link that leaves its root (or leads into a dot folder or node_modules): not followed",
             });
             continue;
           }
@@ -205,7 +209,8 @@ export function resolveId(roots: readonly Root[], id: string | null, want?: Kind
   for (const part of parts) {
     if (part === "" || part === "." || part === "..")
       return { code: BAD_ID, message: "an id's path is names under its root, without `.`, `..` or empty parts" };
-    if (/[\u0000\\]/.test(part)) return { code: BAD_ID, message: "an id's path holds no NUL and no backslash" };
+    if (part.includes("\u0000") || part.includes("\\"))
+      return { code: BAD_ID, message: "an id's path holds no NUL and no backslash" };
     if (passedOver(part)) return { code: NOT_FOUND, message: "nothing is served from dot folders or node_modules" };
   }
   const rel = parts.join("/");
@@ -222,7 +227,8 @@ export function resolveId(roots: readonly Root[], id: string | null, want?: Kind
     }
     if (!isServed(root, path)) return { code: NOT_FOUND, message: `${rel} leads out of root ${index}` };
   } else {
-    if (rel !== basename(root.given)) return { code: NOT_FOUND, message: `root ${index} is one file, ${basename(root.given)}` };
+    if (rel !== basename(root.given))
+      return { code: NOT_FOUND, message: `root ${index} is one file, ${basename(root.given)}` };
     path = root.real;
   }
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -26,7 +26,7 @@ import { readRecordingFile } from "../recordings/reader.js";
 import type { Found } from "./found.js";
 
 /** The most bytes of a call's arguments, or of its outcome, sent as JSON text: the rest is said in bytes. */
-export const MAX_DETAIL_BYTES = 256 * 1024;
+const MAX_DETAIL_BYTES = 256 * 1024;
 /** The most recordings kept read, and the most bytes of them. */
 const CACHE_ENTRIES = 4;
 const CACHE_BYTES = 512 * 1024 * 1024;
@@ -42,7 +42,9 @@ const WINDOW_MS: Record<Exclude<BudgetUnit, "run">, number> = {
   day: 86_400_000,
 };
 
-export type Read = { ok: true; recording: Recording; grant: GrantItem[] } | { ok: false; code: string; message: string };
+export type Read =
+  | { ok: true; recording: Recording; grant: GrantItem[] }
+  | { ok: false; code: string; message: string };
 
 const cache = new Map<string, { key: string; bytes: number; read: Read }>();
 

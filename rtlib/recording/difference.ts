@@ -24,7 +24,11 @@ export function differences(
   const found: FieldDifference[] = [];
   differingFields(made, recorded, at, found, MAX_LINES + 1 - out.length);
   for (const d of found)
-    out.push(out.length === MAX_LINES ? "…" : `${d.field}: ${shortJson(d.made)} here, ${shortJson(d.recorded)} in the recording`);
+    out.push(
+      out.length === MAX_LINES
+        ? "…"
+        : `${d.field}: ${shortJson(d.made)} here, ${shortJson(d.recorded)} in the recording`,
+    );
 }
 
 /** One field in which two values differ: where, and the value on each side (undefined: the field is absent). */
