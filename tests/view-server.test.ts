@@ -159,6 +159,7 @@ test("renyi view serves no file an id does not name under its root", async () =>
     let deep = folder;
     for (let i = 0; i < 14; i++) mkdirSync((deep = join(deep, `d${i}`)));
     writeFileSync(join(deep, "deep.ry"), "-- too deep to be found\n");
+    writeFileSync(join(folder, "needy.ry"), 'public function main()\n  purpose: Print.\n  console.print("hi")\nend\n');
     writeFileSync(join(folder, "user.ry"), "use passwd\n\npublic function main()\n  purpose: Read a module.\nend\n");
     const view = await startView(folder, [folder]);
     try {
@@ -166,6 +167,7 @@ test("renyi view serves no file an id does not name under its root", async () =>
       assert.deepEqual(items.items.map((i) => i.id).sort(), [
         "0/broken.ry",
         "0/hello.ry",
+        "0/needy.ry",
         "0/sub/inside.ry",
         "0/user.ry",
       ]);
@@ -223,6 +225,13 @@ test("renyi view serves no file an id does not name under its root", async () =>
       assert.match(broken.modules[0]!.text, /console\.print\("<b>" \+/);
       assert.ok(broken.diagnostics.some((d) => d.severity === "error" && d.line === 4 && /^E-SYN-/.test(d.code)));
       assert.deepEqual(broken.grants[0]?.words, ["may print to the console"]);
+      // A diagnostic with its suggested edit, placed in its module.
+      const needy = await api<ProgramView>(view, "program?id=0/needy.ry");
+      const missing = needy.diagnostics.find((d) => d.code === "E-CAP-MISSING")!;
+      assert.deepEqual([missing.line, missing.column], [3, 3]);
+      assert.deepEqual(missing.edits[0]!.changes, [
+        { module: "needy", line: 3, column: 3, endLine: 3, endColumn: 3, text: "needs console\n  " },
+      ]);
       await refused(view, `program?id=0/${Array.from({ length: 14 }, (_, i) => `d${i}`).join("/")}/deep.ry`, 404);
       await refused(view, "recording?id=0/hello.ry", 404);
       await refused(view, "nothing", 404);

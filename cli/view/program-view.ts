@@ -120,7 +120,8 @@ function spanOf(
 }
 
 function diagnosticOf(d: Diagnostic, place: (span: SourceSpan) => Span & { module: string }): DiagnosticView {
-  const notes = [...(d.label === undefined ? [] : [d.label]), ...d.notes, ...(d.hint === undefined ? [] : [d.hint])];
+  // The label says what the caret under the span says; the page marks the span itself.
+  const notes = [...d.notes, ...(d.hint === undefined ? [] : [d.hint])];
   return {
     ...place(d.span),
     code: d.code,
