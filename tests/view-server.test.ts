@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
@@ -243,6 +243,40 @@ test("renyi view serves no file an id does not name under its root", async () =>
       assertHeaders(inside, "text");
     } finally {
       await view.stop();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("renyi view lists nothing of the compile cache, wherever RENYI_CACHE_DIR puts it", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-view-cache-"));
+  try {
+    mkdirSync(join(folder, "cache"));
+    writeFileSync(join(folder, "cache", "cached.ry"), "-- in the cache\n");
+    writeFileSync(join(folder, "hello.ry"), readFileSync(join(EXAMPLES, "hello.ry")));
+    const child = spawn(process.execPath, [RENYI, "view", "--port", "0", folder], {
+      env: { ...process.env, RENYI_CACHE_DIR: join(folder, "cache") },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          if (out.includes("\n")) resolve(out.trim());
+        });
+        child.on("exit", (code) => reject(new Error(`renyi view exited (${code})`)));
+      });
+      const address = new URL(url);
+      const view = { port: Number(address.port), token: address.pathname.split("/")[1]! } as Viewing;
+      const items = await api<ItemList>(view, "items");
+      assert.deepEqual(
+        items.items.map((i) => i.id),
+        ["0/hello.ry"],
+      );
+      await refused(view, "text?id=0/cache/cached.ry", 404);
+    } finally {
+      child.kill("SIGINT");
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });

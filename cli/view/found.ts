@@ -5,7 +5,9 @@
 // under that root as the walk would find it. No other part of a request names a file.
 
 import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, sep } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { cacheFolderNamed } from "../../vocabulary/cache-folder.cjs";
 import type { Item, ItemList } from "../../view/api.js";
 
 /** The most entries (files and folders) a walk looks at, and how deep it goes under a root. */
@@ -16,6 +18,16 @@ const HEAD_BYTES = 4096;
 
 /** Folders a walk does not enter: the packages of a JavaScript project and the compile cache. */
 const SKIPPED_FOLDERS = new Set(["node_modules", ".renyi-cache"]);
+
+/** The compile cache's folder, real, when it exists: wherever RENYI_CACHE_DIR puts it, nothing in it is served. */
+const CACHE_FOLDER: string | undefined = (() => {
+  const named = cacheFolderNamed(process.env, homedir());
+  try {
+    return named === undefined ? undefined : realpathSync(resolve(named));
+  } catch {
+    return undefined;
+  }
+})();
 
 export type Kind = Item["kind"];
 
@@ -100,6 +112,7 @@ function recordingHead(path: string): { program?: string; outcome?: string } | u
 export function isServed(root: Root, real: string): boolean {
   if (!root.folder) return real === root.real || (dirname(real) === dirname(root.real) && real.endsWith(".ry"));
   if (!within(root.real, real) || real === root.real) return false;
+  if (CACHE_FOLDER !== undefined && within(CACHE_FOLDER, real)) return false;
   return !real
     .slice(root.real.length)
     .split(sep)
@@ -151,6 +164,7 @@ export function walkRoots(roots: readonly Root[]): ItemList {
         const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
         const path = join(root.real, childRel);
         if (entry.isDirectory()) {
+          if (path === CACHE_FOLDER) continue;
           if (depth + 1 >= MAX_DEPTH) truncated = true;
           else folders.push(childRel);
           continue;
