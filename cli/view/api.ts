@@ -5,8 +5,11 @@
 import { readBounded } from "../../report/read-bounded.js";
 import { type ApiAnswer, refusalAnswer } from "./answers.js";
 import { type Found, isServed, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
-import { programView } from "./program-view.js";
-import { callDetail, compareView, readFound, recordingView } from "./recording-view.js";
+
+// The compiler and the recording reader are loaded at the first request that needs them, not at the start: the
+// address is printed, and the page's list answered, without them.
+const programs = () => import("./program-view.js");
+const recordings = () => import("./recording-view.js");
 
 export interface ViewContext {
   /** The folders and files given on the command line, resolved, with their real paths. */
@@ -41,10 +44,10 @@ function isAnswer(value: Found | ApiAnswer): value is ApiAnswer {
 }
 
 /** A recording named by the query's `name`, read, or the refusal to send. */
-function recordingOf(context: ViewContext, query: URLSearchParams, name: string) {
+async function recordingOf(context: ViewContext, query: URLSearchParams, name: string) {
   const file = found(context, query, name, "recording");
   if (isAnswer(file)) return file;
-  const read = readFound(file);
+  const read = (await recordings()).readFound(file);
   if (!read.ok) return refusalAnswer(422, read.code, read.message);
   return { id: file.id, recording: read.recording, grant: read.grant };
 }
@@ -58,14 +61,16 @@ export async function answerApi(name: string, query: URLSearchParams, context: V
       const file = found(context, query, "id", "program");
       if (isAnswer(file)) return file;
       const root = context.roots[Number(file.id.split("/", 1)[0])]!;
-      return jsonAnswer(programView(file.id, file.path, (real) => isServed(root, real)));
+      return jsonAnswer((await programs()).programView(file.id, file.path, (real) => isServed(root, real)));
     }
     case "recording": {
-      const read = recordingOf(context, query, "id");
-      return "status" in read ? read : jsonAnswer(recordingView(read.id, read.recording, read.grant));
+      const read = await recordingOf(context, query, "id");
+      return "status" in read
+        ? read
+        : jsonAnswer((await recordings()).recordingView(read.id, read.recording, read.grant));
     }
     case "call": {
-      const read = recordingOf(context, query, "id");
+      const read = await recordingOf(context, query, "id");
       if ("status" in read) return read;
       const index = query.get("index") ?? "";
       if (!/^(0|[1-9][0-9]{0,8})$/.test(index) || Number(index) >= read.recording.calls.length)
@@ -74,14 +79,14 @@ export async function answerApi(name: string, query: URLSearchParams, context: V
           "E-VIEW-NO-CALL",
           `the recording has ${read.recording.calls.length.toLocaleString("en")} calls, numbered from 0: there is no call ${JSON.stringify(index.slice(0, 40))}`,
         );
-      return jsonAnswer(callDetail(read.recording, Number(index)));
+      return jsonAnswer((await recordings()).callDetail(read.recording, Number(index)));
     }
     case "compare": {
-      const a = recordingOf(context, query, "a");
+      const a = await recordingOf(context, query, "a");
       if ("status" in a) return a;
-      const b = recordingOf(context, query, "b");
+      const b = await recordingOf(context, query, "b");
       if ("status" in b) return b;
-      return jsonAnswer(compareView(a, b));
+      return jsonAnswer((await recordings()).compareView(a, b));
     }
     case "text": {
       const file = found(context, query, "id");

@@ -170,11 +170,13 @@ export function recordingView(id: string, recording: Recording, grant: readonly 
 function detailText(value: JsonValue | undefined): { text: string; cut: boolean } {
   const text = value === undefined ? "" : JSON.stringify(value, null, 2);
   if (text.length <= MAX_DETAIL_BYTES / 4 || Buffer.byteLength(text) <= MAX_DETAIL_BYTES) return { text, cut: false };
-  const bytes = Buffer.from(text);
+  // A character is at least one byte: the first MAX_DETAIL_BYTES characters hold the bytes shown.
+  const last = text.charCodeAt(MAX_DETAIL_BYTES - 1);
+  const bytes = Buffer.from(text.slice(0, last >= 0xd800 && last < 0xdc00 ? MAX_DETAIL_BYTES - 1 : MAX_DETAIL_BYTES));
   // Cut at a character's start, so that the text shown is whole UTF-8.
-  let end = MAX_DETAIL_BYTES;
+  let end = Math.min(MAX_DETAIL_BYTES, bytes.length);
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  const left = bytes.length - end;
+  const left = Buffer.byteLength(text) - end;
   return {
     text: `${bytes.subarray(0, end).toString("utf8")}\n… ${left.toLocaleString("en")} more bytes not shown`,
     cut: true,
