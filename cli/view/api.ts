@@ -3,7 +3,7 @@
 // against its root, or refuses; every answer is bounded (the sizes are said where each is made).
 
 import { readBounded } from "../../report/read-bounded.js";
-import { type ApiAnswer, refusalAnswer } from "./answers.js";
+import { type ApiAnswer, jsonAnswer, refusalAnswer, viewRefusal } from "./answers.js";
 import { type Found, isServed, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
 
 // The compiler and the recording reader are loaded at the first request that needs them, not at the start: the
@@ -19,24 +19,15 @@ export interface ViewContext {
 /** The most bytes `api/text` answers: a program is at most 16 MiB; a recording the playground replays, this. */
 const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 
-/** JSON whose `<`, `>` and `&` (and the two line separators) are escaped: text from a file stays text anywhere. */
-function jsonAnswer(value: unknown): ApiAnswer {
-  const body = JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  return { status: 200, type: "application/json; charset=utf-8", body };
-}
-
-function notFound(refused: NotFound): ApiAnswer {
-  return refusalAnswer(404, refused.code, refused.message);
+function notFound(what: string, refused: NotFound): ApiAnswer {
+  return viewRefusal(404, "E-VIEW-NOT-FOUND", { what, why: refused.why });
 }
 
 function found(context: ViewContext, query: URLSearchParams, name: string, kind?: Kind): Found | ApiAnswer {
   const id = query.getAll(name);
-  if (id.length > 1) return refusalAnswer(400, "E-VIEW-BAD-ID", `the request names ${name} more than once`);
+  if (id.length > 1) return notFound(id[0]!, { why: `the request names ${name} more than once` });
   const resolved = resolveId(context.roots, id[0] ?? null, kind);
-  return "path" in resolved ? resolved : notFound(resolved);
+  return "path" in resolved ? resolved : notFound(id[0] ?? "", resolved);
 }
 
 function isAnswer(value: Found | ApiAnswer): value is ApiAnswer {
@@ -74,11 +65,10 @@ export async function answerApi(name: string, query: URLSearchParams, context: V
       if ("status" in read) return read;
       const index = query.get("index") ?? "";
       if (!/^(0|[1-9][0-9]{0,8})$/.test(index) || Number(index) >= read.recording.calls.length)
-        return refusalAnswer(
-          404,
-          "E-VIEW-NO-CALL",
-          `the recording has ${read.recording.calls.length.toLocaleString("en")} calls, numbered from 0: there is no call ${JSON.stringify(index.slice(0, 40))}`,
-        );
+        return viewRefusal(404, "E-VIEW-NOT-FOUND", {
+          what: `call ${JSON.stringify(index.slice(0, 40))} of ${read.id}`,
+          why: `the recording has ${read.recording.calls.length.toLocaleString("en")} calls, numbered from 0`,
+        });
       return jsonAnswer((await recordings()).callDetail(read.recording, Number(index)));
     }
     case "compare": {
@@ -93,14 +83,12 @@ export async function answerApi(name: string, query: URLSearchParams, context: V
       if (isAnswer(file)) return file;
       const read = readBounded(file.path, MAX_TEXT_BYTES);
       if (!read.ok)
-        return refusalAnswer(
-          file.bytes > MAX_TEXT_BYTES ? 413 : 404,
-          "E-VIEW-TEXT",
-          `${file.id} cannot be sent as text: ${read.why}`,
-        );
+        return file.bytes > MAX_TEXT_BYTES
+          ? viewRefusal(413, "E-VIEW-TOO-LARGE", { what: file.id, limitMiB: MAX_TEXT_BYTES / (1024 * 1024) })
+          : notFound(file.id, { why: read.why });
       return { status: 200, type: "text/plain; charset=utf-8", body: read.bytes };
     }
     default:
-      return refusalAnswer(404, "E-VIEW-NOT-FOUND", `no api/${name.slice(0, 40)}`);
+      return notFound(`api/${name}`, { why: "the server has no such answer" });
   }
 }

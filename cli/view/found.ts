@@ -40,10 +40,9 @@ export interface Found {
   readonly mtimeMs: number;
 }
 
-/** Why an id is not served: a code and a sentence. */
+/** Why an id is not served, in words (the facts of E-VIEW-NOT-FOUND). */
 export interface NotFound {
-  readonly code: string;
-  readonly message: string;
+  readonly why: string;
 }
 
 /** A root as the server keeps it: the path given, resolved, and its real path, and whether it is a folder. */
@@ -200,54 +199,48 @@ export function walkRoots(roots: readonly Root[]): ItemList {
   return { roots: roots.map((r) => r.given), items, skipped, truncated };
 }
 
-/** Why each kind of id is refused. */
-const NOT_FOUND = "E-VIEW-NOT-FOUND";
-const BAD_ID = "E-VIEW-BAD-ID";
-
 /**
  * The file an id names, or why it is refused: the id's root index must name a root, its path be names
  * (no `..`, `.`, empty part, NUL, backslash, dot file, node_modules), and the file they name, resolved
  * with realpath, be a file under that root's real path, of the kind asked for (when one is).
  */
 export function resolveId(roots: readonly Root[], id: string | null, want?: Kind): Found | NotFound {
-  if (id === null || id === "") return { code: BAD_ID, message: "the request names no id" };
-  if (id.length > 4096) return { code: BAD_ID, message: "the id is longer than any path served" };
+  if (id === null || id === "") return { why: "the request names no id" };
+  if (id.length > 4096) return { why: "the id is longer than any path served" };
   const slash = id.indexOf("/");
   const indexText = slash < 0 ? id : id.slice(0, slash);
-  if (!/^(0|[1-9][0-9]{0,5})$/.test(indexText)) return { code: BAD_ID, message: "an id begins with a root's number" };
+  if (!/^(0|[1-9][0-9]{0,5})$/.test(indexText)) return { why: "an id begins with a root's number" };
   const index = Number(indexText);
   const root = roots[index];
-  if (root === undefined) return { code: NOT_FOUND, message: `there is no root ${index}` };
+  if (root === undefined) return { why: `there is no root ${index}` };
   const parts = slash < 0 ? [] : id.slice(slash + 1).split("/");
-  if (parts.length === 0) return { code: NOT_FOUND, message: "the id names a root, not a file in it" };
+  if (parts.length === 0) return { why: "the id names a root, not a file in it" };
   for (const part of parts) {
     if (part === "" || part === "." || part === "..")
-      return { code: BAD_ID, message: "an id's path is names under its root, without `.`, `..` or empty parts" };
-    if (part.includes("\u0000") || part.includes("\\"))
-      return { code: BAD_ID, message: "an id's path holds no NUL and no backslash" };
-    if (passedOver(part)) return { code: NOT_FOUND, message: "nothing is served from dot folders or node_modules" };
+      return { why: "an id's path is names under its root, without `.`, `..` or empty parts" };
+    if (part.includes("\u0000") || part.includes("\\")) return { why: "an id's path holds no NUL and no backslash" };
+    if (passedOver(part)) return { why: "nothing is served from dot folders or node_modules" };
   }
   const rel = parts.join("/");
   const kind = kindOfName(rel);
-  if (kind === undefined) return { code: NOT_FOUND, message: "only programs (.ry) and recordings (.json) are served" };
-  if (want !== undefined && kind !== want) return { code: NOT_FOUND, message: `the id does not name a ${want}` };
-  if (parts.length > MAX_DEPTH + 1) return { code: NOT_FOUND, message: "the id is deeper than the walk goes" };
+  if (kind === undefined) return { why: "only programs (.ry) and recordings (.json) are served" };
+  if (want !== undefined && kind !== want) return { why: `the id does not name a ${want}` };
+  if (parts.length > MAX_DEPTH + 1) return { why: "the id is deeper than the walk goes" };
   let path: string;
   if (root.folder) {
     try {
       path = realpathSync(join(root.real, ...parts));
     } catch {
-      return { code: NOT_FOUND, message: `no file ${rel} under root ${index}` };
+      return { why: `no file ${rel} under root ${index}` };
     }
-    if (!isServed(root, path)) return { code: NOT_FOUND, message: `${rel} leads out of root ${index}` };
+    if (!isServed(root, path)) return { why: `${rel} leads out of root ${index}` };
   } else {
-    if (rel !== basename(root.given))
-      return { code: NOT_FOUND, message: `root ${index} is one file, ${basename(root.given)}` };
+    if (rel !== basename(root.given)) return { why: `root ${index} is one file, ${basename(root.given)}` };
     path = root.real;
   }
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat === undefined || !stat.isFile()) return { code: NOT_FOUND, message: `${rel} is not a file` };
+  if (stat === undefined || !stat.isFile()) return { why: `${rel} is not a file` };
   if (kind === "recording" && recordingHead(path) === undefined)
-    return { code: NOT_FOUND, message: `${rel} is not a recording (its first bytes are not a recording's manifest)` };
+    return { why: `${rel} is not a recording (its first bytes are not a recording's manifest)` };
   return { id: `${index}/${rel}`, path, kind, bytes: stat.size, mtimeMs: stat.mtimeMs };
 }
