@@ -156,21 +156,29 @@ test("renyi view serves no file an id does not name under its root", async () =>
     symlinkSync(join(folder, "hello.ry"), join(folder, "sub", "inside.ry"));
     symlinkSync(join(folder, ".hidden", "secret.ry"), join(folder, "sub", "hidden.ry"));
     writeFileSync(join(folder, "broken.ry"), 'public function main()\n  needs console\n  console.print("<b>" +\nend\n');
+    // The walk goes 11 folders deep under its root: a program in the 11th is found, one in the 12th is not.
     let deep = folder;
-    for (let i = 0; i < 14; i++) mkdirSync((deep = join(deep, `d${i}`)));
-    writeFileSync(join(deep, "deep.ry"), "-- too deep to be found\n");
+    for (let i = 0; i < 12; i++) {
+      mkdirSync((deep = join(deep, `d${i}`)));
+      writeFileSync(join(deep, "deep.ry"), "-- deep\n");
+    }
     writeFileSync(join(folder, "needy.ry"), 'public function main()\n  purpose: Print.\n  console.print("hi")\nend\n');
     writeFileSync(join(folder, "user.ry"), "use passwd\n\npublic function main()\n  purpose: Read a module.\nend\n");
     const view = await startView(folder, [folder]);
     try {
       const items = await api<ItemList>(view, "items");
-      assert.deepEqual(items.items.map((i) => i.id).sort(), [
-        "0/broken.ry",
-        "0/hello.ry",
-        "0/needy.ry",
-        "0/sub/inside.ry",
-        "0/user.ry",
-      ]);
+      const deepest = (n: number) => `0/${Array.from({ length: n }, (_, i) => `d${i}`).join("/")}/deep.ry`;
+      assert.deepEqual(
+        items.items.map((i) => i.id).sort(),
+        [
+          "0/broken.ry",
+          ...Array.from({ length: 11 }, (_, i) => deepest(i + 1)),
+          "0/hello.ry",
+          "0/needy.ry",
+          "0/sub/inside.ry",
+          "0/user.ry",
+        ].sort(),
+      );
       assert.ok(items.skipped.some((s) => s.id === "0/passwd.ry" && /leaves its root/.test(s.message)));
       assert.equal(items.truncated, true, "the walk stops at its depth");
       const bad = [
@@ -233,7 +241,8 @@ test("renyi view serves no file an id does not name under its root", async () =>
       assert.deepEqual(missing.edits[0]!.changes, [
         { module: "needy", line: 3, column: 3, endLine: 3, endColumn: 3, text: "needs console\n  " },
       ]);
-      await refused(view, `program?id=0/${Array.from({ length: 14 }, (_, i) => `d${i}`).join("/")}/deep.ry`, 404);
+      await api<ProgramView>(view, `program?id=${deepest(11)}`);
+      await refused(view, `program?id=${deepest(12)}`, 404);
       await refused(view, "recording?id=0/hello.ry", 404);
       await refused(view, "nothing", 404);
       // A symbolic link that stays under its root is served as the file it leads to.

@@ -225,7 +225,7 @@ export function resolveId(roots: readonly Root[], id: string | null, want?: Kind
   const kind = kindOfName(rel);
   if (kind === undefined) return { why: "only programs (.ry) and recordings (.json) are served" };
   if (want !== undefined && kind !== want) return { why: `the id does not name a ${want}` };
-  if (parts.length > MAX_DEPTH + 1) return { why: "the id is deeper than the walk goes" };
+  if (parts.length > MAX_DEPTH) return { why: "the id is deeper than the walk goes" };
   let path: string;
   if (root.folder) {
     try {
