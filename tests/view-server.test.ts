@@ -126,7 +126,7 @@ test("renyi view refuses requests without its token, from another host, origin o
 });
 
 test("renyi view refuses a bad --port with exit 3", () => {
-  for (const port of ["abc", "70000", "65536", "1.5", "-1", "80 80"]) {
+  for (const port of ["abc", "70000", "65536", "1.5", "-1", "80 80", "0x10", "1e3", ""]) {
     const run = spawnSync(process.execPath, [RENYI, "view", "--port", port, EXAMPLES], {
       encoding: "utf8",
       timeout: 10_000,
