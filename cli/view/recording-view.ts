@@ -29,7 +29,7 @@ import type { Found } from "./found.js";
 const MAX_DETAIL_BYTES = 256 * 1024;
 /** The most recordings kept read, and the most bytes of them. */
 const CACHE_ENTRIES = 4;
-const CACHE_BYTES = 512 * 1024 * 1024;
+const CACHE_BYTES = 256 * 1024 * 1024;
 /** The most differences a comparison lists, and the most fields of one call. */
 const MAX_DIFFERENCES = 2_000;
 const MAX_FIELDS_PER_CALL = 12;
