@@ -402,6 +402,7 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
     );
     const big = "x".repeat(64 * 1024 * 1024);
     writeFileSync(join(folder, "big.json"), recordingText("big", [httpCall(1, 0, big)]));
+    writeFileSync(join(folder, "outside.json"), recordingText("outside", [httpCall(1, 0, "a")], ["console"]));
     // Past the reader's limit (a sparse file: its size costs no disk).
     writeFileSync(join(folder, "huge.json"), '{"program":"huge","toolchain":"renyi 0.1.0",');
     truncateSync(join(folder, "huge.json"), 257 * 1024 * 1024);
@@ -428,6 +429,7 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
           "0/huge.json",
           "0/invalid.json",
           "0/many.json",
+          "0/outside.json",
           "0/proto.json",
         ].sort(),
       );
@@ -478,6 +480,15 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
       assert.match(huge.message, /larger than the 256 MiB/);
       assert.ok(performance.now() - started < 2_000, "refused by its size, unread");
       assert.equal((await refused(view, "text?id=0/huge.json", 413)).code, "E-VIEW-TOO-LARGE");
+
+      // A call outside the recording's own grant, which renyi grant refuses, is named.
+      const outside = await api<RecordingView>(view, "recording?id=0/outside.json");
+      assert.ok(
+        outside.leastGrant.wider.includes(
+          'call 1: network.http("api.example.com") (std.http.get) is not covered by the recording\'s own grant',
+        ),
+        JSON.stringify(outside.leastGrant),
+      );
 
       // Keys named `__proto__` and `constructor` are the data's own keys, shown and compared as any other.
       const proto = await api<CallDetail>(view, "call?id=0/proto.json&index=0");

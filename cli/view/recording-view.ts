@@ -161,7 +161,19 @@ export function recordingView(id: string, recording: Recording, grant: readonly 
     leastGrant: {
       declared: recording.grant.length === 0 ? "(no needs)" : `needs ${recording.grant.join(", ")}`,
       least: least.items.length === 0 ? "(no needs: the recording holds no call)" : needsLine(least),
-      wider: least.wider.map((w) => `${w.item}: ${w.text}`),
+      // A call outside the recording's own grant was not made by that run: `renyi grant` refuses such a recording,
+      // and the page says which calls, after what is wider.
+      wider: [
+        ...least.wider.map((w) => `${w.item}: ${w.text}`),
+        ...least.uncovered
+          .slice(0, 10)
+          .map(
+            (c) => `call ${c.sequence}: ${c.capability} (${c.primitive}) is not covered by the recording's own grant`,
+          ),
+        ...(least.uncovered.length > 10
+          ? [`and ${(least.uncovered.length - 10).toLocaleString("en")} more calls not covered by it`]
+          : []),
+      ],
     },
   };
 }
