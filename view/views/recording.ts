@@ -4,7 +4,7 @@
 // arguments and outcome, fetched when picked; each budget as a plot against its limit; the least
 // grant beside the declared one; the narration when there is one.
 
-import type { BudgetView, CallDetail, CallSummary, RecordingView } from "../api.js";
+import type { BudgetView, CallDetail, CallSummary, LeastGrantView, RecordingView } from "../api.js";
 import { budgetPlot } from "../budget-plot.js";
 import { el } from "../dom.js";
 import { api } from "../fetch-api.js";
@@ -195,7 +195,7 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
 
   main.append(
     section("Budgets", budgets(recording.budgets, timeline)),
-    section("Least grant", leastGrant(recording)),
+    section("Least grant", leastGrant(recording.leastGrant)),
     section("Manifest", manifestList(recording)),
   );
   if (recording.narration !== undefined && recording.narration.length > 0)
@@ -360,8 +360,7 @@ function budgets(list: readonly BudgetView[], timeline: Timeline): HTMLElement {
   );
 }
 
-function leastGrant(recording: RecordingView): HTMLElement {
-  const least = recording.leastGrant;
+function leastGrant(least: LeastGrantView): HTMLElement {
   return el(
     "div",
     { class: "least-grant" },
