@@ -152,8 +152,11 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
     run: () => void run(),
   });
 
+  let checks = 0;
   function check(): void {
     checkTimer = undefined;
+    // How many checks the page has made: a test waits for the one after its edit.
+    status.dataset.checks = String(++checks);
     const doc = editor.state.doc;
     const source = doc.toString();
     let result: ReturnType<typeof checkPlayground>;
