@@ -17,7 +17,13 @@ import {
   type DecorationSet,
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { lintGutter, lintKeymap, setDiagnostics, type Action, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
+import {
+  lintGutter,
+  lintKeymap,
+  setDiagnostics,
+  type Action,
+  type Diagnostic as LintDiagnostic,
+} from "@codemirror/lint";
 import type { Diagnostic, SuggestedEdit } from "../../compiler/diagnostics.js";
 import type { SemanticToken } from "../../editor/semantic-tokens.js";
 
@@ -142,7 +148,10 @@ export function applyEdit(view: EditorView, checked: Text, edit: SuggestedEdit, 
   const from = edit.span.start + moved;
   const to = edit.span.end + moved;
   if (from < 0 || to > view.state.doc.length || from > to) return;
-  view.dispatch({ changes: { from, to, insert: edit.replacement }, selection: { anchor: from + edit.replacement.length } });
+  view.dispatch({
+    changes: { from, to, insert: edit.replacement },
+    selection: { anchor: from + edit.replacement.length },
+  });
   view.focus();
 }
 
@@ -153,9 +162,4 @@ export function moveTo(view: EditorView, line: number, column = 1): void {
   const pos = Math.min(at.from + Math.max(0, Math.floor(column) - 1), at.to);
   view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
   view.focus();
-}
-
-/** Replaces the whole text (a program loaded from a link or a file). */
-export function setText(view: EditorView, text: string): void {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }

@@ -29,7 +29,7 @@ end
 `;
 
 /** The limits a run starts with: seconds of work, not the command line's half hour. */
-export const PLAYGROUND_LIMITS: PlaygroundLimits = {
+const PLAYGROUND_LIMITS: PlaygroundLimits = {
   fuel: 1_000_000_000,
   depth: 256,
   outputBytes: 1024 * 1024,
@@ -216,7 +216,9 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
         el(
           "option",
           { value: item.id },
-          item.program === undefined ? item.id : `${item.id} (${item.program}${item.outcome ? `, ${item.outcome}` : ""})`,
+          item.program === undefined
+            ? item.id
+            : `${item.id} (${item.program}${item.outcome ? `, ${item.outcome}` : ""})`,
         ),
       );
     // A program opened from a file starts with a recording of it, when there is one.
@@ -271,7 +273,9 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
       if (controller.signal.aborted) throw new Stopped();
       const line = ended.line;
       const place =
-        line === undefined ? undefined : { line, column: ended.column ?? 1, go: () => moveTo(editor, line, ended.column) };
+        line === undefined
+          ? undefined
+          : { line, column: ended.column ?? 1, go: () => moveTo(editor, line, ended.column) };
       showOutcome(outcome, {
         outcome: ended.outcome,
         text: ended.message ?? `exit ${ended.exit}`,

@@ -11,7 +11,7 @@ export const MAX_PROGRAM_BYTES = 1024 * 1024;
 /** The most characters of base64url a link's program may be written in (the text uncompressed fits). */
 const MAX_LINK_CHARACTERS = Math.ceil((MAX_PROGRAM_BYTES * 4) / 3) + 4;
 
-export class LinkRefusal extends Error {}
+class LinkRefusal extends Error {}
 
 /** The fragment that reopens `text`: `#/playground?program=...`. */
 export async function linkFragment(text: string): Promise<string> {
