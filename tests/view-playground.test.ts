@@ -35,7 +35,7 @@ const ENDLESS = `public function main()
 end
 `;
 
-/** The editor's text, a line each (CodeMirror draws the lines it shows; these programs fit). */
+/** The editor's text, a line each: the lines CodeMirror has drawn (those in view and a margin around them). */
 async function editorText(page: Page): Promise<string> {
   return (await page.locator(".cm-line").allTextContents()).join("\n");
 }
@@ -155,14 +155,20 @@ test("the playground checks, fixes, runs, replays and shares a program in Chromi
       assert.notEqual(await page.locator(".pg-outcome").getAttribute("data-outcome"), "finished");
 
       // A shared link opens the same text, in another page.
-      const weather = await editorText(page);
+      // The editor draws the lines in view and a margin around them: the first lines are drawn in both.
+      const weather = (await editorText(page)).split("\n").slice(0, 10).join("\n");
+      assert.match(weather, /^-- weather\.ry: print today's weather/);
       await page.locator(".pg-copy").click();
       await page.waitForFunction(() => (document.querySelector<HTMLInputElement>(".pg-link")?.value ?? "") !== "");
       const link = await page.locator(".pg-link").inputValue();
       assert.match(link, /#\/playground\?program=[A-Za-z0-9_-]+$/);
       const other = await newPage();
       await open(other, link);
-      assert.equal(await editorText(other), weather);
+      assert.equal((await editorText(other)).split("\n").slice(0, 10).join("\n"), weather);
+      // The whole text, not only the lines drawn: its link again is the same link.
+      await other.locator(".pg-copy").click();
+      await other.waitForFunction(() => (document.querySelector<HTMLInputElement>(".pg-link")?.value ?? "") !== "");
+      assert.equal(await other.locator(".pg-link").inputValue(), link);
       // A link whose program inflates past 1 MiB is refused with a message, and the starter shown.
       const bomb = base64url(deflateRawSync(Buffer.alloc(2 * 1024 * 1024, 0x61)));
       await open(other, `${view.url}#/playground?program=${bomb}`);

@@ -109,6 +109,7 @@ export function makeEditor(host: HTMLElement, text: string, hooks: EditorHooks):
     ),
     keymap.of([...defaultKeymap, ...historyKeymap, ...lintKeymap, indentWithTab]),
     EditorState.tabSize.of(2),
+    EditorView.lineWrapping,
     EditorView.contentAttributes.of({ "aria-label": "The program", spellcheck: "false" }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) hooks.changed();

@@ -278,7 +278,7 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
           : { line, column: ended.column ?? 1, go: () => moveTo(editor, line, ended.column) };
       showOutcome(outcome, {
         outcome: ended.outcome,
-        text: ended.message ?? `exit ${ended.exit}`,
+        text: ended.message ?? "",
         exit: ended.exit,
         ...(ended.code === undefined ? {} : { code: ended.code }),
         ...(place === undefined ? {} : { place }),
@@ -340,7 +340,7 @@ function showOutcome(target: HTMLElement, shown: Shown): void {
   const parts: (Node | string)[] = [el("strong", {}, shown.outcome)];
   if (shown.exit !== undefined) parts.push(` (exit ${shown.exit})`);
   if (shown.code !== undefined) parts.push(" ", el("code", {}, shown.code));
-  parts.push(": ", shown.text);
+  if (shown.text !== "") parts.push(": ", shown.text);
   if (shown.place !== undefined) {
     const go = el("button", { type: "button", class: "pg-at" }, `line ${shown.place.line}`);
     go.addEventListener("click", shown.place.go);
