@@ -1,6 +1,6 @@
 // The playground of `renyi view` in Chromium (spec/view.md, section 7): a program typed in the
 // page is checked as it is typed, its diagnostic's suggested edit applied as a quick fix; it
-// runs in the worker and prints; an endless loop stops at its fuel; a program that needs
+// runs in the worker and prints; an endless loop stops at its fuel, or when Stop is pressed; a program that needs
 // network.http runs from a recording chosen in the page and prints what it printed when it was
 // recorded; a shared link opens the same text, and a link too large once inflated is refused.
 // Through all of it, no request leaves the server and the console shows no error. And the one
@@ -119,6 +119,13 @@ test("the playground checks, fixes, runs, replays and shares a program in Chromi
       await page.keyboard.press("Control+Enter");
       await page.waitForSelector('.pg-outcome:not([data-outcome="running"])[data-outcome]');
       assert.equal(await page.locator(".pg-outcome").getAttribute("data-code"), "E-RT-FUEL");
+      // With fuel for minutes, Stop ends it.
+      await page.locator('.pg-limits input[name="fuel"]').fill("50000000000");
+      await page.locator(".pg-run").click();
+      await page.waitForSelector('.pg-outcome[data-outcome="running"]');
+      await page.locator(".pg-stop").click();
+      await page.waitForSelector('.pg-outcome[data-outcome="stopped"]');
+      assert.equal(await page.locator(".pg-run").isEnabled(), true);
 
       // The speed check: a 1,000-line program checked in the page (the bound is generous; the goal is 50 ms).
       const long = generateRenyi(1000);

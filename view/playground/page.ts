@@ -316,11 +316,17 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
   });
 
   check();
-  leaveLast = () => {
+  let left = false;
+  const leave = () => {
+    if (left) return;
+    left = true;
     clearTimeout(checkTimer);
     stop();
     editor.destroy();
   };
+  leaveLast = leave;
+  // Another view (or another playground) ends this one's run at once, not at its time limit.
+  window.addEventListener("hashchange", leave, { once: true });
 }
 
 class Stopped extends Error {}
