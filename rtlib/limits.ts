@@ -91,6 +91,11 @@ let loaded: Account = runAccount;
 let cancelFlag: Int32Array | undefined;
 /** The run's wall-time limit in milliseconds, when the host that keeps the deadline says: E-RT-TIMEOUT names it. */
 let timeLimitMs: number | undefined;
+/**
+ * The `performance.now()` past which the run is cancelled at its time limit, for a host with no other thread to keep
+ * the deadline and set the flag (the playground of `renyi view`, spec/view.md): Infinity for none.
+ */
+let timeoutAt = Infinity;
 
 function account(owner: Account["owner"], fuel: number, maxHostCalls: number, deadline: number): Account {
   return { owner, fuel, limit: fuel, hostCalls: 0, maxHostCalls, deadline };
@@ -104,6 +109,7 @@ export function configureLimits(options: {
   requestFuel?: number;
   requestTimeoutMs?: number;
   timeoutMs?: number;
+  timeoutAt?: number;
 }): void {
   runAccount = account(
     "the program",
@@ -120,6 +126,7 @@ export function configureLimits(options: {
   REQUEST_LIMITS.timeoutMs = options.requestTimeoutMs ?? DEFAULT_LIMITS.requestTimeoutSeconds * 1000;
   cancelFlag = options.cancel === undefined ? undefined : new Int32Array(options.cancel);
   timeLimitMs = options.timeoutMs;
+  timeoutAt = options.timeoutAt ?? Infinity;
 }
 
 /** The run's wall-time limit, in milliseconds, when the host said what it is. */
@@ -273,7 +280,8 @@ export function checkCancelled(): void {
 
 /** The cancellation asked for, if one was. */
 export function cancellationAsked(): Cancelled | undefined {
-  if (cancelFlag === undefined) return undefined;
+  if (cancelFlag === undefined)
+    return timeoutAt === Infinity || performance.now() <= timeoutAt ? undefined : new Cancelled("timeout");
   const flag = Atomics.load(cancelFlag, 0);
   return flag === 0 ? undefined : new Cancelled(flag === 2 ? "timeout" : "interrupt");
 }
@@ -287,7 +295,7 @@ const WAIT_POLL_MS = 25;
  * that stops watching, to be called when the wait ends either way.
  */
 export function watchCancellation(then: (cancelled: Cancelled) => void): () => void {
-  if (cancelFlag === undefined) return () => {};
+  if (cancelFlag === undefined && timeoutAt === Infinity) return () => {};
   const poll = setInterval(() => {
     const cancelled = cancellationAsked();
     if (cancelled === undefined) return;

@@ -120,6 +120,8 @@ export interface RunConfig {
     readonly cancel?: SharedArrayBuffer;
     /** The wall-time limit the host keeps with that deadline, in milliseconds: E-RT-TIMEOUT says it. */
     readonly timeoutMs?: number;
+    /** The `performance.now()` past which the run is cancelled at its time limit, when no other thread keeps it. */
+    readonly timeoutAt?: number;
     readonly requestFuel?: number;
     readonly requestTimeoutMs?: number;
     readonly maxHostCalls?: number;

@@ -6,6 +6,7 @@
 // it fetches nothing from outside (its Content-Security-Policy says so too).
 import { copyFileSync, mkdirSync } from "node:fs";
 import { build } from "esbuild";
+import { browserSeams } from "./browser-seams.mjs";
 
 const root = new URL("../", import.meta.url).pathname;
 const out = `${root}dist/view/`;
@@ -25,8 +26,10 @@ const common = {
   define: { "process.env.NODE_ENV": '"production"' },
 };
 await build({ ...common, entryPoints: [`${root}view/app.ts`], outfile: `${out}app.js`, format: "esm" });
+// The worker holds the runtime, whose few Node modules have a browser's stand-ins (browser-seams.mjs).
 await build({
   ...common,
+  ...browserSeams,
   entryPoints: [`${root}view/playground/worker.ts`],
   outfile: `${out}worker.js`,
   format: "iife",

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { compile } from "../compiler/build.js";
 import type { CompiledModule, ModuleCache } from "../compiler/emit/module-cache.js";
+import { babelPrinter } from "../compiler/emit/reference-printer.js";
 import { encodeMappings } from "../compiler/emit/sourcemap.js";
 import { RENYI, seeded } from "./support.js";
 
@@ -118,7 +119,12 @@ function build(modules: Map<string, string>, printer: "own" | "babel", moduleCac
       entry: "main",
       read: (name) => (modules.has(name) ? { file: `/p/${name}.ry`, text: modules.get(name)! } : undefined),
     },
-    { runtime: "renyi/runtime", file: "main.mjs", printer, ...(moduleCache === undefined ? {} : { moduleCache }) },
+    {
+      runtime: "renyi/runtime",
+      file: "main.mjs",
+      printer: printer === "babel" ? babelPrinter : "own",
+      ...(moduleCache === undefined ? {} : { moduleCache }),
+    },
   );
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   assert.equal(

@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { parse } from "acorn";
 import { compileProgram } from "../compiler/build.js";
 import { bundleProgram } from "../compiler/emit/bundle.js";
+import { babelPrinter } from "../compiler/emit/reference-printer.js";
 import { parseSource } from "../compiler/index.js";
 import { SourceFile } from "../compiler/source.js";
 import { goldenFiles, readSections, ROOT } from "./golden.js";
@@ -41,7 +42,7 @@ function compare(name: string, text: string): Compared {
   for (const narrate of [false, true]) {
     for (const format of ["module", "commonjs"] as const) {
       const options = { runtime: "renyi/runtime", entry: name, file: `${name}.js`, format, narrate };
-      const babel = bundleProgram(checked.program, sources, { ...options, printer: "babel" });
+      const babel = bundleProgram(checked.program, sources, { ...options, printer: babelPrinter });
       const own = bundleProgram(checked.program, sources, { ...options, printer: "own" });
       assert.deepEqual(
         meaning(own.code),

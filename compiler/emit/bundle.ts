@@ -2,8 +2,6 @@
 // module's types, every module's code, then the entry's exports; joined with
 // magic-string, under one source map whose mappings point into the .ry files.
 
-import { createRequire } from "node:module";
-import type generateModule from "@babel/generator";
 import * as t from "../lower/js.js";
 import MagicString, { Bundle } from "magic-string";
 import type { CheckedGrantItem, Program } from "../check/checked.js";
@@ -23,13 +21,25 @@ import { printStatements } from "./print.js";
 import { forEachSegment, MappingsWriter, type SourceMapV3 } from "./sourcemap.js";
 import { borrowedParameters } from "../borrow/index.js";
 
-// @babel/generator is CommonJS, required rather than imported for the reason js.ts gives;
-// its function is the module's `default`.
-// Loaded on first use: a compile with the compiler's own printer loads no part of Babel.
-let babelGenerate: typeof generateModule | undefined;
-const generate: typeof generateModule = (...args) =>
-  (babelGenerate ??= (createRequire(import.meta.url)("@babel/generator") as { default: typeof generateModule })
-    .default)(...args);
+/**
+ * The reference printer, @babel/generator, given by the caller that wants it (reference-printer.ts, which loads it in
+ * Node): this module names no Node module and loads no part of Babel, so that the compiler is bundled for a browser
+ * without either (spec/view.md, section 8).
+ */
+export interface ReferencePrinter {
+  readonly name: "babel";
+  readonly generate: ReferenceGenerate;
+}
+
+/** The part of @babel/generator's API the bundle uses (compiler/lower/babel-generator.d.ts declares the rest). */
+type ReferenceGenerate = (
+  ast: t.Node,
+  options: { sourceMaps?: boolean; sourceFileName?: string; comments?: boolean },
+  code?: Record<string, string>,
+) => {
+  code: string;
+  decodedMap?: { mappings: [number, number, number, number, number?][][] };
+};
 
 export interface BundleOptions {
   /** The module specifier the bundle imports the runtime from. */
@@ -51,11 +61,11 @@ export interface BundleOptions {
    * Which printer writes the code: "own" (the default), the compiler's
    * printer (print.ts), for every bundle the commands make (`renyic build`,
    * `renyi run`, `renyi test`), several times faster than Babel's and loading
-   * no part of it; "babel", @babel/generator, the reference the tests compare
+   * no part of it; or the reference printer, @babel/generator (reference-printer.ts), the one the tests compare
    * the compiler's printer with (tests/printers.test.ts): the same tree, the
    * same module cache keys apart, a finer map (names and ends as well).
    */
-  readonly printer?: "babel" | "own";
+  readonly printer?: "own" | ReferencePrinter;
   /**
    * Compile the narrated variant of the program (`renyi run --explain`,
    * spec/runtime.md, "Narrated runs"): each named function tells the runtime's
@@ -118,11 +128,11 @@ export function bundleProgram(
 ): BundleResult {
   const guarded = options.origins === true || declaresGuard(program, options.entry);
   const borrows = borrowedParameters(program);
-  const own = options.printer !== "babel";
-  const mapped = own ? printOwnMapped : printMapped;
+  const reference = options.printer === undefined || options.printer === "own" ? undefined : options.printer;
+  const mapped = reference === undefined ? printOwnMapped : printMapped(reference.generate);
   // Everything besides a module's inputs that its code is written from.
   const facts = [
-    options.printer ?? "own",
+    reference?.name ?? "own",
     options.narrate === true ? "narrate" : "",
     options.onlyFuel === true ? "only-fuel" : "",
     options.sharedFuel === true ? "shared-fuel" : "",
@@ -194,9 +204,10 @@ export function bundleProgram(
     throw new Error(
       `internal: the compiled program uses ${free.map((n) => `\`${n}\``).join(", ")}, which it does not declare`,
     );
-  const plain = own
-    ? (statements: t.Statement[]) => printStatements(statements, false).code
-    : (statements: t.Statement[]) => printPlain(t.program(statements));
+  const plain =
+    reference === undefined
+      ? (statements: t.Statement[]) => printStatements(statements, false).code
+      : (statements: t.Statement[]) => reference.generate(t.program(statements), { comments: false }).code;
   const header = commonjs
     ? runtimeRequire([...runtime].sort(), options.runtime)
     : runtimeImportText([...runtime].sort(), options.runtime);
@@ -337,10 +348,6 @@ function footer(program: Program, options: BundleOptions): t.Statement[] {
   return out;
 }
 
-function printPlain(ast: t.Program): string {
-  return generate(ast, { comments: false }).code;
-}
-
 /**
  * A module's printed parts as the bundle's chunks: one empty chunk for none, as a module without types or code always
  * had.
@@ -349,24 +356,26 @@ function chunksOf(parts: readonly PrintedPart[], file: string): Chunk[] {
   return parts.length === 0 ? [{ code: "", file, mappings: "" }] : parts.map((part) => ({ ...part, file }));
 }
 
-function printMapped(statements: t.Statement[], source: SourceFile): PrintedPart {
-  const result = generate(
-    t.program(statements),
-    { sourceMaps: true, sourceFileName: source.path, comments: false },
-    { [source.path]: source.text },
-  );
-  // Babel's decoded mappings are an array per segment: encoded at once, as the own printer writes them.
-  const writer = new MappingsWriter();
-  const lines = lineCount(result.code);
-  const decoded = result.decodedMap?.mappings ?? [];
-  const mappedLines = Math.min(lines, decoded.length);
-  for (let line = 0; line < mappedLines; line++) {
-    if (line > 0) writer.nextLine();
-    for (const s of decoded[line]!) if (s.length >= 4) writer.segment(s[0]!, 0, s[2]!, s[3]!);
-  }
-  writer.skipLines(lines - Math.max(mappedLines, 1));
-  return { code: result.code, mappings: writer.toString() };
-}
+const printMapped =
+  (generate: ReferenceGenerate) =>
+  (statements: t.Statement[], source: SourceFile): PrintedPart => {
+    const result = generate(
+      t.program(statements),
+      { sourceMaps: true, sourceFileName: source.path, comments: false },
+      { [source.path]: source.text },
+    );
+    // Babel's decoded mappings are an array per segment: encoded at once, as the own printer writes them.
+    const writer = new MappingsWriter();
+    const lines = lineCount(result.code);
+    const decoded = result.decodedMap?.mappings ?? [];
+    const mappedLines = Math.min(lines, decoded.length);
+    for (let line = 0; line < mappedLines; line++) {
+      if (line > 0) writer.nextLine();
+      for (const s of decoded[line]!) if (s.length >= 4) writer.segment(s[0]!, 0, s[2]!, s[3]!);
+    }
+    writer.skipLines(lines - Math.max(mappedLines, 1));
+    return { code: result.code, mappings: writer.toString() };
+  };
 
 /**
  * The part with its code as one flat string. Both printers grow their text by

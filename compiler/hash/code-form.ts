@@ -14,7 +14,7 @@
 // name (`weather.fetch(c)`, `weather.Forecast`, `w.Shape.Circle(r)`). Methods
 // (`name.upper()`) are the library's alone, and the library is the toolchain's.
 
-import { createHash } from "node:crypto";
+import { sha256Hasher } from "../../report/sha256.js";
 import { importsOf } from "../frontend.js";
 import type { FunctionDef, Item, Module, TypeDef } from "../parse/tree.js";
 
@@ -51,10 +51,10 @@ export interface ReachedDefinition {
  * held at once (a large program's form is several times its text).
  */
 export function codeHash(modules: readonly FormModule[], entry: string): string {
-  const hash = createHash("sha256");
+  const hash = sha256Hasher();
   hash.update(headerLine(entry));
   for (const reached of reachedDefinitions(modules, entry)) hash.update(`\n${definitionLine(reached)}`);
-  return `sha256:${hash.digest("hex")}`;
+  return `sha256:${hash.digestHex()}`;
 }
 
 /**

@@ -3,6 +3,7 @@
 // declares (`as: T`), checked like JSON (a Boolean from SQLite's 0 and 1,
 // Bytes from a blob).
 
+/// <reference path="./better-sqlite3.d.ts" />
 import type Sqlite from "better-sqlite3";
 import { call, type Primitive } from "../gateway.js";
 import type { TransactionCall } from "../primitive.js";

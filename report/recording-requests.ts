@@ -5,17 +5,17 @@
 // answer; and every call's `request` naming one of them. Anything else is
 // refused with the JSON path of what is wrong. The work is linear in the file.
 
-import type { Json } from "../../report/strict-json.js";
-import { fieldsOf, isObject, list, refuse, text } from "../../report/json-shape.js";
-import { DEFAULT_LIMITS } from "../../vocabulary/limits.js";
+import type { Json } from "./strict-json.js";
+import { fieldsOf, isObject, list, refuse, text } from "./json-shape.js";
+import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
 import {
   MAX_RECORDED_REQUESTS,
   MAX_REQUEST_BODY_BYTES,
   type RecordedBody,
   type RecordedRequest,
   type RecordedResponse,
-} from "../../vocabulary/recorded-requests.js";
-import type { RecordedCall } from "../../vocabulary/recording.js";
+} from "../vocabulary/recorded-requests.js";
+import type { RecordedCall } from "../vocabulary/recording.js";
 
 const fields = fieldsOf("a recording");
 
