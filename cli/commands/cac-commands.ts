@@ -26,7 +26,8 @@ const ACTIONS: Record<string, (...args: never[]) => unknown> = {
   explain: async (code: string | undefined) => (await import("./explain.js")).runExplain(code),
   view: async (paths: string[], options: { port?: unknown }) =>
     (await import("./view.js")).runView(paths, {
-      port: options.port === undefined ? 0 : portNumber(String(options.port)),
+      // As written: cac reads `0x10` and `1e3` as numbers.
+      port: options.port === undefined ? 0 : portNumber(writtenValue(cli.rawArgs, "--port") ?? String(options.port)),
     }),
   test: async (paths: string[], options: TestFlags) => {
     const { runTests } = await import("./test.js");
@@ -95,6 +96,16 @@ function wholeNumber(name: string, value: unknown, fallback: number, highest?: n
   const read = readWholeNumber(name, String(value), highest);
   if (typeof read === "string") throw new Refusal(read);
   return read;
+}
+
+/** The text given to the last `NAME VALUE` or `NAME=VALUE` of `args`, as written. */
+function writtenValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((arg, i) => {
+    if (arg === name) value = args[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  });
+  return value;
 }
 
 /** A port: a whole number from 0 (the system chooses) to 65535. */

@@ -10,8 +10,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { isToken, newToken } from "./token.js";
-import { type ApiAnswer, refusalAnswer } from "./answers.js";
+import { type ApiAnswer, viewRefusal } from "./answers.js";
 import { answerApi, type ViewContext } from "./api.js";
+import { rootOf } from "./found.js";
 
 /** The page's policy: its own scripts and styles, requests to its own server, nothing else. */
 const PAGE_POLICY =
@@ -44,11 +45,12 @@ export async function startViewServer(options: {
   const token = newToken();
   const files = new Map<string, Buffer>();
   for (const name of Object.keys(ASSETS)) files.set(name, readFileSync(join(options.assets, name || "index.html")));
-  const context: ViewContext = { roots: options.roots };
+  const context: ViewContext = { roots: options.roots.map(rootOf) };
   let port = options.port;
   const server = createServer((request, response) => {
     void answer(request, response).catch((error: unknown) => {
-      send(response, refusalAnswer(500, "E-VIEW-INTERNAL", String(error)));
+      // The message alone: a stack trace says nothing to the page, and much about this machine.
+      send(response, viewRefusal(500, "E-VIEW-INTERNAL", { detail: messageOf(error) }));
     });
   });
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -65,7 +67,7 @@ export async function startViewServer(options: {
         ...(rest === "worker.js" ? { policy: WORKER_POLICY } : {}),
       });
     if (rest.startsWith("api/")) return send(response, await answerApi(rest.slice(4), url.searchParams, context));
-    send(response, refusalAnswer(404, "E-VIEW-NOT-FOUND", "nothing is served at this address"));
+    send(response, viewRefusal(404, "E-VIEW-NOT-FOUND", { what: rest, why: "nothing is served at this address" }));
   }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -85,24 +87,25 @@ export async function startViewServer(options: {
 /** Why a request is not answered: a method other than GET or HEAD, a host or origin not this server's, no token. */
 function refusal(request: IncomingMessage, token: string, port: number): ApiAnswer | undefined {
   if (request.method !== "GET" && request.method !== "HEAD")
-    return refusalAnswer(405, "E-VIEW-METHOD", "the page's server answers GET and HEAD alone");
+    return viewRefusal(405, "E-VIEW-METHOD", { method: request.method ?? "" });
   const ownHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (!ownHosts.includes(request.headers.host ?? ""))
-    return forbidden("the request names another host than this server's");
+  if (!ownHosts.includes(request.headers.host ?? "")) return forbidden("host");
   const origin = request.headers.origin;
-  if (origin !== undefined && !ownHosts.some((host) => origin === `http://${host}`))
-    return forbidden("the request comes from another origin");
+  if (origin !== undefined && !ownHosts.some((host) => origin === `http://${host}`)) return forbidden("origin");
   const site = request.headers["sec-fetch-site"];
-  if (site !== undefined && site !== "same-origin" && site !== "none")
-    return forbidden("the request comes from another site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return forbidden("site");
   const path = (request.url ?? "").split("?", 1)[0]!;
   const first = /^\/([^/]*)\//.exec(path)?.[1];
-  if (first === undefined || !isToken(token, first)) return forbidden("the address does not hold this server's token");
+  if (first === undefined || !isToken(token, first)) return forbidden("token");
   return undefined;
 }
 
-function forbidden(message: string): ApiAnswer {
-  return refusalAnswer(403, "E-VIEW-FORBIDDEN", message);
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n", 1)[0]!.slice(0, 300) : "unknown";
+}
+
+function forbidden(why: "token" | "host" | "origin" | "site"): ApiAnswer {
+  return viewRefusal(403, "E-VIEW-FORBIDDEN", { why });
 }
 
 function send(response: ServerResponse, answer: ApiAnswer & { policy?: string }): void {

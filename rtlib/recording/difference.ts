@@ -21,7 +21,35 @@ export function differences(
   at: string,
   out: string[],
 ): void {
-  if (out.length > MAX_LINES) return;
+  const found: FieldDifference[] = [];
+  differingFields(made, recorded, at, found, MAX_LINES + 1 - out.length);
+  for (const d of found)
+    out.push(
+      out.length === MAX_LINES
+        ? "…"
+        : `${d.field}: ${shortJson(d.made)} here, ${shortJson(d.recorded)} in the recording`,
+    );
+}
+
+/** One field in which two values differ: where, and the value on each side (undefined: the field is absent). */
+export interface FieldDifference {
+  readonly field: string;
+  readonly made: JsonValue | undefined;
+  readonly recorded: JsonValue | undefined;
+}
+
+/**
+ * The fields where two values differ, at most `most` of them, as a replay compares them: a recorded `<redacted>`
+ * matches anything, a body is compared by its meaning (JSON by its value), objects and lists field by field.
+ */
+export function differingFields(
+  made: JsonValue | undefined,
+  recorded: JsonValue | undefined,
+  at: string,
+  out: FieldDifference[],
+  most: number,
+): void {
+  if (out.length >= most) return;
   if (recorded === REDACTED) return;
   if (typeof made === "string" && typeof recorded === "string" && at.endsWith(".body")) {
     made = bodyByMeaning(made);
@@ -36,17 +64,18 @@ export function differences(
   ) {
     const keys = new Set([...Object.keys(made), ...Object.keys(recorded)]);
     for (const k of [...keys].sort()) {
-      differences(
-        (made as Record<string, JsonValue>)[k],
-        (recorded as Record<string, JsonValue>)[k],
+      differingFields(
+        Object.hasOwn(made, k) ? (made as Record<string, JsonValue>)[k] : undefined,
+        Object.hasOwn(recorded, k) ? (recorded as Record<string, JsonValue>)[k] : undefined,
         Array.isArray(made) ? `${at}[${k}]` : `${at}.${k.startsWith("\u0000") ? "(JSON)" : k}`,
         out,
+        most,
       );
     }
     return;
   }
   if (JSON.stringify(made) === JSON.stringify(recorded)) return;
-  out.push(out.length === MAX_LINES ? "…" : `${at}: ${shortJson(made)} here, ${shortJson(recorded)} in the recording`);
+  out.push({ field: at, made, recorded });
 }
 
 /** How many fields of the arguments differ: the nearest call differs in the fewest, of the same primitive first. */

@@ -6,6 +6,7 @@
 import { problem, plural, type FactsOf, type Rendered } from "./entry.js";
 import { RECORDING_PROBLEMS } from "./recording.js";
 import { JOURNAL_PROBLEMS } from "./journal.js";
+import { VIEW_PROBLEMS } from "./view.js";
 import { MAX_ELEMENTS, MAX_TEXT } from "../limits.js";
 
 /** `1,000`: counts in run-time messages are written with thousands separators. */
@@ -736,6 +737,8 @@ renyi run build/weather.mjs`,
   ...RECORDING_PROBLEMS,
 
   ...JOURNAL_PROBLEMS,
+
+  ...VIEW_PROBLEMS,
 
   "E-RT-INTERNAL": problem<
     | { problem: "thrown"; detail: string }
