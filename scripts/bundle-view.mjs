@@ -35,3 +35,10 @@ await build({
   format: "iife",
 });
 for (const file of ["index.html", "style.css"]) copyFileSync(`${root}view/${file}`, `${out}${file}`);
+// The playground's page, loaded by app.js when the playground is opened (view/app.ts).
+await build({
+  ...common,
+  entryPoints: [`${root}view/playground/page.ts`],
+  outfile: `${out}playground.js`,
+  format: "esm",
+});

@@ -10,13 +10,22 @@
 
 import { el, emptied } from "./dom.js";
 import { ApiRefusal } from "./fetch-api.js";
-import { showPlayground } from "./playground/page.js";
 import { showCompare } from "./views/compare.js";
 import { showItems } from "./views/items.js";
 import { showProgram } from "./views/program.js";
 import { showRecording } from "./views/recording.js";
 
 type View = (main: HTMLElement, parts: string[], query: URLSearchParams) => Promise<void>;
+
+/**
+ * The playground (CodeMirror and the compiler's check: nearly all of the page's script) is a file
+ * of its own, playground.js, loaded when it is first opened: the first view does not wait for it.
+ */
+const PLAYGROUND_SCRIPT = "./playground.js";
+const showPlayground: View = async (main, parts, query) => {
+  const playground = (await import(PLAYGROUND_SCRIPT)) as typeof import("./playground/page.js");
+  await playground.showPlayground(main, parts, query);
+};
 
 const VIEWS: Record<string, View> = {
   "": showItems,

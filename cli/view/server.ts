@@ -25,6 +25,7 @@ const ASSETS: Record<string, string> = {
   "": "text/html; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
   "worker.js": "text/javascript; charset=utf-8",
+  "playground.js": "text/javascript; charset=utf-8",
   "style.css": "text/css; charset=utf-8",
 };
 
