@@ -84,19 +84,22 @@ export async function startViewServer(options: {
   };
 }
 
-/** Why a request is not answered: a method other than GET or HEAD, a host or origin not this server's, no token. */
+/**
+ * Why a request is not answered: no token (checked first: a request without it learns nothing, not even which methods
+ * are answered), a host or origin not this server's, a method other than GET or HEAD.
+ */
 function refusal(request: IncomingMessage, token: string, port: number): ApiAnswer | undefined {
-  if (request.method !== "GET" && request.method !== "HEAD")
-    return viewRefusal(405, "E-VIEW-METHOD", { method: request.method ?? "" });
+  const path = (request.url ?? "").split("?", 1)[0]!;
+  const first = /^\/([^/]*)\//.exec(path)?.[1];
+  if (first === undefined || !isToken(token, first)) return forbidden("token");
   const ownHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   if (!ownHosts.includes(request.headers.host ?? "")) return forbidden("host");
   const origin = request.headers.origin;
   if (origin !== undefined && !ownHosts.some((host) => origin === `http://${host}`)) return forbidden("origin");
   const site = request.headers["sec-fetch-site"];
   if (site !== undefined && site !== "same-origin" && site !== "none") return forbidden("site");
-  const path = (request.url ?? "").split("?", 1)[0]!;
-  const first = /^\/([^/]*)\//.exec(path)?.[1];
-  if (first === undefined || !isToken(token, first)) return forbidden("token");
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return viewRefusal(405, "E-VIEW-METHOD", { method: request.method ?? "" });
   return undefined;
 }
 
