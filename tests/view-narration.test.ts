@@ -101,7 +101,10 @@ test("a recording narrated in the page reads as renyi run --explain --replay", {
         assert.equal(shown.text, expected);
         // The recorded duration, not the replay's own: the narration is the same every time.
         assert.match(shown.text, /-> 200, 184 ms\n/);
-        assert.match(shown.text, /^Print today's weather for a city\. \(main, city: "Berlin"\)\n {2}Fetch the forecast/);
+        assert.match(
+          shown.text,
+          /^Print today's weather for a city\. \(main, city: "Berlin"\)\n {2}Fetch the forecast/,
+        );
         // Narrated again, it reads the same.
         const again = await narrated(page);
         assert.equal(again.text, shown.text);

@@ -136,9 +136,7 @@ async function run(message: ToWorker, write: (text: string) => void, narrate: (t
           },
         }
       : { replayer: { answer: liveOrRefused, checkGrant: () => undefined, offline: true } }),
-    ...(narrated
-      ? { narration: { write: narrate, recordedDuration: () => replayer?.lastAnswered?.duration_ms } }
-      : {}),
+    ...(narrated ? { narration: { write: narrate, recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
   });
   return endedOf(outcome, compiled.bundle.map, source);
 }
