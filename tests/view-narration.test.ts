@@ -60,18 +60,21 @@ async function ready(page: Page, url: string): Promise<void> {
 }
 
 /** Clicks "Narrate this run" and gives back the narration's text and the run's outcome. */
-async function narrated(page: Page): Promise<{ text: string; outcome: string; code: string | undefined }> {
+async function narrated(page: Page): Promise<{ text: string; outcome: string; code: string | undefined; ms: number }> {
   await page.waitForSelector("button.narrate", { timeout: 10_000 });
+  const started = performance.now();
   await page.click("button.narrate");
   await page.waitForSelector(".narration-outcome:not([data-outcome=running])", { timeout: 20_000 });
-  return await page.evaluate(() => {
+  const ms = performance.now() - started;
+  return await page.evaluate((ms) => {
     const outcome = document.querySelector<HTMLElement>(".narration-outcome")!;
     return {
       text: document.querySelector(".narration-text")!.textContent ?? "",
       outcome: outcome.dataset["outcome"] ?? "",
       code: outcome.dataset["code"],
+      ms,
     };
-  });
+  }, ms);
 }
 
 test("the narration's views put their text in as text", () => {
@@ -108,6 +111,9 @@ test("a recording narrated in the page reads as renyi run --explain --replay", {
         // Narrated again, it reads the same.
         const again = await narrated(page);
         assert.equal(again.text, shown.text);
+        console.log(
+          `weather.ry narrated in the page: ${shown.ms.toFixed(0)} ms from the click (the worker loaded), ${again.ms.toFixed(0)} ms again`,
+        );
       });
 
       await t.test("a program that narrates markup: the same lines, as text", async () => {
