@@ -126,8 +126,6 @@ export interface RecordingView {
   readonly calls: readonly CallSummary[];
   readonly budgets: readonly BudgetView[];
   readonly leastGrant: LeastGrantView;
-  /** The narration, a line each, when the run was narrated. */
-  readonly narration?: readonly string[];
 }
 
 export interface ManifestView {
@@ -219,10 +217,17 @@ export type ToWorker = {
   /** The recording's text the capabilities other than console, time and random are answered from. */
   readonly recording?: string;
   readonly limits: PlaygroundLimits;
+  /**
+   * Narrate the run, as `renyi run --explain` does: its lines come as `narration` messages. With a recording, time and
+   * random are answered from it too, so that a narrated replay reads the same every time.
+   */
+  readonly narrate?: boolean;
 };
 
 export type FromWorker =
   | { readonly kind: "output"; readonly text: string }
+  /** Lines of the narration (a narrated run), each ending in a newline, indented two spaces a call depth. */
+  | { readonly kind: "narration"; readonly text: string }
   | {
       readonly kind: "ended";
       readonly outcome: "finished" | "crashed" | "refused";

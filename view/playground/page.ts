@@ -10,13 +10,15 @@
 // in a fresh worker each time (worker.js, whose Content-Security-Policy lets it evaluate the
 // compiled program and reach nothing). console, time and random are live in the worker; every
 // other capability is answered from the recording chosen in the page, or refused when none is.
+// With Narrate checked the run is narrated (as `renyi run --explain`), in a panel of its own;
+// with a recording, time and random are then answered from it too.
 
 import type { Item, ItemList, PlaygroundLimits } from "../api.js";
 import { el } from "../dom.js";
 import { api, apiText } from "../fetch-api.js";
 import { checkPlayground } from "./check.js";
 import { applyEdit, makeEditor, MAX_SHOWN_DIAGNOSTICS, moveTo, showCheck } from "./editor.js";
-import { runInWorker } from "./run-in-worker.js";
+import { PLAYGROUND_LIMITS, runInWorker } from "./run-in-worker.js";
 import { linkFragment, MAX_PROGRAM_BYTES, programOfLink } from "./share.js";
 
 const STARTER = `-- A program to try: change it, then Run (Ctrl-Enter).
@@ -27,14 +29,6 @@ public function main(name: Text = "world")
   console.print("Hello, {name}!")
 end
 `;
-
-/** The limits a run starts with: seconds of work, not the command line's half hour. */
-const PLAYGROUND_LIMITS: PlaygroundLimits = {
-  fuel: 1_000_000_000,
-  depth: 256,
-  outputBytes: 1024 * 1024,
-  timeMs: 10_000,
-};
 
 /** Each limit's field: its label, and the most it may be set to. */
 const LIMIT_FIELDS: readonly { key: keyof PlaygroundLimits; label: string; max: number }[] = [
@@ -83,6 +77,18 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
   // ---- the elements ----
   const runButton = el("button", { type: "button", class: "pg-run", title: "Run the program (Ctrl-Enter)" }, "Run");
   const stopButton = el("button", { type: "button", class: "pg-stop", disabled: "" }, "Stop");
+  const narrateBox = el("input", { type: "checkbox", class: "pg-narrate" });
+  const narrateLabel = el(
+    "label",
+    { title: "Narrate the run, as renyi run --explain does: a line per call, per effect and per failure" },
+    narrateBox,
+    " Narrate",
+  );
+  const narration = el("pre", { class: "pg-output pg-narration", "aria-label": "The run's narration" });
+  const narrationPanel = el("div", { class: "pg-narration-panel", hidden: "" }, el("h2", {}, "Narration"), narration);
+  narrateBox.addEventListener("change", () => {
+    narrationPanel.hidden = !narrateBox.checked;
+  });
   const copyButton = el("button", { type: "button", class: "pg-copy" }, "Copy link");
   const linkField = el("input", {
     type: "text",
@@ -119,7 +125,7 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
     el(
       "section",
       { class: "playground" },
-      el("div", { class: "pg-toolbar" }, runButton, stopButton, copyButton, linkField),
+      el("div", { class: "pg-toolbar" }, runButton, narrateLabel, stopButton, copyButton, linkField),
       notice,
       el(
         "div",
@@ -137,6 +143,7 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
           el("h2", {}, "Output"),
           output,
           outcome,
+          narrationPanel,
         ),
       ),
     ),
@@ -249,6 +256,11 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
     const printed = document.createTextNode("");
     output.append(printed);
     let shownBytes = 0;
+    const narrate = narrateBox.checked;
+    narration.replaceChildren();
+    const narrated = document.createTextNode("");
+    narration.append(narrated);
+    let narratedCharacters = 0;
     try {
       const recordingId = chooser.value;
       const recording = recordingId === "" ? undefined : await apiText(`text?id=${encodeURIComponent(recordingId)}`);
@@ -261,6 +273,7 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
           source: editor.state.doc.toString(),
           ...(recording === undefined ? {} : { recording }),
           limits: limitsNow,
+          ...(narrate ? { narrate: true } : {}),
         },
         (text: string) => {
           // The worker holds the output limit; the page holds it too, whatever a worker sends.
@@ -269,6 +282,12 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
           printed.appendData(text);
         },
         controller.signal,
+        (text: string) => {
+          // The worker holds the narration's bound (4 MiB and its last line); the page holds one too.
+          if (narratedCharacters > 4 * 1024 * 1024 + 1024) return;
+          narratedCharacters += text.length;
+          narrated.appendData(text);
+        },
       );
       if (controller.signal.aborted) throw new Stopped();
       const line = ended.line;

@@ -1,12 +1,21 @@
 // What the page uses to run a program in the playground's worker (spec/view.md, section 7):
-// one fresh worker a run, its output passed on as it comes, and its end. The worker keeps the
-// run's time limit itself (E-RT-TIMEOUT at the next step past it); a run stuck where no step
-// comes (one library call on a huge list) is ended here, the worker terminated, a second
-// past its limit, and so is a run the page cancels through `signal`.
+// one fresh worker a run, its output (and a narrated run's narration) passed on as it comes,
+// and its end. The worker keeps the run's time limit itself (E-RT-TIMEOUT at the next step
+// past it); a run stuck where no step comes (one library call on a huge list) is ended here,
+// the worker terminated, a second past its limit, and so is a run the page cancels through
+// `signal`.
 
-import type { FromWorker, ToWorker } from "../api.js";
+import type { FromWorker, PlaygroundLimits, ToWorker } from "../api.js";
 
 export type Ended = Extract<FromWorker, { kind: "ended" }>;
+
+/** The limits a run starts with: seconds of work, not the command line's half hour. */
+export const PLAYGROUND_LIMITS: PlaygroundLimits = {
+  fuel: 1_000_000_000,
+  depth: 256,
+  outputBytes: 1024 * 1024,
+  timeMs: 10_000,
+};
 
 /** How long past its time limit a run is given to end on its own before its worker is terminated. */
 export const GRACE_MS = 1000;
@@ -16,6 +25,7 @@ export function runInWorker(
   message: ToWorker,
   onOutput: (text: string) => void,
   signal?: AbortSignal,
+  onNarration?: (text: string) => void,
 ): Promise<Ended> {
   return new Promise<Ended>((resolve) => {
     let done = false;
@@ -52,6 +62,7 @@ export function runInWorker(
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const m = event.data;
       if (m.kind === "output") onOutput(m.text);
+      else if (m.kind === "narration") onNarration?.(m.text);
       else if (m.kind === "ended") end(m);
     };
     worker.onerror = (event) => {

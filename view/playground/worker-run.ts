@@ -6,6 +6,13 @@
 // memory limit does not apply in a browser. `console`, `time` and `random` are live; every
 // other capability is answered from the recording the page chose, read and checked as
 // `renyi run --replay` reads one, or refused when there is none. The grant is main's.
+//
+// A narrated run (`narrate`) is compiled with narration and run with a narrator, as
+// `renyi run --explain` is: its lines go to the page as `narration` messages, batched as the
+// output is, within the narration's own bounds (10,000 lines, 4 MiB, then the line that says it
+// was cut). With a recording, time and random are answered from it too and each effect shows its
+// recorded duration: a narrated replay reads the same every time, as `renyi run --explain
+// --replay` does. console stays live, so the output is shown as well.
 
 import { compile } from "../../compiler/build.js";
 import { hasErrors, moduleNameOf } from "../../compiler/index.js";
@@ -24,6 +31,9 @@ type Ended = Extract<FromWorker, { kind: "ended" }>;
 /** The capabilities a playground run performs itself; every other is answered from a recording. */
 const LIVE_CAPABILITIES: ReadonlySet<string> = new Set(["console", "time", "random"]);
 
+/** What a narrated replay performs itself: console alone (time and random as recorded, as the narration shows them). */
+const NARRATED_REPLAY_LIVE: ReadonlySet<string> = new Set(["console"]);
+
 /** Output is sent in batches: at this many characters, or this long after the last batch, whichever comes first. */
 const BATCH_CHARACTERS = 16 * 1024;
 const BATCH_MS = 50;
@@ -40,16 +50,19 @@ const RUNTIME: Readonly<Record<string, unknown>> = runtime;
  */
 export async function runPlayground(message: ToWorker, post: (message: FromWorker) => void): Promise<Ended> {
   const output = batched((text) => post({ kind: "output", text }));
+  const narration = batched((text) => post({ kind: "narration", text }));
   try {
-    return await run(message, output.write);
+    return await run(message, output.write, narration.write);
   } catch (e) {
     return { kind: "ended", outcome: "crashed", exit: 4, code: "E-RT-INTERNAL", message: String(e) };
   } finally {
     output.flush();
+    narration.flush();
   }
 }
 
-async function run(message: ToWorker, write: (text: string) => void): Promise<Ended> {
+async function run(message: ToWorker, write: (text: string) => void, narrate: (text: string) => void): Promise<Ended> {
+  const narrated = message.narrate === true;
   const file = safeFile(message.file);
   const source = new SourceFile(file, message.source);
   const entry = moduleNameOf(file);
@@ -62,6 +75,7 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
       runtime: "renyi/runtime",
       file: PROGRAM_URL,
       format: "commonjs",
+      ...(narrated ? { narrate: true } : {}),
       ...(recording?.ok === true && marksPlaces(recording.recording) ? { origins: true } : {}),
     },
   );
@@ -80,6 +94,7 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
   }
   // main's needs, as checked: without a recording, one beyond the live capabilities refuses the run before it starts.
   const main = compiled.program?.modules.find((m) => m.name === entry)?.functions.find((f) => f.name === "main");
+  const live = narrated && recording !== undefined ? NARRATED_REPLAY_LIVE : LIVE_CAPABILITIES;
   const replayed = main?.needs.find((item) => !LIVE_CAPABILITIES.has(item.capability.path[0]!));
   if (recording === undefined && replayed !== undefined)
     return {
@@ -115,12 +130,13 @@ async function run(message: ToWorker, write: (text: string) => void): Promise<En
     ...(replayer !== undefined
       ? {
           replayer: {
-            answer: liveOrReplayed(replayer.answer),
+            answer: liveOrReplayed(replayer.answer, live),
             checkGrant: (g) => replayer.checkGrant(g),
             offline: true,
           },
         }
       : { replayer: { answer: liveOrRefused, checkGrant: () => undefined, offline: true } }),
+    ...(narrated ? { narration: { write: narrate, recordedDuration: () => replayer?.lastAnswered?.duration_ms } } : {}),
   });
   return endedOf(outcome, compiled.bundle.map, source);
 }
@@ -137,10 +153,10 @@ function marksPlaces(recording: {
   return recording.redacted !== undefined && recording.calls.some((c) => c.redacted_at !== undefined);
 }
 
-/** console, time and random made live; every other call answered by the replayer (its difference when it has none). */
-function liveOrReplayed(answer: Answerer): Answerer {
+/** The `live` capabilities performed; every other call answered by the replayer (its difference when it has none). */
+function liveOrReplayed(answer: Answerer, live: ReadonlySet<string>): Answerer {
   return (primitive, args, perform, guarded, redactedParts) =>
-    LIVE_CAPABILITIES.has(primitive.need.path[0]!) ? LIVE : answer(primitive, args, perform, guarded, redactedParts);
+    live.has(primitive.need.path[0]!) ? LIVE : answer(primitive, args, perform, guarded, redactedParts);
 }
 
 /** Without a recording: console, time and random live, and any other call (which main's grant refused first) refused. */

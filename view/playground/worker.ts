@@ -1,8 +1,9 @@
 // The playground's Web Worker (spec/view.md, sections 7 and 8): bundled by
 // scripts/bundle-view.mjs with the compiler and the runtime inside. It takes one `run`
-// message (view/api.ts, ToWorker), sends the program's output as `output` messages, then one
-// `ended`, and closes: a worker runs one program, so nothing of one run is left for the next
-// (a task still waiting, the runtime's state). The page ends it at the run's time limit and a
+// message (view/api.ts, ToWorker), sends the program's output as `output` messages (and its
+// narration as `narration` messages, when the run is narrated), then one `ended`, and closes:
+// a worker runs one program, so nothing of one run is left for the next (a task still
+// waiting, the runtime's state). The page ends it at the run's time limit and a
 // grace past it, whatever it is doing (run-in-worker.ts).
 
 import type { FromWorker, ToWorker } from "../api.js";
@@ -39,6 +40,7 @@ function isRun(m: unknown): m is ToWorker {
     typeof r["file"] === "string" &&
     typeof r["source"] === "string" &&
     (r["recording"] === undefined || typeof r["recording"] === "string") &&
+    (r["narrate"] === undefined || typeof r["narrate"] === "boolean") &&
     typeof limits === "object" &&
     limits !== null &&
     whole(limits["fuel"]) &&

@@ -2,7 +2,8 @@
 // lane per task or target, failures in red) with a summary of the lanes beside it that says the
 // same in text; the call picked (by a click, the keyboard or the list of calls near it) with its
 // arguments and outcome, fetched when picked; each budget as a plot against its limit; the least
-// grant beside the declared one; the narration when there is one.
+// grant beside the declared one; the run narrated in the page, when its program is found
+// (narration.ts).
 
 import type { BudgetView, CallDetail, CallSummary, LeastGrantView, RecordingView } from "../api.js";
 import { budgetPlot } from "../budget-plot.js";
@@ -22,6 +23,7 @@ import {
   type Window,
   zoomed,
 } from "../timeline.js";
+import { narrationPart } from "./narration.js";
 import { lines, milliseconds, routeId, section, title, withRedactions } from "./parts.js";
 
 /** Calls listed near the one picked, each side. */
@@ -198,10 +200,7 @@ export async function showRecording(main: HTMLElement, parts: string[], _query: 
     section("Least grant", leastGrant(recording.leastGrant)),
     section("Manifest", manifestList(recording)),
   );
-  if (recording.narration !== undefined && recording.narration.length > 0)
-    main.append(
-      section("Narration", el("ol", { class: "narration" }, ...recording.narration.map((line) => el("li", {}, line)))),
-    );
+  main.append(section("Narration", narrationPart(id, manifest.program)));
   main.append(el("p", {}, "Compare with another recording from ", el("a", { href: "#/" }, "the list"), "."));
 }
 
