@@ -5,6 +5,8 @@
 // view` itself as a child process.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { RENYI } from "./support.js";
@@ -71,7 +73,8 @@ export async function startView(cwd: string, args: readonly string[]): Promise<V
   const started = performance.now();
   const child = spawn(process.execPath, [RENYI, "view", "--port", "0", ...args], {
     cwd,
-    env: { ...process.env, RENYI_CACHE_DIR: join(cwd, ".renyi-cache") },
+    // A cache folder of its own, never one in the folder served (which may be the repository).
+    env: { ...process.env, RENYI_CACHE_DIR: join(mkdtempSync(join(tmpdir(), "renyi-view-")), "cache") },
   });
   let stdout = "";
   let stderr = "";

@@ -22,7 +22,7 @@ function narratedByCli(cwd: string, recording: string, program: string): string 
   const run = spawnSync(process.execPath, [RENYI, "run", "--explain", "--replay", recording, program], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, RENYI_CACHE_DIR: join(cwd, ".renyi-cache") },
+    env: { ...process.env, RENYI_CACHE_DIR: join(mkdtempSync(join(tmpdir(), "renyi-narration-")), "cache") },
   });
   assert.equal(run.status, 0, `renyi run --explain --replay ${recording}: ${run.stderr}`);
   return run.stderr;
@@ -147,7 +147,7 @@ test("a recording narrated in the page reads as renyi run --explain --replay", {
         await page.waitForSelector(".pg-outcome[data-outcome=finished]", { timeout: 20_000 });
         const shown = await page.evaluate(() => ({
           narration: document.querySelector(".pg-narration")!.textContent,
-          output: document.querySelector(".pg-output")!.textContent,
+          output: document.querySelector(".pg-printed")!.textContent,
         }));
         assert.equal(shown.narration, narratedByCli(dir, "shout.json", "shout.ry"));
         assert.ok(shown.output?.includes(`${MARKUP.replaceAll('"', "'")}!`), shown.output ?? "");

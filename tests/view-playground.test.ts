@@ -110,7 +110,7 @@ test("the playground checks, fixes, runs, replays and shares a program in Chromi
       await page.locator(".pg-run").click();
       await page.waitForSelector('.pg-outcome:not([data-outcome="running"])[data-outcome]');
       assert.equal(await page.locator(".pg-outcome").getAttribute("data-outcome"), "finished");
-      assert.equal(await page.locator(".pg-output").textContent(), "the total is 42\n");
+      assert.equal(await page.locator(".pg-printed").textContent(), "the total is 42\n");
 
       // An endless loop stops at its fuel, with the line it was on.
       await typeProgram(page, ENDLESS);
@@ -153,7 +153,7 @@ test("the playground checks, fixes, runs, replays and shares a program in Chromi
       await page.locator(".pg-recording").selectOption("0/fixtures/weather/berlin.json");
       await page.locator(".pg-run").click();
       await page.waitForSelector('.pg-outcome:not([data-outcome="running"])[data-outcome]');
-      assert.equal(await page.locator(".pg-output").textContent(), "Berlin: 21.5 degrees, wind 11.9 km/h\n");
+      assert.equal(await page.locator(".pg-printed").textContent(), "Berlin: 21.5 degrees, wind 11.9 km/h\n");
       assert.equal(await page.locator(".pg-outcome").getAttribute("data-outcome"), "finished");
       // Without a recording, the network is not there.
       await page.locator(".pg-recording").selectOption("");

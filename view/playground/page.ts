@@ -117,7 +117,7 @@ export async function showPlayground(main: HTMLElement, _parts: string[], query:
     limitInputs.set(field.key, input);
     limits.append(el("label", {}, el("span", {}, field.label), input));
   }
-  const output = el("pre", { class: "pg-output", "aria-label": "What the program printed" });
+  const output = el("pre", { class: "pg-output pg-printed", "aria-label": "What the program printed" });
   const outcome = el("div", { class: "pg-outcome", role: "status" });
   const editorHost = el("div", { class: "pg-editor" });
 
