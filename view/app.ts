@@ -27,13 +27,14 @@ const showPlayground: View = async (main, parts, query) => {
   await playground.showPlayground(main, parts, query);
 };
 
-const VIEWS: Record<string, View> = {
-  "": showItems,
-  program: showProgram,
-  recording: showRecording,
-  compare: showCompare,
-  playground: showPlayground,
-};
+// A map, not an object: a fragment naming `constructor` or `__proto__` is an unknown view, not a property of Object.
+const VIEWS: ReadonlyMap<string, View> = new Map([
+  ["", showItems],
+  ["program", showProgram],
+  ["recording", showRecording],
+  ["compare", showCompare],
+  ["playground", showPlayground],
+]);
 
 /** The view the fragment names; the items for an empty or unknown one. */
 async function route(): Promise<void> {
@@ -41,10 +42,11 @@ async function route(): Promise<void> {
   const fragment = location.hash.replace(/^#\/?/, "");
   const [path = "", queryText = ""] = fragment.split("?", 2);
   const [name = "", ...rest] = path.split("/");
-  const parts = rest.map((part) => decodeURIComponent(part));
-  const view = VIEWS[name] ?? showItems;
+  const view = VIEWS.get(name) ?? showItems;
   document.body.dataset.view = view === showItems ? "items" : name;
   try {
+    // Inside the try: a fragment with a malformed escape (`%E0%A4%A`) is a view that fails with its message.
+    const parts = rest.map((part) => decodeURIComponent(part));
     await view(main, parts, new URLSearchParams(queryText));
   } catch (error) {
     main.replaceChildren(

@@ -155,6 +155,9 @@ export function panned(timeline: Timeline, view: Window, ms: number): Window {
   return { start, end: start + span };
 }
 
+/** The most ticks the time axis draws (about one per 110 pixels is asked for). */
+const MAX_TICKS = 200;
+
 /** A round step for the time axis: about `count` ticks over `span` milliseconds. */
 function tickStep(span: number, count: number): number {
   const raw = span / count;
@@ -224,7 +227,13 @@ export function draw(
   g.lineWidth = 1;
   const right = scale.x0 + scale.width;
   g.beginPath();
-  for (let t = Math.ceil(scale.start / step) * step; t <= view.end; t += step) {
+  // Counted, not stepped: past 2^53 ms a step can be smaller than a float's gap there, and `t += step` would never
+  // reach the end. A tick that lands where the one before did ends the axis.
+  const first = Math.ceil(scale.start / step) * step;
+  for (let i = 0, previous = Number.NaN; i <= MAX_TICKS; i++) {
+    const t = first + i * step;
+    if (t > view.end || t === previous) break;
+    previous = t;
     const x = Math.round(xOf(t)) + 0.5;
     g.moveTo(x, AXIS_HEIGHT - 4);
     g.lineTo(x, cssHeight);
