@@ -87,7 +87,7 @@ const cjsAsTheirOwnFiles = {
 for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) rmSync(`${dist}cli/${old}`);
 await build({
   // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks, and `renyi view`'s reader
-  // (cli/view/reader-thread.ts) reads recordings with them.
+  // (cli/view/reader-process.ts) reads recordings with them.
   entryPoints: {
     "commands-bundled": `${dist}cli/commands/cac-commands.js`,
     "mcp-worker-bundled": `${dist}cli/mcp/worker.js`,

@@ -2,19 +2,19 @@
 // JSON in the shapes of view/api.ts. Every file is named by an id that found.ts resolves
 // against its root, or refuses; every answer is bounded (the sizes are said where each is made).
 // The list and the texts are answered here; what reads a recording or checks a program is
-// answered by the reader's thread (reader-thread.ts, heavy.ts), which the server's thread waits
+// answered by the reader, a process of its own (reader-process.ts, heavy.ts), which the server waits
 // on without blocking.
 
 import { readBounded } from "../../report/read-bounded.js";
 import { type ApiAnswer, jsonAnswer, viewRefusal } from "./answers.js";
 import { type Found, type Kind, type NotFound, resolveId, type Root, walkRoots } from "./found.js";
-import type { ReaderThread } from "./reader-thread.js";
+import type { ReaderProcess } from "./reader-process.js";
 
 export interface ViewContext {
   /** The folders and files given on the command line, resolved, with their real paths. */
   readonly roots: readonly Root[];
-  /** The thread that reads recordings and checks programs. */
-  readonly reader: ReaderThread;
+  /** The process that reads recordings and checks programs. */
+  readonly reader: ReaderProcess;
 }
 
 /** The most bytes `api/text` answers: a program is at most 16 MiB; a recording the playground replays, this. */

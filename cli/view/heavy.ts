@@ -1,8 +1,8 @@
 // The answers of `renyi view` that read a recording or check a program (spec/view.md, section 3):
-// `api/program`, `api/recording`, `api/call` and `api/compare`. They are made in the reader's thread
-// (reader.ts), never on the server's own: the server has resolved the ids to files (found.ts) and
-// sends the files found; a reading that takes more memory or time than the thread may use ends the
-// thread, not the server (reader-thread.ts).
+// `api/program`, `api/recording`, `api/call` and `api/compare`. They are made in the reader
+// (reader.ts), a process of its own: the server has resolved the ids to files (found.ts) and
+// sends the files found; a reading that takes more memory or time than the reader may use ends the
+// reader, not the server (reader-process.ts).
 
 import type { ApiAnswer } from "./answers.js";
 import { jsonAnswer, refusalAnswer, viewRefusal } from "./answers.js";
@@ -10,7 +10,7 @@ import { type Found, isServed, type Root } from "./found.js";
 import { programView } from "./program-view.js";
 import { callDetail, compareView, readFound, recordingView } from "./recording-view.js";
 
-/** What the server asks the reader's thread for: the files named are resolved and served. */
+/** What the server asks the reader for: the files named are resolved and served. */
 export type HeavyJob =
   | { readonly kind: "program"; readonly file: Found; readonly root: Root }
   | { readonly kind: "recording"; readonly file: Found }

@@ -4,7 +4,7 @@
 // shows what a replay would accept and refuses what it would refuse, with the same message.
 // A recording read is kept, by its real path, size and time of change, in a small cache: the
 // page asks for one call after another of the same recording. This module runs in the reader's
-// thread (reader.ts), and the cache is bounded by the heap that thread uses, not by the files'
+// process (reader.ts), and the cache is bounded by the heap the reader uses, not by the files'
 // bytes: a recording of tiny values takes about 25 times its file once read.
 
 import { getHeapStatistics } from "node:v8";
@@ -30,7 +30,7 @@ import type { Found } from "./found.js";
 
 /** The most bytes of a call's arguments, or of its outcome, sent as JSON text: the rest is said in bytes. */
 const MAX_DETAIL_BYTES = 256 * 1024;
-/** The most recordings kept read; fewer when they fill the heap's budget (the thread's `cacheBudget`). */
+/** The most recordings kept read; fewer when they fill the heap's budget (`cacheBudget`). */
 const CACHE_ENTRIES = 4;
 /** The most differences a comparison lists, and the most fields of one call. */
 const MAX_DIFFERENCES = 2_000;
@@ -50,7 +50,7 @@ export type Read =
 
 const cache = new Map<string, { key: string; read: Read }>();
 
-/** The most bytes of heap the thread may use with the recordings it keeps: half its limit (reader-thread.ts). */
+/** The most bytes of heap the reader may use with the recordings it keeps: half its limit (reader-process.ts). */
 function cacheBudget(): number {
   return getHeapStatistics().heap_size_limit / 2;
 }

@@ -13,7 +13,7 @@ import { isToken, newToken } from "./token.js";
 import { type ApiAnswer, viewRefusal } from "./answers.js";
 import { answerApi, type ViewContext } from "./api.js";
 import { rootOf } from "./found.js";
-import { ReaderThread } from "./reader-thread.js";
+import { ReaderProcess } from "./reader-process.js";
 
 /** The page's policy: its own scripts and styles, requests to its own server, nothing else. */
 const PAGE_POLICY =
@@ -46,7 +46,7 @@ export async function startViewServer(options: {
   const token = newToken();
   const files = new Map<string, Buffer>();
   for (const name of Object.keys(ASSETS)) files.set(name, readFileSync(join(options.assets, name || "index.html")));
-  const reader = new ReaderThread();
+  const reader = new ReaderProcess();
   const context: ViewContext = { roots: options.roots.map(rootOf), reader };
   let port = options.port;
   const server = createServer((request, response) => {

@@ -1,29 +1,34 @@
-// The reader's thread of `renyi view` (spec/view.md, section 10): the answers that read a recording
-// or check a program (heavy.ts) are made in a worker thread of their own, under a heap limit and a
-// time bound, so that the server's thread, which checks every request and answers the list and the
-// page's files, never waits on them and never runs out of memory for them. The thread holds the
-// recordings read (recording-view.ts). A job that takes the thread past its heap, or past the time
-// bound, ends the thread and is refused with a code; the next job finds a fresh thread.
+// The reader of `renyi view` (spec/view.md, section 10): the answers that read a recording or check
+// a program (heavy.ts) are made in a process of its own, under a heap limit and a time bound, so
+// that the server, which checks every request and answers the list and the page's files, never
+// waits on them and never runs out of memory for them. The reader holds the recordings read
+// (recording-view.ts). A job that takes it past its heap, or past the time bound, ends it and is
+// refused with a code; the next job finds a fresh reader.
+//
+// A process, not a worker thread: a thread's heap limit does not hold inside one long allocation
+// (JSON.parse of a recording of millions of tiny values overshoots it many times over), and when
+// such a thread is torn down past its limit V8 ends the whole process (Node 20). A process that
+// reaches its heap ends alone.
 //
 // Jobs are answered one at a time, in order; at most MAX_WAITING wait their turn.
 
 import { existsSync } from "node:fs";
 import { totalmem } from "node:os";
-import { Worker } from "node:worker_threads";
+import { type ChildProcess, fork } from "node:child_process";
 import { VIEW_READER, VIEW_READER_BUNDLED } from "../host/places.cjs";
 import { type ApiAnswer, viewRefusal } from "./answers.js";
 import type { HeavyJob } from "./heavy.js";
 import type { ReaderReply, ReaderRequest } from "./reader.js";
 
 const MIB = 1024 * 1024;
-/** The heap the thread may use, in MiB: a quarter of the machine's memory, at most 2 GiB, at least 128 MiB. */
+/** The heap the reader may use, in MiB: a quarter of the machine's memory, at most 2 GiB, at least 128 MiB. */
 const DEFAULT_LIMIT_MIB = Math.max(128, Math.min(2048, Math.floor(totalmem() / MIB / 4)));
-/** The time a job may take, from its start in a thread that is loaded. */
+/** The time a job may take, from its start in a reader that is loaded. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Jobs waiting their turn; another is refused at once. */
 const MAX_WAITING = 64;
 
-/** The thread's code: reader.ts as scripts/bundle.mjs joins it with the compiler, or as compiled. */
+/** The reader's code: reader.ts as scripts/bundle.mjs joins it with the compiler, or as compiled. */
 const READER_CODE = existsSync(VIEW_READER_BUNDLED) ? VIEW_READER_BUNDLED : VIEW_READER;
 
 /** A positive whole number from the environment (the tests' bounds), else the default. */
@@ -34,7 +39,7 @@ function fromEnvironment(name: string, fallback: number): number {
 
 interface Waiting {
   readonly job: HeavyJob;
-  /** Whether it was started in a thread that ended of memory with recordings of other jobs kept in it. */
+  /** Whether it was started in a reader that ended of memory with recordings of other jobs kept in it. */
   retried: boolean;
   readonly resolve: (answer: ApiAnswer) => void;
 }
@@ -44,19 +49,19 @@ function named(job: HeavyJob): string {
   return job.kind === "compare" ? `${job.a.id} and ${job.b.id}` : job.file.id;
 }
 
-export class ReaderThread {
+export class ReaderProcess {
   readonly limitMib = fromEnvironment("RENYI_VIEW_READER_MIB", DEFAULT_LIMIT_MIB);
   readonly timeoutMs = fromEnvironment("RENYI_VIEW_READ_TIMEOUT_MS", DEFAULT_TIMEOUT_MS);
-  private worker: Worker | undefined;
+  private worker: ChildProcess | undefined;
   private ready = false;
-  /** Jobs the thread answered: a thread that ends of memory after some held their recordings. */
+  /** Jobs the reader answered: one that ends of memory after some held their recordings. */
   private answered = 0;
   private current: (Waiting & { readonly seq: number; readonly timer: NodeJS.Timeout | undefined }) | undefined;
   private readonly waiting: Waiting[] = [];
   private seq = 0;
   private closed = false;
 
-  /** The answer to a job: the thread's, or a refusal that says why it has none. */
+  /** The answer to a job: the reader's, or a refusal that says why it has none. */
   answer(job: HeavyJob): Promise<ApiAnswer> {
     if (this.closed) return Promise.resolve(viewRefusal(503, "E-VIEW-BUSY", { why: "ending" }));
     if (this.waiting.length >= MAX_WAITING)
@@ -67,7 +72,7 @@ export class ReaderThread {
     });
   }
 
-  /** Ends the thread: the jobs going on and waiting are refused. */
+  /** Ends the reader: the jobs going on and waiting are refused. */
   close(): Promise<void> {
     this.closed = true;
     const ending = viewRefusal(503, "E-VIEW-BUSY", { why: "ending" });
@@ -79,20 +84,26 @@ export class ReaderThread {
     for (const entry of this.waiting.splice(0)) entry.resolve(ending);
     const worker = this.worker;
     this.worker = undefined;
-    return worker === undefined ? Promise.resolve() : worker.terminate().then(() => undefined);
+    if (worker === undefined || worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.kill("SIGKILL");
+    });
   }
 
-  private start(): Worker {
-    const worker = new Worker(READER_CODE, {
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.limitMib,
-        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(this.limitMib / 16))),
-      },
-      stdout: true,
-      stderr: true,
+  private start(): ChildProcess {
+    const worker = fork(READER_CODE, [], {
+      execArgv: [`--max-old-space-size=${this.limitMib}`],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     this.ready = false;
     this.answered = 0;
+    // The last of what it says on stderr: V8's own words when it ends of memory.
+    let said = "";
+    worker.stderr?.on("data", (d: Buffer) => {
+      said = (said + d.toString("latin1")).slice(-4096);
+    });
     worker.on("message", (reply: ReaderReply) => {
       if (worker !== this.worker) return;
       if ("ready" in reply) {
@@ -104,27 +115,29 @@ export class ReaderThread {
       clearTimeout(current.timer);
       this.current = undefined;
       this.answered++;
-      // Idle, the thread does not keep the process alive: the server does.
-      worker.unref();
       current.resolve(reply.answer);
       this.next();
     });
-    // A thread past its heap is ended by Node with ERR_WORKER_OUT_OF_MEMORY, then exits: the first of the two says why.
-    worker.on("error", (e: Error & { code?: string }) =>
-      this.ended(worker, e.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : (e.message.split("\n", 1)[0] ?? "")),
+    worker.on("error", (e) => this.ended(worker, e.message.split("\n", 1)[0] ?? ""));
+    worker.on("exit", (code, signal) =>
+      this.ended(
+        worker,
+        /heap out of memory|Allocation failed/.test(said)
+          ? "memory"
+          : `the reader ended with ${signal === null ? `code ${code}` : signal}`,
+      ),
     );
-    worker.on("exit", (code) => this.ended(worker, `the reader's thread ended with code ${code}`));
     return worker;
   }
 
-  /** The thread ended: the job it was answering is refused (or, when others' recordings filled it, tried again once). */
-  private ended(worker: Worker, why: "memory" | "time" | (string & {})): void {
+  /** The reader ended: the job it was answering is refused (or, when others' recordings filled it, tried again once). */
+  private ended(worker: ChildProcess, why: "memory" | "time" | (string & {})): void {
     if (worker !== this.worker) return;
     this.worker = undefined;
-    if (why === "time") void worker.terminate();
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill("SIGKILL");
     if (!this.ready) {
-      // A thread that ends before its code is loaded would end again: the jobs waiting are refused, not retried.
-      const detail = why === "memory" ? "the reader's thread ran out of memory as it started" : why;
+      // A reader that ends before its code is loaded would end again: the jobs waiting are refused, not retried.
+      const detail = why === "memory" ? "the reader ran out of memory as it started" : why;
       for (const entry of this.waiting.splice(0)) entry.resolve(viewRefusal(500, "E-VIEW-INTERNAL", { detail }));
       return;
     }
@@ -133,7 +146,7 @@ export class ReaderThread {
     if (current !== undefined) {
       clearTimeout(current.timer);
       if (why === "memory" && this.answered > 0 && !current.retried) {
-        // The recordings of the jobs before it may have filled the thread: it is tried once more, alone in a fresh one.
+        // The recordings of the jobs before it may have filled the reader: it is tried once more, alone in a fresh one.
         current.retried = true;
         this.waiting.unshift(current);
       } else
@@ -157,7 +170,6 @@ export class ReaderThread {
     const seq = ++this.seq;
     const timer = setTimeout(() => this.ended(worker, "time"), this.timeoutMs);
     this.current = { ...entry, seq, timer };
-    worker.ref();
-    worker.postMessage({ seq, job: entry.job } satisfies ReaderRequest);
+    worker.send({ seq, job: entry.job } satisfies ReaderRequest);
   }
 }
