@@ -86,15 +86,15 @@ the page would hold it all. A recording of any size up to the reader's limit is 
   "E-VIEW-MEMORY": problem<{ what: string; limitMiB: number }>({
     title: "A recording or program that took more memory than the page's reader may use",
     kind: "limit",
-    facts: { what: "the id of what was being read", limitMiB: "the heap the reader's thread may use, in MiB" },
+    facts: { what: "the id of what was being read", limitMiB: "the heap the server's reader may use, in MiB" },
     render: (f) => ({
       message: `reading ${f.what.slice(0, 400)} took more memory than the server's reader may use (${f.limitMiB} MiB)`,
     }),
-    explanation: `\`renyi view\` reads recordings and checks programs in a thread of its own whose heap is
-limited: a quarter of the machine's memory, at most 2048 MiB. A recording read takes more heap than
-its file (one of many tiny values, about 25 times), and a file that would take the thread past its
-limit ends the thread: that request is refused with 413, and the next one is answered by a fresh
-thread. The server goes on. The commands still read such a recording, with the heap of their own
+    explanation: `\`renyi view\` reads recordings and checks programs in a process of its own, the reader,
+whose heap is limited: a quarter of the machine's memory, at most 2048 MiB. A recording read takes
+more heap than its file (one of many tiny values, about 25 times), and a file that would take the
+reader past its limit ends it: that request is refused with 413, and the next one is answered by a
+fresh reader. The server goes on. The commands still read such a recording, with the heap of their own
 process (\`renyi grant\`, a replay).`,
     wrong: `curl 'http://127.0.0.1:PORT/TOKEN/api/recording?id=0/millions-of-tiny-values.json'`,
     right: `renyi grant millions-of-tiny-values.json`,
@@ -108,10 +108,10 @@ process (\`renyi grant\`, a replay).`,
     render: (f) => ({
       message: `reading ${f.what.slice(0, 400)} took longer than the ${f.seconds} s the server's reader may take`,
     }),
-    explanation: `\`renyi view\` reads recordings and checks programs in a thread of its own, one request at a
-time, each for at most 30 seconds. A program whose check would take longer (a hostile one can) ends
-the thread at the bound: that request is refused with 504, and the next one is answered by a fresh
-thread. The page's list and files are answered meanwhile. Check such a program with \`renyi check\`.`,
+    explanation: `\`renyi view\` reads recordings and checks programs in a process of its own, the reader, one
+request at a time, each for at most 30 seconds. A program whose check would take longer (a hostile
+one can) has the reader ended at the bound: that request is refused with 504, and the next one is
+answered by a fresh reader. The page's list and files are answered meanwhile. Check such a program with \`renyi check\`.`,
     wrong: `curl 'http://127.0.0.1:PORT/TOKEN/api/program?id=0/slow-to-check.ry'`,
     right: `renyi check slow-to-check.ry`,
     described: true,
@@ -121,7 +121,7 @@ thread. The page's list and files are answered meanwhile. Check such a program w
     title: "A request the page's reader has no room for",
     kind: "refused",
     facts: {
-      why: "`waiting` (64 requests already wait for the reader's thread) or `ending` (the server is stopping)",
+      why: "`waiting` (64 requests already wait for the server's reader) or `ending` (the server is stopping)",
     },
     render: (f) => ({
       message:
@@ -129,8 +129,8 @@ thread. The page's list and files are answered meanwhile. Check such a program w
           ? "the server's reader has 64 requests waiting already: ask again when they are answered"
           : "the server is stopping",
     }),
-    explanation: `The requests that read a recording or check a program wait their turn for the reader's
-thread, at most 64 of them: another is refused with 503 at once, and so is every request that waits
+    explanation: `The requests that read a recording or check a program wait their turn for the server's
+reader, at most 64 of them: another is refused with 503 at once, and so is every request that waits
 when the server stops. Ask again once the page has its answers.`,
     wrong: `(65 requests for api/recording at once)`,
     right: `(the page's own requests, a few at a time)`,
