@@ -401,10 +401,7 @@ test("recordings that take more memory than the reader may use are refused, and 
       assert.equal(answer.status, 413, `recording ${k}: ${stderr.split("\n").find((l) => /FATAL/.test(l)) ?? ""}`);
       const refusal = JSON.parse(answer.body) as { code: string; message: string };
       assert.equal(refusal.code, "E-VIEW-MEMORY");
-      assert.equal(
-        refusal.message,
-        `reading 0/r${k}.json took more memory than the server's reader may use (48 MiB)`,
-      );
+      assert.equal(refusal.message, `reading 0/r${k}.json took more memory than the server's reader may use (48 MiB)`);
     }
     assert.equal((await get("api/items")).status, 200);
     assert.equal((await get(small)).status, 200);

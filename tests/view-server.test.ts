@@ -553,7 +553,10 @@ test("renyi view refuses a program slower to check than its reader's time bound,
     (_, i) =>
       `function f${i}(x: Int) returns Int\n  let y be x + ${i}\n  if y > 3 then\n    return f${Math.max(i - 1, 0)}(y - 1)\n  end\n  return y\nend\n`,
   );
-  writeFileSync(join(folder, "slow.ry"), `${functions.join("")}function main() needs console\n  console.print("hi")\nend\n`);
+  writeFileSync(
+    join(folder, "slow.ry"),
+    `${functions.join("")}function main() needs console\n  console.print("hi")\nend\n`,
+  );
   writeFileSync(join(folder, "small.ry"), 'function main() needs console\n  console.print("hi")\nend\n');
   process.env["RENYI_VIEW_READ_TIMEOUT_MS"] = "500";
   let view: Viewing;

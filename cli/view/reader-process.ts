@@ -64,8 +64,7 @@ export class ReaderProcess {
   /** The answer to a job: the reader's, or a refusal that says why it has none. */
   answer(job: HeavyJob): Promise<ApiAnswer> {
     if (this.closed) return Promise.resolve(viewRefusal(503, "E-VIEW-BUSY", { why: "ending" }));
-    if (this.waiting.length >= MAX_WAITING)
-      return Promise.resolve(viewRefusal(503, "E-VIEW-BUSY", { why: "waiting" }));
+    if (this.waiting.length >= MAX_WAITING) return Promise.resolve(viewRefusal(503, "E-VIEW-BUSY", { why: "waiting" }));
     return new Promise((resolve) => {
       this.waiting.push({ job, retried: false, resolve });
       this.next();
