@@ -117,8 +117,14 @@ export class ReaderProcess {
       current.resolve(reply.answer);
       this.next();
     });
-    worker.on("error", (e) => this.ended(worker, e.message.split("\n", 1)[0] ?? ""));
-    worker.on("exit", (code, signal) =>
+    // An error of a reader that started (a message it could not be sent, as it ended) is followed by its end, which
+    // says why; one that never started has no end to wait for.
+    worker.on("error", (e) => {
+      if (worker.pid === undefined) this.ended(worker, e.message.split("\n", 1)[0] ?? "");
+      else worker.kill("SIGKILL");
+    });
+    // `close`, not `exit`: by then all it said on stderr has been read.
+    worker.on("close", (code, signal) =>
       this.ended(
         worker,
         /heap out of memory|Allocation failed/.test(said)
