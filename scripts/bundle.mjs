@@ -86,10 +86,12 @@ const cjsAsTheirOwnFiles = {
 };
 for (const old of readdirSync(`${dist}cli`)) if (old.startsWith("run-chunk-")) rmSync(`${dist}cli/${old}`);
 await build({
-  // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks.
+  // `renyi mcp`'s worker thread (cli/mcp/pool.ts) checks programs with the same chunks, and `renyi view`'s reader
+  // (cli/view/reader-process.ts) reads recordings with them.
   entryPoints: {
     "commands-bundled": `${dist}cli/commands/cac-commands.js`,
     "mcp-worker-bundled": `${dist}cli/mcp/worker.js`,
+    "view-reader-bundled": `${dist}cli/view/reader.js`,
   },
   outdir: `${dist}cli`,
   chunkNames: "run-chunk-[hash]",

@@ -516,3 +516,65 @@ test("renyi view answers hostile recordings in bounded work: many calls, a large
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("renyi view answers its list and its page while its reader reads a large recording", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-view-busy-"));
+  try {
+    writeFileSync(join(folder, "big.json"), recordingText("big", [httpCall(1, 0, "x".repeat(64 * 1024 * 1024))]));
+    writeFileSync(join(folder, "small.ry"), 'function main() needs console\n  console.print("hi")\nend\n');
+    const view = await startView(folder, [folder]);
+    try {
+      const done: string[] = [];
+      const big = ask(view, `/${view.token}/api/recording?id=0/big.json`).then((answer) => {
+        done.push("big.json");
+        return answer;
+      });
+      // Asked after the recording, answered before it: the server's thread does not read it.
+      for (const path of ["api/items", "", "style.css", "app.js"]) {
+        const answer = await ask(view, `/${view.token}/${path}`);
+        assert.equal(answer.status, 200, path);
+        done.push(path);
+      }
+      assert.equal((await big).status, 200);
+      assert.deepEqual(done, ["api/items", "", "style.css", "app.js", "big.json"]);
+    } finally {
+      await view.stop();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("renyi view refuses a program slower to check than its reader's time bound, and answers the next", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "renyi-view-slow-"));
+  // 20,000 functions: about 7 s to check and show, against a bound of 0.5 s (the tests' own, spec/view.md section 10).
+  const functions = Array.from(
+    { length: 20_000 },
+    (_, i) =>
+      `function f${i}(x: Int) returns Int\n  let y be x + ${i}\n  if y > 3 then\n    return f${Math.max(i - 1, 0)}(y - 1)\n  end\n  return y\nend\n`,
+  );
+  writeFileSync(
+    join(folder, "slow.ry"),
+    `${functions.join("")}function main() needs console\n  console.print("hi")\nend\n`,
+  );
+  writeFileSync(join(folder, "small.ry"), 'function main() needs console\n  console.print("hi")\nend\n');
+  process.env["RENYI_VIEW_READ_TIMEOUT_MS"] = "500";
+  let view: Viewing;
+  try {
+    view = await startView(folder, [folder]);
+  } finally {
+    delete process.env["RENYI_VIEW_READ_TIMEOUT_MS"];
+  }
+  try {
+    const slow = await refused(view, "program?id=0/slow.ry", 504);
+    assert.equal(slow.code, "E-VIEW-TIMEOUT");
+    assert.equal(slow.message, "reading 0/slow.ry took longer than the 0.5 s the server's reader may take");
+    // A fresh reader answers the next request.
+    const small = await api<ProgramView>(view, "program?id=0/small.ry");
+    assert.equal(small.id, "0/small.ry");
+    assert.equal((await ask(view, `/${view.token}/api/items`)).status, 200);
+  } finally {
+    await view.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

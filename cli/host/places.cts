@@ -35,3 +35,6 @@ export const COMPILE_PATH = join(DIST, "cli", "compile-bundled.cjs");
 /** The worker thread of `renyi mcp`: bundled when the build made the bundle, else as its own module. */
 export const MCP_WORKER_BUNDLED = join(DIST, "cli", "mcp-worker-bundled.js");
 export const MCP_WORKER = join(DIST, "cli", "mcp", "worker.js");
+/** The reader of `renyi view`, a process of its own: bundled when the build made the bundle, else as its own module. */
+export const VIEW_READER_BUNDLED = join(DIST, "cli", "view-reader-bundled.js");
+export const VIEW_READER = join(DIST, "cli", "view", "reader.js");

@@ -3,8 +3,11 @@
 // (cli/recordings/reader.ts: bounded size, strict JSON, every field checked), so that the page
 // shows what a replay would accept and refuses what it would refuse, with the same message.
 // A recording read is kept, by its real path, size and time of change, in a small cache: the
-// page asks for one call after another of the same recording.
+// page asks for one call after another of the same recording. This module runs in the reader's
+// process (reader.ts), and the cache is bounded by the heap the reader uses, not by the files'
+// bytes: a recording of tiny values takes about 25 times its file once read.
 
+import { getHeapStatistics } from "node:v8";
 import { covers } from "../../vocabulary/capabilities.js";
 import { readNeedText } from "../../vocabulary/grant-text.js";
 import { grantInWords } from "../../vocabulary/grant-words.js";
@@ -27,9 +30,8 @@ import type { Found } from "./found.js";
 
 /** The most bytes of a call's arguments, or of its outcome, sent as JSON text: the rest is said in bytes. */
 const MAX_DETAIL_BYTES = 256 * 1024;
-/** The most recordings kept read, and the most bytes of them. */
+/** The most recordings kept read; fewer when they fill the heap's budget (`cacheBudget`). */
 const CACHE_ENTRIES = 4;
-const CACHE_BYTES = 256 * 1024 * 1024;
 /** The most differences a comparison lists, and the most fields of one call. */
 const MAX_DIFFERENCES = 2_000;
 const MAX_FIELDS_PER_CALL = 12;
@@ -46,7 +48,12 @@ export type Read =
   | { ok: true; recording: Recording; grant: GrantItem[] }
   | { ok: false; code: string; message: string };
 
-const cache = new Map<string, { key: string; bytes: number; read: Read }>();
+const cache = new Map<string, { key: string; read: Read }>();
+
+/** The most bytes of heap the reader may use with the recordings it keeps: half its limit (reader-process.ts). */
+function cacheBudget(): number {
+  return getHeapStatistics().heap_size_limit / 2;
+}
 
 /** The recording `found` names, read (or taken from the cache when its file has not changed). */
 export function readFound(found: Found): Read {
@@ -61,14 +68,13 @@ export function readFound(found: Found): Read {
   const answer: Read = read.ok
     ? { ok: true, recording: read.recording, grant: read.grant }
     : { ok: false, code: read.code, message: read.problem.replaceAll(found.path, found.id) };
-  cache.set(found.path, { key, bytes: found.bytes, read: answer });
-  let total = 0;
-  for (const entry of cache.values()) total += entry.bytes;
-  for (const [path, entry] of cache) {
-    if (cache.size <= CACHE_ENTRIES && total <= CACHE_BYTES) break;
-    if (path === found.path) continue;
-    cache.delete(path);
-    total -= entry.bytes;
+  cache.set(found.path, { key, read: answer });
+  // The least recently used are let go while the heap is over its budget (its garbage counted too: a recording let
+  // go is not kept for a garbage the next collection would free), the one just read kept.
+  const budget = cacheBudget();
+  for (const path of [...cache.keys()]) {
+    if (cache.size <= CACHE_ENTRIES && getHeapStatistics().used_heap_size <= budget) break;
+    if (path !== found.path) cache.delete(path);
   }
   return answer;
 }

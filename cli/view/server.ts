@@ -13,6 +13,7 @@ import { isToken, newToken } from "./token.js";
 import { type ApiAnswer, viewRefusal } from "./answers.js";
 import { answerApi, type ViewContext } from "./api.js";
 import { rootOf } from "./found.js";
+import { ReaderProcess } from "./reader-process.js";
 
 /** The page's policy: its own scripts and styles, requests to its own server, nothing else. */
 const PAGE_POLICY =
@@ -45,7 +46,8 @@ export async function startViewServer(options: {
   const token = newToken();
   const files = new Map<string, Buffer>();
   for (const name of Object.keys(ASSETS)) files.set(name, readFileSync(join(options.assets, name || "index.html")));
-  const context: ViewContext = { roots: options.roots.map(rootOf) };
+  const reader = new ReaderProcess();
+  const context: ViewContext = { roots: options.roots.map(rootOf), reader };
   let port = options.port;
   const server = createServer((request, response) => {
     void answer(request, response).catch((error: unknown) => {
@@ -76,11 +78,11 @@ export async function startViewServer(options: {
   port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/${token}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([closed, reader.close()]);
+    },
   };
 }
 

@@ -83,6 +83,60 @@ the page would hold it all. A recording of any size up to the reader's limit is 
     described: true,
   }),
 
+  "E-VIEW-MEMORY": problem<{ what: string; limitMiB: number }>({
+    title: "A recording or program that took more memory than the page's reader may use",
+    kind: "limit",
+    facts: { what: "the id of what was being read", limitMiB: "the heap the server's reader may use, in MiB" },
+    render: (f) => ({
+      message: `reading ${f.what.slice(0, 400)} took more memory than the server's reader may use (${f.limitMiB} MiB)`,
+    }),
+    explanation: `\`renyi view\` reads recordings and checks programs in a process of its own, the reader,
+whose heap is limited: a quarter of the machine's memory, at most 2048 MiB. A recording read takes
+more heap than its file (one of many tiny values, about 25 times), and a file that would take the
+reader past its limit ends it: that request is refused with 413, and the next one is answered by a
+fresh reader. The server goes on. The commands still read such a recording, with the heap of their own
+process (\`renyi grant\`, a replay).`,
+    wrong: `curl 'http://127.0.0.1:PORT/TOKEN/api/recording?id=0/millions-of-tiny-values.json'`,
+    right: `renyi grant millions-of-tiny-values.json`,
+    described: true,
+  }),
+
+  "E-VIEW-TIMEOUT": problem<{ what: string; seconds: number }>({
+    title: "A recording or program the page's reader took too long over",
+    kind: "limit",
+    facts: { what: "the id of what was being read", seconds: "the time a reading may take, in seconds" },
+    render: (f) => ({
+      message: `reading ${f.what.slice(0, 400)} took longer than the ${f.seconds} s the server's reader may take`,
+    }),
+    explanation: `\`renyi view\` reads recordings and checks programs in a process of its own, the reader, one
+request at a time, each for at most 30 seconds. A program whose check would take longer (a hostile
+one can) has the reader ended at the bound: that request is refused with 504, and the next one is
+answered by a fresh reader. The page's list and files are answered meanwhile. Check such a program with \`renyi check\`.`,
+    wrong: `curl 'http://127.0.0.1:PORT/TOKEN/api/program?id=0/slow-to-check.ry'`,
+    right: `renyi check slow-to-check.ry`,
+    described: true,
+  }),
+
+  "E-VIEW-BUSY": problem<{ why: "waiting" | "ending" }>({
+    title: "A request the page's reader has no room for",
+    kind: "refused",
+    facts: {
+      why: "`waiting` (64 requests already wait for the server's reader) or `ending` (the server is stopping)",
+    },
+    render: (f) => ({
+      message:
+        f.why === "waiting"
+          ? "the server's reader has 64 requests waiting already: ask again when they are answered"
+          : "the server is stopping",
+    }),
+    explanation: `The requests that read a recording or check a program wait their turn for the server's
+reader, at most 64 of them: another is refused with 503 at once, and so is every request that waits
+when the server stops. Ask again once the page has its answers.`,
+    wrong: `(65 requests for api/recording at once)`,
+    right: `(the page's own requests, a few at a time)`,
+    described: true,
+  }),
+
   "E-VIEW-INTERNAL": problem<{ detail: string }>({
     title: "An internal error of the page's server",
     kind: "internal",
