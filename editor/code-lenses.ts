@@ -93,7 +93,8 @@ function grantTitle(grant: readonly GrantItem[]): string {
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
 }
 
-function checkedGrantItem(item: CheckedGrantItem): GrantItem {
+/** A checked `needs` item as the vocabulary's GrantItem (the wording's input). */
+export function checkedGrantItem(item: CheckedGrantItem): GrantItem {
   return {
     ...plainNeed(item.capability),
     ...(item.budget ? { budget: item.budget } : {}),

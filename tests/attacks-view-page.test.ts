@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { after, before, test } from "node:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { outsideRequests, startView, type Viewing } from "./browser-support.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, outsideRequests, startView, type Viewing } from "./browser-support.js";
 import { ROOT } from "./golden.js";
 
 const MARK = (n: string) =>
@@ -114,19 +114,7 @@ before(async () => {
   // One line of 2 MB.
   writeFileSync(join(root, "long.ry"), `-- ${"<img src=x onerror=window.pwned='l'> ".repeat(50_000)}\n`);
   viewing = await startView(folder, ["root"]);
-  browser = await chromium.launch({
-    executablePath: process.env["RENYI_CHROMIUM"] ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.on("request", (r) => requests.push(r.url()));
 });

@@ -23,9 +23,9 @@ export interface Opened {
   newPage(): Promise<Page>;
 }
 
-/** Calls `use` with a launched browser and a fresh context; closes both, however `use` ends. */
-export async function withBrowser<T>(use: (opened: Opened) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
+/** Chromium, headless, with its own background traffic turned off (for a file whose tests share one browser). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -38,6 +38,11 @@ export async function withBrowser<T>(use: (opened: Opened) => Promise<T>): Promi
       "--disable-sync",
     ],
   });
+}
+
+/** Calls `use` with a launched browser and a fresh context; closes both, however `use` ends. */
+export async function withBrowser<T>(use: (opened: Opened) => Promise<T>): Promise<T> {
+  const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const requests: string[] = [];

@@ -3,7 +3,9 @@
 // exist but cannot be read are kept as problems; a missing `use` is the
 // checker's to report.
 
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { diagnose } from "../../compiler/diagnose.js";
 import { findModules, type ParsedModule } from "../../compiler/frontend.js";
 import { moduleNameOf } from "../../compiler/frontend.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
@@ -20,14 +22,31 @@ export interface LoadedProgram {
   problems: Diagnostic[];
 }
 
-export function loadProgram(entryFile: string): LoadedProgram {
+/**
+ * The program whose entry is `entryFile`. With `inside` (renyi view), a module is read only when its real path is one
+ * `inside` accepts: a module that is a symbolic link out of the served folder is reported as unreadable, not read.
+ */
+export function loadProgram(entryFile: string, inside?: (real: string) => boolean): LoadedProgram {
   const folder = dirname(entryFile);
   const entry = moduleNameOf(entryFile);
   const sources = new Map<string, SourceFile>();
   const problems: Diagnostic[] = [];
   const read = (name: string): { file: string; text: string } | undefined => {
     const file = name === entry ? entryFile : join(folder, `${name}.ry`);
-    const loaded = loadSource(file);
+    let real = file;
+    if (inside !== undefined) {
+      try {
+        real = realpathSync(file);
+      } catch {
+        return undefined;
+      }
+      if (!inside(real)) {
+        const reason = { path: file, reason: "not-regular", kind: "a symbolic link" } as const;
+        problems.push(diagnose("E-FILE", { file, start: 0, end: 0 }, reason));
+        return undefined;
+      }
+    }
+    const loaded = loadSource(real);
     if (loaded.source !== undefined) sources.set(file, loaded.source);
     if (!loaded.ok) {
       // The entry must load; an imported file that is missing is reported at its `use`.

@@ -13,7 +13,7 @@ import type { SourceFile, Span as SourceSpan } from "../../compiler/source.js";
 import { analyse, type Snapshot } from "../../editor/analysis.js";
 import { semanticTokenList } from "../../editor/semantic-tokens.js";
 import { grantInWords } from "../../vocabulary/grant-words.js";
-import { grantText, type GrantItem, type Need } from "../../vocabulary/needs.js";
+import { grantText, type Need } from "../../vocabulary/needs.js";
 import type {
   DefinitionView,
   DiagnosticView,
@@ -24,11 +24,8 @@ import type {
   Span,
   TokenView,
 } from "../../view/api.js";
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
-import { findModules, moduleNameOf } from "../../compiler/frontend.js";
-import { diagnose } from "../../compiler/diagnose.js";
-import { loadSource } from "../host/files.js";
+import { loadProgram } from "../host/program.js";
+import { checkedGrantItem } from "../../editor/code-lenses.js";
 
 /** The most diagnostics sent: a file of stray characters has one for each. */
 const MAX_DIAGNOSTICS = 1_000;
@@ -37,44 +34,9 @@ const MAX_TOKENS = 200_000;
 
 const TOKEN_KINDS: Record<string, string> = { macro: "capability", enumMember: "case" };
 
-/**
- * A program's modules read as `renyi check` reads them (cli/host/program.ts), but each only when its real path is
- * under `inside`: a module that is a symbolic link out of the served folder is reported as unreadable, not read.
- */
-function loadInside(entryFile: string, inside: (real: string) => boolean) {
-  const folder = dirname(entryFile);
-  const entry = moduleNameOf(entryFile);
-  const sources = new Map<string, SourceFile>();
-  const problems: Diagnostic[] = [];
-  const read = (name: string): { file: string; text: string } | undefined => {
-    const file = name === entry ? entryFile : join(folder, `${name}.ry`);
-    let real: string;
-    try {
-      real = realpathSync(file);
-    } catch {
-      return undefined;
-    }
-    if (!inside(real)) {
-      problems.push(
-        diagnose("E-FILE", { file, start: 0, end: 0 }, { path: file, reason: "not-regular", kind: "a symbolic link" }),
-      );
-      return undefined;
-    }
-    const loaded = loadSource(real);
-    if (loaded.source !== undefined) sources.set(file, loaded.source);
-    if (!loaded.ok) {
-      if (name === entry || loaded.source !== undefined) problems.push(loaded.diagnostic);
-      return undefined;
-    }
-    return { file, text: loaded.source.text };
-  };
-  const modules = findModules({ entry, read });
-  return { entry, modules, sources, problems };
-}
-
 /** The program whose entry is `path` (a real path under a root), its id `id`; its modules only from under the root. */
 export function programView(id: string, path: string, inside: (real: string) => boolean): ProgramView {
-  const program = loadInside(path, inside);
+  const program = loadProgram(path, inside);
   const folder = dirname(path);
   const nameOf = new Map(program.modules.map((m) => [m.file, m.name]));
   const fileName = (file: string) => relative(folder, file).split(sep).join("/") || basename(file);
@@ -142,19 +104,6 @@ function tokensOf(snapshot: Snapshot, file: string): TokenView[] {
     .map((t) => ({ line: t.line + 1, column: t.character + 1, length: t.length, kind: TOKEN_KINDS[t.type] ?? t.type }));
 }
 
-/** A checked `needs` item as the vocabulary's GrantItem (the wording's input). */
-function grantItemOf(item: CheckedGrantItem): GrantItem {
-  return {
-    ...plainNeed(item.capability),
-    ...(item.budget ? { budget: item.budget } : {}),
-    ...(item.guard ? { guard: { sinks: item.guard.sinks.map(plainNeed) } } : {}),
-  };
-}
-
-function plainNeed(need: Need): Need {
-  return need.scope === undefined ? { path: need.path } : { path: need.path, scope: need.scope };
-}
-
 function grantView(
   name: string,
   kind: "main" | "test",
@@ -162,7 +111,7 @@ function grantView(
   line: number,
   needs: readonly CheckedGrantItem[],
 ): GrantView {
-  const items = needs.map(grantItemOf);
+  const items = needs.map(checkedGrantItem);
   return {
     name,
     kind,
@@ -194,7 +143,7 @@ function definitionsOf(trees: readonly CModule[], lineOf: (span: SourceSpan) => 
         public: f.public,
         line: lineOf(f.span),
         ...(f.purpose === undefined ? {} : { purpose: f.purpose }),
-        needs: f.needs.map((n) => grantText(grantItemOf(n))),
+        needs: f.needs.map((n) => grantText(checkedGrantItem(n))),
       });
     for (const t of tree.types)
       if (t.module === tree.name)
