@@ -20,7 +20,7 @@ import { onDisk, OutOfScope } from "./beneath.js";
 import { refuseOffLimits } from "./off-limits.js";
 import { refusal } from "./sql-refusals.js";
 import { counted, INCOMING } from "./incoming.js";
-import { cancellableWait } from "../limits.js";
+import { cancellableWait, checkCancelled } from "../limits.js";
 
 const open_ = new Map<string, Sqlite>();
 
@@ -319,6 +319,9 @@ const transactionCall = (grant: Grant, db: unknown, work: () => Promise<unknown>
       let result: unknown;
       try {
         result = await work();
+        // A run cancelled while its work ran (a statement does not see the deadline or Ctrl-C until it returns) does
+        // not commit: the limit came first, and nothing the run does after it may last.
+        checkCancelled();
       } catch (e) {
         state.ended = "rolled back";
         throw e;
