@@ -3,19 +3,10 @@
 // this in place of `node:path`. There is no working folder in a browser: a relative path is
 // resolved from `/`. Paths reach these only in a replay, where no file is touched.
 
-function normalize(path: string): string {
-  const absolute = path.startsWith("/");
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
-      else if (!absolute) parts.push("..");
-    } else parts.push(part);
-  }
-  const joined = parts.join("/");
-  return absolute ? `/${joined}` : joined === "" ? "." : joined;
-}
+import { normalisePath } from "../../vocabulary/capabilities.js";
+
+// node:path's normalize is the vocabulary's reading of a path scope: the same rules (`.`, `..`, repeated slashes).
+const normalize = normalisePath;
 
 export function join(...paths: string[]): string {
   const given = paths.filter((p) => p !== "");
