@@ -67,8 +67,9 @@ export function durableAttempt(
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  // A run that has just gone (its channel closing as it exits) needs no answer: the error is dropped, not thrown.
   const send = (message: ToDurableRun) => {
-    if (child.connected) child.send(message);
+    if (child.connected) child.send(message, () => {});
   };
   // The keeps still being journaled: the attempt's end waits for them, as the endpoint journals what it was sent.
   const keeping = new Set<Promise<void>>();

@@ -254,7 +254,8 @@ test("time.sleep waits for the endpoint's woke, and --timeout does not count the
     cache,
     file,
     { code, wokeAfterMs: 2500, heard: (m) => void ("sleep" in m && asked.push(m.sleep.ms)) },
-    { before: ["--timeout", "1"] },
+    // 2 s, not 1: room for a slow start on a loaded machine, and still shorter than the 2.5 s the run waits.
+    { before: ["--timeout", "2"] },
   ).done;
   assert.equal(end.status, 0, end.stderr);
   assert.equal(end.output, "awake\n");
