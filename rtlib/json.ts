@@ -6,6 +6,7 @@ import { DateRecord, Duration, Instant, JsonError, NONE, Some } from "./prelude.
 import { toText } from "./text.js";
 import { chargeWork, S, slow } from "./limits.js";
 import { checkCollection } from "./limits-collections.js";
+import { checkRoomForJson } from "./limits-memory.js";
 import { Crash } from "./errors.js";
 import { descOf, DYNAMIC, JSON_SHAPE, instantiate, Pair, RMap, RSet, type Shape, type TypeDesc } from "./values.js";
 
@@ -259,6 +260,7 @@ function dateText(year: number, month: number, day: number): string {
 /** Reads JSON text into a value of the shape, or fails with JsonError. */
 export function decode(text: string, shape: Shape): unknown {
   let parsed: unknown;
+  checkRoomForJson(text);
   try {
     parsed = JSON.parse(text);
   } catch (e) {

@@ -62,6 +62,35 @@ end
   }
 });
 
+// Found beside the page's reader: JSON.parse builds its whole tree in one step of the engine's, where no reading
+// happens, and a text of tiny values is twenty or more times its size once parsed; past the thread's own heap limit,
+// Node ended the whole process with a fatal error and a native stack trace (exit 134, no execution record).
+test("json.parse of 27 MB of tiny values ends the run with E-RT-LIMIT-MEMORY at the call, not a fatal error", () => {
+  const dir = workDir();
+  try {
+    const r = runIn(
+      dir,
+      "tiny.ry",
+      `public function main()
+  purpose: Parse nine million empty objects.
+  needs console
+  let body be "[" + text.repeat("\\{\\},", 9_000_000) + "\\{\\}]"
+  let value be json.parse(body) otherwise return
+  console.print("parsed")
+end
+`,
+      ["--max-memory", "32", "--json"],
+    );
+    assert.doesNotMatch(r.stderr, /FATAL|Isolate|\[node\]/);
+    assert.match(r.stderr, /^error\[E-RT-LIMIT-MEMORY\][^\n]*\n {2}--> [^\n]*tiny\.ry:5:16\n/);
+    assert.equal(r.status, 2);
+    const record = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { outcome: string; error: { code: string } };
+    assert.deepEqual([record.outcome, record.error.code], ["crashed", "E-RT-LIMIT-MEMORY"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("depth is exact after 500 failures caught in a synchronous loop, and recursion then stops at the limit", () => {
   const dir = workDir();
   try {
