@@ -15,6 +15,7 @@ import { getHeapStatistics } from "node:v8";
 import { collectGarbage } from "./collect-garbage.js";
 import { Crash } from "./errors.js";
 import { DEFAULT_LIMITS } from "../vocabulary/limits.js";
+import { jsonHeapBound, MOST_PER_CHARACTER } from "../report/json-heap-bound.js";
 
 const MIB = 1024 * 1024;
 
@@ -81,10 +82,10 @@ export function checkMemoryBeforeEffect(): void {
  * reading can happen until it returns: a bound on what it could build, so that a text of tiny values (`[{},{},...]`,
  * 20 or more times its size once parsed) ends the run with E-RT-LIMIT-MEMORY instead of taking the thread past the
  * engine's own limit, where Node ends the whole process with a fatal error (spec/runtime.md, "What the memory limit
- * counts"). The bound is generous: a value per structural character at the most it can cost, the text twice over for
- * its strings; a text whose bound fits in the room left is not even counted.
+ * counts"). The bound is report/json-heap-bound.ts's; a text so short that even every character an object's would fit
+ * is not counted. A replay's recording is read in the thread the same way (recording/checked-recording.ts).
  */
-export function checkRoomForJson(text: string): void {
+export function checkRoomForJson(text: string | Uint8Array): void {
   const h = getHeapStatistics() as { heap_size_limit?: number; used_heap_size: number };
   // A browser's stand-in (rtlib/browser) knows no heap: its worker has the browser's own limit.
   if (h.heap_size_limit === undefined || h.heap_size_limit === 0) return;
@@ -104,22 +105,6 @@ export function checkRoomForJson(text: string): void {
 
 /** What the engine needs beyond a parse to end a thread cleanly. */
 const ROOM_KEPT = 64 * MIB;
-/** The most one character of JSON text can cost once parsed: an object's. */
-const MOST_PER_CHARACTER = 96;
-
-/** At most the bytes JSON.parse can build from `text`. */
-function jsonHeapBound(text: string): number {
-  let bound = text.length * 2;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // { an object, [ an array, , and : a slot and what it holds (a number boxed on its own), " half a string's header.
-    if (c === 123) bound += MOST_PER_CHARACTER;
-    else if (c === 91) bound += 48;
-    else if (c === 44 || c === 58) bound += 32;
-    else if (c === 34) bound += 16;
-  }
-  return bound;
-}
 
 /** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
 function checkMemory(): void {

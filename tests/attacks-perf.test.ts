@@ -4,11 +4,12 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { readStrictJson } from "../report/strict-json.js";
+import { ROOT } from "./golden.js";
 import { RENYI } from "./support.js";
 
 function workDir(): string {
@@ -86,6 +87,38 @@ end
     assert.equal(r.status, 2);
     const record = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { outcome: string; error: { code: string } };
     assert.deepEqual([record.outcome, record.error.code], ["crashed", "E-RT-LIMIT-MEMORY"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The same for a replay: the main thread reads and checks a recording under its own heap, then the program's thread
+// reads it again under the run's; a recording of tiny values that fits the first took the second past its limit.
+test("a replay whose recording could not be read within the run's thread is refused before it runs, not a fatal error", () => {
+  const dir = workDir();
+  try {
+    copyFileSync(join(ROOT, "examples", "weather.ry"), join(dir, "weather.ry"));
+    const recording = readFileSync(join(ROOT, "examples", "fixtures", "weather", "berlin.json"), "utf8");
+    const tiny = `[${"{},".repeat(3_500_000)}{}]`;
+    writeFileSync(join(dir, "tiny.json"), recording.replace('"arguments": {', `"arguments": {"x": ${tiny}, `));
+    const r = runIn(dir, "weather.ry", undefined, ["--max-memory", "8", "--replay", "tiny.json"]);
+    assert.doesNotMatch(r.stderr, /FATAL|Isolate|\[node\]/);
+    assert.match(
+      r.stderr,
+      /^error\[E-RT-RECORDING\]: I cannot read the recording tiny\.json: its calls could take about [\d,]+ MiB once read, more than the run's thread may hold with --max-memory 8 \(a heap of 264 MiB\)/,
+    );
+    assert.equal(r.status, 3);
+    // And a command that reads it on its own main thread, under a heap smaller than its bound: refused, not fatal.
+    const grant = spawnSync(process.execPath, ["--max-old-space-size=256", RENYI, "grant", "tiny.json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    assert.doesNotMatch(grant.stderr, /FATAL|Isolate|\[node\]/);
+    assert.match(
+      grant.stderr,
+      /^error\[E-RT-RECORDING\]: I cannot read the recording tiny\.json: its calls could take about/,
+    );
+    assert.equal(grant.status, 3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -360,8 +360,9 @@ test("api/call with hostile indexes is refused with 404, and the server stays up
 test("recordings that take more memory than the reader may use are refused, and the server goes on", async () => {
   // A recording of many tiny values takes about 25 times its file once read: four 4 MiB ones once crashed a server
   // run with a 256 MiB heap. They are read by the reader, a process here limited to 48 MiB, and these are of 8 MiB:
-  // each ends the reader and is refused with E-VIEW-MEMORY, the server's own heap untouched, and the next request
-  // finds a fresh reader.
+  // the recording reader's bound refuses each unread (E-RT-RECORDING), and a program whose checking takes more than
+  // the reader's heap ends the reader and is refused with E-VIEW-MEMORY, the server's own heap untouched, and the next
+  // request finds a fresh reader.
   const many = mkdtempSync(join(tmpdir(), "renyi-attack-heap-"));
   const base = JSON.parse(recording) as { calls: { arguments: Record<string, unknown> }[] };
   const call = base.calls[0]!;
@@ -373,6 +374,12 @@ test("recordings that take more memory than the reader may use are refused, and 
   );
   for (let k = 0; k < 4; k++) writeFileSync(join(many, `r${k}.json`), `${head}"calls":[${body}]}`);
   writeFileSync(join(many, "small.json"), recording);
+  writeFileSync(
+    join(many, "big.ry"),
+    Array.from({ length: 100_000 }, (_, i) => `function f${i}(a: Int) returns Int\n  return a + ${i}\nend\n`).join(
+      "\n",
+    ),
+  );
   const child = spawn(process.execPath, ["--max-old-space-size=256", RENYI, "view", "--port", "0", many], {
     env: { ...process.env, RENYI_CACHE_DIR: join(many, ".renyi-cache"), RENYI_VIEW_READER_MIB: "48" },
   });
@@ -396,12 +403,21 @@ test("recordings that take more memory than the reader may use are refused, and 
     const small = `api/call?id=${encodeURIComponent("0/small.json")}&index=0`;
     // A recording read first, so that the reader that ends next holds it: the request is tried once more, alone.
     assert.equal((await get(small)).status, 200);
+    // The recording reader's bound (report/json-heap-bound.ts) refuses each unread: it would not fit the reader's heap.
     for (let k = 0; k < 4; k++) {
       const answer = await get(`api/call?id=${encodeURIComponent(`0/r${k}.json`)}&index=0`);
-      assert.equal(answer.status, 413, `recording ${k}: ${stderr.split("\n").find((l) => /FATAL/.test(l)) ?? ""}`);
+      assert.equal(answer.status, 422, `recording ${k}: ${stderr.split("\n").find((l) => /FATAL/.test(l)) ?? ""}`);
+      const refusal = JSON.parse(answer.body) as { code: string; message: string };
+      assert.equal(refusal.code, "E-RT-RECORDING");
+      assert.match(refusal.message, /its calls could take about [\d,]+ MiB once read, more than this process may hold/);
+    }
+    // A program whose checking takes more than the reader's heap ends the reader: refused, the reader started afresh.
+    for (const k of [0, 1]) {
+      const answer = await get(`api/program?id=${encodeURIComponent("0/big.ry")}`);
+      assert.equal(answer.status, 413, `program ${k}: ${answer.body.slice(0, 200)}`);
       const refusal = JSON.parse(answer.body) as { code: string; message: string };
       assert.equal(refusal.code, "E-VIEW-MEMORY");
-      assert.equal(refusal.message, `reading 0/r${k}.json took more memory than the server's reader may use (48 MiB)`);
+      assert.equal(refusal.message, "reading 0/big.ry took more memory than the server's reader may use (48 MiB)");
     }
     assert.equal((await get("api/items")).status, 200);
     assert.equal((await get(small)).status, 200);

@@ -5,7 +5,9 @@
 
 import { EXIT } from "../../vocabulary/outcomes.js";
 import type { RecordedCall, Recording } from "../../vocabulary/recording.js";
-import { runWords } from "../../vocabulary/problems/run.js";
+import { runMessage, runWords } from "../../vocabulary/problems/run.js";
+import { heapLimitMib } from "../../vocabulary/limits.js";
+import { jsonHeapBound } from "../../report/json-heap-bound.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { readSealKey } from "./sealed-calls.js";
 import { runManifest } from "./manifest.js";
@@ -24,6 +26,8 @@ const plan: RunPlan = (compiled, parsed) => {
       readBefore?.path === parsed.options.replay ? readBefore.read : readRecordingFile(parsed.options.replay, key);
     readBefore = undefined;
     if (!read.ok) return { refused: refusalText(read) };
+    const tooMuch = beyondTheThread(read.bytes, parsed.options.maxMemoryMib, parsed.options.replay);
+    if (tooMuch !== undefined) return { refused: tooMuch };
     recording = read.recording;
     Object.assign(input, {
       replay: {
@@ -76,6 +80,28 @@ const plan: RunPlan = (compiled, parsed) => {
     },
   };
 };
+
+/** What the thread may hold beyond the recording's calls: the runtime, the program, and room to end cleanly. */
+const THREAD_KEPT_MIB = 128;
+
+/**
+ * The refusal of a recording whose calls could take more than the program's thread may hold once parsed there (its
+ * heap limit, from --max-memory): read in the thread, it would take the thread past the engine's limit, where Node
+ * ends the whole process with a fatal error. The bound is report/json-heap-bound.ts's, generous by design.
+ */
+function beyondTheThread(bytes: Uint8Array, maxMemoryMib: number, file: string): string | undefined {
+  const heapMib = heapLimitMib(maxMemoryMib);
+  const boundMib = Math.ceil(jsonHeapBound(bytes) / (1024 * 1024));
+  if (boundMib <= heapMib - THREAD_KEPT_MIB) return undefined;
+  const facts = {
+    file,
+    problem: "unreadable" as const,
+    detail:
+      `its calls could take about ${boundMib.toLocaleString("en")} MiB once read, more than the run's thread may ` +
+      `hold with --max-memory ${maxMemoryMib} (a heap of ${heapMib.toLocaleString("en")} MiB): a larger --max-memory reads it`,
+  };
+  return refusalText({ code: "E-RT-RECORDING", problem: runMessage("E-RT-RECORDING", facts) });
+}
 
 /**
  * The recording's calls as the program's worker is sent them: the checked bytes, in a buffer of their own that the
