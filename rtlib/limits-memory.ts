@@ -83,9 +83,12 @@ export function checkMemoryBeforeEffect(): void {
  * 20 or more times its size once parsed) ends the run with E-RT-LIMIT-MEMORY instead of taking the thread past the
  * engine's own limit, where Node ends the whole process with a fatal error (spec/runtime.md, "What the memory limit
  * counts"). The bound is report/json-heap-bound.ts's; a text so short that even every character an object's would fit
- * is not counted. A replay's recording is read in the thread the same way (recording/checked-recording.ts).
+ * is not counted. A replay's recording is held to the thread's heap before the run starts (cli/recordings/replay-plan.ts).
  */
-export function checkRoomForJson(text: string | Uint8Array): void {
+export function checkRoomForJson(text: string): void {
+  // A text that could build no more than this is let through unread, statistics and all (the cost of every small
+  // json.parse): the heap limit is the memory limit and at least 256 MiB more, which the memory checks keep in reach.
+  if (text.length * MOST_PER_CHARACTER <= ALWAYS_ROOM) return;
   const h = getHeapStatistics() as { heap_size_limit?: number; used_heap_size: number };
   // A browser's stand-in (rtlib/browser) knows no heap: its worker has the browser's own limit.
   if (h.heap_size_limit === undefined || h.heap_size_limit === 0) return;
@@ -105,6 +108,8 @@ export function checkRoomForJson(text: string | Uint8Array): void {
 
 /** What the engine needs beyond a parse to end a thread cleanly. */
 const ROOM_KEPT = 64 * MIB;
+/** What a parse may build without a look at the heap: well inside the 256 MiB the heap limit keeps above the memory limit. */
+const ALWAYS_ROOM = 32 * MIB;
 
 /** Ends the run with E-RT-LIMIT-MEMORY when the live bytes, after a full collection, are past the limit. */
 function checkMemory(): void {

@@ -7,7 +7,7 @@ import { EXIT } from "../../vocabulary/outcomes.js";
 import type { RecordedCall, Recording } from "../../vocabulary/recording.js";
 import { runMessage, runWords } from "../../vocabulary/problems/run.js";
 import { heapLimitMib } from "../../vocabulary/limits.js";
-import { jsonHeapBound } from "../../report/json-heap-bound.js";
+import { jsonHeapBound, MOST_PER_CHARACTER } from "../../report/json-heap-bound.js";
 import { readRecordingFile, refusalText } from "./reader.js";
 import { readSealKey } from "./sealed-calls.js";
 import { runManifest } from "./manifest.js";
@@ -87,12 +87,16 @@ const THREAD_KEPT_MIB = 128;
 /**
  * The refusal of a recording whose calls could take more than the program's thread may hold once parsed there (its
  * heap limit, from --max-memory): read in the thread, it would take the thread past the engine's limit, where Node
- * ends the whole process with a fatal error. The bound is report/json-heap-bound.ts's, generous by design.
+ * ends the whole process with a fatal error. The bound is report/json-heap-bound.ts's, generous by design; this is the
+ * one place a recording's bytes are sent to a thread (rtlib/recording/checked-recording.ts reads them there).
  */
 function beyondTheThread(bytes: Uint8Array, maxMemoryMib: number, file: string): string | undefined {
   const heapMib = heapLimitMib(maxMemoryMib);
+  const roomMib = heapMib - THREAD_KEPT_MIB;
+  // A file that fits even were every byte an object's is not counted (most recordings).
+  if ((bytes.length * MOST_PER_CHARACTER) / (1024 * 1024) <= roomMib) return undefined;
   const boundMib = Math.ceil(jsonHeapBound(bytes) / (1024 * 1024));
-  if (boundMib <= heapMib - THREAD_KEPT_MIB) return undefined;
+  if (boundMib <= roomMib) return undefined;
   const facts = {
     file,
     problem: "unreadable" as const,

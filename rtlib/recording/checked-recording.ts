@@ -5,7 +5,6 @@
 // fast"). The calls that were sealed are sent as the reader opened them, by their place among the calls.
 
 import { readCheckedJson } from "../../report/strict-json.js";
-import { checkRoomForJson } from "../limits-memory.js";
 import { checkedCallOf } from "../../vocabulary/checked-call.js";
 import type { JsonValue, RecordedCall } from "../../vocabulary/recording.js";
 
@@ -17,8 +16,6 @@ export interface CheckedRecording {
 
 /** The calls of a checked recording, each as the reader gave it. */
 export function callsOfChecked(recording: CheckedRecording): RecordedCall[] {
-  // The main thread read it under its own heap; this thread's is the run's, and may be smaller.
-  checkRoomForJson(recording.checked);
   const value = readCheckedJson(recording.checked) as { calls: { [key: string]: JsonValue }[] };
   const entries = value.calls;
   const calls = new Array<RecordedCall>(entries.length);
